@@ -1,0 +1,126 @@
+// ClangCompat.h: every difference between the Clang versions weft supports
+// (19 and 22) lives here and nowhere else.
+#ifndef WEFT_PLUGIN_COMPAT_CLANGCOMPAT_H
+#define WEFT_PLUGIN_COMPAT_CLANGCOMPAT_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/ParsedAttrInfo.h"
+#include "clang/Basic/Version.h"
+#include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Sema.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace weft::compat {
+
+/// The annotation that carries the mark (and its clause text) in the AST.
+inline constexpr llvm::StringLiteral MarkAnnotation = "weft.parallel";
+
+/// A marked loop: the loop statement, the statement to replace (the loop or
+/// the AttributedStmt around it) and the clause text.
+struct Mark {
+  clang::Stmt *Loop = nullptr;
+  clang::Stmt *Replaced = nullptr;
+  std::string Clauses;
+};
+
+/// Where Clang 19 keeps marks: it has no statement-attribute hook for
+/// plugins, so a mark is recorded by the loop's `for` location, which
+/// template instantiation preserves.
+inline std::map<clang::SourceLocation, std::string> &marksByLocation() {
+  static std::map<clang::SourceLocation, std::string> Marks;
+  return Marks;
+}
+
+inline clang::SourceLocation loopLocation(const clang::Stmt *S) {
+  if (const auto *F = llvm::dyn_cast<clang::ForStmt>(S))
+    return F->getForLoc();
+  if (const auto *R = llvm::dyn_cast<clang::CXXForRangeStmt>(S))
+    return R->getForLoc();
+  return {};
+}
+
+/// The ParsedAttrInfo base of the weft::parallel attribute. Subclasses
+/// check the statement (and diagnose a wrong one) in checkStatement.
+class StmtMarkAttrInfo : public clang::ParsedAttrInfo {
+protected:
+  /// False (after a diagnostic) when St cannot carry the mark.
+  virtual bool checkStatement(clang::Sema &S, const clang::ParsedAttr &A,
+                              const clang::Stmt *St) const = 0;
+  /// The clause text of the attribute, already validated.
+  virtual std::string clauseText(const clang::ParsedAttr &A) const = 0;
+
+public:
+#if CLANG_VERSION_MAJOR >= 20
+  bool diagAppertainsToStmt(clang::Sema &S, const clang::ParsedAttr &A,
+                            const clang::Stmt *St) const override {
+    return checkStatement(S, A, St);
+  }
+  AttrHandling handleStmtAttribute(clang::Sema &S, clang::Stmt *St,
+                                   const clang::ParsedAttr &A,
+                                   clang::Attr *&Result) const override {
+    std::string Annotation = (MarkAnnotation + ":" + clauseText(A)).str();
+    Result = clang::AnnotateAttr::Create(S.Context, Annotation, nullptr, 0,
+                                         A.getRange());
+    return AttributeApplied;
+  }
+#else
+  bool diagAppertainsToStmt(clang::Sema &S, const clang::ParsedAttr &A,
+                            const clang::Stmt *St) const override {
+    if (checkStatement(S, A, St))
+      marksByLocation()[loopLocation(St)] = clauseText(A);
+    // Dropped without a diagnostic: the mark lives in marksByLocation().
+    return false;
+  }
+#endif
+};
+
+/// The mark on S, if S is a marked loop (or, on Clang >= 20, the
+/// AttributedStmt around one).
+inline std::optional<Mark> findMark(clang::Stmt *S) {
+  if (!S)
+    return std::nullopt;
+#if CLANG_VERSION_MAJOR >= 20
+  auto *AS = llvm::dyn_cast<clang::AttributedStmt>(S);
+  if (!AS)
+    return std::nullopt;
+  for (const clang::Attr *A : AS->getAttrs()) {
+    const auto *Ann = llvm::dyn_cast<clang::AnnotateAttr>(A);
+    if (!Ann || !Ann->getAnnotation().starts_with(MarkAnnotation))
+      continue;
+    Mark M;
+    M.Loop = AS->getSubStmt();
+    M.Replaced = S;
+    M.Clauses = Ann->getAnnotation().drop_front(MarkAnnotation.size() + 1).str();
+    return M;
+  }
+  return std::nullopt;
+#else
+  if (!llvm::isa<clang::ForStmt, clang::CXXForRangeStmt>(S))
+    return std::nullopt;
+  auto It = marksByLocation().find(loopLocation(S));
+  if (It == marksByLocation().end())
+    return std::nullopt;
+  return Mark{S, S, It->second};
+#endif
+}
+
+inline clang::StringLiteral *makeStringLiteral(clang::ASTContext &Ctx,
+                                               llvm::StringRef Text,
+                                               clang::SourceLocation Loc) {
+  clang::QualType Type = Ctx.getConstantArrayType(
+      Ctx.CharTy.withConst(), llvm::APInt(64, Text.size() + 1), nullptr,
+      clang::ArraySizeModifier::Normal, 0);
+  return clang::StringLiteral::Create(Ctx, Text,
+                                      clang::StringLiteralKind::Ordinary,
+                                      /*Pascal=*/false, Type, Loc);
+}
+
+} // namespace weft::compat
+
+#endif

@@ -1,0 +1,258 @@
+// KernelEmitter.cpp: kernel text for single-level nests.
+#include "emit/KernelEmitter.h"
+
+#include "llvm/Support/xxhash.h"
+
+#include <cctype>
+#include <cstdio>
+#include <sstream>
+
+namespace weft::emit {
+namespace {
+
+std::string paramDecl(const ir::Param &P) {
+  std::string T = ir::spelling(P.Element);
+  if (!P.isSpan())
+    return T + " " + P.Name;
+  return "weft::dspan<" + std::string(P.ConstElement ? "const " : "") + T +
+         "> " + P.Name;
+}
+
+class BodyPrinter {
+public:
+  BodyPrinter(const ir::Nest &N, std::ostringstream &OS) : N(N), OS(OS) {}
+
+  std::string expr(const ir::Expr &E) {
+    switch (E.Kind) {
+    case ir::Expr::IntLiteral:
+    case ir::Expr::FloatLiteral:
+    case ir::Expr::BoolLiteral:
+    case ir::Expr::Local:
+      return E.Text;
+    case ir::Expr::ParamRef:
+      return N.Params[E.ParamIndex].Name;
+    case ir::Expr::SpanElement:
+      return N.Params[E.ParamIndex].Name + "[" + expr(*E.Operands[0]) + "]";
+    case ir::Expr::SpanSize:
+      return N.Params[E.ParamIndex].Name + ".size()";
+    case ir::Expr::Unary:
+      return "(" + E.Text + expr(*E.Operands[0]) + ")";
+    case ir::Expr::Postfix:
+      return "(" + expr(*E.Operands[0]) + E.Text + ")";
+    case ir::Expr::Binary:
+      return "(" + expr(*E.Operands[0]) + " " + E.Text + " " +
+             expr(*E.Operands[1]) + ")";
+    case ir::Expr::Conditional:
+      return "(" + expr(*E.Operands[0]) + " ? " + expr(*E.Operands[1]) +
+             " : " + expr(*E.Operands[2]) + ")";
+    case ir::Expr::Call: {
+      std::string S = E.Text + "(";
+      for (std::size_t I = 0; I < E.Operands.size(); ++I)
+        S += (I ? ", " : "") + expr(*E.Operands[I]);
+      return S + ")";
+    }
+    case ir::Expr::Cast:
+      return "((" + std::string(ir::spelling(E.Type)) + ")" +
+             expr(*E.Operands[0]) + ")";
+    }
+    return "";
+  }
+
+  void stmt(const ir::Stmt &S, int Depth) {
+    std::string Pad(2 * Depth, ' ');
+    switch (S.Kind) {
+    case ir::Stmt::Block:
+      OS << Pad << "{\n";
+      for (const ir::StmtPtr &C : S.Children)
+        stmt(*C, Depth + 1);
+      OS << Pad << "}\n";
+      return;
+    case ir::Stmt::Decl:
+      OS << Pad << decl(S) << ";\n";
+      return;
+    case ir::Stmt::ExprStmt:
+      OS << Pad << expr(*S.Exprs[0]) << ";\n";
+      return;
+    case ir::Stmt::If:
+      OS << Pad << "if (" << expr(*S.Exprs[0]) << ")\n";
+      nested(*S.Children[0], Depth);
+      if (S.Children[1]) {
+        OS << Pad << "else\n";
+        nested(*S.Children[1], Depth);
+      }
+      return;
+    case ir::Stmt::For: {
+      std::string Init;
+      if (const ir::Stmt *I = S.Children[0].get())
+        Init = I->Kind == ir::Stmt::Decl ? decl(*I) : expr(*I->Exprs[0]);
+      OS << Pad << "for (" << Init << "; "
+         << (S.Exprs[0] ? expr(*S.Exprs[0]) : "") << "; "
+         << (S.Exprs[1] ? expr(*S.Exprs[1]) : "") << ")\n";
+      nested(*S.Children[1], Depth);
+      return;
+    }
+    case ir::Stmt::While:
+      OS << Pad << "while (" << expr(*S.Exprs[0]) << ")\n";
+      nested(*S.Children[0], Depth);
+      return;
+    case ir::Stmt::DoWhile:
+      OS << Pad << "do\n";
+      nested(*S.Children[0], Depth);
+      OS << Pad << "while (" << expr(*S.Exprs[0]) << ");\n";
+      return;
+    case ir::Stmt::Break:
+      OS << Pad << "break;\n";
+      return;
+    case ir::Stmt::Continue:
+      OS << Pad << "continue;\n";
+      return;
+    }
+  }
+
+private:
+  std::string decl(const ir::Stmt &S) {
+    std::string D = std::string(S.VarType.IsConst ? "const " : "") +
+                    ir::spelling(S.VarType.Scalar) +
+                    (S.VarType.IsReference ? " &" : " ") + S.Name;
+    if (S.Exprs[0])
+      D += " = " + expr(*S.Exprs[0]);
+    return D;
+  }
+  /// A sub-statement; blocks print as they are, others one level deeper.
+  void nested(const ir::Stmt &S, int Depth) {
+    stmt(S, S.Kind == ir::Stmt::Block ? Depth : Depth + 1);
+  }
+
+  const ir::Nest &N;
+  std::ostringstream &OS;
+};
+
+/// The file's stem as an identifier fragment: "src/my-file.cpp" -> "my_file".
+std::string stemOf(const std::string &Location) {
+  std::string File = Location.substr(0, Location.find(':'));
+  File = File.substr(File.find_last_of('/') + 1);
+  File = File.substr(0, File.find('.'));
+  std::string Out;
+  for (char C : File)
+    Out += std::isalnum(static_cast<unsigned char>(C)) ? C : '_';
+  return Out.empty() ? "tu" : Out;
+}
+
+std::string lineOf(const std::string &Location) {
+  std::size_t A = Location.find(':');
+  std::size_t B = Location.find(':', A + 1);
+  return A == std::string::npos ? "0" : Location.substr(A + 1, B - A - 1);
+}
+
+} // namespace
+
+std::string boundExpression(const ir::Expr &E) {
+  auto Sub = [](const ir::Expr &X) { return boundExpression(X); };
+  switch (E.Kind) {
+  case ir::Expr::IntLiteral: {
+    std::string Digits;
+    for (char C : E.Text)
+      if (std::isdigit(static_cast<unsigned char>(C)) || C == 'x' ||
+          C == 'X' || std::isxdigit(static_cast<unsigned char>(C)))
+        Digits += C;
+      else
+        break;
+    return "(lit " + std::to_string(std::stoll(Digits, nullptr, 0)) + ")";
+  }
+  case ir::Expr::BoolLiteral:
+    return E.Text == "true" ? "(lit 1)" : "(lit 0)";
+  case ir::Expr::ParamRef:
+    return "(arg " + std::to_string(E.ParamIndex) + ")";
+  case ir::Expr::SpanSize:
+    return "(size " + std::to_string(E.ParamIndex) + ")";
+  case ir::Expr::Cast:
+    return Sub(*E.Operands[0]);
+  case ir::Expr::Unary:
+    if (E.Text == "-")
+      return "(neg " + Sub(*E.Operands[0]) + ")";
+    if (E.Text == "+")
+      return Sub(*E.Operands[0]);
+    return "";
+  case ir::Expr::Binary: {
+    static const struct {
+      const char *Op, *Name;
+    } Ops[] = {{"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"},
+               {"%", "rem"}};
+    for (const auto &O : Ops)
+      if (E.Text == O.Op)
+        return std::string("(") + O.Name + " " + Sub(*E.Operands[0]) + " " +
+               Sub(*E.Operands[1]) + ")";
+    return "";
+  }
+  case ir::Expr::Call:
+    if ((E.Text == "weft::min" || E.Text == "weft::max") &&
+        E.Operands.size() == 2)
+      return "(" + E.Text.substr(6) + " " + Sub(*E.Operands[0]) + " " +
+             Sub(*E.Operands[1]) + ")";
+    return "";
+  default:
+    return "";
+  }
+}
+
+EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
+                         const std::vector<memory::Transfer> &Transfers) {
+  const ir::Level &L = N.Levels.front();
+  const map::LevelMapping &LM = M.Levels.front();
+
+  std::ostringstream Body;
+  BodyPrinter Printer(N, Body);
+  Body << "  for (weft::index_t weft_t0 = weft::global_id_x(); weft_t0 < "
+          "weft_count0;\n       weft_t0 += weft::global_size_x()) {\n";
+  Body << "    const " << ir::spelling(L.IndexType) << " " << L.IndexName
+       << " = (" << ir::spelling(L.IndexType) << ")(weft_lo0 + weft_t0";
+  if (L.Step != 1)
+    Body << " * " << L.Step;
+  Body << ");\n";
+  for (const ir::StmtPtr &S : L.Body)
+    Printer.stmt(*S, 2);
+  Body << "  }\n}\n";
+
+  std::ostringstream Params;
+  for (const ir::Param &P : N.Params)
+    Params << paramDecl(P) << ", ";
+  Params << "weft::index_t weft_lo0, weft::index_t weft_count0";
+
+  // The name hashes what makes the kernel distinct: where it comes from and
+  // what it computes (two instantiations of one template differ in types).
+  std::uint64_t Hash =
+      llvm::xxh3_64bits(N.Location + "\n" + Params.str() + "\n" + Body.str());
+  char HashText[17];
+  std::snprintf(HashText, sizeof HashText, "%016llx",
+                static_cast<unsigned long long>(Hash));
+  EmittedKernel K;
+  K.Name = "weft_" + stemOf(N.Location) + "_L" + lineOf(N.Location) + "_" +
+           std::string(HashText, 12);
+
+  std::ostringstream Src;
+  Src << "// weft kernel for the loop at " << N.Location << "\n"
+      << "// level 0: dim " << map::spelling(LM.Dim) << ", block WEFT_BLOCK_X, "
+      << map::spelling(LM.Dop) << ", grid-stride\n"
+      << "#include <weft/device.h>\n\n"
+      << "#ifndef WEFT_BLOCK_X\n#define WEFT_BLOCK_X " << LM.BlockSize
+      << "\n#endif\n\n"
+      << "WEFT_KERNEL(" << K.Name << ", WEFT_BLOCK_X)\n(" << Params.str()
+      << ") {\n"
+      << Body.str();
+  K.Source = Src.str();
+
+  std::ostringstream D;
+  D << "weft 1\nkernel " << K.Name << "\nloc " << N.Location << "\n";
+  for (std::size_t I = 0; I < N.Params.size(); ++I)
+    D << "param " << memory::descriptorWord(Transfers[I]) << " "
+      << ir::descriptorCode(N.Params[I].Element) << " " << N.Params[I].Name
+      << "\n";
+  D << "level " << boundExpression(*L.Lower) << " "
+    << boundExpression(*L.Upper) << " " << L.Step << " "
+    << (L.Inclusive ? "le" : "lt") << "\n";
+  D << "block " << LM.BlockSize << "\n";
+  K.Descriptor = D.str();
+  return K;
+}
+
+} // namespace weft::emit

@@ -1,0 +1,203 @@
+// NestIR.cpp: type spellings and the IR's text dump.
+#include "ir/NestIR.h"
+
+#include <sstream>
+
+namespace weft::ir {
+
+namespace {
+struct ScalarInfo {
+  const char *Spelling;
+  const char *Code;
+};
+constexpr ScalarInfo Scalars[] = {
+    {"bool", "bool"},      {"char", "i8"},
+    {"signed char", "i8"}, {"unsigned char", "u8"},
+    {"short", "i16"},      {"unsigned short", "u16"},
+    {"int", "i32"},        {"unsigned int", "u32"},
+    {"long", "i64"},       {"unsigned long", "u64"},
+    {"long long", "i64"},  {"unsigned long long", "u64"},
+    {"float", "f32"},      {"double", "f64"}};
+} // namespace
+
+const char *spelling(ScalarKind K) {
+  return Scalars[static_cast<int>(K)].Spelling;
+}
+const char *descriptorCode(ScalarKind K) {
+  return Scalars[static_cast<int>(K)].Code;
+}
+bool isFloating(ScalarKind K) {
+  return K == ScalarKind::Float || K == ScalarKind::Double;
+}
+
+const char *spelling(ParamKind K) {
+  switch (K) {
+  case ParamKind::ReadSpan:
+    return "read span";
+  case ParamKind::WriteSpan:
+    return "written span";
+  case ParamKind::ReadWriteSpan:
+    return "read-written span";
+  case ParamKind::Scalar:
+    return "scalar";
+  }
+  return "?";
+}
+
+namespace {
+
+class Dumper {
+public:
+  explicit Dumper(const Nest &N) : N(N) {}
+
+  std::string run() {
+    OS << "nest at " << N.Location << "\n";
+    for (std::size_t I = 0; I < N.Params.size(); ++I) {
+      const Param &P = N.Params[I];
+      OS << "  param " << I << " " << P.Name << ": " << spelling(P.Kind)
+         << " of " << (P.ConstElement ? "const " : "") << spelling(P.Element)
+         << "\n";
+    }
+    for (std::size_t I = 0; I < N.Levels.size(); ++I) {
+      const Level &L = N.Levels[I];
+      OS << "  level " << I << " at " << L.Location << ": "
+         << spelling(L.IndexType) << " " << L.IndexName << " in ["
+         << expr(*L.Lower) << ", " << expr(*L.Upper)
+         << (L.Inclusive ? "]" : ")") << " step " << L.Step << "\n";
+      for (const StmtPtr &S : L.Body)
+        stmt(*S, 2);
+    }
+    return OS.str();
+  }
+
+private:
+  std::string expr(const Expr &E) {
+    switch (E.Kind) {
+    case Expr::IntLiteral:
+    case Expr::FloatLiteral:
+    case Expr::BoolLiteral:
+    case Expr::Local:
+      return E.Text;
+    case Expr::ParamRef:
+      return "$" + N.Params[E.ParamIndex].Name;
+    case Expr::SpanElement:
+      return "$" + N.Params[E.ParamIndex].Name + "[" + expr(*E.Operands[0]) +
+             "]";
+    case Expr::SpanSize:
+      return "size($" + N.Params[E.ParamIndex].Name + ")";
+    case Expr::Unary:
+      return "(" + E.Text + expr(*E.Operands[0]) + ")";
+    case Expr::Postfix:
+      return "(" + expr(*E.Operands[0]) + E.Text + ")";
+    case Expr::Binary:
+      return "(" + expr(*E.Operands[0]) + " " + E.Text + " " +
+             expr(*E.Operands[1]) + ")";
+    case Expr::Conditional:
+      return "(" + expr(*E.Operands[0]) + " ? " + expr(*E.Operands[1]) +
+             " : " + expr(*E.Operands[2]) + ")";
+    case Expr::Call: {
+      std::string S = E.Text + "(";
+      for (std::size_t I = 0; I < E.Operands.size(); ++I)
+        S += (I ? ", " : "") + expr(*E.Operands[I]);
+      return S + ")";
+    }
+    case Expr::Cast:
+      return std::string(spelling(E.Type)) + "(" + expr(*E.Operands[0]) + ")";
+    }
+    return "?";
+  }
+
+  void stmt(const Stmt &S, int Depth) {
+    std::string Pad(2 * Depth, ' ');
+    switch (S.Kind) {
+    case Stmt::Block:
+      OS << Pad << "block\n";
+      for (const StmtPtr &C : S.Children)
+        stmt(*C, Depth + 1);
+      return;
+    case Stmt::Decl:
+      OS << Pad << "decl " << (S.VarType.IsConst ? "const " : "")
+         << spelling(S.VarType.Scalar) << (S.VarType.IsReference ? "& " : " ")
+         << S.Name;
+      if (S.Exprs[0])
+        OS << " = " << expr(*S.Exprs[0]);
+      OS << "\n";
+      return;
+    case Stmt::ExprStmt:
+      OS << Pad << expr(*S.Exprs[0]) << "\n";
+      return;
+    case Stmt::If:
+      OS << Pad << "if " << expr(*S.Exprs[0]) << "\n";
+      stmt(*S.Children[0], Depth + 1);
+      if (S.Children[1]) {
+        OS << Pad << "else\n";
+        stmt(*S.Children[1], Depth + 1);
+      }
+      return;
+    case Stmt::For:
+      OS << Pad << "for (sequential)\n";
+      if (S.Children[0])
+        stmt(*S.Children[0], Depth + 1);
+      OS << Pad << "  cond " << (S.Exprs[0] ? expr(*S.Exprs[0]) : "-")
+         << "\n";
+      OS << Pad << "  step " << (S.Exprs[1] ? expr(*S.Exprs[1]) : "-")
+         << "\n";
+      stmt(*S.Children[1], Depth + 1);
+      return;
+    case Stmt::While:
+      OS << Pad << "while " << expr(*S.Exprs[0]) << "\n";
+      stmt(*S.Children[0], Depth + 1);
+      return;
+    case Stmt::DoWhile:
+      OS << Pad << "do\n";
+      stmt(*S.Children[0], Depth + 1);
+      OS << Pad << "while " << expr(*S.Exprs[0]) << "\n";
+      return;
+    case Stmt::Break:
+      OS << Pad << "break\n";
+      return;
+    case Stmt::Continue:
+      OS << Pad << "continue\n";
+      return;
+    }
+  }
+
+  const Nest &N;
+  std::ostringstream OS;
+};
+
+} // namespace
+
+std::string dump(const Nest &N) { return Dumper(N).run(); }
+
+bool isHostEvaluable(const Expr &E) {
+  if (isFloating(E.Type))
+    return false;
+  auto All = [&] {
+    for (const ExprPtr &O : E.Operands)
+      if (!isHostEvaluable(*O))
+        return false;
+    return true;
+  };
+  switch (E.Kind) {
+  case Expr::IntLiteral:
+  case Expr::BoolLiteral:
+  case Expr::ParamRef:
+  case Expr::SpanSize:
+    return true;
+  case Expr::Cast:
+    return All();
+  case Expr::Unary:
+    return (E.Text == "-" || E.Text == "+") && All();
+  case Expr::Binary:
+    return (E.Text == "+" || E.Text == "-" || E.Text == "*" || E.Text == "/" ||
+            E.Text == "%") &&
+           All();
+  case Expr::Call:
+    return (E.Text == "weft::min" || E.Text == "weft::max") && All();
+  default:
+    return false;
+  }
+}
+
+} // namespace weft::ir

@@ -1,0 +1,130 @@
+// NestIR.h: the nest IR, the plain data that the recognizer builds from
+// Clang's AST and that the mapping, memory and emit stages consume.
+#ifndef WEFT_PLUGIN_IR_NESTIR_H
+#define WEFT_PLUGIN_IR_NESTIR_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft::ir {
+
+enum class ScalarKind {
+  Bool,
+  Char,
+  SChar,
+  UChar,
+  Short,
+  UShort,
+  Int,
+  UInt,
+  Long,
+  ULong,
+  LongLong,
+  ULongLong,
+  Float,
+  Double
+};
+
+/// The C++ spelling of a scalar type, e.g. "unsigned int".
+const char *spelling(ScalarKind K);
+/// The runtime descriptor's code for it, e.g. "u32" (LP64 sizes).
+const char *descriptorCode(ScalarKind K);
+bool isFloating(ScalarKind K);
+
+/// The type of a local variable in the kernel body.
+struct LocalType {
+  ScalarKind Scalar = ScalarKind::Int;
+  bool IsConst = false;
+  bool IsReference = false;
+};
+
+enum class ParamKind { ReadSpan, WriteSpan, ReadWriteSpan, Scalar };
+const char *spelling(ParamKind K);
+
+/// A variable declared outside the nest and used inside it.
+struct Param {
+  std::string Name;
+  ParamKind Kind = ParamKind::Scalar;
+  ScalarKind Element = ScalarKind::Int; // Scalar's type, or span's element.
+  bool ConstElement = false;            // std::span<const T>
+  bool isSpan() const { return Kind != ParamKind::Scalar; }
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  enum KindType {
+    IntLiteral,   // Text: the literal with its suffix
+    FloatLiteral, // Text: the literal, exactly round-tripping
+    BoolLiteral,  // Text: "true" / "false"
+    Local,        // Text: a variable declared in the nest (or its index)
+    ParamRef,     // ParamIndex: a captured scalar
+    SpanElement,  // ParamIndex, Operands[0]: the subscript
+    SpanSize,     // ParamIndex
+    Unary,        // Text: the prefix operator
+    Postfix,      // Text: "++" / "--"
+    Binary,       // Text: the operator, including assignments
+    Conditional,  // Operands: condition, true, false
+    Call,         // Text: the device function (weft::sqrt, ...)
+    Cast          // Type: the target type
+  } Kind;
+  ScalarKind Type = ScalarKind::Int;
+  std::string Text;
+  unsigned ParamIndex = 0;
+  std::vector<ExprPtr> Operands;
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct Stmt {
+  enum KindType {
+    Block,    // Children
+    Decl,     // VarType, Name, Exprs[0]: initializer or null
+    ExprStmt, // Exprs[0]
+    If,       // Exprs[0]: condition; Children[0]: then, [1]: else or null
+    For,      // Children[0]: init or null, Exprs: condition, increment (each
+              // may be null); Children[1]: body
+    While,    // Exprs[0]; Children[0]
+    DoWhile,  // Children[0]; Exprs[0]
+    Break,
+    Continue
+  } Kind;
+  LocalType VarType;
+  std::string Name;
+  std::vector<ExprPtr> Exprs;
+  std::vector<StmtPtr> Children;
+};
+
+/// One parallel loop level: for (Index = Lower; Index < Upper; Index += Step).
+struct Level {
+  std::string IndexName;
+  ScalarKind IndexType = ScalarKind::Int;
+  ExprPtr Lower, Upper;
+  bool Inclusive = false; // '<=' rather than '<'
+  std::int64_t Step = 1;
+  std::vector<StmtPtr> Body;
+  std::string Location; // file:line:col of the loop
+};
+
+/// A marked loop nest: its captures and levels.
+struct Nest {
+  std::string Location; // file:line:col of the outermost marked loop
+  std::vector<Param> Params;
+  std::vector<Level> Levels;
+};
+
+/// True when E is an integer expression the runtime can evaluate from the
+/// launch arguments alone: literals, integer scalars, span sizes, + - * / %,
+/// unary minus, min and max. Loop bounds must be of this form.
+bool isHostEvaluable(const Expr &E);
+
+/// A stable, readable text form (-fplugin-arg-weft-dump-ir).
+std::string dump(const Nest &N);
+
+} // namespace weft::ir
+
+#endif

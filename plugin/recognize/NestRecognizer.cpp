@@ -1,0 +1,905 @@
+// NestRecognizer.cpp: the AST walk behind recognizeNest.
+#include "recognize/NestRecognizer.h"
+
+#include "compat/ClangCompat.h"
+#include "support/Diagnose.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+
+namespace weft::recognize {
+namespace {
+
+std::optional<ir::ScalarKind> scalarKind(QualType T) {
+  const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!BT)
+    return std::nullopt;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool:
+    return ir::ScalarKind::Bool;
+  case BuiltinType::Char_S:
+  case BuiltinType::Char_U:
+    return ir::ScalarKind::Char;
+  case BuiltinType::SChar:
+    return ir::ScalarKind::SChar;
+  case BuiltinType::UChar:
+    return ir::ScalarKind::UChar;
+  case BuiltinType::Short:
+    return ir::ScalarKind::Short;
+  case BuiltinType::UShort:
+    return ir::ScalarKind::UShort;
+  case BuiltinType::Int:
+    return ir::ScalarKind::Int;
+  case BuiltinType::UInt:
+    return ir::ScalarKind::UInt;
+  case BuiltinType::Long:
+    return ir::ScalarKind::Long;
+  case BuiltinType::ULong:
+    return ir::ScalarKind::ULong;
+  case BuiltinType::LongLong:
+    return ir::ScalarKind::LongLong;
+  case BuiltinType::ULongLong:
+    return ir::ScalarKind::ULongLong;
+  case BuiltinType::Float:
+    return ir::ScalarKind::Float;
+  case BuiltinType::Double:
+    return ir::ScalarKind::Double;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool isInteger(ir::ScalarKind K) {
+  return !ir::isFloating(K) && K != ir::ScalarKind::Bool;
+}
+
+/// The std::span specialization T names, if any.
+const ClassTemplateSpecializationDecl *spanDecl(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "span" || !Spec->isInStdNamespace())
+    return nullptr;
+  return Spec;
+}
+
+/// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
+std::optional<std::string> deviceFunction(const FunctionDecl *FD) {
+  static const llvm::StringSet<> Math = {
+      "sqrt",  "cbrt",  "exp",  "exp2",  "expm1", "log",   "log2",  "log10",
+      "log1p", "sin",   "cos",  "tan",   "asin",  "acos",  "atan",  "sinh",
+      "cosh",  "tanh",  "asinh", "acosh", "atanh", "erf",  "erfc",  "tgamma",
+      "lgamma", "fabs", "floor", "ceil", "round", "trunc", "pow",   "atan2",
+      "fmod",  "fmin",  "fmax", "hypot", "copysign", "fma", "abs",  "min",
+      "max",   "clamp"};
+  if (!FD || !FD->getIdentifier())
+    return std::nullopt;
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+  if (!DC->isTranslationUnit() && !DC->isStdNamespace() &&
+      !(DC->isNamespace() && cast<NamespaceDecl>(DC)->isInStdNamespace()))
+    return std::nullopt;
+  llvm::StringRef Name = FD->getName();
+  if (!Math.contains(Name) && Name.ends_with("f") &&
+      Math.contains(Name.drop_back()) && DC->isTranslationUnit())
+    Name = Name.drop_back(); // sqrtf -> sqrt: the argument is already float
+  if (!Math.contains(Name))
+    return std::nullopt;
+  return "weft::" + Name.str();
+}
+
+std::string literalText(const FloatingLiteral *FL, ir::ScalarKind K) {
+  llvm::APFloat V = FL->getValue();
+  llvm::SmallString<32> Decimal;
+  V.toString(Decimal, 0, 0, false);
+  std::string S(Decimal.str());
+  // Decimal when it reads back to the same bits, hexadecimal otherwise.
+  llvm::APFloat Back(V.getSemantics());
+  auto Status = Back.convertFromString(S, llvm::APFloat::rmNearestTiesToEven);
+  if (!Status || !Back.bitwiseIsEqual(V)) {
+    char Hex[64];
+    V.convertToHexString(Hex, 0, false, llvm::APFloat::rmNearestTiesToEven);
+    S = Hex;
+  } else if (S.find_first_of(".eEn") == std::string::npos) {
+    S += ".0";
+  }
+  if (K == ir::ScalarKind::Float)
+    S += "f";
+  return S;
+}
+
+std::string literalText(const llvm::APInt &V, ir::ScalarKind K) {
+  bool Signed = isInteger(K) && K != ir::ScalarKind::UInt &&
+                K != ir::ScalarKind::ULong && K != ir::ScalarKind::ULongLong;
+  std::string S = llvm::toString(V, 10, Signed);
+  switch (K) {
+  case ir::ScalarKind::UInt:
+    return S + "u";
+  case ir::ScalarKind::Long:
+    return S + "l";
+  case ir::ScalarKind::ULong:
+    return S + "ul";
+  case ir::ScalarKind::LongLong:
+    return S + "ll";
+  case ir::ScalarKind::ULongLong:
+    return S + "ull";
+  default:
+    return S;
+  }
+}
+
+std::string locationText(const SourceManager &SM, SourceLocation Loc) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return "<unknown>:0:0";
+  return std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
+         ":" + std::to_string(P.getColumn());
+}
+
+enum class Access { Read, Write, ReadWrite };
+
+const char *const NotSupportedYet = "this weft version does not support it yet";
+
+class Recognizer {
+public:
+  Recognizer(ASTContext &Ctx, Stmt *Loop)
+      : Ctx(Ctx), Diags(Ctx.getDiagnostics()), SM(Ctx.getSourceManager()),
+        Loop(Loop) {}
+
+  std::optional<RecognizedNest> run(const std::string &ClauseText) {
+    RecognizedNest R;
+    syntax::ClauseError CE;
+    // The syntax stage validated the text already.
+    syntax::parseClauses(ClauseText, R.Clauses, CE);
+    if (!R.Clauses.Reductions.empty())
+      return fail(Loop->getBeginLoc(),
+                  "reduction clauses are not supported yet",
+                  "remove the reduction clause: the loop then runs on the "
+                  "host as written");
+    ir::Level Level;
+    if (auto *F = dyn_cast<ForStmt>(Loop)) {
+      if (!header(F, Level))
+        return std::nullopt;
+      body(F->getBody(), Level.Body);
+    } else {
+      auto *RF = cast<CXXForRangeStmt>(Loop);
+      if (!rangeHeader(RF, Level))
+        return std::nullopt;
+      body(RF->getBody(), Level.Body);
+    }
+    if (Failed)
+      return std::nullopt;
+    Level.Location = locationText(SM, compat::loopLocation(Loop));
+    R.Nest.Location = Level.Location;
+    R.Nest.Levels.push_back(std::move(Level));
+    for (std::size_t I = 0; I < Params.size(); ++I) {
+      ir::Param P = Params[I];
+      if (P.isSpan())
+        P.Kind = Uses[I].Written ? (Uses[I].Read ? ir::ParamKind::ReadWriteSpan
+                                                 : ir::ParamKind::WriteSpan)
+                                 : ir::ParamKind::ReadSpan;
+      R.Nest.Params.push_back(std::move(P));
+    }
+    R.CaptureRefs = CaptureRefs;
+    return R;
+  }
+
+private:
+  struct Use {
+    bool Read = false, Written = false;
+  };
+
+  std::nullopt_t fail(SourceLocation Loc, const std::string &Message,
+                      const std::string &Hint = "") {
+    if (!Failed) // One error per loop: the rest would be consequences.
+      error(Diags, Loc, Message, Hint);
+    Failed = true;
+    return std::nullopt;
+  }
+  ir::ExprPtr failExpr(SourceLocation Loc, const std::string &Message,
+                       const std::string &Hint = "") {
+    fail(Loc, Message, Hint);
+    return nullptr;
+  }
+
+  static ir::ExprPtr make(ir::Expr::KindType K, ir::ScalarKind T,
+                          std::string Text = "") {
+    auto E = std::make_unique<ir::Expr>();
+    E->Kind = K;
+    E->Type = T;
+    E->Text = std::move(Text);
+    return E;
+  }
+
+  // ---- Loop headers ----------------------------------------------------
+
+  bool header(ForStmt *F, ir::Level &L) {
+    const char *Form = "write the loop as 'for (int i = lo; i < hi; ++i)'";
+    auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+    const VarDecl *IV =
+        DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                 : nullptr;
+    std::optional<ir::ScalarKind> IT = IV ? scalarKind(IV->getType()) : std::nullopt;
+    if (!IV || !IV->getInit() || !IT || !isInteger(*IT))
+      return fail(F->getInit() ? F->getInit()->getBeginLoc() : F->getForLoc(),
+                  "a parallel loop must declare an integer index with an "
+                  "initial value",
+                  Form),
+             false;
+    Index = IV;
+    L.IndexName = IV->getName().str();
+    L.IndexType = *IT;
+    L.Lower = bound(IV->getInit());
+
+    const auto *Cond =
+        dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+    const Expr *Upper = nullptr;
+    if (Cond) {
+      BinaryOperatorKind Op = Cond->getOpcode();
+      if (isIndex(Cond->getLHS()) &&
+          (Op == BO_LT || Op == BO_LE || Op == BO_NE)) {
+        Upper = Cond->getRHS();
+        L.Inclusive = Op == BO_LE;
+      } else if (isIndex(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
+        Upper = Cond->getLHS();
+        L.Inclusive = Op == BO_GE;
+      }
+    }
+    if (!Upper)
+      return fail(F->getCond() ? F->getCond()->getBeginLoc() : F->getForLoc(),
+                  "the condition of a parallel loop must compare its index "
+                  "with an upper bound ('i < n' or 'i <= n')",
+                  Form),
+             false;
+    L.Upper = bound(Upper);
+
+    const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+    std::optional<llvm::APSInt> Step;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+      if (U->isIncrementOp() && isIndex(U->getSubExpr()))
+        Step = llvm::APSInt::get(1);
+    } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+      if (CA->getOpcode() == BO_AddAssign && isIndex(CA->getLHS()))
+        Step = CA->getRHS()->getIntegerConstantExpr(Ctx);
+    } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
+      const auto *Sum = dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+      if (A->getOpcode() == BO_Assign && isIndex(A->getLHS()) && Sum &&
+          Sum->getOpcode() == BO_Add && isIndex(Sum->getLHS()))
+        Step = Sum->getRHS()->getIntegerConstantExpr(Ctx);
+    }
+    if (!Step || Step->getSExtValue() <= 0 ||
+        (Cond->getOpcode() == BO_NE && Step->getSExtValue() != 1))
+      return fail(Inc ? Inc->getBeginLoc() : F->getForLoc(),
+                  "a parallel loop must step its index forward by a positive "
+                  "constant ('++i', 'i++' or 'i += c')",
+                  Form),
+             false;
+    L.Step = Step->getSExtValue();
+    return !Failed;
+  }
+
+  bool rangeHeader(CXXForRangeStmt *RF, ir::Level &L) {
+    const auto *DRE =
+        dyn_cast<DeclRefExpr>(RF->getRangeInit()->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !spanDecl(VD->getType()))
+      return fail(RF->getRangeInit()->getBeginLoc(),
+                  "a range-based parallel loop must iterate over a std::span "
+                  "variable",
+                  "capture a std::span so that its extent is known"),
+             false;
+    std::optional<unsigned> P = capture(DRE);
+    if (!P)
+      return false;
+    const VarDecl *LoopVar = RF->getLoopVariable();
+    QualType VT = LoopVar->getType();
+    std::optional<ir::ScalarKind> K = scalarKind(VT.getNonReferenceType());
+    if (!K)
+      return fail(LoopVar->getLocation(),
+                  "the loop variable must be an arithmetic value or a "
+                  "reference to one"),
+             false;
+    ir::LocalType T;
+    T.Scalar = *K;
+    T.IsReference = VT->isReferenceType();
+    T.IsConst = VT.getNonReferenceType().isConstQualified();
+    markUse(*P, T.IsReference && !T.IsConst ? Access::ReadWrite : Access::Read);
+
+    L.IndexName = "weft_i0";
+    L.IndexType = ir::ScalarKind::LongLong;
+    L.Lower = make(ir::Expr::IntLiteral, ir::ScalarKind::LongLong, "0");
+    L.Upper = make(ir::Expr::SpanSize, ir::ScalarKind::ULong);
+    L.Upper->ParamIndex = *P;
+    auto Decl = std::make_unique<ir::Stmt>();
+    Decl->Kind = ir::Stmt::Decl;
+    Decl->VarType = T;
+    Decl->Name = LoopVar->getName().str();
+    auto Elem = make(ir::Expr::SpanElement, *K);
+    Elem->ParamIndex = *P;
+    Elem->Operands.push_back(
+        make(ir::Expr::Local, ir::ScalarKind::LongLong, L.IndexName));
+    Decl->Exprs.push_back(std::move(Elem));
+    L.Body.push_back(std::move(Decl));
+    Locals.insert(LoopVar);
+    return true;
+  }
+
+  bool isIndex(const Expr *E) const {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == Index;
+  }
+
+  /// A loop bound: an expression the runtime evaluates before the launch.
+  ir::ExprPtr bound(const Expr *E) {
+    ir::ExprPtr B = expr(E, Access::Read);
+    if (B && !ir::isHostEvaluable(*B))
+      return failExpr(E->getBeginLoc(),
+                      "a parallel loop's bounds must be integer expressions "
+                      "of captured scalars, span sizes and constants",
+                      "compute the bound into a local variable before the "
+                      "loop");
+    return B;
+  }
+
+  // ---- Captures ---------------------------------------------------------
+
+  std::optional<unsigned> capture(const DeclRefExpr *DRE) {
+    const auto *VD = cast<VarDecl>(DRE->getDecl());
+    auto It = CaptureIndex.find(VD);
+    if (It != CaptureIndex.end())
+      return It->second;
+    ir::Param P;
+    P.Name = VD->getName().str();
+    QualType T = VD->getType().getNonReferenceType();
+    if (const auto *Span = spanDecl(T)) {
+      QualType E = Span->getTemplateArgs()[0].getAsType();
+      std::optional<ir::ScalarKind> K = scalarKind(E);
+      if (!K)
+        return fail(DRE->getLocation(),
+                    "std::span '" + P.Name + "' of '" + E.getAsString() +
+                        "' cannot be captured: " + NotSupportedYet,
+                    "capture spans of arithmetic types");
+      P.Kind = ir::ParamKind::ReadSpan; // refined from its uses at the end
+      P.Element = *K;
+      P.ConstElement = E.isConstQualified();
+    } else if (std::optional<ir::ScalarKind> K = scalarKind(T)) {
+      P.Kind = ir::ParamKind::Scalar;
+      P.Element = *K;
+    } else {
+      std::string Hint = T->isPointerType() || T->isArrayType() ||
+                                 T->isRecordType()
+                             ? "capture a std::span so that its extent is "
+                               "known"
+                             : "capture arithmetic scalars and std::spans";
+      return fail(DRE->getLocation(),
+                  "variable '" + P.Name + "' of type '" + T.getAsString() +
+                      "' cannot be captured by a weft loop",
+                  Hint);
+    }
+    unsigned I = static_cast<unsigned>(Params.size());
+    Params.push_back(std::move(P));
+    Uses.emplace_back();
+    CaptureRefs.push_back(DRE);
+    CaptureIndex[VD] = I;
+    return I;
+  }
+
+  void markUse(unsigned P, Access A) {
+    if (A != Access::Write)
+      Uses[P].Read = true;
+    if (A != Access::Read)
+      Uses[P].Written = true;
+  }
+
+  /// A reference to a variable.
+  ir::ExprPtr variable(const DeclRefExpr *DRE, Access A) {
+    const ValueDecl *D = DRE->getDecl();
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(D)) {
+      std::optional<ir::ScalarKind> K = scalarKind(DRE->getType());
+      if (!K)
+        K = ir::ScalarKind::Int;
+      return make(ir::Expr::IntLiteral, *K,
+                  literalText(EC->getInitVal(), *K));
+    }
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD)
+      return failExpr(DRE->getLocation(),
+                      "'" + D->getNameAsString() +
+                          "' cannot be used in a weft loop",
+                      "use local variables, captured scalars and spans");
+    std::optional<ir::ScalarKind> K = scalarKind(DRE->getType());
+    if (VD == Index || Locals.contains(VD)) {
+      if (VD == Index && A != Access::Read)
+        return failExpr(DRE->getLocation(),
+                        "the index of a parallel loop cannot be modified in "
+                        "its body",
+                        "use a local copy of the index");
+      if (!K)
+        return failExpr(DRE->getLocation(), "unsupported variable type");
+      return make(ir::Expr::Local, *K, VD->getName().str());
+    }
+    // A constant the compiler folds (a const local, a constexpr global).
+    if (DRE->isNonOdrUse() != NOUR_None || (VD->hasGlobalStorage() && VD->isConstexpr())) {
+      Expr::EvalResult R;
+      if (K && A == Access::Read && DRE->EvaluateAsRValue(R, Ctx) && R.Val.isInt())
+        return make(ir::Expr::IntLiteral, *K, literalText(R.Val.getInt(), *K));
+      if (K && A == Access::Read && DRE->EvaluateAsRValue(R, Ctx) && R.Val.isFloat()) {
+        auto *FL = FloatingLiteral::Create(Ctx, R.Val.getFloat(), false,
+                                           DRE->getType(), DRE->getLocation());
+        return make(ir::Expr::FloatLiteral, *K, literalText(FL, *K));
+      }
+    }
+    if (VD->hasGlobalStorage())
+      return failExpr(DRE->getLocation(),
+                      std::string(VD->isStaticLocal() ? "static local"
+                                                      : "global") +
+                          " variable '" + VD->getName().str() +
+                          "' cannot be used in a weft loop",
+                      "copy it into a local variable, or capture a "
+                      "std::span, before the loop");
+    if (isa<BindingDecl>(D))
+      return failExpr(DRE->getLocation(), "structured bindings cannot be captured");
+    std::optional<unsigned> P = capture(DRE);
+    if (!P)
+      return nullptr;
+    if (Params[*P].isSpan())
+      return failExpr(DRE->getLocation(),
+                      "span '" + Params[*P].Name +
+                          "' can only be indexed or asked its size() in a "
+                          "weft loop");
+    if (A != Access::Read)
+      return failExpr(DRE->getLocation(),
+                      "assigning to captured variable '" + Params[*P].Name +
+                          "' from parallel iterations is a data race",
+                      "declare the variable inside the loop, or use "
+                      "reduction(op: " +
+                          Params[*P].Name + ")");
+    markUse(*P, A);
+    auto E = make(ir::Expr::ParamRef, Params[*P].Element);
+    E->ParamIndex = *P;
+    return E;
+  }
+
+  /// The span a subscript or size() applies to.
+  std::optional<unsigned> spanOperand(const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !spanDecl(VD->getType()))
+      return fail(E->getBeginLoc(),
+                  "only captured std::span variables can be indexed in a "
+                  "weft loop",
+                  "capture a std::span so that its extent is known");
+    if (Locals.contains(VD))
+      return fail(E->getBeginLoc(), "spans declared inside a weft loop are "
+                                    "not supported");
+    return capture(DRE);
+  }
+
+  // ---- Expressions ------------------------------------------------------
+
+  ir::ExprPtr expr(const Expr *E, Access A = Access::Read) {
+    if (!E || Failed)
+      return nullptr;
+    E = E->IgnoreParens();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      return expr(EWC->getSubExpr(), A);
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      return expr(MTE->getSubExpr(), A);
+    if (const auto *CE = dyn_cast<ConstantExpr>(E))
+      return expr(CE->getSubExpr(), A);
+
+    std::optional<ir::ScalarKind> K = scalarKind(E->getType());
+    SourceLocation Loc = E->getExprLoc();
+    if (const auto *IL = dyn_cast<IntegerLiteral>(E))
+      return make(ir::Expr::IntLiteral, *K, literalText(IL->getValue(), *K));
+    if (const auto *CL = dyn_cast<CharacterLiteral>(E))
+      return make(ir::Expr::IntLiteral, ir::ScalarKind::Int,
+                  std::to_string(CL->getValue()));
+    if (const auto *FL = dyn_cast<FloatingLiteral>(E)) {
+      if (!K)
+        return failExpr(Loc, "long double is not supported on GPUs",
+                        "use float or double");
+      return make(ir::Expr::FloatLiteral, *K, literalText(FL, *K));
+    }
+    if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
+      return make(ir::Expr::BoolLiteral, ir::ScalarKind::Bool,
+                  BL->getValue() ? "true" : "false");
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return variable(DRE, A);
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+      return conversion(ICE, ICE->getCastKind(), ICE->getSubExpr(), K, A);
+    if (const auto *ECE = dyn_cast<ExplicitCastExpr>(E)) {
+      if (!K)
+        return failExpr(Loc, "casts to '" + E->getType().getAsString() +
+                                 "' are not supported in a weft loop",
+                        "cast between arithmetic types only");
+      auto C = make(ir::Expr::Cast, *K);
+      ir::ExprPtr Sub = expr(ECE->getSubExpr(), A);
+      if (!Sub)
+        return nullptr;
+      C->Operands.push_back(std::move(Sub));
+      return C;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return unary(U, K);
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      return binary(B, K);
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      auto R = make(ir::Expr::Conditional, K.value_or(ir::ScalarKind::Int));
+      for (const Expr *Sub : {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
+        ir::ExprPtr S = expr(Sub, Access::Read);
+        if (!S)
+          return nullptr;
+        R->Operands.push_back(std::move(S));
+      }
+      return R;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if (OC->getOperator() == OO_Subscript) {
+        std::optional<unsigned> P = spanOperand(OC->getArg(0));
+        if (!P)
+          return nullptr;
+        ir::ExprPtr Sub = expr(OC->getArg(1), Access::Read);
+        if (!Sub)
+          return nullptr;
+        markUse(*P, A);
+        auto R = make(ir::Expr::SpanElement, Params[*P].Element);
+        R->ParamIndex = *P;
+        R->Operands.push_back(std::move(Sub));
+        return R;
+      }
+      return failExpr(Loc, "overloaded operators are not supported in a weft "
+                           "loop");
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      if (M && M->getName() == "size" && spanDecl(MC->getImplicitObjectArgument()->getType())) {
+        std::optional<unsigned> P = spanOperand(MC->getImplicitObjectArgument());
+        if (!P)
+          return nullptr;
+        markUse(*P, Access::Read);
+        auto R = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
+        R->ParamIndex = *P;
+        return R;
+      }
+      return failExpr(Loc, "member function calls are not supported in a "
+                           "weft loop",
+                      std::string(NotSupportedYet) +
+                          "; spans support operator[] and size()");
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      std::optional<std::string> Device = deviceFunction(FD);
+      if (!Device || !K)
+        return failExpr(Loc,
+                        "call to '" +
+                            (FD ? FD->getQualifiedNameAsString()
+                                : std::string("<indirect>")) +
+                            "' is not supported in a weft loop",
+                        std::string(NotSupportedYet) +
+                            "; std math functions, std::min, std::max, "
+                            "std::abs and std::clamp are");
+      auto R = make(ir::Expr::Call, *K, *Device);
+      for (const Expr *Arg : Call->arguments()) {
+        ir::ExprPtr S = expr(Arg, Access::Read);
+        if (!S)
+          return nullptr;
+        R->Operands.push_back(std::move(S));
+      }
+      return R;
+    }
+    if (isa<CXXThisExpr>(E) || isa<MemberExpr>(E))
+      return failExpr(Loc, "members cannot be used in a weft loop yet",
+                      "copy the member into a local variable (a std::span "
+                      "for data) before the loop");
+    if (isa<CXXThrowExpr>(E))
+      return failExpr(Loc, "exceptions cannot be thrown in a weft loop");
+    if (isa<CXXNewExpr>(E) || isa<CXXDeleteExpr>(E))
+      return failExpr(Loc, "new and delete cannot be used in a weft loop",
+                      "allocate before the loop");
+    if (isa<ArraySubscriptExpr>(E))
+      return failExpr(Loc, "pointers and arrays cannot be indexed in a weft "
+                           "loop",
+                      "capture a std::span so that its extent is known");
+    return failExpr(Loc, std::string("this expression (") +
+                             E->getStmtClassName() +
+                             ") is not supported in a weft loop",
+                    NotSupportedYet);
+  }
+
+  ir::ExprPtr conversion(const Expr *E, CastKind CK, const Expr *Sub,
+                   std::optional<ir::ScalarKind> K, Access A) {
+    switch (CK) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+    case CK_FunctionToPointerDecay:
+    case CK_BuiltinFnToFnPtr:
+      return expr(Sub, A);
+    case CK_IntegralCast:
+    case CK_IntegralToFloating:
+    case CK_FloatingToIntegral:
+    case CK_FloatingCast:
+    case CK_IntegralToBoolean:
+    case CK_FloatingToBoolean:
+    case CK_BooleanToSignedIntegral: {
+      if (!K)
+        break;
+      ir::ExprPtr S = expr(Sub, A);
+      if (!S)
+        return nullptr;
+      auto C = make(ir::Expr::Cast, *K);
+      C->Operands.push_back(std::move(S));
+      return C;
+    }
+    default:
+      break;
+    }
+    return failExpr(E->getExprLoc(),
+                    std::string("conversion '") + CastExpr::getCastKindName(CK) +
+                        "' is not supported in a weft loop",
+                    NotSupportedYet);
+  }
+
+  ir::ExprPtr unary(const UnaryOperator *U, std::optional<ir::ScalarKind> K) {
+    UnaryOperatorKind Op = U->getOpcode();
+    if (Op == UO_AddrOf || Op == UO_Deref)
+      return failExpr(U->getOperatorLoc(),
+                      "pointers are not supported in a weft loop",
+                      "capture a std::span so that its extent is known");
+    if (!K || Op == UO_Real || Op == UO_Imag || Op == UO_Extension ||
+        Op == UO_Coawait)
+      return failExpr(U->getOperatorLoc(), "this operator is not supported in "
+                                           "a weft loop");
+    ir::ExprPtr S = expr(U->getSubExpr(), U->isIncrementDecrementOp()
+                                              ? Access::ReadWrite
+                                              : Access::Read);
+    if (!S)
+      return nullptr;
+    auto R = make(U->isPostfix() ? ir::Expr::Postfix : ir::Expr::Unary, *K,
+                  UnaryOperator::getOpcodeStr(Op).str());
+    R->Operands.push_back(std::move(S));
+    return R;
+  }
+
+  ir::ExprPtr binary(const BinaryOperator *B, std::optional<ir::ScalarKind> K) {
+    BinaryOperatorKind Op = B->getOpcode();
+    if (Op == BO_Comma || Op == BO_PtrMemD || Op == BO_PtrMemI || Op == BO_Cmp)
+      return failExpr(B->getOperatorLoc(),
+                      "this operator is not supported in a weft loop",
+                      NotSupportedYet);
+    Access LHSAccess = Op == BO_Assign ? Access::Write
+                       : B->isCompoundAssignmentOp() ? Access::ReadWrite
+                                                     : Access::Read;
+    ir::ExprPtr L = expr(B->getLHS(), LHSAccess);
+    ir::ExprPtr R = L ? expr(B->getRHS(), Access::Read) : nullptr;
+    if (!R)
+      return nullptr;
+    auto E = make(ir::Expr::Binary, K.value_or(ir::ScalarKind::Int),
+                  BinaryOperator::getOpcodeStr(Op).str());
+    E->Operands.push_back(std::move(L));
+    E->Operands.push_back(std::move(R));
+    return E;
+  }
+
+  // ---- Statements -------------------------------------------------------
+
+  void body(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *C : CS->body())
+        stmt(C, Out);
+    } else {
+      stmt(S, Out);
+    }
+  }
+
+  ir::StmtPtr single(const Stmt *S) {
+    std::vector<ir::StmtPtr> Out;
+    stmt(S, Out);
+    auto B = std::make_unique<ir::Stmt>();
+    B->Kind = ir::Stmt::Block;
+    B->Children = std::move(Out);
+    return B;
+  }
+
+  void stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
+    if (!S || Failed)
+      return;
+    auto Make = [](ir::Stmt::KindType K) {
+      auto R = std::make_unique<ir::Stmt>();
+      R->Kind = K;
+      return R;
+    };
+    if (isa<NullStmt>(S))
+      return;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      auto B = Make(ir::Stmt::Block);
+      for (const Stmt *C : CS->body())
+        stmt(C, B->Children);
+      Out.push_back(std::move(B));
+      return;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (ir::StmtPtr V = local(D))
+          Out.push_back(std::move(V));
+      return;
+    }
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      ir::ExprPtr X = expr(E, Access::Read);
+      if (!X)
+        return;
+      auto R = Make(ir::Stmt::ExprStmt);
+      R->Exprs.push_back(std::move(X));
+      Out.push_back(std::move(R));
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (If->getInit() || If->getConditionVariable() || If->isConsteval())
+        return (void)fail(If->getIfLoc(),
+                          "'if' with an initializer or a declaration is not "
+                          "supported in a weft loop",
+                          "declare the variable before the 'if'");
+      auto R = Make(ir::Stmt::If);
+      R->Exprs.push_back(expr(If->getCond()));
+      R->Children.push_back(single(If->getThen()));
+      R->Children.push_back(If->getElse() ? single(If->getElse()) : nullptr);
+      Out.push_back(std::move(R));
+      return;
+    }
+    if (const auto *F = dyn_cast<ForStmt>(S)) {
+      if (compat::findMark(const_cast<ForStmt *>(F)))
+        warnNested(F->getForLoc());
+      if (F->getConditionVariable())
+        return (void)fail(F->getForLoc(), "a declaration in a loop condition "
+                                          "is not supported in a weft loop");
+      auto R = Make(ir::Stmt::For);
+      std::vector<ir::StmtPtr> Init;
+      if (F->getInit())
+        stmt(F->getInit(), Init);
+      if (Init.size() > 1)
+        return (void)fail(F->getInit()->getBeginLoc(),
+                          "declare one variable in a loop's initializer");
+      R->Children.push_back(Init.empty() ? nullptr : std::move(Init[0]));
+      R->Exprs.push_back(F->getCond() ? expr(F->getCond()) : nullptr);
+      R->Exprs.push_back(F->getInc() ? expr(F->getInc()) : nullptr);
+      ++SequentialDepth;
+      R->Children.push_back(single(F->getBody()));
+      --SequentialDepth;
+      Out.push_back(std::move(R));
+      return;
+    }
+    if (const auto *AS = dyn_cast<AttributedStmt>(S)) {
+      // A nested marked loop (Clang >= 20 keeps the mark in the AST).
+      return stmt(AS->getSubStmt(), Out);
+    }
+    if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      if (W->getConditionVariable())
+        return (void)fail(W->getWhileLoc(), "a declaration in a loop "
+                                            "condition is not supported in a "
+                                            "weft loop");
+      auto R = Make(ir::Stmt::While);
+      R->Exprs.push_back(expr(W->getCond()));
+      ++SequentialDepth;
+      R->Children.push_back(single(W->getBody()));
+      --SequentialDepth;
+      Out.push_back(std::move(R));
+      return;
+    }
+    if (const auto *D = dyn_cast<DoStmt>(S)) {
+      auto R = Make(ir::Stmt::DoWhile);
+      ++SequentialDepth;
+      R->Children.push_back(single(D->getBody()));
+      --SequentialDepth;
+      R->Exprs.push_back(expr(D->getCond()));
+      Out.push_back(std::move(R));
+      return;
+    }
+    if (isa<BreakStmt>(S)) {
+      if (SequentialDepth == 0)
+        return (void)fail(S->getBeginLoc(),
+                          "'break' cannot leave a parallel loop: its "
+                          "iterations run at the same time",
+                          "use 'continue' to skip the rest of an iteration");
+      Out.push_back(Make(ir::Stmt::Break));
+      return;
+    }
+    if (isa<ContinueStmt>(S)) {
+      Out.push_back(Make(ir::Stmt::Continue));
+      return;
+    }
+    if (isa<ReturnStmt>(S))
+      return (void)fail(S->getBeginLoc(),
+                        "'return' cannot leave a parallel loop",
+                        "use 'continue' to skip the rest of an iteration");
+    if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S))
+      return (void)fail(S->getBeginLoc(), "'goto' is not allowed in a weft "
+                                          "loop");
+    if (isa<CXXTryStmt>(S))
+      return (void)fail(S->getBeginLoc(),
+                        "exceptions are not supported in a weft loop");
+    if (const auto *RF = dyn_cast<CXXForRangeStmt>(S))
+      return (void)fail(RF->getForLoc(),
+                        "a range-based 'for' inside a weft loop is not "
+                        "supported yet",
+                        "write it as an index loop");
+    fail(S->getBeginLoc(),
+         std::string("this statement (") + S->getStmtClassName() +
+             ") is not supported in a weft loop",
+         NotSupportedYet);
+  }
+
+  ir::StmtPtr local(const Decl *D) {
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD) {
+      if (isa<TypedefNameDecl>(D) || isa<UsingDecl>(D) || isa<StaticAssertDecl>(D))
+        return nullptr;
+      return fail(D->getLocation(), "this declaration is not supported in a "
+                                    "weft loop"),
+             nullptr;
+    }
+    if (VD->isStaticLocal() || VD->hasGlobalStorage())
+      return fail(VD->getLocation(), "static variables cannot be declared in "
+                                     "a weft loop"),
+             nullptr;
+    QualType T = VD->getType();
+    std::optional<ir::ScalarKind> K = scalarKind(T.getNonReferenceType());
+    if (!K) {
+      std::string Hint = T->isArrayType() || T->isRecordType()
+                             ? std::string(NotSupportedYet) +
+                                   "; per-iteration arrays come with a later "
+                                   "version"
+                             : "declare arithmetic locals";
+      return fail(VD->getLocation(),
+                  "local variable '" + VD->getName().str() + "' of type '" +
+                      T.getAsString() + "' is not supported in a weft loop",
+                  Hint),
+             nullptr;
+    }
+    auto R = std::make_unique<ir::Stmt>();
+    R->Kind = ir::Stmt::Decl;
+    R->Name = VD->getName().str();
+    R->VarType.Scalar = *K;
+    R->VarType.IsReference = T->isReferenceType();
+    R->VarType.IsConst = T.getNonReferenceType().isConstQualified();
+    if (R->VarType.IsReference && !VD->getInit())
+      return nullptr;
+    Access A = R->VarType.IsReference && !R->VarType.IsConst ? Access::ReadWrite
+                                                             : Access::Read;
+    R->Exprs.push_back(VD->getInit() ? expr(VD->getInit(), A) : nullptr);
+    Locals.insert(VD);
+    return R;
+  }
+
+  void warnNested(SourceLocation Loc) {
+    diagnose(Diags, Loc, DiagnosticsEngine::Warning,
+             "nested parallel loops run sequentially inside the kernel of "
+             "the outer loop in this weft version");
+  }
+
+  ASTContext &Ctx;
+  DiagnosticsEngine &Diags;
+  const SourceManager &SM;
+  Stmt *Loop;
+  bool Failed = false;
+  const VarDecl *Index = nullptr;
+  llvm::SmallPtrSet<const VarDecl *, 16> Locals;
+  llvm::DenseMap<const VarDecl *, unsigned> CaptureIndex;
+  std::vector<ir::Param> Params;
+  std::vector<Use> Uses;
+  std::vector<const DeclRefExpr *> CaptureRefs;
+  int SequentialDepth = 0;
+};
+
+} // namespace
+
+std::optional<RecognizedNest> recognizeNest(ASTContext &Ctx, Stmt *Loop,
+                                            const std::string &ClauseText) {
+  return Recognizer(Ctx, Loop).run(ClauseText);
+}
+
+} // namespace weft::recognize

@@ -1,0 +1,33 @@
+// NestRecognizer.h: from a marked loop in Clang's AST to the nest IR, with a
+// diagnostic at the offending location for every construct it cannot take.
+#ifndef WEFT_PLUGIN_RECOGNIZE_NESTRECOGNIZER_H
+#define WEFT_PLUGIN_RECOGNIZE_NESTRECOGNIZER_H
+
+#include "ir/NestIR.h"
+#include "syntax/Clauses.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+#include <optional>
+#include <vector>
+
+namespace weft::recognize {
+
+struct RecognizedNest {
+  ir::Nest Nest;
+  /// Per parameter, one reference to the captured variable in the loop; the
+  /// rewrite copies it to pass the variable to the runtime.
+  std::vector<const clang::DeclRefExpr *> CaptureRefs;
+  syntax::Clauses Clauses;
+};
+
+/// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt).
+/// Returns nullopt after diagnosing what it cannot take.
+std::optional<RecognizedNest> recognizeNest(clang::ASTContext &Ctx,
+                                            clang::Stmt *Loop,
+                                            const std::string &ClauseText);
+
+} // namespace weft::recognize
+
+#endif

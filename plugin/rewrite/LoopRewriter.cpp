@@ -1,0 +1,79 @@
+// LoopRewriter.cpp: builds the launch call with Sema, so that template
+// deduction, conversions and lambda captures are as if the user wrote it.
+#include "rewrite/LoopRewriter.h"
+
+#include "compat/ClangCompat.h"
+#include "support/Diagnose.h"
+
+#include "clang/Sema/Lookup.h"
+
+using namespace clang;
+
+namespace weft::rewrite {
+namespace {
+
+/// Looks Name up in DC (a namespace), or returns null.
+NamedDecl *lookupIn(Sema &S, DeclContext *DC, llvm::StringRef Name,
+                    Sema::LookupNameKind Kind, LookupResult &R) {
+  R.clear(Kind);
+  S.LookupQualifiedName(R, DC);
+  return R.empty() ? nullptr : R.getRepresentativeDecl();
+}
+
+} // namespace
+
+Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
+                  const recognize::RecognizedNest &Nest,
+                  const std::string &Descriptor, const std::string &Source) {
+  ASTContext &Ctx = S.getASTContext();
+  SourceLocation Loc = Original->getBeginLoc();
+  Sema::ContextRAII InFunction(S, FD);
+
+  // weft::detail::launch, declared by <weft/weft.hpp>.
+  LookupResult NsLookup(S, &Ctx.Idents.get("weft"), Loc,
+                        Sema::LookupNamespaceName);
+  auto *Weft = dyn_cast_or_null<NamespaceDecl>(lookupIn(
+      S, Ctx.getTranslationUnitDecl(), "weft", Sema::LookupNamespaceName,
+      NsLookup));
+  LookupResult DetailLookup(S, &Ctx.Idents.get("detail"), Loc,
+                            Sema::LookupNamespaceName);
+  auto *Detail = Weft ? dyn_cast_or_null<NamespaceDecl>(lookupIn(
+                            S, Weft, "detail", Sema::LookupNamespaceName,
+                            DetailLookup))
+                      : nullptr;
+  LookupResult Launch(S, &Ctx.Idents.get("launch"), Loc,
+                      Sema::LookupOrdinaryName);
+  if (!Detail || !lookupIn(S, Detail, "launch", Sema::LookupOrdinaryName,
+                           Launch)) {
+    error(Ctx.getDiagnostics(), Loc,
+          "a weft loop needs the declarations of <weft/weft.hpp>",
+          "add '#include <weft/weft.hpp>' to this file");
+    return nullptr;
+  }
+  CXXScopeSpec NoScope;
+  ExprResult Callee =
+      S.BuildDeclarationNameExpr(NoScope, Launch, /*NeedsADL=*/false);
+  if (Callee.isInvalid())
+    return nullptr;
+
+  llvm::SmallVector<Expr *, 8> Args;
+  Args.push_back(compat::makeStringLiteral(Ctx, Descriptor, Loc));
+  Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
+  for (const DeclRefExpr *Ref : Nest.CaptureRefs)
+    Args.push_back(DeclRefExpr::Create(
+        Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+        const_cast<ValueDecl *>(Ref->getDecl()),
+        Ref->refersToEnclosingVariableOrCapture(), Loc, Ref->getType(),
+        Ref->getValueKind()));
+
+  ExprResult Call = S.BuildCallExpr(nullptr, Callee.get(), Loc, Args, Loc);
+  if (Call.isInvalid())
+    return nullptr;
+  ExprResult Not = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Call.get());
+  if (Not.isInvalid())
+    return nullptr;
+  return IfStmt::Create(Ctx, Loc, IfStatementKind::Ordinary, nullptr, nullptr,
+                        Not.get(), Loc, Loc, Original);
+}
+
+} // namespace weft::rewrite

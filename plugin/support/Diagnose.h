@@ -1,0 +1,28 @@
+// Diagnose.h: clang-style diagnostics from the plugin: a message at a source
+// location, and a note with the fix where there is one.
+#ifndef WEFT_PLUGIN_SUPPORT_DIAGNOSE_H
+#define WEFT_PLUGIN_SUPPORT_DIAGNOSE_H
+
+#include "clang/Basic/Diagnostic.h"
+
+#include <string>
+
+namespace weft {
+
+inline void diagnose(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
+                     clang::DiagnosticsEngine::Level Level,
+                     const std::string &Message, const std::string &Hint = "") {
+  D.Report(Loc, D.getCustomDiagID(Level, "%0")) << Message;
+  if (!Hint.empty())
+    D.Report(Loc, D.getCustomDiagID(clang::DiagnosticsEngine::Note, "%0"))
+        << Hint;
+}
+
+inline void error(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
+                  const std::string &Message, const std::string &Hint = "") {
+  diagnose(D, Loc, clang::DiagnosticsEngine::Error, Message, Hint);
+}
+
+} // namespace weft
+
+#endif

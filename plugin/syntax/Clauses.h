@@ -1,0 +1,46 @@
+// Clauses.h: the clause list of `#pragma weft parallel for <clauses>` and of
+// `[[weft::parallel("<clauses>")]]`, parsed from text. Errors carry the byte
+// offset, so that each spelling can point at the right source column.
+#ifndef WEFT_PLUGIN_SYNTAX_CLAUSES_H
+#define WEFT_PLUGIN_SYNTAX_CLAUSES_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace weft::syntax {
+
+struct Reduction {
+  std::string Operator; // + * min max & | ^ && ||
+  std::vector<std::string> Variables;
+  std::size_t Offset = 0;
+};
+
+/// A clause given once, with where it was written.
+template <class T> struct Given {
+  T Value{};
+  std::size_t Offset = 0;
+};
+
+struct Clauses {
+  std::vector<Reduction> Reductions;
+  std::optional<Given<std::string>> Strategy; // auto 1d thread_block warp
+  std::optional<Given<char>> Dim;             // 'x' 'y' 'z'
+  std::optional<Given<unsigned>> Block;
+  std::optional<Given<unsigned>> Span; // 0 means span(all)
+  std::optional<Given<unsigned>> Split;
+  std::optional<Given<std::string>> If; // the condition's text
+};
+
+struct ClauseError {
+  std::size_t Offset = 0;
+  std::string Message;
+  std::string Hint; // what to write instead; may be empty
+};
+
+/// Parses Text; on error returns false and fills Error.
+bool parseClauses(const std::string &Text, Clauses &Out, ClauseError &Error);
+
+} // namespace weft::syntax
+
+#endif

@@ -1,0 +1,99 @@
+// ParallelAttr.cpp: the [[weft::parallel("clauses")]] statement attribute,
+// which `#pragma weft parallel for` also turns into.
+#include "compat/ClangCompat.h"
+#include "support/Diagnose.h"
+#include "syntax/Clauses.h"
+
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace weft {
+namespace {
+
+const char *const UsageHint =
+    "write '#pragma weft parallel for [clauses]' or "
+    "'[[weft::parallel(\"clauses\")]]' right before a 'for' loop";
+
+class ParallelAttrInfo final : public compat::StmtMarkAttrInfo {
+public:
+  ParallelAttrInfo() {
+    OptArgs = 1;
+    IsStmt = 1;
+    // The unscoped spelling is there only so that the parser reads the
+    // argument list (it looks attributes up by their unscoped name); its use
+    // is rejected below.
+    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "weft::parallel"},
+                                     {ParsedAttr::AS_CXX11, "parallel"}};
+    Spellings = S;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
+                            const Decl *) const override {
+    if (!isOurs(A))
+      return false;
+    error(S.getDiagnostics(), A.getLoc(),
+          "'weft::parallel' must precede a 'for' loop, not a declaration",
+          UsageHint);
+    return false;
+  }
+
+protected:
+  bool checkStatement(Sema &S, const ParsedAttr &A,
+                      const Stmt *St) const override {
+    if (!isOurs(A))
+      return false;
+    DiagnosticsEngine &D = S.getDiagnostics();
+    if (!isa<ForStmt, CXXForRangeStmt>(St)) {
+      error(D, A.getLoc(), "'weft::parallel' must precede a 'for' loop",
+            UsageHint);
+      return false;
+    }
+    if (A.getNumArgs() > 1) {
+      error(D, A.getLoc(), "'weft::parallel' takes one string of clauses",
+            "write [[weft::parallel(\"reduction(+: s) block(128)\")]]");
+      return false;
+    }
+    if (A.getNumArgs() == 1) {
+      const auto *Lit = dyn_cast_or_null<StringLiteral>(
+          A.isArgExpr(0) ? A.getArgAsExpr(0)->IgnoreParens() : nullptr);
+      if (!Lit || !Lit->isOrdinary()) {
+        error(D, A.getLoc(),
+              "the argument of 'weft::parallel' must be a string literal",
+              "write [[weft::parallel(\"reduction(+: s)\")]]");
+        return false;
+      }
+      syntax::Clauses C;
+      syntax::ClauseError E;
+      if (!syntax::parseClauses(Lit->getString().str(), C, E)) {
+        SourceLocation Loc =
+            Lit->getLocationOfByte(static_cast<unsigned>(E.Offset),
+                                   S.getSourceManager(), S.getLangOpts(),
+                                   S.getASTContext().getTargetInfo());
+        error(D, Loc, E.Message, E.Hint);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::string clauseText(const ParsedAttr &A) const override {
+    if (A.getNumArgs() == 0)
+      return "";
+    return cast<StringLiteral>(A.getArgAsExpr(0)->IgnoreParens())
+        ->getString()
+        .str();
+  }
+
+private:
+  /// True for weft::parallel; diagnoses the bare [[parallel]] spelling.
+  static bool isOurs(const ParsedAttr &A) {
+    return A.getScopeName() && A.getScopeName()->getName() == "weft";
+  }
+};
+
+} // namespace
+} // namespace weft
+
+static ParsedAttrInfoRegistry::Add<weft::ParallelAttrInfo>
+    RegisterParallelAttr("weft-parallel", "weft parallel loop mark");

@@ -1,0 +1,136 @@
+// PragmaHandler.cpp: `#pragma weft parallel for [clauses]`, which becomes
+// `[[weft::parallel("clauses")]]` by token injection, so both spellings share
+// one path from here on.
+#include "support/Diagnose.h"
+#include "syntax/Clauses.h"
+
+#include "clang/Lex/Pragma.h"
+#include "clang/Lex/Preprocessor.h"
+
+#include <memory>
+#include <vector>
+
+using namespace clang;
+
+namespace weft {
+namespace {
+
+/// Escapes Text for the inside of a string literal.
+std::string escapeForLiteral(const std::string &Text) {
+  std::string Out;
+  for (char C : Text) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
+class WeftPragmaHandler final : public PragmaHandler {
+public:
+  WeftPragmaHandler() : PragmaHandler("weft") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstTok) override {
+    DiagnosticsEngine &D = PP.getDiagnostics();
+    const char *Hint = "write '#pragma weft parallel for [clauses]'";
+    Token Tok;
+    PP.Lex(Tok);
+    if (!Tok.is(tok::identifier) ||
+        Tok.getIdentifierInfo()->getName() != "parallel") {
+      error(D, Tok.getLocation(), "expected 'parallel' after '#pragma weft'",
+            Hint);
+      return skipToEnd(PP, Tok);
+    }
+    PP.Lex(Tok);
+    if (!Tok.is(tok::kw_for)) {
+      error(D, Tok.getLocation(),
+            "expected 'for' after '#pragma weft parallel'", Hint);
+      return skipToEnd(PP, Tok);
+    }
+
+    // The clause text, and where each of its tokens came from.
+    std::string Text;
+    std::vector<std::pair<std::size_t, SourceLocation>> Origins;
+    for (PP.Lex(Tok); !Tok.is(tok::eod); PP.Lex(Tok)) {
+      if (!Text.empty() && Tok.hasLeadingSpace())
+        Text += ' ';
+      Origins.emplace_back(Text.size(), Tok.getLocation());
+      Text += PP.getSpelling(Tok);
+    }
+    syntax::Clauses Clauses;
+    syntax::ClauseError Error;
+    if (!syntax::parseClauses(Text, Clauses, Error)) {
+      SourceLocation Loc = Tok.getLocation(); // end of line
+      for (const auto &[Offset, Origin] : Origins)
+        if (Offset <= Error.Offset)
+          Loc = Origin.getLocWithOffset(
+              static_cast<int>(Error.Offset - Offset));
+      error(D, Loc, Error.Message, Error.Hint);
+      return;
+    }
+    inject(PP, FirstTok.getLocation(), Text);
+  }
+
+private:
+  static void skipToEnd(Preprocessor &PP, Token &Tok) {
+    while (!Tok.is(tok::eod))
+      PP.Lex(Tok);
+  }
+
+  /// Enters `[[weft::parallel("Text")]]`. The tokens are sliced out of one
+  /// scratch string (one CreateString per token would split them), located
+  /// as an expansion of the pragma so that diagnostics point at it.
+  static void inject(Preprocessor &PP, SourceLocation PragmaLoc,
+                     const std::string &Text) {
+    const std::string Literal = "\"" + escapeForLiteral(Text) + "\"";
+    const std::string Source = "[[weft::parallel(" + Literal + ")]]";
+    Token Whole;
+    Whole.startToken();
+    Whole.setKind(tok::string_literal);
+    PP.CreateString(Source, Whole, PragmaLoc, PragmaLoc);
+    const char *Data = Whole.getLiteralData();
+    SourceLocation Base = Whole.getLocation();
+
+    struct Piece {
+      tok::TokenKind Kind;
+      unsigned Offset, Length;
+      const char *Identifier;
+    };
+    const unsigned LitStart = 17; // after `[[weft::parallel(`
+    const unsigned LitLen = static_cast<unsigned>(Literal.size());
+    const Piece Pieces[] = {
+        {tok::l_square, 0, 1, nullptr},
+        {tok::l_square, 1, 1, nullptr},
+        {tok::identifier, 2, 4, "weft"},
+        {tok::coloncolon, 6, 2, nullptr},
+        {tok::identifier, 8, 8, "parallel"},
+        {tok::l_paren, 16, 1, nullptr},
+        {tok::string_literal, LitStart, LitLen, nullptr},
+        {tok::r_paren, LitStart + LitLen, 1, nullptr},
+        {tok::r_square, LitStart + LitLen + 1, 1, nullptr},
+        {tok::r_square, LitStart + LitLen + 2, 1, nullptr}};
+    constexpr unsigned N = sizeof(Pieces) / sizeof(Pieces[0]);
+    auto Toks = std::make_unique<Token[]>(N);
+    for (unsigned I = 0; I < N; ++I) {
+      Token &T = Toks[I];
+      T.startToken();
+      T.setKind(Pieces[I].Kind);
+      T.setLocation(Base.getLocWithOffset(Pieces[I].Offset));
+      T.setLength(Pieces[I].Length);
+      if (Pieces[I].Identifier)
+        T.setIdentifierInfo(PP.getIdentifierInfo(Pieces[I].Identifier));
+      if (Pieces[I].Kind == tok::string_literal)
+        T.setLiteralData(Data + Pieces[I].Offset);
+    }
+    Toks[0].setFlag(Token::StartOfLine);
+    PP.EnterTokenStream(std::move(Toks), N, /*DisableMacroExpansion=*/true,
+                        /*IsReinject=*/false);
+  }
+};
+
+} // namespace
+} // namespace weft
+
+static PragmaHandlerRegistry::Add<weft::WeftPragmaHandler>
+    RegisterWeftPragma("weft", "#pragma weft parallel for");

@@ -1,0 +1,54 @@
+// Backend.h: the one interface every backend (CUDA, HIP, simulator)
+// implements. The data path and launch policy live in core/, not here.
+#ifndef WEFT_RUNTIME_CORE_BACKEND_H
+#define WEFT_RUNTIME_CORE_BACKEND_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace weft::rt {
+
+struct KernelInfo;
+
+/// A failure, described for the one warning line a fallback prints; empty
+/// means success.
+using Status = std::string;
+
+struct DeviceProperties {
+  std::string Architecture; // e.g. "sm_90", "gfx90a", "sim"
+  unsigned MultiprocessorCount = 1;
+  unsigned MaxThreadsPerBlock = 1024;
+  unsigned WarpSize = 32;
+};
+
+using DevicePtr = std::uint64_t;
+using KernelHandle = void *;
+
+class Backend {
+public:
+  virtual ~Backend();
+  virtual const char *name() const = 0;
+  virtual const DeviceProperties &properties() const = 0;
+
+  /// Compiles (or takes from the cache) and loads the kernel.
+  virtual Status getKernel(const KernelInfo &Kernel, const char *Source,
+                           KernelHandle &Handle) = 0;
+  virtual Status allocate(std::size_t Bytes, DevicePtr &Ptr) = 0;
+  virtual void release(DevicePtr Ptr) = 0;
+  virtual Status copyToDevice(DevicePtr Dst, const void *Src,
+                              std::size_t Bytes) = 0;
+  virtual Status copyToHost(void *Dst, DevicePtr Src, std::size_t Bytes) = 0;
+  /// Launches a 1-3 dimensional grid; Params as cuLaunchKernel takes them.
+  virtual Status launch(KernelHandle Kernel, const unsigned Grid[3],
+                        const unsigned Block[3], void **Params) = 0;
+  virtual Status synchronize() = 0;
+};
+
+/// Each returns null (and a reason) when the backend cannot run here.
+std::unique_ptr<Backend> createCudaBackend(std::string &Reason);
+
+} // namespace weft::rt
+
+#endif

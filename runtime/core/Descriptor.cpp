@@ -1,0 +1,268 @@
+// Descriptor.cpp: parsing kernel descriptors and evaluating loop bounds.
+#include "core/Descriptor.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace weft::rt {
+namespace {
+
+struct TypeName {
+  const char *Spelling;
+  ScalarType Type;
+  std::size_t Size;
+};
+constexpr TypeName TypeNames[] = {
+    {"bool", ScalarType::Bool, 1}, {"i8", ScalarType::I8, 1},
+    {"u8", ScalarType::U8, 1},     {"i16", ScalarType::I16, 2},
+    {"u16", ScalarType::U16, 2},   {"i32", ScalarType::I32, 4},
+    {"u32", ScalarType::U32, 4},   {"i64", ScalarType::I64, 8},
+    {"u64", ScalarType::U64, 8},   {"f32", ScalarType::F32, 4},
+    {"f64", ScalarType::F64, 8}};
+
+bool parseType(const std::string &S, ScalarType &T) {
+  for (const TypeName &N : TypeNames)
+    if (S == N.Spelling) {
+      T = N.Type;
+      return true;
+    }
+  return false;
+}
+
+class BoundParser {
+public:
+  explicit BoundParser(std::istream &In) : In(In) {}
+
+  std::unique_ptr<BoundExpr> parse() {
+    char C;
+    if (!(In >> C) || C != '(')
+      return nullptr;
+    std::string Op;
+    In >> Op;
+    // The operator may run into ')' for nullary forms; there are none.
+    auto E = std::make_unique<BoundExpr>();
+    static const struct {
+      const char *Name;
+      BoundExpr::Op Kind;
+      int Arity; // -1: one integer operand
+    } Ops[] = {{"lit", BoundExpr::Lit, -1},  {"arg", BoundExpr::Arg, -1},
+               {"size", BoundExpr::Size, -1}, {"add", BoundExpr::Add, 2},
+               {"sub", BoundExpr::Sub, 2},   {"mul", BoundExpr::Mul, 2},
+               {"div", BoundExpr::Div, 2},   {"rem", BoundExpr::Rem, 2},
+               {"min", BoundExpr::Min, 2},   {"max", BoundExpr::Max, 2},
+               {"neg", BoundExpr::Neg, 1}};
+    int Arity = 0;
+    bool Known = false;
+    for (const auto &O : Ops)
+      if (Op == O.Name) {
+        E->Kind = O.Kind;
+        Arity = O.Arity;
+        Known = true;
+      }
+    if (!Known)
+      return nullptr;
+    if (Arity < 0) {
+      if (!(In >> E->Value))
+        return nullptr;
+    } else {
+      for (int I = 0; I < Arity; ++I) {
+        auto Sub = parse();
+        if (!Sub)
+          return nullptr;
+        E->Operands.push_back(std::move(Sub));
+      }
+    }
+    if (!(In >> C) || C != ')')
+      return nullptr;
+    return E;
+  }
+
+private:
+  std::istream &In;
+};
+
+bool readScalar(const ParamInfo &P, const detail::LaunchArg &A,
+                std::int64_t &V) {
+  switch (P.Type) {
+#define WEFT_READ(Enum, CType)                                                 \
+  case ScalarType::Enum: {                                                     \
+    CType X;                                                                   \
+    std::memcpy(&X, A.Data, sizeof X);                                         \
+    V = static_cast<std::int64_t>(X);                                          \
+    return true;                                                               \
+  }
+    WEFT_READ(Bool, bool)
+    WEFT_READ(I8, std::int8_t)
+    WEFT_READ(U8, std::uint8_t)
+    WEFT_READ(I16, std::int16_t)
+    WEFT_READ(U16, std::uint16_t)
+    WEFT_READ(I32, std::int32_t)
+    WEFT_READ(U32, std::uint32_t)
+    WEFT_READ(I64, std::int64_t)
+    WEFT_READ(U64, std::uint64_t)
+#undef WEFT_READ
+  case ScalarType::F32:
+  case ScalarType::F64:
+    return false;
+  }
+  return false;
+}
+
+} // namespace
+
+std::size_t sizeOf(ScalarType T) {
+  for (const TypeName &N : TypeNames)
+    if (N.Type == T)
+      return N.Size;
+  return 0;
+}
+
+bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
+  std::istringstream In(Text ? Text : "");
+  std::string Line;
+  int LineNo = 0;
+  bool SawHeader = false;
+  while (std::getline(In, Line)) {
+    ++LineNo;
+    if (Line.empty())
+      continue;
+    std::istringstream L(Line);
+    std::string Key;
+    L >> Key;
+    auto Fail = [&](const char *What) {
+      Error = "malformed kernel descriptor, line " + std::to_string(LineNo) +
+              ": " + What;
+      return false;
+    };
+    if (Key == "weft") {
+      int Version = 0;
+      if (!(L >> Version) || Version != 1)
+        return Fail("unsupported version");
+      SawHeader = true;
+    } else if (Key == "kernel") {
+      L >> Out.Name;
+    } else if (Key == "loc") {
+      std::getline(L >> std::ws, Out.Location);
+    } else if (Key == "param") {
+      std::string Kind, Type;
+      ParamInfo P;
+      L >> Kind >> Type >> P.Name;
+      if (Kind == "in")
+        P.Kind = ParamKind::In;
+      else if (Kind == "out")
+        P.Kind = ParamKind::Out;
+      else if (Kind == "inout")
+        P.Kind = ParamKind::InOut;
+      else if (Kind == "scalar")
+        P.Kind = ParamKind::Scalar;
+      else
+        return Fail("unknown parameter kind");
+      if (!parseType(Type, P.Type))
+        return Fail("unknown parameter type");
+      Out.Params.push_back(std::move(P));
+    } else if (Key == "level") {
+      LevelInfo Level;
+      BoundParser P(L);
+      Level.Lower = P.parse();
+      Level.Upper = P.parse();
+      std::string Cmp;
+      if (!Level.Lower || !Level.Upper || !(L >> Level.Step >> Cmp) ||
+          Level.Step <= 0 || (Cmp != "lt" && Cmp != "le"))
+        return Fail("bad level");
+      Level.Inclusive = Cmp == "le";
+      Out.Levels.push_back(std::move(Level));
+    } else {
+      return Fail("unknown key");
+    }
+  }
+  if (!SawHeader || Out.Name.empty() || Out.Levels.empty()) {
+    Error = "malformed kernel descriptor: missing header, name or level";
+    return false;
+  }
+  return true;
+}
+
+bool evaluateBound(const BoundExpr &E, const KernelInfo &K,
+                   const detail::LaunchArg *Args, std::size_t NumArgs,
+                   std::int64_t &Value, std::string &Error) {
+  auto ArgAt = [&](std::int64_t I) -> const ParamInfo * {
+    if (I < 0 || static_cast<std::size_t>(I) >= NumArgs ||
+        static_cast<std::size_t>(I) >= K.Params.size()) {
+      Error = "loop bound refers to a missing argument";
+      return nullptr;
+    }
+    return &K.Params[I];
+  };
+  std::int64_t A = 0, B = 0;
+  if (!E.Operands.empty() &&
+      !evaluateBound(*E.Operands[0], K, Args, NumArgs, A, Error))
+    return false;
+  if (E.Operands.size() > 1 &&
+      !evaluateBound(*E.Operands[1], K, Args, NumArgs, B, Error))
+    return false;
+  switch (E.Kind) {
+  case BoundExpr::Lit:
+    Value = E.Value;
+    return true;
+  case BoundExpr::Arg: {
+    const ParamInfo *P = ArgAt(E.Value);
+    if (!P)
+      return false;
+    if (P->isSpan() || !readScalar(*P, Args[E.Value], Value)) {
+      Error = "loop bound argument '" + P->Name + "' is not an integer";
+      return false;
+    }
+    return true;
+  }
+  case BoundExpr::Size: {
+    const ParamInfo *P = ArgAt(E.Value);
+    if (!P)
+      return false;
+    Value = static_cast<std::int64_t>(Args[E.Value].Count);
+    return true;
+  }
+  case BoundExpr::Add:
+    Value = A + B;
+    return true;
+  case BoundExpr::Sub:
+    Value = A - B;
+    return true;
+  case BoundExpr::Mul:
+    Value = A * B;
+    return true;
+  case BoundExpr::Div:
+  case BoundExpr::Rem:
+    if (B == 0) {
+      Error = "division by zero in a loop bound";
+      return false;
+    }
+    Value = E.Kind == BoundExpr::Div ? A / B : A % B;
+    return true;
+  case BoundExpr::Min:
+    Value = A < B ? A : B;
+    return true;
+  case BoundExpr::Max:
+    Value = A < B ? B : A;
+    return true;
+  case BoundExpr::Neg:
+    Value = -A;
+    return true;
+  }
+  return false;
+}
+
+bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
+                       const detail::LaunchArg *Args, std::size_t NumArgs,
+                       std::int64_t &Lower, std::int64_t &Count,
+                       std::string &Error) {
+  std::int64_t Upper = 0;
+  if (!evaluateBound(*L.Lower, K, Args, NumArgs, Lower, Error) ||
+      !evaluateBound(*L.Upper, K, Args, NumArgs, Upper, Error))
+    return false;
+  if (L.Inclusive)
+    ++Upper;
+  Count = Upper > Lower ? (Upper - Lower + L.Step - 1) / L.Step : 0;
+  return true;
+}
+
+} // namespace weft::rt

@@ -1,0 +1,81 @@
+// Descriptor.h: the text the plugin embeds beside each kernel (name, location,
+// parameters, loop bounds) and its parsed form. The format is line based:
+//
+//   weft 1
+//   kernel <name>
+//   loc <file>:<line>:<col>
+//   param <in|out|inout|scalar> <type> <name>      one per captured variable
+//   level <lo-expr> <hi-expr> <step> <lt|le>       one per parallel level
+//
+// Bound expressions are prefix S-expressions over the launch arguments:
+// (lit N) (arg K) (size K) (add a b) (sub a b) (mul a b) (div a b) (rem a b)
+// (min a b) (max a b) (neg a).
+#ifndef WEFT_RUNTIME_CORE_DESCRIPTOR_H
+#define WEFT_RUNTIME_CORE_DESCRIPTOR_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "weft/abi.h"
+
+namespace weft::rt {
+
+enum class ParamKind { In, Out, InOut, Scalar };
+
+/// Element or scalar type of a parameter, as spelled in the descriptor.
+enum class ScalarType { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+
+struct BoundExpr {
+  enum Op { Lit, Arg, Size, Add, Sub, Mul, Div, Rem, Min, Max, Neg } Kind;
+  std::int64_t Value = 0; // Lit: the value; Arg, Size: the argument index.
+  std::vector<std::unique_ptr<BoundExpr>> Operands;
+};
+
+struct ParamInfo {
+  ParamKind Kind;
+  ScalarType Type;
+  std::string Name;
+  bool isSpan() const { return Kind != ParamKind::Scalar; }
+  bool readsDevice() const {
+    return Kind == ParamKind::In || Kind == ParamKind::InOut;
+  }
+  bool writesDevice() const {
+    return Kind == ParamKind::Out || Kind == ParamKind::InOut;
+  }
+};
+
+struct LevelInfo {
+  std::unique_ptr<BoundExpr> Lower, Upper;
+  std::int64_t Step = 1;
+  bool Inclusive = false;
+};
+
+struct KernelInfo {
+  std::string Name;
+  std::string Location;
+  std::vector<ParamInfo> Params;
+  std::vector<LevelInfo> Levels;
+};
+
+/// Parses a descriptor; on malformed text returns false and sets Error.
+bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error);
+
+/// Evaluates a bound from the launch arguments. False (and Error) when an
+/// argument is missing or of the wrong kind, or on division by zero.
+bool evaluateBound(const BoundExpr &E, const KernelInfo &K,
+                   const detail::LaunchArg *Args, std::size_t NumArgs,
+                   std::int64_t &Value, std::string &Error);
+
+/// Number of iterations of a level: 0 when the range is empty.
+bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
+                       const detail::LaunchArg *Args, std::size_t NumArgs,
+                       std::int64_t &Lower, std::int64_t &Count,
+                       std::string &Error);
+
+std::size_t sizeOf(ScalarType T);
+
+} // namespace weft::rt
+
+#endif

@@ -1,0 +1,224 @@
+// Runtime.cpp: backend selection and the launch data path shared by every
+// backend: copy in, launch, copy out, and fall back on any failure.
+#include "core/Runtime.h"
+
+#include "core/Diagnostics.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace weft::rt {
+
+Backend::~Backend() = default;
+
+BackendChoice backendChoiceFromEnvironment() {
+  const char *V = std::getenv("WEFT_BACKEND");
+  if (!V || !*V || !std::strcmp(V, "auto"))
+    return BackendChoice::Auto;
+  if (!std::strcmp(V, "cuda"))
+    return BackendChoice::Cuda;
+  if (!std::strcmp(V, "hip"))
+    return BackendChoice::Hip;
+  if (!std::strcmp(V, "sim"))
+    return BackendChoice::Sim;
+  if (!std::strcmp(V, "host"))
+    return BackendChoice::Host;
+  warn(std::string("WEFT_BACKEND='") + V +
+       "' is not one of auto, cuda, hip, sim, host; using auto");
+  return BackendChoice::Auto;
+}
+
+Runtime &Runtime::get() {
+  static Runtime *R = new Runtime(); // Never destroyed: used from atexit code.
+  return *R;
+}
+
+Runtime::Runtime() {
+  BackendChoice Choice = backendChoiceFromEnvironment();
+  std::string Reason;
+  switch (Choice) {
+  case BackendChoice::Host:
+    note("backend: host (WEFT_BACKEND=host)");
+    return;
+  case BackendChoice::Auto:
+    Active = createCudaBackend(Reason);
+    if (!Active) {
+      note("backend: host (no CUDA device: " + Reason + ")");
+      return;
+    }
+    break;
+  case BackendChoice::Cuda:
+    Active = createCudaBackend(Reason);
+    if (!Active) {
+      warn("WEFT_BACKEND=cuda, but CUDA is unavailable (" + Reason +
+           "); marked loops run on the host");
+      return;
+    }
+    break;
+  case BackendChoice::Hip:
+  case BackendChoice::Sim:
+    warn(std::string("backend '") +
+         (Choice == BackendChoice::Hip ? "hip" : "sim") +
+         "' is not built into this runtime yet; marked loops run on the host");
+    return;
+  }
+  note(std::string("backend: ") + Active->name() + " (" +
+       Active->properties().Architecture + ")");
+}
+
+bool Runtime::launch(const char *Descriptor, const char *Source,
+                     const detail::LaunchArg *Args, std::size_t NumArgs) {
+  if (!Active)
+    return false;
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::unique_ptr<LoopSite> &Slot = Sites[Descriptor];
+  if (!Slot) {
+    Slot = std::make_unique<LoopSite>();
+    std::string Error;
+    if (!parseDescriptor(Descriptor, Slot->Kernel, Error)) {
+      warn(Error + "; the loop runs on the host");
+      Slot->Disabled = true;
+    }
+  }
+  LoopSite &Site = *Slot;
+  if (Site.Disabled)
+    return false;
+  Status S = run(Site, Source, Args, NumArgs);
+  if (S.empty())
+    return true;
+  warn(Site.Kernel.Location + ": kernel " + Site.Kernel.Name + " on " +
+       Active->name() + " failed: " + S + "; the loop runs on the host");
+  Site.Disabled = true;
+  return false;
+}
+
+namespace {
+
+/// Device buffers of one launch, released on every path out.
+class LaunchBuffers {
+public:
+  explicit LaunchBuffers(Backend &B) : B(B) {}
+  ~LaunchBuffers() {
+    for (DevicePtr P : Owned)
+      B.release(P);
+  }
+  Status allocate(std::size_t Bytes, DevicePtr &P) {
+    Status S = B.allocate(Bytes ? Bytes : 1, P);
+    if (S.empty())
+      Owned.push_back(P);
+    return S;
+  }
+
+private:
+  Backend &B;
+  std::vector<DevicePtr> Owned;
+};
+
+/// A span parameter as the kernel receives it: weft::dspan<T>.
+struct DeviceSpan {
+  DevicePtr Data;
+  std::uint64_t Extent;
+};
+
+} // namespace
+
+Status Runtime::run(LoopSite &Site, const char *Source,
+                    const detail::LaunchArg *Args, std::size_t NumArgs) {
+  const KernelInfo &K = Site.Kernel;
+  if (NumArgs != K.Params.size())
+    return "the call passes " + std::to_string(NumArgs) +
+           " arguments, the kernel takes " + std::to_string(K.Params.size());
+  if (K.Levels.size() != 1)
+    return "only single-level kernels are supported by this runtime";
+
+  std::string Error;
+  std::int64_t Lower = 0, Count = 0;
+  if (!evaluateTripCount(K.Levels[0], K, Args, NumArgs, Lower, Count, Error))
+    return Error;
+  if (Count == 0)
+    return {}; // The host loop would not run either.
+
+  if (!Site.Handle) {
+    Status S = Active->getKernel(K, Source, Site.Handle);
+    if (!S.empty())
+      return S;
+  }
+
+  LaunchBuffers Buffers(*Active);
+  std::vector<DeviceSpan> Spans(NumArgs);
+  std::vector<void *> Params;
+  Params.reserve(NumArgs + 2);
+  for (std::size_t I = 0; I < NumArgs; ++I) {
+    const ParamInfo &P = K.Params[I];
+    const detail::LaunchArg &A = Args[I];
+    if (!P.isSpan()) {
+      if (A.ElementSize != sizeOf(P.Type))
+        return "argument '" + P.Name + "' has the wrong size";
+      Params.push_back(const_cast<void *>(A.Data));
+      continue;
+    }
+    if (A.ElementSize != sizeOf(P.Type))
+      return "span '" + P.Name + "' has the wrong element size";
+    const std::size_t Bytes = A.Count * A.ElementSize;
+    Spans[I].Extent = A.Count;
+    if (Status S = Buffers.allocate(Bytes, Spans[I].Data); !S.empty())
+      return S;
+    // Until the plugin proves that every element of an out span is written,
+    // out spans are copied in too: elements the kernel skips keep their
+    // values.
+    if (Status S = Active->copyToDevice(Spans[I].Data, A.Data, Bytes);
+        !S.empty())
+      return S;
+    Params.push_back(&Spans[I]);
+  }
+  Params.push_back(&Lower);
+  Params.push_back(&Count);
+
+  const DeviceProperties &Props = Active->properties();
+  const unsigned Block = 256; // WEFT_BLOCK_X's default in the kernel text.
+  std::int64_t Blocks = (Count + Block - 1) / Block;
+  const std::int64_t MaxBlocks =
+      static_cast<std::int64_t>(Props.MultiprocessorCount) * 2048 / Block;
+  if (Blocks > MaxBlocks)
+    Blocks = MaxBlocks; // The kernel strides over the rest.
+  const unsigned GridDims[3] = {static_cast<unsigned>(Blocks), 1, 1};
+  const unsigned BlockDims[3] = {Block, 1, 1};
+  if (Status S = Active->launch(Site.Handle, GridDims, BlockDims,
+                                Params.data());
+      !S.empty())
+    return S;
+  if (Status S = Active->synchronize(); !S.empty())
+    return S;
+
+  for (std::size_t I = 0; I < NumArgs; ++I) {
+    const ParamInfo &P = K.Params[I];
+    if (!P.writesDevice())
+      continue;
+    Status S = Active->copyToHost(const_cast<void *>(Args[I].Data),
+                                  Spans[I].Data,
+                                  Args[I].Count * Args[I].ElementSize);
+    if (!S.empty()) {
+      // Part of the results may already be in host memory: rerunning the
+      // loop could apply an update twice, so this cannot fall back.
+      warn(K.Location + ": copying results of kernel " + K.Name +
+           " back failed (" + S + "); the host data is no longer reliable");
+      std::abort();
+    }
+  }
+  return {};
+}
+
+} // namespace weft::rt
+
+bool weft::detail::launchKernel(const char *Descriptor, const char *Source,
+                                const LaunchArg *Args,
+                                std::size_t NumArgs) noexcept {
+  try {
+    return rt::Runtime::get().launch(Descriptor, Source, Args, NumArgs);
+  } catch (const std::exception &E) {
+    rt::warn(std::string("internal error: ") + E.what() +
+             "; the loop runs on the host");
+    return false;
+  }
+}

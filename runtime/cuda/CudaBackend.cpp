@@ -1,0 +1,203 @@
+// CudaBackend.cpp: the NVIDIA backend: the CUDA driver API (libcuda.so.1)
+// and NVRTC, both loaded at run time.
+#include "core/Backend.h"
+#include "core/Descriptor.h"
+#include "core/DynamicLibrary.h"
+#include "cuda/Nvrtc.h"
+
+namespace weft::rt {
+namespace {
+
+// The driver API's types and constants, as cuda.h defines them.
+using CUresult = int;
+using CUdevice = int;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+using CUdeviceptr = unsigned long long;
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
+constexpr int CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+
+struct DriverApi {
+  CUresult (*Init)(unsigned);
+  CUresult (*DeviceGetCount)(int *);
+  CUresult (*DeviceGet)(CUdevice *, int);
+  CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*CtxSetCurrent)(CUcontext);
+  CUresult (*CtxSynchronize)();
+  CUresult (*ModuleLoadData)(CUmodule *, const void *);
+  CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*MemAlloc)(CUdeviceptr *, std::size_t);
+  CUresult (*MemFree)(CUdeviceptr);
+  CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, std::size_t);
+  CUresult (*MemcpyDtoH)(void *, CUdeviceptr, std::size_t);
+  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **);
+  CUresult (*GetErrorString)(CUresult, const char **);
+
+  bool load(const DynamicLibrary &L) {
+    // The _v2 names are the current ABI of these entry points.
+    return L.get("cuInit", Init) && L.get("cuDeviceGetCount", DeviceGetCount) &&
+           L.get("cuDeviceGet", DeviceGet) &&
+           L.get("cuDeviceGetAttribute", DeviceGetAttribute) &&
+           L.get("cuDevicePrimaryCtxRetain", PrimaryCtxRetain) &&
+           L.get("cuCtxSetCurrent", CtxSetCurrent) &&
+           L.get("cuCtxSynchronize", CtxSynchronize) &&
+           L.get("cuModuleLoadData", ModuleLoadData) &&
+           L.get("cuModuleGetFunction", ModuleGetFunction) &&
+           L.get("cuMemAlloc_v2", MemAlloc) && L.get("cuMemFree_v2", MemFree) &&
+           L.get("cuMemcpyHtoD_v2", MemcpyHtoD) &&
+           L.get("cuMemcpyDtoH_v2", MemcpyDtoH) &&
+           L.get("cuLaunchKernel", LaunchKernel) &&
+           L.get("cuGetErrorString", GetErrorString);
+  }
+};
+
+class CudaBackend final : public Backend {
+public:
+  bool init(std::string &Reason) {
+    if (!Driver.open({"libcuda.so.1", "libcuda.so"}, Reason))
+      return false;
+    if (!Api.load(Driver)) {
+      Reason = Driver.path() + " lacks a CUDA driver entry point";
+      return false;
+    }
+    int Count = 0;
+    if (!check(Api.Init(0), "cuInit", Reason) ||
+        !check(Api.DeviceGetCount(&Count), "cuDeviceGetCount", Reason))
+      return false;
+    if (Count == 0) {
+      Reason = "no CUDA device";
+      return false;
+    }
+    int Major = 0, Minor = 0, Sms = 0, MaxThreads = 0, Warp = 0;
+    if (!check(Api.DeviceGet(&Device, 0), "cuDeviceGet", Reason) ||
+        !check(Api.DeviceGetAttribute(
+                   &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Device),
+               "cuDeviceGetAttribute", Reason) ||
+        !check(Api.DeviceGetAttribute(
+                   &Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Device),
+               "cuDeviceGetAttribute", Reason) ||
+        !check(Api.DeviceGetAttribute(
+                   &Sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Device),
+               "cuDeviceGetAttribute", Reason) ||
+        !check(Api.DeviceGetAttribute(
+                   &MaxThreads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                   Device),
+               "cuDeviceGetAttribute", Reason) ||
+        !check(Api.DeviceGetAttribute(&Warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+                                      Device),
+               "cuDeviceGetAttribute", Reason) ||
+        !check(Api.PrimaryCtxRetain(&Context, Device),
+               "cuDevicePrimaryCtxRetain", Reason))
+      return false;
+    Props.Architecture = "sm_" + std::to_string(Major * 10 + Minor);
+    Props.MultiprocessorCount = static_cast<unsigned>(Sms);
+    Props.MaxThreadsPerBlock = static_cast<unsigned>(MaxThreads);
+    Props.WarpSize = static_cast<unsigned>(Warp);
+    std::string NvrtcError;
+    if (!Compiler.load(NvrtcError)) {
+      Reason = "NVRTC is unavailable: " + NvrtcError;
+      return false;
+    }
+    return true;
+  }
+
+  const char *name() const override { return "cuda"; }
+  const DeviceProperties &properties() const override { return Props; }
+
+  Status getKernel(const KernelInfo &Kernel, const char *Source,
+                   KernelHandle &Handle) override {
+    if (Status S = current(); !S.empty())
+      return S;
+    std::vector<char> Cubin;
+    std::string Log;
+    if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, {}, Cubin,
+                          Log))
+      return "NVRTC could not compile it for " + Props.Architecture + ": " +
+             Log;
+    CUmodule Module = nullptr;
+    CUfunction Function = nullptr;
+    if (Status S = status(Api.ModuleLoadData(&Module, Cubin.data()),
+                          "cuModuleLoadData");
+        !S.empty())
+      return S;
+    if (Status S = status(Api.ModuleGetFunction(&Function, Module,
+                                                Kernel.Name.c_str()),
+                          "cuModuleGetFunction");
+        !S.empty())
+      return S;
+    Handle = Function;
+    return {};
+  }
+
+  Status allocate(std::size_t Bytes, DevicePtr &Ptr) override {
+    if (Status S = current(); !S.empty())
+      return S;
+    CUdeviceptr P = 0;
+    Status S = status(Api.MemAlloc(&P, Bytes), "cuMemAlloc");
+    Ptr = P;
+    return S;
+  }
+  void release(DevicePtr Ptr) override { Api.MemFree(Ptr); }
+  Status copyToDevice(DevicePtr Dst, const void *Src,
+                      std::size_t Bytes) override {
+    return status(Api.MemcpyHtoD(Dst, Src, Bytes), "cuMemcpyHtoD");
+  }
+  Status copyToHost(void *Dst, DevicePtr Src, std::size_t Bytes) override {
+    return status(Api.MemcpyDtoH(Dst, Src, Bytes), "cuMemcpyDtoH");
+  }
+  Status launch(KernelHandle Kernel, const unsigned Grid[3],
+                const unsigned Block[3], void **Params) override {
+    return status(Api.LaunchKernel(Kernel, Grid[0], Grid[1], Grid[2], Block[0],
+                                   Block[1], Block[2], 0, nullptr, Params,
+                                   nullptr),
+                  "cuLaunchKernel");
+  }
+  Status synchronize() override {
+    return status(Api.CtxSynchronize(), "cuCtxSynchronize");
+  }
+
+private:
+  /// Binds the primary context to the calling thread.
+  Status current() {
+    return status(Api.CtxSetCurrent(Context), "cuCtxSetCurrent");
+  }
+  Status status(CUresult R, const char *What) const {
+    if (R == 0)
+      return {};
+    const char *Text = nullptr;
+    if (Api.GetErrorString)
+      Api.GetErrorString(R, &Text);
+    return std::string(What) + ": " + (Text ? Text : "error ") +
+           (Text ? "" : std::to_string(R));
+  }
+  bool check(CUresult R, const char *What, std::string &Reason) const {
+    Reason = status(R, What);
+    return Reason.empty();
+  }
+
+  DynamicLibrary Driver;
+  DriverApi Api{};
+  Nvrtc Compiler;
+  CUdevice Device = 0;
+  CUcontext Context = nullptr;
+  DeviceProperties Props;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createCudaBackend(std::string &Reason) {
+  auto B = std::make_unique<CudaBackend>();
+  if (!B->init(Reason))
+    return nullptr;
+  return B;
+}
+
+} // namespace weft::rt

@@ -1,0 +1,87 @@
+// Nvrtc.cpp: the NVRTC calls behind Nvrtc, declared here so that building the
+// runtime needs no CUDA headers.
+#include "cuda/Nvrtc.h"
+
+#include "core/Prelude.h"
+
+#include <cstdlib>
+
+namespace weft::rt {
+
+bool Nvrtc::load(std::string &Error) {
+  std::vector<std::string> Candidates = {"libnvrtc.so.13", "libnvrtc.so.12",
+                                         "libnvrtc.so"};
+  std::vector<std::string> Dirs;
+  if (const char *Home = std::getenv("CUDA_HOME"))
+    Dirs.push_back(std::string(Home) + "/lib64/");
+  if (const char *Path = std::getenv("CUDA_PATH"))
+    Dirs.push_back(std::string(Path) + "/lib64/");
+  Dirs.push_back("/usr/local/cuda/lib64/");
+  for (const std::string &Dir : Dirs)
+    for (const char *Name : {"libnvrtc.so.13", "libnvrtc.so.12"})
+      Candidates.push_back(Dir + Name);
+  if (!Library.open(Candidates, Error))
+    return false;
+  bool Ok = Library.get("nvrtcCreateProgram", CreateProgram) &&
+            Library.get("nvrtcCompileProgram", CompileProgram) &&
+            Library.get("nvrtcDestroyProgram", DestroyProgram) &&
+            Library.get("nvrtcGetProgramLogSize", GetLogSize) &&
+            Library.get("nvrtcGetProgramLog", GetLog) &&
+            Library.get("nvrtcGetCUBINSize", GetCubinSize) &&
+            Library.get("nvrtcGetCUBIN", GetCubin) &&
+            Library.get("nvrtcVersion", Version) &&
+            Library.get("nvrtcGetErrorString", GetErrorString);
+  if (!Ok)
+    Error = Library.path() + " lacks an NVRTC entry point";
+  return Ok;
+}
+
+std::string Nvrtc::version() const {
+  int Major = 0, Minor = 0;
+  if (!Version || Version(&Major, &Minor) != 0)
+    return "unknown";
+  return std::to_string(Major) + "." + std::to_string(Minor);
+}
+
+bool Nvrtc::compile(const std::string &Source, const std::string &Name,
+                    const std::string &Arch,
+                    const std::vector<std::string> &Defines,
+                    std::vector<char> &Cubin, std::string &Log) const {
+  Program Prog = nullptr;
+  const char *Headers[] = {DevicePreludeText};
+  const char *HeaderNames[] = {DevicePreludeName};
+  int R = CreateProgram(&Prog, Source.c_str(), (Name + ".cu").c_str(), 1,
+                        Headers, HeaderNames);
+  if (R != 0) {
+    Log = std::string("nvrtcCreateProgram: ") + GetErrorString(R);
+    return false;
+  }
+  // No --use_fast_math: results must match the host loop's IEEE math.
+  std::vector<std::string> Options = {"--gpu-architecture=" + Arch,
+                                      "--std=c++17"};
+  for (const std::string &D : Defines)
+    Options.push_back("-D" + D);
+  std::vector<const char *> Argv;
+  for (const std::string &O : Options)
+    Argv.push_back(O.c_str());
+  R = CompileProgram(Prog, static_cast<int>(Argv.size()), Argv.data());
+  std::size_t LogSize = 0;
+  if (GetLogSize(Prog, &LogSize) == 0 && LogSize > 1) {
+    Log.resize(LogSize);
+    GetLog(Prog, Log.data());
+    Log.resize(LogSize - 1);
+  }
+  bool Ok = R == 0;
+  if (Ok) {
+    std::size_t Size = 0;
+    Ok = GetCubinSize(Prog, &Size) == 0;
+    Cubin.resize(Size);
+    Ok = Ok && GetCubin(Prog, Cubin.data()) == 0;
+  } else if (Log.empty()) {
+    Log = GetErrorString(R);
+  }
+  DestroyProgram(&Prog);
+  return Ok;
+}
+
+} // namespace weft::rt
