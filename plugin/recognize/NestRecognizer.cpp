@@ -96,7 +96,7 @@ std::optional<std::string> deviceFunction(const FunctionDecl *FD) {
 std::string literalText(const FloatingLiteral *FL, ir::ScalarKind K) {
   llvm::APFloat V = FL->getValue();
   llvm::SmallString<32> Decimal;
-  V.toString(Decimal, 0, 0, false);
+  V.toString(Decimal);
   std::string S(Decimal.str());
   // Decimal when it reads back to the same bits, hexadecimal otherwise.
   llvm::APFloat Back(V.getSemantics());
@@ -467,8 +467,15 @@ private:
 
   /// The span a subscript or size() applies to.
   std::optional<unsigned> spanOperand(const Expr *E) {
+    if (isa<MemberExpr>(E->IgnoreParenImpCasts()))
+      return fail(E->getBeginLoc(), "members cannot be used in a weft loop yet",
+                  "copy the member into a local variable (a std::span for "
+                  "data) before the loop");
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (VD && !spanDecl(VD->getType()) && !Locals.contains(VD) &&
+        !VD->hasGlobalStorage())
+      return capture(DRE); // Diagnoses the variable's type.
     if (!VD || !spanDecl(VD->getType()))
       return fail(E->getBeginLoc(),
                   "only captured std::span variables can be indexed in a "

@@ -30,7 +30,7 @@ public:
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
                             const Decl *) const override {
-    if (!isOurs(A))
+    if (!isOurs(S, A))
       return false;
     error(S.getDiagnostics(), A.getLoc(),
           "'weft::parallel' must precede a 'for' loop, not a declaration",
@@ -41,7 +41,7 @@ public:
 protected:
   bool checkStatement(Sema &S, const ParsedAttr &A,
                       const Stmt *St) const override {
-    if (!isOurs(A))
+    if (!isOurs(S, A))
       return false;
     DiagnosticsEngine &D = S.getDiagnostics();
     if (!isa<ForStmt, CXXForRangeStmt>(St)) {
@@ -86,9 +86,15 @@ protected:
   }
 
 private:
-  /// True for weft::parallel; diagnoses the bare [[parallel]] spelling.
-  static bool isOurs(const ParsedAttr &A) {
-    return A.getScopeName() && A.getScopeName()->getName() == "weft";
+  /// True for weft::parallel; the bare [[parallel]] spelling is ignored
+  /// with the warning clang gives any unknown attribute.
+  static bool isOurs(Sema &S, const ParsedAttr &A) {
+    if (A.getScopeName() && A.getScopeName()->getName() == "weft")
+      return true;
+    diagnose(S.getDiagnostics(), A.getLoc(), DiagnosticsEngine::Warning,
+             "unknown attribute 'parallel' ignored",
+             "did you mean 'weft::parallel'?");
+    return false;
   }
 };
 

@@ -171,6 +171,9 @@ bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
         return Fail("bad level");
       Level.Inclusive = Cmp == "le";
       Out.Levels.push_back(std::move(Level));
+    } else if (Key == "block") {
+      if (!(L >> Out.BlockSize) || Out.BlockSize == 0 || Out.BlockSize > 1024)
+        return Fail("bad block size");
     } else {
       return Fail("unknown key");
     }

@@ -6,6 +6,7 @@
 //   loc <file>:<line>:<col>
 //   param <in|out|inout|scalar> <type> <name>      one per captured variable
 //   level <lo-expr> <hi-expr> <step> <lt|le>       one per parallel level
+//   block <threads>                                 the kernel's WEFT_BLOCK_X
 //
 // Bound expressions are prefix S-expressions over the launch arguments:
 // (lit N) (arg K) (size K) (add a b) (sub a b) (mul a b) (div a b) (rem a b)
@@ -57,6 +58,7 @@ struct KernelInfo {
   std::string Location;
   std::vector<ParamInfo> Params;
   std::vector<LevelInfo> Levels;
+  unsigned BlockSize = 256;
 };
 
 /// Parses a descriptor; on malformed text returns false and sets Error.

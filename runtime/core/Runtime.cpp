@@ -176,7 +176,7 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   Params.push_back(&Count);
 
   const DeviceProperties &Props = Active->properties();
-  const unsigned Block = 256; // WEFT_BLOCK_X's default in the kernel text.
+  const unsigned Block = K.BlockSize; // WEFT_BLOCK_X's default in the text.
   std::int64_t Blocks = (Count + Block - 1) / Block;
   const std::int64_t MaxBlocks =
       static_cast<std::int64_t>(Props.MultiprocessorCount) * 2048 / Block;

@@ -1,0 +1,80 @@
+#!/bin/bash
+# End-to-end tests: each program in SRC_DIR is built with and without the
+# plugin, run, and its output compared. Runs with WEFT_BACKEND=host (the
+# fallback path), auto, and cuda; the cuda run must launch real kernels when
+# an NVIDIA GPU is present, else it is reported SKIPPED.
+#
+# Usage: run-e2e.sh CLANGXX WEFT_CONFIG WORK_DIR KERNEL_DIR SRC_DIR
+# With WEFT_E2E_RUN_ONLY=1 it runs the programs already built in WORK_DIR
+# (on a GPU machine without clang).
+set -u
+cxx=$1 config=$2 work=$3 kernels=$4 src=$5
+mkdir -p "$work" "$kernels"
+passed=0 failed=0 skipped=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+skip() { echo "SKIPPED: $*"; skipped=$((skipped + 1)); }
+
+have_gpu=0
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then
+  have_gpu=1
+fi
+
+for file in "$src"/*.cpp; do
+  name=$(basename "$file" .cpp)
+  plain=$work/$name.plain weft=$work/$name.weft kdir=$work/kernels-$name
+  if [ "${WEFT_E2E_RUN_ONLY:-0}" != 1 ]; then
+    cxxflags=$("$config" --clang="$cxx" --cxxflags) || { fail "$name: weft-config"; continue; }
+    ldflags=$("$config" --ldflags)
+    rm -rf "$kdir"
+    # shellcheck disable=SC2086
+    if ! "$cxx" -O1 $(printf '%s' "$cxxflags" | sed 's/-fplugin=[^ ]*//') "$file" -o "$plain" 2>"$work/$name.plain.log"; then
+      fail "$name: plain build"; cat "$work/$name.plain.log"; continue
+    fi
+    # shellcheck disable=SC2086
+    if ! "$cxx" -O1 $cxxflags -fplugin-arg-weft-emit-dir="$kdir" "$file" $ldflags -o "$weft" 2>"$work/$name.weft.log"; then
+      fail "$name: build with the plugin"; cat "$work/$name.weft.log"; continue
+    fi
+    count=$(ls "$kdir"/*.cu 2>/dev/null | wc -l)
+    missing=0
+    for k in "$kdir"/*.cu; do
+      [ -e "$k" ] || continue
+      cp "$k" "$kernels/"
+      grep -q "kernel $(basename "$k" .cu)" "$weft" || missing=$((missing + 1))
+    done
+    if [ "$count" -gt 0 ] && [ "$missing" -eq 0 ]; then
+      pass "$name: $count kernels generated and embedded in the program"
+    else
+      fail "$name: $count kernels generated, $missing missing from the program"
+    fi
+  fi
+  "$plain" >"$work/$name.expected" 2>&1 || { fail "$name: plain run"; continue; }
+  for backend in host auto cuda; do
+    WEFT_BACKEND=$backend "$weft" >"$work/$name.$backend.out" 2>"$work/$name.$backend.err"
+    if ! diff -u "$work/$name.expected" "$work/$name.$backend.out"; then
+      fail "$name ($backend): output differs from the build without the plugin"
+      continue
+    fi
+    warnings=$(grep -c 'weft: warning' "$work/$name.$backend.err")
+    case $backend in
+      cuda)
+        if [ $have_gpu = 1 ] && [ "$warnings" -ne 0 ]; then
+          fail "$name (cuda): fell back on an NVIDIA GPU"; cat "$work/$name.$backend.err"
+          continue
+        elif [ $have_gpu = 0 ] && [ "$warnings" -ne 1 ]; then
+          fail "$name (cuda): expected one warning line without a GPU, got $warnings"
+          continue
+        fi
+        [ $have_gpu = 1 ] || skip "$name (cuda): no NVIDIA GPU here; checked the fallback instead"
+        ;;
+      *)
+        if [ "$warnings" -ne 0 ]; then
+          fail "$name ($backend): unexpected warnings"; cat "$work/$name.$backend.err"; continue
+        fi
+        ;;
+    esac
+    pass "$name ($backend): same output as without the plugin"
+  done
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

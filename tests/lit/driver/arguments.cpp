@@ -1,0 +1,8 @@
+// Plugin arguments: help, and unknown ones rejected.
+// RUN: %clangxx -fsyntax-only -fplugin=%plugin -fplugin-arg-weft-help %s 2>&1 | FileCheck %s --check-prefix=HELP
+// RUN: not %clangxx -fsyntax-only -fplugin=%plugin -fplugin-arg-weft-bogus %s 2>&1 | FileCheck %s --check-prefix=BAD
+// HELP: emit-dir=DIR
+// HELP: dump-ir
+// HELP: remarks
+// BAD: error: unknown weft plugin argument 'bogus' (try -fplugin-arg-weft-help)
+int main() {}

@@ -1,0 +1,35 @@
+# lit configuration of the plugin's tests; run once per Clang version through
+# the lit.site.cfg.py that CMake writes for it (tests/CMakeLists.txt).
+import os
+
+import lit.formats
+
+config.name = "weft-clang" + config.clang_version
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".cpp"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = config.weft_lit_exec_root
+
+clang = "/usr/lib/llvm-%s/bin/clang++" % config.clang_version
+plugin = os.path.join(config.weft_lib_dir, "weft-clang%s.so" % config.clang_version)
+common = "-std=c++20 -I%s" % config.weft_include_dir
+
+config.substitutions.append(("%clangxx", "%s %s" % (clang, common)))
+config.substitutions.append(
+    ("%weftxx", "%s %s -fplugin=%s -fplugin-arg-weft-emit-dir=%s"
+     % (clang, common, plugin, config.weft_kernel_dir)))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%weft_lib_dir", config.weft_lib_dir))
+config.substitutions.append(("%weft_nvrtc", config.weft_nvrtc))
+# FileCheck, not and count come from LLVM's tools directory.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, os.environ.get("PATH", "")])
+config.available_features.add("clang-" + config.clang_version)
+config.environment["WEFT_BACKEND"] = "host"
+
+# NVRTC compiles need libnvrtc; without it those tests report UNSUPPORTED.
+import subprocess
+if subprocess.run([config.weft_nvrtc, "--help"], capture_output=True).returncode != 77:
+    probe = subprocess.run(["sh", "-c", "ls /usr/local/cuda/lib64/libnvrtc.so* 2>/dev/null || ldconfig -p | grep libnvrtc"], capture_output=True)
+    if probe.stdout.strip():
+        config.available_features.add("nvrtc")

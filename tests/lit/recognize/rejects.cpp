@@ -1,0 +1,98 @@
+// Constructs a weft loop cannot take: one error each, at the offending
+// place, with the fix as a note.
+// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics %s 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <weft/weft.hpp>
+
+#include <vector>
+
+float Global[4];
+float GlobalScale;
+void opaque(float);
+
+void rejects(std::span<float> y, std::vector<float> &v, float *p, int n,
+             float s) {
+  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: variable 'v' of type 'std::vector<float>' cannot be captured by a weft loop
+  // CHECK-NEXT: note: capture a std::span so that its extent is known
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) v[i] = 0;
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:31: error: pointers and arrays cannot be indexed in a weft loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) p[i] = 0;
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:38: error: pointers and arrays cannot be indexed in a weft loop
+#pragma weft parallel for
+  for (int i = 0; i < 4; ++i) y[i] = Global[i];
+
+  // CHECK: rejects.cpp:[[@LINE+3]]:38: error: global variable 'GlobalScale' cannot be used in a weft loop
+  // CHECK-NEXT: note: copy it into a local variable, or capture a std::span, before the loop
+#pragma weft parallel for
+  for (int i = 0; i < 4; ++i) y[i] = GlobalScale;
+
+  // CHECK: rejects.cpp:[[@LINE+3]]:47: error: 'break' cannot leave a parallel loop
+  // CHECK-NEXT: note: use 'continue' to skip the rest of an iteration
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) { if (y[i] < 0) break; y[i] = 1; }
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:47: error: 'return' cannot leave a parallel loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) { if (y[i] < 0) return; }
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:19: error: the condition of a parallel loop must compare its index with an upper bound
+#pragma weft parallel for
+  for (int i = 0; n > 0 && i < n; ++i) y[i] = 0;
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:26: error: a parallel loop must step its index forward by a positive constant
+#pragma weft parallel for
+  for (int i = 0; i < n; i += n) y[i] = 0;
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:35: error: the index of a parallel loop cannot be modified in its body
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) { ++i; y[i] = 0; }
+
+  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: assigning to captured variable 's' from parallel iterations is a data race
+  // CHECK-NEXT: note: declare the variable inside the loop, or use reduction(op: s)
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) s += y[i];
+
+  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: call to 'opaque' is not supported in a weft loop
+  // CHECK-NEXT: note: this weft version does not support it yet; std math functions
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) opaque(y[i]);
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:31: error: exceptions cannot be thrown in a weft loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) throw 1;
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:31: error: new and delete cannot be used in a weft loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) delete &y[i];
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:33: error: 'goto' is not allowed in a weft loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) { goto done; }
+done:
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:3: error: reduction clauses are not supported yet
+#pragma weft parallel for reduction(+: s)
+  for (int i = 0; i < n; ++i) s += y[i];
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:23: error: a parallel loop's bounds must be integer expressions of captured scalars, span sizes and constants
+#pragma weft parallel for
+  for (int i = 0; i < y[0]; ++i) y[i] = 0;
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:8: error: a parallel loop must declare an integer index with an initial value
+#pragma weft parallel for
+  for (float f = 0; f < n; ++f) y[0] = f;
+  ;
+}
+
+struct Holder {
+  std::span<float> data;
+  void run(int n) {
+    // CHECK: rejects.cpp:[[@LINE+3]]:33: error: members cannot be used in a weft loop yet
+    // CHECK-NEXT: note: copy the member into a local variable
+#pragma weft parallel for
+    for (int i = 0; i < n; ++i) data[i] = 0;
+  }
+};

@@ -1,0 +1,106 @@
+// DescriptorTest.cpp: parsing descriptors and evaluating loop bounds from
+// launch arguments.
+#include "core/Descriptor.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+using namespace weft::rt;
+using weft::detail::LaunchArg;
+
+namespace {
+
+const char *const Saxpy = "weft 1\nkernel k\nloc a.cpp:3:5\n"
+                          "param in f32 x\nparam inout f32 y\n"
+                          "param scalar i64 n\nparam scalar u8 c\n"
+                          "level (lit 1) (sub (min (arg 2) (size 0)) (lit 1)) "
+                          "2 lt\nblock 128\n";
+
+TEST(Descriptor, Parses) {
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(Saxpy, K, Error)) << Error;
+  EXPECT_EQ(K.Name, "k");
+  EXPECT_EQ(K.Location, "a.cpp:3:5");
+  ASSERT_EQ(K.Params.size(), 4u);
+  EXPECT_TRUE(K.Params[0].readsDevice());
+  EXPECT_FALSE(K.Params[0].writesDevice());
+  EXPECT_TRUE(K.Params[1].writesDevice());
+  EXPECT_FALSE(K.Params[2].isSpan());
+  EXPECT_EQ(K.Params[3].Type, ScalarType::U8);
+  EXPECT_EQ(K.BlockSize, 128u);
+  ASSERT_EQ(K.Levels.size(), 1u);
+  EXPECT_EQ(K.Levels[0].Step, 2);
+}
+
+TEST(Descriptor, TripCountFromArguments) {
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(Saxpy, K, Error));
+  float X[10] = {}, Y[10] = {};
+  std::int64_t N = 7;
+  std::uint8_t C = 0;
+  LaunchArg Args[] = {{X, 10, 4}, {Y, 10, 4}, {&N, 1, 8}, {&C, 1, 1}};
+  std::int64_t Lower = -1, Count = -1;
+  ASSERT_TRUE(evaluateTripCount(K.Levels[0], K, Args, 4, Lower, Count, Error))
+      << Error;
+  EXPECT_EQ(Lower, 1);
+  EXPECT_EQ(Count, 3); // i = 1, 3, 5 < min(7, 10) - 1
+  N = 100; // the span's size bounds it now: i = 1, 3, 5, 7 < 9
+  ASSERT_TRUE(evaluateTripCount(K.Levels[0], K, Args, 4, Lower, Count, Error));
+  EXPECT_EQ(Count, 4);
+  N = -5;
+  ASSERT_TRUE(evaluateTripCount(K.Levels[0], K, Args, 4, Lower, Count, Error));
+  EXPECT_EQ(Count, 0);
+}
+
+TEST(Descriptor, InclusiveBound) {
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(
+      "weft 1\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
+      Error));
+  std::int32_t N = 9;
+  LaunchArg Args[] = {{&N, 1, 4}};
+  std::int64_t Lower, Count;
+  ASSERT_TRUE(evaluateTripCount(K.Levels[0], K, Args, 1, Lower, Count, Error));
+  EXPECT_EQ(Count, 10);
+}
+
+TEST(Descriptor, BadBoundsAreErrors) {
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor("weft 1\nkernel k\nparam scalar f32 a\n"
+                              "param scalar i32 z\n"
+                              "level (lit 0) (div (lit 4) (arg 1)) 1 lt\n",
+                              K, Error));
+  float A = 1;
+  std::int32_t Z = 0;
+  LaunchArg Args[] = {{&A, 1, 4}, {&Z, 1, 4}};
+  std::int64_t V;
+  EXPECT_FALSE(evaluateBound(*K.Levels[0].Upper, K, Args, 2, V, Error));
+  EXPECT_NE(Error.find("division by zero"), std::string::npos);
+  BoundExpr FloatArg{BoundExpr::Arg, 0, {}};
+  EXPECT_FALSE(evaluateBound(FloatArg, K, Args, 2, V, Error));
+  EXPECT_NE(Error.find("not an integer"), std::string::npos);
+  BoundExpr Missing{BoundExpr::Size, 5, {}};
+  EXPECT_FALSE(evaluateBound(Missing, K, Args, 2, V, Error));
+}
+
+TEST(Descriptor, MalformedIsRejected) {
+  for (const char *Text :
+       {"", "kernel k\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 1\nkernel k\n", "weft 1\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
+        "weft 1\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
+        "weft 1\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 1\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n"}) {
+    KernelInfo K;
+    std::string Error;
+    EXPECT_FALSE(parseDescriptor(Text, K, Error)) << Text;
+    EXPECT_FALSE(Error.empty());
+  }
+}
+
+} // namespace

@@ -1,0 +1,81 @@
+// LaunchTest.cpp: backend selection and the fallback contract: whatever goes
+// wrong, launchKernel returns false (the host loop runs) with at most one
+// warning line, and the program's data is untouched.
+#include "weft/abi.h"
+
+#include "core/DynamicLibrary.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+using weft::detail::LaunchArg;
+using weft::detail::launchKernel;
+
+namespace {
+
+const char *const Descriptor = "weft 1\nkernel weft_test_k\nloc t.cpp:1:1\n"
+                               "param inout f32 y\n"
+                               "level (lit 0) (size 0) 1 lt\n";
+const char *const Source = "#include <weft/device.h>\n"
+                           "WEFT_KERNEL(weft_test_k, 256)"
+                           "(weft::dspan<float> y, weft::index_t lo, "
+                           "weft::index_t n) {}\n";
+
+bool cudaDriverPresent() {
+  weft::rt::DynamicLibrary L;
+  std::string Error;
+  return L.open({"libcuda.so.1"}, Error);
+}
+
+TEST(Launch, HostBackendRunsTheLoop) {
+  // The test's environment sets WEFT_BACKEND=host.
+  float Y[4] = {1, 2, 3, 4};
+  LaunchArg Args[] = {{Y, 4, sizeof(float)}};
+  EXPECT_FALSE(launchKernel(Descriptor, Source, Args, 1));
+  EXPECT_EQ(Y[3], 4.0f);
+}
+
+/// The runtime chooses its backend once per process: each death test runs
+/// in a freshly started copy of this binary ("threadsafe" style).
+class LaunchEnvironment : public testing::Environment {
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+const testing::Environment *const Registered =
+    testing::AddGlobalTestEnvironment(new LaunchEnvironment);
+
+/// Runs in a child process: launches twice under Backend and exits 0 when
+/// both fell back and the data is untouched.
+[[noreturn]] void launchTwiceUnder(const char *Backend) {
+  setenv("WEFT_BACKEND", Backend, 1);
+  float Y[4] = {1, 2, 3, 4};
+  LaunchArg Args[] = {{Y, 4, sizeof(float)}};
+  bool First = launchKernel(Descriptor, Source, Args, 1);
+  bool Second = launchKernel(Descriptor, Source, Args, 1);
+  std::exit(!First && !Second && Y[3] == 4.0f ? 0 : 1);
+}
+
+TEST(Launch, ExplicitCudaWithoutDriverWarnsOnceAndFallsBack) {
+  if (cudaDriverPresent())
+    GTEST_SKIP() << "a CUDA driver is installed: the fallback is not taken";
+  EXPECT_EXIT(launchTwiceUnder("cuda"), testing::ExitedWithCode(0),
+              "^weft: warning: WEFT_BACKEND=cuda, but CUDA is unavailable "
+              "\\(cannot load any of libcuda.so.1, libcuda.so\\); marked "
+              "loops run on the host\n$");
+}
+
+TEST(Launch, AutoWithoutGpuIsSilent) {
+  if (cudaDriverPresent())
+    GTEST_SKIP() << "a CUDA driver is installed";
+  EXPECT_EXIT(launchTwiceUnder("auto"), testing::ExitedWithCode(0), "^$");
+}
+
+TEST(Launch, UnknownBackendWarns) {
+  if (cudaDriverPresent())
+    GTEST_SKIP() << "a CUDA driver is installed: auto would use it";
+  EXPECT_EXIT(launchTwiceUnder("quantum"), testing::ExitedWithCode(0),
+              "weft: warning: WEFT_BACKEND='quantum' is not one of auto, "
+              "cuda, hip, sim, host; using auto");
+}
+
+} // namespace

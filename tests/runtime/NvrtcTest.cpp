@@ -1,0 +1,75 @@
+// NvrtcTest.cpp: the device prelude and the NVRTC wrapper, compiled for real
+// where NVRTC is installed (skipped, with the reason, where it is not).
+#include "cuda/Nvrtc.h"
+
+#include <gtest/gtest.h>
+
+using weft::rt::Nvrtc;
+
+namespace {
+
+class NvrtcTest : public testing::Test {
+protected:
+  void SetUp() override {
+    std::string Error;
+    if (!Compiler.load(Error))
+      GTEST_SKIP() << "NVRTC is not installed: " << Error;
+  }
+  Nvrtc Compiler;
+};
+
+TEST_F(NvrtcTest, PreludeCoversEveryMathFunction) {
+  std::string Source = "#include <weft/device.h>\n"
+                       "template <class T> __device__ T all(T x) {\n"
+                       "  using namespace weft;\n"
+                       "  T r = x;\n";
+  for (const char *F :
+       {"sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10",
+        "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+        "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "tgamma", "lgamma",
+        "fabs", "floor", "ceil", "round", "trunc", "abs"})
+    Source += std::string("  r += weft::") + F + "(x);\n";
+  for (const char *F :
+       {"pow", "atan2", "fmod", "fmin", "fmax", "hypot", "copysign", "min",
+        "max"})
+    Source += std::string("  r += weft::") + F + "(x, r);\n";
+  Source += "  r += weft::fma(x, r, x) + weft::clamp(r, x, x);\n"
+            "  return r;\n}\n"
+            "WEFT_KERNEL(k, 128)(weft::dspan<float> f, weft::dspan<double> d, "
+            "weft::dspan<int> i) {\n"
+            "  weft::index_t t = weft::global_id_x();\n"
+            "  if (t < (weft::index_t)f.size()) f[t] = all(f[t]);\n"
+            "  if (t < (weft::index_t)d.size()) d[t] = all(d[t]);\n"
+            "  if (t < (weft::index_t)i.size()) i[t] = weft::abs(i[t]) + "
+            "weft::min(i[t], 3);\n"
+            "}\n";
+  std::vector<char> Cubin;
+  std::string Log;
+  EXPECT_TRUE(Compiler.compile(Source, "prelude", "sm_90", {}, Cubin, Log))
+      << Log;
+  EXPECT_GT(Cubin.size(), 1000u);
+}
+
+TEST_F(NvrtcTest, ErrorsComeBackWithTheLog) {
+  std::vector<char> Cubin;
+  std::string Log;
+  EXPECT_FALSE(Compiler.compile("#include <weft/device.h>\n"
+                                "WEFT_KERNEL(k, 64)(int x) { undeclared(); }\n",
+                                "broken", "sm_90", {}, Cubin, Log));
+  EXPECT_NE(Log.find("undeclared"), std::string::npos) << Log;
+}
+
+TEST_F(NvrtcTest, DefinesReachTheKernel) {
+  std::vector<char> Cubin;
+  std::string Log;
+  const char *Source = "#include <weft/device.h>\n"
+                       "#if WEFT_BLOCK_X != 512\n#error wrong block\n#endif\n"
+                       "WEFT_KERNEL(k, WEFT_BLOCK_X)(int x) {}\n";
+  EXPECT_TRUE(Compiler.compile(Source, "defines", "sm_90", {"WEFT_BLOCK_X=512"},
+                               Cubin, Log))
+      << Log;
+  EXPECT_FALSE(Compiler.compile(Source, "defines", "sm_90",
+                                {"WEFT_BLOCK_X=256"}, Cubin, Log));
+}
+
+} // namespace
