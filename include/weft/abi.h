@@ -22,6 +22,11 @@ bool launchKernel(const char *Descriptor, const char *Source,
                   const LaunchArg *Args, std::size_t NumArgs) noexcept;
 
 } // namespace detail
+
+/// The backend marked loops run on: "cuda", or "host" (the loops as
+/// written). Chosen once per process, from WEFT_BACKEND and what is present.
+const char *backendName() noexcept;
+
 } // namespace weft
 
 #endif // WEFT_ABI_H

@@ -239,9 +239,17 @@ private:
     const auto *Cond =
         dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
     const Expr *Upper = nullptr;
+    std::optional<llvm::APSInt> Offset; // `i + c < n` is `i < n - c`
     if (Cond) {
       BinaryOperatorKind Op = Cond->getOpcode();
-      if (isIndex(Cond->getLHS()) &&
+      const auto *Sum =
+          dyn_cast<BinaryOperator>(Cond->getLHS()->IgnoreParenImpCasts());
+      if (Sum && Sum->getOpcode() == BO_Add && isIndex(Sum->getLHS()) &&
+          (Op == BO_LT || Op == BO_LE) &&
+          (Offset = Sum->getRHS()->getIntegerConstantExpr(Ctx))) {
+        Upper = Cond->getRHS();
+        L.Inclusive = Op == BO_LE;
+      } else if (isIndex(Cond->getLHS()) &&
           (Op == BO_LT || Op == BO_LE || Op == BO_NE)) {
         Upper = Cond->getRHS();
         L.Inclusive = Op == BO_LE;
@@ -257,6 +265,14 @@ private:
                   Form),
              false;
     L.Upper = bound(Upper);
+    if (L.Upper && Offset) {
+      ir::ScalarKind T = L.Upper->Type;
+      auto Diff = make(ir::Expr::Binary, T, "-");
+      Diff->Operands.push_back(std::move(L.Upper));
+      Diff->Operands.push_back(
+          make(ir::Expr::IntLiteral, T, literalText(*Offset, T)));
+      L.Upper = std::move(Diff);
+    }
 
     const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
     std::optional<llvm::APSInt> Step;

@@ -211,6 +211,11 @@ Status Runtime::run(LoopSite &Site, const char *Source,
 
 } // namespace weft::rt
 
+const char *weft::backendName() noexcept {
+  rt::Backend *B = rt::Runtime::get().backend();
+  return B ? B->name() : "host";
+}
+
 bool weft::detail::launchKernel(const char *Descriptor, const char *Source,
                                 const LaunchArg *Args,
                                 std::size_t NumArgs) noexcept {
