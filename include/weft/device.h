@@ -19,6 +19,7 @@
   extern "C" __global__ void __launch_bounds__(MaxThreads) Name
 #define WEFT_SHARED __shared__
 #else
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #define WEFT_DEVICE inline
@@ -31,36 +32,206 @@ namespace weft {
 typedef long long index_t;
 typedef unsigned long long size_type;
 
+#if defined(WEFT_DIALECT_SIM)
+/// The simulator's view of the thread (fiber) running now.
+struct sim_thread_state {
+  unsigned ThreadIdx[3], BlockIdx[3], BlockDim[3], GridDim[3];
+  unsigned long long Iteration; // the loop iteration plus one; 0: none yet
+  unsigned Lane, WarpSize;
+};
+enum sim_warp_op { SimShfl, SimShflDown, SimShflXor, SimAll, SimAny, SimBallot };
+/// Filled by the simulator after it loads the kernel.
+struct sim_hooks {
+  void (*Barrier)(unsigned Site);
+  void (*SpanAccess)(const void *Data, index_t I, size_type Extent, int Write);
+  void (*SharedAccess)(const void *Address, int Write);
+  unsigned long long (*Warp)(unsigned long long Value, int Op, unsigned Arg);
+};
+extern thread_local sim_thread_state *sim_current;
+extern sim_hooks sim_hook_table;
+#if defined(WEFT_SIM_CHECK)
+#define WEFT_SIM_SPAN_ACCESS(I, Write)                                         \
+  sim_hook_table.SpanAccess(Data, I, Extent, Write)
+#define WEFT_SIM_SHARED_ACCESS(Address, Write)                                 \
+  sim_hook_table.SharedAccess(Address, Write)
+#else
+#define WEFT_SIM_SPAN_ACCESS(I, Write)                                         \
+  ((I) < 0 || (size_type)(I) >= Extent                                         \
+       ? sim_hook_table.SpanAccess(Data, I, Extent, Write)                      \
+       : (void)0)
+#define WEFT_SIM_SHARED_ACCESS(Address, Write) ((void)0)
+#endif
+#else
+#define WEFT_SIM_SPAN_ACCESS(I, Write) ((void)0)
+#define WEFT_SIM_SHARED_ACCESS(Address, Write) ((void)0)
+#endif
+
 /// A captured std::span inside a kernel. The host passes {pointer, extent};
-/// the layout is part of the runtime's launch ABI.
+/// the layout is part of the runtime's launch ABI. operator[] is an lvalue
+/// access (a write, or a read and a write); ld() is a pure read. The
+/// simulator's checker tells the two apart.
+template <class T> struct is_const_element {
+  static const int value = 0;
+};
+template <class T> struct is_const_element<const T> {
+  static const int value = 1;
+};
+
 template <class T> struct dspan {
   T *Data;
   size_type Extent;
-  WEFT_DEVICE T &operator[](index_t I) const { return Data[I]; }
+  WEFT_DEVICE T &operator[](index_t I) const {
+    WEFT_SIM_SPAN_ACCESS(I, !is_const_element<T>::value);
+    return Data[I];
+  }
+  WEFT_DEVICE T ld(index_t I) const {
+    WEFT_SIM_SPAN_ACCESS(I, 0);
+    return Data[I];
+  }
   WEFT_DEVICE size_type size() const { return Extent; }
   WEFT_DEVICE T *data() const { return Data; }
 };
 
-#if defined(WEFT_DIALECT_CUDA) || defined(WEFT_DIALECT_HIP)
-WEFT_DEVICE index_t global_id_x() {
-  return (index_t)blockIdx.x * blockDim.x + threadIdx.x;
-}
-WEFT_DEVICE index_t global_size_x() { return (index_t)gridDim.x * blockDim.x; }
-WEFT_DEVICE void barrier() { __syncthreads(); }
-#else
-/// The simulator sets these for the thread (fiber) it runs.
-struct sim_thread_state {
-  unsigned ThreadIdx[3], BlockIdx[3], BlockDim[3], GridDim[3];
+/// Shared memory: declare as `WEFT_SHARED weft::shared_array<T, N> Name;`.
+template <class T, unsigned N> struct shared_array {
+  T Elements[N];
+  WEFT_DEVICE T &operator[](index_t I) {
+    WEFT_SIM_SHARED_ACCESS(&Elements[I], 1);
+    return Elements[I];
+  }
+  WEFT_DEVICE T ld(index_t I) {
+    WEFT_SIM_SHARED_ACCESS(&Elements[I], 0);
+    return Elements[I];
+  }
 };
-extern thread_local sim_thread_state *sim_current;
-inline index_t global_id_x() {
-  return (index_t)sim_current->BlockIdx[0] * sim_current->BlockDim[0] +
-         sim_current->ThreadIdx[0];
+
+#if defined(WEFT_DIALECT_CUDA) || defined(WEFT_DIALECT_HIP)
+WEFT_DEVICE unsigned thread_idx(int D) {
+  return D == 0 ? threadIdx.x : D == 1 ? threadIdx.y : threadIdx.z;
 }
-inline index_t global_size_x() {
-  return (index_t)sim_current->GridDim[0] * sim_current->BlockDim[0];
+WEFT_DEVICE unsigned block_idx(int D) {
+  return D == 0 ? blockIdx.x : D == 1 ? blockIdx.y : blockIdx.z;
+}
+WEFT_DEVICE unsigned block_dim(int D) {
+  return D == 0 ? blockDim.x : D == 1 ? blockDim.y : blockDim.z;
+}
+WEFT_DEVICE unsigned grid_dim(int D) {
+  return D == 0 ? gridDim.x : D == 1 ? gridDim.y : gridDim.z;
+}
+WEFT_DEVICE void barrier() { __syncthreads(); }
+WEFT_DEVICE void begin_iteration(index_t) {}
+#if defined(WEFT_DIALECT_CUDA)
+WEFT_DEVICE unsigned warp_size() { return 32; }
+WEFT_DEVICE unsigned lane_id() { return threadIdx.x & 31; }
+template <class T> WEFT_DEVICE T shfl(T V, unsigned Src) {
+  return __shfl_sync(0xffffffffu, V, Src);
+}
+template <class T> WEFT_DEVICE T shfl_down(T V, unsigned Delta) {
+  return __shfl_down_sync(0xffffffffu, V, Delta);
+}
+template <class T> WEFT_DEVICE T shfl_xor(T V, unsigned Mask) {
+  return __shfl_xor_sync(0xffffffffu, V, Mask);
+}
+WEFT_DEVICE bool all(bool P) { return __all_sync(0xffffffffu, P); }
+WEFT_DEVICE bool any(bool P) { return __any_sync(0xffffffffu, P); }
+WEFT_DEVICE unsigned long long ballot(bool P) {
+  return __ballot_sync(0xffffffffu, P);
+}
+#else
+WEFT_DEVICE unsigned warp_size() { return warpSize; }
+WEFT_DEVICE unsigned lane_id() { return threadIdx.x % warpSize; }
+template <class T> WEFT_DEVICE T shfl(T V, unsigned Src) {
+  return __shfl(V, (int)Src);
+}
+template <class T> WEFT_DEVICE T shfl_down(T V, unsigned Delta) {
+  return __shfl_down(V, Delta);
+}
+template <class T> WEFT_DEVICE T shfl_xor(T V, unsigned Mask) {
+  return __shfl_xor(V, (int)Mask);
+}
+WEFT_DEVICE bool all(bool P) { return __all(P); }
+WEFT_DEVICE bool any(bool P) { return __any(P); }
+WEFT_DEVICE unsigned long long ballot(bool P) { return __ballot(P); }
+#endif
+template <class T> WEFT_DEVICE T atomic_add(T *A, T V) { return atomicAdd(A, V); }
+template <class T> WEFT_DEVICE T atomic_min(T *A, T V) { return atomicMin(A, V); }
+template <class T> WEFT_DEVICE T atomic_max(T *A, T V) { return atomicMax(A, V); }
+template <class T> WEFT_DEVICE T atomic_exch(T *A, T V) { return atomicExch(A, V); }
+template <class T> WEFT_DEVICE T atomic_cas(T *A, T Expected, T V) {
+  return atomicCAS(A, Expected, V);
+}
+#else
+inline unsigned thread_idx(int D) { return sim_current->ThreadIdx[D]; }
+inline unsigned block_idx(int D) { return sim_current->BlockIdx[D]; }
+inline unsigned block_dim(int D) { return sim_current->BlockDim[D]; }
+inline unsigned grid_dim(int D) { return sim_current->GridDim[D]; }
+/// The default argument records the call site, so that the checker can tell
+/// threads waiting at different barriers apart.
+inline void barrier(unsigned Site = __builtin_LINE()) {
+  sim_hook_table.Barrier(Site);
+}
+inline void begin_iteration(index_t T) {
+  sim_current->Iteration = (unsigned long long)T + 1;
+}
+inline unsigned warp_size() { return sim_current->WarpSize; }
+inline unsigned lane_id() { return sim_current->Lane; }
+template <class T> inline unsigned long long sim_bits(T V) {
+  static_assert(sizeof(T) <= 8, "warp exchanges carry up to 8 bytes");
+  unsigned long long B = 0;
+  __builtin_memcpy(&B, &V, sizeof V);
+  return B;
+}
+template <class T> inline T sim_value(unsigned long long B) {
+  T V;
+  __builtin_memcpy(&V, &B, sizeof V);
+  return V;
+}
+template <class T> inline T shfl(T V, unsigned Src) {
+  return sim_value<T>(sim_hook_table.Warp(sim_bits(V), SimShfl, Src));
+}
+template <class T> inline T shfl_down(T V, unsigned Delta) {
+  return sim_value<T>(sim_hook_table.Warp(sim_bits(V), SimShflDown, Delta));
+}
+template <class T> inline T shfl_xor(T V, unsigned Mask) {
+  return sim_value<T>(sim_hook_table.Warp(sim_bits(V), SimShflXor, Mask));
+}
+inline bool all(bool P) { return sim_hook_table.Warp(P, SimAll, 0) != 0; }
+inline bool any(bool P) { return sim_hook_table.Warp(P, SimAny, 0) != 0; }
+inline unsigned long long ballot(bool P) {
+  return sim_hook_table.Warp(P, SimBallot, 0);
+}
+template <class T> inline T atomic_add(T *A, T V) {
+  return std::atomic_ref<T>(*A).fetch_add(V);
+}
+template <class T> inline T atomic_min(T *A, T V) {
+  std::atomic_ref<T> R(*A);
+  T Old = R.load();
+  while (V < Old && !R.compare_exchange_weak(Old, V)) {
+  }
+  return Old;
+}
+template <class T> inline T atomic_max(T *A, T V) {
+  std::atomic_ref<T> R(*A);
+  T Old = R.load();
+  while (Old < V && !R.compare_exchange_weak(Old, V)) {
+  }
+  return Old;
+}
+template <class T> inline T atomic_exch(T *A, T V) {
+  return std::atomic_ref<T>(*A).exchange(V);
+}
+template <class T> inline T atomic_cas(T *A, T Expected, T V) {
+  std::atomic_ref<T>(*A).compare_exchange_strong(Expected, V);
+  return Expected;
 }
 #endif
+
+WEFT_DEVICE index_t global_id_x() {
+  return (index_t)block_idx(0) * block_dim(0) + thread_idx(0);
+}
+WEFT_DEVICE index_t global_size_x() {
+  return (index_t)grid_dim(0) * block_dim(0);
+}
 
 // Math: the plugin maps std::sqrt, ::sqrtf, ... to weft::sqrt, with one
 // overload per floating type, as in <cmath>.

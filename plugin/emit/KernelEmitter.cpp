@@ -32,7 +32,11 @@ public:
     case ir::Expr::ParamRef:
       return N.Params[E.ParamIndex].Name;
     case ir::Expr::SpanElement:
-      return N.Params[E.ParamIndex].Name + "[" + expr(*E.Operands[0]) + "]";
+      // ld() is a pure read: the simulator's checker tells reads and writes
+      // apart by it.
+      return N.Params[E.ParamIndex].Name +
+             (E.LValue ? "[" + expr(*E.Operands[0]) + "]"
+                       : ".ld(" + expr(*E.Operands[0]) + ")");
     case ir::Expr::SpanSize:
       return N.Params[E.ParamIndex].Name + ".size()";
     case ir::Expr::Unary:
@@ -208,7 +212,7 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
        << " = (" << ir::spelling(L.IndexType) << ")(weft_lo0 + weft_t0";
   if (L.Step != 1)
     Body << " * " << L.Step;
-  Body << ");\n";
+  Body << ");\n    weft::begin_iteration(weft_t0);\n";
   for (const ir::StmtPtr &S : L.Body)
     Printer.stmt(*S, 2);
   Body << "  }\n}\n";

@@ -62,7 +62,7 @@ struct Expr {
     BoolLiteral,  // Text: "true" / "false"
     Local,        // Text: a variable declared in the nest (or its index)
     ParamRef,     // ParamIndex: a captured scalar
-    SpanElement,  // ParamIndex, Operands[0]: the subscript
+    SpanElement,  // ParamIndex, Operands[0]: the subscript; LValue
     SpanSize,     // ParamIndex
     Unary,        // Text: the prefix operator
     Postfix,      // Text: "++" / "--"
@@ -74,6 +74,9 @@ struct Expr {
   ScalarKind Type = ScalarKind::Int;
   std::string Text;
   unsigned ParamIndex = 0;
+  /// SpanElement: used as an lvalue (written, or bound to a reference)
+  /// rather than only read.
+  bool LValue = false;
   std::vector<ExprPtr> Operands;
 };
 

@@ -337,6 +337,7 @@ private:
     Decl->Name = LoopVar->getName().str();
     auto Elem = make(ir::Expr::SpanElement, *K);
     Elem->ParamIndex = *P;
+    Elem->LValue = T.IsReference;
     Elem->Operands.push_back(
         make(ir::Expr::Local, ir::ScalarKind::LongLong, L.IndexName));
     Decl->Exprs.push_back(std::move(Elem));
@@ -573,6 +574,7 @@ private:
         markUse(*P, A);
         auto R = make(ir::Expr::SpanElement, Params[*P].Element);
         R->ParamIndex = *P;
+        R->LValue = A != Access::Read || BindingReference;
         R->Operands.push_back(std::move(Sub));
         return R;
       }
@@ -893,7 +895,9 @@ private:
       return nullptr;
     Access A = R->VarType.IsReference && !R->VarType.IsConst ? Access::ReadWrite
                                                              : Access::Read;
+    BindingReference = R->VarType.IsReference;
     R->Exprs.push_back(VD->getInit() ? expr(VD->getInit(), A) : nullptr);
+    BindingReference = false;
     Locals.insert(VD);
     return R;
   }
@@ -916,6 +920,9 @@ private:
   std::vector<Use> Uses;
   std::vector<const DeclRefExpr *> CaptureRefs;
   int SequentialDepth = 0;
+  /// Set while converting the initializer of a reference: its span element
+  /// must stay an lvalue even when only read.
+  bool BindingReference = false;
 };
 
 } // namespace

@@ -52,6 +52,7 @@ ir::Nest saxpyNest() {
   auto Xi = node(ir::Expr::SpanElement, ir::ScalarKind::Float, "", 0);
   Xi->Operands.push_back(node(ir::Expr::Local, ir::ScalarKind::Int, "i"));
   auto Yi = node(ir::Expr::SpanElement, ir::ScalarKind::Float, "", 1);
+  Yi->LValue = true;
   Yi->Operands.push_back(node(ir::Expr::Local, ir::ScalarKind::Int, "i"));
   auto Yi2 = node(ir::Expr::SpanElement, ir::ScalarKind::Float, "", 1);
   Yi2->Operands.push_back(node(ir::Expr::Local, ir::ScalarKind::Int, "i"));
@@ -87,9 +88,11 @@ TEST(Emit, KernelSignatureAndBody) {
                           "weft::index_t weft_count0)"),
             std::string::npos)
       << K.Source;
-  EXPECT_NE(K.Source.find("const int i = (int)(weft_lo0 + weft_t0);"),
+  EXPECT_NE(K.Source.find("const int i = (int)(weft_lo0 + weft_t0);\n"
+                          "    weft::begin_iteration(weft_t0);"),
             std::string::npos);
-  EXPECT_NE(K.Source.find("(y[i] = ((a * x[i]) + y[i]));"), std::string::npos)
+  EXPECT_NE(K.Source.find("(y[i] = ((a * x.ld(i)) + y.ld(i)));"),
+            std::string::npos)
       << K.Source;
   EXPECT_NE(K.Source.find("#define WEFT_BLOCK_X 256"), std::string::npos);
 }

@@ -25,6 +25,7 @@ void saxpy(float a, std::span<const float> x, std::span<float> y, int n) {
 // CHECK-NEXT: for (weft::index_t weft_t0 = weft::global_id_x(); weft_t0 < weft_count0;
 // CHECK-NEXT: weft_t0 += weft::global_size_x()) {
 // CHECK-NEXT: const int i = (int)(weft_lo0 + weft_t0 * 2);
-// CHECK-NEXT: float t = ((a * x[((unsigned long)i)]) + y[((unsigned long)i)]);
+// CHECK-NEXT: weft::begin_iteration(weft_t0);
+// CHECK-NEXT: float t = ((a * x.ld(((unsigned long)i))) + y.ld(((unsigned long)i)));
 // CHECK-NEXT: (y[((unsigned long)i)] = ((t > 1.0f) ? weft::sqrt(t) : weft::fmin(t, 0.100000001f)));
 // NVRTC: 1 passed, 0 failed
