@@ -56,11 +56,17 @@ Runtime::Runtime() {
       return;
     }
     break;
-  case BackendChoice::Hip:
   case BackendChoice::Sim:
-    warn(std::string("backend '") +
-         (Choice == BackendChoice::Hip ? "hip" : "sim") +
-         "' is not built into this runtime yet; marked loops run on the host");
+    Active = createSimBackend(Reason);
+    if (!Active) {
+      warn("WEFT_BACKEND=sim, but the simulator is unavailable (" + Reason +
+           "); marked loops run on the host");
+      return;
+    }
+    break;
+  case BackendChoice::Hip:
+    warn("backend 'hip' is not built into this runtime yet; marked loops run "
+         "on the host");
     return;
   }
   note(std::string("backend: ") + Active->name() + " (" +

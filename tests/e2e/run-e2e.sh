@@ -1,8 +1,9 @@
 #!/bin/bash
 # End-to-end tests: each program in SRC_DIR is built with and without the
 # plugin, run, and its output compared. Runs with WEFT_BACKEND=host (the
-# fallback path), auto, and cuda; the cuda run must launch real kernels when
-# an NVIDIA GPU is present, else it is reported SKIPPED.
+# fallback path), auto, sim (the generated kernels executed on the CPU, with
+# the checker on) and cuda; the cuda run must launch real kernels when an
+# NVIDIA GPU is present, else it is reported SKIPPED.
 #
 # Usage: run-e2e.sh CLANGXX WEFT_CONFIG WORK_DIR KERNEL_DIR SRC_DIR
 # With WEFT_E2E_RUN_ONLY=1 it runs the programs already built in WORK_DIR
@@ -10,6 +11,7 @@
 set -u
 cxx=$1 config=$2 work=$3 kernels=$4 src=$5
 mkdir -p "$work" "$kernels"
+export WEFT_CACHE_DIR=${WEFT_CACHE_DIR:-$work/cache}
 passed=0 failed=0 skipped=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
@@ -49,8 +51,8 @@ for file in "$src"/*.cpp; do
     fi
   fi
   "$plain" >"$work/$name.expected" 2>&1 || { fail "$name: plain run"; continue; }
-  for backend in host auto cuda; do
-    WEFT_BACKEND=$backend "$weft" >"$work/$name.$backend.out" 2>"$work/$name.$backend.err"
+  for backend in host auto sim cuda; do
+    WEFT_BACKEND=$backend WEFT_SIM_CHECK=1 "$weft" >"$work/$name.$backend.out" 2>"$work/$name.$backend.err"
     if ! diff -u "$work/$name.expected" "$work/$name.$backend.out"; then
       fail "$name ($backend): output differs from the build without the plugin"
       continue
@@ -66,6 +68,13 @@ for file in "$src"/*.cpp; do
           continue
         fi
         [ $have_gpu = 1 ] || skip "$name (cuda): no NVIDIA GPU here; checked the fallback instead"
+        ;;
+      sim)
+        # The kernels must have run: a fallback would warn.
+        if [ "$warnings" -ne 0 ] || grep -q 'error' "$work/$name.$backend.err"; then
+          fail "$name (sim): the simulator did not run every kernel cleanly"
+          cat "$work/$name.$backend.err"; continue
+        fi
         ;;
       *)
         if [ "$warnings" -ne 0 ]; then

@@ -19,6 +19,9 @@ config.substitutions.append(
     ("%weftxx", "%s %s -fplugin=%s -fplugin-arg-weft-emit-dir=%s"
      % (clang, common, plugin, config.weft_kernel_dir)))
 config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(
+    ("%weft_link", "-L{0} -Wl,-rpath,{0} -lweft".format(config.weft_lib_dir)))
+config.environment["WEFT_CACHE_DIR"] = os.path.join(config.weft_lit_exec_root, "cache")
 config.substitutions.append(("%weft_lib_dir", config.weft_lib_dir))
 config.substitutions.append(("%weft_nvrtc", config.weft_nvrtc))
 # FileCheck, not and count come from LLVM's tools directory.

@@ -1,0 +1,544 @@
+// GridExecutor.cpp: the fiber scheduler of a block, the hooks kernels call
+// (barrier, warp operations, checked accesses) and the checker's shadow state.
+#include "sim/GridExecutor.h"
+
+#include <boost/context/fiber.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <unordered_map>
+
+namespace weft::rt::sim {
+namespace ctx = boost::context;
+
+namespace {
+
+constexpr std::size_t StackSize = 256 * 1024;
+constexpr std::uint32_t ManyReaders = 0xffffffffu;
+constexpr std::uint64_t BufferMagic = 0x7765667473696d21ull; // "weftsim!"
+
+// ---- Device buffers and their shadow -------------------------------------
+
+struct alignas(64) BufferHeader {
+  std::uint64_t Magic;
+  std::size_t Bytes;
+  std::mutex ShadowLock;
+  std::atomic<std::atomic<std::uint64_t> *> Shadow{nullptr};
+  std::size_t ShadowExtent = 0;
+};
+
+BufferHeader *headerOf(const void *Data) {
+  auto *H = reinterpret_cast<BufferHeader *>(
+      const_cast<char *>(static_cast<const char *>(Data)) - sizeof(BufferHeader));
+  return H->Magic == BufferMagic ? H : nullptr;
+}
+
+// ---- Stacks -----------------------------------------------------------------
+
+/// Fiber stacks, reused across blocks: allocating one per fiber would cost
+/// more than most kernels' bodies.
+struct StackPool {
+  std::vector<void *> Free;
+  ~StackPool() {
+    for (void *P : Free)
+      std::free(P);
+  }
+};
+struct PooledStack {
+  StackPool *Pool;
+  ctx::stack_context allocate() {
+    void *P;
+    if (Pool->Free.empty()) {
+      P = std::malloc(StackSize);
+      if (!P)
+        throw std::bad_alloc();
+    } else {
+      P = Pool->Free.back();
+      Pool->Free.pop_back();
+    }
+    ctx::stack_context SC;
+    SC.size = StackSize;
+    SC.sp = static_cast<char *>(P) + StackSize;
+    return SC;
+  }
+  void deallocate(ctx::stack_context &SC) {
+    Pool->Free.push_back(static_cast<char *>(SC.sp) - SC.size);
+  }
+};
+
+// ---- A block in flight --------------------------------------------------------
+
+enum class LaneStatus { Runnable, AtBarrier, AtWarpOp, Done };
+
+struct Lane {
+  weft::sim_thread_state State{};
+  ctx::fiber Fiber, Scheduler;
+  LaneStatus Status = LaneStatus::Runnable;
+  unsigned BarrierSite = 0;
+  std::uint64_t WaitGeneration = 0;
+  unsigned Linear = 0;
+};
+
+struct Warp {
+  std::vector<std::uint64_t> Values, Results;
+  std::vector<bool> Arrived;
+  unsigned ArrivedCount = 0, Active = 0;
+  int Op = 0;
+  std::vector<unsigned> Args;
+  std::uint64_t Generation = 0;
+};
+
+struct SharedShadowEntry {
+  std::uint32_t Writer = 0, Reader = 0; // lane + 1; Reader may be ManyReaders
+};
+
+class Block;
+thread_local Block *CurrentBlock = nullptr;
+
+[[noreturn]] void finding(const char *Kind, const std::string &Detail);
+
+class Block {
+public:
+  const LaunchRequest *Request = nullptr;
+  std::vector<Lane> Lanes;
+  std::vector<Warp> Warps;
+  Lane *Current = nullptr;
+  unsigned BlockIdx[3] = {0, 0, 0};
+  std::unordered_map<const void *, SharedShadowEntry> SharedShadow;
+  StackPool Stacks;
+  weft::sim_thread_state **Slot = nullptr;
+
+  void run(const LaunchRequest &R, std::uint64_t Linear) {
+    Request = &R;
+    BlockIdx[0] = static_cast<unsigned>(Linear % R.Grid[0]);
+    BlockIdx[1] = static_cast<unsigned>(Linear / R.Grid[0] % R.Grid[1]);
+    BlockIdx[2] = static_cast<unsigned>(Linear / R.Grid[0] / R.Grid[1]);
+    const unsigned N = R.Block[0] * R.Block[1] * R.Block[2];
+    const unsigned W = R.WarpSize;
+    Lanes.clear();
+    Lanes.resize(N); // Fibers keep references to their lane: no reallocation.
+    Warps.assign((N + W - 1) / W, Warp{});
+    for (Warp &Wp : Warps) {
+      Wp.Values.assign(W, 0);
+      Wp.Results.assign(W, 0);
+      Wp.Arrived.assign(W, false);
+      Wp.Args.assign(W, 0);
+    }
+    SharedShadow.clear();
+    Slot = R.Kernel->CurrentSlot();
+    for (unsigned T = 0; T < N; ++T) {
+      Lane &L = Lanes[T];
+      L.Linear = T;
+      weft::sim_thread_state &S = L.State;
+      S.ThreadIdx[0] = T % R.Block[0];
+      S.ThreadIdx[1] = T / R.Block[0] % R.Block[1];
+      S.ThreadIdx[2] = T / R.Block[0] / R.Block[1];
+      for (int D = 0; D < 3; ++D) {
+        S.BlockIdx[D] = BlockIdx[D];
+        S.BlockDim[D] = R.Block[D];
+        S.GridDim[D] = R.Grid[D];
+      }
+      S.Lane = T % W;
+      S.WarpSize = W;
+      ++Warps[T / W].Active;
+      L.Fiber = ctx::fiber(std::allocator_arg, PooledStack{&Stacks},
+                           [this, &L](ctx::fiber &&Sched) {
+                             L.Scheduler = std::move(Sched);
+                             Request->Kernel->Entry(Request->Params);
+                             exitLane(L);
+                             return std::move(L.Scheduler);
+                           });
+    }
+    schedule();
+  }
+
+  /// Suspends the current lane and returns to the scheduler.
+  void yield() {
+    Lane &L = *Current;
+    L.Scheduler = std::move(L.Scheduler).resume();
+  }
+
+  void barrier(unsigned Site) {
+    Current->Status = LaneStatus::AtBarrier;
+    Current->BarrierSite = Site;
+    yield();
+  }
+
+  std::uint64_t warpOp(std::uint64_t Value, int Op, unsigned Arg) {
+    Lane &L = *Current;
+    Warp &Wp = Warps[L.Linear / Request->WarpSize];
+    const unsigned Me = L.State.Lane;
+    Wp.Values[Me] = Value;
+    Wp.Args[Me] = Arg;
+    Wp.Op = Op;
+    Wp.Arrived[Me] = true;
+    ++Wp.ArrivedCount;
+    const std::uint64_t Generation = Wp.Generation;
+    if (Wp.ArrivedCount == Wp.Active) {
+      completeWarpOp(Wp);
+    } else {
+      L.Status = LaneStatus::AtWarpOp;
+      L.WaitGeneration = Generation;
+      yield();
+    }
+    return Wp.Results[Me];
+  }
+
+  void sharedAccess(const void *Address, bool Write) {
+    SharedShadowEntry &E = SharedShadow[Address];
+    const std::uint32_t Me = Current->Linear + 1;
+    auto Thread = [&](std::uint32_t Id) { return describeThread(Id - 1); };
+    if (E.Writer && E.Writer != Me)
+      finding("shared-memory race",
+              "thread " + Thread(Me) + (Write ? " writes" : " reads") +
+                  " shared memory that thread " + Thread(E.Writer) +
+                  " wrote with no barrier in between");
+    if (Write && E.Reader && E.Reader != Me)
+      finding("shared-memory race",
+              "thread " + Thread(Me) +
+                  " writes shared memory that " +
+                  (E.Reader == ManyReaders ? std::string("other threads")
+                                           : "thread " + Thread(E.Reader)) +
+                  " read with no barrier in between");
+    if (Write)
+      E.Writer = Me;
+    else
+      E.Reader = E.Reader == 0 || E.Reader == Me ? Me : ManyReaders;
+  }
+
+  std::string describeThread(unsigned Linear) const {
+    const weft::sim_thread_state &S = Lanes[Linear].State;
+    return "(" + std::to_string(S.ThreadIdx[0]) + "," +
+           std::to_string(S.ThreadIdx[1]) + "," +
+           std::to_string(S.ThreadIdx[2]) + ")";
+  }
+
+private:
+  void exitLane(Lane &L) {
+    L.Status = LaneStatus::Done;
+    Warp &Wp = Warps[L.Linear / Request->WarpSize];
+    --Wp.Active;
+    if (Wp.ArrivedCount > 0 && Wp.ArrivedCount == Wp.Active)
+      completeWarpOp(Wp);
+  }
+
+  void completeWarpOp(Warp &Wp) {
+    const unsigned W = Request->WarpSize;
+    std::uint64_t Ballot = 0;
+    bool All = true, Any = false;
+    for (unsigned I = 0; I < W; ++I)
+      if (Wp.Arrived[I]) {
+        const bool P = Wp.Values[I] != 0;
+        Ballot |= static_cast<std::uint64_t>(P) << I;
+        All = All && P;
+        Any = Any || P;
+      }
+    for (unsigned I = 0; I < W; ++I) {
+      if (!Wp.Arrived[I])
+        continue;
+      unsigned Src = I;
+      switch (Wp.Op) {
+      case weft::SimShfl:
+        Src = Wp.Args[I] % W;
+        break;
+      case weft::SimShflDown:
+        Src = I + Wp.Args[I] < W ? I + Wp.Args[I] : I;
+        break;
+      case weft::SimShflXor:
+        Src = (I ^ Wp.Args[I]) % W;
+        break;
+      case weft::SimAll:
+        Wp.Results[I] = All;
+        continue;
+      case weft::SimAny:
+        Wp.Results[I] = Any;
+        continue;
+      case weft::SimBallot:
+        Wp.Results[I] = Ballot;
+        continue;
+      }
+      // A lane that has exited has no value to give: a lane reads its own.
+      Wp.Results[I] = Wp.Arrived[Src] ? Wp.Values[Src] : Wp.Values[I];
+    }
+    Wp.Arrived.assign(W, false);
+    Wp.ArrivedCount = 0;
+    ++Wp.Generation;
+  }
+
+  void resume(Lane &L) {
+    Current = &L;
+    *Slot = &L.State;
+    L.Fiber = std::move(L.Fiber).resume();
+    Current = nullptr;
+  }
+
+  void schedule() {
+    while (true) {
+      unsigned Done = 0, AtBarrier = 0, Runnable = 0;
+      for (Lane &L : Lanes) {
+        if (L.Status == LaneStatus::AtWarpOp &&
+            Warps[L.Linear / Request->WarpSize].Generation != L.WaitGeneration)
+          L.Status = LaneStatus::Runnable;
+        if (L.Status == LaneStatus::Runnable) {
+          ++Runnable;
+          resume(L);
+        }
+      }
+      for (const Lane &L : Lanes) {
+        Done += L.Status == LaneStatus::Done;
+        AtBarrier += L.Status == LaneStatus::AtBarrier;
+      }
+      if (Done == Lanes.size())
+        return;
+      bool Waiting = false;
+      for (const Lane &L : Lanes)
+        Waiting = Waiting || (L.Status == LaneStatus::AtWarpOp &&
+                              Warps[L.Linear / Request->WarpSize].Generation ==
+                                  L.WaitGeneration);
+      if (AtBarrier + Done < Lanes.size())
+        continue; // Some lane can still run.
+      if (Waiting || AtBarrier == 0)
+        continue;
+      releaseBarrier(Done);
+    }
+  }
+
+  void releaseBarrier(unsigned Done) {
+    const Lane *First = nullptr;
+    for (const Lane &L : Lanes) {
+      if (L.Status != LaneStatus::AtBarrier)
+        continue;
+      if (Done) {
+        const Lane *Exited = nullptr;
+        for (const Lane &E : Lanes)
+          if (E.Status == LaneStatus::Done)
+            Exited = &E;
+        Current = const_cast<Lane *>(&L);
+        finding("barrier divergence",
+                "thread " + describeThread(L.Linear) +
+                    " waits at the barrier on line " +
+                    std::to_string(L.BarrierSite) + " that thread " +
+                    describeThread(Exited->Linear) +
+                    " never reaches: it has returned");
+      }
+      if (First && First->BarrierSite != L.BarrierSite) {
+        Current = const_cast<Lane *>(&L);
+        finding("barrier divergence",
+                "thread " + describeThread(First->Linear) +
+                    " waits at the barrier on line " +
+                    std::to_string(First->BarrierSite) + ", thread " +
+                    describeThread(L.Linear) + " at the one on line " +
+                    std::to_string(L.BarrierSite));
+      }
+      First = First ? First : &L;
+    }
+    for (Lane &L : Lanes)
+      if (L.Status == LaneStatus::AtBarrier)
+        L.Status = LaneStatus::Runnable;
+    SharedShadow.clear(); // A new phase: accesses before it are ordered.
+  }
+};
+
+std::mutex FindingLock;
+
+[[noreturn]] void finding(const char *Kind, const std::string &Detail) {
+  std::lock_guard<std::mutex> Guard(FindingLock); // Held until exit.
+  const Block *B = CurrentBlock;
+  std::string Where;
+  if (B && B->Request) {
+    const SimKernel &K = *B->Request->Kernel;
+    Where = " in kernel " + K.Name + " (loop at " + K.Location + "), block (" +
+            std::to_string(B->BlockIdx[0]) + "," +
+            std::to_string(B->BlockIdx[1]) + "," +
+            std::to_string(B->BlockIdx[2]) + ")";
+    if (B->Current)
+      Where += " thread " + B->describeThread(B->Current->Linear);
+  }
+  std::fprintf(stderr, "weft: error: sim checker: %s%s: %s\n", Kind,
+               Where.c_str(), Detail.c_str());
+  std::fflush(stderr);
+  std::_Exit(3);
+}
+
+// ---- The hooks kernels call ---------------------------------------------------
+
+void hookBarrier(unsigned Site) { CurrentBlock->barrier(Site); }
+
+std::string spanName(const void *Data) {
+  const LaunchRequest *R = CurrentBlock ? CurrentBlock->Request : nullptr;
+  if (R)
+    for (std::size_t I = 0; I < R->Kernel->ParamNames.size(); ++I)
+      if (R->Kernel->ParamIsSpan[I] &&
+          *static_cast<void **>(R->Params[I]) == Data)
+        return "span '" + R->Kernel->ParamNames[I] + "'";
+  return "a span";
+}
+
+void hookSpanAccess(const void *Data, weft::index_t I, weft::size_type Extent,
+                    int Write) {
+  if (I < 0 || static_cast<weft::size_type>(I) >= Extent)
+    finding("out-of-bounds access",
+            std::string(Write ? "writes" : "reads") + " element " +
+                std::to_string(I) + " of " + spanName(Data) + ", which has " +
+                std::to_string(Extent) + " elements");
+  Lane *L = CurrentBlock->Current;
+  const std::uint64_t Iteration = L->State.Iteration;
+  BufferHeader *H = headerOf(Data);
+  if (!Iteration || !H)
+    return; // Not inside a loop iteration, or not device memory.
+  std::atomic<std::uint64_t> *Shadow = H->Shadow.load(std::memory_order_acquire);
+  if (!Shadow) {
+    std::lock_guard<std::mutex> Guard(H->ShadowLock);
+    Shadow = H->Shadow.load();
+    if (!Shadow) {
+      Shadow = new std::atomic<std::uint64_t>[Extent]();
+      H->ShadowExtent = Extent;
+      H->Shadow.store(Shadow, std::memory_order_release);
+    }
+  }
+  if (static_cast<weft::size_type>(I) >= H->ShadowExtent)
+    return;
+  std::atomic<std::uint64_t> &S = Shadow[I];
+  const auto Me = static_cast<std::uint32_t>(Iteration); // iteration + 1
+  auto Name = [](std::uint32_t Id) { return std::to_string(Id - 1); };
+  const std::string What =
+      "element " + std::to_string(I) + " of " + spanName(Data);
+  std::uint64_t Old = S.load(std::memory_order_relaxed);
+  while (true) {
+    const auto Writer = static_cast<std::uint32_t>(Old >> 32);
+    const auto Reader = static_cast<std::uint32_t>(Old);
+    if (Writer && Writer != Me)
+      finding("loop iterations are not independent",
+              "iteration " + Name(Me) + (Write ? " writes " : " reads ") +
+                  What + ", which iteration " + Name(Writer) +
+                  " writes; the loop is marked parallel, so their order is "
+                  "undefined");
+    std::uint64_t New;
+    if (Write) {
+      if (Reader && Reader != Me)
+        finding("loop iterations are not independent",
+                "iteration " + Name(Me) + " writes " + What + ", which " +
+                    (Reader == ManyReaders ? std::string("other iterations")
+                                           : "iteration " + Name(Reader)) +
+                    " read; the loop is marked parallel, so their order is "
+                    "undefined");
+      New = (static_cast<std::uint64_t>(Me) << 32) | Reader;
+    } else {
+      const std::uint32_t R =
+          Reader == 0 || Reader == Me ? Me : ManyReaders;
+      New = (static_cast<std::uint64_t>(Writer) << 32) | R;
+    }
+    if (New == Old ||
+        S.compare_exchange_weak(Old, New, std::memory_order_relaxed))
+      return;
+  }
+}
+
+void hookSharedAccess(const void *Address, int Write) {
+  CurrentBlock->sharedAccess(Address, Write != 0);
+}
+
+unsigned long long hookWarp(unsigned long long Value, int Op, unsigned Arg) {
+  return CurrentBlock->warpOp(Value, Op, Arg);
+}
+
+} // namespace
+
+void *allocateBuffer(std::size_t Bytes) {
+  void *Raw = std::aligned_alloc(alignof(BufferHeader),
+                                 sizeof(BufferHeader) +
+                                     ((Bytes + 63) / 64) * 64);
+  if (!Raw)
+    return nullptr;
+  auto *H = new (Raw) BufferHeader();
+  H->Magic = BufferMagic;
+  H->Bytes = Bytes;
+  return static_cast<char *>(Raw) + sizeof(BufferHeader);
+}
+
+void releaseBuffer(void *Data) {
+  BufferHeader *H = headerOf(Data);
+  if (!H)
+    return;
+  delete[] H->Shadow.load();
+  H->Magic = 0;
+  H->~BufferHeader();
+  std::free(H);
+}
+
+void installHooks(weft::sim_hooks &Table) {
+  Table.Barrier = hookBarrier;
+  Table.SpanAccess = hookSpanAccess;
+  Table.SharedAccess = hookSharedAccess;
+  Table.Warp = hookWarp;
+}
+
+// ---- The pool ---------------------------------------------------------------
+
+GridExecutor::GridExecutor(unsigned Threads) {
+  for (unsigned I = 1; I < Threads; ++I)
+    Workers.emplace_back([this] { workerLoop(); });
+}
+
+GridExecutor::~GridExecutor() {
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    Stopping = true;
+  }
+  Wake.notify_all();
+  for (std::thread &T : Workers)
+    T.join();
+}
+
+void GridExecutor::drain(const LaunchRequest &R) {
+  thread_local Block Runner;
+  CurrentBlock = &Runner;
+  const std::uint64_t Total =
+      static_cast<std::uint64_t>(R.Grid[0]) * R.Grid[1] * R.Grid[2];
+  for (std::uint64_t B = NextBlock++; B < Total; B = NextBlock++)
+    Runner.run(R, B);
+  Runner.Request = nullptr;
+  CurrentBlock = nullptr;
+}
+
+void GridExecutor::workerLoop() {
+  std::uint64_t Seen = 0;
+  while (true) {
+    const LaunchRequest *R;
+    {
+      std::unique_lock<std::mutex> Guard(Lock);
+      Wake.wait(Guard, [&] { return Stopping || Generation != Seen; });
+      if (Stopping)
+        return;
+      Seen = Generation;
+      R = Current;
+      if (!R)
+        continue; // Woke after that launch had finished.
+      ++Busy;
+    }
+    drain(*R);
+    {
+      std::lock_guard<std::mutex> Guard(Lock);
+      --Busy;
+    }
+    Finished.notify_all();
+  }
+}
+
+void GridExecutor::run(const LaunchRequest &R) {
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    Current = &R;
+    NextBlock = 0;
+    ++Generation;
+  }
+  Wake.notify_all();
+  drain(R);
+  std::unique_lock<std::mutex> Guard(Lock);
+  // Workers that woke late find no block left and return at once.
+  Finished.wait(Guard, [&] { return Busy == 0; });
+  Current = nullptr;
+}
+
+} // namespace weft::rt::sim

@@ -1,0 +1,160 @@
+// SimBackend.cpp: the simulator backend (WEFT_BACKEND=sim): the same kernel
+// text as the GPU backends, compiled for the CPU with device.h's simulator
+// dialect, run by the GridExecutor. Built as libweft-sim.so, which the runtime
+// loads only when this backend is chosen.
+#include "core/Backend.h"
+#include "core/Descriptor.h"
+#include "sim/GridExecutor.h"
+#include "sim/HostCompiler.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <memory>
+#include <thread>
+
+namespace weft::rt::sim {
+namespace {
+
+/// Appended to each kernel: the simulator's per-kernel state and an entry
+/// point that unpacks the launch's parameter array into the kernel's
+/// parameters, whatever their types.
+std::string glue(const std::string &Kernel) {
+  return R"(
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+namespace weft {
+thread_local sim_thread_state *sim_current;
+sim_hooks sim_hook_table;
+}
+template <class... P, std::size_t... I>
+static void weft_sim_call(void (*K)(P...), void **Params,
+                          std::index_sequence<I...>) {
+  K(*static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(Params[I])...);
+}
+template <class... P>
+static void weft_sim_invoke(void (*K)(P...), void **Params) {
+  weft_sim_call(K, Params, std::index_sequence_for<P...>{});
+}
+extern "C" void weft_sim_entry(void **Params) {
+  weft_sim_invoke(&)" + Kernel + R"(, Params);
+}
+extern "C" weft::sim_thread_state **weft_sim_current_slot() {
+  return &weft::sim_current;
+}
+extern "C" weft::sim_hooks *weft_sim_hooks() { return &weft::sim_hook_table; }
+)";
+}
+
+bool environmentFlag(const char *Name) {
+  const char *V = std::getenv(Name);
+  return V && *V && std::strcmp(V, "0") != 0;
+}
+
+class SimBackend final : public Backend {
+public:
+  SimBackend()
+      : Check(environmentFlag("WEFT_SIM_CHECK")),
+        Executor(threadCount()) {
+    const char *W = std::getenv("WEFT_SIM_WARP");
+    Props.WarpSize = W && std::strcmp(W, "64") == 0 ? 64 : 32;
+    Props.Architecture = Check ? "sim (checked)" : "sim";
+    Props.MultiprocessorCount = Executor.threads();
+    Props.MaxThreadsPerBlock = 1024;
+  }
+
+  const char *name() const override { return "sim"; }
+  const DeviceProperties &properties() const override { return Props; }
+
+  Status getKernel(const KernelInfo &Info, const char *Source,
+                   KernelHandle &Handle) override {
+    std::vector<std::string> Flags = {
+        "-DWEFT_SIM_WARP=" + std::to_string(Props.WarpSize)};
+    if (Check)
+      Flags.push_back("-DWEFT_SIM_CHECK=1");
+    std::string Error;
+    std::string Object = Compiler.compile(
+        Info.Name, std::string(Source) + glue(Info.Name), Flags, Error);
+    if (Object.empty())
+      return Error;
+    void *Library = ::dlopen(Object.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!Library)
+      return std::string("cannot load the compiled kernel: ") + ::dlerror();
+    auto K = std::make_unique<SimKernel>();
+    K->Name = Info.Name;
+    K->Location = Info.Location;
+    for (const ParamInfo &P : Info.Params) {
+      K->ParamNames.push_back(P.Name);
+      K->ParamIsSpan.push_back(P.isSpan());
+    }
+    using HooksFn = weft::sim_hooks *(*)();
+    auto Hooks = reinterpret_cast<HooksFn>(::dlsym(Library, "weft_sim_hooks"));
+    K->Entry = reinterpret_cast<void (*)(void **)>(
+        ::dlsym(Library, "weft_sim_entry"));
+    K->CurrentSlot = reinterpret_cast<weft::sim_thread_state **(*)()>(
+        ::dlsym(Library, "weft_sim_current_slot"));
+    if (!Hooks || !K->Entry || !K->CurrentSlot)
+      return "the compiled kernel lacks the simulator's entry points";
+    installHooks(*Hooks());
+    Handle = K.get();
+    Kernels.push_back(std::move(K));
+    return {};
+  }
+
+  Status allocate(std::size_t Bytes, DevicePtr &Ptr) override {
+    void *P = allocateBuffer(Bytes);
+    if (!P)
+      return "out of host memory for the simulated device";
+    Ptr = reinterpret_cast<DevicePtr>(P);
+    return {};
+  }
+  void release(DevicePtr Ptr) override {
+    releaseBuffer(reinterpret_cast<void *>(Ptr));
+  }
+  Status copyToDevice(DevicePtr Dst, const void *Src,
+                      std::size_t Bytes) override {
+    std::memcpy(reinterpret_cast<void *>(Dst), Src, Bytes);
+    return {};
+  }
+  Status copyToHost(void *Dst, DevicePtr Src, std::size_t Bytes) override {
+    std::memcpy(Dst, reinterpret_cast<const void *>(Src), Bytes);
+    return {};
+  }
+  Status launch(KernelHandle Kernel, const unsigned Grid[3],
+                const unsigned Block[3], void **Params) override {
+    const unsigned Threads = Block[0] * Block[1] * Block[2];
+    if (Threads == 0 || Threads > Props.MaxThreadsPerBlock)
+      return "invalid block size " + std::to_string(Threads);
+    LaunchRequest R{static_cast<const SimKernel *>(Kernel),
+                    {Grid[0], Grid[1], Grid[2]},
+                    {Block[0], Block[1], Block[2]},
+                    Params,
+                    Check,
+                    Props.WarpSize};
+    Executor.run(R);
+    return {};
+  }
+  Status synchronize() override { return {}; } // launch() runs to the end.
+
+private:
+  static unsigned threadCount() {
+    if (const char *T = std::getenv("WEFT_SIM_THREADS"); T && std::atoi(T) > 0)
+      return static_cast<unsigned>(std::atoi(T));
+    unsigned N = std::thread::hardware_concurrency();
+    return N ? N : 2;
+  }
+
+  bool Check;
+  DeviceProperties Props;
+  HostCompiler Compiler;
+  GridExecutor Executor;
+  std::vector<std::unique_ptr<SimKernel>> Kernels;
+};
+
+} // namespace
+} // namespace weft::rt::sim
+
+extern "C" weft::rt::Backend *weft_sim_create_backend() {
+  return new weft::rt::sim::SimBackend();
+}
