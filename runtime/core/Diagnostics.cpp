@@ -12,7 +12,19 @@ static void emitLine(const std::string &Line) {
 }
 
 void warn(const std::string &Message) {
-  emitLine("weft: warning: " + Message + "\n");
+  // One line, whatever the message holds (a compiler's log, say).
+  std::string Line;
+  for (char C : Message)
+    if (C == '\n') {
+      if (!Line.empty() && Line.back() != ' ')
+        Line += ' ';
+    } else {
+      Line += C;
+    }
+  constexpr std::size_t Limit = 1000;
+  if (Line.size() > Limit)
+    Line = Line.substr(0, Limit) + "...";
+  emitLine("weft: warning: " + Line + "\n");
 }
 
 void note(const std::string &Message) {

@@ -140,10 +140,8 @@ std::string HostCompiler::compile(const std::string &Name,
   while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0) {
-    std::ifstream In(Log);
-    std::stringstream Text;
-    Text << In.rdbuf();
-    Error = "the host compiler failed on " + Src + ":\n" + Text.str();
+    Error = "the host compiler failed on " + Src + " (its messages are in " +
+            Log + ")";
     std::remove(Tmp.c_str());
     return {};
   }

@@ -79,3 +79,19 @@ TEST(Launch, UnknownBackendWarns) {
 }
 
 } // namespace
+
+namespace {
+
+[[noreturn]] void simWithBrokenCompiler() {
+  setenv("WEFT_SIM_CXX", "/bin/false", 1);
+  launchTwiceUnder("sim");
+}
+
+TEST(Launch, SimCompileFailureWarnsOnceAndKeepsTheData) {
+  EXPECT_EXIT(simWithBrokenCompiler(), testing::ExitedWithCode(0),
+              "^weft: warning: t.cpp:1:1: kernel weft_test_k on sim failed: "
+              "the host compiler failed on [^ ]+\\.cpp \\(its messages are in "
+              "[^ ]+\\.log\\); the loop runs on the host\n$");
+}
+
+} // namespace

@@ -163,7 +163,7 @@ TEST(Sim, WarpPrimitivesWidth32) { warpPrimitives("32", 32); }
 TEST(Sim, WarpPrimitivesWidth64) { warpPrimitives("64", 64); }
 
 TEST(Sim, AtomicsAcrossBlocksAndHostThreads) {
-  std::vector<int> Counter(2, 0);
+  std::vector<int> Counter(5, 0);
   std::vector<float> Sum(1, 0.0f);
   SimLaunch L;
   L.span("counter", Counter);
@@ -173,10 +173,17 @@ TEST(Sim, AtomicsAcrossBlocksAndHostThreads) {
                R"(
   weft::atomic_add(counter.data(), 1);
   weft::atomic_max(counter.data() + 1, (int)weft::global_id_x());
+  weft::atomic_min(counter.data() + 2, -(int)weft::global_id_x());
+  if (weft::atomic_cas(counter.data() + 3, 0, 1) == 0)
+    weft::atomic_add(counter.data() + 4, 1); // exactly one thread wins
+  weft::atomic_exch(counter.data() + 3, 1);
   weft::atomic_add(sum.data(), 0.5f);)"),
         64, 128);
   EXPECT_EQ(Counter[0], 64 * 128);
   EXPECT_EQ(Counter[1], 64 * 128 - 1);
+  EXPECT_EQ(Counter[2], -(64 * 128 - 1));
+  EXPECT_EQ(Counter[3], 1);
+  EXPECT_EQ(Counter[4], 1);
   EXPECT_EQ(Sum[0], 64 * 128 * 0.5f);
 }
 

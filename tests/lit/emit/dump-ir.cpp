@@ -1,6 +1,11 @@
 // -fplugin-arg-weft-dump-ir prints the nest IR: captures classified by use,
 // the level's bounds, and the body.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s | FileCheck %s
+// RUN: %weftxx %s -DWITH_MAIN -o %t.exe %weft_link
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: count 0 < %t.err
+// RUN: diff %t.host %t.sim
 #include <weft/weft.hpp>
 
 #include <cmath>
@@ -31,3 +36,20 @@ void stencil(std::span<const double> in, std::span<double> out,
 // CHECK-NEXT: (s += $in[unsigned long((i + long(k)))])
 // CHECK-NEXT: ($out[unsigned long(i)] = ($w * s))
 // CHECK-NEXT: ($acc[unsigned long(i)] += weft::abs(s))
+
+#ifdef WITH_MAIN
+#include <cstdio>
+#include <vector>
+int main() {
+  std::vector<double> In(500), Out(500, 0.0), Acc(500, 1.0);
+  for (int I = 0; I < 500; ++I)
+    In[I] = (I % 17) - 8.5;
+  stencil(In, Out, Acc, 0.5);
+  double S = 0, T = 0;
+  for (int I = 0; I < 500; ++I) {
+    S += Out[I] * (I % 5);
+    T += Acc[I];
+  }
+  std::printf("%.17g %.17g\n", S, T);
+}
+#endif

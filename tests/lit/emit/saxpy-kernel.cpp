@@ -5,6 +5,12 @@
 // RUN: %weft_nvrtc %t/*.cu | FileCheck %s --check-prefix=NVRTC
 // (with exit status 77, NVRTC is missing and this last line fails: see tests/nvrtc-all.sh)
 // REQUIRES: nvrtc
+// The kernel also runs on the checked simulator, matching the host loop:
+// RUN: %weftxx %s -DWITH_MAIN -o %t.exe %weft_link
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: count 0 < %t.err
+// RUN: diff %t.host %t.sim
 #include <weft/weft.hpp>
 
 #include <cmath>
@@ -29,3 +35,20 @@ void saxpy(float a, std::span<const float> x, std::span<float> y, int n) {
 // CHECK-NEXT: float t = ((a * x.ld(((unsigned long)i))) + y.ld(((unsigned long)i)));
 // CHECK-NEXT: (y[((unsigned long)i)] = ((t > 1.0f) ? weft::sqrt(t) : weft::fmin(t, 0.100000001f)));
 // NVRTC: 1 passed, 0 failed
+
+#ifdef WITH_MAIN
+#include <cstdio>
+#include <vector>
+int main() {
+  std::vector<float> X(1000), Y(1000);
+  for (int I = 0; I < 1000; ++I) {
+    X[I] = 0.01f * I;
+    Y[I] = 1.0f - 0.002f * I;
+  }
+  saxpy(3.0f, X, Y, 997);
+  double S = 0;
+  for (float V : Y)
+    S += V;
+  std::printf("%.9g\n", S);
+}
+#endif

@@ -1,6 +1,11 @@
 // The rewrite: the marked loop becomes
 // `if (!weft::detail::launch(descriptor, source, captures...)) <loop>`.
 // RUN: %weftxx -fsyntax-only -Xclang -ast-dump -Xclang -ast-dump-filter=scale %s | FileCheck %s
+// RUN: %weftxx %s -DWITH_MAIN -o %t.exe %weft_link
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: count 0 < %t.err
+// RUN: diff %t.host %t.sim
 #include <weft/weft.hpp>
 
 void scale(std::span<float> v, float f) {
@@ -19,3 +24,14 @@ void scale(std::span<float> v, float f) {
 // CHECK: DeclRefExpr {{.*}} 'f' 'float'
 // The original loop stays as the fallback.
 // CHECK: ForStmt
+
+#ifdef WITH_MAIN
+#include <cstdio>
+int main() {
+  float Data[100];
+  for (int I = 0; I < 100; ++I)
+    Data[I] = 0.25f * I;
+  scale(Data, 3.0f);
+  std::printf("%g %g\n", Data[1], Data[99]);
+}
+#endif

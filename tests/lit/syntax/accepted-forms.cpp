@@ -1,6 +1,11 @@
 // Both spellings, every clause form: accepted; clauses without an effect
 // yet say so.
 // RUN: %weftxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: %weftxx %s -DWITH_MAIN -o %t.exe %weft_link
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: count 0 < %t.err
+// RUN: diff %t.host %t.sim
 #include <weft/weft.hpp>
 
 void f(std::span<float> y, int n) {
@@ -17,3 +22,12 @@ void f(std::span<float> y, int n) {
   for (auto &v : y)
     v = 2;
 }
+
+#ifdef WITH_MAIN
+#include <cstdio>
+int main() {
+  float Data[300];
+  f(Data, 300);
+  std::printf("%g %g %g\n", Data[0], Data[150], Data[299]);
+}
+#endif
