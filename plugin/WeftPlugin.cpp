@@ -68,6 +68,15 @@ private:
       return nullptr;
     if (Options.DumpIR)
       llvm::outs() << ir::dump(R->Nest);
+    for (const ir::Reduction &Red : R->Nest.Root.Reductions)
+      if (Red.ParamIndex >= 0) {
+        error(CI.getDiagnostics(), M.Loop->getBeginLoc(),
+              "reductions over the outermost parallel loop (into '" +
+                  Red.Variable + "') are not generated yet",
+              "remove the mark or the reduction clause: the loop then runs "
+              "on the host as written");
+        return nullptr;
+      }
 
     map::MappingRequest Request;
     if (R->Clauses.Block)
@@ -104,9 +113,11 @@ private:
     std::string Text = "weft: kernel " + K.Name;
     for (std::size_t I = 0; I < M.Levels.size(); ++I) {
       const map::LevelMapping &L = M.Levels[I];
-      Text += "; level " + std::to_string(I) + ": dim " +
-              map::spelling(L.Dim) + ", block " +
-              std::to_string(L.BlockSize) + ", " + map::spelling(L.Dop);
+      Text += "; level " + std::to_string(I) + ": ";
+      Text += L.Sequential ? std::string("sequential")
+                           : std::string("dim ") + map::spelling(L.Dim) +
+                                 ", block " + std::to_string(L.BlockSize) +
+                                 ", " + map::spelling(L.Dop);
       for (const std::string &Why : L.Reasons)
         Text += " [" + Why + "]";
     }

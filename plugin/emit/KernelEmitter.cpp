@@ -110,6 +110,19 @@ public:
     case ir::Stmt::Continue:
       OS << Pad << "continue;\n";
       return;
+    case ir::Stmt::ParallelFor: {
+      // An inner level that the mapping keeps within its thread.
+      const ir::Level &L = *S.Nested;
+      const std::string T = ir::spelling(L.IndexType);
+      OS << Pad << "for (" << T << " " << L.IndexName << " = (" << T << ")"
+         << expr(*L.Lower) << "; " << L.IndexName
+         << (L.Inclusive ? " <= " : " < ") << expr(*L.Upper) << "; "
+         << L.IndexName << " += " << L.Step << ") {\n";
+      for (const ir::StmtPtr &C : L.Body)
+        stmt(*C, Depth + 1);
+      OS << Pad << "}\n";
+      return;
+    }
     }
   }
 
@@ -201,7 +214,7 @@ std::string boundExpression(const ir::Expr &E) {
 
 EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
                          const std::vector<memory::Transfer> &Transfers) {
-  const ir::Level &L = N.Levels.front();
+  const ir::Level &L = N.Root;
   const map::LevelMapping &LM = M.Levels.front();
 
   std::ostringstream Body;

@@ -40,6 +40,72 @@ const char *spelling(ParamKind K) {
     return "read-written span";
   case ParamKind::Scalar:
     return "scalar";
+  case ParamKind::ReductionTarget:
+    return "reduction target";
+  }
+  return "?";
+}
+
+const char *spelling(ReductionOp Op) {
+  static const char *const Names[] = {"+", "*", "min", "max", "&",
+                                      "|", "^", "&&",  "||"};
+  return Names[static_cast<int>(Op)];
+}
+
+static void collectLevels(const Level &L, std::vector<const Level *> &Out);
+
+static void collectLevels(const std::vector<StmtPtr> &Body,
+                          std::vector<const Level *> &Out) {
+  for (const StmtPtr &S : Body) {
+    if (!S)
+      continue;
+    if (S->Nested)
+      collectLevels(*S->Nested, Out);
+    collectLevels(S->Children, Out);
+  }
+}
+
+static void collectLevels(const Level &L, std::vector<const Level *> &Out) {
+  Out.push_back(&L);
+  collectLevels(L.Body, Out);
+}
+
+std::vector<const Level *> levels(const Nest &N) {
+  std::vector<const Level *> Out;
+  collectLevels(N.Root, Out);
+  return Out;
+}
+
+std::string exprText(const Nest &N, const Expr &E) {
+  auto Sub = [&](std::size_t I) { return exprText(N, *E.Operands[I]); };
+  switch (E.Kind) {
+  case Expr::IntLiteral:
+  case Expr::FloatLiteral:
+  case Expr::BoolLiteral:
+  case Expr::Local:
+    return E.Text;
+  case Expr::ParamRef:
+    return "$" + N.Params[E.ParamIndex].Name;
+  case Expr::SpanElement:
+    return "$" + N.Params[E.ParamIndex].Name + "[" + Sub(0) + "]";
+  case Expr::SpanSize:
+    return "size($" + N.Params[E.ParamIndex].Name + ")";
+  case Expr::Unary:
+    return "(" + E.Text + Sub(0) + ")";
+  case Expr::Postfix:
+    return "(" + Sub(0) + E.Text + ")";
+  case Expr::Binary:
+    return "(" + Sub(0) + " " + E.Text + " " + Sub(1) + ")";
+  case Expr::Conditional:
+    return "(" + Sub(0) + " ? " + Sub(1) + " : " + Sub(2) + ")";
+  case Expr::Call: {
+    std::string S = E.Text + "(";
+    for (std::size_t I = 0; I < E.Operands.size(); ++I)
+      S += (I ? ", " : "") + Sub(I);
+    return S + ")";
+  }
+  case Expr::Cast:
+    return std::string(spelling(E.Type)) + "(" + Sub(0) + ")";
   }
   return "?";
 }
@@ -58,53 +124,36 @@ public:
          << " of " << (P.ConstElement ? "const " : "") << spelling(P.Element)
          << "\n";
     }
-    for (std::size_t I = 0; I < N.Levels.size(); ++I) {
-      const Level &L = N.Levels[I];
-      OS << "  level " << I << " at " << L.Location << ": "
-         << spelling(L.IndexType) << " " << L.IndexName << " in ["
-         << expr(*L.Lower) << ", " << expr(*L.Upper)
-         << (L.Inclusive ? "]" : ")") << " step " << L.Step << "\n";
-      for (const StmtPtr &S : L.Body)
-        stmt(*S, 2);
+    level(N.Root, 1);
+    for (const Access &A : N.Accesses) {
+      OS << "  access $" << N.Params[A.ParamIndex].Name << "[" << A.Subscript
+         << "] " << (A.Read && A.Write ? "read-write" : A.Write ? "write" : "read")
+         << " in level " << A.Depth << ": ";
+      if (!A.Affine) {
+        OS << "not affine\n";
+        continue;
+      }
+      OS << "affine";
+      for (const auto &[Index, Coef] : A.Coefficients)
+        OS << " " << Index << "*" << Coef;
+      OS << " + " << A.Offset << "\n";
     }
     return OS.str();
   }
 
 private:
-  std::string expr(const Expr &E) {
-    switch (E.Kind) {
-    case Expr::IntLiteral:
-    case Expr::FloatLiteral:
-    case Expr::BoolLiteral:
-    case Expr::Local:
-      return E.Text;
-    case Expr::ParamRef:
-      return "$" + N.Params[E.ParamIndex].Name;
-    case Expr::SpanElement:
-      return "$" + N.Params[E.ParamIndex].Name + "[" + expr(*E.Operands[0]) +
-             "]";
-    case Expr::SpanSize:
-      return "size($" + N.Params[E.ParamIndex].Name + ")";
-    case Expr::Unary:
-      return "(" + E.Text + expr(*E.Operands[0]) + ")";
-    case Expr::Postfix:
-      return "(" + expr(*E.Operands[0]) + E.Text + ")";
-    case Expr::Binary:
-      return "(" + expr(*E.Operands[0]) + " " + E.Text + " " +
-             expr(*E.Operands[1]) + ")";
-    case Expr::Conditional:
-      return "(" + expr(*E.Operands[0]) + " ? " + expr(*E.Operands[1]) +
-             " : " + expr(*E.Operands[2]) + ")";
-    case Expr::Call: {
-      std::string S = E.Text + "(";
-      for (std::size_t I = 0; I < E.Operands.size(); ++I)
-        S += (I ? ", " : "") + expr(*E.Operands[I]);
-      return S + ")";
-    }
-    case Expr::Cast:
-      return std::string(spelling(E.Type)) + "(" + expr(*E.Operands[0]) + ")";
-    }
-    return "?";
+  std::string expr(const Expr &E) { return exprText(N, E); }
+
+  void level(const Level &L, int Depth) {
+    OS << std::string(2 * Depth, ' ') << "level " << L.Depth << " at "
+       << L.Location << ": " << spelling(L.IndexType) << " " << L.IndexName
+       << " in [" << expr(*L.Lower) << ", " << expr(*L.Upper)
+       << (L.Inclusive ? "]" : ")") << " step " << L.Step;
+    for (const Reduction &R : L.Reductions)
+      OS << ", reduction(" << spelling(R.Op) << ": " << R.Variable << ")";
+    OS << "\n";
+    for (const StmtPtr &S : L.Body)
+      stmt(*S, Depth + 1);
   }
 
   void stmt(const Stmt &S, int Depth) {
@@ -158,6 +207,9 @@ private:
       return;
     case Stmt::Continue:
       OS << Pad << "continue\n";
+      return;
+    case Stmt::ParallelFor:
+      level(*S.Nested, Depth);
       return;
     }
   }

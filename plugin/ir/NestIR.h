@@ -40,7 +40,13 @@ struct LocalType {
   bool IsReference = false;
 };
 
-enum class ParamKind { ReadSpan, WriteSpan, ReadWriteSpan, Scalar };
+enum class ParamKind {
+  ReadSpan,
+  WriteSpan,
+  ReadWriteSpan,
+  Scalar,
+  ReductionTarget // a captured scalar that an outermost reduction updates
+};
 const char *spelling(ParamKind K);
 
 /// A variable declared outside the nest and used inside it.
@@ -49,7 +55,9 @@ struct Param {
   ParamKind Kind = ParamKind::Scalar;
   ScalarKind Element = ScalarKind::Int; // Scalar's type, or span's element.
   bool ConstElement = false;            // std::span<const T>
-  bool isSpan() const { return Kind != ParamKind::Scalar; }
+  bool isSpan() const {
+    return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
+  }
 };
 
 struct Expr;
@@ -82,6 +90,7 @@ struct Expr {
 
 struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
+struct Level;
 
 struct Stmt {
   enum KindType {
@@ -94,12 +103,27 @@ struct Stmt {
     While,    // Exprs[0]; Children[0]
     DoWhile,  // Children[0]; Exprs[0]
     Break,
-    Continue
+    Continue,
+    ParallelFor // Nested: a marked loop inside the nest, one level deeper
   } Kind;
   LocalType VarType;
   std::string Name;
   std::vector<ExprPtr> Exprs;
   std::vector<StmtPtr> Children;
+  std::unique_ptr<Level> Nested;
+};
+
+enum class ReductionOp { Add, Mul, Min, Max, BitAnd, BitOr, BitXor, And, Or };
+const char *spelling(ReductionOp Op); // "+", "min", "&&", ...
+
+/// reduction(op: Variable) on a level: Variable combines the level's
+/// iterations with Op. It is a local of an enclosing level (the sumRows
+/// pattern), or a captured scalar when the level is the outermost.
+struct Reduction {
+  ReductionOp Op = ReductionOp::Add;
+  std::string Variable;
+  ScalarKind Type = ScalarKind::Int;
+  int ParamIndex = -1; // the captured target's parameter, or -1 for a local
 };
 
 /// One parallel loop level: for (Index = Lower; Index < Upper; Index += Step).
@@ -111,19 +135,46 @@ struct Level {
   std::int64_t Step = 1;
   std::vector<StmtPtr> Body;
   std::string Location; // file:line:col of the loop
+  unsigned Depth = 0;   // 0 for the outermost level
+  std::vector<Reduction> Reductions;
 };
 
-/// A marked loop nest: its captures and levels.
+/// A span subscript as an affine function of the parallel levels' indices,
+/// when it is one: sum of Coefficients[k] * index_k + Offset. Coefficients
+/// and the offset are expressions of captured values and sequential locals
+/// (text, "1" for a unit stride).
+struct Access {
+  unsigned ParamIndex = 0;
+  bool Write = false, Read = false;
+  std::string Subscript; // the subscript as the dump prints it
+  bool Affine = false;
+  std::vector<std::pair<std::string, std::string>> Coefficients; // index, coef
+  std::string Offset;
+  unsigned Depth = 0; // the deepest parallel level enclosing the access
+};
+
+/// A marked loop nest: its captures, its outermost level (which holds the
+/// others in ParallelFor statements) and its span accesses.
 struct Nest {
   std::string Location; // file:line:col of the outermost marked loop
   std::vector<Param> Params;
-  std::vector<Level> Levels;
+  Level Root;
+  std::vector<Access> Accesses;
 };
+
+/// The levels of a nest in pre-order (the root first).
+std::vector<const Level *> levels(const Nest &N);
+
+/// Fills N.Accesses from the nest's body.
+void analyzeAccesses(Nest &N);
 
 /// True when E is an integer expression the runtime can evaluate from the
 /// launch arguments alone: literals, integer scalars, span sizes, + - * / %,
 /// unary minus, min and max. Loop bounds must be of this form.
 bool isHostEvaluable(const Expr &E);
+
+/// An expression as the dump prints it: captures as $name.
+std::string exprText(const Nest &N, const Expr &E);
 
 /// A stable, readable text form (-fplugin-arg-weft-dump-ir).
 std::string dump(const Nest &N);

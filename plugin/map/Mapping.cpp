@@ -5,8 +5,18 @@ namespace weft::map {
 
 NestMapping chooseMapping(const ir::Nest &N, const MappingRequest &Request) {
   NestMapping M;
-  for (std::size_t I = 0; I < N.Levels.size(); ++I) {
+  for (const ir::Level *Level : ir::levels(N)) {
     LevelMapping L;
+    if (Level->Depth > 0) {
+      L.Sequential = true;
+      L.BlockSize = 1;
+      L.Dop.Kind = Parallelism::SpanAll;
+      L.Reasons.push_back("runs within each thread of the level enclosing "
+                          "it: nested levels are not mapped onto threads "
+                          "yet");
+      M.Levels.push_back(std::move(L));
+      continue;
+    }
     if (Request.BlockSize) {
       L.BlockSize = Request.BlockSize;
       L.Reasons.push_back("block size " + std::to_string(L.BlockSize) +

@@ -23,6 +23,8 @@ struct LevelMapping {
   Dimension Dim = Dimension::X;
   unsigned BlockSize = 256;
   Parallelism Dop;
+  /// The level runs as a loop inside one thread of the enclosing level.
+  bool Sequential = false;
   /// Why this mapping was chosen, one line per deciding constraint.
   std::vector<std::string> Reasons;
 };
@@ -36,9 +38,10 @@ struct MappingRequest {
   unsigned BlockSize = 0;
 };
 
-/// Chooses the mapping of a single-level nest: dimension x, Span(1) over a
-/// grid-stride loop, block size 256 unless requested. The full search over
-/// all four degrees of parallelism replaces this for deeper nests.
+/// Chooses the mapping of a nest: the outermost level on dimension x,
+/// Span(1) over a grid-stride loop, block size 256 unless requested; inner
+/// levels sequential within its threads. The search over all four degrees of
+/// parallelism (Lee et al.) replaces this.
 NestMapping chooseMapping(const ir::Nest &N, const MappingRequest &Request);
 
 const char *spelling(Dimension D);

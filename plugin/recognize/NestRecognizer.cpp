@@ -156,27 +156,9 @@ public:
     syntax::ClauseError CE;
     // The syntax stage validated the text already.
     syntax::parseClauses(ClauseText, R.Clauses, CE);
-    if (!R.Clauses.Reductions.empty())
-      return fail(Loop->getBeginLoc(),
-                  "reduction clauses are not supported yet",
-                  "remove the reduction clause: the loop then runs on the "
-                  "host as written");
-    ir::Level Level;
-    if (auto *F = dyn_cast<ForStmt>(Loop)) {
-      if (!header(F, Level))
-        return std::nullopt;
-      body(F->getBody(), Level.Body);
-    } else {
-      auto *RF = cast<CXXForRangeStmt>(Loop);
-      if (!rangeHeader(RF, Level))
-        return std::nullopt;
-      body(RF->getBody(), Level.Body);
-    }
-    if (Failed)
+    if (!level(Loop, R.Clauses, R.Nest.Root) || Failed)
       return std::nullopt;
-    Level.Location = locationText(SM, compat::loopLocation(Loop));
-    R.Nest.Location = Level.Location;
-    R.Nest.Levels.push_back(std::move(Level));
+    R.Nest.Location = R.Nest.Root.Location;
     for (std::size_t I = 0; I < Params.size(); ++I) {
       ir::Param P = Params[I];
       if (P.isSpan())
@@ -186,6 +168,7 @@ public:
       R.Nest.Params.push_back(std::move(P));
     }
     R.CaptureRefs = CaptureRefs;
+    ir::analyzeAccesses(R.Nest);
     return R;
   }
 
@@ -216,6 +199,119 @@ private:
     return E;
   }
 
+  // ---- Levels -----------------------------------------------------------
+
+  /// One parallel level: header, reductions, body.
+  bool level(Stmt *Loop, const syntax::Clauses &Clauses, ir::Level &L) {
+    L.Depth = static_cast<unsigned>(Indices.size());
+    L.Location = locationText(SM, compat::loopLocation(Loop));
+    if (L.Depth >= 4)
+      return fail(Loop->getBeginLoc(),
+                  "a weft nest has at most 4 parallel levels",
+                  "remove the mark from one of the inner loops: it then runs "
+                  "sequentially"),
+             false;
+    const Stmt *Body;
+    if (auto *F = dyn_cast<ForStmt>(Loop)) {
+      if (!header(F, L))
+        return false;
+      Body = F->getBody();
+    } else {
+      auto *RF = cast<CXXForRangeStmt>(Loop);
+      if (!rangeHeader(RF, L))
+        return false;
+      Body = RF->getBody();
+    }
+    std::vector<const VarDecl *> Reducing;
+    for (const syntax::Reduction &R : Clauses.Reductions)
+      for (const std::string &Name : R.Variables)
+        if (const VarDecl *V = reduction(Loop, Body, R.Operator, Name, L))
+          Reducing.push_back(V);
+    if (Failed)
+      return false;
+    const int SavedDepth = SequentialDepth;
+    SequentialDepth = 0; // 'break' may not leave this level either.
+    body(Body, L.Body);
+    SequentialDepth = SavedDepth;
+    for (const VarDecl *V : Reducing)
+      ActiveReductions.erase(V);
+    Indices.pop_back();
+    return !Failed;
+  }
+
+  /// Checks and records `reduction(Op: Name)` on level L.
+  const VarDecl *reduction(Stmt *Loop, const Stmt *Body,
+                           const std::string &Op, const std::string &Name,
+                           ir::Level &L) {
+    // The variable is the one the loop's body refers to by that name.
+    const DeclRefExpr *Ref = findReference(Body, Name);
+    if (!Ref)
+      return fail(Loop->getBeginLoc(),
+                  "reduction variable '" + Name + "' is not used in the loop",
+                  "name a variable that the loop combines, as in "
+                  "'reduction(+: sum)'"),
+             nullptr;
+    const auto *V = cast<VarDecl>(Ref->getDecl());
+    std::optional<ir::ScalarKind> K = scalarKind(V->getType().getNonReferenceType());
+    static const std::pair<const char *, ir::ReductionOp> Ops[] = {
+        {"+", ir::ReductionOp::Add},     {"*", ir::ReductionOp::Mul},
+        {"min", ir::ReductionOp::Min},   {"max", ir::ReductionOp::Max},
+        {"&", ir::ReductionOp::BitAnd},  {"|", ir::ReductionOp::BitOr},
+        {"^", ir::ReductionOp::BitXor},  {"&&", ir::ReductionOp::And},
+        {"||", ir::ReductionOp::Or}};
+    ir::Reduction R;
+    for (const auto &[Spelling, Kind] : Ops)
+      if (Op == Spelling)
+        R.Op = Kind;
+    const bool Bitwise = R.Op == ir::ReductionOp::BitAnd ||
+                         R.Op == ir::ReductionOp::BitOr ||
+                         R.Op == ir::ReductionOp::BitXor;
+    if (!K || (Bitwise && ir::isFloating(*K)))
+      return fail(Ref->getLocation(),
+                  "reduction variable '" + Name + "' must be " +
+                      (Bitwise ? "an integer" : "an arithmetic scalar"),
+                  ""),
+             nullptr;
+    R.Variable = Name;
+    R.Type = *K;
+    if (!Locals.contains(V)) {
+      if (L.Depth > 0)
+        return fail(Ref->getLocation(),
+                    "the reduction of an inner parallel loop must go into a "
+                    "variable declared in the enclosing loop's body",
+                    "declare '" + Name +
+                        "' inside the outer loop, or reduce the outer loop "
+                        "too"),
+               nullptr;
+      if (V->hasGlobalStorage())
+        return fail(Ref->getLocation(),
+                    "global variable '" + Name +
+                        "' cannot be a reduction target",
+                    "reduce into a local variable"),
+               nullptr;
+      std::optional<unsigned> P = capture(Ref, /*ReductionTarget=*/true);
+      if (!P)
+        return nullptr;
+      R.ParamIndex = static_cast<int>(*P);
+    }
+    ActiveReductions[V] = R.Op;
+    L.Reductions.push_back(std::move(R));
+    return V;
+  }
+
+  static const DeclRefExpr *findReference(const Stmt *S,
+                                          const std::string &Name) {
+    if (!S)
+      return nullptr;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (isa<VarDecl>(DRE->getDecl()) && DRE->getDecl()->getName() == Name)
+        return DRE;
+    for (const Stmt *C : S->children())
+      if (const DeclRefExpr *R = findReference(C, Name))
+        return R;
+    return nullptr;
+  }
+
   // ---- Loop headers ----------------------------------------------------
 
   bool header(ForStmt *F, ir::Level &L) {
@@ -231,7 +327,7 @@ private:
                   "initial value",
                   Form),
              false;
-    Index = IV;
+    HeaderIndex = IV;
     L.IndexName = IV->getName().str();
     L.IndexType = *IT;
     L.Lower = bound(IV->getInit());
@@ -296,6 +392,8 @@ private:
                   Form),
              false;
     L.Step = Step->getSExtValue();
+    Indices.push_back(IV);
+    HeaderIndex = nullptr;
     return !Failed;
   }
 
@@ -326,7 +424,8 @@ private:
     T.IsConst = VT.getNonReferenceType().isConstQualified();
     markUse(*P, T.IsReference && !T.IsConst ? Access::ReadWrite : Access::Read);
 
-    L.IndexName = "weft_i0";
+    L.IndexName = "weft_i" + std::to_string(L.Depth);
+    Indices.push_back(nullptr); // synthesized: the body cannot name it
     L.IndexType = ir::ScalarKind::LongLong;
     L.Lower = make(ir::Expr::IntLiteral, ir::ScalarKind::LongLong, "0");
     L.Upper = make(ir::Expr::SpanSize, ir::ScalarKind::ULong);
@@ -346,15 +445,21 @@ private:
     return true;
   }
 
+  /// E names the index of the level whose header is being read.
   bool isIndex(const Expr *E) const {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == Index;
+    return DRE && HeaderIndex && DRE->getDecl() == HeaderIndex;
   }
 
-  /// A loop bound: an expression the runtime evaluates before the launch.
+  bool isParallelIndex(const VarDecl *VD) const {
+    return std::find(Indices.begin(), Indices.end(), VD) != Indices.end();
+  }
+
+  /// A loop bound. The outermost level's are evaluated by the runtime
+  /// before the launch, from the captured values alone.
   ir::ExprPtr bound(const Expr *E) {
     ir::ExprPtr B = expr(E, Access::Read);
-    if (B && !ir::isHostEvaluable(*B))
+    if (B && Indices.empty() && !ir::isHostEvaluable(*B))
       return failExpr(E->getBeginLoc(),
                       "a parallel loop's bounds must be integer expressions "
                       "of captured scalars, span sizes and constants",
@@ -365,11 +470,17 @@ private:
 
   // ---- Captures ---------------------------------------------------------
 
-  std::optional<unsigned> capture(const DeclRefExpr *DRE) {
+  std::optional<unsigned> capture(const DeclRefExpr *DRE,
+                                  bool ReductionTarget = false) {
     const auto *VD = cast<VarDecl>(DRE->getDecl());
     auto It = CaptureIndex.find(VD);
-    if (It != CaptureIndex.end())
+    if (It != CaptureIndex.end()) {
+      if (ReductionTarget && Params[It->second].isSpan())
+        return fail(DRE->getLocation(), "a span cannot be a reduction target");
+      if (ReductionTarget)
+        Params[It->second].Kind = ir::ParamKind::ReductionTarget;
       return It->second;
+    }
     ir::Param P;
     P.Name = VD->getName().str();
     QualType T = VD->getType().getNonReferenceType();
@@ -385,7 +496,8 @@ private:
       P.Element = *K;
       P.ConstElement = E.isConstQualified();
     } else if (std::optional<ir::ScalarKind> K = scalarKind(T)) {
-      P.Kind = ir::ParamKind::Scalar;
+      P.Kind = ReductionTarget ? ir::ParamKind::ReductionTarget
+                               : ir::ParamKind::Scalar;
       P.Element = *K;
     } else {
       std::string Hint = T->isPointerType() || T->isArrayType() ||
@@ -430,8 +542,19 @@ private:
                           "' cannot be used in a weft loop",
                       "use local variables, captured scalars and spans");
     std::optional<ir::ScalarKind> K = scalarKind(DRE->getType());
-    if (VD == Index || Locals.contains(VD)) {
-      if (VD == Index && A != Access::Read)
+    if (VD == HeaderIndex)
+      return failExpr(DRE->getLocation(),
+                      "a loop bound cannot depend on the loop's own index");
+    if (auto It = ActiveReductions.find(VD);
+        It != ActiveReductions.end() && DRE != AllowedReductionRef)
+      return failExpr(DRE->getLocation(),
+                      "the partial value of reduction variable '" +
+                          VD->getName().str() +
+                          "' cannot be used inside the loop",
+                      std::string("combine into it with '") +
+                          combineSpelling(It->second) + "' only");
+    if (isParallelIndex(VD) || Locals.contains(VD)) {
+      if (isParallelIndex(VD) && A != Access::Read)
         return failExpr(DRE->getLocation(),
                         "the index of a parallel loop cannot be modified in "
                         "its body",
@@ -469,7 +592,7 @@ private:
                       "span '" + Params[*P].Name +
                           "' can only be indexed or asked its size() in a "
                           "weft loop");
-    if (A != Access::Read)
+    if (A != Access::Read && Params[*P].Kind != ir::ParamKind::ReductionTarget)
       return failExpr(DRE->getLocation(),
                       "assigning to captured variable '" + Params[*P].Name +
                           "' from parallel iterations is a data race",
@@ -680,9 +803,15 @@ private:
         Op == UO_Coawait)
       return failExpr(U->getOperatorLoc(), "this operator is not supported in "
                                            "a weft loop");
+    // ++v and v-- combine a sum.
+    if (const VarDecl *V = reductionVariable(U->getSubExpr());
+        V && U->isIncrementDecrementOp() &&
+        ActiveReductions.lookup(V) == ir::ReductionOp::Add)
+      AllowedReductionRef = cast<DeclRefExpr>(stripped(U->getSubExpr()));
     ir::ExprPtr S = expr(U->getSubExpr(), U->isIncrementDecrementOp()
                                               ? Access::ReadWrite
                                               : Access::Read);
+    AllowedReductionRef = nullptr;
     if (!S)
       return nullptr;
     auto R = make(U->isPostfix() ? ir::Expr::Postfix : ir::Expr::Unary, *K,
@@ -691,8 +820,131 @@ private:
     return R;
   }
 
+  static const Expr *stripped(const Expr *E) {
+    while (true) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+        E = M->getSubExpr();
+      else
+        return E;
+    }
+  }
+
+  /// The active reduction variable E names, if any.
+  const VarDecl *reductionVariable(const Expr *E) const {
+    const auto *DRE = dyn_cast<DeclRefExpr>(stripped(E));
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return V && ActiveReductions.count(V) ? V : nullptr;
+  }
+
+  static const char *combineSpelling(ir::ReductionOp Op) {
+    switch (Op) {
+    case ir::ReductionOp::Add:
+      return "v += ...";
+    case ir::ReductionOp::Mul:
+      return "v *= ...";
+    case ir::ReductionOp::Min:
+      return "v = std::min(v, ...)";
+    case ir::ReductionOp::Max:
+      return "v = std::max(v, ...)";
+    case ir::ReductionOp::BitAnd:
+      return "v &= ...";
+    case ir::ReductionOp::BitOr:
+      return "v |= ...";
+    case ir::ReductionOp::BitXor:
+      return "v ^= ...";
+    case ir::ReductionOp::And:
+      return "v = v && ...";
+    case ir::ReductionOp::Or:
+      return "v = v || ...";
+    }
+    return "";
+  }
+
+  /// In `v = <RHS>`, the reference to v that combines it with Op, if RHS
+  /// has that form (v + e, e + v, std::min(v, e), ...).
+  const DeclRefExpr *combiningOperand(const Expr *RHS, const VarDecl *V,
+                                      ir::ReductionOp Op) const {
+    RHS = stripped(RHS);
+    auto IsV = [&](const Expr *E) -> const DeclRefExpr * {
+      const auto *DRE = dyn_cast<DeclRefExpr>(stripped(E));
+      return DRE && DRE->getDecl() == V ? DRE : nullptr;
+    };
+    if (const auto *B = dyn_cast<BinaryOperator>(RHS)) {
+      static const std::pair<ir::ReductionOp, BinaryOperatorKind> Ops[] = {
+          {ir::ReductionOp::Add, BO_Add},    {ir::ReductionOp::Mul, BO_Mul},
+          {ir::ReductionOp::BitAnd, BO_And}, {ir::ReductionOp::BitOr, BO_Or},
+          {ir::ReductionOp::BitXor, BO_Xor}, {ir::ReductionOp::And, BO_LAnd},
+          {ir::ReductionOp::Or, BO_LOr}};
+      for (const auto &[R, BO] : Ops)
+        if (R == Op && B->getOpcode() == BO) {
+          if (const DeclRefExpr *D = IsV(B->getLHS()))
+            return D;
+          return IsV(B->getRHS());
+        }
+      return nullptr;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(RHS)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!FD || !FD->getIdentifier() || C->getNumArgs() != 2)
+        return nullptr;
+      llvm::StringRef Name = FD->getName();
+      const bool Min = Name == "min" || Name == "fmin" || Name == "fminf";
+      const bool Max = Name == "max" || Name == "fmax" || Name == "fmaxf";
+      if ((Op == ir::ReductionOp::Min && Min) ||
+          (Op == ir::ReductionOp::Max && Max)) {
+        if (const DeclRefExpr *D = IsV(C->getArg(0)))
+          return D;
+        return IsV(C->getArg(1));
+      }
+    }
+    return nullptr;
+  }
+
+  /// `v op= e` or `v = v op e` on an active reduction variable v.
+  ir::ExprPtr combine(const BinaryOperator *B, const VarDecl *V,
+                      std::optional<ir::ScalarKind> K) {
+    const ir::ReductionOp Op = ActiveReductions.lookup(V);
+    static const std::pair<ir::ReductionOp, BinaryOperatorKind> Compound[] = {
+        {ir::ReductionOp::Add, BO_AddAssign},
+        {ir::ReductionOp::Mul, BO_MulAssign},
+        {ir::ReductionOp::BitAnd, BO_AndAssign},
+        {ir::ReductionOp::BitOr, BO_OrAssign},
+        {ir::ReductionOp::BitXor, BO_XorAssign}};
+    bool Matches = false;
+    for (const auto &[R, BO] : Compound)
+      Matches = Matches || (R == Op && B->getOpcode() == BO);
+    const DeclRefExpr *Self = nullptr;
+    if (B->getOpcode() == BO_Assign)
+      Matches = (Self = combiningOperand(B->getRHS(), V, Op)) != nullptr;
+    if (!Matches)
+      return failExpr(B->getOperatorLoc(),
+                      "reduction variable '" + V->getName().str() +
+                          "' must be combined with '" + combineSpelling(Op) +
+                          "' inside the loop",
+                      "the loop's iterations each add their part; any other "
+                      "use of the partial value depends on their order");
+    AllowedReductionRef = cast<DeclRefExpr>(stripped(B->getLHS()));
+    ir::ExprPtr L = expr(B->getLHS(), B->getOpcode() == BO_Assign
+                                          ? Access::Write
+                                          : Access::ReadWrite);
+    AllowedReductionRef = Self;
+    ir::ExprPtr R = L ? expr(B->getRHS(), Access::Read) : nullptr;
+    AllowedReductionRef = nullptr;
+    if (!R)
+      return nullptr;
+    auto E = make(ir::Expr::Binary, K.value_or(ir::ScalarKind::Int),
+                  BinaryOperator::getOpcodeStr(B->getOpcode()).str());
+    E->Operands.push_back(std::move(L));
+    E->Operands.push_back(std::move(R));
+    return E;
+  }
+
   ir::ExprPtr binary(const BinaryOperator *B, std::optional<ir::ScalarKind> K) {
     BinaryOperatorKind Op = B->getOpcode();
+    if (B->isAssignmentOp())
+      if (const VarDecl *V = reductionVariable(B->getLHS()))
+        return combine(B, V, K);
     if (Op == BO_Comma || Op == BO_PtrMemD || Op == BO_PtrMemI || Op == BO_Cmp)
       return failExpr(B->getOperatorLoc(),
                       "this operator is not supported in a weft loop",
@@ -776,9 +1028,17 @@ private:
       Out.push_back(std::move(R));
       return;
     }
+    if (std::optional<compat::Mark> M = compat::findMark(const_cast<Stmt *>(S))) {
+      syntax::Clauses Clauses;
+      syntax::ClauseError CE;
+      syntax::parseClauses(M->Clauses, Clauses, CE);
+      auto R = Make(ir::Stmt::ParallelFor);
+      R->Nested = std::make_unique<ir::Level>();
+      if (level(M->Loop, Clauses, *R->Nested))
+        Out.push_back(std::move(R));
+      return;
+    }
     if (const auto *F = dyn_cast<ForStmt>(S)) {
-      if (compat::findMark(const_cast<ForStmt *>(F)))
-        warnNested(F->getForLoc());
       if (F->getConditionVariable())
         return (void)fail(F->getForLoc(), "a declaration in a loop condition "
                                           "is not supported in a weft loop");
@@ -798,10 +1058,8 @@ private:
       Out.push_back(std::move(R));
       return;
     }
-    if (const auto *AS = dyn_cast<AttributedStmt>(S)) {
-      // A nested marked loop (Clang >= 20 keeps the mark in the AST).
+    if (const auto *AS = dyn_cast<AttributedStmt>(S))
       return stmt(AS->getSubStmt(), Out);
-    }
     if (const auto *W = dyn_cast<WhileStmt>(S)) {
       if (W->getConditionVariable())
         return (void)fail(W->getWhileLoc(), "a declaration in a loop "
@@ -902,18 +1160,20 @@ private:
     return R;
   }
 
-  void warnNested(SourceLocation Loc) {
-    diagnose(Diags, Loc, DiagnosticsEngine::Warning,
-             "nested parallel loops run sequentially inside the kernel of "
-             "the outer loop in this weft version");
-  }
-
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
   const SourceManager &SM;
   Stmt *Loop;
   bool Failed = false;
-  const VarDecl *Index = nullptr;
+  /// The indices of the enclosing parallel levels, outermost first (null
+  /// for a range-for's synthesized index).
+  std::vector<const VarDecl *> Indices;
+  /// The index whose loop header is being read.
+  const VarDecl *HeaderIndex = nullptr;
+  /// Reduction variables of the enclosing levels, and the one reference
+  /// that the combining statement being read may make to them.
+  llvm::DenseMap<const VarDecl *, ir::ReductionOp> ActiveReductions;
+  const DeclRefExpr *AllowedReductionRef = nullptr;
   llvm::SmallPtrSet<const VarDecl *, 16> Locals;
   llvm::DenseMap<const VarDecl *, unsigned> CaptureIndex;
   std::vector<ir::Param> Params;

@@ -65,7 +65,7 @@ ir::Nest saxpyNest() {
   S->Exprs.push_back(
       binary("=", std::move(Yi), std::move(Rhs), ir::ScalarKind::Float));
   L.Body.push_back(std::move(S));
-  N.Levels.push_back(std::move(L));
+  N.Root = std::move(L);
   return N;
 }
 

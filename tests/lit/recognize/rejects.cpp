@@ -73,7 +73,7 @@ void rejects(std::span<float> y, std::vector<float> &v, float *p, int n,
   for (int i = 0; i < n; ++i) { goto done; }
 done:
 
-  // CHECK: rejects.cpp:[[@LINE+2]]:3: error: reduction clauses are not supported yet
+  // CHECK: rejects.cpp:[[@LINE+2]]:3: error: reductions over the outermost parallel loop (into 's') are not generated yet
 #pragma weft parallel for reduction(+: s)
   for (int i = 0; i < n; ++i) s += y[i];
 

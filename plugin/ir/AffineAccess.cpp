@@ -1,0 +1,285 @@
+// AffineAccess.cpp: every span subscript of a nest as an affine function of
+// the parallel indices, where it is one. This feeds the coalescing analysis:
+// the level whose index has coefficient 1 in the most-executed accesses
+// belongs on dimension x.
+#include "ir/NestIR.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace weft::ir {
+namespace {
+
+/// A coefficient or offset: a known integer, or an expression's text.
+struct Term {
+  bool Known = true;
+  std::int64_t Value = 0;
+  std::string Text;
+
+  static Term number(std::int64_t V) { return {true, V, ""}; }
+  static Term symbol(std::string T) { return {false, 0, std::move(T)}; }
+  std::string text() const { return Known ? std::to_string(Value) : Text; }
+  bool isZero() const { return Known && Value == 0; }
+  bool isOne() const { return Known && Value == 1; }
+};
+
+Term add(const Term &A, const Term &B, bool Subtract = false) {
+  if (A.Known && B.Known)
+    return Term::number(Subtract ? A.Value - B.Value : A.Value + B.Value);
+  if (B.isZero())
+    return A;
+  if (A.isZero() && !Subtract)
+    return B;
+  return Term::symbol("(" + A.text() + (Subtract ? " - " : " + ") + B.text() +
+                      ")");
+}
+
+Term multiply(const Term &A, const Term &B) {
+  if (A.Known && B.Known)
+    return Term::number(A.Value * B.Value);
+  if (A.isZero() || B.isZero())
+    return Term::number(0);
+  if (A.isOne())
+    return B;
+  if (B.isOne())
+    return A;
+  return Term::symbol("(" + A.text() + " * " + B.text() + ")");
+}
+
+/// sum of Coefficients[index] * index + Offset
+struct Linear {
+  std::map<std::string, Term> Coefficients;
+  Term Offset;
+  bool dependsOnIndices() const { return !Coefficients.empty(); }
+};
+
+class AccessAnalysis {
+public:
+  explicit AccessAnalysis(Nest &N) : N(N) {}
+
+  void run() {
+    collectAssigned(N.Root.Body);
+    level(N.Root);
+  }
+
+private:
+  void collectAssigned(const std::vector<StmtPtr> &Body) {
+    for (const StmtPtr &S : Body) {
+      if (!S)
+        continue;
+      for (const ExprPtr &E : S->Exprs)
+        if (E)
+          collectAssigned(*E);
+      collectAssigned(S->Children);
+      if (S->Nested)
+        collectAssigned(S->Nested->Body);
+    }
+  }
+  void collectAssigned(const Expr &E) {
+    const bool Assigns =
+        (E.Kind == Expr::Binary && E.Text.back() == '=' && E.Text != "==" &&
+         E.Text != "!=" && E.Text != "<=" && E.Text != ">=") ||
+        ((E.Kind == Expr::Unary || E.Kind == Expr::Postfix) &&
+         (E.Text == "++" || E.Text == "--"));
+    if (Assigns && E.Operands[0]->Kind == Expr::Local)
+      Assigned.insert(E.Operands[0]->Text);
+    for (const ExprPtr &O : E.Operands)
+      collectAssigned(*O);
+  }
+
+  void level(const Level &L) {
+    Indices.push_back(L.IndexName);
+    Depth.push_back(L.Depth);
+    body(L.Body);
+    Indices.pop_back();
+    Depth.pop_back();
+  }
+
+  void body(const std::vector<StmtPtr> &Body) {
+    for (const StmtPtr &S : Body)
+      if (S)
+        stmt(*S);
+  }
+
+  void stmt(const Stmt &S) {
+    if (S.Kind == Stmt::ParallelFor) {
+      // The bounds are evaluated in the enclosing level.
+      visit(*S.Nested->Lower, Use::Read);
+      visit(*S.Nested->Upper, Use::Read);
+      level(*S.Nested);
+      return;
+    }
+    if (S.Kind == Stmt::Decl) {
+      if (const Expr *Init = S.Exprs[0].get()) {
+        visit(*Init, S.VarType.IsReference ? Use::ReadWrite : Use::Read);
+        // A local computed once from the indices (int row = i * cols)
+        // stands for its value in later subscripts.
+        if (!S.VarType.IsReference && !Assigned.count(S.Name))
+          if (std::optional<Linear> V = linear(*Init))
+            Locals[S.Name] = *V;
+      }
+    } else {
+      for (const ExprPtr &E : S.Exprs)
+        if (E)
+          visit(*E, Use::Read);
+    }
+    for (const StmtPtr &C : S.Children)
+      if (C)
+        stmt(*C);
+  }
+
+  enum class Use { Read, Write, ReadWrite };
+
+  void visit(const Expr &E, Use U) {
+    if (E.Kind == Expr::SpanElement) {
+      record(E, U);
+      visit(*E.Operands[0], Use::Read);
+      return;
+    }
+    if (E.Kind == Expr::Binary && E.Text.back() == '=' && E.Text != "==" &&
+        E.Text != "!=" && E.Text != "<=" && E.Text != ">=") {
+      visit(*E.Operands[0], E.Text == "=" ? Use::Write : Use::ReadWrite);
+      visit(*E.Operands[1], Use::Read);
+      return;
+    }
+    const bool IncDec = (E.Kind == Expr::Unary || E.Kind == Expr::Postfix) &&
+                        (E.Text == "++" || E.Text == "--");
+    for (const ExprPtr &O : E.Operands)
+      visit(*O, IncDec ? Use::ReadWrite : Use::Read);
+  }
+
+  void record(const Expr &E, Use U) {
+    Access A;
+    A.ParamIndex = E.ParamIndex;
+    A.Read = U != Use::Write;
+    A.Write = U != Use::Read;
+    A.Subscript = exprText(N, *E.Operands[0]);
+    A.Depth = Depth.empty() ? 0 : Depth.back();
+    if (std::optional<Linear> V = linear(*E.Operands[0])) {
+      A.Affine = true;
+      for (const std::string &I : Indices) {
+        auto It = V->Coefficients.find(I);
+        if (It != V->Coefficients.end())
+          A.Coefficients.emplace_back(I, It->second.text());
+      }
+      A.Offset = V->Offset.text();
+    }
+    N.Accesses.push_back(std::move(A));
+  }
+
+  bool isIndex(const std::string &Name) const {
+    for (const std::string &I : Indices)
+      if (I == Name)
+        return true;
+    return false;
+  }
+
+  /// E as an affine function of the indices in scope, or nullopt.
+  std::optional<Linear> linear(const Expr &E) {
+    Linear R;
+    switch (E.Kind) {
+    case Expr::IntLiteral: {
+      std::string Digits;
+      for (char C : E.Text)
+        if ((C >= '0' && C <= '9') || C == 'x' || C == 'X' ||
+            (C >= 'a' && C <= 'f') || (C >= 'A' && C <= 'F') || C == '-')
+          Digits += C;
+        else
+          break;
+      R.Offset = Term::number(std::stoll(Digits, nullptr, 0));
+      return R;
+    }
+    case Expr::Local:
+      if (isIndex(E.Text)) {
+        R.Coefficients[E.Text] = Term::number(1);
+        return R;
+      }
+      if (auto It = Locals.find(E.Text); It != Locals.end())
+        return It->second;
+      R.Offset = Term::symbol(E.Text);
+      return R;
+    case Expr::Cast:
+      if (isFloating(E.Type))
+        return std::nullopt;
+      return linear(*E.Operands[0]);
+    case Expr::Unary:
+      if (E.Text == "+")
+        return linear(*E.Operands[0]);
+      if (E.Text == "-") {
+        std::optional<Linear> V = linear(*E.Operands[0]);
+        if (!V)
+          return std::nullopt;
+        for (auto &[Index, Coef] : V->Coefficients)
+          Coef = multiply(Term::number(-1), Coef);
+        V->Offset = multiply(Term::number(-1), V->Offset);
+        return V;
+      }
+      break;
+    case Expr::Binary:
+      if (E.Text == "+" || E.Text == "-") {
+        std::optional<Linear> A = linear(*E.Operands[0]);
+        std::optional<Linear> B = linear(*E.Operands[1]);
+        if (!A || !B)
+          return std::nullopt;
+        const bool Sub = E.Text == "-";
+        for (auto &[Index, Coef] : B->Coefficients) {
+          auto It = A->Coefficients.find(Index);
+          Term Base = It == A->Coefficients.end() ? Term::number(0) : It->second;
+          A->Coefficients[Index] = add(Base, Coef, Sub);
+        }
+        A->Offset = add(A->Offset, B->Offset, Sub);
+        return A;
+      }
+      if (E.Text == "*") {
+        std::optional<Linear> A = linear(*E.Operands[0]);
+        std::optional<Linear> B = linear(*E.Operands[1]);
+        if (!A || !B || (A->dependsOnIndices() && B->dependsOnIndices()))
+          return std::nullopt;
+        if (A->dependsOnIndices())
+          std::swap(A, B);
+        // A is free of indices: it scales B.
+        for (auto &[Index, Coef] : B->Coefficients)
+          Coef = multiply(A->Offset, Coef);
+        B->Offset = multiply(A->Offset, B->Offset);
+        return B;
+      }
+      break;
+    default:
+      break;
+    }
+    // Anything else is an opaque symbol, unless it involves an index.
+    if (mentionsIndex(E))
+      return std::nullopt;
+    R.Offset = Term::symbol(exprText(N, E));
+    return R;
+  }
+
+  bool mentionsIndex(const Expr &E) {
+    if (E.Kind == Expr::Local) {
+      if (isIndex(E.Text))
+        return true;
+      auto It = Locals.find(E.Text);
+      return It != Locals.end() && It->second.dependsOnIndices();
+    }
+    for (const ExprPtr &O : E.Operands)
+      if (mentionsIndex(*O))
+        return true;
+    return false;
+  }
+
+  Nest &N;
+  std::vector<std::string> Indices;
+  std::vector<unsigned> Depth;
+  std::set<std::string> Assigned;
+  std::map<std::string, Linear> Locals;
+};
+
+} // namespace
+
+void analyzeAccesses(Nest &N) {
+  N.Accesses.clear();
+  AccessAnalysis(N).run();
+}
+
+} // namespace weft::ir

@@ -1,0 +1,73 @@
+// Reduction clauses: what they may name, and how the loop may use them.
+// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics %s 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <weft/weft.hpp>
+
+#include <algorithm>
+
+void f(std::span<const float> m, int rows, int cols, std::span<float> out,
+       float total) {
+#pragma weft parallel for
+  for (int i = 0; i < rows; ++i) {
+    float s = 0;
+    // CHECK: reductions.cpp:[[@LINE+3]]:47: error: the partial value of reduction variable 's' cannot be used inside the loop
+    // CHECK-NEXT: note: combine into it with 'v += ...' only
+#pragma weft parallel for reduction(+: s)
+    for (int j = 0; j < cols; ++j) { out[j] = s; s += m[j]; }
+    out[i] = s;
+  }
+
+#pragma weft parallel for
+  for (int i = 0; i < rows; ++i) {
+    float s = 0;
+    // CHECK: reductions.cpp:[[@LINE+2]]:38: error: reduction variable 's' must be combined with 'v += ...' inside the loop
+#pragma weft parallel for reduction(+: s)
+    for (int j = 0; j < cols; ++j) s *= m[j];
+    out[i] = s;
+  }
+
+#pragma weft parallel for
+  for (int i = 0; i < rows; ++i) {
+    float s = 0;
+    // CHECK: reductions.cpp:[[@LINE+2]]:38: error: reduction variable 's' must be combined with 'v = std::max(v, ...)' inside the loop
+#pragma weft parallel for reduction(max: s)
+    for (int j = 0; j < cols; ++j) s = m[j];
+    out[i] = s;
+  }
+
+  // CHECK: reductions.cpp:[[@LINE+4]]:5: error: reduction variable 'nothing' is not used in the loop
+#pragma weft parallel for
+  for (int i = 0; i < rows; ++i) {
+#pragma weft parallel for reduction(+: nothing)
+    for (int j = 0; j < cols; ++j) out[j] = 1;
+  }
+
+#pragma weft parallel for
+  for (int i = 0; i < rows; ++i) {
+    // CHECK: reductions.cpp:[[@LINE+3]]:36: error: the reduction of an inner parallel loop must go into a variable declared in the enclosing loop's body
+    // CHECK-NEXT: note: declare 'total' inside the outer loop, or reduce the outer loop too
+#pragma weft parallel for reduction(+: total)
+    for (int j = 0; j < cols; ++j) total += m[j];
+  }
+
+#pragma weft parallel for
+  for (int i = 0; i < rows; ++i) {
+    float s = 0;
+    // CHECK: reductions.cpp:[[@LINE+2]]:36: error: reduction variable 's' must be an integer
+#pragma weft parallel for reduction(^: s)
+    for (int j = 0; j < cols; ++j) s += m[j];
+    out[i] = s;
+  }
+
+  // CHECK: reductions.cpp:[[@LINE+10]]:11: error: a weft nest has at most 4 parallel levels
+#pragma weft parallel for
+  for (int a = 0; a < 2; ++a)
+#pragma weft parallel for
+    for (int b = 0; b < 2; ++b)
+#pragma weft parallel for
+      for (int c = 0; c < 2; ++c)
+#pragma weft parallel for
+        for (int d = 0; d < 2; ++d)
+#pragma weft parallel for
+          for (int e = 0; e < 2; ++e)
+            out[a + b + c + d + e] = 0;
+}
