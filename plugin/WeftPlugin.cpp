@@ -61,9 +61,8 @@ private:
   }
 
   Stmt *runPipeline(FunctionDecl *FD, const compat::Mark &M) {
-    ASTContext &Ctx = CI.getASTContext();
     std::optional<recognize::RecognizedNest> R =
-        recognize::recognizeNest(Ctx, M.Loop, M.Clauses);
+        recognize::recognizeNest(CI.getSema(), M.Loop, M.Clauses);
     if (!R)
       return nullptr;
     if (Options.DumpIR)

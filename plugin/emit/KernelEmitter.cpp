@@ -110,6 +110,12 @@ public:
     case ir::Stmt::Continue:
       OS << Pad << "continue;\n";
       return;
+    case ir::Stmt::Return:
+      OS << Pad << "return";
+      if (S.Exprs[0])
+        OS << " " << expr(*S.Exprs[0]);
+      OS << ";\n";
+      return;
     case ir::Stmt::ParallelFor: {
       // An inner level that the mapping keeps within its thread.
       const ir::Level &L = *S.Nested;
@@ -230,6 +236,25 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
     Printer.stmt(*S, 2);
   Body << "  }\n}\n";
 
+  // Functions the nest calls, callees first: part of the hashed text.
+  std::ostringstream Functions;
+  BodyPrinter FunctionPrinter(N, Functions);
+  for (const ir::Function &F : N.Functions) {
+    Functions << "WEFT_DEVICE "
+              << (F.ReturnsValue ? ir::spelling(F.ReturnType) : "void") << " "
+              << F.Name << "(";
+    for (std::size_t I = 0; I < F.Params.size(); ++I) {
+      const ir::LocalType &T = F.Params[I].second;
+      Functions << (I ? ", " : "") << (T.IsConst ? "const " : "")
+                << ir::spelling(T.Scalar) << (T.IsReference ? " &" : " ")
+                << F.Params[I].first;
+    }
+    Functions << ") {\n";
+    for (const ir::StmtPtr &S : F.Body)
+      FunctionPrinter.stmt(*S, 1);
+    Functions << "}\n\n";
+  }
+
   std::ostringstream Params;
   for (const ir::Param &P : N.Params)
     Params << paramDecl(P) << ", ";
@@ -238,7 +263,8 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   // The name hashes what makes the kernel distinct: where it comes from and
   // what it computes (two instantiations of one template differ in types).
   std::uint64_t Hash =
-      llvm::xxh3_64bits(N.Location + "\n" + Params.str() + "\n" + Body.str());
+      llvm::xxh3_64bits(N.Location + "\n" + Functions.str() + Params.str() +
+                        "\n" + Body.str());
   char HashText[17];
   std::snprintf(HashText, sizeof HashText, "%016llx",
                 static_cast<unsigned long long>(Hash));
@@ -253,7 +279,7 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
       << "#include <weft/device.h>\n\n"
       << "#ifndef WEFT_BLOCK_X\n#define WEFT_BLOCK_X " << LM.BlockSize
       << "\n#endif\n\n"
-      << "WEFT_KERNEL(" << K.Name << ", WEFT_BLOCK_X)\n(" << Params.str()
+      << Functions.str() << "WEFT_KERNEL(" << K.Name << ", WEFT_BLOCK_X)\n(" << Params.str()
       << ") {\n"
       << Body.str();
   K.Source = Src.str();

@@ -124,6 +124,19 @@ public:
          << " of " << (P.ConstElement ? "const " : "") << spelling(P.Element)
          << "\n";
     }
+    for (const Function &F : N.Functions) {
+      OS << "  function " << F.Name << " (" << F.Source << "): "
+         << (F.ReturnsValue ? spelling(F.ReturnType) : "void") << "(";
+      for (std::size_t I = 0; I < F.Params.size(); ++I) {
+        const LocalType &T = F.Params[I].second;
+        OS << (I ? ", " : "") << (T.IsConst ? "const " : "")
+           << spelling(T.Scalar) << (T.IsReference ? "& " : " ")
+           << F.Params[I].first;
+      }
+      OS << ")\n";
+      for (const StmtPtr &S : F.Body)
+        stmt(*S, 2);
+    }
     level(N.Root, 1);
     for (const Access &A : N.Accesses) {
       OS << "  access $" << N.Params[A.ParamIndex].Name << "[" << A.Subscript
@@ -210,6 +223,12 @@ private:
       return;
     case Stmt::ParallelFor:
       level(*S.Nested, Depth);
+      return;
+    case Stmt::Return:
+      OS << Pad << "return";
+      if (S.Exprs[0])
+        OS << " " << expr(*S.Exprs[0]);
+      OS << "\n";
       return;
     }
   }

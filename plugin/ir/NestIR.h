@@ -76,7 +76,8 @@ struct Expr {
     Postfix,      // Text: "++" / "--"
     Binary,       // Text: the operator, including assignments
     Conditional,  // Operands: condition, true, false
-    Call,         // Text: the device function (weft::sqrt, ...)
+    Call,         // Text: the device function (weft::sqrt, or one of
+                  // Nest::Functions)
     Cast          // Type: the target type
   } Kind;
   ScalarKind Type = ScalarKind::Int;
@@ -104,6 +105,7 @@ struct Stmt {
     DoWhile,  // Children[0]; Exprs[0]
     Break,
     Continue,
+    Return,     // Exprs[0] or null; in device functions only
     ParallelFor // Nested: a marked loop inside the nest, one level deeper
   } Kind;
   LocalType VarType;
@@ -153,12 +155,24 @@ struct Access {
   unsigned Depth = 0; // the deepest parallel level enclosing the access
 };
 
+/// A function called from the nest, emitted into the kernel text.
+struct Function {
+  std::string Name;   // unique in the kernel text
+  std::string Source; // the function's name as written, for the dump
+  bool ReturnsValue = false;
+  ScalarKind ReturnType = ScalarKind::Int;
+  std::vector<std::pair<std::string, LocalType>> Params;
+  std::vector<StmtPtr> Body;
+};
+
 /// A marked loop nest: its captures, its outermost level (which holds the
-/// others in ParallelFor statements) and its span accesses.
+/// others in ParallelFor statements), the functions it calls (callees before
+/// callers) and its span accesses.
 struct Nest {
   std::string Location; // file:line:col of the outermost marked loop
   std::vector<Param> Params;
   Level Root;
+  std::vector<Function> Functions;
   std::vector<Access> Accesses;
 };
 

@@ -11,6 +11,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <cstdio>
 
 using namespace clang;
 
@@ -147,9 +151,9 @@ const char *const NotSupportedYet = "this weft version does not support it yet";
 
 class Recognizer {
 public:
-  Recognizer(ASTContext &Ctx, Stmt *Loop)
-      : Ctx(Ctx), Diags(Ctx.getDiagnostics()), SM(Ctx.getSourceManager()),
-        Loop(Loop) {}
+  Recognizer(Sema &S, Stmt *Loop)
+      : S(S), Ctx(S.getASTContext()), Diags(Ctx.getDiagnostics()),
+        SM(Ctx.getSourceManager()), Loop(Loop) {}
 
   std::optional<RecognizedNest> run(const std::string &ClauseText) {
     RecognizedNest R;
@@ -168,6 +172,7 @@ public:
       R.Nest.Params.push_back(std::move(P));
     }
     R.CaptureRefs = CaptureRefs;
+    R.Nest.Functions = std::move(Functions);
     ir::analyzeAccesses(R.Nest);
     return R;
   }
@@ -574,6 +579,11 @@ private:
         return make(ir::Expr::FloatLiteral, *K, literalText(FL, *K));
       }
     }
+    if (InFunction && !VD->hasGlobalStorage())
+      return failExpr(DRE->getLocation(),
+                      "a function called from a weft loop can use only its "
+                      "parameters and locals",
+                      "pass '" + VD->getName().str() + "' as an argument");
     if (VD->hasGlobalStorage())
       return failExpr(DRE->getLocation(),
                       std::string(VD->isStaticLocal() ? "static local"
@@ -701,6 +711,21 @@ private:
         R->Operands.push_back(std::move(Sub));
         return R;
       }
+      if (OC->getOperator() == OO_Call)
+        if (const auto *MD =
+                dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+            MD && MD->getParent()->isLambda()) {
+          if (MD->getParent()->capture_size() != 0)
+            return failExpr(Loc,
+                            "a lambda called from a weft loop cannot capture "
+                            "variables",
+                            "pass what it needs as arguments");
+          return userCall(OC, MD, 1, K);
+        }
+      if (isOutputStream(OC->getArg(0)->getType()))
+        return failExpr(Loc, "I/O is not supported in a weft loop",
+                        "kernels cannot print: write results to a span and "
+                        "print them after the loop");
       return failExpr(Loc, "overloaded operators are not supported in a weft "
                            "loop");
     }
@@ -715,6 +740,11 @@ private:
         R->ParamIndex = *P;
         return R;
       }
+      if (M && M->isVirtual())
+        return failExpr(Loc,
+                        "virtual call to '" + M->getQualifiedNameAsString() +
+                            "' cannot be made from a weft loop",
+                        "call a non-virtual function");
       return failExpr(Loc, "member function calls are not supported in a "
                            "weft loop",
                       std::string(NotSupportedYet) +
@@ -723,6 +753,8 @@ private:
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *FD = Call->getDirectCallee();
       std::optional<std::string> Device = deviceFunction(FD);
+      if (!Device && FD)
+        return userCall(Call, FD, 0, K);
       if (!Device || !K)
         return failExpr(Loc,
                         "call to '" +
@@ -758,6 +790,159 @@ private:
                              E->getStmtClassName() +
                              ") is not supported in a weft loop",
                     NotSupportedYet);
+  }
+
+  static bool isOutputStream(QualType T) {
+    const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+    return RD && RD->getName().contains("ostream");
+  }
+
+  /// A call of a function with a visible body: converted once into a
+  /// device function of the kernel. FirstArg skips a lambda's object.
+  ir::ExprPtr userCall(const CallExpr *Call, const FunctionDecl *FD,
+                       unsigned FirstArg, std::optional<ir::ScalarKind> K) {
+    SourceLocation Loc = Call->getExprLoc();
+    const std::string Name = FD->getQualifiedNameAsString();
+    static const llvm::StringSet<> Io = {"printf", "fprintf", "puts", "putchar",
+                                         "fputs", "scanf", "perror", "write"};
+    if (Io.contains(FD->getName()))
+      return failExpr(Loc, "I/O is not supported in a weft loop",
+                      "kernels cannot print: write results to a span and "
+                      "print them after the loop");
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && MD->isVirtual() && !isa<CXXOperatorCallExpr>(Call))
+      return failExpr(Loc,
+                      "virtual call to '" + Name +
+                          "' cannot be made from a weft loop",
+                      "call a non-virtual function");
+    if (isa<CXXMemberCallExpr>(Call))
+      return failExpr(Loc, "member function calls are not supported in a "
+                           "weft loop yet",
+                      "call a free function, passing what it needs");
+    auto *Callee = const_cast<FunctionDecl *>(FD);
+    if (!Callee->getDefinition() && Callee->isImplicitlyInstantiable())
+      S.InstantiateFunctionDefinition(Loc, Callee, /*Recursive=*/true,
+                                      /*DefinitionRequired=*/false);
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!Def || !Def->hasBody())
+      return failExpr(Loc,
+                      "the body of '" + Name +
+                          "' is not visible here, so it cannot be compiled "
+                          "into the kernel",
+                      "define it in this file or in a header");
+    if (std::find(CallStack.begin(), CallStack.end(), Def) != CallStack.end())
+      return failExpr(Loc,
+                      "recursive call to '" + Name +
+                          "' cannot be compiled into a kernel",
+                      "rewrite the recursion as a loop");
+    auto It = FunctionNames.find(Def);
+    std::string Emitted;
+    if (It != FunctionNames.end()) {
+      Emitted = It->second;
+    } else {
+      std::optional<std::string> N = convertFunction(Def, Loc);
+      if (!N)
+        return nullptr;
+      Emitted = *N;
+    }
+    auto R = make(ir::Expr::Call, K.value_or(ir::ScalarKind::Int), Emitted);
+    for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
+      const ParmVarDecl *P = Def->getParamDecl(I - FirstArg);
+      QualType T = P->getType();
+      const bool ByReference =
+          T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+      BindingReference = T->isReferenceType();
+      ir::ExprPtr A = expr(Call->getArg(I), ByReference ? Access::ReadWrite
+                                                        : Access::Read);
+      BindingReference = false;
+      if (!A)
+        return nullptr;
+      R->Operands.push_back(std::move(A));
+    }
+    return R;
+  }
+
+  /// Converts Def's body into a device function; returns its name.
+  std::optional<std::string> convertFunction(const FunctionDecl *Def,
+                                             SourceLocation CallLoc) {
+    ir::Function F;
+    F.Source = Def->getQualifiedNameAsString();
+    std::string Key = F.Source + Def->getType().getAsString();
+    if (const TemplateArgumentList *Args = Def->getTemplateSpecializationArgs())
+      for (const TemplateArgument &A : Args->asArray()) {
+        llvm::raw_string_ostream OS(Key);
+        A.print(Ctx.getPrintingPolicy(), OS, /*IncludeType=*/true);
+      }
+    std::string Stem;
+    const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+    if (!Method || !Method->getParent()->isLambda())
+      for (char C : Def->getNameAsString())
+        Stem += std::isalnum(static_cast<unsigned char>(C)) ? C : '_';
+    char Hash[9];
+    std::snprintf(Hash, sizeof Hash, "%08x",
+                  static_cast<unsigned>(llvm::xxh3_64bits(Key)));
+    F.Name = "weft_fn_" + (Stem.empty() ? std::string("lambda") : Stem) + "_" +
+             Hash;
+    QualType Ret = Def->getReturnType();
+    if (!Ret->isVoidType()) {
+      std::optional<ir::ScalarKind> RK = scalarKind(Ret);
+      if (!RK || Ret->isReferenceType())
+        return fail(Def->getLocation(),
+                    "'" + F.Source +
+                        "' is called from a weft loop, so it must return "
+                        "void or an arithmetic value"),
+               std::nullopt;
+      F.ReturnsValue = true;
+      F.ReturnType = *RK;
+    }
+    // The function sees its parameters and locals only.
+    auto SavedLocals = std::move(Locals);
+    auto SavedIndices = std::move(Indices);
+    auto SavedReductions = std::move(ActiveReductions);
+    const int SavedDepth = SequentialDepth;
+    const bool SavedInFunction = InFunction;
+    Locals.clear();
+    Indices.clear();
+    ActiveReductions.clear();
+    SequentialDepth = 0;
+    InFunction = true;
+    CallStack.push_back(Def);
+    for (const ParmVarDecl *P : Def->parameters()) {
+      QualType T = P->getType();
+      std::optional<ir::ScalarKind> PK = scalarKind(T.getNonReferenceType());
+      if (!PK) {
+        fail(P->getLocation(),
+             "parameter '" + P->getName().str() + "' of '" + F.Source +
+                 "' has type '" + T.getAsString() +
+                 "': functions called from a weft loop take arithmetic "
+                 "values",
+             NotSupportedYet);
+        break;
+      }
+      ir::LocalType LT;
+      LT.Scalar = *PK;
+      LT.IsReference = T->isReferenceType();
+      LT.IsConst = T.getNonReferenceType().isConstQualified();
+      F.Params.emplace_back(P->getName().str(), LT);
+      Locals.insert(P);
+    }
+    if (!Failed)
+      body(Def->getBody(), F.Body);
+    CallStack.pop_back();
+    Locals = std::move(SavedLocals);
+    Indices = std::move(SavedIndices);
+    ActiveReductions = std::move(SavedReductions);
+    SequentialDepth = SavedDepth;
+    InFunction = SavedInFunction;
+    if (Failed) {
+      // Point back at the call that brought this function in.
+      diagnose(Diags, CallLoc, DiagnosticsEngine::Note,
+               "called from the weft loop here");
+      return std::nullopt;
+    }
+    FunctionNames[Def] = F.Name;
+    Functions.push_back(std::move(F));
+    return FunctionNames[Def];
   }
 
   ir::ExprPtr conversion(const Expr *E, CastKind CK, const Expr *Sub,
@@ -1095,6 +1280,13 @@ private:
       Out.push_back(Make(ir::Stmt::Continue));
       return;
     }
+    if (const auto *Ret = dyn_cast<ReturnStmt>(S); Ret && InFunction) {
+      auto R = Make(ir::Stmt::Return);
+      R->Exprs.push_back(Ret->getRetValue() ? expr(Ret->getRetValue())
+                                            : nullptr);
+      Out.push_back(std::move(R));
+      return;
+    }
     if (isa<ReturnStmt>(S))
       return (void)fail(S->getBeginLoc(),
                         "'return' cannot leave a parallel loop",
@@ -1160,6 +1352,7 @@ private:
     return R;
   }
 
+  Sema &S;
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
   const SourceManager &SM;
@@ -1174,6 +1367,12 @@ private:
   /// that the combining statement being read may make to them.
   llvm::DenseMap<const VarDecl *, ir::ReductionOp> ActiveReductions;
   const DeclRefExpr *AllowedReductionRef = nullptr;
+  /// Device functions: converted ones by definition, in callee-first order,
+  /// and the chain of calls being converted (to catch recursion).
+  llvm::DenseMap<const FunctionDecl *, std::string> FunctionNames;
+  std::vector<ir::Function> Functions;
+  std::vector<const FunctionDecl *> CallStack;
+  bool InFunction = false;
   llvm::SmallPtrSet<const VarDecl *, 16> Locals;
   llvm::DenseMap<const VarDecl *, unsigned> CaptureIndex;
   std::vector<ir::Param> Params;
@@ -1187,9 +1386,9 @@ private:
 
 } // namespace
 
-std::optional<RecognizedNest> recognizeNest(ASTContext &Ctx, Stmt *Loop,
+std::optional<RecognizedNest> recognizeNest(Sema &S, Stmt *Loop,
                                             const std::string &ClauseText) {
-  return Recognizer(Ctx, Loop).run(ClauseText);
+  return Recognizer(S, Loop).run(ClauseText);
 }
 
 } // namespace weft::recognize

@@ -6,8 +6,8 @@
 #include "ir/NestIR.h"
 #include "syntax/Clauses.h"
 
-#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/Sema/Sema.h"
 
 #include <optional>
 #include <vector>
@@ -24,7 +24,7 @@ struct RecognizedNest {
 
 /// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt).
 /// Returns nullopt after diagnosing what it cannot take.
-std::optional<RecognizedNest> recognizeNest(clang::ASTContext &Ctx,
+std::optional<RecognizedNest> recognizeNest(clang::Sema &S,
                                             clang::Stmt *Loop,
                                             const std::string &ClauseText);
 

@@ -55,8 +55,8 @@ void rejects(std::span<float> y, std::vector<float> &v, float *p, int n,
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) s += y[i];
 
-  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: call to 'opaque' is not supported in a weft loop
-  // CHECK-NEXT: note: this weft version does not support it yet; std math functions
+  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: the body of 'opaque' is not visible here, so it cannot be compiled into the kernel
+  // CHECK-NEXT: note: define it in this file or in a header
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) opaque(y[i]);
 

@@ -1,0 +1,52 @@
+// Calls a kernel cannot make: one error each, at the call, with the fix.
+// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics %s 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <weft/weft.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+float external(float);
+int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+float Scale = 2;
+float scaled(float v) { return v * Scale; }
+struct Shape {
+  virtual float area(float) const;
+};
+
+void f(std::span<float> y, const Shape &s, int n) {
+  // CHECK: functions-rejected.cpp:[[@LINE+3]]:38: error: the body of 'external' is not visible here, so it cannot be compiled into the kernel
+  // CHECK-NEXT: note: define it in this file or in a header
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) y[i] = external(y[i]);
+
+  // CHECK: functions-rejected.cpp:9:43: error: recursive call to 'fact' cannot be compiled into a kernel
+  // CHECK-NEXT: note: rewrite the recursion as a loop
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:38: note: called from the weft loop here
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) y[i] = fact(i);
+
+  // CHECK: functions-rejected.cpp:[[@LINE+3]]:31: error: I/O is not supported in a weft loop
+  // CHECK-NEXT: note: kernels cannot print
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) std::printf("%f\n", y[i]);
+
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:41: error: I/O is not supported in a weft loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) std::cout << y[i];
+
+  // CHECK: functions-rejected.cpp:[[@LINE+3]]:40: error: virtual call to 'Shape::area' cannot be made from a weft loop
+  // CHECK-NEXT: note: call a non-virtual function
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) y[i] = s.area(y[i]);
+
+  // CHECK: functions-rejected.cpp:[[@LINE+4]]:38: error: a lambda called from a weft loop cannot capture variables
+  int k = 3;
+  auto addK = [k](float v) { return v + k; };
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) y[i] = addK(y[i]);
+
+  // CHECK: functions-rejected.cpp:11:36: error: global variable 'Scale' cannot be used in a weft loop
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:38: note: called from the weft loop here
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) y[i] = scaled(y[i]);
+}
