@@ -171,7 +171,7 @@ public:
                                  : ir::ParamKind::ReadSpan;
       R.Nest.Params.push_back(std::move(P));
     }
-    R.CaptureRefs = CaptureRefs;
+    R.CaptureSources = CaptureSources;
     R.Nest.Functions = std::move(Functions);
     ir::analyzeAccesses(R.Nest);
     return R;
@@ -403,16 +403,16 @@ private:
   }
 
   bool rangeHeader(CXXForRangeStmt *RF, ir::Level &L) {
-    const auto *DRE =
-        dyn_cast<DeclRefExpr>(RF->getRangeInit()->IgnoreParenImpCasts());
-    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!VD || !spanDecl(VD->getType()))
-      return fail(RF->getRangeInit()->getBeginLoc(),
+    const Expr *Range = RF->getRangeInit();
+    if (!spanDecl(Range->getType()) ||
+        !(isa<DeclRefExpr>(Range->IgnoreParenImpCasts()) ||
+          memberOfThis(Range)))
+      return fail(Range->getBeginLoc(),
                   "a range-based parallel loop must iterate over a std::span "
                   "variable",
                   "capture a std::span so that its extent is known"),
              false;
-    std::optional<unsigned> P = capture(DRE);
+    std::optional<unsigned> P = spanOperand(Range);
     if (!P)
       return false;
     const VarDecl *LoopVar = RF->getLoopVariable();
@@ -477,23 +477,46 @@ private:
 
   std::optional<unsigned> capture(const DeclRefExpr *DRE,
                                   bool ReductionTarget = false) {
-    const auto *VD = cast<VarDecl>(DRE->getDecl());
-    auto It = CaptureIndex.find(VD);
+    return capture(DRE->getDecl(), DRE, DRE->getLocation(), ReductionTarget);
+  }
+
+  /// A member reached through `this`, when E is one.
+  static const FieldDecl *memberOfThis(const Expr *E) {
+    const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return nullptr;
+    return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  }
+
+  /// Captures D (a variable, or a member through `this`); Source is the
+  /// expression the rewrite copies to pass it to the runtime.
+  std::optional<unsigned> capture(const ValueDecl *D, const Expr *Source,
+                                  SourceLocation Loc, bool ReductionTarget) {
+    auto It = CaptureIndex.find(D);
     if (It != CaptureIndex.end()) {
       if (ReductionTarget && Params[It->second].isSpan())
-        return fail(DRE->getLocation(), "a span cannot be a reduction target");
+        return fail(Loc, "a span cannot be a reduction target");
       if (ReductionTarget)
         Params[It->second].Kind = ir::ParamKind::ReductionTarget;
       return It->second;
     }
     ir::Param P;
-    P.Name = VD->getName().str();
-    QualType T = VD->getType().getNonReferenceType();
+    P.Name = D->getName().str();
+    // Kernel parameters need distinct names (a member and a local may not).
+    for (unsigned Suffix = 1;; ++Suffix) {
+      bool Taken = false;
+      for (const ir::Param &Q : Params)
+        Taken = Taken || Q.Name == P.Name;
+      if (!Taken)
+        break;
+      P.Name = D->getName().str() + "_" + std::to_string(Suffix);
+    }
+    QualType T = D->getType().getNonReferenceType();
     if (const auto *Span = spanDecl(T)) {
       QualType E = Span->getTemplateArgs()[0].getAsType();
       std::optional<ir::ScalarKind> K = scalarKind(E);
       if (!K)
-        return fail(DRE->getLocation(),
+        return fail(Loc,
                     "std::span '" + P.Name + "' of '" + E.getAsString() +
                         "' cannot be captured: " + NotSupportedYet,
                     "capture spans of arithmetic types");
@@ -510,17 +533,40 @@ private:
                              ? "capture a std::span so that its extent is "
                                "known"
                              : "capture arithmetic scalars and std::spans";
-      return fail(DRE->getLocation(),
-                  "variable '" + P.Name + "' of type '" + T.getAsString() +
+      return fail(Loc,
+                  std::string(isa<FieldDecl>(D) ? "member" : "variable") +
+                      " '" + P.Name + "' of type '" + T.getAsString() +
                       "' cannot be captured by a weft loop",
                   Hint);
     }
     unsigned I = static_cast<unsigned>(Params.size());
     Params.push_back(std::move(P));
     Uses.emplace_back();
-    CaptureRefs.push_back(DRE);
-    CaptureIndex[VD] = I;
+    CaptureSources.push_back(Source);
+    CaptureIndex[D] = I;
     return I;
+  }
+
+  /// A scalar member through `this`, captured by value like a variable.
+  ir::ExprPtr member(const MemberExpr *ME, const FieldDecl *F, Access A) {
+    std::optional<unsigned> P =
+        capture(F, ME, ME->getMemberLoc(), /*ReductionTarget=*/false);
+    if (!P)
+      return nullptr;
+    if (Params[*P].isSpan())
+      return failExpr(ME->getMemberLoc(),
+                      "span '" + F->getName().str() +
+                          "' can only be indexed or asked its size() in a "
+                          "weft loop");
+    if (A != Access::Read)
+      return failExpr(ME->getMemberLoc(),
+                      "assigning to member '" + F->getName().str() +
+                          "' from parallel iterations is a data race",
+                      "write results to a span");
+    markUse(*P, A);
+    auto E = make(ir::Expr::ParamRef, Params[*P].Element);
+    E->ParamIndex = *P;
+    return E;
   }
 
   void markUse(unsigned P, Access A) {
@@ -617,6 +663,9 @@ private:
 
   /// The span a subscript or size() applies to.
   std::optional<unsigned> spanOperand(const Expr *E) {
+    if (const FieldDecl *F = memberOfThis(E))
+      return capture(F, cast<MemberExpr>(E->IgnoreParenImpCasts()),
+                     E->getExprLoc(), false);
     if (isa<MemberExpr>(E->IgnoreParenImpCasts()))
       return fail(E->getBeginLoc(), "members cannot be used in a weft loop yet",
                   "copy the member into a local variable (a std::span for "
@@ -773,6 +822,8 @@ private:
       }
       return R;
     }
+    if (const FieldDecl *F = memberOfThis(E); F && !InFunction)
+      return member(cast<MemberExpr>(E), F, A);
     if (isa<CXXThisExpr>(E) || isa<MemberExpr>(E))
       return failExpr(Loc, "members cannot be used in a weft loop yet",
                       "copy the member into a local variable (a std::span "
@@ -1374,10 +1425,10 @@ private:
   std::vector<const FunctionDecl *> CallStack;
   bool InFunction = false;
   llvm::SmallPtrSet<const VarDecl *, 16> Locals;
-  llvm::DenseMap<const VarDecl *, unsigned> CaptureIndex;
+  llvm::DenseMap<const ValueDecl *, unsigned> CaptureIndex;
   std::vector<ir::Param> Params;
   std::vector<Use> Uses;
-  std::vector<const DeclRefExpr *> CaptureRefs;
+  std::vector<const Expr *> CaptureSources;
   int SequentialDepth = 0;
   /// Set while converting the initializer of a reference: its span element
   /// must stay an lvalue even when only read.

@@ -16,9 +16,10 @@ namespace weft::recognize {
 
 struct RecognizedNest {
   ir::Nest Nest;
-  /// Per parameter, one reference to the captured variable in the loop; the
-  /// rewrite copies it to pass the variable to the runtime.
-  std::vector<const clang::DeclRefExpr *> CaptureRefs;
+  /// Per parameter, one reference to the captured variable in the loop (a
+  /// DeclRefExpr, or a MemberExpr through `this`); the rewrite copies it to
+  /// pass the variable to the runtime.
+  std::vector<const clang::Expr *> CaptureSources;
   syntax::Clauses Clauses;
 };
 

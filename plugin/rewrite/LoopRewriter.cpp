@@ -5,6 +5,7 @@
 #include "compat/ClangCompat.h"
 #include "support/Diagnose.h"
 
+#include "clang/AST/ExprCXX.h"
 #include "clang/Sema/Lookup.h"
 
 using namespace clang;
@@ -59,12 +60,23 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   llvm::SmallVector<Expr *, 8> Args;
   Args.push_back(compat::makeStringLiteral(Ctx, Descriptor, Loc));
   Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
-  for (const DeclRefExpr *Ref : Nest.CaptureRefs)
-    Args.push_back(DeclRefExpr::Create(
-        Ctx, NestedNameSpecifierLoc(), SourceLocation(),
-        const_cast<ValueDecl *>(Ref->getDecl()),
-        Ref->refersToEnclosingVariableOrCapture(), Loc, Ref->getType(),
-        Ref->getValueKind()));
+  for (const Expr *Source : Nest.CaptureSources) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Source)) {
+      Args.push_back(DeclRefExpr::Create(
+          Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+          const_cast<ValueDecl *>(Ref->getDecl()),
+          Ref->refersToEnclosingVariableOrCapture(), Loc, Ref->getType(),
+          Ref->getValueKind()));
+      continue;
+    }
+    // this->member
+    const auto *ME = cast<MemberExpr>(Source);
+    QualType ThisType = ME->getBase()->IgnoreParenImpCasts()->getType();
+    Expr *This = CXXThisExpr::Create(Ctx, Loc, ThisType, /*IsImplicit=*/true);
+    Args.push_back(MemberExpr::CreateImplicit(
+        Ctx, This, /*IsArrow=*/true, ME->getMemberDecl(), ME->getType(),
+        VK_LValue, OK_Ordinary));
+  }
 
   ExprResult Call = S.BuildCallExpr(nullptr, Callee.get(), Loc, Args, Loc);
   if (Call.isInvalid())

@@ -89,10 +89,11 @@ done:
 
 struct Holder {
   std::span<float> data;
+  float scale = 1;
   void run(int n) {
-    // CHECK: rejects.cpp:[[@LINE+3]]:33: error: members cannot be used in a weft loop yet
-    // CHECK-NEXT: note: copy the member into a local variable
+    // CHECK: rejects.cpp:[[@LINE+3]]:33: error: assigning to member 'scale' from parallel iterations is a data race
+    // CHECK-NEXT: note: write results to a span
 #pragma weft parallel for
-    for (int i = 0; i < n; ++i) data[i] = 0;
+    for (int i = 0; i < n; ++i) scale = data[i];
   }
 };
