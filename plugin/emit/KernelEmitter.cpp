@@ -10,8 +10,8 @@
 namespace weft::emit {
 namespace {
 
-std::string paramDecl(const ir::Param &P) {
-  std::string T = ir::spelling(P.Element);
+std::string paramDecl(const ir::Nest &N, const ir::Param &P) {
+  std::string T = ir::typeName(N, P.Element, P.Struct);
   if (!P.isSpan())
     return T + " " + P.Name;
   return "weft::dspan<" + std::string(P.ConstElement ? "const " : "") + T +
@@ -58,6 +58,14 @@ public:
     case ir::Expr::Cast:
       return "((" + std::string(ir::spelling(E.Type)) + ")" +
              expr(*E.Operands[0]) + ")";
+    case ir::Expr::Member:
+      return expr(*E.Operands[0]) + "." + E.Text;
+    case ir::Expr::InitList: {
+      std::string S = ir::typeName(N, E.Type, E.Struct) + "{";
+      for (std::size_t I = 0; I < E.Operands.size(); ++I)
+        S += (I ? ", " : "") + expr(*E.Operands[I]);
+      return S + "}";
+    }
     }
     return "";
   }
@@ -135,7 +143,7 @@ public:
 private:
   std::string decl(const ir::Stmt &S) {
     std::string D = std::string(S.VarType.IsConst ? "const " : "") +
-                    ir::spelling(S.VarType.Scalar) +
+                    ir::typeName(N, S.VarType.Scalar, S.VarType.Struct) +
                     (S.VarType.IsReference ? " &" : " ") + S.Name;
     if (S.Exprs[0])
       D += " = " + expr(*S.Exprs[0]);
@@ -236,18 +244,28 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
     Printer.stmt(*S, 2);
   Body << "  }\n}\n";
 
-  // Functions the nest calls, callees first: part of the hashed text.
+  // Structs, then the functions the nest calls (callees first): part of
+  // the hashed text.
   std::ostringstream Functions;
+  for (const ir::StructDef &S : N.Structs) {
+    Functions << "struct " << S.Name << " { // " << S.Source << "\n";
+    for (const ir::StructDef::Field &F : S.Fields)
+      Functions << "  " << ir::typeName(N, F.Scalar, F.Struct) << " " << F.Name
+                << ";\n";
+    Functions << "};\n\n";
+  }
   BodyPrinter FunctionPrinter(N, Functions);
   for (const ir::Function &F : N.Functions) {
     Functions << "WEFT_DEVICE "
-              << (F.ReturnsValue ? ir::spelling(F.ReturnType) : "void") << " "
-              << F.Name << "(";
+              << (F.ReturnsValue
+                      ? ir::typeName(N, F.ReturnType, F.ReturnStruct)
+                      : std::string("void"))
+              << " " << F.Name << "(";
     for (std::size_t I = 0; I < F.Params.size(); ++I) {
       const ir::LocalType &T = F.Params[I].second;
       Functions << (I ? ", " : "") << (T.IsConst ? "const " : "")
-                << ir::spelling(T.Scalar) << (T.IsReference ? " &" : " ")
-                << F.Params[I].first;
+                << ir::typeName(N, T.Scalar, T.Struct)
+                << (T.IsReference ? " &" : " ") << F.Params[I].first;
     }
     Functions << ") {\n";
     for (const ir::StmtPtr &S : F.Body)
@@ -257,7 +275,7 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
 
   std::ostringstream Params;
   for (const ir::Param &P : N.Params)
-    Params << paramDecl(P) << ", ";
+    Params << paramDecl(N, P) << ", ";
   Params << "weft::index_t weft_lo0, weft::index_t weft_count0";
 
   // The name hashes what makes the kernel distinct: where it comes from and
@@ -288,8 +306,10 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   D << "weft 1\nkernel " << K.Name << "\nloc " << N.Location << "\n";
   for (std::size_t I = 0; I < N.Params.size(); ++I)
     D << "param " << memory::descriptorWord(Transfers[I]) << " "
-      << ir::descriptorCode(N.Params[I].Element) << " " << N.Params[I].Name
-      << "\n";
+      << (N.Params[I].Struct >= 0
+              ? "bytes" + std::to_string(N.Structs[N.Params[I].Struct].Size)
+              : std::string(ir::descriptorCode(N.Params[I].Element)))
+      << " " << N.Params[I].Name << "\n";
   D << "level " << boundExpression(*L.Lower) << " "
     << boundExpression(*L.Upper) << " " << L.Step << " "
     << (L.Inclusive ? "le" : "lt") << "\n";

@@ -76,6 +76,10 @@ std::vector<const Level *> levels(const Nest &N) {
   return Out;
 }
 
+std::string typeName(const Nest &N, ScalarKind K, int Struct) {
+  return Struct >= 0 ? N.Structs[Struct].Name : std::string(spelling(K));
+}
+
 std::string exprText(const Nest &N, const Expr &E) {
   auto Sub = [&](std::size_t I) { return exprText(N, *E.Operands[I]); };
   switch (E.Kind) {
@@ -106,6 +110,14 @@ std::string exprText(const Nest &N, const Expr &E) {
   }
   case Expr::Cast:
     return std::string(spelling(E.Type)) + "(" + Sub(0) + ")";
+  case Expr::Member:
+    return Sub(0) + "." + E.Text;
+  case Expr::InitList: {
+    std::string S = typeName(N, E.Type, E.Struct) + "{";
+    for (std::size_t I = 0; I < E.Operands.size(); ++I)
+      S += (I ? ", " : "") + Sub(I);
+    return S + "}";
+  }
   }
   return "?";
 }
@@ -121,16 +133,25 @@ public:
     for (std::size_t I = 0; I < N.Params.size(); ++I) {
       const Param &P = N.Params[I];
       OS << "  param " << I << " " << P.Name << ": " << spelling(P.Kind)
-         << " of " << (P.ConstElement ? "const " : "") << spelling(P.Element)
-         << "\n";
+         << " of " << (P.ConstElement ? "const " : "")
+         << typeName(N, P.Element, P.Struct) << "\n";
+    }
+    for (const StructDef &S : N.Structs) {
+      OS << "  struct " << S.Name << " (" << S.Source << ", " << S.Size
+         << " bytes):";
+      for (const StructDef::Field &F : S.Fields)
+        OS << " " << typeName(N, F.Scalar, F.Struct) << " " << F.Name << ";";
+      OS << "\n";
     }
     for (const Function &F : N.Functions) {
       OS << "  function " << F.Name << " (" << F.Source << "): "
-         << (F.ReturnsValue ? spelling(F.ReturnType) : "void") << "(";
+         << (F.ReturnsValue ? typeName(N, F.ReturnType, F.ReturnStruct)
+                            : std::string("void"))
+         << "(";
       for (std::size_t I = 0; I < F.Params.size(); ++I) {
         const LocalType &T = F.Params[I].second;
         OS << (I ? ", " : "") << (T.IsConst ? "const " : "")
-           << spelling(T.Scalar) << (T.IsReference ? "& " : " ")
+           << typeName(N, T.Scalar, T.Struct) << (T.IsReference ? "& " : " ")
            << F.Params[I].first;
       }
       OS << ")\n";
@@ -179,7 +200,8 @@ private:
       return;
     case Stmt::Decl:
       OS << Pad << "decl " << (S.VarType.IsConst ? "const " : "")
-         << spelling(S.VarType.Scalar) << (S.VarType.IsReference ? "& " : " ")
+         << typeName(N, S.VarType.Scalar, S.VarType.Struct)
+         << (S.VarType.IsReference ? "& " : " ")
          << S.Name;
       if (S.Exprs[0])
         OS << " = " << expr(*S.Exprs[0]);

@@ -33,11 +33,28 @@ const char *spelling(ScalarKind K);
 const char *descriptorCode(ScalarKind K);
 bool isFloating(ScalarKind K);
 
-/// The type of a local variable in the kernel body.
+/// The type of a local variable in the kernel body. Struct >= 0 names one
+/// of Nest::Structs, and Scalar is then unused.
 struct LocalType {
   ScalarKind Scalar = ScalarKind::Int;
   bool IsConst = false;
   bool IsReference = false;
+  int Struct = -1;
+};
+
+/// A trivially copyable struct used by the nest, emitted into the kernel
+/// with the same fields in the same order, so that its layout matches the
+/// host's.
+struct StructDef {
+  std::string Name;   // unique in the kernel text
+  std::string Source; // as written, for the dump
+  struct Field {
+    std::string Name;
+    ScalarKind Scalar = ScalarKind::Int;
+    int Struct = -1;
+  };
+  std::vector<Field> Fields;
+  unsigned Size = 0; // bytes, as the host lays it out
 };
 
 enum class ParamKind {
@@ -55,6 +72,7 @@ struct Param {
   ParamKind Kind = ParamKind::Scalar;
   ScalarKind Element = ScalarKind::Int; // Scalar's type, or span's element.
   bool ConstElement = false;            // std::span<const T>
+  int Struct = -1; // the element's (or scalar's) struct, if it is one
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }
@@ -78,9 +96,12 @@ struct Expr {
     Conditional,  // Operands: condition, true, false
     Call,         // Text: the device function (weft::sqrt, or one of
                   // Nest::Functions)
-    Cast          // Type: the target type
+    Cast,         // Type: the target type
+    Member,       // Operands[0].Text: a field of a struct value
+    InitList      // Operands: a struct's fields, in order
   } Kind;
   ScalarKind Type = ScalarKind::Int;
+  int Struct = -1; // the value's struct, if it is one
   std::string Text;
   unsigned ParamIndex = 0;
   /// SpanElement: used as an lvalue (written, or bound to a reference)
@@ -161,6 +182,7 @@ struct Function {
   std::string Source; // the function's name as written, for the dump
   bool ReturnsValue = false;
   ScalarKind ReturnType = ScalarKind::Int;
+  int ReturnStruct = -1;
   std::vector<std::pair<std::string, LocalType>> Params;
   std::vector<StmtPtr> Body;
 };
@@ -171,6 +193,7 @@ struct Function {
 struct Nest {
   std::string Location; // file:line:col of the outermost marked loop
   std::vector<Param> Params;
+  std::vector<StructDef> Structs; // a struct after those it contains
   Level Root;
   std::vector<Function> Functions;
   std::vector<Access> Accesses;
@@ -186,6 +209,9 @@ void analyzeAccesses(Nest &N);
 /// launch arguments alone: literals, integer scalars, span sizes, + - * / %,
 /// unary minus, min and max. Loop bounds must be of this form.
 bool isHostEvaluable(const Expr &E);
+
+/// The C++ spelling of a value type: a scalar, or a struct of the nest.
+std::string typeName(const Nest &N, ScalarKind K, int Struct);
 
 /// An expression as the dump prints it: captures as $name.
 std::string exprText(const Nest &N, const Expr &E);

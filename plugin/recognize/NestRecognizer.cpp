@@ -173,6 +173,7 @@ public:
     }
     R.CaptureSources = CaptureSources;
     R.Nest.Functions = std::move(Functions);
+    R.Nest.Structs = std::move(Structs);
     ir::analyzeAccesses(R.Nest);
     return R;
   }
@@ -515,18 +516,25 @@ private:
     if (const auto *Span = spanDecl(T)) {
       QualType E = Span->getTemplateArgs()[0].getAsType();
       std::optional<ir::ScalarKind> K = scalarKind(E);
-      if (!K)
+      const int S = K ? -1 : structIndex(E, Loc);
+      if (!K && S < 0)
         return fail(Loc,
                     "std::span '" + P.Name + "' of '" + E.getAsString() +
-                        "' cannot be captured: " + NotSupportedYet,
-                    "capture spans of arithmetic types");
+                        "' cannot be captured",
+                    "capture spans of arithmetic types or of trivially "
+                    "copyable structs of them");
       P.Kind = ir::ParamKind::ReadSpan; // refined from its uses at the end
-      P.Element = *K;
+      P.Element = K.value_or(ir::ScalarKind::Char);
+      P.Struct = S;
       P.ConstElement = E.isConstQualified();
     } else if (std::optional<ir::ScalarKind> K = scalarKind(T)) {
       P.Kind = ReductionTarget ? ir::ParamKind::ReductionTarget
                                : ir::ParamKind::Scalar;
       P.Element = *K;
+    } else if (int S = ReductionTarget ? -1 : structIndex(T, Loc, false);
+               S >= 0) {
+      P.Kind = ir::ParamKind::Scalar;
+      P.Struct = S;
     } else {
       std::string Hint = T->isPointerType() || T->isArrayType() ||
                                  T->isRecordType()
@@ -610,9 +618,13 @@ private:
                         "the index of a parallel loop cannot be modified in "
                         "its body",
                         "use a local copy of the index");
-      if (!K)
-        return failExpr(DRE->getLocation(), "unsupported variable type");
-      return make(ir::Expr::Local, *K, VD->getName().str());
+      const int S = K ? -1 : structIndex(DRE->getType(), DRE->getLocation());
+      if (!K && S < 0)
+        return nullptr;
+      auto E = make(ir::Expr::Local, K.value_or(ir::ScalarKind::Char),
+                    VD->getName().str());
+      E->Struct = S;
+      return E;
     }
     // A constant the compiler folds (a const local, a constexpr global).
     if (DRE->isNonOdrUse() != NOUR_None || (VD->hasGlobalStorage() && VD->isConstexpr())) {
@@ -658,6 +670,7 @@ private:
     markUse(*P, A);
     auto E = make(ir::Expr::ParamRef, Params[*P].Element);
     E->ParamIndex = *P;
+    E->Struct = Params[*P].Struct;
     return E;
   }
 
@@ -719,6 +732,12 @@ private:
       return variable(DRE, A);
     if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
       return conversion(ICE, ICE->getCastKind(), ICE->getSubExpr(), K, A);
+    if (!K) {
+      if (ir::ExprPtr S = structValue(E, A))
+        return S;
+      if (Failed)
+        return nullptr;
+    }
     if (const auto *ECE = dyn_cast<ExplicitCastExpr>(E)) {
       if (!K)
         return failExpr(Loc, "casts to '" + E->getType().getAsString() +
@@ -756,6 +775,7 @@ private:
         markUse(*P, A);
         auto R = make(ir::Expr::SpanElement, Params[*P].Element);
         R->ParamIndex = *P;
+        R->Struct = Params[*P].Struct;
         R->LValue = A != Access::Read || BindingReference;
         R->Operands.push_back(std::move(Sub));
         return R;
@@ -824,6 +844,21 @@ private:
     }
     if (const FieldDecl *F = memberOfThis(E); F && !InFunction)
       return member(cast<MemberExpr>(E), F, A);
+    if (const auto *ME = dyn_cast<MemberExpr>(E);
+        ME && !memberOfThis(E) && structIndex(ME->getBase()->getType(), Loc,
+                                              false) >= 0) {
+      // A field of a struct value: a span element, a local, a parameter.
+      const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      ir::ExprPtr Base = F ? expr(ME->getBase(), A) : nullptr;
+      if (!Base)
+        return F ? nullptr
+                 : failExpr(Loc, "only fields of a struct can be used here");
+      auto R = make(ir::Expr::Member, K.value_or(ir::ScalarKind::Char),
+                    F->getName().str());
+      R->Struct = K ? -1 : structIndex(ME->getType(), Loc);
+      R->Operands.push_back(std::move(Base));
+      return R;
+    }
     if (isa<CXXThisExpr>(E) || isa<MemberExpr>(E))
       return failExpr(Loc, "members cannot be used in a weft loop yet",
                       "copy the member into a local variable (a std::span "
@@ -841,6 +876,116 @@ private:
                              E->getStmtClassName() +
                              ") is not supported in a weft loop",
                     NotSupportedYet);
+  }
+
+  /// Expressions whose value is a struct: copies, aggregate initializers,
+  /// assignments. Null (without failing) when E is none of those.
+  ir::ExprPtr structValue(const Expr *E, Access A) {
+    const int S = structIndex(E->getType(), E->getExprLoc(), false);
+    if (S < 0)
+      return nullptr;
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (CE->getNumArgs() == 1 &&
+          CE->getConstructor()->isCopyOrMoveConstructor())
+        return expr(CE->getArg(0), A);
+      if (CE->getNumArgs() == 0) {
+        auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
+        R->Struct = S;
+        return R;
+      }
+      return failExpr(E->getExprLoc(), "constructors cannot be called in a "
+                                       "weft loop",
+                      "initialize the struct with {...}");
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
+      R->Struct = S;
+      for (const Expr *Init : IL->inits()) {
+        ir::ExprPtr V = expr(Init, Access::Read);
+        if (!V)
+          return nullptr;
+        R->Operands.push_back(std::move(V));
+      }
+      return R;
+    }
+    if (const auto *ECE = dyn_cast<ExplicitCastExpr>(E))
+      return expr(ECE->getSubExpr(), A); // Particle{...}, Particle(p)
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+        OC && OC->getOperator() == OO_Equal) {
+      ir::ExprPtr L = expr(OC->getArg(0), Access::Write);
+      ir::ExprPtr R = L ? expr(OC->getArg(1), Access::Read) : nullptr;
+      if (!R)
+        return nullptr;
+      auto B = make(ir::Expr::Binary, ir::ScalarKind::Char, "=");
+      B->Struct = S;
+      B->Operands.push_back(std::move(L));
+      B->Operands.push_back(std::move(R));
+      return B;
+    }
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      auto R = make(ir::Expr::Conditional, ir::ScalarKind::Char);
+      R->Struct = S;
+      for (const Expr *Sub : {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
+        ir::ExprPtr X = expr(Sub, Access::Read);
+        if (!X)
+          return nullptr;
+        R->Operands.push_back(std::move(X));
+      }
+      return R;
+    }
+    return nullptr;
+  }
+
+  /// The index in Structs of the struct T names (registering it and the
+  /// structs it holds), or -1 when T is no struct weft can take; then, with
+  /// Diagnose, after an error at Loc.
+  int structIndex(QualType T, SourceLocation Loc, bool Diagnose = true) {
+    T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!RD || spanDecl(T) || RD->isLambda() || !RD->hasDefinition())
+      return -1;
+    if (auto It = StructIndex.find(RD); It != StructIndex.end())
+      return It->second;
+    const std::string Source = RD->getQualifiedNameAsString();
+    auto Reject = [&](const std::string &Why) {
+      if (Diagnose)
+        fail(Loc, "struct '" + Source + "' cannot be used in a weft loop: " +
+                      Why,
+             "use trivially copyable structs of arithmetic fields");
+      return -1;
+    };
+    if (RD->isUnion() || RD->isPolymorphic() || RD->getNumBases() != 0 ||
+        !RD->isTriviallyCopyable())
+      return Reject("it is not a plain trivially copyable struct");
+    ir::StructDef Def;
+    Def.Source = Source;
+    for (const FieldDecl *F : RD->fields()) {
+      ir::StructDef::Field Field;
+      Field.Name = F->getName().str();
+      if (std::optional<ir::ScalarKind> K = scalarKind(F->getType()))
+        Field.Scalar = *K;
+      else if ((Field.Struct = structIndex(F->getType(), Loc, Diagnose)) < 0)
+        return Reject("field '" + Field.Name + "' has type '" +
+                      F->getType().getAsString() + "'");
+      if (F->isBitField())
+        return Reject("field '" + Field.Name + "' is a bit-field");
+      Def.Fields.push_back(std::move(Field));
+    }
+    std::string Key = Source;
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      for (const TemplateArgument &A : Spec->getTemplateArgs().asArray()) {
+        llvm::raw_string_ostream OS(Key);
+        A.print(Ctx.getPrintingPolicy(), OS, /*IncludeType=*/true);
+      }
+    char Hash[9];
+    std::snprintf(Hash, sizeof Hash, "%08x",
+                  static_cast<unsigned>(llvm::xxh3_64bits(Key)));
+    Def.Name = "weft_st_" + RD->getNameAsString() + "_" + Hash;
+    Def.Size = static_cast<unsigned>(Ctx.getTypeSizeInChars(T).getQuantity());
+    const int I = static_cast<int>(Structs.size());
+    Structs.push_back(std::move(Def));
+    StructIndex[RD] = I;
+    return I;
   }
 
   static bool isOutputStream(QualType T) {
@@ -897,6 +1042,7 @@ private:
       Emitted = *N;
     }
     auto R = make(ir::Expr::Call, K.value_or(ir::ScalarKind::Int), Emitted);
+    R->Struct = K ? -1 : structIndex(Call->getType(), Loc, false);
     for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
       const ParmVarDecl *P = Def->getParamDecl(I - FirstArg);
       QualType T = P->getType();
@@ -937,14 +1083,16 @@ private:
     QualType Ret = Def->getReturnType();
     if (!Ret->isVoidType()) {
       std::optional<ir::ScalarKind> RK = scalarKind(Ret);
-      if (!RK || Ret->isReferenceType())
+      const int RS = RK ? -1 : structIndex(Ret, Def->getLocation(), false);
+      if ((!RK && RS < 0) || Ret->isReferenceType())
         return fail(Def->getLocation(),
                     "'" + F.Source +
                         "' is called from a weft loop, so it must return "
-                        "void or an arithmetic value"),
+                        "void, an arithmetic value or a struct of them"),
                std::nullopt;
       F.ReturnsValue = true;
-      F.ReturnType = *RK;
+      F.ReturnType = RK.value_or(ir::ScalarKind::Char);
+      F.ReturnStruct = RS;
     }
     // The function sees its parameters and locals only.
     auto SavedLocals = std::move(Locals);
@@ -961,7 +1109,8 @@ private:
     for (const ParmVarDecl *P : Def->parameters()) {
       QualType T = P->getType();
       std::optional<ir::ScalarKind> PK = scalarKind(T.getNonReferenceType());
-      if (!PK) {
+      const int PS = PK ? -1 : structIndex(T, P->getLocation(), false);
+      if (!PK && PS < 0) {
         fail(P->getLocation(),
              "parameter '" + P->getName().str() + "' of '" + F.Source +
                  "' has type '" + T.getAsString() +
@@ -971,7 +1120,8 @@ private:
         break;
       }
       ir::LocalType LT;
-      LT.Scalar = *PK;
+      LT.Scalar = PK.value_or(ir::ScalarKind::Char);
+      LT.Struct = PS;
       LT.IsReference = T->isReferenceType();
       LT.IsConst = T.getNonReferenceType().isConstQualified();
       F.Params.emplace_back(P->getName().str(), LT);
@@ -1374,7 +1524,11 @@ private:
              nullptr;
     QualType T = VD->getType();
     std::optional<ir::ScalarKind> K = scalarKind(T.getNonReferenceType());
-    if (!K) {
+    const int Struct = K ? -1 : structIndex(T, VD->getLocation(), false);
+    if (!K && Struct < 0) {
+      if (T->isRecordType() && !spanDecl(T) && !T->getAsCXXRecordDecl()->isLambda() &&
+          structIndex(T, VD->getLocation(), true) < 0 && Failed)
+        return nullptr; // diagnosed: a struct weft cannot take
       std::string Hint = T->isArrayType() || T->isRecordType()
                              ? std::string(NotSupportedYet) +
                                    "; per-iteration arrays come with a later "
@@ -1389,11 +1543,19 @@ private:
     auto R = std::make_unique<ir::Stmt>();
     R->Kind = ir::Stmt::Decl;
     R->Name = VD->getName().str();
-    R->VarType.Scalar = *K;
+    R->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
+    R->VarType.Struct = Struct;
     R->VarType.IsReference = T->isReferenceType();
     R->VarType.IsConst = T.getNonReferenceType().isConstQualified();
     if (R->VarType.IsReference && !VD->getInit())
       return nullptr;
+    // `Particle p;`: a struct left uninitialized, as in the source.
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(VD->getInit());
+        CE && Struct >= 0 && CE->getNumArgs() == 0) {
+      R->Exprs.push_back(nullptr);
+      Locals.insert(VD);
+      return R;
+    }
     Access A = R->VarType.IsReference && !R->VarType.IsConst ? Access::ReadWrite
                                                              : Access::Read;
     BindingReference = R->VarType.IsReference;
@@ -1424,6 +1586,9 @@ private:
   std::vector<ir::Function> Functions;
   std::vector<const FunctionDecl *> CallStack;
   bool InFunction = false;
+  /// Structs the nest uses, each after those it contains.
+  llvm::DenseMap<const CXXRecordDecl *, int> StructIndex;
+  std::vector<ir::StructDef> Structs;
   llvm::SmallPtrSet<const VarDecl *, 16> Locals;
   llvm::DenseMap<const ValueDecl *, unsigned> CaptureIndex;
   std::vector<ir::Param> Params;

@@ -103,6 +103,7 @@ bool readScalar(const ParamInfo &P, const detail::LaunchArg &A,
 #undef WEFT_READ
   case ScalarType::F32:
   case ScalarType::F64:
+  case ScalarType::Bytes:
     return false;
   }
   return false;
@@ -157,8 +158,15 @@ bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
         P.Kind = ParamKind::Scalar;
       else
         return Fail("unknown parameter kind");
-      if (!parseType(Type, P.Type))
+      if (Type.rfind("bytes", 0) == 0 && Type.size() > 5 &&
+          Type.find_first_not_of("0123456789", 5) == std::string::npos) {
+        P.Type = ScalarType::Bytes;
+        P.Bytes = std::stoul(Type.substr(5));
+      } else if (!parseType(Type, P.Type)) {
         return Fail("unknown parameter type");
+      } else {
+        P.Bytes = sizeOf(P.Type);
+      }
       Out.Params.push_back(std::move(P));
     } else if (Key == "level") {
       LevelInfo Level;

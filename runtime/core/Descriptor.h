@@ -4,7 +4,9 @@
 //   weft 1
 //   kernel <name>
 //   loc <file>:<line>:<col>
-//   param <in|out|inout|scalar> <type> <name>      one per captured variable
+//   param <in|out|inout|scalar> <type> <name>      one per captured variable;
+//                                                   type: bool i8 ... f64, or
+//                                                   bytesN for an N-byte struct
 //   level <lo-expr> <hi-expr> <step> <lt|le>       one per parallel level
 //   block <threads>                                 the kernel's WEFT_BLOCK_X
 //
@@ -26,7 +28,21 @@ namespace weft::rt {
 enum class ParamKind { In, Out, InOut, Scalar };
 
 /// Element or scalar type of a parameter, as spelled in the descriptor.
-enum class ScalarType { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+/// Bytes: a trivially copyable struct of ParamInfo::Bytes bytes.
+enum class ScalarType {
+  Bool,
+  I8,
+  U8,
+  I16,
+  U16,
+  I32,
+  U32,
+  I64,
+  U64,
+  F32,
+  F64,
+  Bytes
+};
 
 struct BoundExpr {
   enum Op { Lit, Arg, Size, Add, Sub, Mul, Div, Rem, Min, Max, Neg } Kind;
@@ -38,6 +54,7 @@ struct ParamInfo {
   ParamKind Kind;
   ScalarType Type;
   std::string Name;
+  std::size_t Bytes = 0; // the element's (or scalar's) size
   bool isSpan() const { return Kind != ParamKind::Scalar; }
   bool readsDevice() const {
     return Kind == ParamKind::In || Kind == ParamKind::InOut;

@@ -159,12 +159,12 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     const ParamInfo &P = K.Params[I];
     const detail::LaunchArg &A = Args[I];
     if (!P.isSpan()) {
-      if (A.ElementSize != sizeOf(P.Type))
+      if (A.ElementSize != P.Bytes)
         return "argument '" + P.Name + "' has the wrong size";
       Params.push_back(const_cast<void *>(A.Data));
       continue;
     }
-    if (A.ElementSize != sizeOf(P.Type))
+    if (A.ElementSize != P.Bytes)
       return "span '" + P.Name + "' has the wrong element size";
     const std::size_t Bytes = A.Count * A.ElementSize;
     Spans[I].Extent = A.Count;
