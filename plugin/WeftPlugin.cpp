@@ -67,6 +67,15 @@ private:
       return nullptr;
     if (Options.DumpIR)
       llvm::outs() << ir::dump(R->Nest);
+    for (const ir::Allocation &A : R->Nest.Allocations)
+      if (A.FixedSize < 0) {
+        error(CI.getDiagnostics(), M.Loop->getBeginLoc(),
+              "per-iteration arrays of run-time size (here '" + A.Name +
+                  "[" + A.Extent + "]') are not generated yet",
+              "give the array a constant size, or remove the mark: the loop "
+              "then runs on the host as written");
+        return nullptr;
+      }
     for (const ir::Reduction &Red : R->Nest.Root.Reductions)
       if (Red.ParamIndex >= 0) {
         error(CI.getDiagnostics(), M.Loop->getBeginLoc(),

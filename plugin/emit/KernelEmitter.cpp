@@ -60,6 +60,8 @@ public:
              expr(*E.Operands[0]) + ")";
     case ir::Expr::Member:
       return expr(*E.Operands[0]) + "." + E.Text;
+    case ir::Expr::LocalElement:
+      return E.Text + "[" + expr(*E.Operands[0]) + "]";
     case ir::Expr::InitList: {
       std::string S = ir::typeName(N, E.Type, E.Struct) + "{";
       for (std::size_t I = 0; I < E.Operands.size(); ++I)
@@ -80,6 +82,10 @@ public:
       OS << Pad << "}\n";
       return;
     case ir::Stmt::Decl:
+      if (S.ArrayExtent) {
+        array(S, Pad);
+        return;
+      }
       OS << Pad << decl(S) << ";\n";
       return;
     case ir::Stmt::ExprStmt:
@@ -141,6 +147,25 @@ public:
   }
 
 private:
+  /// A per-iteration array of constant size, in the thread's own memory.
+  void array(const ir::Stmt &S, const std::string &Pad) {
+    const std::string T = ir::typeName(N, S.VarType.Scalar, S.VarType.Struct);
+    const std::string Extent = expr(*S.ArrayExtent);
+    OS << Pad << T << " " << S.Name << "[" << Extent << "]";
+    if (S.Exprs[0] && !S.ArrayFill) {
+      OS << " = {";
+      for (std::size_t I = 0; I < S.Exprs[0]->Operands.size(); ++I)
+        OS << (I ? ", " : "") << expr(*S.Exprs[0]->Operands[I]);
+      OS << "}";
+    }
+    OS << ";\n";
+    if (S.ArrayFill)
+      OS << Pad << "for (weft::index_t weft_k = 0; weft_k < " << Extent
+         << "; ++weft_k)\n"
+         << Pad << "  " << S.Name << "[weft_k] = " << expr(*S.Exprs[0])
+         << ";\n";
+  }
+
   std::string decl(const ir::Stmt &S) {
     std::string D = std::string(S.VarType.IsConst ? "const " : "") +
                     ir::typeName(N, S.VarType.Scalar, S.VarType.Struct) +

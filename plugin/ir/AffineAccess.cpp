@@ -110,7 +110,19 @@ private:
       level(*S.Nested);
       return;
     }
-    if (S.Kind == Stmt::Decl) {
+    if (S.Kind == Stmt::Decl && S.ArrayExtent) {
+      Allocation A;
+      A.Name = S.Name;
+      A.Element = S.VarType;
+      A.Extent = exprText(N, *S.ArrayExtent);
+      if (S.ArrayExtent->Kind == Expr::IntLiteral)
+        A.FixedSize = std::stoll(S.ArrayExtent->Text);
+      A.OwningLevel = Depth.empty() ? 0 : Depth.back();
+      AllocationIndex[S.Name] = N.Allocations.size();
+      N.Allocations.push_back(std::move(A));
+      if (S.Exprs[0])
+        visit(*S.Exprs[0], Use::Read);
+    } else if (S.Kind == Stmt::Decl) {
       if (const Expr *Init = S.Exprs[0].get()) {
         visit(*Init, S.VarType.IsReference ? Use::ReadWrite : Use::Read);
         // A local computed once from the indices (int row = i * cols)
@@ -132,6 +144,17 @@ private:
   enum class Use { Read, Write, ReadWrite };
 
   void visit(const Expr &E, Use U) {
+    if (E.Kind == Expr::LocalElement) {
+      auto It = AllocationIndex.find(E.Text);
+      const unsigned Here = Depth.empty() ? 0 : Depth.back();
+      if (U != Use::Read && It != AllocationIndex.end()) {
+        Allocation &A = N.Allocations[It->second];
+        if (Here > A.OwningLevel && static_cast<int>(Here) > A.FilledByLevel)
+          A.FilledByLevel = static_cast<int>(Here);
+      }
+      visit(*E.Operands[0], Use::Read);
+      return;
+    }
     if (E.Kind == Expr::SpanElement) {
       record(E, U);
       visit(*E.Operands[0], Use::Read);
@@ -273,12 +296,14 @@ private:
   std::vector<unsigned> Depth;
   std::set<std::string> Assigned;
   std::map<std::string, Linear> Locals;
+  std::map<std::string, std::size_t> AllocationIndex;
 };
 
 } // namespace
 
 void analyzeAccesses(Nest &N) {
   N.Accesses.clear();
+  N.Allocations.clear();
   AccessAnalysis(N).run();
 }
 

@@ -112,8 +112,11 @@ std::string exprText(const Nest &N, const Expr &E) {
     return std::string(spelling(E.Type)) + "(" + Sub(0) + ")";
   case Expr::Member:
     return Sub(0) + "." + E.Text;
+  case Expr::LocalElement:
+    return E.Text + "[" + Sub(0) + "]";
   case Expr::InitList: {
-    std::string S = typeName(N, E.Type, E.Struct) + "{";
+    // A struct's initializer names its type; an array's does not.
+    std::string S = (E.Struct >= 0 ? typeName(N, E.Type, E.Struct) : "") + "{";
     for (std::size_t I = 0; I < E.Operands.size(); ++I)
       S += (I ? ", " : "") + Sub(I);
     return S + "}";
@@ -172,6 +175,14 @@ public:
         OS << " " << Index << "*" << Coef;
       OS << " + " << A.Offset << "\n";
     }
+    for (const Allocation &A : N.Allocations) {
+      OS << "  allocation " << A.Name << ": "
+         << typeName(N, A.Element.Scalar, A.Element.Struct) << "[" << A.Extent
+         << "] per iteration of level " << A.OwningLevel;
+      if (A.FilledByLevel >= 0)
+        OS << ", filled by level " << A.FilledByLevel;
+      OS << (A.FixedSize >= 0 ? ", constant size" : ", run-time size") << "\n";
+    }
     return OS.str();
   }
 
@@ -201,10 +212,11 @@ private:
     case Stmt::Decl:
       OS << Pad << "decl " << (S.VarType.IsConst ? "const " : "")
          << typeName(N, S.VarType.Scalar, S.VarType.Struct)
-         << (S.VarType.IsReference ? "& " : " ")
-         << S.Name;
+         << (S.VarType.IsReference ? "& " : " ") << S.Name;
+      if (S.ArrayExtent)
+        OS << "[" << expr(*S.ArrayExtent) << "]";
       if (S.Exprs[0])
-        OS << " = " << expr(*S.Exprs[0]);
+        OS << (S.ArrayFill ? " filled with " : " = ") << expr(*S.Exprs[0]);
       OS << "\n";
       return;
     case Stmt::ExprStmt:

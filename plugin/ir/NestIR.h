@@ -98,7 +98,8 @@ struct Expr {
                   // Nest::Functions)
     Cast,         // Type: the target type
     Member,       // Operands[0].Text: a field of a struct value
-    InitList      // Operands: a struct's fields, in order
+    InitList,     // Operands: a struct's fields (or an array's elements)
+    LocalElement  // Text: a per-iteration array; Operands[0]: the subscript
   } Kind;
   ScalarKind Type = ScalarKind::Int;
   int Struct = -1; // the value's struct, if it is one
@@ -134,6 +135,11 @@ struct Stmt {
   std::vector<ExprPtr> Exprs;
   std::vector<StmtPtr> Children;
   std::unique_ptr<Level> Nested;
+  /// Decl of a per-iteration array: its extent (VarType is the element's);
+  /// Exprs[0] is then an InitList, a value every element starts with
+  /// (ArrayFill), or null.
+  ExprPtr ArrayExtent;
+  bool ArrayFill = false;
 };
 
 enum class ReductionOp { Add, Mul, Min, Max, BitAnd, BitOr, BitXor, And, Or };
@@ -187,6 +193,17 @@ struct Function {
   std::vector<StmtPtr> Body;
 };
 
+/// A per-iteration array: one per iteration of its owning level, to be
+/// preallocated for all of them at once when its extent is not constant.
+struct Allocation {
+  std::string Name;
+  LocalType Element;
+  std::string Extent;         // as the dump prints it
+  std::int64_t FixedSize = -1; // the extent when it is a constant
+  unsigned OwningLevel = 0;
+  int FilledByLevel = -1; // the deepest level writing it, if deeper
+};
+
 /// A marked loop nest: its captures, its outermost level (which holds the
 /// others in ParallelFor statements), the functions it calls (callees before
 /// callers) and its span accesses.
@@ -197,12 +214,13 @@ struct Nest {
   Level Root;
   std::vector<Function> Functions;
   std::vector<Access> Accesses;
+  std::vector<Allocation> Allocations;
 };
 
 /// The levels of a nest in pre-order (the root first).
 std::vector<const Level *> levels(const Nest &N);
 
-/// Fills N.Accesses from the nest's body.
+/// Fills N.Accesses and N.Allocations from the nest's body.
 void analyzeAccesses(Nest &N);
 
 /// True when E is an integer expression the runtime can evaluate from the

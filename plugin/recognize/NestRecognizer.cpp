@@ -766,6 +766,10 @@ private:
     }
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
       if (OC->getOperator() == OO_Subscript) {
+        if (ir::ExprPtr R = localElement(OC, OC->getArg(0), OC->getArg(1), K))
+          return R;
+        if (Failed)
+          return nullptr;
         std::optional<unsigned> P = spanOperand(OC->getArg(0));
         if (!P)
           return nullptr;
@@ -800,11 +804,19 @@ private:
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       const CXXMethodDecl *M = MC->getMethodDecl();
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(
+              MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
+          M && M->getName() == "size" && DRE)
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+            VD && LocalArrays.count(VD)) {
+          auto C = make(ir::Expr::Cast, K.value_or(ir::ScalarKind::ULong));
+          C->Operands.push_back(cloneExpr(*LocalArrays.lookup(VD)));
+          return C;
+        }
       if (M && M->getName() == "size" && spanDecl(MC->getImplicitObjectArgument()->getType())) {
         std::optional<unsigned> P = spanOperand(MC->getImplicitObjectArgument());
         if (!P)
-          return nullptr;
-        markUse(*P, Access::Read);
+          return nullptr; // A size query reads no element.
         auto R = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
         R->ParamIndex = *P;
         return R;
@@ -868,6 +880,11 @@ private:
     if (isa<CXXNewExpr>(E) || isa<CXXDeleteExpr>(E))
       return failExpr(Loc, "new and delete cannot be used in a weft loop",
                       "allocate before the loop");
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      if (ir::ExprPtr R = localElement(AS, AS->getBase(), AS->getIdx(), K))
+        return R;
+    if (Failed)
+      return nullptr;
     if (isa<ArraySubscriptExpr>(E))
       return failExpr(Loc, "pointers and arrays cannot be indexed in a weft "
                            "loop",
@@ -1509,6 +1526,134 @@ private:
          NotSupportedYet);
   }
 
+  /// The std:: class template T specializes, if its name is Name.
+  static const ClassTemplateSpecializationDecl *stdTemplate(QualType T,
+                                                           llvm::StringRef Name) {
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+    return Spec && Spec->getName() == Name && Spec->isInStdNamespace() ? Spec
+                                                                       : nullptr;
+  }
+
+  ir::ExprPtr integer(std::int64_t V) {
+    return make(ir::Expr::IntLiteral, ir::ScalarKind::Long,
+                std::to_string(V) + "l");
+  }
+
+  /// A per-iteration array (C array, VLA, std::array, std::vector sized at
+  /// its declaration); nullopt when VD is none of those.
+  std::optional<ir::StmtPtr> localArray(const VarDecl *VD) {
+    QualType T = VD->getType();
+    QualType Element;
+    ir::ExprPtr Extent;
+    const Expr *Init = VD->getInit();
+    ir::ExprPtr Fill;
+    if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T)) {
+      Element = CAT->getElementType();
+      Extent = integer(static_cast<std::int64_t>(CAT->getSize().getZExtValue()));
+    } else if (const VariableArrayType *VAT = Ctx.getAsVariableArrayType(T)) {
+      Element = VAT->getElementType();
+      Extent = expr(VAT->getSizeExpr());
+    } else if (const auto *Array = stdTemplate(T, "array")) {
+      Element = Array->getTemplateArgs()[0].getAsType();
+      Extent = integer(Array->getTemplateArgs()[1].getAsIntegral().getExtValue());
+    } else if (const auto *Vector = stdTemplate(T, "vector")) {
+      Element = Vector->getTemplateArgs()[0].getAsType();
+      const auto *CE = dyn_cast_or_null<CXXConstructExpr>(
+          Init ? Init->IgnoreImplicit() : nullptr);
+      if (!CE || CE->getNumArgs() == 0 || isa<CXXStdInitializerListExpr>(
+                                              CE->getArg(0)->IgnoreImplicit()) ||
+          !CE->getArg(0)->getType()->isIntegerType())
+        return fail(VD->getLocation(),
+                    "a std::vector in a weft loop must be sized where it is "
+                    "declared",
+                    "write 'std::vector<T> " + VD->getName().str() +
+                        "(n)' or '(n, value)'"),
+               std::nullopt;
+      Extent = expr(CE->getArg(0));
+      const bool HasValue =
+          CE->getNumArgs() > 1 && !isa<CXXDefaultArgExpr>(CE->getArg(1));
+      Fill = HasValue ? expr(CE->getArg(1))
+                      : make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0");
+      Init = nullptr;
+    } else {
+      return std::nullopt;
+    }
+    if (!Extent)
+      return std::nullopt;
+    if (T->isReferenceType())
+      return fail(VD->getLocation(), "references to arrays are not supported "
+                                     "in a weft loop"),
+             std::nullopt;
+    std::optional<ir::ScalarKind> K = scalarKind(Element);
+    const int S = K ? -1 : structIndex(Element, VD->getLocation(), false);
+    if (!K && S < 0)
+      return fail(VD->getLocation(),
+                  "per-iteration array '" + VD->getName().str() +
+                      "' has elements of type '" + Element.getAsString() + "'",
+                  "use arithmetic elements or structs of them"),
+             std::nullopt;
+    auto R = std::make_unique<ir::Stmt>();
+    R->Kind = ir::Stmt::Decl;
+    R->Name = VD->getName().str();
+    R->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
+    R->VarType.Struct = S;
+    R->ArrayExtent = std::move(Extent);
+    if (Fill) {
+      R->ArrayFill = true;
+      R->Exprs.push_back(std::move(Fill));
+    } else if (const auto *IL = dyn_cast_or_null<InitListExpr>(
+                   Init ? Init->IgnoreImplicit() : nullptr)) {
+      // std::array's braces hold its member array's.
+      if (IL->getNumInits() == 1 && isa<InitListExpr>(IL->getInit(0)) &&
+          stdTemplate(T, "array"))
+        IL = cast<InitListExpr>(IL->getInit(0));
+      auto List = make(ir::Expr::InitList, R->VarType.Scalar);
+      for (const Expr *E : IL->inits()) {
+        if (isa<ImplicitValueInitExpr>(E))
+          break; // the rest is zero, as `= {...}` makes it
+        ir::ExprPtr V = expr(E);
+        if (!V)
+          return std::nullopt;
+        List->Operands.push_back(std::move(V));
+      }
+      R->Exprs.push_back(std::move(List));
+    } else {
+      R->Exprs.push_back(nullptr);
+    }
+    Locals.insert(VD);
+    LocalArrays[VD] = R->ArrayExtent.get();
+    return R;
+  }
+
+  /// Subscript, an element of a per-iteration array, when Base names one.
+  ir::ExprPtr localElement(const Expr *Subscript, const Expr *Base,
+                           const Expr *Index, std::optional<ir::ScalarKind> K) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !LocalArrays.count(VD))
+      return nullptr;
+    ir::ExprPtr I = expr(Index, Access::Read);
+    if (!I)
+      return nullptr;
+    auto R = make(ir::Expr::LocalElement, K.value_or(ir::ScalarKind::Char),
+                  VD->getName().str());
+    R->Struct = K ? -1 : structIndex(Subscript->getType(),
+                                     Subscript->getExprLoc(), false);
+    R->Operands.push_back(std::move(I));
+    return R;
+  }
+
+  ir::ExprPtr cloneExpr(const ir::Expr &E) {
+    auto C = make(E.Kind, E.Type, E.Text);
+    C->Struct = E.Struct;
+    C->ParamIndex = E.ParamIndex;
+    C->LValue = E.LValue;
+    for (const ir::ExprPtr &O : E.Operands)
+      C->Operands.push_back(cloneExpr(*O));
+    return C;
+  }
+
   ir::StmtPtr local(const Decl *D) {
     const auto *VD = dyn_cast<VarDecl>(D);
     if (!VD) {
@@ -1523,6 +1668,10 @@ private:
                                      "a weft loop"),
              nullptr;
     QualType T = VD->getType();
+    if (std::optional<ir::StmtPtr> Array = localArray(VD))
+      return std::move(*Array);
+    if (Failed)
+      return nullptr;
     std::optional<ir::ScalarKind> K = scalarKind(T.getNonReferenceType());
     const int Struct = K ? -1 : structIndex(T, VD->getLocation(), false);
     if (!K && Struct < 0) {
@@ -1588,6 +1737,8 @@ private:
   bool InFunction = false;
   /// Structs the nest uses, each after those it contains.
   llvm::DenseMap<const CXXRecordDecl *, int> StructIndex;
+  /// Per-iteration arrays in scope, with their extents (for size()).
+  llvm::DenseMap<const VarDecl *, const ir::Expr *> LocalArrays;
   std::vector<ir::StructDef> Structs;
   llvm::SmallPtrSet<const VarDecl *, 16> Locals;
   llvm::DenseMap<const ValueDecl *, unsigned> CaptureIndex;
