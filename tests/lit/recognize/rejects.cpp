@@ -1,6 +1,6 @@
 // Constructs a weft loop cannot take: one error each, at the offending
 // place, with the fix as a note.
-// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics %s 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -ferror-limit=0 %s 2>&1 | FileCheck %s --implicit-check-not=error:
 #include <weft/weft.hpp>
 
 #include <vector>
@@ -63,6 +63,15 @@ void rejects(std::span<float> y, std::vector<float> &v, float *p, int n,
   // CHECK: rejects.cpp:[[@LINE+2]]:31: error: exceptions cannot be thrown in a weft loop
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) throw 1;
+
+  // CHECK: rejects.cpp:[[@LINE+2]]:33: error: exceptions are not supported in a weft loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) { try { y[i] = 1; } catch (...) {} }
+
+  static float Bias = 1;
+  // CHECK: rejects.cpp:[[@LINE+2]]:38: error: static local variable 'Bias' cannot be used in a weft loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) y[i] = Bias;
 
   // CHECK: rejects.cpp:[[@LINE+2]]:31: error: new and delete cannot be used in a weft loop
 #pragma weft parallel for
