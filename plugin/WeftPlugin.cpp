@@ -86,50 +86,55 @@ private:
         return nullptr;
       }
 
-    map::MappingRequest Request;
-    if (R->Clauses.Block)
-      Request.BlockSize = R->Clauses.Block->Value;
-    warnIgnoredClauses(*R, M.Loop->getBeginLoc());
-    map::NestMapping Mapping = map::chooseMapping(R->Nest, Request);
+    map::NestMapping Chosen = map::chooseMapping(R->Nest);
+    if (!Chosen.Error.empty()) {
+      error(CI.getDiagnostics(), M.Loop->getBeginLoc(), Chosen.Error,
+            "relax the dim/block/span/split clauses of this nest");
+      return nullptr;
+    }
+    // Kernels are generated with the 1D mapping until the generator covers
+    // every mapping the search can choose; block(N) on the outermost loop
+    // still sets its block size.
+    map::NestMapping Generated;
+    Generated.Levels = map::baseline(
+        "1d", static_cast<unsigned>(Chosen.Levels.size()), map::DeviceModel());
+    if (R->Nest.Root.Forced.Block)
+      Generated.Levels[0].BlockSize = R->Nest.Root.Forced.Block;
     std::vector<memory::Transfer> Transfers = memory::planTransfers(R->Nest);
-    emit::EmittedKernel K = emit::emitKernel(R->Nest, Mapping, Transfers);
+    emit::EmittedKernel K = emit::emitKernel(R->Nest, Generated, Transfers);
     if (Options.Remarks)
-      remark(M.Loop->getBeginLoc(), K, Mapping);
+      remark(*R, K, Chosen, Generated);
     if (!Options.EmitDir.empty())
       writeKernel(K, M.Loop->getBeginLoc());
     return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R,
                                 K.Descriptor, K.Source);
   }
 
-  void warnIgnoredClauses(const recognize::RecognizedNest &R,
-                          SourceLocation Loc) {
-    const syntax::Clauses &C = R.Clauses;
-    for (const char *Name : {C.Strategy ? "strategy" : nullptr,
-                             C.Dim ? "dim" : nullptr,
-                             C.Span ? "span" : nullptr,
-                             C.Split ? "split" : nullptr,
-                             C.If ? "if" : nullptr})
-      if (Name)
-        diagnose(CI.getDiagnostics(), Loc, DiagnosticsEngine::Warning,
-                 std::string("clause '") + Name +
-                     "' has no effect yet: this weft version maps a "
-                     "single-level loop one iteration per thread");
-  }
-
-  void remark(SourceLocation Loc, const emit::EmittedKernel &K,
-              const map::NestMapping &M) {
-    std::string Text = "weft: kernel " + K.Name;
-    for (std::size_t I = 0; I < M.Levels.size(); ++I) {
-      const map::LevelMapping &L = M.Levels[I];
-      Text += "; level " + std::to_string(I) + ": ";
-      Text += L.Sequential ? std::string("sequential")
-                           : std::string("dim ") + map::spelling(L.Dim) +
-                                 ", block " + std::to_string(L.BlockSize) +
-                                 ", " + map::spelling(L.Dop);
+  /// One remark per level, at its loop: the mapping the search chose and
+  /// why, and what the kernel was generated with.
+  void remark(const recognize::RecognizedNest &R, const emit::EmittedKernel &K,
+              const map::NestMapping &Chosen,
+              const map::NestMapping &Generated) {
+    std::vector<const ir::Level *> Levels = ir::levels(R.Nest);
+    for (std::size_t I = 0; I < Levels.size(); ++I) {
+      const unsigned D = Levels[I]->Depth;
+      const map::LevelMapping &L = Chosen.Levels[D];
+      std::string Text = "weft: level " + std::to_string(D) + " (" +
+                         Levels[I]->IndexName + "): " + map::describe(L);
       for (const std::string &Why : L.Reasons)
-        Text += " [" + Why + "]";
+        Text += "; " + Why;
+      if (D == 0) {
+        for (const std::string &A : Chosen.Assumptions)
+          Text += "; " + A;
+        Text += "; kernel " + K.Name;
+      }
+      const map::LevelMapping &G = Generated.Levels[D];
+      if (map::describe(G) != map::describe(L))
+        Text += "; generated as " + map::describe(G) +
+                " until kernels for the chosen mapping are generated";
+      diagnose(CI.getDiagnostics(), R.LevelLocations[I],
+               DiagnosticsEngine::Remark, Text);
     }
-    diagnose(CI.getDiagnostics(), Loc, DiagnosticsEngine::Remark, Text);
   }
 
   void writeKernel(const emit::EmittedKernel &K, SourceLocation Loc) {

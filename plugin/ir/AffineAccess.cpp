@@ -136,9 +136,13 @@ private:
         if (E)
           visit(*E, Use::Read);
     }
+    // What a conditional guards runs less often than what it follows.
+    const bool Guards = S.Kind == Stmt::If;
+    Branches += Guards;
     for (const StmtPtr &C : S.Children)
       if (C)
         stmt(*C);
+    Branches -= Guards;
   }
 
   enum class Use { Read, Write, ReadWrite };
@@ -179,6 +183,7 @@ private:
     A.Write = U != Use::Read;
     A.Subscript = exprText(N, *E.Operands[0]);
     A.Depth = Depth.empty() ? 0 : Depth.back();
+    A.Branches = Branches;
     if (std::optional<Linear> V = linear(*E.Operands[0])) {
       A.Affine = true;
       for (const std::string &I : Indices) {
@@ -297,6 +302,7 @@ private:
   std::set<std::string> Assigned;
   std::map<std::string, Linear> Locals;
   std::map<std::string, std::size_t> AllocationIndex;
+  unsigned Branches = 0;
 };
 
 } // namespace

@@ -155,6 +155,14 @@ struct Reduction {
   int ParamIndex = -1; // the captured target's parameter, or -1 for a local
 };
 
+/// What a level's clauses force on its mapping; absent fields are searched.
+struct MappingClauses {
+  char Dim = 0;        // 'x', 'y', 'z', or 0
+  unsigned Block = 0;  // block(N)
+  int Span = -1;       // span(N); 0 for span(all)
+  unsigned Split = 0;  // split(K)
+};
+
 /// One parallel loop level: for (Index = Lower; Index < Upper; Index += Step).
 struct Level {
   std::string IndexName;
@@ -166,6 +174,7 @@ struct Level {
   std::string Location; // file:line:col of the loop
   unsigned Depth = 0;   // 0 for the outermost level
   std::vector<Reduction> Reductions;
+  MappingClauses Forced;
 };
 
 /// A span subscript as an affine function of the parallel levels' indices,
@@ -180,6 +189,7 @@ struct Access {
   std::vector<std::pair<std::string, std::string>> Coefficients; // index, coef
   std::string Offset;
   unsigned Depth = 0; // the deepest parallel level enclosing the access
+  unsigned Branches = 0; // conditionals enclosing it inside the nest
 };
 
 /// A function called from the nest, emitted into the kernel text.
@@ -215,6 +225,7 @@ struct Nest {
   std::vector<Function> Functions;
   std::vector<Access> Accesses;
   std::vector<Allocation> Allocations;
+  std::string Strategy = "auto"; // strategy(...) of the outermost level
 };
 
 /// The levels of a nest in pre-order (the root first).

@@ -1,35 +1,493 @@
-// Mapping.cpp: the mapping of single-level nests.
+// Mapping.cpp: the mapping search. The nest's levels are grouped by depth;
+// every combination of per-depth options that passes the hard constraints is
+// scored with the soft ones, and the best few are kept.
 #include "map/Mapping.h"
 
-namespace weft::map {
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
 
-NestMapping chooseMapping(const ir::Nest &N, const MappingRequest &Request) {
-  NestMapping M;
-  for (const ir::Level *Level : ir::levels(N)) {
-    LevelMapping L;
-    if (Level->Depth > 0) {
-      L.Sequential = true;
-      L.BlockSize = 1;
-      L.Dop.Kind = Parallelism::SpanAll;
-      L.Reasons.push_back("runs within each thread of the level enclosing "
-                          "it: nested levels are not mapped onto threads "
-                          "yet");
-      M.Levels.push_back(std::move(L));
-      continue;
-    }
-    if (Request.BlockSize) {
-      L.BlockSize = Request.BlockSize;
-      L.Reasons.push_back("block size " + std::to_string(L.BlockSize) +
-                          " requested by block(...)");
-    } else {
-      L.Reasons.push_back("block size 256: a multiple of the warp width "
-                          "that fills an SM with 8 blocks");
-    }
-    L.Reasons.push_back("dimension x, Span(1): the only parallel level, one "
-                        "iteration per thread, grid-stride beyond the grid");
-    M.Levels.push_back(std::move(L));
+namespace weft::map {
+namespace {
+
+using Symbols = std::map<std::string, std::int64_t>;
+
+std::optional<std::int64_t> evaluate(const ir::Nest &N, const ir::Expr &E,
+                                     const Symbols &S) {
+  auto Sub = [&](std::size_t I) { return evaluate(N, *E.Operands[I], S); };
+  switch (E.Kind) {
+  case ir::Expr::IntLiteral:
+    // Literals come from the recognizer: digits, then a suffix.
+    return std::strtoll(E.Text.c_str(), nullptr, 0);
+  case ir::Expr::BoolLiteral:
+    return E.Text == "true";
+  case ir::Expr::ParamRef: {
+    auto It = S.find(N.Params[E.ParamIndex].Name);
+    return It == S.end() ? std::nullopt : std::optional(It->second);
   }
-  return M;
+  case ir::Expr::SpanSize: {
+    auto It = S.find("size(" + N.Params[E.ParamIndex].Name + ")");
+    return It == S.end() ? std::nullopt : std::optional(It->second);
+  }
+  case ir::Expr::Cast:
+    return ir::isFloating(E.Type) ? std::nullopt : Sub(0);
+  case ir::Expr::Unary: {
+    std::optional<std::int64_t> V = Sub(0);
+    if (V && E.Text == "-")
+      return -*V;
+    return E.Text == "+" ? V : std::nullopt;
+  }
+  case ir::Expr::Binary: {
+    std::optional<std::int64_t> A = Sub(0), B = Sub(1);
+    if (!A || !B)
+      return std::nullopt;
+    if (E.Text == "+")
+      return *A + *B;
+    if (E.Text == "-")
+      return *A - *B;
+    if (E.Text == "*")
+      return *A * *B;
+    if ((E.Text == "/" || E.Text == "%") && *B != 0)
+      return E.Text == "/" ? *A / *B : *A % *B;
+    return std::nullopt;
+  }
+  case ir::Expr::Call:
+    if ((E.Text == "weft::min" || E.Text == "weft::max") &&
+        E.Operands.size() == 2) {
+      std::optional<std::int64_t> A = Sub(0), B = Sub(1);
+      if (A && B)
+        return E.Text == "weft::min" ? std::min(*A, *B) : std::max(*A, *B);
+    }
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// What the search needs to know of one nest depth.
+struct DepthInfo {
+  std::int64_t Extent = 1;
+  bool Irregular = false; // extent not known at launch: no grid mapping
+  bool Reduces = false;
+  bool CapturedReduction = false; // into a variable outside the nest
+  unsigned ReductionBytes = 0;
+  std::vector<std::string> ReductionNames;
+  const ir::MappingClauses *Forced = nullptr;
+  double Frequency = 1; // iterations of this depth over the whole nest
+};
+
+struct AccessInfo {
+  const ir::Access *A;
+  int UnitStrideDepth = -1;
+  double Frequency = 1;
+};
+
+unsigned byteSize(ir::ScalarKind K) {
+  switch (K) {
+  case ir::ScalarKind::Bool:
+  case ir::ScalarKind::Char:
+  case ir::ScalarKind::SChar:
+  case ir::ScalarKind::UChar:
+    return 1;
+  case ir::ScalarKind::Short:
+  case ir::ScalarKind::UShort:
+    return 2;
+  case ir::ScalarKind::Int:
+  case ir::ScalarKind::UInt:
+  case ir::ScalarKind::Float:
+    return 4;
+  default:
+    return 8;
+  }
+}
+
+std::string number(double V) {
+  std::ostringstream OS;
+  OS.precision(3);
+  OS << V;
+  return OS.str();
+}
+
+class MappingSearch {
+public:
+  MappingSearch(const ir::Nest &N, const MappingInput &In) : N(N), In(In) {}
+
+  NestMapping run() {
+    NestMapping Result;
+    Result.Strategy = N.Strategy;
+    analyze(Result);
+    if (N.Strategy != "auto") {
+      Candidate C;
+      C.Levels = baseline(N.Strategy, static_cast<unsigned>(Depths.size()),
+                          In.Device);
+      for (std::size_t D = 0; D < Depths.size(); ++D)
+        if (Depths[D].Forced)
+          applyClauses(C.Levels[D], *Depths[D].Forced);
+      evaluate(C);
+      explain(C, Result.Strategy + " strategy (the paper's fixed baseline)");
+      Result.Levels = C.Levels;
+      Result.Alternatives.push_back(std::move(C));
+      return Result;
+    }
+    Current.resize(Depths.size());
+    enumerate(0, 1, 0);
+    if (Best.empty()) {
+      Result.Error = "no mapping satisfies the hard constraints together "
+                     "with the dim/block/span/split clauses of this nest";
+      return Result;
+    }
+    explain(Best.front(), "");
+    Result.Levels = Best.front().Levels;
+    Result.Alternatives = std::move(Best);
+    return Result;
+  }
+
+private:
+  void analyze(NestMapping &Result) {
+    std::map<std::string, unsigned> IndexDepth;
+    for (const ir::Level *L : ir::levels(N)) {
+      if (Depths.size() <= L->Depth)
+        Depths.resize(L->Depth + 1);
+      DepthInfo &D = Depths[L->Depth];
+      IndexDepth[L->IndexName] = L->Depth;
+      if (!D.Forced)
+        D.Forced = &L->Forced;
+      std::optional<std::int64_t> Lo = map::evaluate(N, *L->Lower, In.Symbols);
+      std::optional<std::int64_t> Hi = map::evaluate(N, *L->Upper, In.Symbols);
+      std::int64_t Extent = In.DefaultExtent;
+      if (Lo && Hi) {
+        const std::int64_t Span = *Hi - *Lo + (L->Inclusive ? 1 : 0);
+        Extent = std::max<std::int64_t>(0, (Span + L->Step - 1) / L->Step);
+      } else {
+        Result.Assumptions.push_back("the extent of level " +
+                                     std::to_string(L->Depth) + " (" +
+                                     L->IndexName + ") is assumed to be " +
+                                     std::to_string(In.DefaultExtent));
+      }
+      D.Extent = std::max(D.Extent, Extent);
+      if (L->Depth > 0 &&
+          (!ir::isHostEvaluable(*L->Lower) || !ir::isHostEvaluable(*L->Upper)))
+        D.Irregular = true;
+      for (const ir::Reduction &R : L->Reductions) {
+        D.Reduces = true;
+        D.CapturedReduction = D.CapturedReduction || R.ParamIndex >= 0;
+        D.ReductionBytes = std::max(D.ReductionBytes, byteSize(R.Type));
+        D.ReductionNames.push_back(std::string("reduction(") +
+                                   ir::spelling(R.Op) + ": " + R.Variable +
+                                   ")");
+      }
+    }
+    double F = 1;
+    for (DepthInfo &D : Depths) {
+      F *= static_cast<double>(std::max<std::int64_t>(D.Extent, 1));
+      D.Frequency = F;
+    }
+    for (const ir::Access &A : N.Accesses) {
+      AccessInfo I{&A};
+      for (const auto &[Index, Coef] : A.Coefficients)
+        if (Coef == "1" || Coef == "-1")
+          if (auto It = IndexDepth.find(Index); It != IndexDepth.end())
+            I.UnitStrideDepth = static_cast<int>(It->second);
+      I.Frequency =
+          Depths[std::min<std::size_t>(A.Depth, Depths.size() - 1)].Frequency *
+          std::pow(0.5, A.Branches);
+      Accesses.push_back(I);
+    }
+  }
+
+  // ---- Enumeration --------------------------------------------------------
+
+  std::vector<Parallelism> options(unsigned D) const {
+    const DepthInfo &I = Depths[D];
+    if (I.Irregular)
+      return {{Parallelism::SpanAll, 0}};
+    std::vector<Parallelism> O;
+    // Spreading a reduction over blocks needs a combining step: only the
+    // outermost level's (into a captured variable) has one, or Split(k).
+    if (!I.Reduces || D == 0) {
+      O.push_back({Parallelism::Span, 1});
+      O.push_back({Parallelism::Span, 4});
+    }
+    O.push_back({Parallelism::SpanAll, 0});
+    if (I.Reduces)
+      O.push_back({Parallelism::Split, 0}); // k is chosen per candidate
+    return O;
+  }
+
+  static bool matches(const LevelMapping &L, const ir::MappingClauses &F) {
+    auto DimOf = [](char C) {
+      return C == 'x' ? Dimension::X : C == 'y' ? Dimension::Y : Dimension::Z;
+    };
+    if (F.Dim && L.Dim != DimOf(F.Dim))
+      return false;
+    if (F.Block && L.BlockSize != F.Block)
+      return false;
+    if (F.Span == 0 && L.Dop.Kind != Parallelism::SpanAll)
+      return false;
+    if (F.Span > 0 && !(L.Dop.Kind == Parallelism::Span &&
+                        L.Dop.N == static_cast<unsigned>(F.Span)))
+      return false;
+    if (F.Split && L.Dop.Kind != Parallelism::Split)
+      return false;
+    return true;
+  }
+
+  static void applyClauses(LevelMapping &L, const ir::MappingClauses &F) {
+    if (F.Dim)
+      L.Dim = F.Dim == 'x' ? Dimension::X
+              : F.Dim == 'y' ? Dimension::Y
+                             : Dimension::Z;
+    if (F.Block)
+      L.BlockSize = F.Block;
+    if (F.Span == 0)
+      L.Dop = {Parallelism::SpanAll, 0};
+    else if (F.Span > 0)
+      L.Dop = {Parallelism::Span, static_cast<unsigned>(F.Span)};
+    if (F.Split)
+      L.Dop = {Parallelism::Split, F.Split};
+  }
+
+  void enumerate(unsigned D, unsigned BlockThreads, unsigned UsedDims) {
+    if (D == Depths.size()) {
+      if (BlockThreads < In.Device.WarpSize)
+        return;
+      Candidate C;
+      C.Levels = Current;
+      if (!evaluate(C))
+        return;
+      keep(std::move(C));
+      return;
+    }
+    const ir::MappingClauses &F = *Depths[D].Forced;
+    // A depth of four or more runs serially: three dimensions are all.
+    if (D > 0 && !F.Dim && !F.Block && F.Span < 0 && !F.Split) {
+      Current[D] = LevelMapping{Dimension::None, 1, {Parallelism::SpanAll, 0}, {}};
+      enumerate(D + 1, BlockThreads, UsedDims);
+    }
+    if (D >= 3)
+      return;
+    for (Dimension Dim : {Dimension::X, Dimension::Y, Dimension::Z}) {
+      const unsigned Bit = 1u << static_cast<unsigned>(Dim);
+      if (UsedDims & Bit)
+        continue;
+      for (unsigned Block = 1;
+           Block * BlockThreads <= In.Device.MaxThreadsPerBlock; Block *= 2)
+        for (const Parallelism &P : options(D)) {
+          LevelMapping L{Dim, Block, P, {}};
+          if (!matches(L, F))
+            continue;
+          if (F.Split)
+            L.Dop.N = F.Split; // forced k; otherwise chosen per candidate
+          Current[D] = L;
+          enumerate(D + 1, BlockThreads * Block, UsedDims | Bit);
+        }
+    }
+  }
+
+  void keep(Candidate C) {
+    auto Better = [](const Candidate &A, const Candidate &B) {
+      const double SA = A.Value.total(), SB = B.Value.total();
+      if (std::abs(SA - SB) > 1e-9 * std::max(std::abs(SA), std::abs(SB)))
+        return SA > SB;
+      return A.Threads > B.Threads; // ties go to the higher DOP
+    };
+    // After its equals: the earlier candidate (x before y before z) wins.
+    auto Pos = std::upper_bound(Best.begin(), Best.end(), C, Better);
+    if (static_cast<unsigned>(Pos - Best.begin()) >= In.KeepTop)
+      return;
+    Best.insert(Pos, std::move(C));
+    if (Best.size() > In.KeepTop)
+      Best.pop_back();
+  }
+
+  // ---- Scoring --------------------------------------------------------------
+
+  /// Fills C's thread count and score; false when C breaks a hard
+  /// constraint that only the whole candidate shows.
+  bool evaluate(Candidate &C) {
+    const DeviceModel &Dev = In.Device;
+    std::uint64_t BlockThreads = 1;
+    for (const LevelMapping &L : C.Levels)
+      BlockThreads *= L.BlockSize;
+    // Threads launched along each depth, Split's k aside.
+    std::vector<double> Along(C.Levels.size(), 1);
+    double Others = 1;
+    for (std::size_t D = 0; D < C.Levels.size(); ++D) {
+      const LevelMapping &L = C.Levels[D];
+      const double E = static_cast<double>(std::max<std::int64_t>(Depths[D].Extent, 1));
+      double Grid = 1;
+      if (L.Dop.Kind == Parallelism::Span)
+        Grid = std::ceil(E / (L.BlockSize * static_cast<double>(L.Dop.N)));
+      Along[D] = Grid * L.BlockSize;
+      if (L.Dop.Kind != Parallelism::Split)
+        Others *= Along[D];
+    }
+    // Split(k): enough blocks to fill the device, within the extent.
+    for (std::size_t D = 0; D < C.Levels.size(); ++D) {
+      LevelMapping &L = C.Levels[D];
+      if (L.Dop.Kind != Parallelism::Split)
+        continue;
+      if (L.Dop.N == 0) {
+        const double E = static_cast<double>(Depths[D].Extent);
+        double K = std::ceil(static_cast<double>(Dev.ConcurrentThreads) /
+                             (Others * L.BlockSize));
+        K = std::min(K, std::ceil(E / L.BlockSize));
+        L.Dop.N = static_cast<unsigned>(std::clamp(K, 2.0, 1024.0));
+      }
+      Along[D] = static_cast<double>(L.Dop.N) * L.BlockSize;
+    }
+    double Threads = 1;
+    for (double A : Along)
+      Threads *= A;
+    C.Threads = static_cast<std::uint64_t>(std::min(Threads, 1e18));
+
+    // Reductions across a block's threads stage partials in shared memory.
+    std::uint64_t Shared = 0;
+    for (std::size_t D = 0; D < C.Levels.size(); ++D)
+      if (Depths[D].Reduces && !C.Levels[D].sequential())
+        Shared += BlockThreads * Depths[D].ReductionBytes;
+    if (Shared > Dev.SharedMemoryPerBlock)
+      return false;
+
+    const Weights &W = In.Weight;
+    Score S;
+    for (const AccessInfo &A : Accesses)
+      if (A.UnitStrideDepth >= 0 &&
+          coalesces(C.Levels[A.UnitStrideDepth], A.UnitStrideDepth))
+        S.Coalescing += W.Coalescing * A.Frequency;
+    const double Work = Depths.back().Frequency;
+    S.Parallelism = W.Parallelism * Work *
+                    std::min(1.0, Threads / static_cast<double>(
+                                                Dev.ConcurrentThreads));
+    for (std::size_t D = 0; D < C.Levels.size(); ++D) {
+      if (Depths[D].Reduces)
+        S.Reduction += W.Reduction * Depths[D].Frequency *
+                       reductionFactor(C.Levels[D], D, Along[D]);
+      const LevelMapping &L = C.Levels[D];
+      const double E = static_cast<double>(Depths[D].Extent);
+      if (!L.sequential() && E < L.BlockSize)
+        S.Divergence -= W.Divergence * Depths[D].Frequency *
+                        (1.0 - E / L.BlockSize) * L.BlockSize / std::max(E, 1.0);
+    }
+    C.Value = S;
+    return true;
+  }
+
+  /// A warp reads consecutive addresses: the unit-stride level is on x,
+  /// with whole warps, and has a warp's worth of iterations to give them.
+  bool coalesces(const LevelMapping &L, std::size_t D) const {
+    return L.Dim == Dimension::X && L.BlockSize % In.Device.WarpSize == 0 &&
+           Depths[D].Extent >= In.Device.WarpSize;
+  }
+
+  /// How cheaply a level combines its reduction: in registers or warp
+  /// shuffles, through shared memory, or across blocks.
+  double reductionFactor(const LevelMapping &L, std::size_t D,
+                         double Along) const {
+    if (L.Dop.Kind == Parallelism::Split ||
+        (D == 0 && Depths[D].CapturedReduction && Along > L.BlockSize))
+      return 0.3;
+    if (L.sequential())
+      return 0.9;
+    if (L.Dim == Dimension::X && L.BlockSize <= In.Device.WarpSize)
+      return 0.9;
+    return 0.8;
+  }
+
+  std::string reductionMechanism(const LevelMapping &L, std::size_t D) const {
+    const double F = reductionFactor(
+        L, D, L.Dop.Kind == Parallelism::Span ? 2.0 * L.BlockSize : 0.0);
+    if (L.Dop.Kind == Parallelism::Split)
+      return "per block, then the " + std::to_string(L.Dop.N) +
+             " partials by a second step";
+    if (F == 0.3)
+      return "per block, then the blocks' partials by a second step";
+    if (L.sequential())
+      return "in registers";
+    if (F == 0.9)
+      return "in warp shuffles";
+    return "through shared memory";
+  }
+
+  void explain(Candidate &C, const std::string &Forced) {
+    for (std::size_t D = 0; D < C.Levels.size(); ++D) {
+      LevelMapping &L = C.Levels[D];
+      std::vector<std::string> &R = L.Reasons;
+      if (!Forced.empty())
+        R.push_back(Forced);
+      const ir::MappingClauses &F = *Depths[D].Forced;
+      if (F.Dim || F.Block || F.Span >= 0 || F.Split)
+        R.push_back("constrained by this loop's dim/block/span/split clauses");
+      if (Depths[D].Irregular)
+        R.push_back("extent known only inside the kernel: strided over by "
+                    "the block, not spread over the grid");
+      double Coalesced = 0;
+      int Count = 0;
+      for (const AccessInfo &A : Accesses)
+        if (A.UnitStrideDepth == static_cast<int>(D)) {
+          ++Count;
+          if (coalesces(L, D))
+            Coalesced += In.Weight.Coalescing * A.Frequency;
+        }
+      if (Count && Coalesced > 0)
+        R.push_back("coalescing: " + std::to_string(Count) +
+                    " access(es) have unit stride in this index [+" +
+                    number(Coalesced) + "]");
+      else if (Count)
+        R.push_back("coalescing not met: " + std::to_string(Count) +
+                    " access(es) have unit stride in this index (that needs "
+                    "it on dimension x, in whole warps, with at least a "
+                    "warp of iterations)");
+      for (const std::string &Name : Depths[D].ReductionNames)
+        R.push_back(Name + " combined " + reductionMechanism(L, D));
+      if (!L.sequential() && Depths[D].Extent < L.BlockSize)
+        R.push_back("idle lanes: extent " + std::to_string(Depths[D].Extent) +
+                    " < block " + std::to_string(L.BlockSize));
+      if (R.empty() && D > 0)
+        R.push_back(L.sequential()
+                        ? "in-thread: spreading it scored no better"
+                        : "spread over threads for parallelism");
+    }
+    C.Levels[0].Reasons.push_back(
+        "parallelism: " + number(static_cast<double>(C.Threads)) +
+        " threads for " + number(static_cast<double>(In.Device.ConcurrentThreads)) +
+        " concurrent [+" + number(C.Value.Parallelism) + "]; score " +
+        number(C.Value.total()));
+  }
+
+  const ir::Nest &N;
+  const MappingInput &In;
+  std::vector<DepthInfo> Depths;
+  std::vector<AccessInfo> Accesses;
+  std::vector<LevelMapping> Current;
+  std::vector<Candidate> Best;
+};
+
+} // namespace
+
+NestMapping chooseMapping(const ir::Nest &N, const MappingInput &In) {
+  return MappingSearch(N, In).run();
+}
+
+std::vector<LevelMapping> baseline(const std::string &Strategy,
+                                   unsigned Depths, const DeviceModel &D) {
+  const LevelMapping Serial{Dimension::None, 1, {Parallelism::SpanAll, 0}, {}};
+  std::vector<LevelMapping> L(Depths, Serial);
+  if (Depths == 0)
+    return L;
+  L[0] = {Dimension::X, 256, {Parallelism::Span, 1}, {}};
+  if (Depths == 1 || Strategy == "1d")
+    return L;
+  if (Strategy == "thread_block") {
+    L[0] = {Dimension::Y, 1, {Parallelism::Span, 1}, {}};
+    L[1] = {Dimension::X, D.MaxThreadsPerBlock, {Parallelism::SpanAll, 0}, {}};
+  } else if (Strategy == "warp") {
+    L[0] = {Dimension::Y, 16, {Parallelism::Span, 1}, {}};
+    L[1] = {Dimension::X, D.WarpSize, {Parallelism::SpanAll, 0}, {}};
+  }
+  return L;
 }
 
 const char *spelling(Dimension D) {
@@ -40,6 +498,8 @@ const char *spelling(Dimension D) {
     return "y";
   case Dimension::Z:
     return "z";
+  case Dimension::None:
+    return "none";
   }
   return "?";
 }
@@ -54,6 +514,13 @@ std::string spelling(const Parallelism &P) {
     return "Split(" + std::to_string(P.N) + ")";
   }
   return "?";
+}
+
+std::string describe(const LevelMapping &L) {
+  if (L.sequential())
+    return "sequential";
+  return std::string("dim ") + spelling(L.Dim) + ", block " +
+         std::to_string(L.BlockSize) + ", " + spelling(L.Dop);
 }
 
 } // namespace weft::map

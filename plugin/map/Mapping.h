@@ -1,51 +1,111 @@
-// Mapping.h: how each parallel level of a nest maps onto the GPU's threads
-// (Lee et al., MICRO 2014): a logical dimension, a block size and a degree of
-// parallelism per level.
+// Mapping.h: how each nest level maps onto the GPU's threads (Lee et al.,
+// "Locality-Aware Mapping of Nested Parallel Patterns on GPUs", MICRO 2014):
+// per level a logical dimension, a block size and a degree of parallelism,
+// chosen by a search under hard constraints, scored by soft ones.
 #ifndef WEFT_PLUGIN_MAP_MAPPING_H
 #define WEFT_PLUGIN_MAP_MAPPING_H
 
 #include "ir/NestIR.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace weft::map {
 
-enum class Dimension { X, Y, Z };
+/// None: the level runs as a loop inside one thread of its enclosing levels.
+enum class Dimension { X, Y, Z, None };
 
-/// Span(1) (one index per thread), Span(n), Span(all) or Split(k).
+/// Span(1): one index per thread. Span(n): n per thread (coarsening).
+/// Span(all): the block's threads stride over the whole extent.
+/// Split(k): k blocks share the extent; their partial results are combined.
 struct Parallelism {
   enum KindType { Span, SpanAll, Split } Kind = Span;
   unsigned N = 1; // n of Span(n), k of Split(k)
+  bool operator==(const Parallelism &O) const {
+    return Kind == O.Kind && (Kind == SpanAll || N == O.N);
+  }
 };
 
 struct LevelMapping {
   Dimension Dim = Dimension::X;
-  unsigned BlockSize = 256;
+  unsigned BlockSize = 1;
   Parallelism Dop;
-  /// The level runs as a loop inside one thread of the enclosing level.
-  bool Sequential = false;
-  /// Why this mapping was chosen, one line per deciding constraint.
+  /// Why, one line per constraint that decided it.
   std::vector<std::string> Reasons;
+  bool sequential() const { return Dim == Dimension::None; }
+};
+
+/// What the search knows of the device. The defaults are an H100 SXM: 132
+/// SMs of 2048 resident threads.
+struct DeviceModel {
+  unsigned WarpSize = 32;
+  unsigned MaxThreadsPerBlock = 1024;
+  std::uint64_t ConcurrentThreads = 132 * 2048;
+  std::uint64_t SharedMemoryPerBlock = 48 * 1024;
+  std::uint64_t MaxGridYZ = 65535;
+};
+
+/// The soft constraints' contributions to a candidate's score.
+struct Score {
+  double Coalescing = 0, Parallelism = 0, Reduction = 0, Divergence = 0;
+  double total() const {
+    return Coalescing + Parallelism + Reduction + Divergence;
+  }
+};
+
+struct Candidate {
+  std::vector<LevelMapping> Levels; // one per nest depth
+  Score Value;
+  std::uint64_t Threads = 0; // the degree of parallelism: threads launched
 };
 
 struct NestMapping {
+  /// One per nest depth (sibling levels at one depth share it). Empty when
+  /// Error is set.
   std::vector<LevelMapping> Levels;
+  /// The best candidates, best first, for the runtime to choose among once
+  /// it knows the real extents.
+  std::vector<Candidate> Alternatives;
+  std::string Strategy = "auto";
+  /// Extents the search had to assume.
+  std::vector<std::string> Assumptions;
+  /// Why no mapping satisfies the forced clauses, when none does.
+  std::string Error;
 };
 
-/// What the user forced with clauses (block(N), ...); absent means search.
-struct MappingRequest {
-  unsigned BlockSize = 0;
+/// Soft-constraint weights, multiplied by how often the code they concern
+/// runs (Lee et al. use 10 for coalescing and 5 for preferring parallelism).
+struct Weights {
+  double Coalescing = 10, Parallelism = 5, Reduction = 3, Divergence = 2;
 };
 
-/// Chooses the mapping of a nest: the outermost level on dimension x,
-/// Span(1) over a grid-stride loop, block size 256 unless requested; inner
-/// levels sequential within its threads. The search over all four degrees of
-/// parallelism (Lee et al.) replaces this.
-NestMapping chooseMapping(const ir::Nest &N, const MappingRequest &Request);
+struct MappingInput {
+  DeviceModel Device;
+  Weights Weight;
+  /// Known or assumed values of captured scalars ("rows") and span sizes
+  /// ("size(m)"); an extent that depends on anything else is DefaultExtent.
+  std::map<std::string, std::int64_t> Symbols;
+  std::int64_t DefaultExtent = 1024;
+  unsigned KeepTop = 4;
+};
+
+/// Searches the whole space under the hard constraints and returns the best
+/// mapping, honouring strategy(...) and the per-level clauses.
+NestMapping chooseMapping(const ir::Nest &N, const MappingInput &In = {});
+
+/// The fixed baselines of the paper, for a nest of Depths levels:
+/// "1d" (the outermost level parallel, the rest serial), "thread_block"
+/// (the outermost level over blocks, the next over a block's threads) and
+/// "warp" (the outermost over warps, the next over a warp's lanes).
+std::vector<LevelMapping> baseline(const std::string &Strategy,
+                                   unsigned Depths, const DeviceModel &D);
 
 const char *spelling(Dimension D);
 std::string spelling(const Parallelism &P);
+/// "dim x, block 32, Span(all)" or "sequential".
+std::string describe(const LevelMapping &L);
 
 } // namespace weft::map
 

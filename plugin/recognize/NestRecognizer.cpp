@@ -163,6 +163,8 @@ public:
     if (!level(Loop, R.Clauses, R.Nest.Root) || Failed)
       return std::nullopt;
     R.Nest.Location = R.Nest.Root.Location;
+    if (R.Clauses.Strategy)
+      R.Nest.Strategy = R.Clauses.Strategy->Value;
     for (std::size_t I = 0; I < Params.size(); ++I) {
       ir::Param P = Params[I];
       if (P.isSpan())
@@ -172,6 +174,7 @@ public:
       R.Nest.Params.push_back(std::move(P));
     }
     R.CaptureSources = CaptureSources;
+    R.LevelLocations = LevelLocations;
     R.Nest.Functions = std::move(Functions);
     R.Nest.Structs = std::move(Structs);
     ir::analyzeAccesses(R.Nest);
@@ -211,6 +214,7 @@ private:
   bool level(Stmt *Loop, const syntax::Clauses &Clauses, ir::Level &L) {
     L.Depth = static_cast<unsigned>(Indices.size());
     L.Location = locationText(SM, compat::loopLocation(Loop));
+    LevelLocations.push_back(Loop->getBeginLoc());
     if (L.Depth >= 4)
       return fail(Loop->getBeginLoc(),
                   "a weft nest has at most 4 parallel levels",
@@ -228,6 +232,14 @@ private:
         return false;
       Body = RF->getBody();
     }
+    if (Clauses.Dim)
+      L.Forced.Dim = Clauses.Dim->Value;
+    if (Clauses.Block)
+      L.Forced.Block = Clauses.Block->Value;
+    if (Clauses.Span)
+      L.Forced.Span = static_cast<int>(Clauses.Span->Value);
+    if (Clauses.Split)
+      L.Forced.Split = Clauses.Split->Value;
     std::vector<const VarDecl *> Reducing;
     for (const syntax::Reduction &R : Clauses.Reductions)
       for (const std::string &Name : R.Variables)
@@ -1745,6 +1757,7 @@ private:
   std::vector<ir::Param> Params;
   std::vector<Use> Uses;
   std::vector<const Expr *> CaptureSources;
+  std::vector<SourceLocation> LevelLocations;
   int SequentialDepth = 0;
   /// Set while converting the initializer of a reference: its span element
   /// must stay an lvalue even when only read.

@@ -21,6 +21,8 @@ struct RecognizedNest {
   /// pass the variable to the runtime.
   std::vector<const clang::Expr *> CaptureSources;
   syntax::Clauses Clauses;
+  /// Where each level's loop is, in the order of ir::levels().
+  std::vector<clang::SourceLocation> LevelLocations;
 };
 
 /// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt).

@@ -69,12 +69,17 @@ ir::Nest saxpyNest() {
   return N;
 }
 
+map::NestMapping oneDimensional(unsigned Block) {
+  map::NestMapping M;
+  M.Levels = map::baseline("1d", 1, map::DeviceModel());
+  if (Block)
+    M.Levels[0].BlockSize = Block;
+  return M;
+}
+
 emit::EmittedKernel emitSaxpy(unsigned Block = 0) {
   ir::Nest N = saxpyNest();
-  map::MappingRequest Request;
-  Request.BlockSize = Block;
-  return emit::emitKernel(N, map::chooseMapping(N, Request),
-                          memory::planTransfers(N));
+  return emit::emitKernel(N, oneDimensional(Block), memory::planTransfers(N));
 }
 
 TEST(Emit, KernelSignatureAndBody) {
@@ -112,8 +117,8 @@ TEST(Emit, NameIsStableAndDependsOnContent) {
   EXPECT_EQ(emitSaxpy().Name, emitSaxpy().Name);
   ir::Nest Other = saxpyNest();
   Other.Params[1].Element = ir::ScalarKind::Double; // another instantiation
-  emit::EmittedKernel K = emit::emitKernel(
-      Other, map::chooseMapping(Other, {}), memory::planTransfers(Other));
+  emit::EmittedKernel K =
+      emit::emitKernel(Other, oneDimensional(0), memory::planTransfers(Other));
   EXPECT_NE(K.Name, emitSaxpy().Name);
 }
 

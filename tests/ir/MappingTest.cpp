@@ -1,0 +1,320 @@
+// MappingTest.cpp: the mapping search on nests built here: sumRows and
+// sumCols at the paper's shapes, each hard and soft constraint, and the
+// forced strategies.
+#include "ir/NestIR.h"
+#include "map/Mapping.h"
+
+#include <gtest/gtest.h>
+
+using namespace weft;
+using map::Dimension;
+using map::Parallelism;
+
+namespace {
+
+ir::ExprPtr node(ir::Expr::KindType K, std::string Text = "",
+                 unsigned Param = 0) {
+  auto E = std::make_unique<ir::Expr>();
+  E->Kind = K;
+  E->Type = K == ir::Expr::SpanElement ? ir::ScalarKind::Float
+                                        : ir::ScalarKind::Int;
+  E->Text = std::move(Text);
+  E->ParamIndex = Param;
+  return E;
+}
+ir::ExprPtr binary(const std::string &Op, ir::ExprPtr L, ir::ExprPtr R) {
+  auto E = node(ir::Expr::Binary, Op);
+  E->Operands.push_back(std::move(L));
+  E->Operands.push_back(std::move(R));
+  return E;
+}
+ir::ExprPtr local(const std::string &Name) {
+  return node(ir::Expr::Local, Name);
+}
+ir::ExprPtr param(unsigned I) { return node(ir::Expr::ParamRef, "", I); }
+ir::ExprPtr element(unsigned Span, ir::ExprPtr Index, bool Write = false) {
+  auto E = node(ir::Expr::SpanElement, "", Span);
+  E->LValue = Write;
+  E->Operands.push_back(std::move(Index));
+  return E;
+}
+ir::StmtPtr statement(ir::ExprPtr E) {
+  auto S = std::make_unique<ir::Stmt>();
+  S->Kind = ir::Stmt::ExprStmt;
+  S->Exprs.push_back(std::move(E));
+  return S;
+}
+ir::Level level(const std::string &Index, unsigned Depth, ir::ExprPtr Upper) {
+  ir::Level L;
+  L.IndexName = Index;
+  L.Depth = Depth;
+  L.Lower = node(ir::Expr::IntLiteral, "0");
+  L.Upper = std::move(Upper);
+  return L;
+}
+
+/// sumRows (Rows = true) or sumCols over m[rows][cols]: the outer level
+/// walks rows (or columns), the inner reduces the other into s.
+ir::Nest sumNest(bool Rows) {
+  ir::Nest N;
+  N.Params = {{"rows", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"cols", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"m", ir::ParamKind::ReadSpan, ir::ScalarKind::Float, true},
+              {"out", ir::ParamKind::WriteSpan, ir::ScalarKind::Float}};
+  const std::string Outer = Rows ? "i" : "j", Inner = Rows ? "j" : "i";
+  N.Root = level(Outer, 0, param(Rows ? 0 : 1));
+  auto Decl = std::make_unique<ir::Stmt>();
+  Decl->Kind = ir::Stmt::Decl;
+  Decl->Name = "s";
+  Decl->VarType.Scalar = ir::ScalarKind::Float;
+  Decl->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
+  N.Root.Body.push_back(std::move(Decl));
+  auto InnerLevel = std::make_unique<ir::Level>(
+      level(Inner, 1, param(Rows ? 1 : 0)));
+  InnerLevel->Reductions.push_back({ir::ReductionOp::Add, "s",
+                                    ir::ScalarKind::Float, -1});
+  InnerLevel->Body.push_back(statement(binary(
+      "+=", local("s"),
+      element(2, binary("+", binary("*", local("i"), param(1)),
+                        local("j"))))));
+  auto P = std::make_unique<ir::Stmt>();
+  P->Kind = ir::Stmt::ParallelFor;
+  P->Nested = std::move(InnerLevel);
+  N.Root.Body.push_back(std::move(P));
+  N.Root.Body.push_back(
+      statement(binary("=", element(3, local(Outer), true), local("s"))));
+  ir::analyzeAccesses(N);
+  return N;
+}
+
+map::NestMapping mapSum(bool Rows, std::int64_t R, std::int64_t C,
+                        map::MappingInput In = {}) {
+  In.Symbols["rows"] = R;
+  In.Symbols["cols"] = C;
+  return map::chooseMapping(sumNest(Rows), In);
+}
+
+bool coalesced(const map::LevelMapping &L) {
+  return L.Dim == Dimension::X && L.BlockSize % 32 == 0;
+}
+bool globalReduction(const map::LevelMapping &L) {
+  return L.Dop.Kind == Parallelism::Split;
+}
+std::uint64_t threads(const map::NestMapping &M) {
+  return M.Alternatives.front().Threads;
+}
+const std::uint64_t Capacity = map::DeviceModel().ConcurrentThreads;
+
+struct Shape {
+  std::int64_t Rows, Cols;
+};
+class PaperShapes : public testing::TestWithParam<Shape> {};
+
+// sumRows: m's unit stride is the inner index j, so j goes to x (coalesced);
+// the outer level alone cannot fill the device when rows are few.
+TEST_P(PaperShapes, SumRows) {
+  const Shape S = GetParam();
+  map::NestMapping M = mapSum(true, S.Rows, S.Cols);
+  ASSERT_EQ(M.Levels.size(), 2u) << M.Error;
+  EXPECT_TRUE(coalesced(M.Levels[1])) << map::describe(M.Levels[1]);
+  EXPECT_NE(M.Levels[0].Dim, Dimension::X);
+  EXPECT_GE(threads(M), Capacity / 2) << "enough parallelism";
+  // A warp or block reduction serves when rows alone give enough threads.
+  if (static_cast<std::uint64_t>(S.Rows) * 32 >= Capacity)
+    EXPECT_FALSE(globalReduction(M.Levels[1])) << map::describe(M.Levels[1]);
+}
+
+// sumCols: m's unit stride is the outer index j: j goes to x; with few
+// columns the reduction over rows must be spread too.
+TEST_P(PaperShapes, SumCols) {
+  const Shape S = GetParam();
+  map::NestMapping M = mapSum(false, S.Rows, S.Cols);
+  ASSERT_EQ(M.Levels.size(), 2u) << M.Error;
+  EXPECT_TRUE(coalesced(M.Levels[0])) << map::describe(M.Levels[0]);
+  EXPECT_EQ(M.Levels[0].Dop, (Parallelism{Parallelism::Span, 1}));
+  EXPECT_GE(threads(M), Capacity / 4) << "enough parallelism";
+  if (static_cast<std::uint64_t>(S.Cols) < Capacity)
+    EXPECT_FALSE(M.Levels[1].sequential())
+        << "few columns: the rows' reduction must be spread too";
+}
+
+INSTANTIATE_TEST_SUITE_P(Lee2014, PaperShapes,
+                         testing::Values(Shape{64 * 1024, 1024},
+                                         Shape{8 * 1024, 8 * 1024},
+                                         Shape{1024, 64 * 1024}));
+
+TEST(MappingHard, ThreadsPerBlockWithinWarpAndDeviceLimit) {
+  map::NestMapping M = mapSum(true, 8192, 8192);
+  for (const map::Candidate &C : M.Alternatives) {
+    unsigned Block = 1;
+    for (const map::LevelMapping &L : C.Levels)
+      Block *= L.BlockSize;
+    EXPECT_GE(Block, 32u);
+    EXPECT_LE(Block, 1024u);
+  }
+}
+
+TEST(MappingHard, DistinctDimensions) {
+  map::NestMapping M = mapSum(false, 4096, 4096);
+  for (const map::Candidate &C : M.Alternatives)
+    if (!C.Levels[1].sequential())
+      EXPECT_NE(C.Levels[0].Dim, C.Levels[1].Dim);
+}
+
+TEST(MappingHard, NoGridWideSynchronization) {
+  // The inner reduction is never spread over the grid without Split's
+  // combining step.
+  for (bool Rows : {true, false})
+    for (const map::Candidate &C : mapSum(Rows, 64, 1 << 20).Alternatives)
+      EXPECT_NE(C.Levels[1].Dop.Kind, Parallelism::Span)
+          << map::describe(C.Levels[1]);
+}
+
+TEST(MappingHard, SharedMemoryPerBlock) {
+  map::MappingInput In;
+  In.Device.SharedMemoryPerBlock = 64; // 16 floats
+  for (const map::Candidate &C : mapSum(true, 4096, 4096, In).Alternatives) {
+    unsigned Block = 1;
+    for (const map::LevelMapping &L : C.Levels)
+      Block *= L.BlockSize;
+    if (!C.Levels[1].sequential())
+      EXPECT_LE(Block * 4, 64u);
+    else
+      SUCCEED();
+  }
+  EXPECT_TRUE(mapSum(true, 4096, 4096, In).Levels[1].sequential());
+}
+
+TEST(MappingHard, IrregularInnerLevelStaysInTheBlock) {
+  ir::Nest N = sumNest(true);
+  // An inner extent read from a span (CSR's offsets[r + 1]).
+  ir::Level &Inner = *N.Root.Body[1]->Nested;
+  Inner.Upper = element(2, local("i"));
+  ir::analyzeAccesses(N);
+  map::MappingInput In;
+  In.Symbols["rows"] = 1 << 16;
+  for (const map::Candidate &C : map::chooseMapping(N, In).Alternatives)
+    EXPECT_TRUE(C.Levels[1].sequential() ||
+                C.Levels[1].Dop.Kind == Parallelism::SpanAll)
+        << map::describe(C.Levels[1]);
+}
+
+TEST(MappingHard, SiblingLevelsShareTheMostConservativeMapping) {
+  // Two inner levels at one depth: a regular one and one whose extent is
+  // read from a span. They share a mapping, which must suit both.
+  ir::Nest N = sumNest(true);
+  auto Sibling = std::make_unique<ir::Level>(level("k", 1, element(2, local("i"))));
+  Sibling->Body.push_back(statement(binary(
+      "=", element(3, local("k"), true), node(ir::Expr::IntLiteral, "0"))));
+  auto P = std::make_unique<ir::Stmt>();
+  P->Kind = ir::Stmt::ParallelFor;
+  P->Nested = std::move(Sibling);
+  N.Root.Body.push_back(std::move(P));
+  ir::analyzeAccesses(N);
+  map::MappingInput In;
+  In.Symbols = {{"rows", 1 << 12}, {"cols", 1 << 12}};
+  map::NestMapping M = map::chooseMapping(N, In);
+  ASSERT_EQ(M.Levels.size(), 2u);
+  EXPECT_TRUE(M.Levels[1].sequential() ||
+              M.Levels[1].Dop.Kind == Parallelism::SpanAll)
+      << map::describe(M.Levels[1]);
+}
+
+TEST(MappingSoft, CoalescingPutsTheUnitStrideOnX) {
+  map::MappingInput In;
+  In.Weight.Coalescing = 0;
+  map::NestMapping Blind = mapSum(true, 1 << 16, 1 << 10, In);
+  map::NestMapping Aware = mapSum(true, 1 << 16, 1 << 10);
+  EXPECT_TRUE(coalesced(Aware.Levels[1]));
+  EXPECT_GT(Aware.Alternatives[0].Value.Coalescing, 0);
+  EXPECT_EQ(Blind.Alternatives[0].Value.Coalescing, 0);
+}
+
+TEST(MappingSoft, EnoughParallelism) {
+  map::MappingInput In;
+  In.Weight.Parallelism = 0;
+  // Without the parallelism term, nothing pushes for threads beyond what
+  // coalescing wants; with it, the device is filled.
+  EXPECT_LT(threads(mapSum(false, 1 << 16, 256, In)), Capacity);
+  EXPECT_GE(threads(mapSum(false, 1 << 16, 256)), Capacity / 4);
+}
+
+TEST(MappingSoft, NoIdleLanes) {
+  // A level of 8 iterations is not given a wide block.
+  map::NestMapping M = mapSum(true, 1 << 16, 8);
+  EXPECT_LE(M.Levels[1].sequential() ? 8u : M.Levels[1].BlockSize, 8u)
+      << map::describe(M.Levels[1]);
+}
+
+TEST(MappingSoft, CheapReductionsFirst) {
+  // rows * 32 threads fill the device: warp shuffles serve, no Split.
+  map::NestMapping M = mapSum(true, 1 << 16, 1 << 10);
+  EXPECT_FALSE(globalReduction(M.Levels[1]));
+  // One row: only a Split spreads the work over the device.
+  map::NestMapping One = mapSum(true, 1, 1 << 24);
+  EXPECT_EQ(One.Levels[1].Dop.Kind, Parallelism::Split)
+      << map::describe(One.Levels[1]);
+}
+
+TEST(MappingForced, PaperBaselines) {
+  ir::Nest N = sumNest(true);
+  map::MappingInput In;
+  In.Symbols = {{"rows", 8192}, {"cols", 8192}};
+  N.Strategy = "1d";
+  map::NestMapping M = map::chooseMapping(N, In);
+  EXPECT_EQ(map::describe(M.Levels[0]), "dim x, block 256, Span(1)");
+  EXPECT_TRUE(M.Levels[1].sequential());
+  N.Strategy = "thread_block";
+  M = map::chooseMapping(N, In);
+  EXPECT_EQ(map::describe(M.Levels[0]), "dim y, block 1, Span(1)");
+  EXPECT_EQ(map::describe(M.Levels[1]), "dim x, block 1024, Span(all)");
+  N.Strategy = "warp";
+  M = map::chooseMapping(N, In);
+  EXPECT_EQ(map::describe(M.Levels[0]), "dim y, block 16, Span(1)");
+  EXPECT_EQ(map::describe(M.Levels[1]), "dim x, block 32, Span(all)");
+  EXPECT_NE(M.Levels[0].Reasons.front().find("warp strategy"),
+            std::string::npos);
+}
+
+TEST(MappingForced, ClausesOverrideTheSearch) {
+  ir::Nest N = sumNest(true);
+  N.Root.Body[1]->Nested->Forced.Dim = 'y';
+  N.Root.Body[1]->Nested->Forced.Split = 8;
+  map::MappingInput In;
+  In.Symbols = {{"rows", 4096}, {"cols", 4096}};
+  map::NestMapping M = map::chooseMapping(N, In);
+  ASSERT_TRUE(M.Error.empty()) << M.Error;
+  EXPECT_EQ(M.Levels[1].Dim, Dimension::Y);
+  EXPECT_EQ(M.Levels[1].Dop, (Parallelism{Parallelism::Split, 8}));
+  // A clause no legal mapping satisfies: an error, not a silent mapping.
+  N.Root.Forced.Span = 1;
+  N.Root.Forced.Block = 1024;
+  N.Root.Body[1]->Nested->Forced.Block = 2;
+  EXPECT_FALSE(map::chooseMapping(N, In).Error.empty());
+}
+
+TEST(Mapping, UnknownExtentsAreAssumedAndSaid) {
+  map::NestMapping M = map::chooseMapping(sumNest(true));
+  ASSERT_EQ(M.Assumptions.size(), 2u);
+  EXPECT_NE(M.Assumptions[0].find("assumed to be 1024"), std::string::npos);
+  EXPECT_FALSE(M.Levels[0].Reasons.empty());
+  EXPECT_GE(M.Alternatives.size(), 2u);
+}
+
+} // namespace
+
+namespace {
+// Prints the choices for the paper's shapes (run with --gtest_filter=*Show*).
+TEST(MappingShow, PaperShapes) {
+  for (bool Rows : {true, false})
+    for (Shape S : {Shape{64 * 1024, 1024}, Shape{8 * 1024, 8 * 1024},
+                    Shape{1024, 64 * 1024}}) {
+      map::NestMapping M = mapSum(Rows, S.Rows, S.Cols);
+      std::printf("%s [%lld,%lld]: outer %s; inner %s; %llu threads\n",
+                  Rows ? "sumRows" : "sumCols", (long long)S.Rows,
+                  (long long)S.Cols, map::describe(M.Levels[0]).c_str(),
+                  map::describe(M.Levels[1]).c_str(),
+                  (unsigned long long)threads(M));
+    }
+}
+} // namespace
