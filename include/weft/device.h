@@ -295,6 +295,115 @@ WEFT_DEVICE const T &clamp(const T &V, const T &Lo, const T &Hi) {
   return V < Lo ? Lo : (Hi < V ? Hi : V);
 }
 
+// ---- Reductions -------------------------------------------------------------
+
+enum reduce_op {
+  reduce_add,
+  reduce_mul,
+  reduce_min,
+  reduce_max,
+  reduce_and,
+  reduce_or,
+  reduce_xor,
+  reduce_land,
+  reduce_lor
+};
+
+template <class T> struct numeric_limits {
+  // Integers: two's complement.
+  static WEFT_DEVICE T highest() {
+    return (T)(T(-1) < T(0) ? ~((T)1 << (sizeof(T) * 8 - 1)) : ~T(0));
+  }
+  static WEFT_DEVICE T lowest() {
+    return (T)(T(-1) < T(0) ? ((T)1 << (sizeof(T) * 8 - 1)) : T(0));
+  }
+};
+#if defined(WEFT_DIALECT_SIM)
+WEFT_DEVICE float infinity_f() { return __builtin_huge_valf(); }
+WEFT_DEVICE double infinity_d() { return __builtin_huge_val(); }
+#else
+WEFT_DEVICE float infinity_f() { return __int_as_float(0x7f800000); }
+WEFT_DEVICE double infinity_d() {
+  return __longlong_as_double(0x7ff0000000000000ll);
+}
+#endif
+template <> struct numeric_limits<float> {
+  static WEFT_DEVICE float highest() { return infinity_f(); }
+  static WEFT_DEVICE float lowest() { return -infinity_f(); }
+};
+template <> struct numeric_limits<double> {
+  static WEFT_DEVICE double highest() { return infinity_d(); }
+  static WEFT_DEVICE double lowest() { return -infinity_d(); }
+};
+template <> struct numeric_limits<bool> {
+  static WEFT_DEVICE bool highest() { return true; }
+  static WEFT_DEVICE bool lowest() { return false; }
+};
+
+/// The value that leaves any other unchanged under Op.
+template <int Op, class T> WEFT_DEVICE T identity() {
+  return Op == reduce_mul || Op == reduce_land ? T(1)
+         : Op == reduce_min                    ? numeric_limits<T>::highest()
+         : Op == reduce_max                    ? numeric_limits<T>::lowest()
+         : Op == reduce_and                    ? T(~0ull)
+                                               : T(0);
+}
+
+template <int Op, class T> WEFT_DEVICE T combine(T A, T B) {
+  if constexpr (Op == reduce_add)
+    return A + B;
+  else if constexpr (Op == reduce_mul)
+    return A * B;
+  else if constexpr (Op == reduce_min)
+    return B < A ? B : A;
+  else if constexpr (Op == reduce_max)
+    return A < B ? B : A;
+  else if constexpr (Op == reduce_land)
+    return A && B;
+  else if constexpr (Op == reduce_lor)
+    return A || B;
+  else if constexpr (Op == reduce_and)
+    return (T)(A & B);
+  else if constexpr (Op == reduce_or)
+    return (T)(A | B);
+  else
+    return (T)(A ^ B);
+}
+
+/// Every lane of a warp gets V combined over the warp's Width lanes
+/// (a butterfly: every lane computes the same tree, so the same result).
+template <int Op, class T> WEFT_DEVICE T warp_allreduce(T V, unsigned Width) {
+  for (unsigned Offset = Width / 2; Offset > 0; Offset /= 2)
+    V = combine<Op>(V, shfl_xor(V, Offset));
+  return V;
+}
+
+/// Every thread of the block gets V combined over the block's N threads,
+/// through shared memory; all threads must call it.
+template <int Op, class T, unsigned N>
+WEFT_DEVICE T block_allreduce(T V, shared_array<T, N> &Scratch,
+                              unsigned Thread) {
+  Scratch[Thread] = V;
+  barrier();
+  for (unsigned Width = N / 2; Width > 0; Width /= 2) {
+    if (Thread < Width)
+      Scratch[Thread] = combine<Op>(Scratch.ld(Thread), Scratch.ld(Thread + Width));
+    barrier();
+  }
+  const T R = Scratch.ld(0);
+  barrier();
+  return R;
+}
+
+WEFT_DEVICE unsigned linear_thread() {
+  return thread_idx(0) + block_dim(0) * (thread_idx(1) + block_dim(1) * thread_idx(2));
+}
+WEFT_DEVICE unsigned long long linear_block() {
+  return block_idx(0) +
+         (unsigned long long)grid_dim(0) *
+             (block_idx(1) + (unsigned long long)grid_dim(1) * block_idx(2));
+}
+
 } // namespace weft
 
 #endif // WEFT_DEVICE_H

@@ -211,7 +211,7 @@ private:
       O.push_back({Parallelism::Span, 4});
     }
     O.push_back({Parallelism::SpanAll, 0});
-    if (I.Reduces)
+    if (I.Reduces && !(In.GeneratorLimits && D > 0))
       O.push_back({Parallelism::Split, 0}); // k is chosen per candidate
     return O;
   }
@@ -251,7 +251,7 @@ private:
 
   void enumerate(unsigned D, unsigned BlockThreads, unsigned UsedDims) {
     if (D == Depths.size()) {
-      if (BlockThreads < In.Device.WarpSize)
+      if (BlockThreads < In.Device.WarpSize || !generatable(BlockThreads))
         return;
       Candidate C;
       C.Levels = Current;
@@ -284,6 +284,27 @@ private:
           enumerate(D + 1, BlockThreads * Block, UsedDims | Bit);
         }
     }
+  }
+
+  bool generatable(unsigned BlockThreads) const {
+    if (!In.GeneratorLimits)
+      return true;
+    unsigned Mapped = 0;
+    for (const LevelMapping &L : Current)
+      Mapped += !L.sequential();
+    if (Mapped > 2)
+      return false;
+    for (std::size_t D = 1; D < Current.size(); ++D) {
+      const LevelMapping &L = Current[D];
+      if (!Depths[D].Reduces || L.sequential())
+        continue;
+      const bool OneWarp =
+          L.Dim == Dimension::X && L.BlockSize == In.Device.WarpSize;
+      const bool OneGroup = BlockThreads == L.BlockSize;
+      if (!OneWarp && !OneGroup)
+        return false;
+    }
+    return true;
   }
 
   void keep(Candidate C) {

@@ -89,6 +89,11 @@ struct MappingInput {
   std::map<std::string, std::int64_t> Symbols;
   std::int64_t DefaultExtent = 1024;
   unsigned KeepTop = 4;
+  /// Keep to what the kernel generator emits: at most two levels on
+  /// threads; an inner level that reduces across threads is one whole warp
+  /// on x, or the only group of threads in its block (so that its barriers
+  /// are reached by the whole block); no Split(k) of inner levels.
+  bool GeneratorLimits = false;
 };
 
 /// Searches the whole space under the hard constraints and returns the best

@@ -460,6 +460,7 @@ private:
     Decl->Exprs.push_back(std::move(Elem));
     L.Body.push_back(std::move(Decl));
     Locals.insert(LoopVar);
+    LocalDepth[LoopVar] = static_cast<unsigned>(Indices.size());
     return true;
   }
 
@@ -624,6 +625,17 @@ private:
                           "' cannot be used inside the loop",
                       std::string("combine into it with '") +
                           combineSpelling(It->second) + "' only");
+    if (Locals.contains(VD) && A != Access::Read && !InFunction) {
+      auto Declared = LocalDepth.find(VD);
+      if (Declared != LocalDepth.end() && Declared->second < Indices.size() &&
+          !ActiveReductions.count(VD))
+        return failExpr(DRE->getLocation(),
+                        "assigning to '" + VD->getName().str() +
+                            "', declared outside this parallel loop, from "
+                            "its iterations is a data race",
+                        "declare it inside the loop, or use reduction(op: " +
+                            VD->getName().str() + ")");
+    }
     if (isParallelIndex(VD) || Locals.contains(VD)) {
       if (isParallelIndex(VD) && A != Access::Read)
         return failExpr(DRE->getLocation(),
@@ -1634,6 +1646,7 @@ private:
       R->Exprs.push_back(nullptr);
     }
     Locals.insert(VD);
+    LocalDepth[VD] = static_cast<unsigned>(Indices.size());
     LocalArrays[VD] = R->ArrayExtent.get();
     return R;
   }
@@ -1715,6 +1728,7 @@ private:
         CE && Struct >= 0 && CE->getNumArgs() == 0) {
       R->Exprs.push_back(nullptr);
       Locals.insert(VD);
+      LocalDepth[VD] = static_cast<unsigned>(Indices.size());
       return R;
     }
     Access A = R->VarType.IsReference && !R->VarType.IsConst ? Access::ReadWrite
@@ -1723,6 +1737,7 @@ private:
     R->Exprs.push_back(VD->getInit() ? expr(VD->getInit(), A) : nullptr);
     BindingReference = false;
     Locals.insert(VD);
+    LocalDepth[VD] = static_cast<unsigned>(Indices.size());
     return R;
   }
 
@@ -1751,6 +1766,8 @@ private:
   llvm::DenseMap<const CXXRecordDecl *, int> StructIndex;
   /// Per-iteration arrays in scope, with their extents (for size()).
   llvm::DenseMap<const VarDecl *, const ir::Expr *> LocalArrays;
+  /// How many parallel levels enclose each local's declaration.
+  llvm::DenseMap<const VarDecl *, unsigned> LocalDepth;
   std::vector<ir::StructDef> Structs;
   llvm::SmallPtrSet<const VarDecl *, 16> Locals;
   llvm::DenseMap<const ValueDecl *, unsigned> CaptureIndex;

@@ -89,3 +89,17 @@ void g(std::span<int> out, int bins) {
     out[b] = 0;
   }
 }
+
+// An inner parallel loop writing a local of the enclosing level, without a
+// reduction clause, is a race between the inner iterations.
+void h(std::span<const float> m, std::span<float> out, int rows, int cols) {
+#pragma weft parallel for
+  for (int i = 0; i < rows; ++i) {
+    float acc = 0;
+    // CHECK: reductions.cpp:[[@LINE+3]]:36: error: assigning to 'acc', declared outside this parallel loop, from its iterations is a data race
+    // CHECK-NEXT: note: declare it inside the loop, or use reduction(op: acc)
+#pragma weft parallel for
+    for (int j = 0; j < cols; ++j) acc += m[i * cols + j];
+    out[i] = acc;
+  }
+}
