@@ -76,34 +76,19 @@ private:
               "then runs on the host as written");
         return nullptr;
       }
-    for (const ir::Reduction &Red : R->Nest.Root.Reductions)
-      if (Red.ParamIndex >= 0) {
-        error(CI.getDiagnostics(), M.Loop->getBeginLoc(),
-              "reductions over the outermost parallel loop (into '" +
-                  Red.Variable + "') are not generated yet",
-              "remove the mark or the reduction clause: the loop then runs "
-              "on the host as written");
-        return nullptr;
-      }
 
-    map::NestMapping Chosen = map::chooseMapping(R->Nest);
+    map::MappingInput Input;
+    Input.GeneratorLimits = true;
+    map::NestMapping Chosen = map::chooseMapping(R->Nest, Input);
     if (!Chosen.Error.empty()) {
       error(CI.getDiagnostics(), M.Loop->getBeginLoc(), Chosen.Error,
             "relax the dim/block/span/split clauses of this nest");
       return nullptr;
     }
-    // Kernels are generated with the 1D mapping until the generator covers
-    // every mapping the search can choose; block(N) on the outermost loop
-    // still sets its block size.
-    map::NestMapping Generated;
-    Generated.Levels = map::baseline(
-        "1d", static_cast<unsigned>(Chosen.Levels.size()), map::DeviceModel());
-    if (R->Nest.Root.Forced.Block)
-      Generated.Levels[0].BlockSize = R->Nest.Root.Forced.Block;
     std::vector<memory::Transfer> Transfers = memory::planTransfers(R->Nest);
-    emit::EmittedKernel K = emit::emitKernel(R->Nest, Generated, Transfers);
+    emit::EmittedKernel K = emit::emitKernel(R->Nest, Chosen, Transfers);
     if (Options.Remarks)
-      remark(*R, K, Chosen, Generated);
+      remark(*R, K, Chosen);
     if (!Options.EmitDir.empty())
       writeKernel(K, M.Loop->getBeginLoc());
     return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R,
@@ -111,10 +96,9 @@ private:
   }
 
   /// One remark per level, at its loop: the mapping the search chose and
-  /// why, and what the kernel was generated with.
+  /// why.
   void remark(const recognize::RecognizedNest &R, const emit::EmittedKernel &K,
-              const map::NestMapping &Chosen,
-              const map::NestMapping &Generated) {
+              const map::NestMapping &Chosen) {
     std::vector<const ir::Level *> Levels = ir::levels(R.Nest);
     for (std::size_t I = 0; I < Levels.size(); ++I) {
       const unsigned D = Levels[I]->Depth;
@@ -128,10 +112,6 @@ private:
           Text += "; " + A;
         Text += "; kernel " + K.Name;
       }
-      const map::LevelMapping &G = Generated.Levels[D];
-      if (map::describe(G) != map::describe(L))
-        Text += "; generated as " + map::describe(G) +
-                " until kernels for the chosen mapping are generated";
       diagnose(CI.getDiagnostics(), R.LevelLocations[I],
                DiagnosticsEngine::Remark, Text);
     }

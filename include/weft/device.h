@@ -121,6 +121,11 @@ WEFT_DEVICE unsigned grid_dim(int D) {
 WEFT_DEVICE void barrier() { __syncthreads(); }
 WEFT_DEVICE void begin_iteration(index_t) {}
 #if defined(WEFT_DIALECT_CUDA)
+WEFT_DEVICE void warp_sync() { __syncwarp(); }
+#else
+WEFT_DEVICE void warp_sync() { __builtin_amdgcn_wave_barrier(); }
+#endif
+#if defined(WEFT_DIALECT_CUDA)
 WEFT_DEVICE unsigned warp_size() { return 32; }
 WEFT_DEVICE unsigned lane_id() { return threadIdx.x & 31; }
 template <class T> WEFT_DEVICE T shfl(T V, unsigned Src) {
@@ -173,6 +178,8 @@ inline void barrier(unsigned Site = __builtin_LINE()) {
 inline void begin_iteration(index_t T) {
   sim_current->Iteration = (unsigned long long)T + 1;
 }
+/// The lanes of the warp wait for each other (a vote nobody reads).
+inline void warp_sync() { sim_hook_table.Warp(0, SimAll, 0); }
 inline unsigned warp_size() { return sim_current->WarpSize; }
 inline unsigned lane_id() { return sim_current->Lane; }
 template <class T> inline unsigned long long sim_bits(T V) {

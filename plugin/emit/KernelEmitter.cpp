@@ -1,10 +1,13 @@
-// KernelEmitter.cpp: kernel text for single-level nests.
+// KernelEmitter.cpp: kernel text for a nest and its mapping: each level's
+// loop over its share of the iterations, reductions combined across the
+// threads that share them, and the descriptor the runtime launches it by.
 #include "emit/KernelEmitter.h"
 
 #include "llvm/Support/xxhash.h"
 
 #include <cctype>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 namespace weft::emit {
@@ -18,9 +21,31 @@ std::string paramDecl(const ir::Nest &N, const ir::Param &P) {
          "> " + P.Name;
 }
 
+/// How the mapping shapes the kernel, for the statements being printed.
+struct MappingContext {
+  const map::NestMapping *Mapping = nullptr;
+  std::vector<int> Axis; // per depth: 0, 1, 2 for x, y, z; -1 in-thread
+  unsigned Depth = 0;    // of the level whose body is being printed
+  std::set<std::string> SpanAliases;   // references bound to span elements
+  std::set<std::string> ReductionVars; // every reduction variable
+  std::vector<std::string> Scratch;    // kernel-scope shared arrays
+};
+
+const char *reduceOp(ir::ReductionOp Op) {
+  static const char *const Names[] = {
+      "weft::reduce_add", "weft::reduce_mul", "weft::reduce_min",
+      "weft::reduce_max", "weft::reduce_and", "weft::reduce_or",
+      "weft::reduce_xor", "weft::reduce_land", "weft::reduce_lor"};
+  return Names[static_cast<int>(Op)];
+}
+
+const char *const AxisName[] = {"X", "Y", "Z"};
+
 class BodyPrinter {
 public:
-  BodyPrinter(const ir::Nest &N, std::ostringstream &OS) : N(N), OS(OS) {}
+  BodyPrinter(const ir::Nest &N, std::ostringstream &OS,
+              MappingContext *Context = nullptr)
+      : N(N), OS(OS), Context(Context) {}
 
   std::string expr(const ir::Expr &E) {
     switch (E.Kind) {
@@ -86,11 +111,23 @@ public:
         array(S, Pad);
         return;
       }
+      if (Context && S.VarType.IsReference && S.Exprs[0] &&
+          rootOf(*S.Exprs[0]).Kind == ir::Expr::SpanElement)
+        Context->SpanAliases.insert(S.Name);
       OS << Pad << decl(S) << ";\n";
       return;
-    case ir::Stmt::ExprStmt:
-      OS << Pad << expr(*S.Exprs[0]) << ";\n";
+    case ir::Stmt::ExprStmt: {
+      // A write to shared state made by every thread of the deeper levels'
+      // dimensions would happen once per thread: only their leader makes it.
+      const std::string Guard =
+          Context && writesSharedState(*S.Exprs[0]) ? leaderGuard() : "";
+      if (!Guard.empty())
+        OS << Pad << "if (" << Guard << ")\n" << Pad << "  ";
+      else
+        OS << Pad;
+      OS << expr(*S.Exprs[0]) << ";\n";
       return;
+    }
     case ir::Stmt::If:
       OS << Pad << "if (" << expr(*S.Exprs[0]) << ")\n";
       nested(*S.Children[0], Depth);
@@ -130,23 +167,153 @@ public:
         OS << " " << expr(*S.Exprs[0]);
       OS << ";\n";
       return;
-    case ir::Stmt::ParallelFor: {
-      // An inner level that the mapping keeps within its thread.
-      const ir::Level &L = *S.Nested;
-      const std::string T = ir::spelling(L.IndexType);
-      OS << Pad << "for (" << T << " " << L.IndexName << " = (" << T << ")"
-         << expr(*L.Lower) << "; " << L.IndexName
-         << (L.Inclusive ? " <= " : " < ") << expr(*L.Upper) << "; "
-         << L.IndexName << " += " << L.Step << ") {\n";
-      for (const ir::StmtPtr &C : L.Body)
-        stmt(*C, Depth + 1);
-      OS << Pad << "}\n";
+    case ir::Stmt::ParallelFor:
+      level(*S.Nested, Pad);
       return;
-    }
     }
   }
 
 private:
+  /// An inner level: in-thread, or spread over its dimension's threads,
+  /// with its reductions combined across them.
+  void level(const ir::Level &L, const std::string &Pad) {
+    const int Axis = Context ? Context->Axis[L.Depth] : -1;
+    const std::string T = ir::spelling(L.IndexType);
+    if (Axis < 0) {
+      OS << Pad << "for (" << T << " " << L.IndexName << " = (" << T << ")"
+         << expr(*L.Lower) << "; " << L.IndexName
+         << (L.Inclusive ? " <= " : " < ") << expr(*L.Upper) << "; "
+         << L.IndexName << " += " << L.Step << ") {\n";
+      body(L, Pad.size() / 2 + 1);
+      OS << Pad << "}\n";
+      return;
+    }
+    const map::LevelMapping &LM = Context->Mapping->Levels[L.Depth];
+    const std::string D = std::to_string(L.Depth);
+    const std::string In = Pad + "  ";
+    OS << Pad << "{\n"
+       << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
+       << expr(*L.Lower) << ");\n"
+       << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
+       << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
+       << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
+       << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D
+       << " + " << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
+    for (const ir::Reduction &R : L.Reductions)
+      OS << In << "const " << ir::spelling(R.Type) << " weft_init_" << R.Variable
+         << " = " << R.Variable << ";\n"
+         << In << R.Variable << " = weft::identity<" << reduceOp(R.Op) << ", "
+         << ir::spelling(R.Type) << ">();\n";
+    OS << In << "for (weft::index_t weft_t" << D << " = "
+       << loopStart(LM, Axis) << "; weft_t" << D << " < weft_count" << D
+       << "; weft_t" << D << " += " << loopStride(LM, Axis) << ") {\n"
+       << In << "  const " << T << " " << L.IndexName << " = (" << T
+       << ")(weft_lo" << D << " + weft_t" << D
+       << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
+    body(L, In.size() / 2 + 1);
+    OS << In << "}\n";
+    // The threads of this dimension hold partial values: combine them, and
+    // give every thread the result.
+    const bool OneWarp = LM.Dim == map::Dimension::X && LM.BlockSize == 32;
+    for (const ir::Reduction &R : L.Reductions) {
+      const std::string Type = ir::spelling(R.Type);
+      std::string Combined;
+      if (OneWarp) {
+        Combined = "weft::warp_allreduce<" + std::string(reduceOp(R.Op)) +
+                   ">(" + R.Variable + ", WEFT_BLOCK_X)";
+      } else {
+        const std::string Scratch =
+            "weft_scratch" + std::to_string(Context->Scratch.size());
+        Context->Scratch.push_back("WEFT_SHARED weft::shared_array<" + Type +
+                                   ", WEFT_BLOCK_THREADS> " + Scratch + ";");
+        Combined = "weft::block_allreduce<" + std::string(reduceOp(R.Op)) +
+                   ">(" + R.Variable + ", " + Scratch +
+                   ", weft::linear_thread())";
+      }
+      OS << In << R.Variable << " = weft::combine<" << reduceOp(R.Op) << ">(weft_init_"
+         << R.Variable << ", " << Combined << ");\n";
+    }
+    // What the group's threads wrote, the code after may read.
+    if (L.Reductions.empty()) {
+      unsigned Threads = 1;
+      for (const map::LevelMapping &Other : Context->Mapping->Levels)
+        Threads *= Other.BlockSize;
+      if (Threads == LM.BlockSize)
+        OS << In << "weft::barrier();\n";
+      else if (OneWarp)
+        OS << In << "weft::warp_sync();\n";
+    }
+    OS << Pad << "}\n";
+  }
+
+  void body(const ir::Level &L, int Indent) {
+    unsigned Saved = 0;
+    if (Context) {
+      Saved = Context->Depth;
+      Context->Depth = L.Depth;
+    }
+    for (const ir::StmtPtr &C : L.Body)
+      stmt(*C, Indent);
+    if (Context)
+      Context->Depth = Saved;
+  }
+
+  static std::string loopStart(const map::LevelMapping &LM, int Axis) {
+    const std::string A = std::to_string(Axis);
+    if (LM.Dop.Kind == map::Parallelism::SpanAll)
+      return "weft::thread_idx(" + A + ")";
+    return "(weft::index_t)weft::block_idx(" + A + ") * WEFT_BLOCK_" +
+           AxisName[Axis] + " + weft::thread_idx(" + A + ")";
+  }
+  static std::string loopStride(const map::LevelMapping &LM, int Axis) {
+    if (LM.Dop.Kind == map::Parallelism::SpanAll)
+      return std::string("WEFT_BLOCK_") + AxisName[Axis];
+    return "(weft::index_t)weft::grid_dim(" + std::to_string(Axis) +
+           ") * WEFT_BLOCK_" + AxisName[Axis];
+  }
+
+  /// "thread_idx(k) == 0" for every dimension of a level deeper than the
+  /// current one; empty when there is none.
+  std::string leaderGuard() const {
+    std::string G;
+    for (std::size_t D = Context->Depth + 1; D < Context->Axis.size(); ++D)
+      if (Context->Axis[D] >= 0)
+        G += (G.empty() ? "" : " && ") + std::string("weft::thread_idx(") +
+             std::to_string(Context->Axis[D]) + ") == 0";
+    return G;
+  }
+
+  static const ir::Expr &rootOf(const ir::Expr &E) {
+    return E.Kind == ir::Expr::Member ? rootOf(*E.Operands[0]) : E;
+  }
+
+  bool sharedTarget(const ir::Expr &E) const {
+    const ir::Expr &R = rootOf(E);
+    return R.Kind == ir::Expr::SpanElement ||
+           (R.Kind == ir::Expr::Local && (Context->SpanAliases.count(R.Text) ||
+                                          Context->ReductionVars.count(R.Text))) ||
+           (R.Kind == ir::Expr::ParamRef &&
+            Context->ReductionVars.count(N.Params[R.ParamIndex].Name));
+  }
+
+  bool writesSharedState(const ir::Expr &E) const {
+    const bool Assigns = E.Kind == ir::Expr::Binary && E.Text.back() == '=' &&
+                         E.Text != "==" && E.Text != "!=" && E.Text != "<=" &&
+                         E.Text != ">=";
+    const bool Steps = (E.Kind == ir::Expr::Unary || E.Kind == ir::Expr::Postfix) &&
+                       (E.Text == "++" || E.Text == "--");
+    if ((Assigns || Steps) && sharedTarget(*E.Operands[0]))
+      return true;
+    if (E.Kind == ir::Expr::Call)
+      for (const ir::ExprPtr &O : E.Operands)
+        if (O->Kind == ir::Expr::SpanElement && O->LValue)
+          return true; // bound to a reference parameter
+    for (const ir::ExprPtr &O : E.Operands)
+      if (writesSharedState(*O))
+        return true;
+    return false;
+  }
+
   /// A per-iteration array of constant size, in the thread's own memory.
   void array(const ir::Stmt &S, const std::string &Pad) {
     const std::string T = ir::typeName(N, S.VarType.Scalar, S.VarType.Struct);
@@ -181,6 +348,7 @@ private:
 
   const ir::Nest &N;
   std::ostringstream &OS;
+  MappingContext *Context;
 };
 
 /// The file's stem as an identifier fragment: "src/my-file.cpp" -> "my_file".
@@ -251,15 +419,58 @@ std::string boundExpression(const ir::Expr &E) {
   }
 }
 
+namespace {
+
+/// Sibling levels share their depth's mapping: the grid counts one.
+const ir::Level *firstAtDepth(const ir::Nest &N, unsigned Depth) {
+  for (const ir::Level *L : ir::levels(N))
+    if (L->Depth == Depth)
+      return L;
+  return nullptr;
+}
+
+const char *reductionWord(ir::ReductionOp Op) {
+  static const char *const Words[] = {"add", "mul", "min", "max", "and",
+                                      "or",  "xor", "land", "lor"};
+  return Words[static_cast<int>(Op)];
+}
+
+} // namespace
+
 EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
                          const std::vector<memory::Transfer> &Transfers) {
   const ir::Level &L = N.Root;
-  const map::LevelMapping &LM = M.Levels.front();
+  MappingContext Context;
+  Context.Mapping = &M;
+  unsigned Block[3] = {1, 1, 1};
+  for (const map::LevelMapping &LM : M.Levels) {
+    const int Axis = LM.sequential() ? -1 : static_cast<int>(LM.Dim);
+    Context.Axis.push_back(Axis);
+    if (Axis >= 0)
+      Block[Axis] = LM.BlockSize;
+  }
+  for (const ir::Level *Level : ir::levels(N))
+    for (const ir::Reduction &R : Level->Reductions)
+      Context.ReductionVars.insert(R.Variable);
 
   std::ostringstream Body;
-  BodyPrinter Printer(N, Body);
-  Body << "  for (weft::index_t weft_t0 = weft::global_id_x(); weft_t0 < "
-          "weft_count0;\n       weft_t0 += weft::global_size_x()) {\n";
+  BodyPrinter Printer(N, Body, &Context);
+  const map::LevelMapping &Root = M.Levels.front();
+  const int Axis = Context.Axis[0];
+  if (Root.Dim == map::Dimension::X && Root.Dop.Kind != map::Parallelism::SpanAll)
+    Body << "  for (weft::index_t weft_t0 = weft::global_id_x(); weft_t0 < "
+            "weft_count0;\n       weft_t0 += weft::global_size_x()) {\n";
+  else if (Root.Dop.Kind == map::Parallelism::SpanAll)
+    Body << "  for (weft::index_t weft_t0 = weft::thread_idx(" << Axis
+         << "); weft_t0 < weft_count0;\n       weft_t0 += WEFT_BLOCK_"
+         << AxisName[Axis] << ") {\n";
+  else
+    Body << "  for (weft::index_t weft_t0 = (weft::index_t)weft::block_idx("
+         << Axis << ") * WEFT_BLOCK_" << AxisName[Axis]
+         << " + weft::thread_idx(" << Axis
+         << ");\n       weft_t0 < weft_count0; weft_t0 += "
+            "(weft::index_t)weft::grid_dim("
+         << Axis << ") * WEFT_BLOCK_" << AxisName[Axis] << ") {\n";
   Body << "    const " << ir::spelling(L.IndexType) << " " << L.IndexName
        << " = (" << ir::spelling(L.IndexType) << ")(weft_lo0 + weft_t0";
   if (L.Step != 1)
@@ -267,7 +478,27 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   Body << ");\n    weft::begin_iteration(weft_t0);\n";
   for (const ir::StmtPtr &S : L.Body)
     Printer.stmt(*S, 2);
-  Body << "  }\n}\n";
+  Body << "  }\n";
+  // Reductions over the outermost level: each block's partial goes to a
+  // buffer the runtime combines.
+  std::ostringstream Partials, Prologue;
+  for (std::size_t I = 0; I < L.Reductions.size(); ++I) {
+    const ir::Reduction &R = L.Reductions[I];
+    const std::string T = ir::spelling(R.Type), K = std::to_string(I);
+    Prologue << "  " << T << " " << R.Variable << " = weft::identity<"
+             << reduceOp(R.Op) << ", " << T << ">();\n";
+    Context.Scratch.push_back("WEFT_SHARED weft::shared_array<" + T +
+                              ", WEFT_BLOCK_THREADS> weft_partial_scratch" + K +
+                              ";");
+    Body << "  {\n    const " << T << " weft_r = weft::block_allreduce<"
+         << reduceOp(R.Op) << ">(" << R.Variable << ", weft_partial_scratch"
+         << K << ", weft::linear_thread());\n"
+         << "    if (weft::linear_thread() == 0)\n"
+         << "      weft_partials" << K
+         << "[(weft::index_t)weft::linear_block()] = weft_r;\n  }\n";
+    Partials << ", weft::dspan<" << T << "> weft_partials" << K;
+  }
+  Body << "}\n";
 
   // Structs, then the functions the nest calls (callees first): part of
   // the hashed text.
@@ -298,16 +529,24 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
     Functions << "}\n\n";
   }
 
+  // Reduction targets stay on the host: the runtime combines the partials.
   std::ostringstream Params;
   for (const ir::Param &P : N.Params)
-    Params << paramDecl(N, P) << ", ";
-  Params << "weft::index_t weft_lo0, weft::index_t weft_count0";
+    if (P.Kind != ir::ParamKind::ReductionTarget)
+      Params << paramDecl(N, P) << ", ";
+  Params << "weft::index_t weft_lo0, weft::index_t weft_count0"
+         << Partials.str();
+
+  std::ostringstream Scratch;
+  for (const std::string &S : Context.Scratch)
+    Scratch << "  " << S << "\n";
+  const std::string KernelBody = Scratch.str() + Prologue.str() + Body.str();
 
   // The name hashes what makes the kernel distinct: where it comes from and
   // what it computes (two instantiations of one template differ in types).
   std::uint64_t Hash =
       llvm::xxh3_64bits(N.Location + "\n" + Functions.str() + Params.str() +
-                        "\n" + Body.str());
+                        "\n" + KernelBody);
   char HashText[17];
   std::snprintf(HashText, sizeof HashText, "%016llx",
                 static_cast<unsigned long long>(Hash));
@@ -316,15 +555,18 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
            std::string(HashText, 12);
 
   std::ostringstream Src;
-  Src << "// weft kernel for the loop at " << N.Location << "\n"
-      << "// level 0: dim " << map::spelling(LM.Dim) << ", block WEFT_BLOCK_X, "
-      << map::spelling(LM.Dop) << ", grid-stride\n"
-      << "#include <weft/device.h>\n\n"
-      << "#ifndef WEFT_BLOCK_X\n#define WEFT_BLOCK_X " << LM.BlockSize
-      << "\n#endif\n\n"
-      << Functions.str() << "WEFT_KERNEL(" << K.Name << ", WEFT_BLOCK_X)\n(" << Params.str()
-      << ") {\n"
-      << Body.str();
+  Src << "// weft kernel for the loop at " << N.Location << "\n";
+  for (std::size_t D = 0; D < M.Levels.size(); ++D)
+    Src << "// level " << D << ": " << map::describe(M.Levels[D]) << "\n";
+  Src << "#include <weft/device.h>\n\n";
+  for (int A = 0; A < 3; ++A)
+    Src << "#ifndef WEFT_BLOCK_" << AxisName[A] << "\n#define WEFT_BLOCK_"
+        << AxisName[A] << " " << Block[A] << "\n#endif\n";
+  Src << "#define WEFT_BLOCK_THREADS (WEFT_BLOCK_X * WEFT_BLOCK_Y * "
+         "WEFT_BLOCK_Z)\n\n"
+      << Functions.str() << "WEFT_KERNEL(" << K.Name
+      << ", WEFT_BLOCK_THREADS)\n(" << Params.str() << ") {\n"
+      << KernelBody;
   K.Source = Src.str();
 
   std::ostringstream D;
@@ -338,7 +580,25 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   D << "level " << boundExpression(*L.Lower) << " "
     << boundExpression(*L.Upper) << " " << L.Step << " "
     << (L.Inclusive ? "le" : "lt") << "\n";
-  D << "block " << LM.BlockSize << "\n";
+  // The grid: one line per dimension a level is spread over.
+  for (const ir::Level *Level : ir::levels(N)) {
+    const map::LevelMapping &LM = M.Levels[Level->Depth];
+    if (LM.sequential() || (Level->Depth > 0 && Level != firstAtDepth(N, Level->Depth)))
+      continue;
+    D << "map " << Level->Depth << " " << map::spelling(LM.Dim) << " "
+      << LM.BlockSize << " "
+      << (LM.Dop.Kind == map::Parallelism::Span      ? "span"
+          : LM.Dop.Kind == map::Parallelism::SpanAll ? "all"
+                                                     : "split")
+      << " " << LM.Dop.N;
+    if (Level->Depth > 0 && LM.Dop.Kind == map::Parallelism::Span)
+      D << " " << boundExpression(*Level->Lower) << " "
+        << boundExpression(*Level->Upper) << " " << Level->Step << " "
+        << (Level->Inclusive ? "le" : "lt");
+    D << "\n";
+  }
+  for (const ir::Reduction &R : L.Reductions)
+    D << "reduce " << R.ParamIndex << " " << reductionWord(R.Op) << "\n";
   K.Descriptor = D.str();
   return K;
 }

@@ -76,7 +76,42 @@ struct DepthInfo {
   std::vector<std::string> ReductionNames;
   const ir::MappingClauses *Forced = nullptr;
   double Frequency = 1; // iterations of this depth over the whole nest
+  /// Every level at this depth holds only pure scalar declarations and
+  /// nested parallel loops: a deeper level may then spread over blocks.
+  bool Perfect = true;
+  /// A per-iteration array of a shallower level is filled here or deeper:
+  /// the level stays in its thread (such arrays are thread-private).
+  bool FillsOuterArray = false;
 };
+
+/// A declaration without side effects: its initializer only reads.
+bool pureExpression(const ir::Expr &E) {
+  if ((E.Kind == ir::Expr::Binary && E.Text.back() == '=' && E.Text != "==" &&
+       E.Text != "!=" && E.Text != "<=" && E.Text != ">=") ||
+      ((E.Kind == ir::Expr::Unary || E.Kind == ir::Expr::Postfix) &&
+       (E.Text == "++" || E.Text == "--")) ||
+      E.Kind == ir::Expr::Call)
+    return false;
+  for (const ir::ExprPtr &O : E.Operands)
+    if (!pureExpression(*O))
+      return false;
+  return true;
+}
+
+/// Only pure scalar declarations and exactly one nested parallel loop.
+bool perfectBody(const ir::Level &L) {
+  unsigned Loops = 0;
+  for (const ir::StmtPtr &S : L.Body) {
+    if (S->Kind == ir::Stmt::ParallelFor) {
+      ++Loops;
+      continue;
+    }
+    if (S->Kind != ir::Stmt::Decl || S->ArrayExtent || S->VarType.IsReference ||
+        (S->Exprs[0] && !pureExpression(*S->Exprs[0])))
+      return false;
+  }
+  return Loops == 1;
+}
 
 struct AccessInfo {
   const ir::Access *A;
@@ -167,6 +202,7 @@ private:
                                      std::to_string(In.DefaultExtent));
       }
       D.Extent = std::max(D.Extent, Extent);
+      D.Perfect = D.Perfect && perfectBody(*L);
       if (L->Depth > 0 &&
           (!ir::isHostEvaluable(*L->Lower) || !ir::isHostEvaluable(*L->Upper)))
         D.Irregular = true;
@@ -179,6 +215,10 @@ private:
                                    ")");
       }
     }
+    for (const ir::Allocation &A : N.Allocations)
+      for (int D = static_cast<int>(A.OwningLevel) + 1;
+           D <= A.FilledByLevel && D < static_cast<int>(Depths.size()); ++D)
+        Depths[D].FillsOuterArray = true;
     double F = 1;
     for (DepthInfo &D : Depths) {
       F *= static_cast<double>(std::max<std::int64_t>(D.Extent, 1));
@@ -296,11 +336,26 @@ private:
       return false;
     for (std::size_t D = 1; D < Current.size(); ++D) {
       const LevelMapping &L = Current[D];
-      if (!Depths[D].Reduces || L.sequential())
+      if (L.sequential())
         continue;
+      if (Depths[D].FillsOuterArray)
+        return false;
       const bool OneWarp =
           L.Dim == Dimension::X && L.BlockSize == In.Device.WarpSize;
       const bool OneGroup = BlockThreads == L.BlockSize;
+      bool Chain = true; // perfectly nested down to this level
+      for (std::size_t Up = 0; Up < D; ++Up)
+        Chain = Chain && Depths[Up].Perfect;
+      // Spread over blocks, the level's enclosing code would run in each.
+      if (L.Dop.Kind != Parallelism::SpanAll && !Chain)
+        return false;
+      // What the group's threads write, the code after the level may read:
+      // they synchronize there, which needs the group to be the block or a
+      // warp, unless nothing follows (a perfectly nested chain).
+      if (!OneWarp && !OneGroup && !Chain)
+        return false;
+      if (!Depths[D].Reduces)
+        continue;
       if (!OneWarp && !OneGroup)
         return false;
     }
@@ -308,11 +363,21 @@ private:
   }
 
   void keep(Candidate C) {
-    auto Better = [](const Candidate &A, const Candidate &B) {
+    auto BlockDistance = [](const Candidate &C) {
+      unsigned Threads = 1;
+      for (const LevelMapping &L : C.Levels)
+        Threads *= L.BlockSize;
+      return std::abs(std::log2(static_cast<double>(Threads)) - 8.0);
+    };
+    auto Better = [&](const Candidate &A, const Candidate &B) {
       const double SA = A.Value.total(), SB = B.Value.total();
       if (std::abs(SA - SB) > 1e-9 * std::max(std::abs(SA), std::abs(SB)))
         return SA > SB;
-      return A.Threads > B.Threads; // ties go to the higher DOP
+      if (A.Threads != B.Threads)
+        return A.Threads > B.Threads; // ties go to the higher DOP
+      // Then to 256 threads a block: full occupancy at 8 blocks an SM, and
+      // warps enough in each to hide latency.
+      return BlockDistance(A) < BlockDistance(B);
     };
     // After its equals: the earlier candidate (x before y before z) wins.
     auto Pos = std::upper_bound(Best.begin(), Best.end(), C, Better);
@@ -378,10 +443,16 @@ private:
       if (A.UnitStrideDepth >= 0 &&
           coalesces(C.Levels[A.UnitStrideDepth], A.UnitStrideDepth))
         S.Coalescing += W.Coalescing * A.Frequency;
+    // Small blocks cannot fill an SM: it holds only so many blocks.
+    const double Resident = std::min<double>(
+        static_cast<double>(Dev.ConcurrentThreads),
+        static_cast<double>(Dev.Multiprocessors) *
+            Dev.MaxBlocksPerMultiprocessor * static_cast<double>(BlockThreads));
     const double Work = Depths.back().Frequency;
-    S.Parallelism = W.Parallelism * Work *
-                    std::min(1.0, Threads / static_cast<double>(
-                                                Dev.ConcurrentThreads));
+    S.Parallelism =
+        W.Parallelism * Work *
+        std::min(1.0, std::min(Threads, Resident) /
+                          static_cast<double>(Dev.ConcurrentThreads));
     for (std::size_t D = 0; D < C.Levels.size(); ++D) {
       if (Depths[D].Reduces)
         S.Reduction += W.Reduction * Depths[D].Frequency *

@@ -38,11 +38,13 @@ struct LevelMapping {
 };
 
 /// What the search knows of the device. The defaults are an H100 SXM: 132
-/// SMs of 2048 resident threads.
+/// SMs of 2048 resident threads in at most 32 resident blocks.
 struct DeviceModel {
   unsigned WarpSize = 32;
   unsigned MaxThreadsPerBlock = 1024;
   std::uint64_t ConcurrentThreads = 132 * 2048;
+  unsigned Multiprocessors = 132;
+  unsigned MaxBlocksPerMultiprocessor = 32;
   std::uint64_t SharedMemoryPerBlock = 48 * 1024;
   std::uint64_t MaxGridYZ = 65535;
 };

@@ -31,6 +31,7 @@ std::vector<Transfer> planTransfers(const ir::Nest &N) {
       Plan.push_back(Transfer::InOut);
       break;
     case ir::ParamKind::Scalar:
+    case ir::ParamKind::ReductionTarget: // passed on; "reduce" says the rest
       Plan.push_back(Transfer::ByValue);
       break;
     }

@@ -179,12 +179,58 @@ bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
         return Fail("bad level");
       Level.Inclusive = Cmp == "le";
       Out.Levels.push_back(std::move(Level));
-    } else if (Key == "block") {
-      if (!(L >> Out.BlockSize) || Out.BlockSize == 0 || Out.BlockSize > 1024)
-        return Fail("bad block size");
+    } else if (Key == "map") {
+      DimensionInfo D;
+      std::string Axis, Kind;
+      if (!(L >> D.Depth >> Axis >> D.Block >> Kind >> D.N) || D.Block == 0 ||
+          D.Block > 1024 || Axis.size() != 1 || Axis[0] < 'x' || Axis[0] > 'z')
+        return Fail("bad map");
+      D.Axis = Axis[0] - 'x';
+      if (Kind == "span")
+        D.Kind = DimensionInfo::Span;
+      else if (Kind == "all")
+        D.Kind = DimensionInfo::All;
+      else if (Kind == "split")
+        D.Kind = DimensionInfo::Split;
+      else
+        return Fail("bad map kind");
+      if (D.Depth > 0 && D.Kind == DimensionInfo::Span) {
+        BoundParser P(L);
+        D.Bounds.Lower = P.parse();
+        D.Bounds.Upper = P.parse();
+        std::string Cmp;
+        if (!D.Bounds.Lower || !D.Bounds.Upper ||
+            !(L >> D.Bounds.Step >> Cmp) || D.Bounds.Step <= 0)
+          return Fail("bad map bounds");
+        D.Bounds.Inclusive = Cmp == "le";
+      }
+      Out.Dimensions.push_back(std::move(D));
+    } else if (Key == "reduce") {
+      ReductionInfo R;
+      std::string Op;
+      static const char *const Ops[] = {"add", "mul", "min", "max", "and",
+                                        "or",  "xor", "land", "lor"};
+      if (!(L >> R.Param >> Op))
+        return Fail("bad reduce");
+      bool Known = false;
+      for (int I = 0; I < 9; ++I)
+        if (Op == Ops[I]) {
+          R.Op = static_cast<ReduceOp>(I);
+          Known = true;
+        }
+      if (!Known || R.Param >= Out.Params.size())
+        return Fail("bad reduce");
+      Out.Params[R.Param].Kind = ParamKind::ReductionTarget;
+      Out.Reductions.push_back(R);
     } else {
       return Fail("unknown key");
     }
+  }
+  if (Out.Dimensions.empty()) {
+    // No map line: the outermost level on x, 256 threads a block.
+    DimensionInfo D;
+    D.Block = 256;
+    Out.Dimensions.push_back(std::move(D));
   }
   if (!SawHeader || Out.Name.empty() || Out.Levels.empty()) {
     Error = "malformed kernel descriptor: missing header, name or level";

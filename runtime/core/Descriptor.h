@@ -7,8 +7,14 @@
 //   param <in|out|inout|scalar> <type> <name>      one per captured variable;
 //                                                   type: bool i8 ... f64, or
 //                                                   bytesN for an N-byte struct
-//   level <lo-expr> <hi-expr> <step> <lt|le>       one per parallel level
-//   block <threads>                                 the kernel's WEFT_BLOCK_X
+//   level <lo-expr> <hi-expr> <step> <lt|le>       the outermost level
+//   map <depth> <x|y|z> <block> <span|all|split> <n> [<lo> <hi> <step> <cmp>]
+//                                                   a level spread over a
+//                                                   dimension (bounds for an
+//                                                   inner span level's grid)
+//   reduce <param> <add|mul|min|max|and|or|xor|land|lor>
+//                                                   an outermost reduction
+//                                                   into that parameter
 //
 // Bound expressions are prefix S-expressions over the launch arguments:
 // (lit N) (arg K) (size K) (add a b) (sub a b) (mul a b) (div a b) (rem a b)
@@ -25,7 +31,7 @@
 
 namespace weft::rt {
 
-enum class ParamKind { In, Out, InOut, Scalar };
+enum class ParamKind { In, Out, InOut, Scalar, ReductionTarget };
 
 /// Element or scalar type of a parameter, as spelled in the descriptor.
 /// Bytes: a trivially copyable struct of ParamInfo::Bytes bytes.
@@ -55,7 +61,9 @@ struct ParamInfo {
   ScalarType Type;
   std::string Name;
   std::size_t Bytes = 0; // the element's (or scalar's) size
-  bool isSpan() const { return Kind != ParamKind::Scalar; }
+  bool isSpan() const {
+    return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
+  }
   bool readsDevice() const {
     return Kind == ParamKind::In || Kind == ParamKind::InOut;
   }
@@ -70,12 +78,30 @@ struct LevelInfo {
   bool Inclusive = false;
 };
 
+/// A level spread over one dimension of the grid.
+struct DimensionInfo {
+  unsigned Depth = 0;
+  int Axis = 0; // 0, 1, 2 for x, y, z
+  unsigned Block = 1;
+  enum { Span, All, Split } Kind = Span;
+  unsigned N = 1;
+  LevelInfo Bounds; // an inner span level's; the outermost uses Levels[0]
+};
+
+enum class ReduceOp { Add, Mul, Min, Max, And, Or, Xor, LAnd, LOr };
+
+struct ReductionInfo {
+  unsigned Param = 0;
+  ReduceOp Op = ReduceOp::Add;
+};
+
 struct KernelInfo {
   std::string Name;
   std::string Location;
   std::vector<ParamInfo> Params;
   std::vector<LevelInfo> Levels;
-  unsigned BlockSize = 256;
+  std::vector<DimensionInfo> Dimensions;
+  std::vector<ReductionInfo> Reductions;
 };
 
 /// Parses a descriptor; on malformed text returns false and sets Error.

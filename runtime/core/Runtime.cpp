@@ -3,6 +3,8 @@
 #include "core/Runtime.h"
 
 #include "core/Diagnostics.h"
+#include "core/HostCombine.h"
+#include "core/LaunchConfig.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -135,8 +137,6 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   if (NumArgs != K.Params.size())
     return "the call passes " + std::to_string(NumArgs) +
            " arguments, the kernel takes " + std::to_string(K.Params.size());
-  if (K.Levels.size() != 1)
-    return "only single-level kernels are supported by this runtime";
 
   std::string Error;
   std::int64_t Lower = 0, Count = 0;
@@ -151,13 +151,23 @@ Status Runtime::run(LoopSite &Site, const char *Source,
       return S;
   }
 
+  const DeviceProperties &Props = Active->properties();
+  LaunchConfig Config;
+  if (!computeLaunchConfig(K, Args, NumArgs, Count, Props, Config, Error))
+    return Error;
+
   LaunchBuffers Buffers(*Active);
   std::vector<DeviceSpan> Spans(NumArgs);
   std::vector<void *> Params;
-  Params.reserve(NumArgs + 2);
+  Params.reserve(NumArgs + 2 + K.Reductions.size());
   for (std::size_t I = 0; I < NumArgs; ++I) {
     const ParamInfo &P = K.Params[I];
     const detail::LaunchArg &A = Args[I];
+    if (P.Kind == ParamKind::ReductionTarget) {
+      if (A.ElementSize != P.Bytes)
+        return "reduction variable '" + P.Name + "' has the wrong size";
+      continue; // Combined on the host after the launch.
+    }
     if (!P.isSpan()) {
       if (A.ElementSize != P.Bytes)
         return "argument '" + P.Name + "' has the wrong size";
@@ -180,17 +190,18 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   }
   Params.push_back(&Lower);
   Params.push_back(&Count);
+  // One partial value per block for each outermost reduction.
+  std::vector<DeviceSpan> Partials(K.Reductions.size());
+  for (std::size_t R = 0; R < K.Reductions.size(); ++R) {
+    Partials[R].Extent = Config.blocks();
+    const std::size_t Bytes =
+        Config.blocks() * K.Params[K.Reductions[R].Param].Bytes;
+    if (Status S = Buffers.allocate(Bytes, Partials[R].Data); !S.empty())
+      return S;
+    Params.push_back(&Partials[R]);
+  }
 
-  const DeviceProperties &Props = Active->properties();
-  const unsigned Block = K.BlockSize; // WEFT_BLOCK_X's default in the text.
-  std::int64_t Blocks = (Count + Block - 1) / Block;
-  const std::int64_t MaxBlocks =
-      static_cast<std::int64_t>(Props.MultiprocessorCount) * 2048 / Block;
-  if (Blocks > MaxBlocks)
-    Blocks = MaxBlocks; // The kernel strides over the rest.
-  const unsigned GridDims[3] = {static_cast<unsigned>(Blocks), 1, 1};
-  const unsigned BlockDims[3] = {Block, 1, 1};
-  if (Status S = Active->launch(Site.Handle, GridDims, BlockDims,
+  if (Status S = Active->launch(Site.Handle, Config.Grid, Config.Block,
                                 Params.data());
       !S.empty())
     return S;
@@ -209,6 +220,21 @@ Status Runtime::run(LoopSite &Site, const char *Source,
       // loop could apply an update twice, so this cannot fall back.
       warn(K.Location + ": copying results of kernel " + K.Name +
            " back failed (" + S + "); the host data is no longer reliable");
+      std::abort();
+    }
+  }
+  for (std::size_t R = 0; R < K.Reductions.size(); ++R) {
+    const ReductionInfo &Info = K.Reductions[R];
+    const ParamInfo &P = K.Params[Info.Param];
+    std::vector<char> Host(Partials[R].Extent * P.Bytes);
+    Status S = Active->copyToHost(Host.data(), Partials[R].Data, Host.size());
+    if (S.empty() &&
+        !combineIntoTarget(Info.Op, P.Type, Host.data(), Partials[R].Extent,
+                           const_cast<void *>(Args[Info.Param].Data), Error))
+      S = Error;
+    if (!S.empty()) {
+      warn(K.Location + ": combining reduction '" + P.Name + "' of kernel " +
+           K.Name + " failed (" + S + "); the host data is no longer reliable");
       std::abort();
     }
   }

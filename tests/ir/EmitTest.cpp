@@ -86,7 +86,7 @@ TEST(Emit, KernelSignatureAndBody) {
   emit::EmittedKernel K = emitSaxpy();
   EXPECT_EQ(K.Name.rfind("weft_sax_py_L12_", 0), 0u) << K.Name;
   EXPECT_NE(K.Source.find("#include <weft/device.h>"), std::string::npos);
-  EXPECT_NE(K.Source.find("WEFT_KERNEL(" + K.Name + ", WEFT_BLOCK_X)"),
+  EXPECT_NE(K.Source.find("WEFT_KERNEL(" + K.Name + ", WEFT_BLOCK_THREADS)"),
             std::string::npos);
   EXPECT_NE(K.Source.find("(weft::dspan<const float> x, weft::dspan<float> y, "
                           "float a, int n, weft::index_t weft_lo0, "
@@ -109,7 +109,7 @@ TEST(Emit, Descriptor) {
                               "param in f32 x\nparam inout f32 y\n"
                               "param scalar f32 a\nparam scalar i32 n\n"
                               "level (lit 1) (sub (arg 3) (lit 1)) 1 lt\n"
-                              "block 64\n");
+                              "map 0 x 64 span 1\n");
   EXPECT_NE(K.Source.find("#define WEFT_BLOCK_X 64"), std::string::npos);
 }
 

@@ -15,7 +15,9 @@ const char *const Saxpy = "weft 1\nkernel k\nloc a.cpp:3:5\n"
                           "param in f32 x\nparam inout f32 y\n"
                           "param scalar i64 n\nparam scalar u8 c\n"
                           "level (lit 1) (sub (min (arg 2) (size 0)) (lit 1)) "
-                          "2 lt\nblock 128\n";
+                          "2 lt\nmap 0 y 128 span 1\n"
+                          "map 1 x 32 span 1 (lit 0) (arg 2) 1 le\n"
+                          "reduce 3 max\n";
 
 TEST(Descriptor, Parses) {
   KernelInfo K;
@@ -29,7 +31,14 @@ TEST(Descriptor, Parses) {
   EXPECT_TRUE(K.Params[1].writesDevice());
   EXPECT_FALSE(K.Params[2].isSpan());
   EXPECT_EQ(K.Params[3].Type, ScalarType::U8);
-  EXPECT_EQ(K.BlockSize, 128u);
+  EXPECT_EQ(K.Params[3].Kind, ParamKind::ReductionTarget);
+  ASSERT_EQ(K.Dimensions.size(), 2u);
+  EXPECT_EQ(K.Dimensions[0].Axis, 1);
+  EXPECT_EQ(K.Dimensions[0].Block, 128u);
+  EXPECT_EQ(K.Dimensions[1].Depth, 1u);
+  EXPECT_TRUE(K.Dimensions[1].Bounds.Inclusive);
+  ASSERT_EQ(K.Reductions.size(), 1u);
+  EXPECT_EQ(K.Reductions[0].Op, ReduceOp::Max);
   ASSERT_EQ(K.Levels.size(), 1u);
   EXPECT_EQ(K.Levels[0].Step, 2);
 }

@@ -18,8 +18,8 @@ void f(std::span<float> y) {
 
 void sumRows(std::span<const float> m, int rows, int cols,
              std::span<float> out) {
-  // CHECK: remarks.cpp:[[@LINE+3]]:3: remark: weft: level 0 (i): dim y, block 1, Span(1); {{.*}}parallelism: {{.*}}; the extent of level 0 (i) is assumed to be 1024; the extent of level 1 (j) is assumed to be 1024; kernel {{.*}}; generated as dim x, block 256, Span(1) until kernels for the chosen mapping are generated
-  // CHECK: remarks.cpp:[[@LINE+5]]:5: remark: weft: level 1 (j): dim x, block 1024, Span(all); coalescing: 1 access(es) have unit stride in this index [+{{.*}}]; reduction(+: s) combined through shared memory; generated as sequential
+  // CHECK: remarks.cpp:[[@LINE+3]]:3: remark: weft: level 0 (i): dim y, block 1, Span(1); {{.*}}parallelism: {{.*}}; the extent of level 0 (i) is assumed to be 1024; the extent of level 1 (j) is assumed to be 1024; kernel {{.*}}
+  // CHECK: remarks.cpp:[[@LINE+5]]:5: remark: weft: level 1 (j): dim x, block 1024, Span(all); coalescing: 1 access(es) have unit stride in this index [+{{.*}}]; reduction(+: s) combined through shared memory
 #pragma weft parallel for
   for (int i = 0; i < rows; ++i) {
     float s = 0;

@@ -26,7 +26,7 @@ void saxpy(float a, std::span<const float> x, std::span<float> y, int n) {
 // CHECK: // weft kernel for the loop at {{.*}}saxpy-kernel.cpp:[[@LINE-6]]:3
 // CHECK: #include <weft/device.h>
 // CHECK: #define WEFT_BLOCK_X 512
-// CHECK: WEFT_KERNEL(weft_saxpy_kernel_L[[@LINE-9]]_[[HASH:[0-9a-f]+]], WEFT_BLOCK_X)
+// CHECK: WEFT_KERNEL(weft_saxpy_kernel_L[[@LINE-9]]_[[HASH:[0-9a-f]+]], WEFT_BLOCK_THREADS)
 // CHECK-NEXT: (int n, float a, weft::dspan<const float> x, weft::dspan<float> y, weft::index_t weft_lo0, weft::index_t weft_count0) {
 // CHECK-NEXT: for (weft::index_t weft_t0 = weft::global_id_x(); weft_t0 < weft_count0;
 // CHECK-NEXT: weft_t0 += weft::global_size_x()) {

@@ -70,7 +70,7 @@ void step(std::span<const Particle> in, std::span<Particle> out,
 
 // KERNEL: struct weft_st_Particle_{{[0-9a-f]+}} { // Particle
 // KERNEL-NEXT: float x;
-// KERNEL: WEFT_KERNEL(weft_nbody_L35_{{[0-9a-f]+}}, WEFT_BLOCK_X)
+// KERNEL: WEFT_KERNEL(weft_nbody_L35_{{[0-9a-f]+}}, WEFT_BLOCK_THREADS)
 // KERNEL-NEXT: (weft::dspan<const weft_st_Particle_{{[0-9a-f]+}}> in, weft_st_Step_{{[0-9a-f]+}} st,
 
 #ifdef WITH_MAIN
