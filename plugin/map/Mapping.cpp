@@ -248,7 +248,10 @@ private:
     // outermost level's (into a captured variable) has one, or Split(k).
     if (!I.Reduces || D == 0) {
       O.push_back({Parallelism::Span, 1});
-      O.push_back({Parallelism::Span, 4});
+      // Span(n) stands for every n here (the runtime may change n); a
+      // forced span(n) is offered as written.
+      const int Forced = I.Forced ? I.Forced->Span : -1;
+      O.push_back({Parallelism::Span, Forced > 1 ? unsigned(Forced) : 4u});
     }
     O.push_back({Parallelism::SpanAll, 0});
     if (I.Reduces && !(In.GeneratorLimits && D > 0))
