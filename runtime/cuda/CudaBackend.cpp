@@ -3,7 +3,7 @@
 #include "core/Backend.h"
 #include "core/Descriptor.h"
 #include "core/DynamicLibrary.h"
-#include "cuda/Nvrtc.h"
+#include "core/RuntimeCompiler.h"
 
 namespace weft::rt {
 namespace {
@@ -185,7 +185,7 @@ private:
 
   DynamicLibrary Driver;
   DriverApi Api{};
-  Nvrtc Compiler;
+  RuntimeCompiler Compiler{RuntimeCompiler::Kind::Nvrtc};
   CUdevice Device = 0;
   CUcontext Context = nullptr;
   DeviceProperties Props;

@@ -1,26 +1,33 @@
-// NvrtcTest.cpp: the device prelude and the NVRTC wrapper, compiled for real
-// where NVRTC is installed (skipped, with the reason, where it is not).
-#include "cuda/Nvrtc.h"
+// RuntimeCompilerTest.cpp: the device prelude and the runtime compilers,
+// NVRTC for sm_90 and hipRTC for gfx90a, compiling for real where they are
+// installed (skipped, with the reason, where they are not).
+#include "core/RuntimeCompiler.h"
 
 #include <gtest/gtest.h>
 
-using weft::rt::Nvrtc;
+using weft::rt::RuntimeCompiler;
 
 namespace {
 
-class NvrtcTest : public testing::Test {
+struct Target {
+  RuntimeCompiler::Kind Kind;
+  const char *Arch;
+};
+
+class RuntimeCompilerTest : public testing::TestWithParam<Target> {
 protected:
   void SetUp() override {
     std::string Error;
     if (!Compiler.load(Error))
-      GTEST_SKIP() << "NVRTC is not installed: " << Error;
+      GTEST_SKIP() << Compiler.name() << " is not installed: " << Error;
   }
-  Nvrtc Compiler;
+  RuntimeCompiler Compiler{GetParam().Kind};
+  const std::string Arch = GetParam().Arch;
 };
 
-TEST_F(NvrtcTest, PreludeCoversEveryMathFunction) {
+TEST_P(RuntimeCompilerTest, PreludeCoversEveryMathFunction) {
   std::string Source = "#include <weft/device.h>\n"
-                       "template <class T> __device__ T all(T x) {\n"
+                       "template <class T> WEFT_DEVICE T all(T x) {\n"
                        "  using namespace weft;\n"
                        "  T r = x;\n";
   for (const char *F :
@@ -45,31 +52,41 @@ TEST_F(NvrtcTest, PreludeCoversEveryMathFunction) {
             "}\n";
   std::vector<char> Cubin;
   std::string Log;
-  EXPECT_TRUE(Compiler.compile(Source, "prelude", "sm_90", {}, Cubin, Log))
+  EXPECT_TRUE(Compiler.compile(Source, "prelude", Arch, {}, Cubin, Log))
       << Log;
   EXPECT_GT(Cubin.size(), 1000u);
 }
 
-TEST_F(NvrtcTest, ErrorsComeBackWithTheLog) {
+TEST_P(RuntimeCompilerTest, ErrorsComeBackWithTheLog) {
   std::vector<char> Cubin;
   std::string Log;
   EXPECT_FALSE(Compiler.compile("#include <weft/device.h>\n"
                                 "WEFT_KERNEL(k, 64)(int x) { undeclared(); }\n",
-                                "broken", "sm_90", {}, Cubin, Log));
+                                "broken", Arch, {}, Cubin, Log));
   EXPECT_NE(Log.find("undeclared"), std::string::npos) << Log;
 }
 
-TEST_F(NvrtcTest, DefinesReachTheKernel) {
+TEST_P(RuntimeCompilerTest, DefinesReachTheKernel) {
   std::vector<char> Cubin;
   std::string Log;
   const char *Source = "#include <weft/device.h>\n"
                        "#if WEFT_BLOCK_X != 512\n#error wrong block\n#endif\n"
                        "WEFT_KERNEL(k, WEFT_BLOCK_X)(int x) {}\n";
-  EXPECT_TRUE(Compiler.compile(Source, "defines", "sm_90", {"WEFT_BLOCK_X=512"},
+  EXPECT_TRUE(Compiler.compile(Source, "defines", Arch, {"WEFT_BLOCK_X=512"},
                                Cubin, Log))
       << Log;
-  EXPECT_FALSE(Compiler.compile(Source, "defines", "sm_90",
+  EXPECT_FALSE(Compiler.compile(Source, "defines", Arch,
                                 {"WEFT_BLOCK_X=256"}, Cubin, Log));
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Compilers, RuntimeCompilerTest,
+    testing::Values(Target{RuntimeCompiler::Kind::Nvrtc, "sm_90"},
+                    Target{RuntimeCompiler::Kind::Hiprtc, "gfx90a"}),
+    [](const testing::TestParamInfo<Target> &I) {
+      return std::string(I.param.Kind == RuntimeCompiler::Kind::Nvrtc
+                             ? "Nvrtc"
+                             : "Hiprtc");
+    });
 
 } // namespace

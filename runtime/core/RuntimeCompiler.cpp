@@ -1,0 +1,103 @@
+// RuntimeCompiler.cpp: the NVRTC and hipRTC calls, declared here so that
+// building the runtime needs neither CUDA's nor HIP's headers.
+#include "core/RuntimeCompiler.h"
+
+#include "core/Prelude.h"
+
+#include <cstdlib>
+
+namespace weft::rt {
+
+bool RuntimeCompiler::load(std::string &Error) {
+  std::vector<std::string> Candidates;
+  if (Which == Kind::Nvrtc) {
+    Candidates = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+    std::vector<std::string> Dirs;
+    if (const char *Home = std::getenv("CUDA_HOME"))
+      Dirs.push_back(std::string(Home) + "/lib64/");
+    if (const char *Path = std::getenv("CUDA_PATH"))
+      Dirs.push_back(std::string(Path) + "/lib64/");
+    Dirs.push_back("/usr/local/cuda/lib64/");
+    for (const std::string &Dir : Dirs)
+      for (const char *Name : {"libnvrtc.so.13", "libnvrtc.so.12"})
+        Candidates.push_back(Dir + Name);
+  } else {
+    Candidates = {"libhiprtc.so.6", "libhiprtc.so", "libamdhip64.so.5",
+                  "libamdhip64.so.6", "libamdhip64.so"};
+    if (const char *Path = std::getenv("ROCM_PATH"))
+      for (const char *Name : {"/lib/libhiprtc.so", "/lib/libamdhip64.so"})
+        Candidates.push_back(std::string(Path) + Name);
+    for (const char *Name : {"/opt/rocm/lib/libhiprtc.so",
+                             "/opt/rocm/lib/libamdhip64.so"})
+      Candidates.push_back(Name);
+  }
+  if (!Library.open(Candidates, Error))
+    return false;
+  const std::string P = Which == Kind::Nvrtc ? "nvrtc" : "hiprtc";
+  const std::string Code = Which == Kind::Nvrtc ? "CUBIN" : "Code";
+  auto Get = [&](const std::string &Name, auto &Fn) {
+    return Library.get((P + Name).c_str(), Fn);
+  };
+  bool Ok = Get("CreateProgram", CreateProgram) &&
+            Get("CompileProgram", CompileProgram) &&
+            Get("DestroyProgram", DestroyProgram) &&
+            Get("GetProgramLogSize", GetLogSize) &&
+            Get("GetProgramLog", GetLog) && Get("Get" + Code + "Size", GetCodeSize) &&
+            Get("Get" + Code, GetCode) && Get("Version", Version) &&
+            Get("GetErrorString", GetErrorString);
+  if (!Ok)
+    Error = Library.path() + " lacks a " + name() + " entry point";
+  return Ok;
+}
+
+std::string RuntimeCompiler::version() const {
+  int Major = 0, Minor = 0;
+  if (!Version || Version(&Major, &Minor) != 0)
+    return "unknown";
+  return std::to_string(Major) + "." + std::to_string(Minor);
+}
+
+bool RuntimeCompiler::compile(const std::string &Source,
+                              const std::string &Name, const std::string &Arch,
+                              const std::vector<std::string> &Defines,
+                              std::vector<char> &Cubin, std::string &Log) const {
+  Program Prog = nullptr;
+  const char *Headers[] = {DevicePreludeText};
+  const char *HeaderNames[] = {DevicePreludeName};
+  int R = CreateProgram(&Prog, Source.c_str(), (Name + ".cu").c_str(), 1,
+                        Headers, HeaderNames);
+  if (R != 0) {
+    Log = std::string(name()) + " cannot create a program: " + GetErrorString(R);
+    return false;
+  }
+  // No --use_fast_math: results must match the host loop's IEEE math.
+  std::vector<std::string> Options = {
+      (Which == Kind::Nvrtc ? "--gpu-architecture=" : "--offload-arch=") +
+          Arch,
+      "-std=c++17"};
+  for (const std::string &D : Defines)
+    Options.push_back("-D" + D);
+  std::vector<const char *> Argv;
+  for (const std::string &O : Options)
+    Argv.push_back(O.c_str());
+  R = CompileProgram(Prog, static_cast<int>(Argv.size()), Argv.data());
+  std::size_t LogSize = 0;
+  if (GetLogSize(Prog, &LogSize) == 0 && LogSize > 1) {
+    Log.resize(LogSize);
+    GetLog(Prog, Log.data());
+    Log.resize(LogSize - 1);
+  }
+  bool Ok = R == 0;
+  if (Ok) {
+    std::size_t Size = 0;
+    Ok = GetCodeSize(Prog, &Size) == 0;
+    Cubin.resize(Size);
+    Ok = Ok && GetCode(Prog, Cubin.data()) == 0;
+  } else if (Log.empty()) {
+    Log = GetErrorString(R);
+  }
+  DestroyProgram(&Prog);
+  return Ok;
+}
+
+} // namespace weft::rt

@@ -1,0 +1,54 @@
+// RuntimeCompiler.h: NVRTC or hipRTC, loaded at run time: they share one API
+// shape (prefix nvrtc/hiprtc), so one class drives both. Compiles kernel text
+// for one architecture. Used by the GPU backends and the weft-nvrtc and
+// weft-hiprtc test tools.
+#ifndef WEFT_RUNTIME_CORE_RUNTIMECOMPILER_H
+#define WEFT_RUNTIME_CORE_RUNTIMECOMPILER_H
+
+#include "core/DynamicLibrary.h"
+
+#include <string>
+#include <vector>
+
+namespace weft::rt {
+
+class RuntimeCompiler {
+public:
+  enum class Kind { Nvrtc, Hiprtc };
+  explicit RuntimeCompiler(Kind K) : Which(K) {}
+
+  /// NVRTC: libnvrtc.so.13, then .12, from the loader path, $CUDA_HOME/lib64
+  /// and /usr/local/cuda/lib64. hipRTC: libhiprtc.so (ROCm 6), else the one
+  /// inside libamdhip64.so.5 (ROCm 5). False (and Error) when none loads.
+  bool load(std::string &Error);
+  const std::string &libraryPath() const { return Library.path(); }
+  const char *name() const { return Which == Kind::Nvrtc ? "NVRTC" : "hipRTC"; }
+  /// "13.0", once loaded.
+  std::string version() const;
+
+  /// Compiles Source (which includes <weft/device.h>) for Arch ("sm_90",
+  /// "gfx90a") into the device's binary. On failure returns false with the
+  /// compiler's log in Log.
+  bool compile(const std::string &Source, const std::string &Name,
+               const std::string &Arch, const std::vector<std::string> &Defines,
+               std::vector<char> &Binary, std::string &Log) const;
+
+private:
+  using Program = void *;
+  Kind Which;
+  DynamicLibrary Library;
+  int (*CreateProgram)(Program *, const char *, const char *, int,
+                       const char *const *, const char *const *) = nullptr;
+  int (*CompileProgram)(Program, int, const char *const *) = nullptr;
+  int (*DestroyProgram)(Program *) = nullptr;
+  int (*GetLogSize)(Program, std::size_t *) = nullptr;
+  int (*GetLog)(Program, char *) = nullptr;
+  int (*GetCodeSize)(Program, std::size_t *) = nullptr;
+  int (*GetCode)(Program, char *) = nullptr;
+  int (*Version)(int *, int *) = nullptr;
+  const char *(*GetErrorString)(int) = nullptr;
+};
+
+} // namespace weft::rt
+
+#endif

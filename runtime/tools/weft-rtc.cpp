@@ -1,0 +1,72 @@
+// weft-nvrtc / weft-hiprtc: compile kernel files written by the plugin with
+// NVRTC or hipRTC, as the GPU backends would. The test suite runs them over
+// every kernel it generates. Built twice, WEFT_HIP choosing hipRTC.
+#include "core/RuntimeCompiler.h"
+
+#if WEFT_HIP
+static const char *const Tool = "weft-hiprtc";
+static const char *const DefaultArch = "gfx90a";
+static const auto Which = weft::rt::RuntimeCompiler::Kind::Hiprtc;
+#else
+static const char *const Tool = "weft-nvrtc";
+static const char *const DefaultArch = "sm_90";
+static const auto Which = weft::rt::RuntimeCompiler::Kind::Nvrtc;
+#endif
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+static int usage() {
+  std::fprintf(stderr,
+               "usage: %s [--arch=ARCH] FILE.cu...\n"
+               "Compiles each kernel file with %s for ARCH (default %s).\n"
+               "Exit status: 0 all compiled, 1 a compile failed, 77 the "
+               "compiler is not installed.\n",
+               Tool, Which == weft::rt::RuntimeCompiler::Kind::Nvrtc ? "NVRTC" : "hipRTC",
+               DefaultArch);
+  return 2;
+}
+
+int main(int Argc, char **Argv) {
+  std::string Arch = DefaultArch;
+  std::vector<std::string> Files;
+  for (int I = 1; I < Argc; ++I) {
+    if (!std::strncmp(Argv[I], "--arch=", 7))
+      Arch = Argv[I] + 7;
+    else if (!std::strcmp(Argv[I], "--help") || Argv[I][0] == '-')
+      return usage();
+    else
+      Files.push_back(Argv[I]);
+  }
+  if (Files.empty())
+    return usage();
+  weft::rt::RuntimeCompiler Compiler(Which);
+  std::string Error;
+  if (!Compiler.load(Error)) {
+    std::printf("SKIPPED: %s is not installed (%s)\n", Compiler.name(),
+                Error.c_str());
+    return 77;
+  }
+  int Failed = 0;
+  for (const std::string &File : Files) {
+    std::ifstream In(File);
+    std::stringstream Text;
+    Text << In.rdbuf();
+    std::vector<char> Binary;
+    std::string Log;
+    std::string Name = File.substr(File.find_last_of('/') + 1);
+    if (Compiler.compile(Text.str(), Name, Arch, {}, Binary, Log)) {
+      std::printf("ok: %s (%zu bytes for %s)\n", File.c_str(), Binary.size(),
+                  Arch.c_str());
+    } else {
+      std::printf("FAILED: %s\n%s\n", File.c_str(), Log.c_str());
+      ++Failed;
+    }
+  }
+  std::printf("%s %s for %s: %zu passed, %d failed\n", Compiler.name(),
+              Compiler.version().c_str(), Arch.c_str(), Files.size() - Failed,
+              Failed);
+  return Failed ? 1 : 0;
+}
