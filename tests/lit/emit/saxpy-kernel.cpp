@@ -3,7 +3,6 @@
 // RUN: rm -rf %t && %weftxx -c %s -o %t.o -fplugin-arg-weft-emit-dir=%t
 // RUN: cat %t/*.cu | FileCheck %s
 // RUN: %weft_nvrtc %t/*.cu | FileCheck %s --check-prefix=NVRTC
-// (needs NVRTC: without it this test reports UNSUPPORTED)
 // REQUIRES: nvrtc
 // The kernel also runs on the checked simulator, matching the host loop:
 // RUN: %weftxx %s -DWITH_MAIN -o %t.exe %weft_link
