@@ -48,6 +48,7 @@ public:
 
 /// Each returns null (and a reason) when the backend cannot run here.
 std::unique_ptr<Backend> createCudaBackend(std::string &Reason);
+std::unique_ptr<Backend> createHipBackend(std::string &Reason);
 std::unique_ptr<Backend> createSimBackend(std::string &Reason);
 
 } // namespace weft::rt

@@ -43,13 +43,18 @@ Runtime::Runtime() {
   case BackendChoice::Host:
     note("backend: host (WEFT_BACKEND=host)");
     return;
-  case BackendChoice::Auto:
+  case BackendChoice::Auto: {
     Active = createCudaBackend(Reason);
+    std::string HipReason;
+    if (!Active)
+      Active = createHipBackend(HipReason);
     if (!Active) {
-      note("backend: host (no CUDA device: " + Reason + ")");
+      note("backend: host (no CUDA device: " + Reason + "; no AMD GPU: " +
+           HipReason + ")");
       return;
     }
     break;
+  }
   case BackendChoice::Cuda:
     Active = createCudaBackend(Reason);
     if (!Active) {
@@ -67,9 +72,13 @@ Runtime::Runtime() {
     }
     break;
   case BackendChoice::Hip:
-    warn("backend 'hip' is not built into this runtime yet; marked loops run "
-         "on the host");
-    return;
+    Active = createHipBackend(Reason);
+    if (!Active) {
+      warn("WEFT_BACKEND=hip, but HIP is unavailable (" + Reason +
+           "); marked loops run on the host");
+      return;
+    }
+    break;
   }
   note(std::string("backend: ") + Active->name() + " (" +
        Active->properties().Architecture + ")");

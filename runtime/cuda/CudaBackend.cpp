@@ -1,9 +1,7 @@
 // CudaBackend.cpp: the NVIDIA backend: the CUDA driver API (libcuda.so.1)
 // and NVRTC, both loaded at run time.
-#include "core/Backend.h"
-#include "core/Descriptor.h"
 #include "core/DynamicLibrary.h"
-#include "core/RuntimeCompiler.h"
+#include "gpu/GpuBackend.h"
 
 namespace weft::rt {
 namespace {
@@ -59,8 +57,10 @@ struct DriverApi {
   }
 };
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public GpuBackend {
 public:
+  CudaBackend() : GpuBackend(RuntimeCompiler::Kind::Nvrtc) {}
+
   bool init(std::string &Reason) {
     if (!Driver.open({"libcuda.so.1", "libcuda.so"}, Reason))
       return false;
@@ -101,44 +101,13 @@ public:
     Props.MultiprocessorCount = static_cast<unsigned>(Sms);
     Props.MaxThreadsPerBlock = static_cast<unsigned>(MaxThreads);
     Props.WarpSize = static_cast<unsigned>(Warp);
-    std::string NvrtcError;
-    if (!Compiler.load(NvrtcError)) {
-      Reason = "NVRTC is unavailable: " + NvrtcError;
-      return false;
-    }
-    return true;
+    return loadCompiler(Reason);
   }
 
   const char *name() const override { return "cuda"; }
-  const DeviceProperties &properties() const override { return Props; }
-
-  Status getKernel(const KernelInfo &Kernel, const char *Source,
-                   KernelHandle &Handle) override {
-    if (Status S = current(); !S.empty())
-      return S;
-    std::vector<char> Cubin;
-    std::string Log;
-    if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, {}, Cubin,
-                          Log))
-      return "NVRTC could not compile it for " + Props.Architecture + ": " +
-             Log;
-    CUmodule Module = nullptr;
-    CUfunction Function = nullptr;
-    if (Status S = status(Api.ModuleLoadData(&Module, Cubin.data()),
-                          "cuModuleLoadData");
-        !S.empty())
-      return S;
-    if (Status S = status(Api.ModuleGetFunction(&Function, Module,
-                                                Kernel.Name.c_str()),
-                          "cuModuleGetFunction");
-        !S.empty())
-      return S;
-    Handle = Function;
-    return {};
-  }
 
   Status allocate(std::size_t Bytes, DevicePtr &Ptr) override {
-    if (Status S = current(); !S.empty())
+    if (Status S = makeCurrent(); !S.empty())
       return S;
     CUdeviceptr P = 0;
     Status S = status(Api.MemAlloc(&P, Bytes), "cuMemAlloc");
@@ -165,9 +134,23 @@ public:
   }
 
 private:
-  /// Binds the primary context to the calling thread.
-  Status current() {
+  Status makeCurrent() override {
     return status(Api.CtxSetCurrent(Context), "cuCtxSetCurrent");
+  }
+  Status loadFunction(const std::vector<char> &Binary, const std::string &Name,
+                      KernelHandle &Handle) override {
+    CUmodule Module = nullptr;
+    CUfunction Function = nullptr;
+    if (Status S = status(Api.ModuleLoadData(&Module, Binary.data()),
+                          "cuModuleLoadData");
+        !S.empty())
+      return S;
+    if (Status S = status(Api.ModuleGetFunction(&Function, Module, Name.c_str()),
+                          "cuModuleGetFunction");
+        !S.empty())
+      return S;
+    Handle = Function;
+    return {};
   }
   Status status(CUresult R, const char *What) const {
     if (R == 0)
@@ -185,10 +168,8 @@ private:
 
   DynamicLibrary Driver;
   DriverApi Api{};
-  RuntimeCompiler Compiler{RuntimeCompiler::Kind::Nvrtc};
   CUdevice Device = 0;
   CUcontext Context = nullptr;
-  DeviceProperties Props;
 };
 
 } // namespace

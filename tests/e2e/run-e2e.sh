@@ -2,8 +2,8 @@
 # End-to-end tests: each program in SRC_DIR is built with and without the
 # plugin, run, and its output compared. Runs with WEFT_BACKEND=host (the
 # fallback path), auto, sim (the generated kernels executed on the CPU, with
-# the checker on) and cuda; the cuda run must launch real kernels when an
-# NVIDIA GPU is present, else it is reported SKIPPED.
+# the checker on), cuda and hip; the cuda (hip) run must launch real kernels
+# when an NVIDIA (AMD) GPU is present, else it is reported SKIPPED.
 #
 # Usage: run-e2e.sh CLANGXX WEFT_CONFIG WORK_DIR KERNEL_DIR SRC_DIR
 # With WEFT_E2E_RUN_ONLY=1 it runs the programs already built in WORK_DIR
@@ -21,6 +21,8 @@ have_gpu=0
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then
   have_gpu=1
 fi
+have_amd=0
+[ -e /dev/kfd ] && have_amd=1
 
 for file in "$src"/*.cpp; do
   name=$(basename "$file" .cpp)
@@ -51,7 +53,7 @@ for file in "$src"/*.cpp; do
     fi
   fi
   "$plain" >"$work/$name.expected" 2>&1 || { fail "$name: plain run"; continue; }
-  for backend in host auto sim cuda; do
+  for backend in host auto sim cuda hip; do
     WEFT_BACKEND=$backend WEFT_SIM_CHECK=1 "$weft" >"$work/$name.$backend.out" 2>"$work/$name.$backend.err"
     if ! diff -u "$work/$name.expected" "$work/$name.$backend.out"; then
       fail "$name ($backend): output differs from the build without the plugin"
@@ -68,6 +70,16 @@ for file in "$src"/*.cpp; do
           continue
         fi
         [ $have_gpu = 1 ] || skip "$name (cuda): no NVIDIA GPU here; checked the fallback instead"
+        ;;
+      hip)
+        if [ $have_amd = 1 ] && [ "$warnings" -ne 0 ]; then
+          fail "$name (hip): fell back on an AMD GPU"; cat "$work/$name.$backend.err"
+          continue
+        elif [ $have_amd = 0 ] && [ "$warnings" -ne 1 ]; then
+          fail "$name (hip): expected one warning line without an AMD GPU, got $warnings"
+          continue
+        fi
+        [ $have_amd = 1 ] || skip "$name (hip): no AMD GPU here; checked the fallback instead"
         ;;
       sim)
         # The kernels must have run: a fallback would warn.

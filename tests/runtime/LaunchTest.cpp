@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <unistd.h>
 
 using weft::detail::LaunchArg;
 using weft::detail::launchKernel;
@@ -92,6 +93,19 @@ TEST(Launch, SimCompileFailureWarnsOnceAndKeepsTheData) {
               "^weft: warning: t.cpp:1:1: kernel weft_test_k on sim failed: "
               "the host compiler failed on [^ ]+\\.cpp \\(its messages are in "
               "[^ ]+\\.log\\); the loop runs on the host\n$");
+}
+
+} // namespace
+
+namespace {
+
+TEST(Launch, ExplicitHipWithoutGpuWarnsOnceAndFallsBack) {
+  if (::access("/dev/kfd", F_OK) == 0)
+    GTEST_SKIP() << "an AMD GPU driver is present: the fallback is not taken";
+  // Whether libamdhip64 is installed or not, the reason is named.
+  EXPECT_EXIT(launchTwiceUnder("hip"), testing::ExitedWithCode(0),
+              "^weft: warning: WEFT_BACKEND=hip, but HIP is unavailable "
+              "\\([^\n]+\\); marked loops run on the host\n$");
 }
 
 } // namespace

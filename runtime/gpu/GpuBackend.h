@@ -1,0 +1,54 @@
+// GpuBackend.h: what the CUDA and HIP backends share: a runtime compiler
+// (NVRTC or hipRTC) and the compile-load-lookup of a kernel. Each backend
+// supplies its driver calls.
+#ifndef WEFT_RUNTIME_GPU_GPUBACKEND_H
+#define WEFT_RUNTIME_GPU_GPUBACKEND_H
+
+#include "core/Backend.h"
+#include "core/Descriptor.h"
+#include "core/RuntimeCompiler.h"
+
+#include <vector>
+
+namespace weft::rt {
+
+class GpuBackend : public Backend {
+public:
+  explicit GpuBackend(RuntimeCompiler::Kind K) : Compiler(K) {}
+  const DeviceProperties &properties() const override { return Props; }
+
+  Status getKernel(const KernelInfo &Kernel, const char *Source,
+                   KernelHandle &Handle) final {
+    if (Status S = makeCurrent(); !S.empty())
+      return S;
+    std::vector<char> Binary;
+    std::string Log;
+    if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, {}, Binary,
+                          Log))
+      return std::string(Compiler.name()) + " could not compile it for " +
+             Props.Architecture + ": " + Log;
+    return loadFunction(Binary, Kernel.Name, Handle);
+  }
+
+protected:
+  /// Loads the runtime compiler once the device is known; Reason on failure.
+  bool loadCompiler(std::string &Reason) {
+    std::string Error;
+    if (Compiler.load(Error))
+      return true;
+    Reason = std::string(Compiler.name()) + " is unavailable: " + Error;
+    return false;
+  }
+  /// Binds the backend's context to the calling thread.
+  virtual Status makeCurrent() = 0;
+  virtual Status loadFunction(const std::vector<char> &Binary,
+                              const std::string &Name,
+                              KernelHandle &Handle) = 0;
+
+  RuntimeCompiler Compiler;
+  DeviceProperties Props;
+};
+
+} // namespace weft::rt
+
+#endif

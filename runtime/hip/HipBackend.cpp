@@ -1,0 +1,185 @@
+// HipBackend.cpp: the AMD backend: the HIP runtime (libamdhip64, ROCm 6 or
+// 5) and hipRTC, both loaded at run time.
+#include "core/DynamicLibrary.h"
+#include "gpu/GpuBackend.h"
+
+#include <cstring>
+
+namespace weft::rt {
+namespace {
+
+// The HIP runtime's types and constants, as hip_runtime_api.h defines them.
+using hipError_t = int;
+using hipModule_t = void *;
+using hipFunction_t = void *;
+using hipStream_t = void *;
+constexpr int hipDeviceAttributeMaxThreadsPerBlock = 56;
+constexpr int hipDeviceAttributeMultiprocessorCount = 63;
+constexpr int hipDeviceAttributeWarpSize = 87;
+
+struct HipApi {
+  hipError_t (*Init)(unsigned);
+  hipError_t (*GetDeviceCount)(int *);
+  hipError_t (*SetDevice)(int);
+  hipError_t (*DeviceGetAttribute)(int *, int, int);
+  hipError_t (*GetDeviceProperties)(void *, int);
+  hipError_t (*DeviceSynchronize)();
+  hipError_t (*ModuleLoadData)(hipModule_t *, const void *);
+  hipError_t (*ModuleGetFunction)(hipFunction_t *, hipModule_t, const char *);
+  hipError_t (*Malloc)(void **, std::size_t);
+  hipError_t (*Free)(void *);
+  hipError_t (*MemcpyHtoD)(void *, const void *, std::size_t);
+  hipError_t (*MemcpyDtoH)(void *, void *, std::size_t);
+  hipError_t (*ModuleLaunchKernel)(hipFunction_t, unsigned, unsigned, unsigned,
+                                   unsigned, unsigned, unsigned, unsigned,
+                                   hipStream_t, void **, void **);
+  const char *(*GetErrorString)(hipError_t);
+
+  bool load(const DynamicLibrary &L) {
+    // ROCm 6 renamed hipGetDeviceProperties for its new struct layout.
+    if (!L.get("hipGetDevicePropertiesR0600", GetDeviceProperties) &&
+        !L.get("hipGetDeviceProperties", GetDeviceProperties))
+      return false;
+    return L.get("hipInit", Init) && L.get("hipGetDeviceCount", GetDeviceCount) &&
+           L.get("hipSetDevice", SetDevice) &&
+           L.get("hipDeviceGetAttribute", DeviceGetAttribute) &&
+           L.get("hipDeviceSynchronize", DeviceSynchronize) &&
+           L.get("hipModuleLoadData", ModuleLoadData) &&
+           L.get("hipModuleGetFunction", ModuleGetFunction) &&
+           L.get("hipMalloc", Malloc) && L.get("hipFree", Free) &&
+           L.get("hipMemcpyHtoD", MemcpyHtoD) &&
+           L.get("hipMemcpyDtoH", MemcpyDtoH) &&
+           L.get("hipModuleLaunchKernel", ModuleLaunchKernel) &&
+           L.get("hipGetErrorString", GetErrorString);
+  }
+};
+
+/// The device's gfx target ("gfx90a") from hipDeviceProp_t, whose layout
+/// differs between ROCm versions: its gcnArchName is found by content.
+std::string gfxTarget(const char *Props, std::size_t Size) {
+  for (std::size_t I = 0; I + 4 < Size; ++I)
+    if (!std::strncmp(Props + I, "gfx", 3) && Props[I + 3] >= '0' &&
+        Props[I + 3] <= '9' && (I == 0 || Props[I - 1] == '\0')) {
+      std::string Name(Props + I, strnlen(Props + I, Size - I));
+      return Name.substr(0, Name.find(':')); // drop ":sramecc+:xnack-"
+    }
+  return {};
+}
+
+class HipBackend final : public GpuBackend {
+public:
+  HipBackend() : GpuBackend(RuntimeCompiler::Kind::Hiprtc) {}
+
+  bool init(std::string &Reason) {
+    if (!Runtime.open({"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so",
+                       "/opt/rocm/lib/libamdhip64.so"},
+                      Reason))
+      return false;
+    if (!Api.load(Runtime)) {
+      Reason = Runtime.path() + " lacks a HIP entry point";
+      return false;
+    }
+    int Count = 0;
+    if (!check(Api.Init(0), "hipInit", Reason) ||
+        !check(Api.GetDeviceCount(&Count), "hipGetDeviceCount", Reason))
+      return false;
+    if (Count == 0) {
+      Reason = "no AMD GPU";
+      return false;
+    }
+    int Sms = 0, MaxThreads = 0, Warp = 0;
+    if (!check(Api.SetDevice(0), "hipSetDevice", Reason) ||
+        !check(Api.DeviceGetAttribute(&Sms, hipDeviceAttributeMultiprocessorCount, 0),
+               "hipDeviceGetAttribute", Reason) ||
+        !check(Api.DeviceGetAttribute(&MaxThreads,
+                                      hipDeviceAttributeMaxThreadsPerBlock, 0),
+               "hipDeviceGetAttribute", Reason) ||
+        !check(Api.DeviceGetAttribute(&Warp, hipDeviceAttributeWarpSize, 0),
+               "hipDeviceGetAttribute", Reason))
+      return false;
+    std::vector<char> Properties(8192, 0); // larger than any ROCm's struct
+    if (!check(Api.GetDeviceProperties(Properties.data(), 0),
+               "hipGetDeviceProperties", Reason))
+      return false;
+    Props.Architecture = gfxTarget(Properties.data(), Properties.size());
+    if (Props.Architecture.empty()) {
+      Reason = "cannot tell the AMD GPU's gfx target";
+      return false;
+    }
+    Props.MultiprocessorCount = static_cast<unsigned>(Sms);
+    Props.MaxThreadsPerBlock = static_cast<unsigned>(MaxThreads);
+    Props.WarpSize = static_cast<unsigned>(Warp);
+    return loadCompiler(Reason);
+  }
+
+  const char *name() const override { return "hip"; }
+
+  Status allocate(std::size_t Bytes, DevicePtr &Ptr) override {
+    void *P = nullptr;
+    Status S = status(Api.Malloc(&P, Bytes), "hipMalloc");
+    Ptr = reinterpret_cast<DevicePtr>(P);
+    return S;
+  }
+  void release(DevicePtr Ptr) override {
+    Api.Free(reinterpret_cast<void *>(Ptr));
+  }
+  Status copyToDevice(DevicePtr Dst, const void *Src,
+                      std::size_t Bytes) override {
+    return status(Api.MemcpyHtoD(reinterpret_cast<void *>(Dst), Src, Bytes),
+                  "hipMemcpyHtoD");
+  }
+  Status copyToHost(void *Dst, DevicePtr Src, std::size_t Bytes) override {
+    return status(Api.MemcpyDtoH(Dst, reinterpret_cast<void *>(Src), Bytes),
+                  "hipMemcpyDtoH");
+  }
+  Status launch(KernelHandle Kernel, const unsigned Grid[3],
+                const unsigned Block[3], void **Params) override {
+    return status(Api.ModuleLaunchKernel(Kernel, Grid[0], Grid[1], Grid[2],
+                                         Block[0], Block[1], Block[2], 0,
+                                         nullptr, Params, nullptr),
+                  "hipModuleLaunchKernel");
+  }
+  Status synchronize() override {
+    return status(Api.DeviceSynchronize(), "hipDeviceSynchronize");
+  }
+
+private:
+  Status makeCurrent() override {
+    return status(Api.SetDevice(0), "hipSetDevice");
+  }
+  Status loadFunction(const std::vector<char> &Binary, const std::string &Name,
+                      KernelHandle &Handle) override {
+    hipModule_t Module = nullptr;
+    if (Status S = status(Api.ModuleLoadData(&Module, Binary.data()),
+                          "hipModuleLoadData");
+        !S.empty())
+      return S;
+    return status(Api.ModuleGetFunction(&Handle, Module, Name.c_str()),
+                  "hipModuleGetFunction");
+  }
+  Status status(hipError_t R, const char *What) const {
+    if (R == 0)
+      return {};
+    const char *Text = Api.GetErrorString ? Api.GetErrorString(R) : nullptr;
+    return std::string(What) + ": " +
+           (Text ? std::string(Text) : "error " + std::to_string(R));
+  }
+  bool check(hipError_t R, const char *What, std::string &Reason) const {
+    Reason = status(R, What);
+    return Reason.empty();
+  }
+
+  DynamicLibrary Runtime;
+  HipApi Api{};
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createHipBackend(std::string &Reason) {
+  auto B = std::make_unique<HipBackend>();
+  if (!B->init(Reason))
+    return nullptr;
+  return B;
+}
+
+} // namespace weft::rt
