@@ -6,27 +6,46 @@
 
 #include "core/Backend.h"
 #include "core/Descriptor.h"
+#include "core/Diagnostics.h"
+#include "core/KernelCache.h"
 #include "core/RuntimeCompiler.h"
 
+#include "core/Prelude.h"
+
+#include <optional>
 #include <vector>
 
 namespace weft::rt {
 
 class GpuBackend : public Backend {
 public:
-  explicit GpuBackend(RuntimeCompiler::Kind K) : Compiler(K) {}
+  explicit GpuBackend(RuntimeCompiler::Kind K)
+      : Compiler(K), Cache(K == RuntimeCompiler::Kind::Nvrtc ? "cuda" : "hip") {}
   const DeviceProperties &properties() const override { return Props; }
 
   Status getKernel(const KernelInfo &Kernel, const char *Source,
                    KernelHandle &Handle) final {
     if (Status S = makeCurrent(); !S.empty())
       return S;
+    std::string Why;
+    if (!Cache.ready(Why) && !CacheWarned) {
+      warn(Why);
+      CacheWarned = true;
+    }
+    // Everything that shapes the binary.
+    const std::string Key = std::string(Compiler.name()) + " " +
+                            Compiler.version() + "\n" + Props.Architecture +
+                            "\n" + DevicePreludeText + "\n" + Source;
+    if (std::optional<std::vector<char>> Cached = Cache.load(Kernel.Name, Key))
+      if (loadFunction(*Cached, Kernel.Name, Handle).empty())
+        return {};
     std::vector<char> Binary;
     std::string Log;
     if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, {}, Binary,
                           Log))
       return std::string(Compiler.name()) + " could not compile it for " +
              Props.Architecture + ": " + Log;
+    Cache.store(Kernel.Name, Key, Binary);
     return loadFunction(Binary, Kernel.Name, Handle);
   }
 
@@ -47,6 +66,8 @@ protected:
 
   RuntimeCompiler Compiler;
   DeviceProperties Props;
+  KernelCache Cache;
+  bool CacheWarned = false;
 };
 
 } // namespace weft::rt

@@ -19,40 +19,9 @@ extern char **environ;
 
 namespace weft::rt::sim {
 
-std::string contentHash(const std::string &Text) {
-  std::uint64_t H = 1469598103934665603ull;
-  for (unsigned char C : Text) {
-    H ^= C;
-    H *= 1099511628211ull;
-  }
-  char Out[17];
-  std::snprintf(Out, sizeof Out, "%016llx", static_cast<unsigned long long>(H));
-  return Out;
-}
-
-std::string cacheDirectory() {
-  if (const char *D = std::getenv("WEFT_CACHE_DIR"); D && *D)
-    return D;
-  if (const char *D = std::getenv("XDG_CACHE_HOME"); D && *D)
-    return std::string(D) + "/weft";
-  if (const char *H = std::getenv("HOME"); H && *H)
-    return std::string(H) + "/.cache/weft";
-  return "/tmp/weft-cache-" + std::to_string(getuid());
-}
-
 HostCompiler::HostCompiler() {
   const char *C = std::getenv("WEFT_SIM_CXX");
   Compiler = C && *C ? C : WEFT_SIM_DEFAULT_CXX;
-}
-
-static bool makeDirectories(const std::string &Path) {
-  for (std::size_t I = 1; I <= Path.size(); ++I)
-    if (I == Path.size() || Path[I] == '/') {
-      std::string Prefix = Path.substr(0, I);
-      if (::mkdir(Prefix.c_str(), 0700) != 0 && errno != EEXIST)
-        return false;
-    }
-  return true;
 }
 
 static bool writeIfChanged(const std::string &Path, const std::string &Text) {
@@ -72,23 +41,21 @@ static bool writeIfChanged(const std::string &Path, const std::string &Text) {
 }
 
 bool HostCompiler::prepareCache(std::string &Error) {
-  if (!CacheDir.empty())
+  if (Prepared)
     return true;
-  std::string Dir = cacheDirectory() + "/sim";
-  struct stat St;
-  if (!makeDirectories(Dir + "/include/weft") || ::stat(Dir.c_str(), &St) != 0) {
-    Error = "cannot create the cache directory " + Dir;
+  if (!Cache.ready(Error))
+    return false;
+  const std::string Dir = Cache.directory();
+  if (::mkdir((Dir + "/include").c_str(), 0700) != 0 && errno != EEXIST) {
+    Error = "cannot create " + Dir + "/include";
     return false;
   }
-  if (St.st_mode & (S_IWGRP | S_IWOTH)) {
-    Error = "the cache directory " + Dir + " is writable by others";
-    return false;
-  }
+  ::mkdir((Dir + "/include/weft").c_str(), 0700);
   if (!writeIfChanged(Dir + "/include/weft/device.h", DevicePreludeText)) {
     Error = "cannot write " + Dir + "/include/weft/device.h";
     return false;
   }
-  CacheDir = Dir;
+  Prepared = true;
   return true;
 }
 
@@ -101,6 +68,7 @@ std::string HostCompiler::compile(const std::string &Name,
   std::string Key = Compiler + "\n" + DevicePreludeText + "\n" + Source;
   for (const std::string &F : Flags)
     Key += "\n" + F;
+  const std::string CacheDir = Cache.directory();
   const std::string Base = CacheDir + "/" + Name + "-" + contentHash(Key);
   const std::string Object = Base + ".so";
   if (::access(Object.c_str(), R_OK) == 0)

@@ -4,6 +4,8 @@
 #ifndef WEFT_RUNTIME_SIM_HOSTCOMPILER_H
 #define WEFT_RUNTIME_SIM_HOSTCOMPILER_H
 
+#include "core/KernelCache.h"
+
 #include <string>
 #include <vector>
 
@@ -26,15 +28,9 @@ public:
 private:
   bool prepareCache(std::string &Error);
   std::string Compiler;
-  std::string CacheDir;
+  KernelCache Cache{"sim"};
+  bool Prepared = false;
 };
-
-/// The per-user cache directory: WEFT_CACHE_DIR, else $XDG_CACHE_HOME/weft,
-/// else ~/.cache/weft.
-std::string cacheDirectory();
-
-/// 64-bit FNV-1a, as 16 hex digits.
-std::string contentHash(const std::string &Text);
 
 } // namespace weft::rt::sim
 
