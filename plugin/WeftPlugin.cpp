@@ -70,8 +70,8 @@ private:
     for (const ir::Allocation &A : R->Nest.Allocations)
       if (A.FixedSize < 0) {
         error(CI.getDiagnostics(), M.Loop->getBeginLoc(),
-              "per-iteration arrays of run-time size (here '" + A.Name +
-                  "[" + A.Extent + "]') are not generated yet",
+              "per-iteration arrays of run-time size (here '" + A.Name + "[" +
+                  A.Extent + "]') are not generated yet",
               "give the array a constant size, or remove the mark: the loop "
               "then runs on the host as written");
         return nullptr;
@@ -91,8 +91,8 @@ private:
       remark(*R, K, Chosen);
     if (!Options.EmitDir.empty())
       writeKernel(K, M.Loop->getBeginLoc());
-    return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R,
-                                K.Descriptor, K.Source);
+    return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R, K.Descriptor,
+                                K.Source);
   }
 
   /// One remark per level, at its loop: the mapping the search chose and

@@ -7,7 +7,8 @@
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define WEFT_DIALECT_CUDA 1
-#elif defined(__HIP__) || defined(__HIPCC_RTC__) || defined(__HIP_DEVICE_COMPILE__)
+#elif defined(__HIP__) || defined(__HIPCC_RTC__) ||                            \
+    defined(__HIP_DEVICE_COMPILE__)
 #define WEFT_DIALECT_HIP 1
 #else
 #define WEFT_DIALECT_SIM 1
@@ -39,7 +40,14 @@ struct sim_thread_state {
   unsigned long long Iteration; // the loop iteration plus one; 0: none yet
   unsigned Lane, WarpSize;
 };
-enum sim_warp_op { SimShfl, SimShflDown, SimShflXor, SimAll, SimAny, SimBallot };
+enum sim_warp_op {
+  SimShfl,
+  SimShflDown,
+  SimShflXor,
+  SimAll,
+  SimAny,
+  SimBallot
+};
 /// Filled by the simulator after it loads the kernel.
 struct sim_hooks {
   void (*Barrier)(unsigned Site);
@@ -57,7 +65,7 @@ extern sim_hooks sim_hook_table;
 #else
 #define WEFT_SIM_SPAN_ACCESS(I, Write)                                         \
   ((I) < 0 || (size_type)(I) >= Extent                                         \
-       ? sim_hook_table.SpanAccess(Data, I, Extent, Write)                      \
+       ? sim_hook_table.SpanAccess(Data, I, Extent, Write)                     \
        : (void)0)
 #define WEFT_SIM_SHARED_ACCESS(Address, Write) ((void)0)
 #endif
@@ -70,9 +78,7 @@ extern sim_hooks sim_hook_table;
 /// the layout is part of the runtime's launch ABI. operator[] is an lvalue
 /// access (a write, or a read and a write); ld() is a pure read. The
 /// simulator's checker tells the two apart.
-template <class T> struct is_const_element {
-  static const int value = 0;
-};
+template <class T> struct is_const_element { static const int value = 0; };
 template <class T> struct is_const_element<const T> {
   static const int value = 1;
 };
@@ -158,10 +164,18 @@ WEFT_DEVICE bool all(bool P) { return __all(P); }
 WEFT_DEVICE bool any(bool P) { return __any(P); }
 WEFT_DEVICE unsigned long long ballot(bool P) { return __ballot(P); }
 #endif
-template <class T> WEFT_DEVICE T atomic_add(T *A, T V) { return atomicAdd(A, V); }
-template <class T> WEFT_DEVICE T atomic_min(T *A, T V) { return atomicMin(A, V); }
-template <class T> WEFT_DEVICE T atomic_max(T *A, T V) { return atomicMax(A, V); }
-template <class T> WEFT_DEVICE T atomic_exch(T *A, T V) { return atomicExch(A, V); }
+template <class T> WEFT_DEVICE T atomic_add(T *A, T V) {
+  return atomicAdd(A, V);
+}
+template <class T> WEFT_DEVICE T atomic_min(T *A, T V) {
+  return atomicMin(A, V);
+}
+template <class T> WEFT_DEVICE T atomic_max(T *A, T V) {
+  return atomicMax(A, V);
+}
+template <class T> WEFT_DEVICE T atomic_exch(T *A, T V) {
+  return atomicExch(A, V);
+}
 template <class T> WEFT_DEVICE T atomic_cas(T *A, T Expected, T V) {
   return atomicCAS(A, Expected, V);
 }
@@ -250,7 +264,9 @@ WEFT_DEVICE index_t global_size_x() {
   WEFT_DEVICE float Name(float X, float Y) { return std::Name(X, Y); }         \
   WEFT_DEVICE double Name(double X, double Y) { return std::Name(X, Y); }
 #define WEFT_MATH3(Name)                                                       \
-  WEFT_DEVICE float Name(float X, float Y, float Z) { return std::Name(X, Y, Z); } \
+  WEFT_DEVICE float Name(float X, float Y, float Z) {                          \
+    return std::Name(X, Y, Z);                                                 \
+  }                                                                            \
   WEFT_DEVICE double Name(double X, double Y, double Z) {                      \
     return std::Name(X, Y, Z);                                                 \
   }
@@ -269,24 +285,30 @@ WEFT_DEVICE index_t global_size_x() {
     return ::Name(X, Y, Z);                                                    \
   }
 #endif
-WEFT_MATH1(sqrt) WEFT_MATH1(cbrt) WEFT_MATH1(exp) WEFT_MATH1(exp2)
-WEFT_MATH1(expm1) WEFT_MATH1(log) WEFT_MATH1(log2) WEFT_MATH1(log10)
-WEFT_MATH1(log1p) WEFT_MATH1(sin) WEFT_MATH1(cos) WEFT_MATH1(tan)
-WEFT_MATH1(asin) WEFT_MATH1(acos) WEFT_MATH1(atan) WEFT_MATH1(sinh)
-WEFT_MATH1(cosh) WEFT_MATH1(tanh) WEFT_MATH1(asinh) WEFT_MATH1(acosh)
-WEFT_MATH1(atanh) WEFT_MATH1(erf) WEFT_MATH1(erfc) WEFT_MATH1(tgamma)
-WEFT_MATH1(lgamma) WEFT_MATH1(fabs) WEFT_MATH1(floor) WEFT_MATH1(ceil)
-WEFT_MATH1(round) WEFT_MATH1(trunc)
-WEFT_MATH2(pow) WEFT_MATH2(atan2) WEFT_MATH2(fmod) WEFT_MATH2(fmin)
-WEFT_MATH2(fmax) WEFT_MATH2(hypot) WEFT_MATH2(copysign)
-WEFT_MATH3(fma)
+WEFT_MATH1(sqrt)
+WEFT_MATH1(cbrt) WEFT_MATH1(exp) WEFT_MATH1(exp2) WEFT_MATH1(expm1)
+    WEFT_MATH1(log) WEFT_MATH1(log2) WEFT_MATH1(log10) WEFT_MATH1(log1p)
+        WEFT_MATH1(sin) WEFT_MATH1(cos) WEFT_MATH1(tan) WEFT_MATH1(asin)
+            WEFT_MATH1(acos) WEFT_MATH1(atan) WEFT_MATH1(sinh) WEFT_MATH1(cosh)
+                WEFT_MATH1(tanh) WEFT_MATH1(asinh) WEFT_MATH1(acosh)
+                    WEFT_MATH1(atanh) WEFT_MATH1(erf) WEFT_MATH1(erfc)
+                        WEFT_MATH1(tgamma) WEFT_MATH1(lgamma) WEFT_MATH1(fabs)
+                            WEFT_MATH1(floor) WEFT_MATH1(ceil) WEFT_MATH1(round)
+                                WEFT_MATH1(trunc) WEFT_MATH2(pow)
+                                    WEFT_MATH2(atan2) WEFT_MATH2(fmod)
+                                        WEFT_MATH2(fmin) WEFT_MATH2(fmax)
+                                            WEFT_MATH2(hypot)
+                                                WEFT_MATH2(copysign)
+                                                    WEFT_MATH3(fma)
 #undef WEFT_MATH1
 #undef WEFT_MATH2
 #undef WEFT_MATH3
 
-// std::abs, std::min, std::max and std::clamp as <cmath>/<algorithm> define
-// them for arithmetic types.
-WEFT_DEVICE float abs(float X) { return fabs(X); }
+    // std::abs, std::min, std::max and std::clamp as <cmath>/<algorithm> define
+    // them for arithmetic types.
+    WEFT_DEVICE float abs(float X) {
+  return fabs(X);
+}
 WEFT_DEVICE double abs(double X) { return fabs(X); }
 WEFT_DEVICE int abs(int X) { return X < 0 ? -X : X; }
 WEFT_DEVICE long abs(long X) { return X < 0 ? -X : X; }
@@ -394,7 +416,8 @@ WEFT_DEVICE T block_allreduce(T V, shared_array<T, N> &Scratch,
   barrier();
   for (unsigned Width = N / 2; Width > 0; Width /= 2) {
     if (Thread < Width)
-      Scratch[Thread] = combine<Op>(Scratch.ld(Thread), Scratch.ld(Thread + Width));
+      Scratch[Thread] =
+          combine<Op>(Scratch.ld(Thread), Scratch.ld(Thread + Width));
     barrier();
   }
   const T R = Scratch.ld(0);
@@ -403,7 +426,8 @@ WEFT_DEVICE T block_allreduce(T V, shared_array<T, N> &Scratch,
 }
 
 WEFT_DEVICE unsigned linear_thread() {
-  return thread_idx(0) + block_dim(0) * (thread_idx(1) + block_dim(1) * thread_idx(2));
+  return thread_idx(0) +
+         block_dim(0) * (thread_idx(1) + block_dim(1) * thread_idx(2));
 }
 WEFT_DEVICE unsigned long long linear_block() {
   return block_idx(0) +

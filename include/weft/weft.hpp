@@ -29,8 +29,8 @@ constexpr bool launch(const char *Descriptor, const char *Source,
                       Args &&...Captures) {
   if (std::is_constant_evaluated())
     return false;
-  const LaunchArg ArgArray[sizeof...(Args) + 1] = {
-      makeLaunchArg(Captures)..., LaunchArg{nullptr, 0, 0}};
+  const LaunchArg ArgArray[sizeof...(Args) + 1] = {makeLaunchArg(Captures)...,
+                                                   LaunchArg{nullptr, 0, 0}};
   return launchKernel(Descriptor, Source, ArgArray, sizeof...(Args));
 }
 

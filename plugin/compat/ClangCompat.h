@@ -96,7 +96,8 @@ inline std::optional<Mark> findMark(clang::Stmt *S) {
     Mark M;
     M.Loop = AS->getSubStmt();
     M.Replaced = S;
-    M.Clauses = Ann->getAnnotation().drop_front(MarkAnnotation.size() + 1).str();
+    M.Clauses =
+        Ann->getAnnotation().drop_front(MarkAnnotation.size() + 1).str();
     return M;
   }
   return std::nullopt;

@@ -33,8 +33,8 @@ struct MappingContext {
 
 const char *reduceOp(ir::ReductionOp Op) {
   static const char *const Names[] = {
-      "weft::reduce_add", "weft::reduce_mul", "weft::reduce_min",
-      "weft::reduce_max", "weft::reduce_and", "weft::reduce_or",
+      "weft::reduce_add", "weft::reduce_mul",  "weft::reduce_min",
+      "weft::reduce_max", "weft::reduce_and",  "weft::reduce_or",
       "weft::reduce_xor", "weft::reduce_land", "weft::reduce_lor"};
   return Names[static_cast<int>(Op)];
 }
@@ -72,8 +72,8 @@ public:
       return "(" + expr(*E.Operands[0]) + " " + E.Text + " " +
              expr(*E.Operands[1]) + ")";
     case ir::Expr::Conditional:
-      return "(" + expr(*E.Operands[0]) + " ? " + expr(*E.Operands[1]) +
-             " : " + expr(*E.Operands[2]) + ")";
+      return "(" + expr(*E.Operands[0]) + " ? " + expr(*E.Operands[1]) + " : " +
+             expr(*E.Operands[2]) + ")";
     case ir::Expr::Call: {
       std::string S = E.Text + "(";
       for (std::size_t I = 0; I < E.Operands.size(); ++I)
@@ -197,16 +197,16 @@ private:
        << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
        << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
        << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
-       << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D
-       << " + " << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
+       << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
+       << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
     for (const ir::Reduction &R : L.Reductions)
-      OS << In << "const " << ir::spelling(R.Type) << " weft_init_" << R.Variable
-         << " = " << R.Variable << ";\n"
+      OS << In << "const " << ir::spelling(R.Type) << " weft_init_"
+         << R.Variable << " = " << R.Variable << ";\n"
          << In << R.Variable << " = weft::identity<" << reduceOp(R.Op) << ", "
          << ir::spelling(R.Type) << ">();\n";
-    OS << In << "for (weft::index_t weft_t" << D << " = "
-       << loopStart(LM, Axis) << "; weft_t" << D << " < weft_count" << D
-       << "; weft_t" << D << " += " << loopStride(LM, Axis) << ") {\n"
+    OS << In << "for (weft::index_t weft_t" << D << " = " << loopStart(LM, Axis)
+       << "; weft_t" << D << " < weft_count" << D << "; weft_t" << D
+       << " += " << loopStride(LM, Axis) << ") {\n"
        << In << "  const " << T << " " << L.IndexName << " = (" << T
        << ")(weft_lo" << D << " + weft_t" << D
        << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
@@ -230,8 +230,8 @@ private:
                    ">(" + R.Variable + ", " + Scratch +
                    ", weft::linear_thread())";
       }
-      OS << In << R.Variable << " = weft::combine<" << reduceOp(R.Op) << ">(weft_init_"
-         << R.Variable << ", " << Combined << ");\n";
+      OS << In << R.Variable << " = weft::combine<" << reduceOp(R.Op)
+         << ">(weft_init_" << R.Variable << ", " << Combined << ");\n";
     }
     // What the group's threads wrote, the code after may read.
     if (L.Reductions.empty()) {
@@ -290,8 +290,9 @@ private:
   bool sharedTarget(const ir::Expr &E) const {
     const ir::Expr &R = rootOf(E);
     return R.Kind == ir::Expr::SpanElement ||
-           (R.Kind == ir::Expr::Local && (Context->SpanAliases.count(R.Text) ||
-                                          Context->ReductionVars.count(R.Text))) ||
+           (R.Kind == ir::Expr::Local &&
+            (Context->SpanAliases.count(R.Text) ||
+             Context->ReductionVars.count(R.Text))) ||
            (R.Kind == ir::Expr::ParamRef &&
             Context->ReductionVars.count(N.Params[R.ParamIndex].Name));
   }
@@ -300,8 +301,9 @@ private:
     const bool Assigns = E.Kind == ir::Expr::Binary && E.Text.back() == '=' &&
                          E.Text != "==" && E.Text != "!=" && E.Text != "<=" &&
                          E.Text != ">=";
-    const bool Steps = (E.Kind == ir::Expr::Unary || E.Kind == ir::Expr::Postfix) &&
-                       (E.Text == "++" || E.Text == "--");
+    const bool Steps =
+        (E.Kind == ir::Expr::Unary || E.Kind == ir::Expr::Postfix) &&
+        (E.Text == "++" || E.Text == "--");
     if ((Assigns || Steps) && sharedTarget(*E.Operands[0]))
       return true;
     if (E.Kind == ir::Expr::Call)
@@ -376,8 +378,8 @@ std::string boundExpression(const ir::Expr &E) {
   case ir::Expr::IntLiteral: {
     std::string Digits;
     for (char C : E.Text)
-      if (std::isdigit(static_cast<unsigned char>(C)) || C == 'x' ||
-          C == 'X' || std::isxdigit(static_cast<unsigned char>(C)))
+      if (std::isdigit(static_cast<unsigned char>(C)) || C == 'x' || C == 'X' ||
+          std::isxdigit(static_cast<unsigned char>(C)))
         Digits += C;
       else
         break;
@@ -400,8 +402,8 @@ std::string boundExpression(const ir::Expr &E) {
   case ir::Expr::Binary: {
     static const struct {
       const char *Op, *Name;
-    } Ops[] = {{"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"},
-               {"%", "rem"}};
+    } Ops[] = {
+        {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}, {"%", "rem"}};
     for (const auto &O : Ops)
       if (E.Text == O.Op)
         return std::string("(") + O.Name + " " + Sub(*E.Operands[0]) + " " +
@@ -430,7 +432,7 @@ const ir::Level *firstAtDepth(const ir::Nest &N, unsigned Depth) {
 }
 
 const char *reductionWord(ir::ReductionOp Op) {
-  static const char *const Words[] = {"add", "mul", "min", "max", "and",
+  static const char *const Words[] = {"add", "mul", "min",  "max", "and",
                                       "or",  "xor", "land", "lor"};
   return Words[static_cast<int>(Op)];
 }
@@ -457,7 +459,8 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   BodyPrinter Printer(N, Body, &Context);
   const map::LevelMapping &Root = M.Levels.front();
   const int Axis = Context.Axis[0];
-  if (Root.Dim == map::Dimension::X && Root.Dop.Kind != map::Parallelism::SpanAll)
+  if (Root.Dim == map::Dimension::X &&
+      Root.Dop.Kind != map::Parallelism::SpanAll)
     Body << "  for (weft::index_t weft_t0 = weft::global_id_x(); weft_t0 < "
             "weft_count0;\n       weft_t0 += weft::global_size_x()) {\n";
   else if (Root.Dop.Kind == map::Parallelism::SpanAll)
@@ -513,9 +516,8 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   BodyPrinter FunctionPrinter(N, Functions);
   for (const ir::Function &F : N.Functions) {
     Functions << "WEFT_DEVICE "
-              << (F.ReturnsValue
-                      ? ir::typeName(N, F.ReturnType, F.ReturnStruct)
-                      : std::string("void"))
+              << (F.ReturnsValue ? ir::typeName(N, F.ReturnType, F.ReturnStruct)
+                                 : std::string("void"))
               << " " << F.Name << "(";
     for (std::size_t I = 0; I < F.Params.size(); ++I) {
       const ir::LocalType &T = F.Params[I].second;
@@ -544,9 +546,8 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
 
   // The name hashes what makes the kernel distinct: where it comes from and
   // what it computes (two instantiations of one template differ in types).
-  std::uint64_t Hash =
-      llvm::xxh3_64bits(N.Location + "\n" + Functions.str() + Params.str() +
-                        "\n" + KernelBody);
+  std::uint64_t Hash = llvm::xxh3_64bits(N.Location + "\n" + Functions.str() +
+                                         Params.str() + "\n" + KernelBody);
   char HashText[17];
   std::snprintf(HashText, sizeof HashText, "%016llx",
                 static_cast<unsigned long long>(Hash));
@@ -577,13 +578,13 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
               ? "bytes" + std::to_string(N.Structs[N.Params[I].Struct].Size)
               : std::string(ir::descriptorCode(N.Params[I].Element)))
       << " " << N.Params[I].Name << "\n";
-  D << "level " << boundExpression(*L.Lower) << " "
-    << boundExpression(*L.Upper) << " " << L.Step << " "
-    << (L.Inclusive ? "le" : "lt") << "\n";
+  D << "level " << boundExpression(*L.Lower) << " " << boundExpression(*L.Upper)
+    << " " << L.Step << " " << (L.Inclusive ? "le" : "lt") << "\n";
   // The grid: one line per dimension a level is spread over.
   for (const ir::Level *Level : ir::levels(N)) {
     const map::LevelMapping &LM = M.Levels[Level->Depth];
-    if (LM.sequential() || (Level->Depth > 0 && Level != firstAtDepth(N, Level->Depth)))
+    if (LM.sequential() ||
+        (Level->Depth > 0 && Level != firstAtDepth(N, Level->Depth)))
       continue;
     D << "map " << Level->Depth << " " << map::spelling(LM.Dim) << " "
       << LM.BlockSize << " "

@@ -253,7 +253,8 @@ private:
         const bool Sub = E.Text == "-";
         for (auto &[Index, Coef] : B->Coefficients) {
           auto It = A->Coefficients.find(Index);
-          Term Base = It == A->Coefficients.end() ? Term::number(0) : It->second;
+          Term Base =
+              It == A->Coefficients.end() ? Term::number(0) : It->second;
           A->Coefficients[Index] = add(Base, Coef, Sub);
         }
         A->Offset = add(A->Offset, B->Offset, Sub);

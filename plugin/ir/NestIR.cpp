@@ -164,7 +164,10 @@ public:
     level(N.Root, 1);
     for (const Access &A : N.Accesses) {
       OS << "  access $" << N.Params[A.ParamIndex].Name << "[" << A.Subscript
-         << "] " << (A.Read && A.Write ? "read-write" : A.Write ? "write" : "read")
+         << "] "
+         << (A.Read && A.Write ? "read-write"
+             : A.Write         ? "write"
+                               : "read")
          << " in level " << A.Depth << ": ";
       if (!A.Affine) {
         OS << "not affine\n";
@@ -234,10 +237,8 @@ private:
       OS << Pad << "for (sequential)\n";
       if (S.Children[0])
         stmt(*S.Children[0], Depth + 1);
-      OS << Pad << "  cond " << (S.Exprs[0] ? expr(*S.Exprs[0]) : "-")
-         << "\n";
-      OS << Pad << "  step " << (S.Exprs[1] ? expr(*S.Exprs[1]) : "-")
-         << "\n";
+      OS << Pad << "  cond " << (S.Exprs[0] ? expr(*S.Exprs[0]) : "-") << "\n";
+      OS << Pad << "  step " << (S.Exprs[1] ? expr(*S.Exprs[1]) : "-") << "\n";
       stmt(*S.Children[1], Depth + 1);
       return;
     case Stmt::While:

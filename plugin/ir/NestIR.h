@@ -157,10 +157,10 @@ struct Reduction {
 
 /// What a level's clauses force on its mapping; absent fields are searched.
 struct MappingClauses {
-  char Dim = 0;        // 'x', 'y', 'z', or 0
-  unsigned Block = 0;  // block(N)
-  int Span = -1;       // span(N); 0 for span(all)
-  unsigned Split = 0;  // split(K)
+  char Dim = 0;       // 'x', 'y', 'z', or 0
+  unsigned Block = 0; // block(N)
+  int Span = -1;      // span(N); 0 for span(all)
+  unsigned Split = 0; // split(K)
 };
 
 /// One parallel loop level: for (Index = Lower; Index < Upper; Index += Step).
@@ -188,7 +188,7 @@ struct Access {
   bool Affine = false;
   std::vector<std::pair<std::string, std::string>> Coefficients; // index, coef
   std::string Offset;
-  unsigned Depth = 0; // the deepest parallel level enclosing the access
+  unsigned Depth = 0;    // the deepest parallel level enclosing the access
   unsigned Branches = 0; // conditionals enclosing it inside the nest
 };
 
@@ -208,7 +208,7 @@ struct Function {
 struct Allocation {
   std::string Name;
   LocalType Element;
-  std::string Extent;         // as the dump prints it
+  std::string Extent;          // as the dump prints it
   std::int64_t FixedSize = -1; // the extent when it is a constant
   unsigned OwningLevel = 0;
   int FilledByLevel = -1; // the deepest level writing it, if deeper

@@ -155,8 +155,8 @@ public:
     analyze(Result);
     if (N.Strategy != "auto") {
       Candidate C;
-      C.Levels = baseline(N.Strategy, static_cast<unsigned>(Depths.size()),
-                          In.Device);
+      C.Levels =
+          baseline(N.Strategy, static_cast<unsigned>(Depths.size()), In.Device);
       for (std::size_t D = 0; D < Depths.size(); ++D)
         if (Depths[D].Forced)
           applyClauses(C.Levels[D], *Depths[D].Forced);
@@ -279,7 +279,7 @@ private:
 
   static void applyClauses(LevelMapping &L, const ir::MappingClauses &F) {
     if (F.Dim)
-      L.Dim = F.Dim == 'x' ? Dimension::X
+      L.Dim = F.Dim == 'x'   ? Dimension::X
               : F.Dim == 'y' ? Dimension::Y
                              : Dimension::Z;
     if (F.Block)
@@ -306,7 +306,8 @@ private:
     const ir::MappingClauses &F = *Depths[D].Forced;
     // A depth of four or more runs serially: three dimensions are all.
     if (D > 0 && !F.Dim && !F.Block && F.Span < 0 && !F.Split) {
-      Current[D] = LevelMapping{Dimension::None, 1, {Parallelism::SpanAll, 0}, {}};
+      Current[D] =
+          LevelMapping{Dimension::None, 1, {Parallelism::SpanAll, 0}, {}};
       enumerate(D + 1, BlockThreads, UsedDims);
     }
     if (D >= 3)
@@ -405,7 +406,8 @@ private:
     double Others = 1;
     for (std::size_t D = 0; D < C.Levels.size(); ++D) {
       const LevelMapping &L = C.Levels[D];
-      const double E = static_cast<double>(std::max<std::int64_t>(Depths[D].Extent, 1));
+      const double E =
+          static_cast<double>(std::max<std::int64_t>(Depths[D].Extent, 1));
       double Grid = 1;
       if (L.Dop.Kind == Parallelism::Span)
         Grid = std::ceil(E / (L.BlockSize * static_cast<double>(L.Dop.N)));
@@ -464,7 +466,8 @@ private:
       const double E = static_cast<double>(Depths[D].Extent);
       if (!L.sequential() && E < L.BlockSize)
         S.Divergence -= W.Divergence * Depths[D].Frequency *
-                        (1.0 - E / L.BlockSize) * L.BlockSize / std::max(E, 1.0);
+                        (1.0 - E / L.BlockSize) * L.BlockSize /
+                        std::max(E, 1.0);
     }
     C.Value = S;
     return true;
@@ -541,13 +544,13 @@ private:
         R.push_back("idle lanes: extent " + std::to_string(Depths[D].Extent) +
                     " < block " + std::to_string(L.BlockSize));
       if (R.empty() && D > 0)
-        R.push_back(L.sequential()
-                        ? "in-thread: spreading it scored no better"
-                        : "spread over threads for parallelism");
+        R.push_back(L.sequential() ? "in-thread: spreading it scored no better"
+                                   : "spread over threads for parallelism");
     }
     C.Levels[0].Reasons.push_back(
         "parallelism: " + number(static_cast<double>(C.Threads)) +
-        " threads for " + number(static_cast<double>(In.Device.ConcurrentThreads)) +
+        " threads for " +
+        number(static_cast<double>(In.Device.ConcurrentThreads)) +
         " concurrent [+" + number(C.Value.Parallelism) + "]; score " +
         number(C.Value.total()));
   }
@@ -566,8 +569,8 @@ NestMapping chooseMapping(const ir::Nest &N, const MappingInput &In) {
   return MappingSearch(N, In).run();
 }
 
-std::vector<LevelMapping> baseline(const std::string &Strategy,
-                                   unsigned Depths, const DeviceModel &D) {
+std::vector<LevelMapping> baseline(const std::string &Strategy, unsigned Depths,
+                                   const DeviceModel &D) {
   const LevelMapping Serial{Dimension::None, 1, {Parallelism::SpanAll, 0}, {}};
   std::vector<LevelMapping> L(Depths, Serial);
   if (Depths == 0)

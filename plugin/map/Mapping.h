@@ -106,8 +106,8 @@ NestMapping chooseMapping(const ir::Nest &N, const MappingInput &In = {});
 /// "1d" (the outermost level parallel, the rest serial), "thread_block"
 /// (the outermost level over blocks, the next over a block's threads) and
 /// "warp" (the outermost over warps, the next over a warp's lanes).
-std::vector<LevelMapping> baseline(const std::string &Strategy,
-                                   unsigned Depths, const DeviceModel &D);
+std::vector<LevelMapping> baseline(const std::string &Strategy, unsigned Depths,
+                                   const DeviceModel &D);
 
 const char *spelling(Dimension D);
 std::string spelling(const Parallelism &P);

@@ -76,12 +76,12 @@ const ClassTemplateSpecializationDecl *spanDecl(QualType T) {
 /// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
 std::optional<std::string> deviceFunction(const FunctionDecl *FD) {
   static const llvm::StringSet<> Math = {
-      "sqrt",  "cbrt",  "exp",  "exp2",  "expm1", "log",   "log2",  "log10",
-      "log1p", "sin",   "cos",  "tan",   "asin",  "acos",  "atan",  "sinh",
-      "cosh",  "tanh",  "asinh", "acosh", "atanh", "erf",  "erfc",  "tgamma",
-      "lgamma", "fabs", "floor", "ceil", "round", "trunc", "pow",   "atan2",
-      "fmod",  "fmin",  "fmax", "hypot", "copysign", "fma", "abs",  "min",
-      "max",   "clamp"};
+      "sqrt",  "cbrt",     "exp",    "exp2",   "expm1", "log",   "log2",
+      "log10", "log1p",    "sin",    "cos",    "tan",   "asin",  "acos",
+      "atan",  "sinh",     "cosh",   "tanh",   "asinh", "acosh", "atanh",
+      "erf",   "erfc",     "tgamma", "lgamma", "fabs",  "floor", "ceil",
+      "round", "trunc",    "pow",    "atan2",  "fmod",  "fmin",  "fmax",
+      "hypot", "copysign", "fma",    "abs",    "min",   "max",   "clamp"};
   if (!FD || !FD->getIdentifier())
     return std::nullopt;
   const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
@@ -258,9 +258,8 @@ private:
   }
 
   /// Checks and records `reduction(Op: Name)` on level L.
-  const VarDecl *reduction(Stmt *Loop, const Stmt *Body,
-                           const std::string &Op, const std::string &Name,
-                           ir::Level &L) {
+  const VarDecl *reduction(Stmt *Loop, const Stmt *Body, const std::string &Op,
+                           const std::string &Name, ir::Level &L) {
     // The variable is the one the loop's body refers to by that name.
     const DeclRefExpr *Ref = findReference(Body, Name);
     if (!Ref)
@@ -270,12 +269,13 @@ private:
                   "'reduction(+: sum)'"),
              nullptr;
     const auto *V = cast<VarDecl>(Ref->getDecl());
-    std::optional<ir::ScalarKind> K = scalarKind(V->getType().getNonReferenceType());
+    std::optional<ir::ScalarKind> K =
+        scalarKind(V->getType().getNonReferenceType());
     static const std::pair<const char *, ir::ReductionOp> Ops[] = {
-        {"+", ir::ReductionOp::Add},     {"*", ir::ReductionOp::Mul},
-        {"min", ir::ReductionOp::Min},   {"max", ir::ReductionOp::Max},
-        {"&", ir::ReductionOp::BitAnd},  {"|", ir::ReductionOp::BitOr},
-        {"^", ir::ReductionOp::BitXor},  {"&&", ir::ReductionOp::And},
+        {"+", ir::ReductionOp::Add},    {"*", ir::ReductionOp::Mul},
+        {"min", ir::ReductionOp::Min},  {"max", ir::ReductionOp::Max},
+        {"&", ir::ReductionOp::BitAnd}, {"|", ir::ReductionOp::BitOr},
+        {"^", ir::ReductionOp::BitXor}, {"&&", ir::ReductionOp::And},
         {"||", ir::ReductionOp::Or}};
     ir::Reduction R;
     for (const auto &[Spelling, Kind] : Ops)
@@ -335,10 +335,11 @@ private:
   bool header(ForStmt *F, ir::Level &L) {
     const char *Form = "write the loop as 'for (int i = lo; i < hi; ++i)'";
     auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
-    const VarDecl *IV =
-        DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
-                                 : nullptr;
-    std::optional<ir::ScalarKind> IT = IV ? scalarKind(IV->getType()) : std::nullopt;
+    const VarDecl *IV = DS && DS->isSingleDecl()
+                            ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                            : nullptr;
+    std::optional<ir::ScalarKind> IT =
+        IV ? scalarKind(IV->getType()) : std::nullopt;
     if (!IV || !IV->getInit() || !IT || !isInteger(*IT))
       return fail(F->getInit() ? F->getInit()->getBeginLoc() : F->getForLoc(),
                   "a parallel loop must declare an integer index with an "
@@ -350,8 +351,8 @@ private:
     L.IndexType = *IT;
     L.Lower = bound(IV->getInit());
 
-    const auto *Cond =
-        dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
     const Expr *Upper = nullptr;
     std::optional<llvm::APSInt> Offset; // `i + c < n` is `i < n - c`
     if (Cond) {
@@ -364,7 +365,7 @@ private:
         Upper = Cond->getRHS();
         L.Inclusive = Op == BO_LE;
       } else if (isIndex(Cond->getLHS()) &&
-          (Op == BO_LT || Op == BO_LE || Op == BO_NE)) {
+                 (Op == BO_LT || Op == BO_LE || Op == BO_NE)) {
         Upper = Cond->getRHS();
         L.Inclusive = Op == BO_LE;
       } else if (isIndex(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
@@ -397,7 +398,8 @@ private:
       if (CA->getOpcode() == BO_AddAssign && isIndex(CA->getLHS()))
         Step = CA->getRHS()->getIntegerConstantExpr(Ctx);
     } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
-      const auto *Sum = dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+      const auto *Sum =
+          dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
       if (A->getOpcode() == BO_Assign && isIndex(A->getLHS()) && Sum &&
           Sum->getOpcode() == BO_Add && isIndex(Sum->getLHS()))
         Step = Sum->getRHS()->getIntegerConstantExpr(Ctx);
@@ -549,11 +551,11 @@ private:
       P.Kind = ir::ParamKind::Scalar;
       P.Struct = S;
     } else {
-      std::string Hint = T->isPointerType() || T->isArrayType() ||
-                                 T->isRecordType()
-                             ? "capture a std::span so that its extent is "
-                               "known"
-                             : "capture arithmetic scalars and std::spans";
+      std::string Hint =
+          T->isPointerType() || T->isArrayType() || T->isRecordType()
+              ? "capture a std::span so that its extent is "
+                "known"
+              : "capture arithmetic scalars and std::spans";
       return fail(Loc,
                   std::string(isa<FieldDecl>(D) ? "member" : "variable") +
                       " '" + P.Name + "' of type '" + T.getAsString() +
@@ -604,8 +606,7 @@ private:
       std::optional<ir::ScalarKind> K = scalarKind(DRE->getType());
       if (!K)
         K = ir::ScalarKind::Int;
-      return make(ir::Expr::IntLiteral, *K,
-                  literalText(EC->getInitVal(), *K));
+      return make(ir::Expr::IntLiteral, *K, literalText(EC->getInitVal(), *K));
     }
     const auto *VD = dyn_cast<VarDecl>(D);
     if (!VD)
@@ -651,11 +652,14 @@ private:
       return E;
     }
     // A constant the compiler folds (a const local, a constexpr global).
-    if (DRE->isNonOdrUse() != NOUR_None || (VD->hasGlobalStorage() && VD->isConstexpr())) {
+    if (DRE->isNonOdrUse() != NOUR_None ||
+        (VD->hasGlobalStorage() && VD->isConstexpr())) {
       Expr::EvalResult R;
-      if (K && A == Access::Read && DRE->EvaluateAsRValue(R, Ctx) && R.Val.isInt())
+      if (K && A == Access::Read && DRE->EvaluateAsRValue(R, Ctx) &&
+          R.Val.isInt())
         return make(ir::Expr::IntLiteral, *K, literalText(R.Val.getInt(), *K));
-      if (K && A == Access::Read && DRE->EvaluateAsRValue(R, Ctx) && R.Val.isFloat()) {
+      if (K && A == Access::Read && DRE->EvaluateAsRValue(R, Ctx) &&
+          R.Val.isFloat()) {
         auto *FL = FloatingLiteral::Create(Ctx, R.Val.getFloat(), false,
                                            DRE->getType(), DRE->getLocation());
         return make(ir::Expr::FloatLiteral, *K, literalText(FL, *K));
@@ -667,15 +671,16 @@ private:
                       "parameters and locals",
                       "pass '" + VD->getName().str() + "' as an argument");
     if (VD->hasGlobalStorage())
-      return failExpr(DRE->getLocation(),
-                      std::string(VD->isStaticLocal() ? "static local"
-                                                      : "global") +
-                          " variable '" + VD->getName().str() +
-                          "' cannot be used in a weft loop",
-                      "copy it into a local variable, or capture a "
-                      "std::span, before the loop");
+      return failExpr(
+          DRE->getLocation(),
+          std::string(VD->isStaticLocal() ? "static local" : "global") +
+              " variable '" + VD->getName().str() +
+              "' cannot be used in a weft loop",
+          "copy it into a local variable, or capture a "
+          "std::span, before the loop");
     if (isa<BindingDecl>(D))
-      return failExpr(DRE->getLocation(), "structured bindings cannot be captured");
+      return failExpr(DRE->getLocation(),
+                      "structured bindings cannot be captured");
     std::optional<unsigned> P = capture(DRE);
     if (!P)
       return nullptr;
@@ -764,8 +769,9 @@ private:
     }
     if (const auto *ECE = dyn_cast<ExplicitCastExpr>(E)) {
       if (!K)
-        return failExpr(Loc, "casts to '" + E->getType().getAsString() +
-                                 "' are not supported in a weft loop",
+        return failExpr(Loc,
+                        "casts to '" + E->getType().getAsString() +
+                            "' are not supported in a weft loop",
                         "cast between arithmetic types only");
       auto C = make(ir::Expr::Cast, *K);
       ir::ExprPtr Sub = expr(ECE->getSubExpr(), A);
@@ -780,7 +786,8 @@ private:
       return binary(B, K);
     if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
       auto R = make(ir::Expr::Conditional, K.value_or(ir::ScalarKind::Int));
-      for (const Expr *Sub : {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
+      for (const Expr *Sub :
+           {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
         ir::ExprPtr S = expr(Sub, Access::Read);
         if (!S)
           return nullptr;
@@ -837,8 +844,10 @@ private:
           C->Operands.push_back(cloneExpr(*LocalArrays.lookup(VD)));
           return C;
         }
-      if (M && M->getName() == "size" && spanDecl(MC->getImplicitObjectArgument()->getType())) {
-        std::optional<unsigned> P = spanOperand(MC->getImplicitObjectArgument());
+      if (M && M->getName() == "size" &&
+          spanDecl(MC->getImplicitObjectArgument()->getType())) {
+        std::optional<unsigned> P =
+            spanOperand(MC->getImplicitObjectArgument());
         if (!P)
           return nullptr; // A size query reads no element.
         auto R = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
@@ -850,8 +859,9 @@ private:
                         "virtual call to '" + M->getQualifiedNameAsString() +
                             "' cannot be made from a weft loop",
                         "call a non-virtual function");
-      return failExpr(Loc, "member function calls are not supported in a "
-                           "weft loop",
+      return failExpr(Loc,
+                      "member function calls are not supported in a "
+                      "weft loop",
                       std::string(NotSupportedYet) +
                           "; spans support operator[] and size()");
     }
@@ -881,8 +891,8 @@ private:
     if (const FieldDecl *F = memberOfThis(E); F && !InFunction)
       return member(cast<MemberExpr>(E), F, A);
     if (const auto *ME = dyn_cast<MemberExpr>(E);
-        ME && !memberOfThis(E) && structIndex(ME->getBase()->getType(), Loc,
-                                              false) >= 0) {
+        ME && !memberOfThis(E) &&
+        structIndex(ME->getBase()->getType(), Loc, false) >= 0) {
       // A field of a struct value: a span element, a local, a parameter.
       const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
       ir::ExprPtr Base = F ? expr(ME->getBase(), A) : nullptr;
@@ -910,12 +920,13 @@ private:
     if (Failed)
       return nullptr;
     if (isa<ArraySubscriptExpr>(E))
-      return failExpr(Loc, "pointers and arrays cannot be indexed in a weft "
-                           "loop",
+      return failExpr(Loc,
+                      "pointers and arrays cannot be indexed in a weft "
+                      "loop",
                       "capture a std::span so that its extent is known");
-    return failExpr(Loc, std::string("this expression (") +
-                             E->getStmtClassName() +
-                             ") is not supported in a weft loop",
+    return failExpr(Loc,
+                    std::string("this expression (") + E->getStmtClassName() +
+                        ") is not supported in a weft loop",
                     NotSupportedYet);
   }
 
@@ -934,8 +945,9 @@ private:
         R->Struct = S;
         return R;
       }
-      return failExpr(E->getExprLoc(), "constructors cannot be called in a "
-                                       "weft loop",
+      return failExpr(E->getExprLoc(),
+                      "constructors cannot be called in a "
+                      "weft loop",
                       "initialize the struct with {...}");
     }
     if (const auto *IL = dyn_cast<InitListExpr>(E)) {
@@ -966,7 +978,8 @@ private:
     if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
       auto R = make(ir::Expr::Conditional, ir::ScalarKind::Char);
       R->Struct = S;
-      for (const Expr *Sub : {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
+      for (const Expr *Sub :
+           {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
         ir::ExprPtr X = expr(Sub, Access::Read);
         if (!X)
           return nullptr;
@@ -990,8 +1003,8 @@ private:
     const std::string Source = RD->getQualifiedNameAsString();
     auto Reject = [&](const std::string &Why) {
       if (Diagnose)
-        fail(Loc, "struct '" + Source + "' cannot be used in a weft loop: " +
-                      Why,
+        fail(Loc,
+             "struct '" + Source + "' cannot be used in a weft loop: " + Why,
              "use trivially copyable structs of arithmetic fields");
       return -1;
     };
@@ -1040,21 +1053,22 @@ private:
                        unsigned FirstArg, std::optional<ir::ScalarKind> K) {
     SourceLocation Loc = Call->getExprLoc();
     const std::string Name = FD->getQualifiedNameAsString();
-    static const llvm::StringSet<> Io = {"printf", "fprintf", "puts", "putchar",
-                                         "fputs", "scanf", "perror", "write"};
+    static const llvm::StringSet<> Io = {"printf",  "fprintf", "puts",
+                                         "putchar", "fputs",   "scanf",
+                                         "perror",  "write"};
     if (Io.contains(FD->getName()))
       return failExpr(Loc, "I/O is not supported in a weft loop",
                       "kernels cannot print: write results to a span and "
                       "print them after the loop");
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
         MD && MD->isVirtual() && !isa<CXXOperatorCallExpr>(Call))
-      return failExpr(Loc,
-                      "virtual call to '" + Name +
-                          "' cannot be made from a weft loop",
-                      "call a non-virtual function");
+      return failExpr(
+          Loc, "virtual call to '" + Name + "' cannot be made from a weft loop",
+          "call a non-virtual function");
     if (isa<CXXMemberCallExpr>(Call))
-      return failExpr(Loc, "member function calls are not supported in a "
-                           "weft loop yet",
+      return failExpr(Loc,
+                      "member function calls are not supported in a "
+                      "weft loop yet",
                       "call a free function, passing what it needs");
     auto *Callee = const_cast<FunctionDecl *>(FD);
     if (!Callee->getDefinition() && Callee->isImplicitlyInstantiable())
@@ -1090,8 +1104,8 @@ private:
       const bool ByReference =
           T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
       BindingReference = T->isReferenceType();
-      ir::ExprPtr A = expr(Call->getArg(I), ByReference ? Access::ReadWrite
-                                                        : Access::Read);
+      ir::ExprPtr A =
+          expr(Call->getArg(I), ByReference ? Access::ReadWrite : Access::Read);
       BindingReference = false;
       if (!A)
         return nullptr;
@@ -1119,8 +1133,8 @@ private:
     char Hash[9];
     std::snprintf(Hash, sizeof Hash, "%08x",
                   static_cast<unsigned>(llvm::xxh3_64bits(Key)));
-    F.Name = "weft_fn_" + (Stem.empty() ? std::string("lambda") : Stem) + "_" +
-             Hash;
+    F.Name =
+        "weft_fn_" + (Stem.empty() ? std::string("lambda") : Stem) + "_" + Hash;
     QualType Ret = Def->getReturnType();
     if (!Ret->isVoidType()) {
       std::optional<ir::ScalarKind> RK = scalarKind(Ret);
@@ -1188,7 +1202,7 @@ private:
   }
 
   ir::ExprPtr conversion(const Expr *E, CastKind CK, const Expr *Sub,
-                   std::optional<ir::ScalarKind> K, Access A) {
+                         std::optional<ir::ScalarKind> K, Access A) {
     switch (CK) {
     case CK_LValueToRValue:
     case CK_NoOp:
@@ -1215,7 +1229,8 @@ private:
       break;
     }
     return failExpr(E->getExprLoc(),
-                    std::string("conversion '") + CastExpr::getCastKindName(CK) +
+                    std::string("conversion '") +
+                        CastExpr::getCastKindName(CK) +
                         "' is not supported in a weft loop",
                     NotSupportedYet);
   }
@@ -1235,9 +1250,9 @@ private:
         V && U->isIncrementDecrementOp() &&
         ActiveReductions.lookup(V) == ir::ReductionOp::Add)
       AllowedReductionRef = cast<DeclRefExpr>(stripped(U->getSubExpr()));
-    ir::ExprPtr S = expr(U->getSubExpr(), U->isIncrementDecrementOp()
-                                              ? Access::ReadWrite
-                                              : Access::Read);
+    ir::ExprPtr S =
+        expr(U->getSubExpr(),
+             U->isIncrementDecrementOp() ? Access::ReadWrite : Access::Read);
     AllowedReductionRef = nullptr;
     if (!S)
       return nullptr;
@@ -1352,9 +1367,9 @@ private:
                       "the loop's iterations each add their part; any other "
                       "use of the partial value depends on their order");
     AllowedReductionRef = cast<DeclRefExpr>(stripped(B->getLHS()));
-    ir::ExprPtr L = expr(B->getLHS(), B->getOpcode() == BO_Assign
-                                          ? Access::Write
-                                          : Access::ReadWrite);
+    ir::ExprPtr L =
+        expr(B->getLHS(),
+             B->getOpcode() == BO_Assign ? Access::Write : Access::ReadWrite);
     AllowedReductionRef = Self;
     ir::ExprPtr R = L ? expr(B->getRHS(), Access::Read) : nullptr;
     AllowedReductionRef = nullptr;
@@ -1376,7 +1391,7 @@ private:
       return failExpr(B->getOperatorLoc(),
                       "this operator is not supported in a weft loop",
                       NotSupportedYet);
-    Access LHSAccess = Op == BO_Assign ? Access::Write
+    Access LHSAccess = Op == BO_Assign               ? Access::Write
                        : B->isCompoundAssignmentOp() ? Access::ReadWrite
                                                      : Access::Read;
     ir::ExprPtr L = expr(B->getLHS(), LHSAccess);
@@ -1455,7 +1470,8 @@ private:
       Out.push_back(std::move(R));
       return;
     }
-    if (std::optional<compat::Mark> M = compat::findMark(const_cast<Stmt *>(S))) {
+    if (std::optional<compat::Mark> M =
+            compat::findMark(const_cast<Stmt *>(S))) {
       syntax::Clauses Clauses;
       syntax::ClauseError CE;
       syntax::parseClauses(M->Clauses, Clauses, CE);
@@ -1551,12 +1567,13 @@ private:
   }
 
   /// The std:: class template T specializes, if its name is Name.
-  static const ClassTemplateSpecializationDecl *stdTemplate(QualType T,
-                                                           llvm::StringRef Name) {
+  static const ClassTemplateSpecializationDecl *
+  stdTemplate(QualType T, llvm::StringRef Name) {
     const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
         T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
-    return Spec && Spec->getName() == Name && Spec->isInStdNamespace() ? Spec
-                                                                       : nullptr;
+    return Spec && Spec->getName() == Name && Spec->isInStdNamespace()
+               ? Spec
+               : nullptr;
   }
 
   ir::ExprPtr integer(std::int64_t V) {
@@ -1574,19 +1591,21 @@ private:
     ir::ExprPtr Fill;
     if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T)) {
       Element = CAT->getElementType();
-      Extent = integer(static_cast<std::int64_t>(CAT->getSize().getZExtValue()));
+      Extent =
+          integer(static_cast<std::int64_t>(CAT->getSize().getZExtValue()));
     } else if (const VariableArrayType *VAT = Ctx.getAsVariableArrayType(T)) {
       Element = VAT->getElementType();
       Extent = expr(VAT->getSizeExpr());
     } else if (const auto *Array = stdTemplate(T, "array")) {
       Element = Array->getTemplateArgs()[0].getAsType();
-      Extent = integer(Array->getTemplateArgs()[1].getAsIntegral().getExtValue());
+      Extent =
+          integer(Array->getTemplateArgs()[1].getAsIntegral().getExtValue());
     } else if (const auto *Vector = stdTemplate(T, "vector")) {
       Element = Vector->getTemplateArgs()[0].getAsType();
       const auto *CE = dyn_cast_or_null<CXXConstructExpr>(
           Init ? Init->IgnoreImplicit() : nullptr);
-      if (!CE || CE->getNumArgs() == 0 || isa<CXXStdInitializerListExpr>(
-                                              CE->getArg(0)->IgnoreImplicit()) ||
+      if (!CE || CE->getNumArgs() == 0 ||
+          isa<CXXStdInitializerListExpr>(CE->getArg(0)->IgnoreImplicit()) ||
           !CE->getArg(0)->getType()->isIntegerType())
         return fail(VD->getLocation(),
                     "a std::vector in a weft loop must be sized where it is "
@@ -1663,8 +1682,9 @@ private:
       return nullptr;
     auto R = make(ir::Expr::LocalElement, K.value_or(ir::ScalarKind::Char),
                   VD->getName().str());
-    R->Struct = K ? -1 : structIndex(Subscript->getType(),
-                                     Subscript->getExprLoc(), false);
+    R->Struct =
+        K ? -1
+          : structIndex(Subscript->getType(), Subscript->getExprLoc(), false);
     R->Operands.push_back(std::move(I));
     return R;
   }
@@ -1682,7 +1702,8 @@ private:
   ir::StmtPtr local(const Decl *D) {
     const auto *VD = dyn_cast<VarDecl>(D);
     if (!VD) {
-      if (isa<TypedefNameDecl>(D) || isa<UsingDecl>(D) || isa<StaticAssertDecl>(D))
+      if (isa<TypedefNameDecl>(D) || isa<UsingDecl>(D) ||
+          isa<StaticAssertDecl>(D))
         return nullptr;
       return fail(D->getLocation(), "this declaration is not supported in a "
                                     "weft loop"),
@@ -1700,7 +1721,8 @@ private:
     std::optional<ir::ScalarKind> K = scalarKind(T.getNonReferenceType());
     const int Struct = K ? -1 : structIndex(T, VD->getLocation(), false);
     if (!K && Struct < 0) {
-      if (T->isRecordType() && !spanDecl(T) && !T->getAsCXXRecordDecl()->isLambda() &&
+      if (T->isRecordType() && !spanDecl(T) &&
+          !T->getAsCXXRecordDecl()->isLambda() &&
           structIndex(T, VD->getLocation(), true) < 0 && Failed)
         return nullptr; // diagnosed: a struct weft cannot take
       std::string Hint = T->isArrayType() || T->isRecordType()

@@ -27,8 +27,7 @@ struct RecognizedNest {
 
 /// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt).
 /// Returns nullopt after diagnosing what it cannot take.
-std::optional<RecognizedNest> recognizeNest(clang::Sema &S,
-                                            clang::Stmt *Loop,
+std::optional<RecognizedNest> recognizeNest(clang::Sema &S, clang::Stmt *Loop,
                                             const std::string &ClauseText);
 
 } // namespace weft::recognize

@@ -33,19 +33,19 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   // weft::detail::launch, declared by <weft/weft.hpp>.
   LookupResult NsLookup(S, &Ctx.Idents.get("weft"), Loc,
                         Sema::LookupNamespaceName);
-  auto *Weft = dyn_cast_or_null<NamespaceDecl>(lookupIn(
-      S, Ctx.getTranslationUnitDecl(), "weft", Sema::LookupNamespaceName,
-      NsLookup));
+  auto *Weft = dyn_cast_or_null<NamespaceDecl>(
+      lookupIn(S, Ctx.getTranslationUnitDecl(), "weft",
+               Sema::LookupNamespaceName, NsLookup));
   LookupResult DetailLookup(S, &Ctx.Idents.get("detail"), Loc,
                             Sema::LookupNamespaceName);
-  auto *Detail = Weft ? dyn_cast_or_null<NamespaceDecl>(lookupIn(
-                            S, Weft, "detail", Sema::LookupNamespaceName,
-                            DetailLookup))
-                      : nullptr;
+  auto *Detail =
+      Weft ? dyn_cast_or_null<NamespaceDecl>(lookupIn(
+                 S, Weft, "detail", Sema::LookupNamespaceName, DetailLookup))
+           : nullptr;
   LookupResult Launch(S, &Ctx.Idents.get("launch"), Loc,
                       Sema::LookupOrdinaryName);
-  if (!Detail || !lookupIn(S, Detail, "launch", Sema::LookupOrdinaryName,
-                           Launch)) {
+  if (!Detail ||
+      !lookupIn(S, Detail, "launch", Sema::LookupOrdinaryName, Launch)) {
     error(Ctx.getDiagnostics(), Loc,
           "a weft loop needs the declarations of <weft/weft.hpp>",
           "add '#include <weft/weft.hpp>' to this file");
@@ -62,11 +62,11 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
   for (const Expr *Source : Nest.CaptureSources) {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Source)) {
-      Args.push_back(DeclRefExpr::Create(
-          Ctx, NestedNameSpecifierLoc(), SourceLocation(),
-          const_cast<ValueDecl *>(Ref->getDecl()),
-          Ref->refersToEnclosingVariableOrCapture(), Loc, Ref->getType(),
-          Ref->getValueKind()));
+      Args.push_back(
+          DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+                              const_cast<ValueDecl *>(Ref->getDecl()),
+                              Ref->refersToEnclosingVariableOrCapture(), Loc,
+                              Ref->getType(), Ref->getValueKind()));
       continue;
     }
     // this->member

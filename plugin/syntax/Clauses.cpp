@@ -30,12 +30,14 @@ private:
   }
 
   void skipSpace() {
-    while (Pos < Text.size() && std::isspace(static_cast<unsigned char>(Text[Pos])))
+    while (Pos < Text.size() &&
+           std::isspace(static_cast<unsigned char>(Text[Pos])))
       ++Pos;
   }
   void skipSpaceAndCommas() {
     while (Pos < Text.size() &&
-           (std::isspace(static_cast<unsigned char>(Text[Pos])) || Text[Pos] == ','))
+           (std::isspace(static_cast<unsigned char>(Text[Pos])) ||
+            Text[Pos] == ','))
       ++Pos;
   }
 
@@ -43,7 +45,8 @@ private:
     skipSpace();
     std::size_t Start = Pos;
     while (Pos < Text.size() &&
-           (std::isalnum(static_cast<unsigned char>(Text[Pos])) || Text[Pos] == '_'))
+           (std::isalnum(static_cast<unsigned char>(Text[Pos])) ||
+            Text[Pos] == '_'))
       ++Pos;
     return Text.substr(Start, Pos - Start);
   }
@@ -85,7 +88,8 @@ private:
     std::size_t At = Pos;
     std::string Name = word();
     if (Name.empty())
-      return fail(At, std::string("expected a clause, found '") + Text[At] + "'",
+      return fail(At,
+                  std::string("expected a clause, found '") + Text[At] + "'",
                   "clauses are reduction(op: var), strategy(...), dim(x|y|z), "
                   "block(N), span(1|all|N), split(K) and if(expr)");
     if (!expect('(', ("after '" + Name + "'").c_str()))
@@ -163,7 +167,7 @@ private:
     R.Offset = At;
     skipSpace();
     std::size_t OpAt = Pos;
-    static const char *const Ops[] = {"&&", "||", "+", "*", "&",
+    static const char *const Ops[] = {"&&", "||", "+",   "*",  "&",
                                       "|",  "^",  "min", "max"};
     for (const char *Op : Ops) {
       std::string S(Op);

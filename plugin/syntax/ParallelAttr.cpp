@@ -66,10 +66,9 @@ protected:
       syntax::Clauses C;
       syntax::ClauseError E;
       if (!syntax::parseClauses(Lit->getString().str(), C, E)) {
-        SourceLocation Loc =
-            Lit->getLocationOfByte(static_cast<unsigned>(E.Offset),
-                                   S.getSourceManager(), S.getLangOpts(),
-                                   S.getASTContext().getTargetInfo());
+        SourceLocation Loc = Lit->getLocationOfByte(
+            static_cast<unsigned>(E.Offset), S.getSourceManager(),
+            S.getLangOpts(), S.getASTContext().getTargetInfo());
         error(D, Loc, E.Message, E.Hint);
         return false;
       }

@@ -64,8 +64,8 @@ public:
       SourceLocation Loc = Tok.getLocation(); // end of line
       for (const auto &[Offset, Origin] : Origins)
         if (Offset <= Error.Offset)
-          Loc = Origin.getLocWithOffset(
-              static_cast<int>(Error.Offset - Offset));
+          Loc =
+              Origin.getLocWithOffset(static_cast<int>(Error.Offset - Offset));
       error(D, Loc, Error.Message, Error.Hint);
       return;
     }
@@ -99,17 +99,16 @@ private:
     };
     const unsigned LitStart = 17; // after `[[weft::parallel(`
     const unsigned LitLen = static_cast<unsigned>(Literal.size());
-    const Piece Pieces[] = {
-        {tok::l_square, 0, 1, nullptr},
-        {tok::l_square, 1, 1, nullptr},
-        {tok::identifier, 2, 4, "weft"},
-        {tok::coloncolon, 6, 2, nullptr},
-        {tok::identifier, 8, 8, "parallel"},
-        {tok::l_paren, 16, 1, nullptr},
-        {tok::string_literal, LitStart, LitLen, nullptr},
-        {tok::r_paren, LitStart + LitLen, 1, nullptr},
-        {tok::r_square, LitStart + LitLen + 1, 1, nullptr},
-        {tok::r_square, LitStart + LitLen + 2, 1, nullptr}};
+    const Piece Pieces[] = {{tok::l_square, 0, 1, nullptr},
+                            {tok::l_square, 1, 1, nullptr},
+                            {tok::identifier, 2, 4, "weft"},
+                            {tok::coloncolon, 6, 2, nullptr},
+                            {tok::identifier, 8, 8, "parallel"},
+                            {tok::l_paren, 16, 1, nullptr},
+                            {tok::string_literal, LitStart, LitLen, nullptr},
+                            {tok::r_paren, LitStart + LitLen, 1, nullptr},
+                            {tok::r_square, LitStart + LitLen + 1, 1, nullptr},
+                            {tok::r_square, LitStart + LitLen + 2, 1, nullptr}};
     constexpr unsigned N = sizeof(Pieces) / sizeof(Pieces[0]);
     auto Toks = std::make_unique<Token[]>(N);
     for (unsigned I = 0; I < N; ++I) {

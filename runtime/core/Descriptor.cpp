@@ -45,11 +45,11 @@ public:
       const char *Name;
       BoundExpr::Op Kind;
       int Arity; // -1: one integer operand
-    } Ops[] = {{"lit", BoundExpr::Lit, -1},  {"arg", BoundExpr::Arg, -1},
+    } Ops[] = {{"lit", BoundExpr::Lit, -1},   {"arg", BoundExpr::Arg, -1},
                {"size", BoundExpr::Size, -1}, {"add", BoundExpr::Add, 2},
-               {"sub", BoundExpr::Sub, 2},   {"mul", BoundExpr::Mul, 2},
-               {"div", BoundExpr::Div, 2},   {"rem", BoundExpr::Rem, 2},
-               {"min", BoundExpr::Min, 2},   {"max", BoundExpr::Max, 2},
+               {"sub", BoundExpr::Sub, 2},    {"mul", BoundExpr::Mul, 2},
+               {"div", BoundExpr::Div, 2},    {"rem", BoundExpr::Rem, 2},
+               {"min", BoundExpr::Min, 2},    {"max", BoundExpr::Max, 2},
                {"neg", BoundExpr::Neg, 1}};
     int Arity = 0;
     bool Known = false;
@@ -208,7 +208,7 @@ bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
     } else if (Key == "reduce") {
       ReductionInfo R;
       std::string Op;
-      static const char *const Ops[] = {"add", "mul", "min", "max", "and",
+      static const char *const Ops[] = {"add", "mul", "min",  "max", "and",
                                         "or",  "xor", "land", "lor"};
       if (!(L >> R.Param >> Op))
         return Fail("bad reduce");

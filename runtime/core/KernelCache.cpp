@@ -37,8 +37,9 @@ bool makeDirectories(const std::string &Path) {
 
 std::string contentHash(const std::string &Text) {
   char Out[17];
-  std::snprintf(Out, sizeof Out, "%016llx",
-                static_cast<unsigned long long>(fnv1a(Text.data(), Text.size())));
+  std::snprintf(
+      Out, sizeof Out, "%016llx",
+      static_cast<unsigned long long>(fnv1a(Text.data(), Text.size())));
   return Out;
 }
 

@@ -49,8 +49,8 @@ bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
     if (!Shrinkable)
       continue;
     const std::uint64_t Others = Out.blocks() / Out.Grid[A];
-    Out.Grid[A] = static_cast<unsigned>(
-        std::max<std::uint64_t>(1, MaxBlocks / std::max<std::uint64_t>(1, Others)));
+    Out.Grid[A] = static_cast<unsigned>(std::max<std::uint64_t>(
+        1, MaxBlocks / std::max<std::uint64_t>(1, Others)));
   }
   return true;
 }

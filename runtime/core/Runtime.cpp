@@ -49,8 +49,8 @@ Runtime::Runtime() {
     if (!Active)
       Active = createHipBackend(HipReason);
     if (!Active) {
-      note("backend: host (no CUDA device: " + Reason + "; no AMD GPU: " +
-           HipReason + ")");
+      note("backend: host (no CUDA device: " + Reason +
+           "; no AMD GPU: " + HipReason + ")");
       return;
     }
     break;
@@ -210,8 +210,8 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     Params.push_back(&Partials[R]);
   }
 
-  if (Status S = Active->launch(Site.Handle, Config.Grid, Config.Block,
-                                Params.data());
+  if (Status S =
+          Active->launch(Site.Handle, Config.Grid, Config.Block, Params.data());
       !S.empty())
     return S;
   if (Status S = Active->synchronize(); !S.empty())
@@ -221,9 +221,9 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     const ParamInfo &P = K.Params[I];
     if (!P.writesDevice())
       continue;
-    Status S = Active->copyToHost(const_cast<void *>(Args[I].Data),
-                                  Spans[I].Data,
-                                  Args[I].Count * Args[I].ElementSize);
+    Status S =
+        Active->copyToHost(const_cast<void *>(Args[I].Data), Spans[I].Data,
+                           Args[I].Count * Args[I].ElementSize);
     if (!S.empty()) {
       // Part of the results may already be in host memory: rerunning the
       // loop could apply an update twice, so this cannot fall back.

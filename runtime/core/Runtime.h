@@ -40,8 +40,8 @@ public:
 
 private:
   Runtime();
-  Status run(LoopSite &Site, const char *Source,
-             const detail::LaunchArg *Args, std::size_t NumArgs);
+  Status run(LoopSite &Site, const char *Source, const detail::LaunchArg *Args,
+             std::size_t NumArgs);
 
   std::mutex Lock; // Serializes launches; see README's runtime section.
   std::unique_ptr<Backend> Active;

@@ -27,8 +27,8 @@ bool RuntimeCompiler::load(std::string &Error) {
     if (const char *Path = std::getenv("ROCM_PATH"))
       for (const char *Name : {"/lib/libhiprtc.so", "/lib/libamdhip64.so"})
         Candidates.push_back(std::string(Path) + Name);
-    for (const char *Name : {"/opt/rocm/lib/libhiprtc.so",
-                             "/opt/rocm/lib/libamdhip64.so"})
+    for (const char *Name :
+         {"/opt/rocm/lib/libhiprtc.so", "/opt/rocm/lib/libamdhip64.so"})
       Candidates.push_back(Name);
   }
   if (!Library.open(Candidates, Error))
@@ -38,13 +38,13 @@ bool RuntimeCompiler::load(std::string &Error) {
   auto Get = [&](const std::string &Name, auto &Fn) {
     return Library.get((P + Name).c_str(), Fn);
   };
-  bool Ok = Get("CreateProgram", CreateProgram) &&
-            Get("CompileProgram", CompileProgram) &&
-            Get("DestroyProgram", DestroyProgram) &&
-            Get("GetProgramLogSize", GetLogSize) &&
-            Get("GetProgramLog", GetLog) && Get("Get" + Code + "Size", GetCodeSize) &&
-            Get("Get" + Code, GetCode) && Get("Version", Version) &&
-            Get("GetErrorString", GetErrorString);
+  bool Ok =
+      Get("CreateProgram", CreateProgram) &&
+      Get("CompileProgram", CompileProgram) &&
+      Get("DestroyProgram", DestroyProgram) &&
+      Get("GetProgramLogSize", GetLogSize) && Get("GetProgramLog", GetLog) &&
+      Get("Get" + Code + "Size", GetCodeSize) && Get("Get" + Code, GetCode) &&
+      Get("Version", Version) && Get("GetErrorString", GetErrorString);
   if (!Ok)
     Error = Library.path() + " lacks a " + name() + " entry point";
   return Ok;
@@ -60,20 +60,21 @@ std::string RuntimeCompiler::version() const {
 bool RuntimeCompiler::compile(const std::string &Source,
                               const std::string &Name, const std::string &Arch,
                               const std::vector<std::string> &Defines,
-                              std::vector<char> &Cubin, std::string &Log) const {
+                              std::vector<char> &Cubin,
+                              std::string &Log) const {
   Program Prog = nullptr;
   const char *Headers[] = {DevicePreludeText};
   const char *HeaderNames[] = {DevicePreludeName};
   int R = CreateProgram(&Prog, Source.c_str(), (Name + ".cu").c_str(), 1,
                         Headers, HeaderNames);
   if (R != 0) {
-    Log = std::string(name()) + " cannot create a program: " + GetErrorString(R);
+    Log =
+        std::string(name()) + " cannot create a program: " + GetErrorString(R);
     return false;
   }
   // No --use_fast_math: results must match the host loop's IEEE math.
   std::vector<std::string> Options = {
-      (Which == Kind::Nvrtc ? "--gpu-architecture=" : "--offload-arch=") +
-          Arch,
+      (Which == Kind::Nvrtc ? "--gpu-architecture=" : "--offload-arch=") + Arch,
       "-std=c++17"};
   for (const std::string &D : Defines)
     Options.push_back("-D" + D);

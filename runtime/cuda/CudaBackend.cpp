@@ -78,18 +78,20 @@ public:
     }
     int Major = 0, Minor = 0, Sms = 0, MaxThreads = 0, Warp = 0;
     if (!check(Api.DeviceGet(&Device, 0), "cuDeviceGet", Reason) ||
-        !check(Api.DeviceGetAttribute(
-                   &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Device),
-               "cuDeviceGetAttribute", Reason) ||
-        !check(Api.DeviceGetAttribute(
-                   &Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Device),
-               "cuDeviceGetAttribute", Reason) ||
+        !check(
+            Api.DeviceGetAttribute(
+                &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Device),
+            "cuDeviceGetAttribute", Reason) ||
+        !check(
+            Api.DeviceGetAttribute(
+                &Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Device),
+            "cuDeviceGetAttribute", Reason) ||
         !check(Api.DeviceGetAttribute(
                    &Sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Device),
                "cuDeviceGetAttribute", Reason) ||
-        !check(Api.DeviceGetAttribute(
-                   &MaxThreads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                   Device),
+        !check(Api.DeviceGetAttribute(&MaxThreads,
+                                      CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                      Device),
                "cuDeviceGetAttribute", Reason) ||
         !check(Api.DeviceGetAttribute(&Warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE,
                                       Device),
@@ -145,8 +147,9 @@ private:
                           "cuModuleLoadData");
         !S.empty())
       return S;
-    if (Status S = status(Api.ModuleGetFunction(&Function, Module, Name.c_str()),
-                          "cuModuleGetFunction");
+    if (Status S =
+            status(Api.ModuleGetFunction(&Function, Module, Name.c_str()),
+                   "cuModuleGetFunction");
         !S.empty())
       return S;
     Handle = Function;

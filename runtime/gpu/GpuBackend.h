@@ -20,7 +20,8 @@ namespace weft::rt {
 class GpuBackend : public Backend {
 public:
   explicit GpuBackend(RuntimeCompiler::Kind K)
-      : Compiler(K), Cache(K == RuntimeCompiler::Kind::Nvrtc ? "cuda" : "hip") {}
+      : Compiler(K), Cache(K == RuntimeCompiler::Kind::Nvrtc ? "cuda" : "hip") {
+  }
   const DeviceProperties &properties() const override { return Props; }
 
   Status getKernel(const KernelInfo &Kernel, const char *Source,

@@ -40,7 +40,8 @@ struct HipApi {
     if (!L.get("hipGetDevicePropertiesR0600", GetDeviceProperties) &&
         !L.get("hipGetDeviceProperties", GetDeviceProperties))
       return false;
-    return L.get("hipInit", Init) && L.get("hipGetDeviceCount", GetDeviceCount) &&
+    return L.get("hipInit", Init) &&
+           L.get("hipGetDeviceCount", GetDeviceCount) &&
            L.get("hipSetDevice", SetDevice) &&
            L.get("hipDeviceGetAttribute", DeviceGetAttribute) &&
            L.get("hipDeviceSynchronize", DeviceSynchronize) &&
@@ -89,7 +90,8 @@ public:
     }
     int Sms = 0, MaxThreads = 0, Warp = 0;
     if (!check(Api.SetDevice(0), "hipSetDevice", Reason) ||
-        !check(Api.DeviceGetAttribute(&Sms, hipDeviceAttributeMultiprocessorCount, 0),
+        !check(Api.DeviceGetAttribute(&Sms,
+                                      hipDeviceAttributeMultiprocessorCount, 0),
                "hipDeviceGetAttribute", Reason) ||
         !check(Api.DeviceGetAttribute(&MaxThreads,
                                       hipDeviceAttributeMaxThreadsPerBlock, 0),

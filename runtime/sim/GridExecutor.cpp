@@ -30,7 +30,8 @@ struct alignas(64) BufferHeader {
 
 BufferHeader *headerOf(const void *Data) {
   auto *H = reinterpret_cast<BufferHeader *>(
-      const_cast<char *>(static_cast<const char *>(Data)) - sizeof(BufferHeader));
+      const_cast<char *>(static_cast<const char *>(Data)) -
+      sizeof(BufferHeader));
   return H->Magic == BufferMagic ? H : nullptr;
 }
 
@@ -67,7 +68,8 @@ struct PooledStack {
   }
 };
 
-// ---- A block in flight --------------------------------------------------------
+// ---- A block in flight
+// --------------------------------------------------------
 
 enum class LaneStatus { Runnable, AtBarrier, AtWarpOp, Done };
 
@@ -196,8 +198,7 @@ public:
                   " wrote with no barrier in between");
     if (Write && E.Reader && E.Reader != Me)
       finding("shared-memory race",
-              "thread " + Thread(Me) +
-                  " writes shared memory that " +
+              "thread " + Thread(Me) + " writes shared memory that " +
                   (E.Reader == ManyReaders ? std::string("other threads")
                                            : "thread " + Thread(E.Reader)) +
                   " read with no barrier in between");
@@ -315,12 +316,12 @@ private:
           if (E.Status == LaneStatus::Done)
             Exited = &E;
         Current = const_cast<Lane *>(&L);
-        finding("barrier divergence",
-                "thread " + describeThread(L.Linear) +
-                    " waits at the barrier on line " +
-                    std::to_string(L.BarrierSite) + " that thread " +
-                    describeThread(Exited->Linear) +
-                    " never reaches: it has returned");
+        finding("barrier divergence", "thread " + describeThread(L.Linear) +
+                                          " waits at the barrier on line " +
+                                          std::to_string(L.BarrierSite) +
+                                          " that thread " +
+                                          describeThread(Exited->Linear) +
+                                          " never reaches: it has returned");
       }
       if (First && First->BarrierSite != L.BarrierSite) {
         Current = const_cast<Lane *>(&L);
@@ -361,7 +362,8 @@ std::mutex FindingLock;
   std::_Exit(3);
 }
 
-// ---- The hooks kernels call ---------------------------------------------------
+// ---- The hooks kernels call
+// ---------------------------------------------------
 
 void hookBarrier(unsigned Site) { CurrentBlock->barrier(Site); }
 
@@ -387,7 +389,8 @@ void hookSpanAccess(const void *Data, weft::index_t I, weft::size_type Extent,
   BufferHeader *H = headerOf(Data);
   if (!Iteration || !H)
     return; // Not inside a loop iteration, or not device memory.
-  std::atomic<std::uint64_t> *Shadow = H->Shadow.load(std::memory_order_acquire);
+  std::atomic<std::uint64_t> *Shadow =
+      H->Shadow.load(std::memory_order_acquire);
   if (!Shadow) {
     std::lock_guard<std::mutex> Guard(H->ShadowLock);
     Shadow = H->Shadow.load();
@@ -425,8 +428,7 @@ void hookSpanAccess(const void *Data, weft::index_t I, weft::size_type Extent,
                     "undefined");
       New = (static_cast<std::uint64_t>(Me) << 32) | Reader;
     } else {
-      const std::uint32_t R =
-          Reader == 0 || Reader == Me ? Me : ManyReaders;
+      const std::uint32_t R = Reader == 0 || Reader == Me ? Me : ManyReaders;
       New = (static_cast<std::uint64_t>(Writer) << 32) | R;
     }
     if (New == Old ||
@@ -446,9 +448,8 @@ unsigned long long hookWarp(unsigned long long Value, int Op, unsigned Arg) {
 } // namespace
 
 void *allocateBuffer(std::size_t Bytes) {
-  void *Raw = std::aligned_alloc(alignof(BufferHeader),
-                                 sizeof(BufferHeader) +
-                                     ((Bytes + 63) / 64) * 64);
+  void *Raw = std::aligned_alloc(
+      alignof(BufferHeader), sizeof(BufferHeader) + ((Bytes + 63) / 64) * 64);
   if (!Raw)
     return nullptr;
   auto *H = new (Raw) BufferHeader();

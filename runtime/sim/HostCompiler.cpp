@@ -81,8 +81,13 @@ std::string HostCompiler::compile(const std::string &Name,
     Error = "cannot write " + Src;
     return {};
   }
-  std::vector<std::string> Args = {Compiler, "-std=c++20", "-O2", "-fPIC",
-                                   "-shared", "-w", "-I" + CacheDir + "/include"};
+  std::vector<std::string> Args = {Compiler,
+                                   "-std=c++20",
+                                   "-O2",
+                                   "-fPIC",
+                                   "-shared",
+                                   "-w",
+                                   "-I" + CacheDir + "/include"};
   Args.insert(Args.end(), Flags.begin(), Flags.end());
   Args.insert(Args.end(), {"-o", Tmp, Src});
   std::vector<char *> Argv;

@@ -38,7 +38,8 @@ static void weft_sim_invoke(void (*K)(P...), void **Params) {
   weft_sim_call(K, Params, std::index_sequence_for<P...>{});
 }
 extern "C" void weft_sim_entry(void **Params) {
-  weft_sim_invoke(&)" + Kernel + R"(, Params);
+  weft_sim_invoke(&)" +
+         Kernel + R"(, Params);
 }
 extern "C" weft::sim_thread_state **weft_sim_current_slot() {
   return &weft::sim_current;
@@ -55,8 +56,7 @@ bool environmentFlag(const char *Name) {
 class SimBackend final : public Backend {
 public:
   SimBackend()
-      : Check(environmentFlag("WEFT_SIM_CHECK")),
-        Executor(threadCount()) {
+      : Check(environmentFlag("WEFT_SIM_CHECK")), Executor(threadCount()) {
     const char *W = std::getenv("WEFT_SIM_WARP");
     Props.WarpSize = W && std::strcmp(W, "64") == 0 ? 64 : 32;
     Props.Architecture = Check ? "sim (checked)" : "sim";
@@ -69,8 +69,8 @@ public:
 
   Status getKernel(const KernelInfo &Info, const char *Source,
                    KernelHandle &Handle) override {
-    std::vector<std::string> Flags = {
-        "-DWEFT_SIM_WARP=" + std::to_string(Props.WarpSize)};
+    std::vector<std::string> Flags = {"-DWEFT_SIM_WARP=" +
+                                      std::to_string(Props.WarpSize)};
     if (Check)
       Flags.push_back("-DWEFT_SIM_CHECK=1");
     std::string Error;
@@ -90,8 +90,8 @@ public:
     }
     using HooksFn = weft::sim_hooks *(*)();
     auto Hooks = reinterpret_cast<HooksFn>(::dlsym(Library, "weft_sim_hooks"));
-    K->Entry = reinterpret_cast<void (*)(void **)>(
-        ::dlsym(Library, "weft_sim_entry"));
+    K->Entry =
+        reinterpret_cast<void (*)(void **)>(::dlsym(Library, "weft_sim_entry"));
     K->CurrentSlot = reinterpret_cast<weft::sim_thread_state **(*)()>(
         ::dlsym(Library, "weft_sim_current_slot"));
     if (!Hooks || !K->Entry || !K->CurrentSlot)

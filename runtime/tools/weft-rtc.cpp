@@ -24,7 +24,9 @@ static int usage() {
                "Compiles each kernel file with %s for ARCH (default %s).\n"
                "Exit status: 0 all compiled, 1 a compile failed, 77 the "
                "compiler is not installed.\n",
-               Tool, Which == weft::rt::RuntimeCompiler::Kind::Nvrtc ? "NVRTC" : "hipRTC",
+               Tool,
+               Which == weft::rt::RuntimeCompiler::Kind::Nvrtc ? "NVRTC"
+                                                               : "hipRTC",
                DefaultArch);
   return 2;
 }

@@ -20,9 +20,7 @@ void saxpy(float A, std::span<const float> X, std::span<float> Y) {
 
 // A function template: each instantiation gets its own kernel.
 template <class T> void scale(std::span<T> V, T Factor) {
-  [[weft::parallel("block(128)")]]
-  for (T &E : V)
-    E *= Factor;
+  [[weft::parallel("block(128)")]] for (T &E : V) E *= Factor;
 }
 
 // A lambda in a global initializer.

@@ -14,7 +14,7 @@ void step(std::span<float> v, float k) {
 
 double norm(std::span<const float> v) {
   double s = 0;
-#pragma weft parallel for reduction(+: s)
+#pragma weft parallel for reduction(+ : s)
   for (std::size_t i = 0; i < v.size(); ++i)
     s += v[i] * v[i];
   return s;

@@ -29,8 +29,7 @@ TEST(Clauses, AllClauses) {
       << E.Message;
   ASSERT_EQ(C.Reductions.size(), 2u);
   EXPECT_EQ(C.Reductions[0].Operator, "+");
-  EXPECT_EQ(C.Reductions[0].Variables,
-            (std::vector<std::string>{"s", "t"}));
+  EXPECT_EQ(C.Reductions[0].Variables, (std::vector<std::string>{"s", "t"}));
   EXPECT_EQ(C.Reductions[1].Operator, "max");
   EXPECT_EQ(C.Reductions[1].Offset, 19u);
   EXPECT_EQ(C.Strategy->Value, "warp");
@@ -64,8 +63,7 @@ TEST_P(ClauseErrors, PointsAtTheFault) {
   ClauseError E;
   EXPECT_FALSE(parseClauses(GetParam().Text, C, E));
   EXPECT_EQ(E.Offset, GetParam().Offset) << E.Message;
-  EXPECT_NE(E.Message.find(GetParam().Message), std::string::npos)
-      << E.Message;
+  EXPECT_NE(E.Message.find(GetParam().Message), std::string::npos) << E.Message;
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -56,10 +56,11 @@ ir::Nest saxpyNest() {
   Yi->Operands.push_back(node(ir::Expr::Local, ir::ScalarKind::Int, "i"));
   auto Yi2 = node(ir::Expr::SpanElement, ir::ScalarKind::Float, "", 1);
   Yi2->Operands.push_back(node(ir::Expr::Local, ir::ScalarKind::Int, "i"));
-  auto Rhs = binary("+",
-                    binary("*", node(ir::Expr::ParamRef, ir::ScalarKind::Float, "", 2),
-                           std::move(Xi), ir::ScalarKind::Float),
-                    std::move(Yi2), ir::ScalarKind::Float);
+  auto Rhs =
+      binary("+",
+             binary("*", node(ir::Expr::ParamRef, ir::ScalarKind::Float, "", 2),
+                    std::move(Xi), ir::ScalarKind::Float),
+             std::move(Yi2), ir::ScalarKind::Float);
   auto S = std::make_unique<ir::Stmt>();
   S->Kind = ir::Stmt::ExprStmt;
   S->Exprs.push_back(
@@ -129,10 +130,12 @@ TEST(Emit, HostEvaluableBounds) {
   auto Float = node(ir::Expr::ParamRef, ir::ScalarKind::Float, "", 2);
   EXPECT_FALSE(ir::isHostEvaluable(*Float));
   auto Elem = node(ir::Expr::SpanElement, ir::ScalarKind::Int, "", 1);
-  Elem->Operands.push_back(node(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0"));
+  Elem->Operands.push_back(
+      node(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0"));
   EXPECT_FALSE(ir::isHostEvaluable(*Elem));
   auto Min = node(ir::Expr::Call, ir::ScalarKind::Int, "weft::min");
-  Min->Operands.push_back(node(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0x10"));
+  Min->Operands.push_back(
+      node(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0x10"));
   Min->Operands.push_back(node(ir::Expr::ParamRef, ir::ScalarKind::Int, "", 3));
   EXPECT_TRUE(ir::isHostEvaluable(*Min));
   EXPECT_EQ(emit::boundExpression(*Min), "(min (lit 16) (arg 3))");

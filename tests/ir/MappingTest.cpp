@@ -1,8 +1,8 @@
 // MappingTest.cpp: the mapping search on nests built here: sumRows and
 // sumCols at the paper's shapes, each hard and soft constraint, and the
 // forced strategies.
-#include "ir/NestIR.h"
 #include "map/Mapping.h"
+#include "ir/NestIR.h"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@ ir::ExprPtr node(ir::Expr::KindType K, std::string Text = "",
                  unsigned Param = 0) {
   auto E = std::make_unique<ir::Expr>();
   E->Kind = K;
-  E->Type = K == ir::Expr::SpanElement ? ir::ScalarKind::Float
-                                        : ir::ScalarKind::Int;
+  E->Type =
+      K == ir::Expr::SpanElement ? ir::ScalarKind::Float : ir::ScalarKind::Int;
   E->Text = std::move(Text);
   E->ParamIndex = Param;
   return E;
@@ -69,14 +69,13 @@ ir::Nest sumNest(bool Rows) {
   Decl->VarType.Scalar = ir::ScalarKind::Float;
   Decl->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
   N.Root.Body.push_back(std::move(Decl));
-  auto InnerLevel = std::make_unique<ir::Level>(
-      level(Inner, 1, param(Rows ? 1 : 0)));
-  InnerLevel->Reductions.push_back({ir::ReductionOp::Add, "s",
-                                    ir::ScalarKind::Float, -1});
+  auto InnerLevel =
+      std::make_unique<ir::Level>(level(Inner, 1, param(Rows ? 1 : 0)));
+  InnerLevel->Reductions.push_back(
+      {ir::ReductionOp::Add, "s", ir::ScalarKind::Float, -1});
   InnerLevel->Body.push_back(statement(binary(
       "+=", local("s"),
-      element(2, binary("+", binary("*", local("i"), param(1)),
-                        local("j"))))));
+      element(2, binary("+", binary("*", local("i"), param(1)), local("j"))))));
   auto P = std::make_unique<ir::Stmt>();
   P->Kind = ir::Stmt::ParallelFor;
   P->Nested = std::move(InnerLevel);
@@ -203,9 +202,10 @@ TEST(MappingHard, SiblingLevelsShareTheMostConservativeMapping) {
   // Two inner levels at one depth: a regular one and one whose extent is
   // read from a span. They share a mapping, which must suit both.
   ir::Nest N = sumNest(true);
-  auto Sibling = std::make_unique<ir::Level>(level("k", 1, element(2, local("i"))));
-  Sibling->Body.push_back(statement(binary(
-      "=", element(3, local("k"), true), node(ir::Expr::IntLiteral, "0"))));
+  auto Sibling =
+      std::make_unique<ir::Level>(level("k", 1, element(2, local("i"))));
+  Sibling->Body.push_back(statement(binary("=", element(3, local("k"), true),
+                                           node(ir::Expr::IntLiteral, "0"))));
   auto P = std::make_unique<ir::Stmt>();
   P->Kind = ir::Stmt::ParallelFor;
   P->Nested = std::move(Sibling);

@@ -56,7 +56,7 @@ TEST(Descriptor, TripCountFromArguments) {
       << Error;
   EXPECT_EQ(Lower, 1);
   EXPECT_EQ(Count, 3); // i = 1, 3, 5 < min(7, 10) - 1
-  N = 100; // the span's size bounds it now: i = 1, 3, 5, 7 < 9
+  N = 100;             // the span's size bounds it now: i = 1, 3, 5, 7 < 9
   ASSERT_TRUE(evaluateTripCount(K.Levels[0], K, Args, 4, Lower, Count, Error));
   EXPECT_EQ(Count, 4);
   N = -5;
@@ -100,8 +100,8 @@ TEST(Descriptor, BadBoundsAreErrors) {
 TEST(Descriptor, MalformedIsRejected) {
   for (const char *Text :
        {"", "kernel k\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 1\nkernel k\n", "weft 1\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 1\nkernel k\n",
+        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
         "weft 1\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
         "weft 1\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
         "weft 1\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n"}) {

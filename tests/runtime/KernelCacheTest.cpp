@@ -1,8 +1,8 @@
 // KernelCacheTest.cpp: the on-disk kernel cache: round trips, corruption
 // detected, the directory's permissions, and a second run compiling nothing.
+#include "core/KernelCache.h"
 #include "core/Backend.h"
 #include "core/Descriptor.h"
-#include "core/KernelCache.h"
 
 #include <gtest/gtest.h>
 
@@ -75,11 +75,12 @@ TEST_F(KernelCacheTest, DirectoryWritableByOthersIsRefused) {
   KernelInfo K;
   K.Name = "weft_cache_probe";
   KernelHandle H = nullptr;
-  Status S = Sim ? Sim->getKernel(K,
-                                  "#include <weft/device.h>\n"
-                                  "WEFT_KERNEL(weft_cache_probe, 32)(int x) {}\n",
-                                  H)
-                 : Reason;
+  Status S =
+      Sim ? Sim->getKernel(K,
+                           "#include <weft/device.h>\n"
+                           "WEFT_KERNEL(weft_cache_probe, 32)(int x) {}\n",
+                           H)
+          : Reason;
   std::exit(S.empty() ? 0 : 1);
 }
 

@@ -31,14 +31,13 @@ TEST_P(RuntimeCompilerTest, PreludeCoversEveryMathFunction) {
                        "  using namespace weft;\n"
                        "  T r = x;\n";
   for (const char *F :
-       {"sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10",
-        "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-        "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "tgamma", "lgamma",
-        "fabs", "floor", "ceil", "round", "trunc", "abs"})
+       {"sqrt",   "cbrt", "exp",   "exp2",  "expm1", "log",   "log2", "log10",
+        "log1p",  "sin",  "cos",   "tan",   "asin",  "acos",  "atan", "sinh",
+        "cosh",   "tanh", "asinh", "acosh", "atanh", "erf",   "erfc", "tgamma",
+        "lgamma", "fabs", "floor", "ceil",  "round", "trunc", "abs"})
     Source += std::string("  r += weft::") + F + "(x);\n";
-  for (const char *F :
-       {"pow", "atan2", "fmod", "fmin", "fmax", "hypot", "copysign", "min",
-        "max"})
+  for (const char *F : {"pow", "atan2", "fmod", "fmin", "fmax", "hypot",
+                        "copysign", "min", "max"})
     Source += std::string("  r += weft::") + F + "(x, r);\n";
   Source += "  r += weft::fma(x, r, x) + weft::clamp(r, x, x);\n"
             "  return r;\n}\n"
@@ -52,8 +51,7 @@ TEST_P(RuntimeCompilerTest, PreludeCoversEveryMathFunction) {
             "}\n";
   std::vector<char> Cubin;
   std::string Log;
-  EXPECT_TRUE(Compiler.compile(Source, "prelude", Arch, {}, Cubin, Log))
-      << Log;
+  EXPECT_TRUE(Compiler.compile(Source, "prelude", Arch, {}, Cubin, Log)) << Log;
   EXPECT_GT(Cubin.size(), 1000u);
 }
 
@@ -75,8 +73,8 @@ TEST_P(RuntimeCompilerTest, DefinesReachTheKernel) {
   EXPECT_TRUE(Compiler.compile(Source, "defines", Arch, {"WEFT_BLOCK_X=512"},
                                Cubin, Log))
       << Log;
-  EXPECT_FALSE(Compiler.compile(Source, "defines", Arch,
-                                {"WEFT_BLOCK_X=256"}, Cubin, Log));
+  EXPECT_FALSE(Compiler.compile(Source, "defines", Arch, {"WEFT_BLOCK_X=256"},
+                                Cubin, Log));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -84,9 +82,8 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(Target{RuntimeCompiler::Kind::Nvrtc, "sm_90"},
                     Target{RuntimeCompiler::Kind::Hiprtc, "gfx90a"}),
     [](const testing::TestParamInfo<Target> &I) {
-      return std::string(I.param.Kind == RuntimeCompiler::Kind::Nvrtc
-                             ? "Nvrtc"
-                             : "Hiprtc");
+      return std::string(
+          I.param.Kind == RuntimeCompiler::Kind::Nvrtc ? "Nvrtc" : "Hiprtc");
     });
 
 } // namespace

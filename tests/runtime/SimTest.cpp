@@ -38,8 +38,7 @@ public:
     Info.Params.push_back({ParamKind::InOut, ScalarType::I32, Name});
     DevicePtr P = 0;
     EXPECT_EQ(Sim->allocate(Data.size() * sizeof(T), P), "");
-    EXPECT_EQ(Sim->copyToDevice(P, Data.data(), Data.size() * sizeof(T)),
-              "");
+    EXPECT_EQ(Sim->copyToDevice(P, Data.data(), Data.size() * sizeof(T)), "");
     Spans.push_back({P, Data.size()});
     Copies.push_back({Data.data(), Data.size() * sizeof(T)});
   }
@@ -57,9 +56,9 @@ public:
     const unsigned G[3] = {Grid, 1, 1}, B[3] = {Block, 1, 1};
     ASSERT_EQ(Sim->launch(K, G, B, Params.data()), "");
     for (std::size_t I = 0; I < Spans.size(); ++I)
-      ASSERT_EQ(Sim->copyToHost(Copies[I].first, Spans[I].Data,
-                                    Copies[I].second),
-                "");
+      ASSERT_EQ(
+          Sim->copyToHost(Copies[I].first, Spans[I].Data, Copies[I].second),
+          "");
   }
 
   ~SimLaunch() {
@@ -80,9 +79,8 @@ private:
 
 std::string kernel(const std::string &Name, const std::string &Params,
                    const std::string &Body) {
-  return "#include <weft/device.h>\nWEFT_KERNEL(" + Name + ", 1024)(" +
-         Params + ") {\n  const unsigned t = weft::thread_idx(0);\n" + Body +
-         "\n}\n";
+  return "#include <weft/device.h>\nWEFT_KERNEL(" + Name + ", 1024)(" + Params +
+         ") {\n  const unsigned t = weft::thread_idx(0);\n" + Body + "\n}\n";
 }
 
 TEST(Sim, BarriersAndSharedMemoryTreeReduction) {
@@ -200,8 +198,9 @@ TEST(Sim, AtomicsAcrossBlocksAndHostThreads) {
   std::exit(0);
 }
 
-const char *const Where = "in kernel k_[a-z_]+ \\(loop at SimTest.cpp:k_[a-z_]+\\), "
-                          "block \\([0-9]+,0,0\\) thread \\([0-9]+,0,0\\)";
+const char *const Where =
+    "in kernel k_[a-z_]+ \\(loop at SimTest.cpp:k_[a-z_]+\\), "
+    "block \\([0-9]+,0,0\\) thread \\([0-9]+,0,0\\)";
 
 TEST(SimChecker, BarrierNotReachedByAllThreads) {
   EXPECT_EXIT(runAndExit("k_div", "if (t < 16) weft::barrier();"),
@@ -238,22 +237,22 @@ TEST(SimChecker, IterationsThatAreNotIndependent) {
                      "i + 1 < (weft::index_t)y.size(); "
                      "i += weft::global_size_x()) {\n"
                      "  weft::begin_iteration(i);\n";
-  EXPECT_EXIT(runAndExit("k_same_write", std::string(Loop) + "y[0] = (int)i; }",
-                         2, 16),
-              testing::ExitedWithCode(3),
-              std::string("sim checker: loop iterations are not independent ") +
-                  Where + ": iteration [0-9]+ writes element 0 of span 'y', "
-                          "which iteration [0-9]+ writes");
+  EXPECT_EXIT(
+      runAndExit("k_same_write", std::string(Loop) + "y[0] = (int)i; }", 2, 16),
+      testing::ExitedWithCode(3),
+      std::string("sim checker: loop iterations are not independent ") + Where +
+          ": iteration [0-9]+ writes element 0 of span 'y', "
+          "which iteration [0-9]+ writes");
   EXPECT_EXIT(runAndExit("k_read_other",
                          std::string(Loop) + "y[i] = y.ld(i + 1) + 1; }", 2,
                          16),
               testing::ExitedWithCode(3),
               "loop iterations are not independent .*span 'y'");
-  EXPECT_EXIT(runAndExit("k_iter_twin",
-                         std::string(Loop) +
-                             "y[i] = y.ld(i) + 1; y[i] += (int)i; }",
-                         2, 16),
-              testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(
+      runAndExit("k_iter_twin",
+                 std::string(Loop) + "y[i] = y.ld(i) + 1; y[i] += (int)i; }", 2,
+                 16),
+      testing::ExitedWithCode(0), "");
 }
 
 TEST(SimChecker, OutOfBoundsSpanAccess) {
