@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <type_traits>
 
 namespace weft::rt {
 namespace {
@@ -83,30 +84,17 @@ private:
 
 bool readScalar(const ParamInfo &P, const detail::LaunchArg &A,
                 std::int64_t &V) {
-  switch (P.Type) {
-#define WEFT_READ(Enum, CType)                                                 \
-  case ScalarType::Enum: {                                                     \
-    CType X;                                                                   \
-    std::memcpy(&X, A.Data, sizeof X);                                         \
-    V = static_cast<std::int64_t>(X);                                          \
-    return true;                                                               \
-  }
-    WEFT_READ(Bool, bool)
-    WEFT_READ(I8, std::int8_t)
-    WEFT_READ(U8, std::uint8_t)
-    WEFT_READ(I16, std::int16_t)
-    WEFT_READ(U16, std::uint16_t)
-    WEFT_READ(I32, std::int32_t)
-    WEFT_READ(U32, std::uint32_t)
-    WEFT_READ(I64, std::int64_t)
-    WEFT_READ(U64, std::uint64_t)
-#undef WEFT_READ
-  case ScalarType::F32:
-  case ScalarType::F64:
-  case ScalarType::Bytes:
-    return false;
-  }
-  return false;
+  bool Integer = false;
+  withScalarType(P.Type, [&](auto Zero) {
+    using T = decltype(Zero);
+    if constexpr (std::is_integral_v<T>) {
+      T X;
+      std::memcpy(&X, A.Data, sizeof X);
+      V = static_cast<std::int64_t>(X);
+      Integer = true;
+    }
+  });
+  return Integer;
 }
 
 } // namespace

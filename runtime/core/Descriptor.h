@@ -121,6 +121,49 @@ bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
 
 std::size_t sizeOf(ScalarType T);
 
+/// Calls F with a value-initialized object of the C++ type that T names, to
+/// dispatch on it. False for Bytes, which names no such type.
+template <class Fn> bool withScalarType(ScalarType T, Fn &&F) {
+  switch (T) {
+  case ScalarType::Bool:
+    F(bool{});
+    return true;
+  case ScalarType::I8:
+    F(std::int8_t{});
+    return true;
+  case ScalarType::U8:
+    F(std::uint8_t{});
+    return true;
+  case ScalarType::I16:
+    F(std::int16_t{});
+    return true;
+  case ScalarType::U16:
+    F(std::uint16_t{});
+    return true;
+  case ScalarType::I32:
+    F(std::int32_t{});
+    return true;
+  case ScalarType::U32:
+    F(std::uint32_t{});
+    return true;
+  case ScalarType::I64:
+    F(std::int64_t{});
+    return true;
+  case ScalarType::U64:
+    F(std::uint64_t{});
+    return true;
+  case ScalarType::F32:
+    F(float{});
+    return true;
+  case ScalarType::F64:
+    F(double{});
+    return true;
+  case ScalarType::Bytes:
+    return false;
+  }
+  return false;
+}
+
 } // namespace weft::rt
 
 #endif

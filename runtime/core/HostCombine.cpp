@@ -68,26 +68,9 @@ bool combineAll(ReduceOp Op, const void *Partials, std::size_t Count,
 bool combineIntoTarget(ReduceOp Op, ScalarType Type, const void *Partials,
                        std::size_t Count, void *Target, std::string &Error) {
   bool Ok = false;
-  switch (Type) {
-#define WEFT_COMBINE(Enum, CType)                                              \
-  case ScalarType::Enum:                                                       \
-    Ok = combineAll<CType>(Op, Partials, Count, Target);                       \
-    break;
-    WEFT_COMBINE(Bool, bool)
-    WEFT_COMBINE(I8, std::int8_t)
-    WEFT_COMBINE(U8, std::uint8_t)
-    WEFT_COMBINE(I16, std::int16_t)
-    WEFT_COMBINE(U16, std::uint16_t)
-    WEFT_COMBINE(I32, std::int32_t)
-    WEFT_COMBINE(U32, std::uint32_t)
-    WEFT_COMBINE(I64, std::int64_t)
-    WEFT_COMBINE(U64, std::uint64_t)
-    WEFT_COMBINE(F32, float)
-    WEFT_COMBINE(F64, double)
-#undef WEFT_COMBINE
-  case ScalarType::Bytes:
-    break;
-  }
+  withScalarType(Type, [&](auto Zero) {
+    Ok = combineAll<decltype(Zero)>(Op, Partials, Count, Target);
+  });
   if (!Ok)
     Error = "a reduction of this type by this operator cannot be combined";
   return Ok;

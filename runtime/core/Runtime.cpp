@@ -56,29 +56,28 @@ Runtime::Runtime() {
     break;
   }
   case BackendChoice::Cuda:
-    Active = createCudaBackend(Reason);
-    if (!Active) {
-      warn("WEFT_BACKEND=cuda, but CUDA is unavailable (" + Reason +
-           "); marked loops run on the host");
-      return;
-    }
-    break;
-  case BackendChoice::Sim:
-    Active = createSimBackend(Reason);
-    if (!Active) {
-      warn("WEFT_BACKEND=sim, but the simulator is unavailable (" + Reason +
-           "); marked loops run on the host");
-      return;
-    }
-    break;
   case BackendChoice::Hip:
-    Active = createHipBackend(Reason);
+  case BackendChoice::Sim: {
+    // Asked for by name: if it cannot run, say why once.
+    const bool Cuda = Choice == BackendChoice::Cuda;
+    const bool Hip = Choice == BackendChoice::Hip;
+    Active = Cuda  ? createCudaBackend(Reason)
+             : Hip ? createHipBackend(Reason)
+                   : createSimBackend(Reason);
     if (!Active) {
-      warn("WEFT_BACKEND=hip, but HIP is unavailable (" + Reason +
-           "); marked loops run on the host");
+      warn(std::string("WEFT_BACKEND=") +
+           (Cuda  ? "cuda"
+            : Hip ? "hip"
+                  : "sim") +
+           ", but " +
+           (Cuda  ? "CUDA"
+            : Hip ? "HIP"
+                  : "the simulator") +
+           " is unavailable (" + Reason + "); marked loops run on the host");
       return;
     }
     break;
+  }
   }
   note(std::string("backend: ") + Active->name() + " (" +
        Active->properties().Architecture + ")");
