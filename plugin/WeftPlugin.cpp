@@ -68,12 +68,14 @@ private:
     if (Options.DumpIR)
       llvm::outs() << ir::dump(R->Nest);
     for (const ir::Allocation &A : R->Nest.Allocations)
-      if (A.FixedSize < 0) {
+      if (A.FixedSize < 0 && (A.OwningLevel > 0 || !A.HostEvaluable)) {
         error(CI.getDiagnostics(), M.Loop->getBeginLoc(),
               "per-iteration arrays of run-time size (here '" + A.Name + "[" +
-                  A.Extent + "]') are not generated yet",
-              "give the array a constant size, or remove the mark: the loop "
-              "then runs on the host as written");
+                  A.Extent +
+                  "]') are generated only in the outermost loop, sized by "
+                  "captured values",
+              "give the array a constant size, or declare it in the "
+              "outermost loop with a size the loop's captures give");
         return nullptr;
       }
 

@@ -98,6 +98,14 @@ template <class T> struct dspan {
   WEFT_DEVICE T *data() const { return Data; }
 };
 
+/// A per-iteration array in a buffer the runtime preallocated for all
+/// iterations: element J at Base[J * Stride].
+template <class T> struct strided {
+  T *Base;
+  index_t Stride;
+  WEFT_DEVICE T &operator[](index_t J) const { return Base[J * Stride]; }
+};
+
 /// Shared memory: declare as `WEFT_SHARED weft::shared_array<T, N> Name;`.
 template <class T, unsigned N> struct shared_array {
   T Elements[N];
@@ -286,20 +294,19 @@ WEFT_DEVICE index_t global_size_x() {
   }
 #endif
 WEFT_MATH1(sqrt)
-WEFT_MATH1(cbrt) WEFT_MATH1(exp) WEFT_MATH1(exp2) WEFT_MATH1(expm1)
-    WEFT_MATH1(log) WEFT_MATH1(log2) WEFT_MATH1(log10) WEFT_MATH1(log1p)
-        WEFT_MATH1(sin) WEFT_MATH1(cos) WEFT_MATH1(tan) WEFT_MATH1(asin)
-            WEFT_MATH1(acos) WEFT_MATH1(atan) WEFT_MATH1(sinh) WEFT_MATH1(cosh)
-                WEFT_MATH1(tanh) WEFT_MATH1(asinh) WEFT_MATH1(acosh)
-                    WEFT_MATH1(atanh) WEFT_MATH1(erf) WEFT_MATH1(erfc)
-                        WEFT_MATH1(tgamma) WEFT_MATH1(lgamma) WEFT_MATH1(fabs)
-                            WEFT_MATH1(floor) WEFT_MATH1(ceil) WEFT_MATH1(round)
-                                WEFT_MATH1(trunc) WEFT_MATH2(pow)
-                                    WEFT_MATH2(atan2) WEFT_MATH2(fmod)
-                                        WEFT_MATH2(fmin) WEFT_MATH2(fmax)
-                                            WEFT_MATH2(hypot)
-                                                WEFT_MATH2(copysign)
-                                                    WEFT_MATH3(fma)
+WEFT_MATH1(cbrt)
+WEFT_MATH1(exp) WEFT_MATH1(exp2) WEFT_MATH1(expm1) WEFT_MATH1(log)
+    WEFT_MATH1(log2) WEFT_MATH1(log10) WEFT_MATH1(log1p) WEFT_MATH1(sin)
+        WEFT_MATH1(cos) WEFT_MATH1(tan) WEFT_MATH1(asin) WEFT_MATH1(acos)
+            WEFT_MATH1(atan) WEFT_MATH1(sinh) WEFT_MATH1(cosh) WEFT_MATH1(tanh)
+                WEFT_MATH1(asinh) WEFT_MATH1(acosh) WEFT_MATH1(atanh)
+                    WEFT_MATH1(erf) WEFT_MATH1(erfc) WEFT_MATH1(tgamma)
+                        WEFT_MATH1(lgamma) WEFT_MATH1(fabs) WEFT_MATH1(floor)
+                            WEFT_MATH1(ceil) WEFT_MATH1(round) WEFT_MATH1(trunc)
+                                WEFT_MATH2(pow) WEFT_MATH2(atan2)
+                                    WEFT_MATH2(fmod) WEFT_MATH2(fmin)
+                                        WEFT_MATH2(fmax) WEFT_MATH2(hypot)
+                                            WEFT_MATH2(copysign) WEFT_MATH3(fma)
 #undef WEFT_MATH1
 #undef WEFT_MATH2
 #undef WEFT_MATH3

@@ -29,7 +29,22 @@ struct MappingContext {
   std::set<std::string> SpanAliases;   // references bound to span elements
   std::set<std::string> ReductionVars; // every reduction variable
   std::vector<std::string> Scratch;    // kernel-scope shared arrays
+  /// Run-time-sized arrays of the outermost level, in buffers the runtime
+  /// allocates.
+  struct Buffer {
+    std::string Type;
+    unsigned ElementBytes;
+    const ir::Expr *Extent;
+  };
+  std::vector<Buffer> Buffers;
 };
+
+unsigned elementBytes(const ir::Nest &N, const ir::LocalType &T) {
+  if (T.Struct >= 0)
+    return N.Structs[T.Struct].Size;
+  static const unsigned Sizes[] = {1, 1, 1, 1, 2, 2, 4, 4, 8, 8, 8, 8, 4, 8};
+  return Sizes[static_cast<int>(T.Scalar)];
+}
 
 const char *reduceOp(ir::ReductionOp Op) {
   static const char *const Names[] = {
@@ -316,18 +331,34 @@ private:
     return false;
   }
 
-  /// A per-iteration array of constant size, in the thread's own memory.
+  /// A per-iteration array: of constant size, in the thread's own memory;
+  /// of run-time size, a view of the runtime's buffer for all iterations of
+  /// the outermost level, laid out so that neighbouring iterations (threads
+  /// along x) touch neighbouring addresses.
   void array(const ir::Stmt &S, const std::string &Pad) {
     const std::string T = ir::typeName(N, S.VarType.Scalar, S.VarType.Struct);
     const std::string Extent = expr(*S.ArrayExtent);
-    OS << Pad << T << " " << S.Name << "[" << Extent << "]";
-    if (S.Exprs[0] && !S.ArrayFill) {
-      OS << " = {";
-      for (std::size_t I = 0; I < S.Exprs[0]->Operands.size(); ++I)
-        OS << (I ? ", " : "") << expr(*S.Exprs[0]->Operands[I]);
-      OS << "}";
+    if (S.ArrayExtent->Kind != ir::Expr::IntLiteral && Context) {
+      const std::string B =
+          "weft_buffer" + std::to_string(Context->Buffers.size());
+      Context->Buffers.push_back(
+          {T, elementBytes(N, S.VarType), S.ArrayExtent.get()});
+      const bool OnX = Context->Mapping->Levels[0].Dim == map::Dimension::X;
+      OS << Pad << "const weft::strided<" << T << "> " << S.Name << "{" << B
+         << ".data() + "
+         << (OnX ? "weft_t0, weft_count0"
+                 : "weft_t0 * (weft::index_t)(" + Extent + "), 1")
+         << "};\n";
+    } else {
+      OS << Pad << T << " " << S.Name << "[" << Extent << "]";
+      if (S.Exprs[0] && !S.ArrayFill) {
+        OS << " = {";
+        for (std::size_t I = 0; I < S.Exprs[0]->Operands.size(); ++I)
+          OS << (I ? ", " : "") << expr(*S.Exprs[0]->Operands[I]);
+        OS << "}";
+      }
+      OS << ";\n";
     }
-    OS << ";\n";
     if (S.ArrayFill)
       OS << Pad << "for (weft::index_t weft_k = 0; weft_k < " << Extent
          << "; ++weft_k)\n"
@@ -538,6 +569,9 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
       Params << paramDecl(N, P) << ", ";
   Params << "weft::index_t weft_lo0, weft::index_t weft_count0"
          << Partials.str();
+  for (std::size_t B = 0; B < Context.Buffers.size(); ++B)
+    Params << ", weft::dspan<" << Context.Buffers[B].Type << "> weft_buffer"
+           << B;
 
   std::ostringstream Scratch;
   for (const std::string &S : Context.Scratch)
@@ -600,6 +634,11 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   }
   for (const ir::Reduction &R : L.Reductions)
     D << "reduce " << R.ParamIndex << " " << reductionWord(R.Op) << "\n";
+  // Per-iteration arrays of the outermost level: bytes per element, and
+  // elements per iteration.
+  for (const MappingContext::Buffer &B : Context.Buffers)
+    D << "buffer " << B.ElementBytes << " " << boundExpression(*B.Extent)
+      << "\n";
   K.Descriptor = D.str();
   return K;
 }

@@ -117,6 +117,7 @@ private:
       A.Extent = exprText(N, *S.ArrayExtent);
       if (S.ArrayExtent->Kind == Expr::IntLiteral)
         A.FixedSize = std::stoll(S.ArrayExtent->Text);
+      A.HostEvaluable = isHostEvaluable(*S.ArrayExtent);
       A.OwningLevel = Depth.empty() ? 0 : Depth.back();
       AllocationIndex[S.Name] = N.Allocations.size();
       N.Allocations.push_back(std::move(A));

@@ -210,6 +210,7 @@ struct Allocation {
   LocalType Element;
   std::string Extent;          // as the dump prints it
   std::int64_t FixedSize = -1; // the extent when it is a constant
+  bool HostEvaluable = false;  // the extent: of captured values only
   unsigned OwningLevel = 0;
   int FilledByLevel = -1; // the deepest level writing it, if deeper
 };

@@ -193,6 +193,13 @@ bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
         D.Bounds.Inclusive = Cmp == "le";
       }
       Out.Dimensions.push_back(std::move(D));
+    } else if (Key == "buffer") {
+      BufferInfo B;
+      BoundParser P(L);
+      if (!(L >> B.ElementBytes) || B.ElementBytes == 0 ||
+          !(B.Extent = P.parse()))
+        return Fail("bad buffer");
+      Out.Buffers.push_back(std::move(B));
     } else if (Key == "reduce") {
       ReductionInfo R;
       std::string Op;

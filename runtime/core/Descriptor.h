@@ -12,6 +12,9 @@
 //                                                   a level spread over a
 //                                                   dimension (bounds for an
 //                                                   inner span level's grid)
+//   buffer <element-bytes> <extent-expr>           a per-iteration array of
+//                                                   the outermost level, in
+//                                                   a buffer for all of them
 //   reduce <param> <add|mul|min|max|and|or|xor|land|lor>
 //                                                   an outermost reduction
 //                                                   into that parameter
@@ -95,6 +98,11 @@ struct ReductionInfo {
   ReduceOp Op = ReduceOp::Add;
 };
 
+struct BufferInfo {
+  std::size_t ElementBytes = 0;
+  std::unique_ptr<BoundExpr> Extent; // elements per outermost iteration
+};
+
 struct KernelInfo {
   std::string Name;
   std::string Location;
@@ -102,6 +110,7 @@ struct KernelInfo {
   std::vector<LevelInfo> Levels;
   std::vector<DimensionInfo> Dimensions;
   std::vector<ReductionInfo> Reductions;
+  std::vector<BufferInfo> Buffers;
 };
 
 /// Parses a descriptor; on malformed text returns false and sets Error.

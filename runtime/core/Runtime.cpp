@@ -6,6 +6,7 @@
 #include "core/HostCombine.h"
 #include "core/LaunchConfig.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -207,6 +208,23 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     if (Status S = Buffers.allocate(Bytes, Partials[R].Data); !S.empty())
       return S;
     Params.push_back(&Partials[R]);
+  }
+
+  // Per-iteration arrays: one slot of Extent elements per outermost
+  // iteration, preallocated for all of them.
+  std::vector<DeviceSpan> Arrays(K.Buffers.size());
+  for (std::size_t B = 0; B < K.Buffers.size(); ++B) {
+    std::int64_t Extent = 0;
+    if (!evaluateBound(*K.Buffers[B].Extent, K, Args, NumArgs, Extent, Error))
+      return Error;
+    Arrays[B].Extent =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(Extent, 0)) *
+        static_cast<std::uint64_t>(Count);
+    if (Status S = Buffers.allocate(
+            Arrays[B].Extent * K.Buffers[B].ElementBytes, Arrays[B].Data);
+        !S.empty())
+      return S;
+    Params.push_back(&Arrays[B]);
   }
 
   if (Status S =

@@ -17,7 +17,7 @@ const char *const Saxpy = "weft 1\nkernel k\nloc a.cpp:3:5\n"
                           "level (lit 1) (sub (min (arg 2) (size 0)) (lit 1)) "
                           "2 lt\nmap 0 y 128 span 1\n"
                           "map 1 x 32 span 1 (lit 0) (arg 2) 1 le\n"
-                          "reduce 3 max\n";
+                          "reduce 3 max\nbuffer 8 (mul (arg 2) (lit 3))\n";
 
 TEST(Descriptor, Parses) {
   KernelInfo K;
@@ -39,6 +39,14 @@ TEST(Descriptor, Parses) {
   EXPECT_TRUE(K.Dimensions[1].Bounds.Inclusive);
   ASSERT_EQ(K.Reductions.size(), 1u);
   EXPECT_EQ(K.Reductions[0].Op, ReduceOp::Max);
+  ASSERT_EQ(K.Buffers.size(), 1u);
+  EXPECT_EQ(K.Buffers[0].ElementBytes, 8u);
+  std::int64_t N = 5, Extent = 0;
+  std::uint8_t C = 0;
+  float X[1], Y[1];
+  LaunchArg Args[] = {{X, 1, 4}, {Y, 1, 4}, {&N, 1, 8}, {&C, 1, 1}};
+  ASSERT_TRUE(evaluateBound(*K.Buffers[0].Extent, K, Args, 4, Extent, Error));
+  EXPECT_EQ(Extent, 15);
   ASSERT_EQ(K.Levels.size(), 1u);
   EXPECT_EQ(K.Levels[0].Step, 2);
 }

@@ -72,15 +72,19 @@ void f(std::span<const float> m, int rows, int cols, std::span<float> out,
             out[a + b + c + d + e] = 0;
 }
 
-// Run-time-sized per-iteration arrays are recorded, not generated yet.
+// Run-time-sized per-iteration arrays owned by an inner level are recorded,
+// not generated yet.
 #include <vector>
 void g(std::span<int> out, int bins) {
-  // CHECK: reductions.cpp:[[@LINE+3]]:3: error: per-iteration arrays of run-time size (here 'h[unsigned long($bins)]') are not generated yet
+  // CHECK: reductions.cpp:[[@LINE+3]]:3: error: per-iteration arrays of run-time size (here 'h[unsigned long($bins)]') are generated only in the outermost loop, sized by captured values
   // CHECK-NEXT: note: give the array a constant size
 #pragma weft parallel for
   for (int b = 0; b < 4; ++b) {
-    std::vector<int> h(bins);
-    out[b] = h[0];
+#pragma weft parallel for
+    for (int c = 0; c < 4; ++c) {
+      std::vector<int> h(bins);
+      out[b * 4 + c] = h[0];
+    }
   }
   // CHECK: reductions.cpp:[[@LINE+3]]:22: error: a std::vector in a weft loop must be sized where it is declared
 #pragma weft parallel for
