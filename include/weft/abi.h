@@ -21,11 +21,38 @@ struct LaunchArg {
 bool launchKernel(const char *Descriptor, const char *Source,
                   const LaunchArg *Args, std::size_t NumArgs) noexcept;
 
+/// Host memory a region keeps resident on the device.
+struct ResidentRange {
+  void *Data;
+  std::size_t Bytes;
+};
+
+// Weak: a program built without the plugin need not link the runtime; the
+// entry points are then null and a weft::region does nothing.
+#define WEFT_WEAK __attribute__((weak))
+
+/// Copies the ranges to the device and keeps them there; returns the
+/// region's handle (null when marked loops run on the host).
+WEFT_WEAK void *regionEnter(const ResidentRange *Ranges,
+                            std::size_t Count) noexcept;
+/// Copies the region's ranges back to the host and releases them.
+WEFT_WEAK void regionExit(void *Region) noexcept;
+/// Copies one resident range (or part of one) to the device or the host.
+WEFT_WEAK void regionUpdate(void *Region, const void *Data, std::size_t Bytes,
+                            bool ToDevice) noexcept;
+
 } // namespace detail
 
-/// The backend marked loops run on: "cuda", or "host" (the loops as
-/// written). Chosen once per process, from WEFT_BACKEND and what is present.
+/// The backend marked loops run on: "cuda", "hip", "sim", or "host" (the
+/// loops as written). Chosen once per process, from WEFT_BACKEND and what is
+/// present.
 const char *backendName() noexcept;
+
+/// Bytes moved between host and device so far, both ways.
+struct transfer_stats_t {
+  unsigned long long ToDevice, ToHost;
+};
+transfer_stats_t transfer_stats() noexcept;
 
 } // namespace weft
 

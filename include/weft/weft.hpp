@@ -35,6 +35,47 @@ constexpr bool launch(const char *Descriptor, const char *Source,
 }
 
 } // namespace detail
+
+/// Keeps spans resident on the device while it lives: marked loops in its
+/// scope use the device copies, without copying them in or out. Host code in
+/// between sees the host copies: update_host and update_device move data
+/// when it must. Leaving the scope copies everything back. Without a GPU (or
+/// without the plugin) it does nothing.
+///
+///   weft::region R(grid, next);
+///   for (int t = 0; t < steps; ++t) { stencil(grid, next); std::swap(...); }
+class region {
+public:
+  template <class... Ts, std::size_t... Es>
+  explicit region(std::span<Ts, Es>... Spans) {
+    const detail::ResidentRange Ranges[sizeof...(Ts) + 1] = {
+        detail::ResidentRange{
+            const_cast<void *>(static_cast<const void *>(Spans.data())),
+            Spans.size_bytes()}...,
+        detail::ResidentRange{nullptr, 0}};
+    if (&detail::regionEnter) // null without the runtime (abi.h)
+      Handle = detail::regionEnter(Ranges, sizeof...(Ts));
+  }
+  ~region() {
+    if (Handle)
+      detail::regionExit(Handle);
+  }
+  region(const region &) = delete;
+  region &operator=(const region &) = delete;
+
+  template <class T, std::size_t E> void update_device(std::span<T, E> S) {
+    if (Handle)
+      detail::regionUpdate(Handle, S.data(), S.size_bytes(), true);
+  }
+  template <class T, std::size_t E> void update_host(std::span<T, E> S) {
+    if (Handle)
+      detail::regionUpdate(Handle, S.data(), S.size_bytes(), false);
+  }
+
+private:
+  void *Handle = nullptr;
+};
+
 } // namespace weft
 
 #endif // WEFT_WEFT_HPP

@@ -104,8 +104,14 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
   Status S = run(Site, Source, Args, NumArgs);
   if (S.empty())
     return true;
+  std::string Evicted;
+  if (!Residents.empty()) {
+    evictAll();
+    Evicted = " (resident data copied back: regions end here)";
+  }
   warn(Site.Kernel.Location + ": kernel " + Site.Kernel.Name + " on " +
-       Active->name() + " failed: " + S + "; the loop runs on the host");
+       Active->name() + " failed: " + S + "; the loop runs on the host" +
+       Evicted);
   Site.Disabled = true;
   return false;
 }
@@ -167,6 +173,7 @@ Status Runtime::run(LoopSite &Site, const char *Source,
 
   LaunchBuffers Buffers(*Active);
   std::vector<DeviceSpan> Spans(NumArgs);
+  std::vector<bool> InRegion(NumArgs, false);
   std::vector<void *> Params;
   Params.reserve(NumArgs + 2 + K.Reductions.size());
   for (std::size_t I = 0; I < NumArgs; ++I) {
@@ -187,13 +194,19 @@ Status Runtime::run(LoopSite &Site, const char *Source,
       return "span '" + P.Name + "' has the wrong element size";
     const std::size_t Bytes = A.Count * A.ElementSize;
     Spans[I].Extent = A.Count;
+    // Inside a region the span lives on the device already: no copies.
+    if (Resident *R = findResident(A.Data, Bytes)) {
+      Spans[I].Data = R->Device + (static_cast<const char *>(A.Data) - R->Host);
+      InRegion[I] = true;
+      Params.push_back(&Spans[I]);
+      continue;
+    }
     if (Status S = Buffers.allocate(Bytes, Spans[I].Data); !S.empty())
       return S;
     // Until the plugin proves that every element of an out span is written,
     // out spans are copied in too: elements the kernel skips keep their
     // values.
-    if (Status S = Active->copyToDevice(Spans[I].Data, A.Data, Bytes);
-        !S.empty())
+    if (Status S = toDevice(Spans[I].Data, A.Data, Bytes); !S.empty())
       return S;
     Params.push_back(&Spans[I]);
   }
@@ -236,11 +249,10 @@ Status Runtime::run(LoopSite &Site, const char *Source,
 
   for (std::size_t I = 0; I < NumArgs; ++I) {
     const ParamInfo &P = K.Params[I];
-    if (!P.writesDevice())
+    if (!P.writesDevice() || InRegion[I])
       continue;
-    Status S =
-        Active->copyToHost(const_cast<void *>(Args[I].Data), Spans[I].Data,
-                           Args[I].Count * Args[I].ElementSize);
+    Status S = toHost(const_cast<void *>(Args[I].Data), Spans[I].Data,
+                      Args[I].Count * Args[I].ElementSize);
     if (!S.empty()) {
       // Part of the results may already be in host memory: rerunning the
       // loop could apply an update twice, so this cannot fall back.
@@ -253,7 +265,7 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     const ReductionInfo &Info = K.Reductions[R];
     const ParamInfo &P = K.Params[Info.Param];
     std::vector<char> Host(Partials[R].Extent * P.Bytes);
-    Status S = Active->copyToHost(Host.data(), Partials[R].Data, Host.size());
+    Status S = toHost(Host.data(), Partials[R].Data, Host.size());
     if (S.empty() &&
         !combineIntoTarget(Info.Op, P.Type, Host.data(), Partials[R].Extent,
                            const_cast<void *>(Args[Info.Param].Data), Error))
@@ -267,7 +279,124 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   return {};
 }
 
+Status Runtime::toDevice(DevicePtr Dst, const void *Src, std::size_t Bytes) {
+  BytesToDevice += Bytes;
+  return Active->copyToDevice(Dst, Src, Bytes);
+}
+
+Status Runtime::toHost(void *Dst, DevicePtr Src, std::size_t Bytes) {
+  BytesToHost += Bytes;
+  return Active->copyToHost(Dst, Src, Bytes);
+}
+
+Runtime::Resident *Runtime::findResident(const void *Data, std::size_t Bytes) {
+  const char *P = static_cast<const char *>(Data);
+  for (Resident &R : Residents)
+    if (P >= R.Host && P + Bytes <= R.Host + R.Bytes)
+      return &R;
+  return nullptr;
+}
+
+void *Runtime::enterRegion(const detail::ResidentRange *Ranges,
+                           std::size_t Count) {
+  if (!Active)
+    return nullptr;
+  std::lock_guard<std::mutex> Guard(Lock);
+  void *Region = new char; // its identity
+  const std::size_t First = Residents.size();
+  for (std::size_t I = 0; I < Count; ++I) {
+    if (!Ranges[I].Bytes || findResident(Ranges[I].Data, Ranges[I].Bytes))
+      continue; // empty, or resident through an enclosing region
+    Resident R{static_cast<char *>(Ranges[I].Data), Ranges[I].Bytes, 0, Region};
+    Status S = Active->allocate(R.Bytes, R.Device);
+    if (S.empty()) {
+      S = toDevice(R.Device, R.Host, R.Bytes);
+      if (!S.empty())
+        Active->release(R.Device);
+    }
+    if (!S.empty()) {
+      warn("a weft::region could not keep its data on " +
+           std::string(Active->name()) + " (" + S +
+           "); its loops copy their data as usual");
+      for (std::size_t J = First; J < Residents.size(); ++J)
+        Active->release(Residents[J].Device);
+      Residents.resize(First);
+      break;
+    }
+    Residents.push_back(R);
+  }
+  return Region;
+}
+
+void Runtime::exitRegion(void *Region) {
+  if (!Region)
+    return;
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::vector<Resident> Kept;
+  for (Resident &R : Residents) {
+    if (R.Region != Region) {
+      Kept.push_back(R);
+      continue;
+    }
+    if (Status S = toHost(R.Host, R.Device, R.Bytes); !S.empty()) {
+      warn("copying a weft::region's data back failed (" + S +
+           "); the host data is no longer reliable");
+      std::abort();
+    }
+    Active->release(R.Device);
+  }
+  Residents = std::move(Kept);
+  delete static_cast<char *>(Region);
+}
+
+void Runtime::updateRegion(const void *Data, std::size_t Bytes, bool ToDevice) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  Resident *R = findResident(Data, Bytes);
+  if (!R)
+    return; // Not resident: the host copy is the only one.
+  const std::size_t Offset = static_cast<const char *>(Data) - R->Host;
+  Status S = ToDevice
+                 ? toDevice(R->Device + Offset, Data, Bytes)
+                 : toHost(const_cast<void *>(Data), R->Device + Offset, Bytes);
+  if (!S.empty()) {
+    warn("a weft::region update failed (" + S +
+         "); the host data is no longer reliable");
+    std::abort();
+  }
+}
+
+void Runtime::evictAll() {
+  for (Resident &R : Residents) {
+    if (Status S = toHost(R.Host, R.Device, R.Bytes); !S.empty()) {
+      warn("copying resident data back after a failure failed (" + S +
+           "); the host data is no longer reliable");
+      std::abort();
+    }
+    Active->release(R.Device);
+  }
+  Residents.clear();
+}
+
 } // namespace weft::rt
+
+void *weft::detail::regionEnter(const ResidentRange *Ranges,
+                                std::size_t Count) noexcept {
+  return rt::Runtime::get().enterRegion(Ranges, Count);
+}
+
+void weft::detail::regionExit(void *Region) noexcept {
+  rt::Runtime::get().exitRegion(Region);
+}
+
+void weft::detail::regionUpdate(void *, const void *Data, std::size_t Bytes,
+                                bool ToDevice) noexcept {
+  rt::Runtime::get().updateRegion(Data, Bytes, ToDevice);
+}
+
+weft::transfer_stats_t weft::transfer_stats() noexcept {
+  rt::Runtime &R = rt::Runtime::get();
+  return {R.BytesToDevice, R.BytesToHost};
+}
 
 const char *weft::backendName() noexcept {
   rt::Backend *B = rt::Runtime::get().backend();

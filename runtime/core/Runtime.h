@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace weft::rt {
 
@@ -38,14 +39,36 @@ public:
   /// The backend in use, or null for the host loop.
   Backend *backend() const { return Active.get(); }
 
+  // Regions (weft::region): host ranges kept resident on the device.
+  void *enterRegion(const detail::ResidentRange *Ranges, std::size_t Count);
+  void exitRegion(void *Region);
+  void updateRegion(const void *Data, std::size_t Bytes, bool ToDevice);
+
+  std::uint64_t BytesToDevice = 0, BytesToHost = 0;
+
 private:
   Runtime();
   Status run(LoopSite &Site, const char *Source, const detail::LaunchArg *Args,
              std::size_t NumArgs);
 
+  struct Resident {
+    char *Host;
+    std::size_t Bytes;
+    DevicePtr Device;
+    void *Region;
+  };
+  /// The resident range holding [Data, Data + Bytes), if any.
+  Resident *findResident(const void *Data, std::size_t Bytes);
+  /// After a failure: every resident range back to the host, released; the
+  /// host loops carry on with current data.
+  void evictAll();
+  Status toDevice(DevicePtr Dst, const void *Src, std::size_t Bytes);
+  Status toHost(void *Dst, DevicePtr Src, std::size_t Bytes);
+
   std::mutex Lock; // Serializes launches; see README's runtime section.
   std::unique_ptr<Backend> Active;
   std::unordered_map<const char *, std::unique_ptr<LoopSite>> Sites;
+  std::vector<Resident> Residents;
 };
 
 } // namespace weft::rt

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 namespace weft::rt::sim {
@@ -27,6 +28,22 @@ struct alignas(64) BufferHeader {
   std::atomic<std::atomic<std::uint64_t> *> Shadow{nullptr};
   std::size_t ShadowExtent = 0;
 };
+
+/// Live device buffers: their shadows are per launch (a resident buffer read
+/// in one launch may have been written in the previous one).
+std::mutex LiveLock;
+std::set<BufferHeader *> &liveBuffers() {
+  static std::set<BufferHeader *> Live;
+  return Live;
+}
+
+void resetShadows() {
+  std::lock_guard<std::mutex> Guard(LiveLock);
+  for (BufferHeader *H : liveBuffers()) {
+    delete[] H->Shadow.load();
+    H->Shadow.store(nullptr);
+  }
+}
 
 BufferHeader *headerOf(const void *Data) {
   auto *H = reinterpret_cast<BufferHeader *>(
@@ -455,6 +472,8 @@ void *allocateBuffer(std::size_t Bytes) {
   auto *H = new (Raw) BufferHeader();
   H->Magic = BufferMagic;
   H->Bytes = Bytes;
+  std::lock_guard<std::mutex> Guard(LiveLock);
+  liveBuffers().insert(H);
   return static_cast<char *>(Raw) + sizeof(BufferHeader);
 }
 
@@ -462,6 +481,10 @@ void releaseBuffer(void *Data) {
   BufferHeader *H = headerOf(Data);
   if (!H)
     return;
+  {
+    std::lock_guard<std::mutex> Guard(LiveLock);
+    liveBuffers().erase(H);
+  }
   delete[] H->Shadow.load();
   H->Magic = 0;
   H->~BufferHeader();
@@ -528,6 +551,8 @@ void GridExecutor::workerLoop() {
 }
 
 void GridExecutor::run(const LaunchRequest &R) {
+  if (R.Check)
+    resetShadows();
   {
     std::lock_guard<std::mutex> Guard(Lock);
     Current = &R;
