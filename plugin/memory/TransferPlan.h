@@ -9,6 +9,8 @@
 
 namespace weft::memory {
 
+/// Out: written everywhere, so nothing need be copied in. A span written
+/// only in places is InOut: the elements the kernel skips keep their values.
 enum class Transfer { In, Out, InOut, ByValue };
 
 /// The descriptor's word for it: in, out, inout, scalar.
@@ -16,6 +18,11 @@ const char *descriptorWord(Transfer T);
 
 /// One entry per parameter of the nest.
 std::vector<Transfer> planTransfers(const ir::Nest &N);
+
+/// True when the nest provably writes every element of span Param: the
+/// outermost level runs its index over exactly [0, Param.size()) with step
+/// 1, and its body assigns Param[index] unconditionally at top level.
+bool writesEveryElement(const ir::Nest &N, unsigned Param);
 
 } // namespace weft::memory
 

@@ -203,11 +203,11 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     }
     if (Status S = Buffers.allocate(Bytes, Spans[I].Data); !S.empty())
       return S;
-    // Until the plugin proves that every element of an out span is written,
-    // out spans are copied in too: elements the kernel skips keep their
-    // values.
-    if (Status S = toDevice(Spans[I].Data, A.Data, Bytes); !S.empty())
-      return S;
+    // "out": the plugin proved every element written; the rest ("inout")
+    // is copied in, so that elements the kernel skips keep their values.
+    if (P.readsDevice())
+      if (Status S = toDevice(Spans[I].Data, A.Data, Bytes); !S.empty())
+        return S;
     Params.push_back(&Spans[I]);
   }
   Params.push_back(&Lower);
