@@ -189,7 +189,7 @@ private:
   std::nullopt_t fail(SourceLocation Loc, const std::string &Message,
                       const std::string &Hint = "") {
     if (!Failed) // One error per loop: the rest would be consequences.
-      error(Diags, Loc, Message, Hint);
+      error(Diags, Loc.isValid() ? Loc : Loop->getBeginLoc(), Message, Hint);
     Failed = true;
     return std::nullopt;
   }
@@ -433,13 +433,16 @@ private:
     const VarDecl *LoopVar = RF->getLoopVariable();
     QualType VT = LoopVar->getType();
     std::optional<ir::ScalarKind> K = scalarKind(VT.getNonReferenceType());
-    if (!K)
+    const int Struct =
+        K ? -1 : structIndex(VT.getNonReferenceType(), LoopVar->getLocation());
+    if (!K && Struct < 0)
       return fail(LoopVar->getLocation(),
-                  "the loop variable must be an arithmetic value or a "
-                  "reference to one"),
+                  "the loop variable must be an arithmetic value, a struct "
+                  "of them, or a reference to one"),
              false;
     ir::LocalType T;
-    T.Scalar = *K;
+    T.Scalar = K.value_or(ir::ScalarKind::Char);
+    T.Struct = Struct;
     T.IsReference = VT->isReferenceType();
     T.IsConst = VT.getNonReferenceType().isConstQualified();
     markUse(*P, T.IsReference && !T.IsConst ? Access::ReadWrite : Access::Read);
@@ -454,8 +457,9 @@ private:
     Decl->Kind = ir::Stmt::Decl;
     Decl->VarType = T;
     Decl->Name = LoopVar->getName().str();
-    auto Elem = make(ir::Expr::SpanElement, *K);
+    auto Elem = make(ir::Expr::SpanElement, T.Scalar);
     Elem->ParamIndex = *P;
+    Elem->Struct = Struct;
     Elem->LValue = T.IsReference;
     Elem->Operands.push_back(
         make(ir::Expr::Local, ir::ScalarKind::LongLong, L.IndexName));
@@ -745,6 +749,24 @@ private:
     SourceLocation Loc = E->getExprLoc();
     if (const auto *IL = dyn_cast<IntegerLiteral>(E))
       return make(ir::Expr::IntLiteral, *K, literalText(IL->getValue(), *K));
+    // sizeof and alignof are constants.
+    if (const auto *TT = dyn_cast<UnaryExprOrTypeTraitExpr>(E)) {
+      Expr::EvalResult R;
+      if (K && TT->EvaluateAsInt(R, Ctx))
+        return make(ir::Expr::IntLiteral, *K, literalText(R.Val.getInt(), *K));
+    }
+    // T{}, T(), and the fields an initializer leaves out: zero.
+    if (K &&
+        (isa<ImplicitValueInitExpr>(E) || isa<CXXScalarValueInitExpr>(E) ||
+         (isa<InitListExpr>(E) && cast<InitListExpr>(E)->getNumInits() == 0))) {
+      auto C = make(ir::Expr::Cast, *K);
+      C->Operands.push_back(
+          make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0"));
+      return C;
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(E);
+        K && IL && IL->getNumInits() == 1)
+      return expr(IL->getInit(0), A); // int{v}
     if (const auto *CL = dyn_cast<CharacterLiteral>(E))
       return make(ir::Expr::IntLiteral, ir::ScalarKind::Int,
                   std::to_string(CL->getValue()));
@@ -936,6 +958,11 @@ private:
     const int S = structIndex(E->getType(), E->getExprLoc(), false);
     if (S < 0)
       return nullptr;
+    if (isa<ImplicitValueInitExpr>(E)) { // a field left out: zero
+      auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
+      R->Struct = S;
+      return R;
+    }
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
       if (CE->getNumArgs() == 1 &&
           CE->getConstructor()->isCopyOrMoveConstructor())
