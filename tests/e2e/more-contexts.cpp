@@ -1,6 +1,7 @@
 // More contexts for the rewrite: consteval, static and friend members,
 // variadic and constrained templates, an explicit specialization, extern
 // "C", a local class, and if constexpr in a generic lambda.
+// e2e-unemitted: 1 (the consteval function is only constant-evaluated)
 #include <concepts>
 #include <cstdio>
 #include <vector>
