@@ -118,6 +118,18 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
 
 namespace {
 
+/// WEFT_TEST_FAULT=<stage> makes that stage of every launch fail, so that
+/// tests can check the fallback contract at each: compile, allocate,
+/// copy-in, launch, synchronize.
+Status injectedFault(const char *Stage) {
+  static const std::string Fault = [] {
+    const char *F = std::getenv("WEFT_TEST_FAULT");
+    return std::string(F ? F : "");
+  }();
+  return Fault == Stage ? "injected fault (WEFT_TEST_FAULT=" + Fault + ")"
+                        : Status();
+}
+
 /// Device buffers of one launch, released on every path out.
 class LaunchBuffers {
 public:
@@ -161,7 +173,9 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     return {}; // The host loop would not run either.
 
   if (!Site.Handle) {
-    Status S = Active->getKernel(K, Source, Site.Handle);
+    Status S = injectedFault("compile");
+    if (S.empty())
+      S = Active->getKernel(K, Source, Site.Handle);
     if (!S.empty())
       return S;
   }
@@ -201,13 +215,19 @@ Status Runtime::run(LoopSite &Site, const char *Source,
       Params.push_back(&Spans[I]);
       continue;
     }
+    if (Status S = injectedFault("allocate"); !S.empty())
+      return S;
     if (Status S = Buffers.allocate(Bytes, Spans[I].Data); !S.empty())
       return S;
     // "out": the plugin proved every element written; the rest ("inout")
     // is copied in, so that elements the kernel skips keep their values.
-    if (P.readsDevice())
-      if (Status S = toDevice(Spans[I].Data, A.Data, Bytes); !S.empty())
+    if (P.readsDevice()) {
+      Status S = injectedFault("copy-in");
+      if (S.empty())
+        S = toDevice(Spans[I].Data, A.Data, Bytes);
+      if (!S.empty())
         return S;
+    }
     Params.push_back(&Spans[I]);
   }
   Params.push_back(&Lower);
@@ -240,11 +260,16 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     Params.push_back(&Arrays[B]);
   }
 
-  if (Status S =
-          Active->launch(Site.Handle, Config.Grid, Config.Block, Params.data());
+  if (Status S = injectedFault("launch").empty()
+                     ? Active->launch(Site.Handle, Config.Grid, Config.Block,
+                                      Params.data())
+                     : injectedFault("launch");
       !S.empty())
     return S;
-  if (Status S = Active->synchronize(); !S.empty())
+  if (Status S = injectedFault("synchronize").empty()
+                     ? Active->synchronize()
+                     : injectedFault("synchronize");
+      !S.empty())
     return S;
 
   for (std::size_t I = 0; I < NumArgs; ++I) {
