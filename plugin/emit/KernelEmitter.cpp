@@ -176,6 +176,16 @@ public:
     case ir::Stmt::Continue:
       OS << Pad << "continue;\n";
       return;
+    case ir::Stmt::Switch:
+      OS << Pad << "switch (" << expr(*S.Exprs[0]) << ")\n";
+      nested(*S.Children[0], Depth);
+      return;
+    case ir::Stmt::Case:
+      if (S.Exprs[0])
+        OS << Pad << "case " << expr(*S.Exprs[0]) << ":;\n";
+      else
+        OS << Pad << "default:;\n";
+      return;
     case ir::Stmt::Return:
       OS << Pad << "return";
       if (S.Exprs[0])

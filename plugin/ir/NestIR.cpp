@@ -259,6 +259,16 @@ private:
     case Stmt::ParallelFor:
       level(*S.Nested, Depth);
       return;
+    case Stmt::Switch:
+      OS << Pad << "switch " << expr(*S.Exprs[0]) << "\n";
+      stmt(*S.Children[0], Depth + 1);
+      return;
+    case Stmt::Case:
+      if (S.Exprs[0])
+        OS << Pad << "case " << expr(*S.Exprs[0]) << "\n";
+      else
+        OS << Pad << "default\n";
+      return;
     case Stmt::Return:
       OS << Pad << "return";
       if (S.Exprs[0])

@@ -128,6 +128,8 @@ struct Stmt {
     Break,
     Continue,
     Return,     // Exprs[0] or null; in device functions only
+    Switch,     // Exprs[0]: the value; Children[0]: the body (a Block)
+    Case,       // Exprs[0]: the label's constant; null for default
     ParallelFor // Nested: a marked loop inside the nest, one level deeper
   } Kind;
   LocalType VarType;

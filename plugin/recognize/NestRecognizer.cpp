@@ -247,10 +247,11 @@ private:
           Reducing.push_back(V);
     if (Failed)
       return false;
-    const int SavedDepth = SequentialDepth;
-    SequentialDepth = 0; // 'break' may not leave this level either.
+    const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
+    SequentialDepth = SwitchDepth = 0; // 'break' may not leave this level
     body(Body, L.Body);
     SequentialDepth = SavedDepth;
+    SwitchDepth = SavedSwitch;
     for (const VarDecl *V : Reducing)
       ActiveReductions.erase(V);
     Indices.pop_back();
@@ -1180,12 +1181,12 @@ private:
     auto SavedLocals = std::move(Locals);
     auto SavedIndices = std::move(Indices);
     auto SavedReductions = std::move(ActiveReductions);
-    const int SavedDepth = SequentialDepth;
+    const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
     const bool SavedInFunction = InFunction;
     Locals.clear();
     Indices.clear();
     ActiveReductions.clear();
-    SequentialDepth = 0;
+    SequentialDepth = SwitchDepth = 0;
     InFunction = true;
     CallStack.push_back(Def);
     for (const ParmVarDecl *P : Def->parameters()) {
@@ -1216,6 +1217,7 @@ private:
     Indices = std::move(SavedIndices);
     ActiveReductions = std::move(SavedReductions);
     SequentialDepth = SavedDepth;
+    SwitchDepth = SavedSwitch;
     InFunction = SavedInFunction;
     if (Failed) {
       // Point back at the call that brought this function in.
@@ -1552,8 +1554,43 @@ private:
       Out.push_back(std::move(R));
       return;
     }
+    if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      if (Sw->getInit() || Sw->getConditionVariable())
+        return (void)fail(Sw->getSwitchLoc(),
+                          "'switch' with an initializer or a declaration is "
+                          "not supported in a weft loop",
+                          "declare the variable before the 'switch'");
+      auto R = Make(ir::Stmt::Switch);
+      R->Exprs.push_back(expr(Sw->getCond()));
+      ++SwitchDepth; // 'break' leaves the switch, not the loop
+      R->Children.push_back(single(Sw->getBody()));
+      --SwitchDepth;
+      Out.push_back(std::move(R));
+      return;
+    }
+    if (const auto *C = dyn_cast<SwitchCase>(S)) {
+      // A label, then the statement it labels.
+      auto R = Make(ir::Stmt::Case);
+      if (const auto *CS = dyn_cast<CaseStmt>(C)) {
+        if (CS->getRHS())
+          return (void)fail(CS->getBeginLoc(),
+                            "case ranges are not supported in a weft loop");
+        Expr::EvalResult V;
+        std::optional<ir::ScalarKind> K = scalarKind(CS->getLHS()->getType());
+        if (!K || !CS->getLHS()->EvaluateAsInt(V, Ctx))
+          return (void)fail(CS->getBeginLoc(), "a case label must be an "
+                                               "integer constant");
+        R->Exprs.push_back(
+            make(ir::Expr::IntLiteral, *K, literalText(V.Val.getInt(), *K)));
+      } else {
+        R->Exprs.push_back(nullptr);
+      }
+      Out.push_back(std::move(R));
+      stmt(C->getSubStmt(), Out);
+      return;
+    }
     if (isa<BreakStmt>(S)) {
-      if (SequentialDepth == 0)
+      if (SequentialDepth == 0 && SwitchDepth == 0)
         return (void)fail(S->getBeginLoc(),
                           "'break' cannot leave a parallel loop: its "
                           "iterations run at the same time",
@@ -1825,6 +1862,7 @@ private:
   std::vector<const Expr *> CaptureSources;
   std::vector<SourceLocation> LevelLocations;
   int SequentialDepth = 0;
+  int SwitchDepth = 0; // 'break' inside a switch leaves only the switch
   /// Set while converting the initializer of a reference: its span element
   /// must stay an lvalue even when only read.
   bool BindingReference = false;

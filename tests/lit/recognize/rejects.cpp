@@ -68,6 +68,16 @@ void rejects(std::span<float> y, std::vector<float> &v, float *p, int n,
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) { try { y[i] = 1; } catch (...) {} }
 
+  // CHECK: rejects.cpp:[[@LINE+6]]:49: error: 'break' cannot leave a parallel loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) {
+    switch (i) {
+    case 0:
+#pragma weft parallel for
+      for (int j = 0; j < 4; ++j) { if (j == 2) break; y[j] = 0; }
+    }
+  }
+
   static float Bias = 1;
   // CHECK: rejects.cpp:[[@LINE+2]]:38: error: static local variable 'Bias' cannot be used in a weft loop
 #pragma weft parallel for
