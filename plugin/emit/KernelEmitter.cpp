@@ -42,16 +42,19 @@ struct MappingContext {
 unsigned elementBytes(const ir::Nest &N, const ir::LocalType &T) {
   if (T.Struct >= 0)
     return N.Structs[T.Struct].Size;
-  static const unsigned Sizes[] = {1, 1, 1, 1, 2, 2, 4, 4, 8, 8, 8, 8, 4, 8};
-  return Sizes[static_cast<int>(T.Scalar)];
+  return ir::byteSize(T.Scalar);
 }
 
-const char *reduceOp(ir::ReductionOp Op) {
-  static const char *const Names[] = {
-      "weft::reduce_add", "weft::reduce_mul",  "weft::reduce_min",
-      "weft::reduce_max", "weft::reduce_and",  "weft::reduce_or",
-      "weft::reduce_xor", "weft::reduce_land", "weft::reduce_lor"};
-  return Names[static_cast<int>(Op)];
+/// The descriptor's word for a reduction operator: add, mul, ...
+const char *reductionWord(ir::ReductionOp Op) {
+  static const char *const Words[] = {"add", "mul", "min",  "max", "and",
+                                      "or",  "xor", "land", "lor"};
+  return Words[static_cast<int>(Op)];
+}
+
+/// device.h's name for it: weft::reduce_add, ...
+std::string reduceOp(ir::ReductionOp Op) {
+  return std::string("weft::reduce_") + reductionWord(Op);
 }
 
 const char *const AxisName[] = {"X", "Y", "Z"};
@@ -244,16 +247,15 @@ private:
       const std::string Type = ir::spelling(R.Type);
       std::string Combined;
       if (OneWarp) {
-        Combined = "weft::warp_allreduce<" + std::string(reduceOp(R.Op)) +
-                   ">(" + R.Variable + ", WEFT_BLOCK_X)";
+        Combined = "weft::warp_allreduce<" + reduceOp(R.Op) + ">(" +
+                   R.Variable + ", WEFT_BLOCK_X)";
       } else {
         const std::string Scratch =
             "weft_scratch" + std::to_string(Context->Scratch.size());
         Context->Scratch.push_back("WEFT_SHARED weft::shared_array<" + Type +
                                    ", WEFT_BLOCK_THREADS> " + Scratch + ";");
-        Combined = "weft::block_allreduce<" + std::string(reduceOp(R.Op)) +
-                   ">(" + R.Variable + ", " + Scratch +
-                   ", weft::linear_thread())";
+        Combined = "weft::block_allreduce<" + reduceOp(R.Op) + ">(" +
+                   R.Variable + ", " + Scratch + ", weft::linear_thread())";
       }
       OS << In << R.Variable << " = weft::combine<" << reduceOp(R.Op)
          << ">(weft_init_" << R.Variable << ", " << Combined << ");\n";
@@ -470,12 +472,6 @@ const ir::Level *firstAtDepth(const ir::Nest &N, unsigned Depth) {
     if (L->Depth == Depth)
       return L;
   return nullptr;
-}
-
-const char *reductionWord(ir::ReductionOp Op) {
-  static const char *const Words[] = {"add", "mul", "min",  "max", "and",
-                                      "or",  "xor", "land", "lor"};
-  return Words[static_cast<int>(Op)];
 }
 
 } // namespace

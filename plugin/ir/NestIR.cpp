@@ -9,15 +9,16 @@ namespace {
 struct ScalarInfo {
   const char *Spelling;
   const char *Code;
+  unsigned Bytes;
 };
 constexpr ScalarInfo Scalars[] = {
-    {"bool", "bool"},      {"char", "i8"},
-    {"signed char", "i8"}, {"unsigned char", "u8"},
-    {"short", "i16"},      {"unsigned short", "u16"},
-    {"int", "i32"},        {"unsigned int", "u32"},
-    {"long", "i64"},       {"unsigned long", "u64"},
-    {"long long", "i64"},  {"unsigned long long", "u64"},
-    {"float", "f32"},      {"double", "f64"}};
+    {"bool", "bool", 1},      {"char", "i8", 1},
+    {"signed char", "i8", 1}, {"unsigned char", "u8", 1},
+    {"short", "i16", 2},      {"unsigned short", "u16", 2},
+    {"int", "i32", 4},        {"unsigned int", "u32", 4},
+    {"long", "i64", 8},       {"unsigned long", "u64", 8},
+    {"long long", "i64", 8},  {"unsigned long long", "u64", 8},
+    {"float", "f32", 4},      {"double", "f64", 8}};
 } // namespace
 
 const char *spelling(ScalarKind K) {
@@ -26,6 +27,7 @@ const char *spelling(ScalarKind K) {
 const char *descriptorCode(ScalarKind K) {
   return Scalars[static_cast<int>(K)].Code;
 }
+unsigned byteSize(ScalarKind K) { return Scalars[static_cast<int>(K)].Bytes; }
 bool isFloating(ScalarKind K) {
   return K == ScalarKind::Float || K == ScalarKind::Double;
 }

@@ -32,6 +32,8 @@ const char *spelling(ScalarKind K);
 /// The runtime descriptor's code for it, e.g. "u32" (LP64 sizes).
 const char *descriptorCode(ScalarKind K);
 bool isFloating(ScalarKind K);
+/// Its size in bytes (LP64, as on the host and the GPUs).
+unsigned byteSize(ScalarKind K);
 
 /// The type of a local variable in the kernel body. Struct >= 0 names one
 /// of Nest::Structs, and Scalar is then unused.

@@ -119,25 +119,6 @@ struct AccessInfo {
   double Frequency = 1;
 };
 
-unsigned byteSize(ir::ScalarKind K) {
-  switch (K) {
-  case ir::ScalarKind::Bool:
-  case ir::ScalarKind::Char:
-  case ir::ScalarKind::SChar:
-  case ir::ScalarKind::UChar:
-    return 1;
-  case ir::ScalarKind::Short:
-  case ir::ScalarKind::UShort:
-    return 2;
-  case ir::ScalarKind::Int:
-  case ir::ScalarKind::UInt:
-  case ir::ScalarKind::Float:
-    return 4;
-  default:
-    return 8;
-  }
-}
-
 std::string number(double V) {
   std::ostringstream OS;
   OS.precision(3);
@@ -209,7 +190,7 @@ private:
       for (const ir::Reduction &R : L->Reductions) {
         D.Reduces = true;
         D.CapturedReduction = D.CapturedReduction || R.ParamIndex >= 0;
-        D.ReductionBytes = std::max(D.ReductionBytes, byteSize(R.Type));
+        D.ReductionBytes = std::max(D.ReductionBytes, ir::byteSize(R.Type));
         D.ReductionNames.push_back(std::string("reduction(") +
                                    ir::spelling(R.Op) + ": " + R.Variable +
                                    ")");

@@ -466,8 +466,7 @@ private:
         make(ir::Expr::Local, ir::ScalarKind::LongLong, L.IndexName));
     Decl->Exprs.push_back(std::move(Elem));
     L.Body.push_back(std::move(Decl));
-    Locals.insert(LoopVar);
-    LocalDepth[LoopVar] = static_cast<unsigned>(Indices.size());
+    declareLocal(LoopVar);
     return true;
   }
 
@@ -1728,8 +1727,7 @@ private:
     } else {
       R->Exprs.push_back(nullptr);
     }
-    Locals.insert(VD);
-    LocalDepth[VD] = static_cast<unsigned>(Indices.size());
+    declareLocal(VD);
     LocalArrays[VD] = R->ArrayExtent.get();
     return R;
   }
@@ -1761,6 +1759,12 @@ private:
     for (const ir::ExprPtr &O : E.Operands)
       C->Operands.push_back(cloneExpr(*O));
     return C;
+  }
+
+  /// A local of the nest, declared inside as many levels as enclose it now.
+  void declareLocal(const VarDecl *VD) {
+    Locals.insert(VD);
+    LocalDepth[VD] = static_cast<unsigned>(Indices.size());
   }
 
   ir::StmtPtr local(const Decl *D) {
@@ -1813,8 +1817,7 @@ private:
     if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(VD->getInit());
         CE && Struct >= 0 && CE->getNumArgs() == 0) {
       R->Exprs.push_back(nullptr);
-      Locals.insert(VD);
-      LocalDepth[VD] = static_cast<unsigned>(Indices.size());
+      declareLocal(VD);
       return R;
     }
     Access A = R->VarType.IsReference && !R->VarType.IsConst ? Access::ReadWrite
@@ -1822,8 +1825,7 @@ private:
     BindingReference = R->VarType.IsReference;
     R->Exprs.push_back(VD->getInit() ? expr(VD->getInit(), A) : nullptr);
     BindingReference = false;
-    Locals.insert(VD);
-    LocalDepth[VD] = static_cast<unsigned>(Indices.size());
+    declareLocal(VD);
     return R;
   }
 

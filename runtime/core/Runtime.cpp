@@ -260,16 +260,14 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     Params.push_back(&Arrays[B]);
   }
 
-  if (Status S = injectedFault("launch").empty()
-                     ? Active->launch(Site.Handle, Config.Grid, Config.Block,
-                                      Params.data())
-                     : injectedFault("launch");
-      !S.empty())
-    return S;
-  if (Status S = injectedFault("synchronize").empty()
-                     ? Active->synchronize()
-                     : injectedFault("synchronize");
-      !S.empty())
+  Status S = injectedFault("launch");
+  if (S.empty())
+    S = Active->launch(Site.Handle, Config.Grid, Config.Block, Params.data());
+  if (S.empty())
+    S = injectedFault("synchronize");
+  if (S.empty())
+    S = Active->synchronize();
+  if (!S.empty())
     return S;
 
   for (std::size_t I = 0; I < NumArgs; ++I) {

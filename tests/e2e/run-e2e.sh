@@ -24,6 +24,21 @@ fi
 have_amd=0
 [ -e /dev/kfd ] && have_amd=1
 
+# A GPU backend's run: with the GPU present it must not fall back; without
+# it, exactly one warning line (then the run is reported SKIPPED as a GPU
+# run, its output having been checked as a fallback).
+# Usage: gpu_run_ok HAVE_GPU "a GPU's name"; uses $name, $backend, $warnings.
+gpu_run_ok() {
+  if [ "$1" = 1 ] && [ "$warnings" -ne 0 ]; then
+    fail "$name ($backend): fell back on $2"; cat "$work/$name.$backend.err"
+    return 1
+  elif [ "$1" = 0 ] && [ "$warnings" -ne 1 ]; then
+    fail "$name ($backend): expected one warning line without $2, got $warnings"
+    return 1
+  fi
+  [ "$1" = 1 ] || skip "$name ($backend): no ${2#a* } here; checked the fallback instead"
+}
+
 for file in "$src"/*.cpp; do
   name=$(basename "$file" .cpp)
   plain=$work/$name.plain weft=$work/$name.weft kdir=$work/kernels-$name
@@ -64,26 +79,8 @@ for file in "$src"/*.cpp; do
     fi
     warnings=$(grep -c 'weft: warning' "$work/$name.$backend.err")
     case $backend in
-      cuda)
-        if [ $have_gpu = 1 ] && [ "$warnings" -ne 0 ]; then
-          fail "$name (cuda): fell back on an NVIDIA GPU"; cat "$work/$name.$backend.err"
-          continue
-        elif [ $have_gpu = 0 ] && [ "$warnings" -ne 1 ]; then
-          fail "$name (cuda): expected one warning line without a GPU, got $warnings"
-          continue
-        fi
-        [ $have_gpu = 1 ] || skip "$name (cuda): no NVIDIA GPU here; checked the fallback instead"
-        ;;
-      hip)
-        if [ $have_amd = 1 ] && [ "$warnings" -ne 0 ]; then
-          fail "$name (hip): fell back on an AMD GPU"; cat "$work/$name.$backend.err"
-          continue
-        elif [ $have_amd = 0 ] && [ "$warnings" -ne 1 ]; then
-          fail "$name (hip): expected one warning line without an AMD GPU, got $warnings"
-          continue
-        fi
-        [ $have_amd = 1 ] || skip "$name (hip): no AMD GPU here; checked the fallback instead"
-        ;;
+      cuda) gpu_run_ok "$have_gpu" "an NVIDIA GPU" || continue ;;
+      hip) gpu_run_ok "$have_amd" "an AMD GPU" || continue ;;
       sim)
         # The kernels must have run: a fallback would warn.
         if [ "$warnings" -ne 0 ] || grep -q 'error' "$work/$name.$backend.err"; then
