@@ -11,8 +11,8 @@ static void emitLine(const std::string &Line) {
   std::fflush(stderr);
 }
 
-void warn(const std::string &Message) {
-  // One line, whatever the message holds (a compiler's log, say).
+/// One line, whatever the message holds (a compiler's log, say).
+static std::string oneLine(const std::string &Message) {
   std::string Line;
   for (char C : Message)
     if (C == '\n') {
@@ -24,7 +24,38 @@ void warn(const std::string &Message) {
   constexpr std::size_t Limit = 1000;
   if (Line.size() > Limit)
     Line = Line.substr(0, Limit) + "...";
-  emitLine("weft: warning: " + Line + "\n");
+  return Line;
+}
+
+void warn(const std::string &Message) {
+  emitLine("weft: warning: " + oneLine(Message) + "\n");
+}
+
+namespace {
+struct PolicyState {
+  FaultPolicy Policy = FaultPolicy::Fallback;
+  std::string Why;
+};
+PolicyState &policyState() {
+  static PolicyState S;
+  return S;
+}
+} // namespace
+
+void setFaultPolicy(FaultPolicy Policy, const std::string &Why) {
+  policyState() = {Policy, Why};
+}
+
+void fault(const std::string &Message, const std::string &Fallback) {
+  const PolicyState &S = policyState();
+  if (S.Policy == FaultPolicy::Fallback) {
+    warn(Message + "; " + Fallback);
+    return;
+  }
+  emitLine("weft: error: " + oneLine(Message) + " (" + S.Why + ")\n");
+  // exit, not abort: what the program printed so far still reaches its
+  // files and pipes.
+  std::exit(1);
 }
 
 void note(const std::string &Message) {

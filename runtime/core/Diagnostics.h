@@ -11,6 +11,15 @@ void warn(const std::string &Message);
 /// Prints "weft: <Message>" when WEFT_VERBOSE is set.
 void note(const std::string &Message);
 
+/// What a fault (a failure that would send a marked loop back to the host)
+/// does: warn and let the host loop run, or stop the program.
+enum class FaultPolicy { Fallback, Error };
+/// Set once, when the runtime starts; Why is said with every error.
+void setFaultPolicy(FaultPolicy Policy, const std::string &Why);
+/// Under Fallback: "weft: warning: <Message>; <Fallback>". Under Error:
+/// "weft: error: <Message> (<why>)" and the program exits with status 1.
+void fault(const std::string &Message, const std::string &Fallback);
+
 } // namespace weft::rt
 
 #endif

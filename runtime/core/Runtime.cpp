@@ -37,8 +37,34 @@ Runtime &Runtime::get() {
   return *R;
 }
 
+/// WEFT_ON_FAULT=fallback|error; by default an explicitly named GPU
+/// backend makes faults errors (the user asked for that GPU), and anything
+/// else falls back to the host loop.
+static void chooseFaultPolicy(BackendChoice Choice) {
+  const char *V = std::getenv("WEFT_ON_FAULT");
+  const std::string Value = V ? V : "";
+  if (Value == "error") {
+    setFaultPolicy(FaultPolicy::Error, "WEFT_ON_FAULT=error");
+    return;
+  }
+  if (!Value.empty() && Value != "fallback")
+    warn("WEFT_ON_FAULT='" + Value +
+         "' is not one of fallback, error; using the default");
+  if (Value != "fallback" &&
+      (Choice == BackendChoice::Cuda || Choice == BackendChoice::Hip)) {
+    const std::string Name = Choice == BackendChoice::Cuda ? "cuda" : "hip";
+    setFaultPolicy(FaultPolicy::Error,
+                   "WEFT_BACKEND=" + Name +
+                       " makes this an error; WEFT_ON_FAULT=fallback runs the "
+                       "loop on the host instead");
+    return;
+  }
+  setFaultPolicy(FaultPolicy::Fallback, "");
+}
+
 Runtime::Runtime() {
   BackendChoice Choice = backendChoiceFromEnvironment();
+  chooseFaultPolicy(Choice);
   std::string Reason;
   switch (Choice) {
   case BackendChoice::Host:
@@ -66,15 +92,16 @@ Runtime::Runtime() {
              : Hip ? createHipBackend(Reason)
                    : createSimBackend(Reason);
     if (!Active) {
-      warn(std::string("WEFT_BACKEND=") +
-           (Cuda  ? "cuda"
-            : Hip ? "hip"
-                  : "sim") +
-           ", but " +
-           (Cuda  ? "CUDA"
-            : Hip ? "HIP"
-                  : "the simulator") +
-           " is unavailable (" + Reason + "); marked loops run on the host");
+      fault(std::string("WEFT_BACKEND=") +
+                (Cuda  ? "cuda"
+                 : Hip ? "hip"
+                       : "sim") +
+                ", but " +
+                (Cuda  ? "CUDA"
+                 : Hip ? "HIP"
+                       : "the simulator") +
+                " is unavailable (" + Reason + ")",
+            "marked loops run on the host");
       return;
     }
     break;
@@ -94,7 +121,7 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
     Slot = std::make_unique<LoopSite>();
     std::string Error;
     if (!parseDescriptor(Descriptor, Slot->Kernel, Error)) {
-      warn(Error + "; the loop runs on the host");
+      fault(Error, "the loop runs on the host");
       Slot->Disabled = true;
     }
   }
@@ -109,9 +136,9 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
     evictAll();
     Evicted = " (resident data copied back: regions end here)";
   }
-  warn(Site.Kernel.Location + ": kernel " + Site.Kernel.Name + " on " +
-       Active->name() + " failed: " + S + "; the loop runs on the host" +
-       Evicted);
+  fault(Site.Kernel.Location + ": kernel " + Site.Kernel.Name + " on " +
+            Active->name() + " failed: " + S,
+        "the loop runs on the host" + Evicted);
   Site.Disabled = true;
   return false;
 }
@@ -338,9 +365,9 @@ void *Runtime::enterRegion(const detail::ResidentRange *Ranges,
         Active->release(R.Device);
     }
     if (!S.empty()) {
-      warn("a weft::region could not keep its data on " +
-           std::string(Active->name()) + " (" + S +
-           "); its loops copy their data as usual");
+      fault("a weft::region could not keep its data on " +
+                std::string(Active->name()) + " (" + S + ")",
+            "its loops copy their data as usual");
       for (std::size_t J = First; J < Residents.size(); ++J)
         Active->release(Residents[J].Device);
       Residents.resize(First);
@@ -432,8 +459,8 @@ bool weft::detail::launchKernel(const char *Descriptor, const char *Source,
   try {
     return rt::Runtime::get().launch(Descriptor, Source, Args, NumArgs);
   } catch (const std::exception &E) {
-    rt::warn(std::string("internal error: ") + E.what() +
-             "; the loop runs on the host");
+    rt::fault(std::string("internal error: ") + E.what(),
+              "the loop runs on the host");
     return false;
   }
 }

@@ -3,7 +3,10 @@
 # plugin, run, and its output compared. Runs with WEFT_BACKEND=host (the
 # fallback path), auto, sim (the generated kernels executed on the CPU, with
 # the checker on), cuda and hip; the cuda (hip) run must launch real kernels
-# when an NVIDIA (AMD) GPU is present, else it is reported SKIPPED.
+# when an NVIDIA (AMD) GPU is present, else it is reported SKIPPED after
+# checking the fault policies: the explicit backend stops the program with
+# one error line, and with WEFT_ON_FAULT=fallback the host loop runs after
+# one warning line.
 #
 # Usage: run-e2e.sh CLANGXX WEFT_CONFIG WORK_DIR KERNEL_DIR SRC_DIR
 # With WEFT_E2E_RUN_ONLY=1 it runs the programs already built in WORK_DIR
@@ -24,19 +27,38 @@ fi
 have_amd=0
 [ -e /dev/kfd ] && have_amd=1
 
-# A GPU backend's run: with the GPU present it must not fall back; without
-# it, exactly one warning line (then the run is reported SKIPPED as a GPU
-# run, its output having been checked as a fallback).
-# Usage: gpu_run_ok HAVE_GPU "a GPU's name"; uses $name, $backend, $warnings.
+# A GPU backend's run. With the GPU present it must not fall back. Without
+# it the explicitly named backend is an error: exit status 1 and one error
+# line; with WEFT_ON_FAULT=fallback, one warning line and the host's output
+# (then the run is reported SKIPPED as a GPU run). True when the GPU ran it
+# and its output remains to be checked.
+# Usage: gpu_run_ok HAVE_GPU "a GPU's name"; uses $name, $backend, $status,
+# $warnings.
 gpu_run_ok() {
-  if [ "$1" = 1 ] && [ "$warnings" -ne 0 ]; then
-    fail "$name ($backend): fell back on $2"; cat "$work/$name.$backend.err"
-    return 1
-  elif [ "$1" = 0 ] && [ "$warnings" -ne 1 ]; then
-    fail "$name ($backend): expected one warning line without $2, got $warnings"
+  local err=$work/$name.$backend.err
+  if [ "$1" = 1 ]; then
+    if [ "$status" -ne 0 ] || [ "$warnings" -ne 0 ]; then
+      fail "$name ($backend): failed or fell back on $2"; cat "$err"
+      return 1
+    fi
+    return 0
+  fi
+  if [ "$status" -ne 1 ] || [ "$(grep -c '^weft: error' "$err")" -ne 1 ] ||
+     [ "$(wc -l <"$err")" -ne 1 ]; then
+    fail "$name ($backend): expected exit status 1 and one error line without $2"
+    cat "$err"; return 1
+  fi
+  WEFT_BACKEND=$backend WEFT_ON_FAULT=fallback "$weft" >"$work/$name.$backend.out" 2>"$err"
+  if ! diff -u "$work/$name.expected" "$work/$name.$backend.out"; then
+    fail "$name ($backend, fallback): output differs from the build without the plugin"
     return 1
   fi
-  [ "$1" = 1 ] || skip "$name ($backend): no ${2#a* } here; checked the fallback instead"
+  if [ "$(grep -c 'weft: warning' "$err")" -ne 1 ]; then
+    fail "$name ($backend, fallback): expected one warning line without $2"
+    cat "$err"; return 1
+  fi
+  skip "$name ($backend): no ${2#a* } here; checked the error and the fallback instead"
+  return 1
 }
 
 for file in "$src"/*.cpp; do
@@ -73,14 +95,21 @@ for file in "$src"/*.cpp; do
   "$plain" >"$work/$name.expected" 2>&1 || { fail "$name: plain run"; continue; }
   for backend in host auto sim cuda hip; do
     WEFT_BACKEND=$backend WEFT_SIM_CHECK=1 "$weft" >"$work/$name.$backend.out" 2>"$work/$name.$backend.err"
-    if ! diff -u "$work/$name.expected" "$work/$name.$backend.out"; then
-      fail "$name ($backend): output differs from the build without the plugin"
-      continue
-    fi
+    status=$?
     warnings=$(grep -c 'weft: warning' "$work/$name.$backend.err")
     case $backend in
       cuda) gpu_run_ok "$have_gpu" "an NVIDIA GPU" || continue ;;
       hip) gpu_run_ok "$have_amd" "an AMD GPU" || continue ;;
+    esac
+    if [ "$status" -ne 0 ]; then
+      fail "$name ($backend): exit status $status"; cat "$work/$name.$backend.err"
+      continue
+    fi
+    if ! diff -u "$work/$name.expected" "$work/$name.$backend.out"; then
+      fail "$name ($backend): output differs from the build without the plugin"
+      continue
+    fi
+    case $backend in
       sim)
         # The kernels must have run: a fallback would warn.
         if [ "$warnings" -ne 0 ] || grep -q 'error' "$work/$name.$backend.err"; then

@@ -1,6 +1,7 @@
-// LaunchTest.cpp: backend selection and the fallback contract: whatever goes
-// wrong, launchKernel returns false (the host loop runs) with at most one
-// warning line, and the program's data is untouched.
+// LaunchTest.cpp: backend selection and the fault policies: by default
+// launchKernel returns false (the host loop runs) with at most one warning
+// line and the data untouched; an explicitly named GPU backend or
+// WEFT_ON_FAULT=error stops the program with one error line instead.
 #include "weft/abi.h"
 
 #include "core/DynamicLibrary.h"
@@ -56,10 +57,25 @@ const testing::Environment *const Registered =
   std::exit(!First && !Second && Y[3] == 4.0f ? 0 : 1);
 }
 
-TEST(Launch, ExplicitCudaWithoutDriverWarnsOnceAndFallsBack) {
+TEST(Launch, ExplicitCudaWithoutDriverIsAnError) {
+  if (cudaDriverPresent())
+    GTEST_SKIP() << "a CUDA driver is installed: no fault to report";
+  EXPECT_EXIT(launchTwiceUnder("cuda"), testing::ExitedWithCode(1),
+              "^weft: error: WEFT_BACKEND=cuda, but CUDA is unavailable "
+              "\\(cannot load any of libcuda.so.1, libcuda.so\\) "
+              "\\(WEFT_BACKEND=cuda makes this an error; "
+              "WEFT_ON_FAULT=fallback runs the loop on the host instead\\)\n$");
+}
+
+[[noreturn]] void cudaWithFallback() {
+  setenv("WEFT_ON_FAULT", "fallback", 1);
+  launchTwiceUnder("cuda");
+}
+
+TEST(Launch, ExplicitCudaWithFallbackPolicyWarnsOnceAndFallsBack) {
   if (cudaDriverPresent())
     GTEST_SKIP() << "a CUDA driver is installed: the fallback is not taken";
-  EXPECT_EXIT(launchTwiceUnder("cuda"), testing::ExitedWithCode(0),
+  EXPECT_EXIT(cudaWithFallback(), testing::ExitedWithCode(0),
               "^weft: warning: WEFT_BACKEND=cuda, but CUDA is unavailable "
               "\\(cannot load any of libcuda.so.1, libcuda.so\\); marked "
               "loops run on the host\n$");
@@ -95,17 +111,31 @@ TEST(Launch, SimCompileFailureWarnsOnceAndKeepsTheData) {
               "[^ ]+\\.log\\); the loop runs on the host\n$");
 }
 
+[[noreturn]] void simWithBrokenCompilerAndErrorPolicy() {
+  setenv("WEFT_ON_FAULT", "error", 1);
+  simWithBrokenCompiler();
+}
+
+TEST(Launch, ErrorPolicyStopsAtTheFirstFault) {
+  EXPECT_EXIT(simWithBrokenCompilerAndErrorPolicy(),
+              testing::ExitedWithCode(1),
+              "^weft: error: t.cpp:1:1: kernel weft_test_k on sim failed: "
+              "the host compiler failed on [^ ]+\\.cpp \\(its messages are in "
+              "[^ ]+\\.log\\) \\(WEFT_ON_FAULT=error\\)\n$");
+}
+
 } // namespace
 
 namespace {
 
-TEST(Launch, ExplicitHipWithoutGpuWarnsOnceAndFallsBack) {
+TEST(Launch, ExplicitHipWithoutGpuIsAnError) {
   if (::access("/dev/kfd", F_OK) == 0)
-    GTEST_SKIP() << "an AMD GPU driver is present: the fallback is not taken";
+    GTEST_SKIP() << "an AMD GPU driver is present: no fault to report";
   // Whether libamdhip64 is installed or not, the reason is named.
-  EXPECT_EXIT(launchTwiceUnder("hip"), testing::ExitedWithCode(0),
-              "^weft: warning: WEFT_BACKEND=hip, but HIP is unavailable "
-              "\\([^\n]+\\); marked loops run on the host\n$");
+  EXPECT_EXIT(launchTwiceUnder("hip"), testing::ExitedWithCode(1),
+              "^weft: error: WEFT_BACKEND=hip, but HIP is unavailable "
+              "\\([^\n]+\\) \\(WEFT_BACKEND=hip makes this an error; "
+              "WEFT_ON_FAULT=fallback runs the loop on the host instead\\)\n$");
 }
 
 } // namespace
