@@ -19,7 +19,7 @@ packages=(
   clang-22 libclang-22-dev llvm-22-dev llvm-22-tools
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools
   libgtest-dev libboost-context-dev
-  hipcc
+  hipcc rocm-device-libs lld-22
 )
 
 install_dependencies() {

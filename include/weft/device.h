@@ -14,7 +14,22 @@
 #define WEFT_DIALECT_SIM 1
 #endif
 
-#if defined(WEFT_DIALECT_CUDA) || defined(WEFT_DIALECT_HIP)
+// HIP without any header (clang -nogpuinc, for targets the installed HIP
+// does not know, gfx942 say): the prelude speaks to clang's AMDGPU builtins.
+#if defined(WEFT_DIALECT_HIP) && !defined(__HIPCC_RTC__) &&                    \
+    !defined(__CLANG_HIP_RUNTIME_WRAPPER_H__) &&                               \
+    !defined(HIP_INCLUDE_HIP_HIP_RUNTIME_H)
+#define WEFT_HIP_BARE 1
+#endif
+
+#if defined(WEFT_HIP_BARE)
+#define WEFT_DEVICE                                                            \
+  __attribute__((device)) __attribute__((always_inline)) inline
+#define WEFT_KERNEL(Name, MaxThreads)                                          \
+  extern "C" __attribute__((global))                                           \
+  __attribute__((amdgpu_flat_work_group_size(1, MaxThreads))) void Name
+#define WEFT_SHARED __attribute__((shared))
+#elif defined(WEFT_DIALECT_CUDA) || defined(WEFT_DIALECT_HIP)
 #define WEFT_DEVICE __device__ __forceinline__
 #define WEFT_KERNEL(Name, MaxThreads)                                          \
   extern "C" __global__ void __launch_bounds__(MaxThreads) Name
@@ -119,7 +134,92 @@ template <class T, unsigned N> struct shared_array {
   }
 };
 
-#if defined(WEFT_DIALECT_CUDA) || defined(WEFT_DIALECT_HIP)
+#if defined(WEFT_HIP_BARE)
+WEFT_DEVICE unsigned thread_idx(int D) {
+  return D == 0   ? __builtin_amdgcn_workitem_id_x()
+         : D == 1 ? __builtin_amdgcn_workitem_id_y()
+                  : __builtin_amdgcn_workitem_id_z();
+}
+WEFT_DEVICE unsigned block_idx(int D) {
+  return D == 0   ? __builtin_amdgcn_workgroup_id_x()
+         : D == 1 ? __builtin_amdgcn_workgroup_id_y()
+                  : __builtin_amdgcn_workgroup_id_z();
+}
+WEFT_DEVICE unsigned block_dim(int D) {
+  return D == 0   ? __builtin_amdgcn_workgroup_size_x()
+         : D == 1 ? __builtin_amdgcn_workgroup_size_y()
+                  : __builtin_amdgcn_workgroup_size_z();
+}
+// HIP launches whole blocks: the grid's work-items divide exactly.
+WEFT_DEVICE unsigned grid_dim(int D) {
+  return D == 0   ? __builtin_amdgcn_grid_size_x() / block_dim(0)
+         : D == 1 ? __builtin_amdgcn_grid_size_y() / block_dim(1)
+                  : __builtin_amdgcn_grid_size_z() / block_dim(2);
+}
+WEFT_DEVICE void barrier() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+WEFT_DEVICE void begin_iteration(index_t) {}
+WEFT_DEVICE void warp_sync() { __builtin_amdgcn_wave_barrier(); }
+// 64 on gfx9 (CDNA), 32 or 64 on gfx10 and later: known when the code
+// object is made, not when the text is preprocessed.
+WEFT_DEVICE unsigned warp_size() { return __builtin_amdgcn_wavefrontsize(); }
+WEFT_DEVICE unsigned lane_id() {
+  return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+}
+/// Lane Src's V, 32 bits at a time through ds_bpermute.
+template <class T> WEFT_DEVICE T bpermute(T V, unsigned Src) {
+  static_assert(sizeof(T) <= 8, "warp exchanges carry up to 8 bytes");
+  int Words[2] = {0, 0};
+  __builtin_memcpy(Words, &V, sizeof V);
+  Words[0] = __builtin_amdgcn_ds_bpermute((int)(Src << 2), Words[0]);
+  if (sizeof(T) > 4)
+    Words[1] = __builtin_amdgcn_ds_bpermute((int)(Src << 2), Words[1]);
+  T R;
+  __builtin_memcpy(&R, Words, sizeof R);
+  return R;
+}
+template <class T> WEFT_DEVICE T shfl(T V, unsigned Src) {
+  return bpermute(V, Src % warp_size());
+}
+template <class T> WEFT_DEVICE T shfl_down(T V, unsigned Delta) {
+  const unsigned Lane = lane_id();
+  return bpermute(V, Lane + Delta < warp_size() ? Lane + Delta : Lane);
+}
+template <class T> WEFT_DEVICE T shfl_xor(T V, unsigned Mask) {
+  const unsigned Lane = lane_id();
+  return bpermute(V, (Lane ^ Mask) < warp_size() ? Lane ^ Mask : Lane);
+}
+WEFT_DEVICE unsigned long long ballot(bool P) {
+  return __builtin_amdgcn_ballot_w64(P);
+}
+WEFT_DEVICE bool all(bool P) { return ballot(P) == ballot(true); }
+WEFT_DEVICE bool any(bool P) { return ballot(P) != 0; }
+template <class T> WEFT_DEVICE T atomic_add(T *A, T V) {
+  return __hip_atomic_fetch_add(A, V, __ATOMIC_RELAXED,
+                                __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T> WEFT_DEVICE T atomic_min(T *A, T V) {
+  return __hip_atomic_fetch_min(A, V, __ATOMIC_RELAXED,
+                                __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T> WEFT_DEVICE T atomic_max(T *A, T V) {
+  return __hip_atomic_fetch_max(A, V, __ATOMIC_RELAXED,
+                                __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T> WEFT_DEVICE T atomic_exch(T *A, T V) {
+  return __hip_atomic_exchange(A, V, __ATOMIC_RELAXED,
+                               __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T> WEFT_DEVICE T atomic_cas(T *A, T Expected, T V) {
+  __hip_atomic_compare_exchange_strong(A, &Expected, V, __ATOMIC_RELAXED,
+                                       __ATOMIC_RELAXED,
+                                       __HIP_MEMORY_SCOPE_AGENT);
+  return Expected;
+}
+#elif defined(WEFT_DIALECT_CUDA) || defined(WEFT_DIALECT_HIP)
 WEFT_DEVICE unsigned thread_idx(int D) {
   return D == 0 ? threadIdx.x : D == 1 ? threadIdx.y : threadIdx.z;
 }
@@ -263,7 +363,8 @@ WEFT_DEVICE index_t global_size_x() {
 }
 
 // Math: the plugin maps std::sqrt, ::sqrtf, ... to weft::sqrt, with one
-// overload per floating type, as in <cmath>.
+// overload per floating type, as in <cmath>. WEFT_MATHn are library
+// functions; WEFT_EXACTn are the ones every GPU does in instructions.
 #if defined(WEFT_DIALECT_SIM)
 #define WEFT_MATH1(Name)                                                       \
   WEFT_DEVICE float Name(float X) { return std::Name(X); }                     \
@@ -271,13 +372,33 @@ WEFT_DEVICE index_t global_size_x() {
 #define WEFT_MATH2(Name)                                                       \
   WEFT_DEVICE float Name(float X, float Y) { return std::Name(X, Y); }         \
   WEFT_DEVICE double Name(double X, double Y) { return std::Name(X, Y); }
-#define WEFT_MATH3(Name)                                                       \
-  WEFT_DEVICE float Name(float X, float Y, float Z) {                          \
-    return std::Name(X, Y, Z);                                                 \
+#elif defined(WEFT_HIP_BARE)
+// ROCm's device library (ocml), linked where the code object is made.
+#define WEFT_MATH1(Name)                                                       \
+  extern "C" __attribute__((device, const)) float __ocml_##Name##_f32(float);  \
+  extern "C"                                                                   \
+      __attribute__((device, const)) double __ocml_##Name##_f64(double);       \
+  WEFT_DEVICE float Name(float X) { return __ocml_##Name##_f32(X); }           \
+  WEFT_DEVICE double Name(double X) { return __ocml_##Name##_f64(X); }
+#define WEFT_MATH2(Name)                                                       \
+  extern "C"                                                                   \
+      __attribute__((device, const)) float __ocml_##Name##_f32(float, float);  \
+  extern "C" __attribute__((device, const)) double __ocml_##Name##_f64(        \
+      double, double);                                                         \
+  WEFT_DEVICE float Name(float X, float Y) {                                   \
+    return __ocml_##Name##_f32(X, Y);                                          \
   }                                                                            \
-  WEFT_DEVICE double Name(double X, double Y, double Z) {                      \
-    return std::Name(X, Y, Z);                                                 \
+  WEFT_DEVICE double Name(double X, double Y) {                                \
+    return __ocml_##Name##_f64(X, Y);                                          \
   }
+#define WEFT_EXACT1(Name)                                                      \
+  WEFT_DEVICE float Name(float X) { return __builtin_##Name##f(X); }           \
+  WEFT_DEVICE double Name(double X) { return __builtin_##Name(X); }
+#define WEFT_EXACT2(Name)                                                      \
+  WEFT_DEVICE float Name(float X, float Y) {                                   \
+    return __builtin_##Name##f(X, Y);                                          \
+  }                                                                            \
+  WEFT_DEVICE double Name(double X, double Y) { return __builtin_##Name(X, Y); }
 #else
 #define WEFT_MATH1(Name)                                                       \
   WEFT_DEVICE float Name(float X) { return ::Name##f(X); }                     \
@@ -285,31 +406,38 @@ WEFT_DEVICE index_t global_size_x() {
 #define WEFT_MATH2(Name)                                                       \
   WEFT_DEVICE float Name(float X, float Y) { return ::Name##f(X, Y); }         \
   WEFT_DEVICE double Name(double X, double Y) { return ::Name(X, Y); }
-#define WEFT_MATH3(Name)                                                       \
-  WEFT_DEVICE float Name(float X, float Y, float Z) {                          \
-    return ::Name##f(X, Y, Z);                                                 \
-  }                                                                            \
-  WEFT_DEVICE double Name(double X, double Y, double Z) {                      \
-    return ::Name(X, Y, Z);                                                    \
-  }
 #endif
-WEFT_MATH1(sqrt)
-WEFT_MATH1(cbrt)
-WEFT_MATH1(exp) WEFT_MATH1(exp2) WEFT_MATH1(expm1) WEFT_MATH1(log)
-    WEFT_MATH1(log2) WEFT_MATH1(log10) WEFT_MATH1(log1p) WEFT_MATH1(sin)
-        WEFT_MATH1(cos) WEFT_MATH1(tan) WEFT_MATH1(asin) WEFT_MATH1(acos)
-            WEFT_MATH1(atan) WEFT_MATH1(sinh) WEFT_MATH1(cosh) WEFT_MATH1(tanh)
-                WEFT_MATH1(asinh) WEFT_MATH1(acosh) WEFT_MATH1(atanh)
-                    WEFT_MATH1(erf) WEFT_MATH1(erfc) WEFT_MATH1(tgamma)
-                        WEFT_MATH1(lgamma) WEFT_MATH1(fabs) WEFT_MATH1(floor)
-                            WEFT_MATH1(ceil) WEFT_MATH1(round) WEFT_MATH1(trunc)
-                                WEFT_MATH2(pow) WEFT_MATH2(atan2)
-                                    WEFT_MATH2(fmod) WEFT_MATH2(fmin)
-                                        WEFT_MATH2(fmax) WEFT_MATH2(hypot)
-                                            WEFT_MATH2(copysign) WEFT_MATH3(fma)
+#if !defined(WEFT_HIP_BARE)
+#define WEFT_EXACT1(Name) WEFT_MATH1(Name)
+#define WEFT_EXACT2(Name) WEFT_MATH2(Name)
+#endif
+#if defined(WEFT_DIALECT_SIM) || defined(WEFT_HIP_BARE)
+WEFT_DEVICE float fma(float X, float Y, float Z) {
+  return __builtin_fmaf(X, Y, Z);
+}
+WEFT_DEVICE double fma(double X, double Y, double Z) {
+  return __builtin_fma(X, Y, Z);
+}
+#else
+WEFT_DEVICE float fma(float X, float Y, float Z) { return ::fmaf(X, Y, Z); }
+WEFT_DEVICE double fma(double X, double Y, double Z) { return ::fma(X, Y, Z); }
+#endif
+// clang-format off
+WEFT_EXACT1(sqrt) WEFT_EXACT1(fabs) WEFT_EXACT1(floor) WEFT_EXACT1(ceil)
+WEFT_EXACT1(round) WEFT_EXACT1(trunc)
+WEFT_EXACT2(fmin) WEFT_EXACT2(fmax) WEFT_EXACT2(copysign)
+WEFT_MATH1(cbrt) WEFT_MATH1(exp) WEFT_MATH1(exp2) WEFT_MATH1(expm1)
+WEFT_MATH1(log) WEFT_MATH1(log2) WEFT_MATH1(log10) WEFT_MATH1(log1p)
+WEFT_MATH1(sin) WEFT_MATH1(cos) WEFT_MATH1(tan) WEFT_MATH1(asin)
+WEFT_MATH1(acos) WEFT_MATH1(atan) WEFT_MATH1(sinh) WEFT_MATH1(cosh)
+WEFT_MATH1(tanh) WEFT_MATH1(asinh) WEFT_MATH1(acosh) WEFT_MATH1(atanh)
+WEFT_MATH1(erf) WEFT_MATH1(erfc) WEFT_MATH1(tgamma) WEFT_MATH1(lgamma)
+WEFT_MATH2(pow) WEFT_MATH2(atan2) WEFT_MATH2(fmod) WEFT_MATH2(hypot)
+// clang-format on
 #undef WEFT_MATH1
 #undef WEFT_MATH2
-#undef WEFT_MATH3
+#undef WEFT_EXACT1
+#undef WEFT_EXACT2
 
     // std::abs, std::min, std::max and std::clamp as <cmath>/<algorithm> define
     // them for arithmetic types.
@@ -354,7 +482,7 @@ template <class T> struct numeric_limits {
     return (T)(T(-1) < T(0) ? ((T)1 << (sizeof(T) * 8 - 1)) : T(0));
   }
 };
-#if defined(WEFT_DIALECT_SIM)
+#if defined(WEFT_DIALECT_SIM) || defined(WEFT_HIP_BARE)
 WEFT_DEVICE float infinity_f() { return __builtin_huge_valf(); }
 WEFT_DEVICE double infinity_d() { return __builtin_huge_val(); }
 #else

@@ -2,7 +2,8 @@
 # End-to-end tests: each program in SRC_DIR is built with and without the
 # plugin, run, and its output compared. Runs with WEFT_BACKEND=host (the
 # fallback path), auto, sim (the generated kernels executed on the CPU, with
-# the checker on), cuda and hip; the cuda (hip) run must launch real kernels
+# the checker on; sim64 with 64-wide warps, as AMD's wavefronts), cuda and
+# hip; the cuda (hip) run must launch real kernels
 # when an NVIDIA (AMD) GPU is present, else it is reported SKIPPED after
 # checking the fault policies: the explicit backend stops the program with
 # one error line, and with WEFT_ON_FAULT=fallback the host loop runs after
@@ -93,8 +94,10 @@ for file in "$src"/*.cpp; do
     fi
   fi
   "$plain" >"$work/$name.expected" 2>&1 || { fail "$name: plain run"; continue; }
-  for backend in host auto sim cuda hip; do
-    WEFT_BACKEND=$backend WEFT_SIM_CHECK=1 "$weft" >"$work/$name.$backend.out" 2>"$work/$name.$backend.err"
+  for backend in host auto sim sim64 cuda hip; do
+    # sim64: the simulator with AMD's 64-wide wavefronts.
+    WEFT_BACKEND=${backend%64} WEFT_SIM_WARP=$([ "$backend" = sim64 ] && echo 64 || echo 32) \
+      WEFT_SIM_CHECK=1 "$weft" >"$work/$name.$backend.out" 2>"$work/$name.$backend.err"
     status=$?
     warnings=$(grep -c 'weft: warning' "$work/$name.$backend.err")
     case $backend in
@@ -110,10 +113,10 @@ for file in "$src"/*.cpp; do
       continue
     fi
     case $backend in
-      sim)
+      sim | sim64)
         # The kernels must have run: a fallback would warn.
         if [ "$warnings" -ne 0 ] || grep -q 'error' "$work/$name.$backend.err"; then
-          fail "$name (sim): the simulator did not run every kernel cleanly"
+          fail "$name ($backend): the simulator did not run every kernel cleanly"
           cat "$work/$name.$backend.err"; continue
         fi
         ;;

@@ -1,12 +1,16 @@
 // Kernels for forced mappings: each degree of parallelism and each fixed
 // strategy, on sumRows, a dot product, a stencil and a three-level nest;
-// each run on the checked simulator and compared with the host loops.
+// each run on the checked simulator, with 32- and 64-wide warps, and
+// compared with the host loops.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
 // RUN: diff %t.host %t.sim
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
+// RUN: count 0 < %t.err64
+// RUN: diff %t.host %t.sim64
 #include <weft/weft.hpp>
 
 #include <cstdio>

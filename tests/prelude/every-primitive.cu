@@ -1,0 +1,61 @@
+// every-primitive.cu: one kernel calling every function of the prelude
+// (math for float and double, warp exchanges and votes, atomics, barriers,
+// reductions), compiled by every kernel compiler the tests use.
+#include <weft/device.h>
+
+template <class T> WEFT_DEVICE T everyMathFunction(T X) {
+  T R = X;
+  R += weft::sqrt(X) + weft::cbrt(X) + weft::exp(X) + weft::exp2(X) +
+       weft::expm1(X) + weft::log(X) + weft::log2(X);
+  R += weft::log10(X) + weft::log1p(X) + weft::sin(X) + weft::cos(X) +
+       weft::tan(X) + weft::asin(X) + weft::acos(X);
+  R += weft::atan(X) + weft::sinh(X) + weft::cosh(X) + weft::tanh(X) +
+       weft::asinh(X) + weft::acosh(X);
+  R += weft::atanh(X) + weft::erf(X) + weft::erfc(X) + weft::tgamma(X) +
+       weft::lgamma(X) + weft::fabs(X);
+  R += weft::floor(X) + weft::ceil(X) + weft::round(X) + weft::trunc(X) +
+       weft::abs(X);
+  R += weft::pow(X, R) + weft::atan2(X, R) + weft::fmod(X, R) +
+       weft::fmin(X, R) + weft::fmax(X, R);
+  R += weft::hypot(X, R) + weft::copysign(X, R) + weft::min(X, R) +
+       weft::max(X, R);
+  return R + weft::fma(X, R, X) + weft::clamp(R, X, X);
+}
+
+template <class T> WEFT_DEVICE T everyWarpExchange(T V) {
+  V += weft::shfl(V, 1u) + weft::shfl_down(V, 2u) + weft::shfl_xor(V, 4u);
+  V = weft::warp_allreduce<weft::reduce_add>(V, 32);
+  return weft::warp_allreduce<weft::reduce_max>(V, weft::warp_size());
+}
+
+WEFT_KERNEL(weft_every_primitive, 256)
+(weft::dspan<float> F, weft::dspan<double> D, weft::dspan<int> I,
+ weft::dspan<unsigned long long> U) {
+  WEFT_SHARED weft::shared_array<double, 256> Scratch;
+  const weft::index_t T = weft::global_id_x();
+  const bool In = T < (weft::index_t)F.size();
+  const float X = In ? F.ld(T) : 1.0f;
+  const double Y = In ? D.ld(T) : 1.0;
+  const int Z = In ? I.ld(T) : 1;
+  const float A = everyMathFunction(X) + everyWarpExchange(X);
+  const double B = everyMathFunction(Y) + everyWarpExchange(Y) +
+                   weft::block_allreduce<weft::reduce_min>(
+                       Y, Scratch, weft::linear_thread());
+  const int C = everyWarpExchange(Z) + weft::abs(Z) + (int)weft::lane_id();
+  const unsigned long long Votes =
+      weft::ballot(A > 0) + weft::all(B > 0) + weft::any(C > 0);
+  weft::warp_sync();
+  weft::barrier();
+  if (In) {
+    F[T] = A + weft::identity<weft::reduce_mul, float>();
+    D[T] = B + weft::identity<weft::reduce_min, double>();
+    I[T] = C;
+  }
+  weft::atomic_add(&F[0], 1.0f);
+  weft::atomic_add(&I[0], 1);
+  weft::atomic_min(&I[1], C);
+  weft::atomic_max(&I[1], C);
+  weft::atomic_exch(&I[2], C);
+  weft::atomic_cas(&I[3], 0, C);
+  weft::atomic_add(&U[0], Votes);
+}
