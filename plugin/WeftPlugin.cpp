@@ -68,14 +68,14 @@ private:
     if (Options.DumpIR)
       llvm::outs() << ir::dump(R->Nest);
     for (const ir::Allocation &A : R->Nest.Allocations)
-      if (A.FixedSize < 0 && (A.OwningLevel > 0 || !A.HostEvaluable)) {
+      if (A.FixedSize < 0 && !A.HostEvaluable) {
+        // The runtime sizes the buffer before the launch.
         error(CI.getDiagnostics(), M.Loop->getBeginLoc(),
               "per-iteration arrays of run-time size (here '" + A.Name + "[" +
-                  A.Extent +
-                  "]') are generated only in the outermost loop, sized by "
-                  "captured values",
-              "give the array a constant size, or declare it in the "
-              "outermost loop with a size the loop's captures give");
+                  A.Extent + "]') must be sized by values the loop captures",
+              "give the array a constant size, or one computed from "
+              "captured variables and span sizes only (an upper bound will "
+              "do)");
         return nullptr;
       }
 

@@ -29,8 +29,8 @@ struct MappingContext {
   std::set<std::string> SpanAliases;   // references bound to span elements
   std::set<std::string> ReductionVars; // every reduction variable
   std::vector<std::string> Scratch;    // kernel-scope shared arrays
-  /// Run-time-sized arrays of the outermost level, in buffers the runtime
-  /// allocates.
+  /// Run-time-sized per-iteration arrays, in buffers the runtime allocates
+  /// with one slice per thread of the grid.
   struct Buffer {
     std::string Type;
     unsigned ElementBytes;
@@ -344,9 +344,11 @@ private:
   }
 
   /// A per-iteration array: of constant size, in the thread's own memory;
-  /// of run-time size, a view of the runtime's buffer for all iterations of
-  /// the outermost level, laid out so that neighbouring iterations (threads
-  /// along x) touch neighbouring addresses.
+  /// of run-time size, the thread's slice of a buffer the runtime allocates
+  /// for the whole grid, interleaved (element j of thread g at
+  /// [g + j * threads]) so that neighbouring threads touch neighbouring
+  /// addresses. A thread runs its iterations one after another, so one
+  /// slice serves them all, whichever level owns the array.
   void array(const ir::Stmt &S, const std::string &Pad) {
     const std::string T = ir::typeName(N, S.VarType.Scalar, S.VarType.Struct);
     const std::string Extent = expr(*S.ArrayExtent);
@@ -355,12 +357,8 @@ private:
           "weft_buffer" + std::to_string(Context->Buffers.size());
       Context->Buffers.push_back(
           {T, elementBytes(N, S.VarType), S.ArrayExtent.get()});
-      const bool OnX = Context->Mapping->Levels[0].Dim == map::Dimension::X;
       OS << Pad << "const weft::strided<" << T << "> " << S.Name << "{" << B
-         << ".data() + "
-         << (OnX ? "weft_t0, weft_count0"
-                 : "weft_t0 * (weft::index_t)(" + Extent + "), 1")
-         << "};\n";
+         << ".data() + weft::global_thread(), weft::global_threads()};\n";
     } else {
       OS << Pad << T << " " << S.Name << "[" << Extent << "]";
       if (S.Exprs[0] && !S.ArrayFill) {
@@ -640,8 +638,7 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   }
   for (const ir::Reduction &R : L.Reductions)
     D << "reduce " << R.ParamIndex << " " << reductionWord(R.Op) << "\n";
-  // Per-iteration arrays of the outermost level: bytes per element, and
-  // elements per iteration.
+  // Per-iteration arrays: bytes per element, and elements per thread.
   for (const MappingContext::Buffer &B : Context.Buffers)
     D << "buffer " << B.ElementBytes << " " << boundExpression(*B.Extent)
       << "\n";

@@ -207,8 +207,9 @@ struct Function {
   std::vector<StmtPtr> Body;
 };
 
-/// A per-iteration array: one per iteration of its owning level, to be
-/// preallocated for all of them at once when its extent is not constant.
+/// A per-iteration array: one per iteration of its owning level; when its
+/// extent is not constant, a slice per thread of a buffer preallocated for
+/// the launch.
 struct Allocation {
   std::string Name;
   LocalType Element;

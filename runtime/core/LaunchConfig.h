@@ -14,6 +14,9 @@ struct LaunchConfig {
   std::uint64_t blocks() const {
     return static_cast<std::uint64_t>(Grid[0]) * Grid[1] * Grid[2];
   }
+  std::uint64_t threads() const {
+    return blocks() * Block[0] * Block[1] * Block[2];
+  }
 };
 
 /// Span levels get enough blocks to cover their extent (the kernel strides

@@ -270,8 +270,8 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     Params.push_back(&Partials[R]);
   }
 
-  // Per-iteration arrays: one slot of Extent elements per outermost
-  // iteration, preallocated for all of them.
+  // Per-iteration arrays: a slice of Extent elements per thread of the
+  // grid (a thread runs its iterations one after another).
   std::vector<DeviceSpan> Arrays(K.Buffers.size());
   for (std::size_t B = 0; B < K.Buffers.size(); ++B) {
     std::int64_t Extent = 0;
@@ -279,7 +279,7 @@ Status Runtime::run(LoopSite &Site, const char *Source,
       return Error;
     Arrays[B].Extent =
         static_cast<std::uint64_t>(std::max<std::int64_t>(Extent, 0)) *
-        static_cast<std::uint64_t>(Count);
+        Config.threads();
     if (Status S = Buffers.allocate(
             Arrays[B].Extent * K.Buffers[B].ElementBytes, Arrays[B].Data);
         !S.empty())

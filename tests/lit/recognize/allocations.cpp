@@ -8,6 +8,9 @@
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
 // RUN: diff %t.host %t.sim
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
+// RUN: count 0 < %t.err64
+// RUN: diff %t.host %t.sim64
 #include <weft/weft.hpp>
 
 #include <array>
@@ -28,7 +31,7 @@ void median5(std::span<const float> in, std::span<float> out) {
     out[i] = w[2];
   }
 }
-// CHECK: nest at {{.*}}allocations.cpp:18:3
+// CHECK: nest at {{.*}}allocations.cpp:21:3
 // CHECK: decl float w[5l]
 // CHECK: allocation w: float[5l] per iteration of level 0, constant size
 
@@ -46,7 +49,7 @@ void rowNorms(std::span<const double> m, int rows, std::span<double> out) {
     out[i] = s;
   }
 }
-// CHECK: nest at {{.*}}allocations.cpp:38:3
+// CHECK: nest at {{.*}}allocations.cpp:41:3
 // CHECK: decl double sq[8l] = {}
 // CHECK: (sq[unsigned long(j)] = ($m[{{.*}}] * $m[{{.*}}]))
 // CHECK: for (sequential)
@@ -54,7 +57,7 @@ void rowNorms(std::span<const double> m, int rows, std::span<double> out) {
 // CHECK: allocation sq: double[8l] per iteration of level 0, filled by level 1, constant size
 
 #include <vector>
-// A run-time size: the runtime preallocates one slot per iteration.
+// A run-time size: the runtime preallocates one slice per thread.
 void histogram(std::span<const int> keys, int bins, std::span<int> out) {
 #pragma weft parallel for
   for (std::size_t b = 0; b < out.size() / bins; ++b) {
@@ -69,9 +72,34 @@ void histogram(std::span<const int> keys, int bins, std::span<int> out) {
 // CHECK-NEXT: param 0 out: written span of int
 // CHECK: decl int h[unsigned long($bins)] filled with 0
 // CHECK: allocation h: int[unsigned long($bins)] per iteration of level 0, run-time size
-// The slots of neighbouring iterations (threads along x) are neighbours.
+// The slices of neighbouring threads interleave: their elements are
+// neighbours.
 // KERNEL: weft::dspan<int> weft_buffer0) {
-// KERNEL: const weft::strided<int> h{weft_buffer0.data() + weft_t0, weft_count0};
+// KERNEL: const weft::strided<int> h{weft_buffer0.data() + weft::global_thread(), weft::global_threads()};
+
+// Owned by an inner level spread over threads, sized by a capture (two
+// arrays: two buffers).
+void pairProducts(std::span<const float> a, int n, int m, int k,
+                  std::span<float> out) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < m; ++j) {
+      std::vector<float> lhs(k), rhs(k + 1, 1.0f);
+      for (int t = 0; t < k; ++t) {
+        lhs[t] = a[(i * m + j) * k + t];
+        rhs[t + 1] = rhs[t] * 0.5f + lhs[t];
+      }
+      float s = 0;
+      for (int t = 0; t < k; ++t)
+        s += lhs[t] * rhs[k - t];
+      out[i * m + j] = s;
+    }
+}
+// CHECK: allocation lhs: float[unsigned long($k)] per iteration of level 1, run-time size
+// CHECK: allocation rhs: float[unsigned long(($k + 1))] per iteration of level 1, run-time size
+// KERNEL: const weft::strided<float> lhs{weft_buffer0.data() + weft::global_thread(), weft::global_threads()};
+// KERNEL: const weft::strided<float> rhs{weft_buffer1.data() + weft::global_thread(), weft::global_threads()};
 
 #ifdef WITH_MAIN
 #include <cstdio>
@@ -96,6 +124,12 @@ int main() {
     S += Out[I] * (I % 5);
   for (double N : Norms)
     S += N;
+  std::vector<float> A(7 * 45 * 6), Products(7 * 45);
+  for (std::size_t I = 0; I < A.size(); ++I)
+    A[I] = static_cast<float>(I % 11) * 0.25f;
+  pairProducts(A, 7, 45, 6, Products);
+  for (std::size_t I = 0; I < Products.size(); ++I)
+    S += Products[I] * static_cast<double>(I % 3);
   std::printf("%.9g\n", S);
 }
 #endif

@@ -72,17 +72,17 @@ void f(std::span<const float> m, int rows, int cols, std::span<float> out,
             out[a + b + c + d + e] = 0;
 }
 
-// Run-time-sized per-iteration arrays owned by an inner level are recorded,
-// not generated yet.
+// Run-time-sized per-iteration arrays are sized before the launch: by
+// captured values only.
 #include <vector>
 void g(std::span<int> out, int bins) {
-  // CHECK: reductions.cpp:[[@LINE+3]]:3: error: per-iteration arrays of run-time size (here 'h[unsigned long($bins)]') are generated only in the outermost loop, sized by captured values
-  // CHECK-NEXT: note: give the array a constant size
+  // CHECK: reductions.cpp:[[@LINE+3]]:3: error: per-iteration arrays of run-time size (here 'h[unsigned long(($bins + b))]') must be sized by values the loop captures
+  // CHECK-NEXT: note: give the array a constant size, or one computed from captured variables and span sizes only (an upper bound will do)
 #pragma weft parallel for
   for (int b = 0; b < 4; ++b) {
 #pragma weft parallel for
     for (int c = 0; c < 4; ++c) {
-      std::vector<int> h(bins);
+      std::vector<int> h(bins + b);
       out[b * 4 + c] = h[0];
     }
   }
