@@ -37,6 +37,10 @@ struct MappingContext {
     const ir::Expr *Extent;
   };
   std::vector<Buffer> Buffers;
+  /// Split(k) of depth 1: the first kernel leaves each block's partial
+  /// results in weft_split<r>[t0 * weft_splits + block], the second
+  /// (combining) kernel folds them in where the level was.
+  enum SplitPhase { NoSplit, SplitPartials, SplitCombine } Split = NoSplit;
 };
 
 unsigned elementBytes(const ir::Nest &N, const ir::LocalType &T) {
@@ -205,6 +209,11 @@ private:
   /// An inner level: in-thread, or spread over its dimension's threads,
   /// with its reductions combined across them.
   void level(const ir::Level &L, const std::string &Pad) {
+    if (Context && L.Depth == 1 &&
+        Context->Split == MappingContext::SplitCombine) {
+      combineSplit(L, Pad);
+      return;
+    }
     const int Axis = Context ? Context->Axis[L.Depth] : -1;
     const std::string T = ir::spelling(L.IndexType);
     if (Axis < 0) {
@@ -227,11 +236,15 @@ private:
        << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
        << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
        << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
-    for (const ir::Reduction &R : L.Reductions)
-      OS << In << "const " << ir::spelling(R.Type) << " weft_init_"
-         << R.Variable << " = " << R.Variable << ";\n"
-         << In << R.Variable << " = weft::identity<" << reduceOp(R.Op) << ", "
+    const bool Split =
+        L.Depth == 1 && Context->Split == MappingContext::SplitPartials;
+    for (const ir::Reduction &R : L.Reductions) {
+      if (!Split)
+        OS << In << "const " << ir::spelling(R.Type) << " weft_init_"
+           << R.Variable << " = " << R.Variable << ";\n";
+      OS << In << R.Variable << " = weft::identity<" << reduceOp(R.Op) << ", "
          << ir::spelling(R.Type) << ">();\n";
+    }
     OS << In << "for (weft::index_t weft_t" << D << " = " << loopStart(LM, Axis)
        << "; weft_t" << D << " < weft_count" << D << "; weft_t" << D
        << " += " << loopStride(LM, Axis) << ") {\n"
@@ -243,6 +256,11 @@ private:
     // The threads of this dimension hold partial values: combine them, and
     // give every thread the result.
     const bool OneWarp = LM.Dim == map::Dimension::X && LM.BlockSize == 32;
+    if (Split) {
+      splitPartials(L, In);
+      OS << Pad << "}\n";
+      return;
+    }
     for (const ir::Reduction &R : L.Reductions) {
       const std::string Type = ir::spelling(R.Type);
       std::string Combined;
@@ -271,6 +289,49 @@ private:
         OS << In << "weft::warp_sync();\n";
     }
     OS << Pad << "}\n";
+  }
+
+  /// The block's partial of each reduction, combined over its threads,
+  /// written once to its slot.
+  void splitPartials(const ir::Level &L, const std::string &In) {
+    const std::string Axis = std::to_string(Context->Axis[L.Depth]);
+    for (std::size_t I = 0; I < L.Reductions.size(); ++I) {
+      const ir::Reduction &R = L.Reductions[I];
+      const std::string Type = ir::spelling(R.Type);
+      const std::string Scratch =
+          "weft_scratch" + std::to_string(Context->Scratch.size());
+      Context->Scratch.push_back("WEFT_SHARED weft::shared_array<" + Type +
+                                 ", WEFT_BLOCK_THREADS> " + Scratch + ";");
+      OS << In << "{\n"
+         << In << "  const " << Type << " weft_r = weft::block_allreduce<"
+         << reduceOp(R.Op) << ">(" << R.Variable << ", " << Scratch
+         << ", weft::linear_thread());\n"
+         << In << "  if (weft::linear_thread() == 0)\n"
+         << In << "    weft_split" << I
+         << "[weft_t0 * weft_splits + weft::block_idx(" << Axis
+         << ")] = weft_r;\n"
+         << In << "}\n";
+    }
+  }
+
+  /// In the combining kernel, in place of the split level: its partials,
+  /// folded in block order (the same result on every run).
+  void combineSplit(const ir::Level &L, const std::string &Pad) {
+    for (std::size_t I = 0; I < L.Reductions.size(); ++I) {
+      const ir::Reduction &R = L.Reductions[I];
+      const std::string Type = ir::spelling(R.Type), Op = reduceOp(R.Op);
+      OS << Pad << "{\n"
+         << Pad << "  " << Type << " weft_acc = weft::identity<" << Op << ", "
+         << Type << ">();\n"
+         << Pad
+         << "  for (weft::index_t weft_k = 0; weft_k < weft_splits; ++weft_k)\n"
+         << Pad << "    weft_acc = weft::combine<" << Op
+         << ">(weft_acc, weft_split" << I
+         << ".ld(weft_t0 * weft_splits + weft_k));\n"
+         << Pad << "  " << R.Variable << " = weft::combine<" << Op << ">("
+         << R.Variable << ", weft_acc);\n"
+         << Pad << "}\n";
+    }
   }
 
   void body(const ir::Level &L, int Indent) {
@@ -464,6 +525,9 @@ std::string boundExpression(const ir::Expr &E) {
 
 namespace {
 
+/// Threads per block of a combining kernel.
+constexpr unsigned CombineBlock = 256;
+
 /// Sibling levels share their depth's mapping: the grid counts one.
 const ir::Level *firstAtDepth(const ir::Nest &N, unsigned Depth) {
   for (const ir::Level *L : ir::levels(N))
@@ -489,6 +553,15 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   for (const ir::Level *Level : ir::levels(N))
     for (const ir::Reduction &R : Level->Reductions)
       Context.ReductionVars.insert(R.Variable);
+  // Split(k) of depth 1: a second, combining kernel finishes each
+  // outermost iteration.
+  const ir::Level *SplitLevel =
+      M.Levels.size() > 1 && !M.Levels[1].sequential() &&
+              M.Levels[1].Dop.Kind == map::Parallelism::Split
+          ? firstAtDepth(N, 1)
+          : nullptr;
+  if (SplitLevel)
+    Context.Split = MappingContext::SplitPartials;
 
   std::ostringstream Body;
   BodyPrinter Printer(N, Body, &Context);
@@ -514,8 +587,11 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   if (L.Step != 1)
     Body << " * " << L.Step;
   Body << ");\n    weft::begin_iteration(weft_t0);\n";
-  for (const ir::StmtPtr &S : L.Body)
+  for (const ir::StmtPtr &S : L.Body) {
     Printer.stmt(*S, 2);
+    if (SplitLevel && S->Kind == ir::Stmt::ParallelFor)
+      break; // The rest runs in the combining kernel.
+  }
   Body << "  }\n";
   // Reductions over the outermost level: each block's partial goes to a
   // buffer the runtime combines.
@@ -537,6 +613,31 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
     Partials << ", weft::dspan<" << T << "> weft_partials" << K;
   }
   Body << "}\n";
+
+  // The combining kernel: one thread per outermost iteration reruns the
+  // code before the split level, folds in its partials, and runs the rest.
+  std::ostringstream CombineBody;
+  if (SplitLevel) {
+    MappingContext Combine;
+    Combine.Mapping = &M;
+    Combine.Axis.assign(M.Levels.size(), -1);
+    Combine.Axis[0] = 0;
+    Combine.ReductionVars = Context.ReductionVars;
+    Combine.Split = MappingContext::SplitCombine;
+    BodyPrinter CombinePrinter(N, CombineBody, &Combine);
+    CombineBody << "  for (weft::index_t weft_t0 = weft::global_id_x(); "
+                   "weft_t0 < weft_count0;\n       weft_t0 += "
+                   "weft::global_size_x()) {\n"
+                << "    const " << ir::spelling(L.IndexType) << " "
+                << L.IndexName << " = (" << ir::spelling(L.IndexType)
+                << ")(weft_lo0 + weft_t0";
+    if (L.Step != 1)
+      CombineBody << " * " << L.Step;
+    CombineBody << ");\n    weft::begin_iteration(weft_t0);\n";
+    for (const ir::StmtPtr &S : L.Body)
+      CombinePrinter.stmt(*S, 2);
+    CombineBody << "  }\n}\n";
+  }
 
   // Structs, then the functions the nest calls (callees first): part of
   // the hashed text.
@@ -576,6 +677,12 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   for (std::size_t B = 0; B < Context.Buffers.size(); ++B)
     Params << ", weft::dspan<" << Context.Buffers[B].Type << "> weft_buffer"
            << B;
+  if (SplitLevel) {
+    for (std::size_t R = 0; R < SplitLevel->Reductions.size(); ++R)
+      Params << ", weft::dspan<" << ir::spelling(SplitLevel->Reductions[R].Type)
+             << "> weft_split" << R;
+    Params << ", weft::index_t weft_splits";
+  }
 
   std::ostringstream Scratch;
   for (const std::string &S : Context.Scratch)
@@ -584,8 +691,9 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
 
   // The name hashes what makes the kernel distinct: where it comes from and
   // what it computes (two instantiations of one template differ in types).
-  std::uint64_t Hash = llvm::xxh3_64bits(N.Location + "\n" + Functions.str() +
-                                         Params.str() + "\n" + KernelBody);
+  std::uint64_t Hash =
+      llvm::xxh3_64bits(N.Location + "\n" + Functions.str() + Params.str() +
+                        "\n" + KernelBody + CombineBody.str());
   char HashText[17];
   std::snprintf(HashText, sizeof HashText, "%016llx",
                 static_cast<unsigned long long>(Hash));
@@ -606,6 +714,11 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
       << Functions.str() << "WEFT_KERNEL(" << K.Name
       << ", WEFT_BLOCK_THREADS)\n(" << Params.str() << ") {\n"
       << KernelBody;
+  if (SplitLevel)
+    Src << "\n// Finishes each outermost iteration with the blocks' partials.\n"
+        << "WEFT_KERNEL(" << K.Name << "_combine, " << CombineBlock << ")\n("
+        << Params.str() << ") {\n"
+        << CombineBody.str();
   K.Source = Src.str();
 
   std::ostringstream D;
@@ -638,6 +751,13 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   }
   for (const ir::Reduction &R : L.Reductions)
     D << "reduce " << R.ParamIndex << " " << reductionWord(R.Op) << "\n";
+  // The combining kernel (its block size), and the bytes of each split
+  // reduction's partials.
+  if (SplitLevel) {
+    D << "combine " << K.Name << "_combine " << CombineBlock << "\n";
+    for (const ir::Reduction &R : SplitLevel->Reductions)
+      D << "split " << ir::byteSize(R.Type) << "\n";
+  }
   // Per-iteration arrays: bytes per element, and elements per thread.
   for (const MappingContext::Buffer &B : Context.Buffers)
     D << "buffer " << B.ElementBytes << " " << boundExpression(*B.Extent)

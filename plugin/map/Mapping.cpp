@@ -82,6 +82,10 @@ struct DepthInfo {
   /// A per-iteration array of a shallower level is filled here or deeper:
   /// the level stays in its thread (such arrays are thread-private).
   bool FillsOuterArray = false;
+  /// Depth 1 only: its reductions may be split over blocks, their partials
+  /// combined by a second kernel that reruns the outermost body around it
+  /// (see splitCombinable).
+  bool SplitCombinable = false;
 };
 
 /// A declaration without side effects: its initializer only reads.
@@ -111,6 +115,61 @@ bool perfectBody(const ir::Level &L) {
       return false;
   }
   return Loops == 1;
+}
+
+/// Writes a span element (or binds one to a reference that may).
+bool writesSpan(const ir::Expr &E) {
+  if (E.Kind == ir::Expr::SpanElement && E.LValue)
+    return true;
+  for (const ir::ExprPtr &O : E.Operands)
+    if (writesSpan(*O))
+      return true;
+  return false;
+}
+bool writesSpan(const ir::Stmt &S) {
+  if (S.Kind == ir::Stmt::ParallelFor)
+    return true;
+  for (const ir::ExprPtr &E : S.Exprs)
+    if (E && writesSpan(*E))
+      return true;
+  for (const ir::StmtPtr &C : S.Children)
+    if (C && writesSpan(*C))
+      return true;
+  return false;
+}
+
+/// The one inner level may be split over blocks (Split(k) of depth 1) when
+/// a second kernel can finish each outermost iteration: the outermost body
+/// has that level as one of its own statements, only span-free code before
+/// it (rerun by both kernels), no reductions of its own and no run-time
+/// arrays; the level's reductions go into the outermost body's locals.
+bool splitCombinable(const ir::Nest &N) {
+  const ir::Level &Root = N.Root;
+  if (!Root.Reductions.empty())
+    return false;
+  for (const ir::Allocation &A : N.Allocations)
+    if (A.FixedSize < 0)
+      return false;
+  const ir::Level *Inner = nullptr;
+  for (const ir::StmtPtr &S : Root.Body) {
+    if (S->Kind == ir::Stmt::ParallelFor) {
+      if (Inner)
+        return false;
+      Inner = S->Nested.get();
+      continue;
+    }
+    if (!Inner && writesSpan(*S))
+      return false;
+  }
+  if (!Inner || Inner->Reductions.empty())
+    return false;
+  for (const ir::Level *L : ir::levels(N))
+    if (L->Depth == 1 && L != Inner)
+      return false;
+  for (const ir::Reduction &R : Inner->Reductions)
+    if (R.ParamIndex >= 0)
+      return false;
+  return true;
 }
 
 struct AccessInfo {
@@ -196,6 +255,8 @@ private:
                                    ")");
       }
     }
+    if (Depths.size() > 1)
+      Depths[1].SplitCombinable = splitCombinable(N);
     for (const ir::Allocation &A : N.Allocations)
       for (int D = static_cast<int>(A.OwningLevel) + 1;
            D <= A.FilledByLevel && D < static_cast<int>(Depths.size()); ++D)
@@ -235,7 +296,7 @@ private:
       O.push_back({Parallelism::Span, Forced > 1 ? unsigned(Forced) : 4u});
     }
     O.push_back({Parallelism::SpanAll, 0});
-    if (I.Reduces && !(In.GeneratorLimits && D > 0))
+    if (I.Reduces && (!In.GeneratorLimits || D == 0 || I.SplitCombinable))
       O.push_back({Parallelism::Split, 0}); // k is chosen per candidate
     return O;
   }
@@ -331,6 +392,16 @@ private:
       bool Chain = true; // perfectly nested down to this level
       for (std::size_t Up = 0; Up < D; ++Up)
         Chain = Chain && Depths[Up].Perfect;
+      if (L.Dop.Kind == Parallelism::Split) {
+        // Partials per block, then a second kernel: the block is the
+        // level's one group, and nothing deeper spreads.
+        if (D != 1 || !Depths[D].SplitCombinable || !OneGroup)
+          return false;
+        for (std::size_t Deeper = D + 1; Deeper < Current.size(); ++Deeper)
+          if (!Current[Deeper].sequential())
+            return false;
+        continue;
+      }
       // Spread over blocks, the level's enclosing code would run in each.
       if (L.Dop.Kind != Parallelism::SpanAll && !Chain)
         return false;
@@ -440,8 +511,10 @@ private:
         std::min(1.0, std::min(Threads, Resident) /
                           static_cast<double>(Dev.ConcurrentThreads));
     for (std::size_t D = 0; D < C.Levels.size(); ++D) {
+      // Every mechanism accumulates in registers; they differ in the
+      // combining step, once per iteration of the enclosing level.
       if (Depths[D].Reduces)
-        S.Reduction += W.Reduction * Depths[D].Frequency *
+        S.Reduction += W.Reduction * (D ? Depths[D - 1].Frequency : 1.0) *
                        reductionFactor(C.Levels[D], D, Along[D]);
       const LevelMapping &L = C.Levels[D];
       const double E = static_cast<double>(Depths[D].Extent);

@@ -94,7 +94,8 @@ struct MappingInput {
   /// Keep to what the kernel generator emits: at most two levels on
   /// threads; an inner level that reduces across threads is one whole warp
   /// on x, or the only group of threads in its block (so that its barriers
-  /// are reached by the whole block); no Split(k) of inner levels.
+  /// are reached by the whole block); Split(k) of an inner level only at
+  /// depth 1, where a second kernel can finish each outermost iteration.
   bool GeneratorLimits = false;
 };
 

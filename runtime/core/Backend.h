@@ -32,8 +32,10 @@ public:
   virtual const char *name() const = 0;
   virtual const DeviceProperties &properties() const = 0;
 
-  /// Compiles (or takes from the cache) and loads the kernel.
+  /// Compiles (or takes from the cache) the kernel's text and loads one of
+  /// its functions: Kernel.Name, or its combining kernel's name.
   virtual Status getKernel(const KernelInfo &Kernel, const char *Source,
+                           const std::string &Function,
                            KernelHandle &Handle) = 0;
   virtual Status allocate(std::size_t Bytes, DevicePtr &Ptr) = 0;
   virtual void release(DevicePtr Ptr) = 0;

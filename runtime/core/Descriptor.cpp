@@ -200,6 +200,15 @@ bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
           !(B.Extent = P.parse()))
         return Fail("bad buffer");
       Out.Buffers.push_back(std::move(B));
+    } else if (Key == "combine") {
+      if (!(L >> Out.Combine.Name >> Out.Combine.Block) ||
+          Out.Combine.Block == 0 || Out.Combine.Block > 1024)
+        return Fail("bad combine");
+    } else if (Key == "split") {
+      std::size_t Bytes = 0;
+      if (!(L >> Bytes) || Bytes == 0 || Out.Combine.Name.empty())
+        return Fail("bad split");
+      Out.Combine.PartialBytes.push_back(Bytes);
     } else if (Key == "reduce") {
       ReductionInfo R;
       std::string Op;

@@ -100,7 +100,13 @@ struct ReductionInfo {
 
 struct BufferInfo {
   std::size_t ElementBytes = 0;
-  std::unique_ptr<BoundExpr> Extent; // elements per outermost iteration
+  std::unique_ptr<BoundExpr> Extent; // elements per thread
+};
+/// Split(k) of depth 1: a second kernel combines the blocks' partials.
+struct CombineInfo {
+  std::string Name; // empty: no combining kernel
+  unsigned Block = 256;
+  std::vector<std::size_t> PartialBytes; // per split reduction
 };
 
 struct KernelInfo {
@@ -111,6 +117,7 @@ struct KernelInfo {
   std::vector<DimensionInfo> Dimensions;
   std::vector<ReductionInfo> Reductions;
   std::vector<BufferInfo> Buffers;
+  CombineInfo Combine;
 };
 
 /// Parses a descriptor; on malformed text returns false and sets Error.

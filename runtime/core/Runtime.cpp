@@ -202,9 +202,13 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   if (!Site.Handle) {
     Status S = injectedFault("compile");
     if (S.empty())
-      S = Active->getKernel(K, Source, Site.Handle);
-    if (!S.empty())
+      S = Active->getKernel(K, Source, K.Name, Site.Handle);
+    if (S.empty() && !K.Combine.Name.empty())
+      S = Active->getKernel(K, Source, K.Combine.Name, Site.CombineHandle);
+    if (!S.empty()) {
+      Site.Handle = nullptr;
       return S;
+    }
   }
 
   const DeviceProperties &Props = Active->properties();
@@ -287,9 +291,38 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     Params.push_back(&Arrays[B]);
   }
 
+  // Split(k) of depth 1: each block's partials, k per outermost iteration,
+  // for the combining kernel.
+  std::vector<DeviceSpan> SplitPartials(K.Combine.PartialBytes.size());
+  std::int64_t Splits = 1;
+  for (const DimensionInfo &D : K.Dimensions)
+    if (D.Depth == 1 && D.Kind == DimensionInfo::Split)
+      Splits = Config.Grid[D.Axis];
+  for (std::size_t R = 0; R < SplitPartials.size(); ++R) {
+    SplitPartials[R].Extent =
+        static_cast<std::uint64_t>(Count) * static_cast<std::uint64_t>(Splits);
+    if (Status S = Buffers.allocate(SplitPartials[R].Extent *
+                                        K.Combine.PartialBytes[R],
+                                    SplitPartials[R].Data);
+        !S.empty())
+      return S;
+    Params.push_back(&SplitPartials[R]);
+  }
+  if (!K.Combine.Name.empty())
+    Params.push_back(&Splits);
+
   Status S = injectedFault("launch");
   if (S.empty())
     S = Active->launch(Site.Handle, Config.Grid, Config.Block, Params.data());
+  if (S.empty() && Site.CombineHandle) {
+    // One thread per outermost iteration, after the partials are written.
+    const unsigned Block[3] = {K.Combine.Block, 1, 1};
+    const std::int64_t Blocks = (Count + K.Combine.Block - 1) / K.Combine.Block;
+    const unsigned Grid[3] = {
+        static_cast<unsigned>(std::min<std::int64_t>(Blocks, 0x7fffffff)), 1,
+        1};
+    S = Active->launch(Site.CombineHandle, Grid, Block, Params.data());
+  }
   if (S.empty())
     S = injectedFault("synchronize");
   if (S.empty())

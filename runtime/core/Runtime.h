@@ -23,6 +23,7 @@ BackendChoice backendChoiceFromEnvironment();
 struct LoopSite {
   KernelInfo Kernel;
   KernelHandle Handle = nullptr;
+  KernelHandle CombineHandle = nullptr; // Split(k) of depth 1 only
   /// Set after a failure: the host loop runs from then on, without more
   /// warnings.
   bool Disabled = false;

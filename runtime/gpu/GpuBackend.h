@@ -25,7 +25,7 @@ public:
   const DeviceProperties &properties() const override { return Props; }
 
   Status getKernel(const KernelInfo &Kernel, const char *Source,
-                   KernelHandle &Handle) final {
+                   const std::string &Function, KernelHandle &Handle) final {
     if (Status S = makeCurrent(); !S.empty())
       return S;
     std::string Why;
@@ -38,7 +38,7 @@ public:
                             Compiler.version() + "\n" + Props.Architecture +
                             "\n" + DevicePreludeText + "\n" + Source;
     if (std::optional<std::vector<char>> Cached = Cache.load(Kernel.Name, Key))
-      if (loadFunction(*Cached, Kernel.Name, Handle).empty())
+      if (loadFunction(*Cached, Function, Handle).empty())
         return {};
     std::vector<char> Binary;
     std::string Log;
@@ -47,7 +47,7 @@ public:
       return std::string(Compiler.name()) + " could not compile it for " +
              Props.Architecture + ": " + Log;
     Cache.store(Kernel.Name, Key, Binary);
-    return loadFunction(Binary, Kernel.Name, Handle);
+    return loadFunction(Binary, Function, Handle);
   }
 
 protected:

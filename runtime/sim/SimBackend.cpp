@@ -19,7 +19,16 @@ namespace {
 /// Appended to each kernel: the simulator's per-kernel state and an entry
 /// point that unpacks the launch's parameter array into the kernel's
 /// parameters, whatever their types.
-std::string glue(const std::string &Kernel) {
+/// Entry points for the kernel (and its combining kernel, if any): each
+/// takes the parameters as cuLaunchKernel does.
+std::string glue(const std::string &Kernel, const std::string &Combine) {
+  std::string Entries = "extern \"C\" void weft_sim_entry(void **Params) {\n"
+                        "  weft_sim_invoke(&" +
+                        Kernel + ", Params);\n}\n";
+  if (!Combine.empty())
+    Entries += "extern \"C\" void weft_sim_entry_combine(void **Params) {\n"
+               "  weft_sim_invoke(&" +
+               Combine + ", Params);\n}\n";
   return R"(
 #include <cstddef>
 #include <type_traits>
@@ -37,15 +46,11 @@ template <class... P>
 static void weft_sim_invoke(void (*K)(P...), void **Params) {
   weft_sim_call(K, Params, std::index_sequence_for<P...>{});
 }
-extern "C" void weft_sim_entry(void **Params) {
-  weft_sim_invoke(&)" +
-         Kernel + R"(, Params);
-}
 extern "C" weft::sim_thread_state **weft_sim_current_slot() {
   return &weft::sim_current;
 }
 extern "C" weft::sim_hooks *weft_sim_hooks() { return &weft::sim_hook_table; }
-)";
+)" + Entries;
 }
 
 bool environmentFlag(const char *Name) {
@@ -68,21 +73,22 @@ public:
   const DeviceProperties &properties() const override { return Props; }
 
   Status getKernel(const KernelInfo &Info, const char *Source,
-                   KernelHandle &Handle) override {
+                   const std::string &Function, KernelHandle &Handle) override {
     std::vector<std::string> Flags = {"-DWEFT_SIM_WARP=" +
                                       std::to_string(Props.WarpSize)};
     if (Check)
       Flags.push_back("-DWEFT_SIM_CHECK=1");
     std::string Error;
     std::string Object = Compiler.compile(
-        Info.Name, std::string(Source) + glue(Info.Name), Flags, Error);
+        Info.Name, std::string(Source) + glue(Info.Name, Info.Combine.Name),
+        Flags, Error);
     if (Object.empty())
       return Error;
     void *Library = ::dlopen(Object.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!Library)
       return std::string("cannot load the compiled kernel: ") + ::dlerror();
     auto K = std::make_unique<SimKernel>();
-    K->Name = Info.Name;
+    K->Name = Function;
     K->Location = Info.Location;
     for (const ParamInfo &P : Info.Params) {
       K->ParamNames.push_back(P.Name);
@@ -90,8 +96,9 @@ public:
     }
     using HooksFn = weft::sim_hooks *(*)();
     auto Hooks = reinterpret_cast<HooksFn>(::dlsym(Library, "weft_sim_hooks"));
-    K->Entry =
-        reinterpret_cast<void (*)(void **)>(::dlsym(Library, "weft_sim_entry"));
+    K->Entry = reinterpret_cast<void (*)(void **)>(
+        ::dlsym(Library, Function == Info.Name ? "weft_sim_entry"
+                                               : "weft_sim_entry_combine"));
     K->CurrentSlot = reinterpret_cast<weft::sim_thread_state **(*)()>(
         ::dlsym(Library, "weft_sim_current_slot"));
     if (!Hooks || !K->Entry || !K->CurrentSlot)

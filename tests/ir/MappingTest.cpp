@@ -318,3 +318,43 @@ TEST(MappingShow, PaperShapes) {
     }
 }
 } // namespace
+
+// Under the generator's limits, Split(k) of the inner level is offered only
+// where a second kernel can finish each outermost iteration.
+map::MappingInput generated() {
+  map::MappingInput In;
+  In.GeneratorLimits = true;
+  return In;
+}
+
+TEST(MappingGenerated, FewLongRowsSplitTheInnerReduction) {
+  // 16 rows cannot fill the device with one block each: the row's
+  // reduction is split over blocks, each a whole group.
+  const map::NestMapping M = mapSum(true, 16, 1 << 22, generated());
+  ASSERT_EQ(M.Levels.size(), 2u);
+  EXPECT_EQ(M.Levels[1].Dop.Kind, Parallelism::Split)
+      << map::describe(M.Levels[1]);
+  EXPECT_GT(M.Levels[1].Dop.N, 1u);
+  EXPECT_EQ(M.Levels[1].Dim, Dimension::X);
+  EXPECT_EQ(M.Levels[0].BlockSize, 1u);
+  // Many rows fill it without a second kernel.
+  EXPECT_NE(mapSum(true, 1 << 16, 1024, generated()).Levels[1].Dop.Kind,
+            Parallelism::Split);
+}
+
+TEST(MappingGenerated, InnerSplitNeedsCodeBeforeItToBeRerunnable) {
+  // out[i] written before the inner level: rerunning that code in the
+  // combining kernel would be a second write, so no split.
+  ir::Nest N = sumNest(true);
+  N.Root.Body.insert(N.Root.Body.begin(),
+                     statement(binary("=", element(3, local("i"), true),
+                                      node(ir::Expr::IntLiteral, "0"))));
+  map::MappingInput In = generated();
+  In.Symbols["rows"] = 16;
+  In.Symbols["cols"] = 1 << 22;
+  const map::NestMapping M = map::chooseMapping(N, In);
+  ASSERT_FALSE(M.Alternatives.empty()) << M.Error;
+  for (const map::Candidate &C : M.Alternatives)
+    EXPECT_NE(C.Levels[1].Dop.Kind, Parallelism::Split)
+        << map::describe(C.Levels[1]);
+}

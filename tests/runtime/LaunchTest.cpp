@@ -117,8 +117,7 @@ TEST(Launch, SimCompileFailureWarnsOnceAndKeepsTheData) {
 }
 
 TEST(Launch, ErrorPolicyStopsAtTheFirstFault) {
-  EXPECT_EXIT(simWithBrokenCompilerAndErrorPolicy(),
-              testing::ExitedWithCode(1),
+  EXPECT_EXIT(simWithBrokenCompilerAndErrorPolicy(), testing::ExitedWithCode(1),
               "^weft: error: t.cpp:1:1: kernel weft_test_k on sim failed: "
               "the host compiler failed on [^ ]+\\.cpp \\(its messages are in "
               "[^ ]+\\.log\\) \\(WEFT_ON_FAULT=error\\)\n$");

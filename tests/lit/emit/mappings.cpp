@@ -1,7 +1,7 @@
-// Kernels for forced mappings: each degree of parallelism and each fixed
-// strategy, on sumRows, a dot product, a stencil and a three-level nest;
-// each run on the checked simulator, with 32- and 64-wide warps, and
-// compared with the host loops.
+// Kernels for forced mappings: each degree of parallelism (Split(k) of the
+// outermost and of an inner level) and each fixed strategy, on sumRows, a
+// dot product, a stencil and a three-level nest; each run on the checked
+// simulator, with 32- and 64-wide warps, and compared with the host loops.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -46,6 +46,12 @@ SUM_ROWS(rowsSpan4, "weft parallel for dim(y) block(1) span(4)",
 // CHECK: remark: weft: level 1 (j): sequential
 SUM_ROWS(rowsCoarse, "weft parallel for block(128) span(2)",
          "weft parallel for reduction(+: s)")
+// The row's reduction split over 6 blocks; a second kernel combines the
+// partials and writes out[i].
+// CHECK: remark: weft: level 0 (i): dim y, block 1, Span(1)
+// CHECK: remark: weft: level 1 (j): dim x, block 128, Split(6){{.*}}combined per block, then the 6 partials by a second step
+SUM_ROWS(rowsSplit, "weft parallel for",
+         "weft parallel for reduction(+: s) split(6) block(128)")
 
 // An outermost reduction split over 8 blocks, and over one block.
 double dotSplit(std::span<const double> a, std::span<const double> b) {
@@ -104,7 +110,8 @@ int main() {
   for (int I = 0; I < R * C; ++I)
     M[I] = static_cast<float>(I % 23) * 0.5f - 5.0f;
   double Check = 0;
-  for (auto Fn : {rows1d, rowsBlock, rowsWarp, rowsSpan4, rowsCoarse}) {
+  for (auto Fn :
+       {rows1d, rowsBlock, rowsWarp, rowsSpan4, rowsCoarse, rowsSplit}) {
     std::fill(Out.begin(), Out.end(), 0.0f);
     Fn(M, R, C, Out);
     for (int I = 0; I < R; ++I)
