@@ -88,9 +88,11 @@ private:
       return nullptr;
     }
     std::vector<memory::Transfer> Transfers = memory::planTransfers(R->Nest);
-    emit::EmittedKernel K = emit::emitKernel(R->Nest, Chosen, Transfers);
+    std::vector<memory::Stage> Stages = memory::planStaging(R->Nest, Chosen);
+    emit::EmittedKernel K =
+        emit::emitKernel(R->Nest, Chosen, Transfers, Stages);
     if (Options.Remarks)
-      remark(*R, K, Chosen);
+      remark(*R, K, Chosen, Stages);
     if (!Options.EmitDir.empty())
       writeKernel(K, M.Loop->getBeginLoc());
     return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R, K.Descriptor,
@@ -100,7 +102,8 @@ private:
   /// One remark per level, at its loop: the mapping the search chose and
   /// why.
   void remark(const recognize::RecognizedNest &R, const emit::EmittedKernel &K,
-              const map::NestMapping &Chosen) {
+              const map::NestMapping &Chosen,
+              const std::vector<memory::Stage> &Stages) {
     std::vector<const ir::Level *> Levels = ir::levels(R.Nest);
     for (std::size_t I = 0; I < Levels.size(); ++I) {
       const unsigned D = Levels[I]->Depth;
@@ -109,6 +112,11 @@ private:
                          Levels[I]->IndexName + "): " + map::describe(L);
       for (const std::string &Why : L.Reasons)
         Text += "; " + Why;
+      for (const memory::Stage &S : Stages)
+        if (S.Level == Levels[I])
+          Text += "; staged in shared memory (read by all " +
+                  std::to_string(L.BlockSize) +
+                  " threads of the block): " + S.Description;
       if (D == 0) {
         for (const std::string &A : Chosen.Assumptions)
           Text += "; " + A;

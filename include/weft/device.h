@@ -560,6 +560,32 @@ WEFT_DEVICE T block_allreduce(T V, shared_array<T, N> &Scratch,
   return R;
 }
 
+/// Elements [Lo, Lo + Count) of a read-only span that the whole block reads:
+/// loaded into shared memory together when staging is on and they fit,
+/// read in place otherwise (the same choice in every thread of the block).
+template <class T, unsigned Capacity, class Span> struct staged {
+  shared_array<T, Capacity> &Buffer;
+  Span Source;
+  index_t Lo, Count;
+  bool InShared;
+  WEFT_DEVICE staged(shared_array<T, Capacity> &Buffer, Span Source, index_t Lo,
+                     index_t Count, bool Enabled)
+      : Buffer(Buffer), Source(Source), Lo(Lo), Count(Count),
+        InShared(Enabled && Count >= 0 && Count <= (index_t)Capacity) {}
+  /// Every thread of the block calls it; a barrier must follow.
+  WEFT_DEVICE void load(unsigned Thread, unsigned Threads) const {
+    if (!InShared)
+      return;
+    // Only elements inside the span: the loop may never read the others.
+    for (index_t I = Thread; I < Count; I += Threads)
+      if (Lo + I >= 0 && Lo + I < (index_t)Source.size())
+        Buffer[I] = Source.ld(Lo + I);
+  }
+  WEFT_DEVICE T ld(index_t I) const {
+    return InShared ? Buffer.ld(I - Lo) : Source.ld(I);
+  }
+};
+
 WEFT_DEVICE unsigned linear_thread() {
   return thread_idx(0) +
          block_dim(0) * (thread_idx(1) + block_dim(1) * thread_idx(2));

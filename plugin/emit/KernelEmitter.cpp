@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -41,6 +42,9 @@ struct MappingContext {
   /// results in weft_split<r>[t0 * weft_splits + block], the second
   /// (combining) kernel folds them in where the level was.
   enum SplitPhase { NoSplit, SplitPartials, SplitCombine } Split = NoSplit;
+  /// Ranges staged in shared memory, and the reads they serve.
+  const std::vector<memory::Stage> *Stages = nullptr;
+  std::map<const ir::Expr *, std::size_t> StagedReads;
 };
 
 unsigned elementBytes(const ir::Nest &N, const ir::LocalType &T) {
@@ -79,6 +83,11 @@ public:
     case ir::Expr::ParamRef:
       return N.Params[E.ParamIndex].Name;
     case ir::Expr::SpanElement:
+      if (Context)
+        if (auto It = Context->StagedReads.find(&E);
+            It != Context->StagedReads.end())
+          return "weft_stage" + std::to_string(It->second) + ".ld(" +
+                 expr(*E.Operands[0]) + ")";
       // ld() is a pure read: the simulator's checker tells reads and writes
       // apart by it.
       return N.Params[E.ParamIndex].Name +
@@ -236,6 +245,7 @@ private:
        << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
        << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
        << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
+    const bool Staged = stage(L, In);
     const bool Split =
         L.Depth == 1 && Context->Split == MappingContext::SplitPartials;
     for (const ir::Reduction &R : L.Reductions) {
@@ -278,8 +288,12 @@ private:
       OS << In << R.Variable << " = weft::combine<" << reduceOp(R.Op)
          << ">(weft_init_" << R.Variable << ", " << Combined << ");\n";
     }
+    // The next iteration's staging must not overwrite what slower threads
+    // still read.
+    if (Staged)
+      OS << In << "weft::barrier();\n";
     // What the group's threads wrote, the code after may read.
-    if (L.Reductions.empty()) {
+    else if (L.Reductions.empty()) {
       unsigned Threads = 1;
       for (const map::LevelMapping &Other : Context->Mapping->Levels)
         Threads *= Other.BlockSize;
@@ -289,6 +303,35 @@ private:
         OS << In << "weft::warp_sync();\n";
     }
     OS << Pad << "}\n";
+  }
+
+  /// The block loads each range staged for this level into shared memory
+  /// (when it fits), then waits for all of it.
+  bool stage(const ir::Level &L, const std::string &In) {
+    bool Any = false;
+    for (std::size_t I = 0; Context->Stages && I < Context->Stages->size();
+         ++I) {
+      const memory::Stage &S = (*Context->Stages)[I];
+      if (S.Level != &L)
+        continue;
+      const ir::Param &P = N.Params[S.Param];
+      const std::string K = std::to_string(I), Name = "weft_stage" + K;
+      const std::string T = ir::typeName(N, P.Element, P.Struct);
+      Context->Scratch.push_back("WEFT_SHARED weft::shared_array<" + T +
+                                 ", WEFT_STAGE" + K + "> " + Name + "_buffer;");
+      OS << In << "const weft::index_t " << Name << "_lo = (weft::index_t)("
+         << expr(*S.Base) << ") + (weft::index_t)(" << expr(*S.Lower) << ");\n"
+         << In << "const weft::staged<" << T << ", WEFT_STAGE" << K
+         << ", decltype(" << P.Name << ")> " << Name << "{" << Name
+         << "_buffer, " << P.Name << ", " << Name << "_lo, (weft::index_t)("
+         << expr(*S.Upper) << ") - (weft::index_t)(" << expr(*S.Lower)
+         << "), WEFT_STAGING != 0};\n"
+         << In << Name << ".load(weft::linear_thread(), WEFT_BLOCK_THREADS);\n";
+      Any = true;
+    }
+    if (Any)
+      OS << In << "weft::barrier();\n";
+    return Any;
   }
 
   /// The block's partial of each reduction, combined over its threads,
@@ -539,10 +582,15 @@ const ir::Level *firstAtDepth(const ir::Nest &N, unsigned Depth) {
 } // namespace
 
 EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
-                         const std::vector<memory::Transfer> &Transfers) {
+                         const std::vector<memory::Transfer> &Transfers,
+                         const std::vector<memory::Stage> &Stages) {
   const ir::Level &L = N.Root;
   MappingContext Context;
   Context.Mapping = &M;
+  Context.Stages = &Stages;
+  for (std::size_t S = 0; S < Stages.size(); ++S)
+    for (const ir::Expr *Read : Stages[S].Reads)
+      Context.StagedReads[Read] = S;
   unsigned Block[3] = {1, 1, 1};
   for (const map::LevelMapping &LM : M.Levels) {
     const int Axis = LM.sequential() ? -1 : static_cast<int>(LM.Dim);
@@ -710,7 +758,20 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
     Src << "#ifndef WEFT_BLOCK_" << AxisName[A] << "\n#define WEFT_BLOCK_"
         << AxisName[A] << " " << Block[A] << "\n#endif\n";
   Src << "#define WEFT_BLOCK_THREADS (WEFT_BLOCK_X * WEFT_BLOCK_Y * "
-         "WEFT_BLOCK_Z)\n\n"
+         "WEFT_BLOCK_Z)\n";
+  if (!Stages.empty()) {
+    // Elements of shared memory per staged range (24 KiB among them); a
+    // range that does not fit is read in place.
+    Src << "#ifndef WEFT_STAGING\n#define WEFT_STAGING 1\n#endif\n";
+    for (std::size_t S = 0; S < Stages.size(); ++S) {
+      const ir::Param &P = N.Params[Stages[S].Param];
+      const unsigned Bytes =
+          P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
+      Src << "#ifndef WEFT_STAGE" << S << "\n#define WEFT_STAGE" << S << " "
+          << 24 * 1024 / Stages.size() / std::max(1u, Bytes) << "\n#endif\n";
+    }
+  }
+  Src << "\n"
       << Functions.str() << "WEFT_KERNEL(" << K.Name
       << ", WEFT_BLOCK_THREADS)\n(" << Params.str() << ") {\n"
       << KernelBody;

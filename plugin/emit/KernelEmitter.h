@@ -6,6 +6,7 @@
 
 #include "ir/NestIR.h"
 #include "map/Mapping.h"
+#include "memory/StagingPlan.h"
 #include "memory/TransferPlan.h"
 
 #include <string>
@@ -19,7 +20,8 @@ struct EmittedKernel {
 };
 
 EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
-                         const std::vector<memory::Transfer> &Transfers);
+                         const std::vector<memory::Transfer> &Transfers,
+                         const std::vector<memory::Stage> &Stages = {});
 
 /// A prefix S-expression of a loop bound over the kernel's parameters, or
 /// empty when the bound is not of that form (the recognizer prevents that).

@@ -1,0 +1,223 @@
+// StagingPlan.cpp: finds ranges of read-only spans that a whole block reads
+// along a sequential loop, for the emitter to stage in shared memory.
+#include "memory/StagingPlan.h"
+
+#include <cstdlib>
+#include <optional>
+#include <set>
+
+namespace weft::memory {
+namespace {
+
+const ir::Expr &stripCasts(const ir::Expr &E) {
+  return E.Kind == ir::Expr::Cast ? stripCasts(*E.Operands[0]) : E;
+}
+
+bool assigns(const ir::Expr &E) {
+  return (E.Kind == ir::Expr::Binary && E.Text.back() == '=' &&
+          E.Text != "==" && E.Text != "!=" && E.Text != "<=" &&
+          E.Text != ">=") ||
+         ((E.Kind == ir::Expr::Unary || E.Kind == ir::Expr::Postfix) &&
+          (E.Text == "++" || E.Text == "--"));
+}
+
+/// Writes local Name anywhere in E.
+bool writesLocal(const ir::Expr &E, const std::string &Name) {
+  if (assigns(E)) {
+    const ir::Expr &T = stripCasts(*E.Operands[0]);
+    if (T.Kind == ir::Expr::Local && T.Text == Name)
+      return true;
+  }
+  for (const ir::ExprPtr &O : E.Operands)
+    if (writesLocal(*O, Name))
+      return true;
+  return false;
+}
+bool writesLocal(const ir::Stmt &S, const std::string &Name) {
+  for (const ir::ExprPtr &E : S.Exprs)
+    if (E && writesLocal(*E, Name))
+      return true;
+  for (const ir::StmtPtr &C : S.Children)
+    if (C && writesLocal(*C, Name))
+      return true;
+  if (S.Kind == ir::Stmt::ParallelFor)
+    for (const ir::StmtPtr &C : S.Nested->Body)
+      if (writesLocal(*C, Name))
+        return true;
+  return false;
+}
+
+/// Every name declared anywhere inside a level's body.
+void declaredNames(const ir::Stmt &S, std::set<std::string> &Names) {
+  if (S.Kind == ir::Stmt::Decl)
+    Names.insert(S.Name);
+  for (const ir::StmtPtr &C : S.Children)
+    if (C)
+      declaredNames(*C, Names);
+  if (S.Kind == ir::Stmt::ParallelFor) {
+    Names.insert(S.Nested->IndexName);
+    for (const ir::StmtPtr &C : S.Nested->Body)
+      declaredNames(*C, Names);
+  }
+}
+
+class StagingSearch {
+public:
+  StagingSearch(const ir::Nest &N, const ir::Level &L) : N(N), L(L) {
+    Inner.insert(L.IndexName);
+    for (const ir::StmtPtr &S : L.Body)
+      declaredNames(*S, Inner);
+  }
+
+  void run(std::vector<Stage> &Out) {
+    for (const ir::StmtPtr &S : L.Body)
+      walk(*S, Out);
+  }
+
+private:
+  struct Loop {
+    std::string Index;
+    const ir::Expr *Lower, *Upper;
+  };
+
+  /// The same value in every thread of the block: nothing declared inside
+  /// the level, nothing written.
+  bool blockUniform(const ir::Expr &E) const {
+    if (assigns(E))
+      return false;
+    if (E.Kind == ir::Expr::Local && Inner.count(E.Text))
+      return false;
+    if (E.Kind == ir::Expr::LocalElement)
+      return false;
+    for (const ir::ExprPtr &O : E.Operands)
+      if (!blockUniform(*O))
+        return false;
+    return true;
+  }
+
+  /// for (<int> k = Lower; k < Upper; ++k / k++ / k += 1) without writes
+  /// to k in its body.
+  std::optional<Loop> stagingLoop(const ir::Stmt &S) const {
+    const ir::Stmt *Init = S.Children[0].get();
+    if (!Init || Init->Kind != ir::Stmt::Decl || !Init->Exprs[0] ||
+        Init->ArrayExtent || Init->VarType.IsReference || !S.Exprs[0] ||
+        !S.Exprs[1])
+      return std::nullopt;
+    const std::string &K = Init->Name;
+    const ir::Expr &Cond = *S.Exprs[0], &Step = *S.Exprs[1];
+    if (Cond.Kind != ir::Expr::Binary || Cond.Text != "<" ||
+        stripCasts(*Cond.Operands[0]).Kind != ir::Expr::Local ||
+        stripCasts(*Cond.Operands[0]).Text != K)
+      return std::nullopt;
+    const bool Increment =
+        ((Step.Kind == ir::Expr::Unary || Step.Kind == ir::Expr::Postfix) &&
+         Step.Text == "++") ||
+        (Step.Kind == ir::Expr::Binary && Step.Text == "+=" &&
+         stripCasts(*Step.Operands[1]).Kind == ir::Expr::IntLiteral &&
+         std::strtoll(stripCasts(*Step.Operands[1]).Text.c_str(), nullptr, 0) ==
+             1);
+    if (!Increment || stripCasts(*Step.Operands[0]).Kind != ir::Expr::Local ||
+        stripCasts(*Step.Operands[0]).Text != K)
+      return std::nullopt;
+    if (writesLocal(*S.Children[1], K) || !blockUniform(*Init->Exprs[0]) ||
+        !blockUniform(*Cond.Operands[1]))
+      return std::nullopt;
+    return Loop{K, Init->Exprs[0].get(), Cond.Operands[1].get()};
+  }
+
+  void walk(const ir::Stmt &S, std::vector<Stage> &Out) {
+    for (const ir::ExprPtr &E : S.Exprs)
+      if (E)
+        visit(*E, Out);
+    if (S.Kind == ir::Stmt::For) {
+      if (S.Children[0])
+        walk(*S.Children[0], Out);
+      std::optional<Loop> L = stagingLoop(S);
+      if (L)
+        Loops.push_back(*L);
+      walk(*S.Children[1], Out);
+      if (L)
+        Loops.pop_back();
+      return;
+    }
+    for (const ir::StmtPtr &C : S.Children)
+      if (C)
+        walk(*C, Out);
+    if (S.Kind == ir::Stmt::ParallelFor)
+      for (const ir::StmtPtr &C : S.Nested->Body)
+        walk(*C, Out);
+  }
+
+  void visit(const ir::Expr &E, std::vector<Stage> &Out) {
+    for (const ir::ExprPtr &O : E.Operands)
+      visit(*O, Out);
+    if (E.Kind != ir::Expr::SpanElement || E.LValue ||
+        N.Params[E.ParamIndex].Kind != ir::ParamKind::ReadSpan)
+      return;
+    const ir::Expr &Sub = stripCasts(*E.Operands[0]);
+    if (Sub.Kind != ir::Expr::Binary || Sub.Text != "+")
+      return;
+    for (const Loop &L : Loops)
+      for (int Side = 0; Side < 2; ++Side) {
+        const ir::Expr &K = stripCasts(*Sub.Operands[Side]);
+        const ir::Expr &Base = *Sub.Operands[1 - Side];
+        if (K.Kind != ir::Expr::Local || K.Text != L.Index ||
+            !blockUniform(Base))
+          continue;
+        add(E, Base, L, Out);
+        return;
+      }
+  }
+
+  void add(const ir::Expr &Read, const ir::Expr &Base, const Loop &L,
+           std::vector<Stage> &Out) {
+    const std::string BaseText = ir::exprText(N, Base);
+    for (Stage &S : Out)
+      if (S.Param == Read.ParamIndex && S.Level == &this->L &&
+          ir::exprText(N, *S.Base) == BaseText &&
+          ir::exprText(N, *S.Lower) == ir::exprText(N, *L.Lower) &&
+          ir::exprText(N, *S.Upper) == ir::exprText(N, *L.Upper)) {
+        S.Reads.push_back(&Read);
+        return;
+      }
+    Stage S;
+    S.Param = Read.ParamIndex;
+    S.Level = &this->L;
+    S.Base = &Base;
+    S.Lower = L.Lower;
+    S.Upper = L.Upper;
+    S.Reads.push_back(&Read);
+    S.Description = N.Params[S.Param].Name + "[" + BaseText + " + " + L.Index +
+                    "], " + L.Index + " in [" + ir::exprText(N, *L.Lower) +
+                    ", " + ir::exprText(N, *L.Upper) + ")";
+    Out.push_back(std::move(S));
+  }
+
+  const ir::Nest &N;
+  const ir::Level &L;
+  std::set<std::string> Inner;
+  std::vector<Loop> Loops;
+};
+
+} // namespace
+
+std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M) {
+  std::vector<Stage> Stages;
+  if (M.Levels.size() < 2)
+    return Stages;
+  const map::LevelMapping &Inner = M.Levels[1];
+  unsigned BlockThreads = 1;
+  for (const map::LevelMapping &L : M.Levels)
+    BlockThreads *= L.BlockSize;
+  // The block is the level's one group, over the whole extent: every thread
+  // of the block is in the same outermost iteration.
+  if (Inner.sequential() || Inner.Dop.Kind != map::Parallelism::SpanAll ||
+      Inner.BlockSize != BlockThreads || BlockThreads < 2)
+    return Stages;
+  for (const ir::Level *L : ir::levels(N))
+    if (L->Depth == 1)
+      StagingSearch(N, *L).run(Stages);
+  return Stages;
+}
+
+} // namespace weft::memory

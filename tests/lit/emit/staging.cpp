@@ -1,0 +1,121 @@
+// Shared-memory staging: a range of a read-only span that every thread of a
+// block reads along a sequential loop (a row of A in a matrix product, the
+// lud case) is loaded once by the block and read from shared memory; one
+// that does not fit is read in place. Checked on the simulator (32- and
+// 64-wide warps) against the host.
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
+// RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
+// RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: count 0 < %t.err
+// RUN: diff %t.host %t.sim
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
+// RUN: count 0 < %t.err64
+// RUN: diff %t.host %t.sim64
+#include <weft/weft.hpp>
+
+#include <cstdio>
+#include <vector>
+
+// CHECK: remark: weft: level 1 (j): dim x, block 64, Span(all){{.*}}; staged in shared memory (read by all 64 threads of the block): a[row + k], k in [0, $inner)
+void matmul(std::span<const float> a, std::span<const float> b,
+            std::span<float> c, int rows, int inner, int cols) {
+#pragma weft parallel for block(1)
+  for (int i = 0; i < rows; ++i) {
+    const int row = i * inner;
+#pragma weft parallel for span(all) block(64)
+    for (int j = 0; j < cols; ++j) {
+      float acc = 0;
+      for (int k = 0; k < inner; ++k)
+        acc += a[row + k] * b[k * cols + j];
+      c[i * cols + j] = acc;
+    }
+  }
+}
+// KERNEL: WEFT_SHARED weft::shared_array<float, WEFT_STAGE0> weft_stage0_buffer;
+// KERNEL: const weft::index_t weft_stage0_lo = (weft::index_t)(row) + (weft::index_t)(0);
+// KERNEL: weft_stage0.load(weft::linear_thread(), WEFT_BLOCK_THREADS);
+// KERNEL-NEXT: weft::barrier();
+// KERNEL: weft_stage0.ld(((unsigned long)(row + k)))
+// KERNEL: weft::barrier();
+
+// The range runs past the span's end for the last row, where a guard keeps
+// the loop from reading it: the load skips what lies outside.
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 32 threads of the block): w[base + k], k in [0, 8)
+void windows(std::span<const double> w, std::span<double> out, int rows) {
+#pragma weft parallel for block(1)
+  for (int i = 0; i < rows; ++i) {
+    const int base = i * 4;
+#pragma weft parallel for span(all) block(32)
+    for (int j = 0; j < 32; ++j) {
+      double s = 0;
+      for (int k = 0; k < 8; ++k)
+        if (base + k < static_cast<int>(w.size()))
+          s += w[base + k] * (j + 1);
+      out[i * 32 + j] = s;
+    }
+  }
+}
+
+// Not staged: the range depends on the thread (lud's triangular loop), or
+// the span is written in the nest.
+// CHECK: remark: weft: level 1 (j): dim x, block 64, Span(all); constrained by this loop's dim/block/span/split clauses{{[^;]*}}
+// CHECK-NOT: staged
+// CHECK: remark: weft: level 0
+void triangular(std::span<const float> a, std::span<float> c, int n) {
+#pragma weft parallel for block(1)
+  for (int i = 0; i < n; ++i)
+#pragma weft parallel for span(all) block(64)
+    for (int j = 0; j < n; ++j) {
+      float acc = 0;
+      for (int k = 0; k < j; ++k)
+        acc += a[i * n + k];
+      c[i * n + j] = acc;
+    }
+}
+// CHECK: remark: weft: level 1 (j): dim x, block 64, Span(all); constrained by this loop's dim/block/span/split clauses{{[^;]*}}
+// CHECK-NOT: staged
+void written(std::span<float> a, int n) {
+#pragma weft parallel for block(1)
+  for (int i = 0; i < n; ++i)
+#pragma weft parallel for span(all) block(64)
+    for (int j = 0; j < n; ++j) {
+      float acc = 0;
+      for (int k = 0; k < n; ++k)
+        acc += a[k];
+      a[n * (i + 1) + j] = acc;
+    }
+}
+
+int main() {
+  double Check = 0;
+  // inner = 50 fits the stage; inner = 7000 does not (read in place).
+  for (int Inner : {50, 7000}) {
+    const int Rows = 3, Cols = 70;
+    std::vector<float> A(Rows * Inner), B(Inner * Cols), C(Rows * Cols);
+    for (std::size_t X = 0; X < A.size(); ++X)
+      A[X] = static_cast<float>(X % 7) * 0.5f;
+    for (std::size_t X = 0; X < B.size(); ++X)
+      B[X] = static_cast<float>(X % 11) - 2.0f;
+    matmul(A, B, C, Rows, Inner, Cols);
+    for (std::size_t X = 0; X < C.size(); ++X)
+      Check += C[X] * static_cast<double>(X % 3);
+    std::printf("matmul %d: %.3f\n", Inner, Check);
+  }
+  std::vector<double> W(4 * 9 + 2), Out(9 * 32);
+  for (std::size_t X = 0; X < W.size(); ++X)
+    W[X] = static_cast<double>(X % 5) + 0.25;
+  windows(W, Out, 9);
+  for (std::size_t X = 0; X < Out.size(); ++X)
+    Check += Out[X] * static_cast<double>(X % 3);
+  std::vector<float> T(20 * 20), U(20 * 20);
+  for (std::size_t X = 0; X < T.size(); ++X)
+    T[X] = static_cast<float>(X % 9);
+  triangular(T, U, 20);
+  std::vector<float> V(20 * 21, 1.0f);
+  written(V, 20);
+  for (std::size_t X = 0; X < U.size(); ++X)
+    Check += U[X] + V[X];
+  std::printf("all: %.3f\n", Check);
+}
