@@ -1,0 +1,160 @@
+// launch-overhead.cpp: the host-side cost of one weft launch with resident
+// data (inside a weft::region: no copies) against a raw driver launch
+// (cuLaunchKernel) of the same kernel text, on the same data, side by side
+// in one run, each launch followed by a synchronize. Needs an NVIDIA GPU;
+// built with the plugin by launch-overhead.sh.
+// Usage: launch-overhead KERNEL.cu (the marked loop's kernel, as emitted)
+#include <weft/weft.hpp>
+
+#include "core/DynamicLibrary.h"
+#include "core/RuntimeCompiler.h"
+#include "cuda/DriverApi.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace weft::rt;
+using Clock = std::chrono::steady_clock;
+
+void scale(std::span<float> y, float a) {
+#pragma weft parallel for block(256)
+  for (std::size_t i = 0; i < y.size(); ++i)
+    y[i] = y[i] * a + 1.0f;
+}
+
+namespace {
+
+constexpr std::size_t Elements = 1 << 14;
+constexpr int Launches = 2000, Rounds = 7;
+
+int skip(const std::string &Why) {
+  std::printf("SKIPPED: %s\n", Why.c_str());
+  return 77;
+}
+int fail(const std::string &Why) {
+  std::printf("FAILED: %s\n", Why.c_str());
+  return 1;
+}
+
+/// The same kernel, launched through the driver by hand.
+struct RawLaunch {
+  DynamicLibrary Driver;
+  DriverApi Api{};
+  CUfunction Function = nullptr;
+  CUdeviceptr Data = 0;
+  struct {
+    CUdeviceptr Data;
+    unsigned long long Extent;
+  } Span{};
+  float A = 0.5f;
+  long long Lower = 0, Count = Elements;
+  void *Params[4] = {&Span, &A, &Lower, &Count};
+
+  std::string init(const std::string &Name, const std::string &Text) {
+    std::string Error;
+    if (!Driver.open({"libcuda.so.1"}, Error) || !Api.load(Driver))
+      return "no CUDA driver (" + Error + ")";
+    int Devices = 0, Major = 0, Minor = 0;
+    CUdevice Device = 0;
+    CUcontext Context = nullptr;
+    if (Api.Init(0) || Api.DeviceGetCount(&Devices) || Devices == 0 ||
+        Api.DeviceGet(&Device, 0) ||
+        Api.DeviceGetAttribute(
+            &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Device) ||
+        Api.DeviceGetAttribute(
+            &Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Device) ||
+        Api.PrimaryCtxRetain(&Context, Device) || Api.CtxSetCurrent(Context))
+      return "no CUDA device";
+    RuntimeCompiler Compiler(RuntimeCompiler::Kind::Nvrtc);
+    std::vector<char> Binary;
+    std::string Log;
+    if (!Compiler.load(Error) ||
+        !Compiler.compile(Text, Name,
+                          "sm_" + std::to_string(Major) + std::to_string(Minor),
+                          {}, Binary, Log))
+      return "NVRTC: " + Error + Log;
+    CUmodule Module = nullptr;
+    if (Api.ModuleLoadData(&Module, Binary.data()) ||
+        Api.ModuleGetFunction(&Function, Module, Name.c_str()) ||
+        Api.MemAlloc(&Data, Elements * sizeof(float)))
+      return "loading the kernel failed";
+    std::vector<float> Host(Elements, 1.0f);
+    Api.MemcpyHtoD(Data, Host.data(), Elements * sizeof(float));
+    Span = {Data, Elements};
+    return {};
+  }
+  bool launch() {
+    const unsigned Blocks = (Elements + 255) / 256;
+    return !Api.LaunchKernel(Function, Blocks, 1, 1, 256, 1, 1, 0, nullptr,
+                             Params, nullptr) &&
+           !Api.CtxSynchronize();
+  }
+};
+
+template <class Fn> double microsecondsPerLaunch(Fn &&Launch) {
+  const Clock::time_point Start = Clock::now();
+  for (int I = 0; I < Launches; ++I)
+    Launch();
+  return std::chrono::duration<double, std::micro>(Clock::now() - Start)
+             .count() /
+         Launches;
+}
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  return V[V.size() / 2];
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc != 2)
+    return fail("usage: launch-overhead KERNEL.cu");
+  std::ifstream In(Argv[1]);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  const std::string Source = Text.str();
+  // The raw launch passes the parameters as the kernel declares them.
+  const std::string Expected = "(weft::dspan<float> y, float a, weft::index_t "
+                               "weft_lo0, weft::index_t weft_count0)";
+  const std::size_t At = Source.find("WEFT_KERNEL(");
+  if (At == std::string::npos || Source.find(Expected) == std::string::npos)
+    return fail(std::string(Argv[1]) +
+                " is not the kernel of scale() with "
+                "parameters " +
+                Expected);
+  const std::string Name =
+      Source.substr(At + 12, Source.find(',', At) - At - 12);
+
+  RawLaunch Raw;
+  if (std::string Why = Raw.init(Name, Source); !Why.empty())
+    return skip(Why);
+
+  std::vector<float> Y(Elements, 1.0f);
+  const std::span<float> Ys(Y);
+  weft::region Resident(Ys);
+  scale(Y, 0.5f); // compiles (or loads from the cache) the kernel
+  if (std::strcmp(weft::backendName(), "cuda") != 0)
+    return skip(std::string("weft runs on ") + weft::backendName());
+  const weft::transfer_stats_t Before = weft::transfer_stats();
+  std::vector<double> Weft, Driver;
+  for (int R = 0; R < Rounds; ++R) {
+    Weft.push_back(microsecondsPerLaunch([&] { scale(Y, 0.5f); }));
+    Driver.push_back(microsecondsPerLaunch([&] { Raw.launch(); }));
+  }
+  const weft::transfer_stats_t After = weft::transfer_stats();
+  if (After.ToDevice != Before.ToDevice || After.ToHost != Before.ToHost)
+    return fail("the region's data was copied during the timed launches");
+  const double W = median(Weft), D = median(Driver);
+  std::printf("per launch and synchronize, %zu floats, medians of %d x %d: "
+              "weft %.2f us, raw driver %.2f us: weft adds %.2f us (goal: "
+              "within 10 us)\n",
+              Elements, Rounds, Launches, W, D, W - D);
+  return 0;
+}

@@ -1,0 +1,65 @@
+// DriverApi.h: the CUDA driver API entry points weft uses, resolved from
+// libcuda.so.1 at run time (no CUDA header or library at build time).
+#ifndef WEFT_RUNTIME_CUDA_DRIVERAPI_H
+#define WEFT_RUNTIME_CUDA_DRIVERAPI_H
+
+#include "core/DynamicLibrary.h"
+
+#include <cstddef>
+
+namespace weft::rt {
+
+// The driver API's types and constants, as cuda.h defines them.
+using CUresult = int;
+using CUdevice = int;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+using CUdeviceptr = unsigned long long;
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
+constexpr int CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+
+struct DriverApi {
+  CUresult (*Init)(unsigned);
+  CUresult (*DeviceGetCount)(int *);
+  CUresult (*DeviceGet)(CUdevice *, int);
+  CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*CtxSetCurrent)(CUcontext);
+  CUresult (*CtxSynchronize)();
+  CUresult (*ModuleLoadData)(CUmodule *, const void *);
+  CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*MemAlloc)(CUdeviceptr *, std::size_t);
+  CUresult (*MemFree)(CUdeviceptr);
+  CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, std::size_t);
+  CUresult (*MemcpyDtoH)(void *, CUdeviceptr, std::size_t);
+  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **);
+  CUresult (*GetErrorString)(CUresult, const char **);
+
+  bool load(const DynamicLibrary &L) {
+    // The _v2 names are the current ABI of these entry points.
+    return L.get("cuInit", Init) && L.get("cuDeviceGetCount", DeviceGetCount) &&
+           L.get("cuDeviceGet", DeviceGet) &&
+           L.get("cuDeviceGetAttribute", DeviceGetAttribute) &&
+           L.get("cuDevicePrimaryCtxRetain", PrimaryCtxRetain) &&
+           L.get("cuCtxSetCurrent", CtxSetCurrent) &&
+           L.get("cuCtxSynchronize", CtxSynchronize) &&
+           L.get("cuModuleLoadData", ModuleLoadData) &&
+           L.get("cuModuleGetFunction", ModuleGetFunction) &&
+           L.get("cuMemAlloc_v2", MemAlloc) && L.get("cuMemFree_v2", MemFree) &&
+           L.get("cuMemcpyHtoD_v2", MemcpyHtoD) &&
+           L.get("cuMemcpyDtoH_v2", MemcpyDtoH) &&
+           L.get("cuLaunchKernel", LaunchKernel) &&
+           L.get("cuGetErrorString", GetErrorString);
+  }
+};
+
+} // namespace weft::rt
+
+#endif
