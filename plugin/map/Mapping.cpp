@@ -378,8 +378,6 @@ private:
     unsigned Mapped = 0;
     for (const LevelMapping &L : Current)
       Mapped += !L.sequential();
-    if (Mapped > 2)
-      return false;
     for (std::size_t D = 1; D < Current.size(); ++D) {
       const LevelMapping &L = Current[D];
       if (L.sequential())
@@ -404,6 +402,11 @@ private:
       }
       // Spread over blocks, the level's enclosing code would run in each.
       if (L.Dop.Kind != Parallelism::SpanAll && !Chain)
+        return false;
+      // A third level on threads: only down a perfectly nested chain
+      // without inner reductions (a 3-D grid), where no level waits for
+      // another.
+      if (Mapped > 2 && (!Chain || Depths[D].Reduces))
         return false;
       // What the group's threads write, the code after the level may read:
       // they synchronize there, which needs the group to be the block or a

@@ -91,11 +91,12 @@ struct MappingInput {
   std::map<std::string, std::int64_t> Symbols;
   std::int64_t DefaultExtent = 1024;
   unsigned KeepTop = 4;
-  /// Keep to what the kernel generator emits: at most two levels on
-  /// threads; an inner level that reduces across threads is one whole warp
-  /// on x, or the only group of threads in its block (so that its barriers
-  /// are reached by the whole block); Split(k) of an inner level only at
-  /// depth 1, where a second kernel can finish each outermost iteration.
+  /// Keep to what the kernel generator emits: three levels on threads
+  /// only down a perfectly nested chain without inner reductions; an inner
+  /// level that reduces across threads is one whole warp on x, or the only
+  /// group of threads in its block (so that its barriers are reached by the
+  /// whole block); Split(k) of an inner level only at depth 1, where a second
+  /// kernel can finish each outermost iteration.
   bool GeneratorLimits = false;
 };
 

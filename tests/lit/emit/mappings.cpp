@@ -1,7 +1,8 @@
 // Kernels for forced mappings: each degree of parallelism (Split(k) of the
 // outermost and of an inner level) and each fixed strategy, on sumRows, a
-// dot product, a stencil and a three-level nest; each run on the checked
-// simulator, with 32- and 64-wide warps, and compared with the host loops.
+// dot product, a stencil, a three-level nest and a 3-D grid; each run on
+// the checked simulator, with 32- and 64-wide warps, and compared with the
+// host loops.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -104,6 +105,24 @@ void batchedMatmul(std::span<const float> a, std::span<const float> b,
       }
 }
 
+// Three levels on a 3-D grid (a perfectly nested chain): a 3-D stencil.
+// CHECK: remark: weft: level 0 (i): dim z, block 2, Span(1)
+// CHECK: remark: weft: level 1 (j): dim y, block 4, Span(1)
+// CHECK: remark: weft: level 2 (k): dim x, block 32, Span(1)
+void smooth3d(std::span<const float> in, std::span<float> out, int n) {
+#pragma weft parallel for dim(z) block(2)
+  for (int i = 1; i < n - 1; ++i)
+#pragma weft parallel for dim(y) block(4)
+    for (int j = 1; j < n - 1; ++j)
+#pragma weft parallel for dim(x) block(32)
+      for (int k = 1; k < n - 1; ++k) {
+        const int c = (i * n + j) * n + k;
+        out[c] = (in[c - 1] + in[c + 1] + in[c - n] + in[c + n] +
+                  in[c - n * n] + in[c + n * n]) /
+                 6;
+      }
+}
+
 int main() {
   const int R = 61, C = 300;
   std::vector<float> M(R * C), Out(R);
@@ -143,4 +162,13 @@ int main() {
   for (std::size_t I = 0; I < Z.size(); ++I)
     S += Z[I] * (I % 3 + 1);
   std::printf("matmul: %.4f\n", S);
+  const int Side = 19;
+  std::vector<float> Cube(Side * Side * Side), Smoothed(Cube.size(), 0.0f);
+  for (std::size_t I = 0; I < Cube.size(); ++I)
+    Cube[I] = static_cast<float>((I * 37) % 101) * 0.5f;
+  smooth3d(Cube, Smoothed, Side);
+  S = 0;
+  for (std::size_t I = 0; I < Smoothed.size(); ++I)
+    S += Smoothed[I] * (I % 7);
+  std::printf("smooth3d: %.3f\n", S);
 }
