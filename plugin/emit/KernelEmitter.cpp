@@ -819,6 +819,31 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
     for (const ir::Reduction &R : SplitLevel->Reductions)
       D << "split " << ir::byteSize(R.Type) << "\n";
   }
+  // Block sizes the runtime may try instead, as the program runs: for a
+  // kernel whose threads spread along one axis and combine nothing (so any
+  // block gives the same result bit for bit, and every barrier still spans
+  // the level's whole group).
+  {
+    int TunedAxis = -1;
+    unsigned Spread = 0;
+    bool Reduces = SplitLevel != nullptr;
+    for (const ir::Level *Level : ir::levels(N))
+      Reduces = Reduces || !Level->Reductions.empty();
+    for (int A = 0; A < 3; ++A)
+      if (Block[A] > 1) {
+        ++Spread;
+        TunedAxis = A;
+      }
+    if (!Reduces && Spread == 1) {
+      D << "tune "
+        << "xyz"[TunedAxis];
+      for (unsigned B :
+           {Block[TunedAxis] / 2, Block[TunedAxis], Block[TunedAxis] * 2})
+        if (B >= 32 && B <= 1024)
+          D << " " << B;
+      D << "\n";
+    }
+  }
   // Per-iteration arrays: bytes per element, and elements per thread.
   for (const MappingContext::Buffer &B : Context.Buffers)
     D << "buffer " << B.ElementBytes << " " << boundExpression(*B.Extent)

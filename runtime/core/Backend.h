@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace weft::rt {
 
@@ -32,9 +33,11 @@ public:
   virtual const char *name() const = 0;
   virtual const DeviceProperties &properties() const = 0;
 
-  /// Compiles (or takes from the cache) the kernel's text and loads one of
-  /// its functions: Kernel.Name, or its combining kernel's name.
+  /// Compiles (or takes from the cache) the kernel's text with Defines
+  /// ("WEFT_BLOCK_X=128": a variant) and loads one of its functions:
+  /// Kernel.Name, or its combining kernel's name.
   virtual Status getKernel(const KernelInfo &Kernel, const char *Source,
+                           const std::vector<std::string> &Defines,
                            const std::string &Function,
                            KernelHandle &Handle) = 0;
   virtual Status allocate(std::size_t Bytes, DevicePtr &Ptr) = 0;

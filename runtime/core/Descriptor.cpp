@@ -200,6 +200,17 @@ bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
           !(B.Extent = P.parse()))
         return Fail("bad buffer");
       Out.Buffers.push_back(std::move(B));
+    } else if (Key == "tune") {
+      std::string Axis;
+      unsigned B = 0;
+      if (!(L >> Axis) || Axis.size() != 1 || Axis[0] < 'x' || Axis[0] > 'z')
+        return Fail("bad tune");
+      Out.Tune.Axis = Axis[0] - 'x';
+      while (L >> B) {
+        if (B == 0 || B > 1024)
+          return Fail("bad tune");
+        Out.Tune.Blocks.push_back(B);
+      }
     } else if (Key == "combine") {
       if (!(L >> Out.Combine.Name >> Out.Combine.Block) ||
           Out.Combine.Block == 0 || Out.Combine.Block > 1024)

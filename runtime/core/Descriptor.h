@@ -109,6 +109,12 @@ struct CombineInfo {
   std::vector<std::size_t> PartialBytes; // per split reduction
 };
 
+/// Block sizes the runtime may try along one axis instead of the mapped
+/// one; empty when the kernel is not tunable.
+struct TuneInfo {
+  int Axis = 0;
+  std::vector<unsigned> Blocks;
+};
 struct KernelInfo {
   std::string Name;
   std::string Location;
@@ -118,6 +124,7 @@ struct KernelInfo {
   std::vector<ReductionInfo> Reductions;
   std::vector<BufferInfo> Buffers;
   CombineInfo Combine;
+  TuneInfo Tune;
 };
 
 /// Parses a descriptor; on malformed text returns false and sets Error.

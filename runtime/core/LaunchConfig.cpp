@@ -8,11 +8,13 @@ namespace weft::rt {
 bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
                          std::size_t NumArgs, std::int64_t RootCount,
                          const DeviceProperties &Props, LaunchConfig &Out,
-                         std::string &Error) {
+                         std::string &Error, int TunedAxis,
+                         unsigned TunedBlock) {
   std::uint64_t Threads = 1;
   for (const DimensionInfo &D : K.Dimensions) {
-    Out.Block[D.Axis] = D.Block;
-    Threads *= D.Block;
+    Out.Block[D.Axis] =
+        D.Axis == TunedAxis && TunedBlock ? TunedBlock : D.Block;
+    Threads *= Out.Block[D.Axis];
   }
   if (Threads > Props.MaxThreadsPerBlock) {
     Error = "the kernel's block of " + std::to_string(Threads) +
@@ -30,7 +32,7 @@ bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
           !evaluateTripCount(D.Bounds, K, Args, NumArgs, Lower, Count, Error))
         return false;
       const std::int64_t PerBlock =
-          static_cast<std::int64_t>(D.Block) * std::max(1u, D.N);
+          static_cast<std::int64_t>(Out.Block[D.Axis]) * std::max(1u, D.N);
       Blocks = std::max<std::int64_t>(1, (Count + PerBlock - 1) / PerBlock);
     }
     // The kernel strides over what a capped grid leaves out.

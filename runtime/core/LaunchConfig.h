@@ -21,11 +21,13 @@ struct LaunchConfig {
 
 /// Span levels get enough blocks to cover their extent (the kernel strides
 /// over whatever a capped grid leaves), Span(all) one, Split(k) k. RootCount
-/// is the outermost level's trip count.
+/// is the outermost level's trip count. TunedBlock, when given, replaces
+/// the block size along TunedAxis.
 bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
                          std::size_t NumArgs, std::int64_t RootCount,
                          const DeviceProperties &Props, LaunchConfig &Out,
-                         std::string &Error);
+                         std::string &Error, int TunedAxis = -1,
+                         unsigned TunedBlock = 0);
 
 } // namespace weft::rt
 

@@ -7,11 +7,14 @@
 #include "core/LaunchConfig.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
 namespace weft::rt {
+
+using Clock = std::chrono::steady_clock;
 
 Backend::~Backend() = default;
 
@@ -202,18 +205,23 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   if (!Site.Handle) {
     Status S = injectedFault("compile");
     if (S.empty())
-      S = Active->getKernel(K, Source, K.Name, Site.Handle);
+      S = Active->getKernel(K, Source, {}, K.Name, Site.Handle);
     if (S.empty() && !K.Combine.Name.empty())
-      S = Active->getKernel(K, Source, K.Combine.Name, Site.CombineHandle);
+      S = Active->getKernel(K, Source, {}, K.Combine.Name, Site.CombineHandle);
     if (!S.empty()) {
       Site.Handle = nullptr;
       return S;
     }
   }
 
+  LoopSite::Variant *Variant = nullptr;
+  if (Status S = chooseVariant(Site, Source, Variant); !S.empty())
+    return S;
+
   const DeviceProperties &Props = Active->properties();
   LaunchConfig Config;
-  if (!computeLaunchConfig(K, Args, NumArgs, Count, Props, Config, Error))
+  if (!computeLaunchConfig(K, Args, NumArgs, Count, Props, Config, Error,
+                           K.Tune.Axis, Variant ? Variant->Block : 0))
     return Error;
 
   LaunchBuffers Buffers(*Active);
@@ -311,9 +319,11 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   if (!K.Combine.Name.empty())
     Params.push_back(&Splits);
 
+  const Clock::time_point Start = Clock::now();
   Status S = injectedFault("launch");
   if (S.empty())
-    S = Active->launch(Site.Handle, Config.Grid, Config.Block, Params.data());
+    S = Active->launch(Variant ? Variant->Handle : Site.Handle, Config.Grid,
+                       Config.Block, Params.data());
   if (S.empty() && Site.CombineHandle) {
     // One thread per outermost iteration, after the partials are written.
     const unsigned Block[3] = {K.Combine.Block, 1, 1};
@@ -329,6 +339,13 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     S = Active->synchronize();
   if (!S.empty())
     return S;
+  if (Variant && Site.Chosen < 0) {
+    const double Seconds =
+        std::chrono::duration<double>(Clock::now() - Start).count();
+    Variant->Seconds =
+        Variant->Timed ? std::min(Variant->Seconds, Seconds) : Seconds;
+    ++Variant->Timed;
+  }
 
   for (std::size_t I = 0; I < NumArgs; ++I) {
     const ParamInfo &P = K.Params[I];
@@ -358,6 +375,78 @@ Status Runtime::run(LoopSite &Site, const char *Source,
            K.Name + " failed (" + S + "); the host data is no longer reliable");
       std::abort();
     }
+  }
+  return {};
+}
+
+namespace {
+
+/// Launches of a loop before its tuning starts (a loop run once or twice
+/// never pays for compiling variants), and timed launches per variant.
+constexpr unsigned LaunchesBeforeTuning = 3, TimedLaunchesPerVariant = 2;
+
+/// WEFT_TUNE=0 turns run-time tuning off.
+bool tuningEnabled() {
+  static const bool Enabled = [] {
+    const char *V = std::getenv("WEFT_TUNE");
+    return !V || std::strcmp(V, "0") != 0;
+  }();
+  return Enabled;
+}
+
+} // namespace
+
+Status Runtime::chooseVariant(LoopSite &Site, const char *Source,
+                              LoopSite::Variant *&Out) {
+  const KernelInfo &K = Site.Kernel;
+  Out = nullptr;
+  if (++Site.Launches <= LaunchesBeforeTuning || !tuningEnabled() ||
+      K.Tune.Blocks.size() < 2)
+    return {};
+  if (Site.Variants.empty())
+    for (unsigned B : K.Tune.Blocks)
+      Site.Variants.push_back({B, nullptr, 0, 0});
+  if (Site.Chosen < 0) {
+    // The variant timed least so far; once each has its launches, the
+    // fastest for good.
+    LoopSite::Variant *Next = &Site.Variants.front();
+    for (LoopSite::Variant &V : Site.Variants)
+      if (V.Timed < Next->Timed)
+        Next = &V;
+    if (Next->Timed >= TimedLaunchesPerVariant) {
+      Site.Chosen = 0;
+      std::string Times;
+      for (std::size_t I = 0; I < Site.Variants.size(); ++I) {
+        const LoopSite::Variant &V = Site.Variants[I];
+        if (V.Seconds < Site.Variants[Site.Chosen].Seconds)
+          Site.Chosen = static_cast<int>(I);
+        Times += (I ? ", " : "") + std::to_string(V.Block) + ": " +
+                 std::to_string(V.Seconds * 1e6) + " us";
+      }
+      note(K.Location + ": kernel " + K.Name + " tuned: block " +
+           "xyz"[K.Tune.Axis] + " " +
+           std::to_string(Site.Variants[Site.Chosen].Block) + " (" + Times +
+           ")");
+      Next = &Site.Variants[Site.Chosen];
+    }
+    Out = Next;
+  } else {
+    Out = &Site.Variants[Site.Chosen];
+  }
+  if (!Out->Handle) {
+    unsigned Mapped = 0;
+    for (const DimensionInfo &D : K.Dimensions)
+      if (D.Axis == K.Tune.Axis)
+        Mapped = D.Block;
+    if (Out->Block == Mapped)
+      Out->Handle = Site.Handle;
+    else if (Status S = Active->getKernel(K, Source,
+                                          {std::string("WEFT_BLOCK_") +
+                                           "XYZ"[K.Tune.Axis] + "=" +
+                                           std::to_string(Out->Block)},
+                                          K.Name, Out->Handle);
+             !S.empty())
+      return "its variant with block " + std::to_string(Out->Block) + ": " + S;
   }
   return {};
 }

@@ -24,6 +24,17 @@ struct LoopSite {
   KernelInfo Kernel;
   KernelHandle Handle = nullptr;
   KernelHandle CombineHandle = nullptr; // Split(k) of depth 1 only
+  /// Run-time tuning of the block size along Kernel.Tune.Axis: each
+  /// variant is timed over a few launches, then the fastest is kept.
+  struct Variant {
+    unsigned Block = 0;
+    KernelHandle Handle = nullptr;
+    double Seconds = 0; // the fastest of its timed launches
+    unsigned Timed = 0;
+  };
+  std::vector<Variant> Variants;
+  int Chosen = -1; // index into Variants once tuned
+  unsigned Launches = 0;
   /// Set after a failure: the host loop runs from then on, without more
   /// warnings.
   bool Disabled = false;
@@ -51,6 +62,10 @@ private:
   Runtime();
   Status run(LoopSite &Site, const char *Source, const detail::LaunchArg *Args,
              std::size_t NumArgs);
+  /// The block-size variant this launch uses while the site is tuned (null:
+  /// the mapped one), compiled on first use.
+  Status chooseVariant(LoopSite &Site, const char *Source,
+                       LoopSite::Variant *&Out);
 
   struct Resident {
     char *Host;

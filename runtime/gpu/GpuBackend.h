@@ -25,6 +25,7 @@ public:
   const DeviceProperties &properties() const override { return Props; }
 
   Status getKernel(const KernelInfo &Kernel, const char *Source,
+                   const std::vector<std::string> &Defines,
                    const std::string &Function, KernelHandle &Handle) final {
     if (Status S = makeCurrent(); !S.empty())
       return S;
@@ -34,16 +35,18 @@ public:
       CacheWarned = true;
     }
     // Everything that shapes the binary.
-    const std::string Key = std::string(Compiler.name()) + " " +
-                            Compiler.version() + "\n" + Props.Architecture +
-                            "\n" + DevicePreludeText + "\n" + Source;
+    std::string Key = std::string(Compiler.name()) + " " + Compiler.version() +
+                      "\n" + Props.Architecture + "\n" + DevicePreludeText +
+                      "\n" + Source;
+    for (const std::string &D : Defines)
+      Key += "\n-D" + D;
     if (std::optional<std::vector<char>> Cached = Cache.load(Kernel.Name, Key))
       if (loadFunction(*Cached, Function, Handle).empty())
         return {};
     std::vector<char> Binary;
     std::string Log;
-    if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, {}, Binary,
-                          Log))
+    if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, Defines,
+                          Binary, Log))
       return std::string(Compiler.name()) + " could not compile it for " +
              Props.Architecture + ": " + Log;
     Cache.store(Kernel.Name, Key, Binary);

@@ -73,9 +73,12 @@ public:
   const DeviceProperties &properties() const override { return Props; }
 
   Status getKernel(const KernelInfo &Info, const char *Source,
+                   const std::vector<std::string> &Defines,
                    const std::string &Function, KernelHandle &Handle) override {
     std::vector<std::string> Flags = {"-DWEFT_SIM_WARP=" +
                                       std::to_string(Props.WarpSize)};
+    for (const std::string &D : Defines)
+      Flags.push_back("-D" + D);
     if (Check)
       Flags.push_back("-DWEFT_SIM_CHECK=1");
     std::string Error;

@@ -105,6 +105,23 @@ TEST(Descriptor, BadBoundsAreErrors) {
   EXPECT_FALSE(evaluateBound(Missing, K, Args, 2, V, Error));
 }
 
+TEST(Descriptor, CombiningKernelAndTuning) {
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor("weft 1\nkernel k\nloc a.cpp:1:1\n"
+                              "level (lit 0) (lit 9) 1 lt\n"
+                              "map 0 y 1 span 1\nmap 1 x 128 split 6\n"
+                              "combine k_combine 256\nsplit 8\nsplit 4\n"
+                              "tune y 64 128 256\n",
+                              K, Error))
+      << Error;
+  EXPECT_EQ(K.Combine.Name, "k_combine");
+  EXPECT_EQ(K.Combine.Block, 256u);
+  EXPECT_EQ(K.Combine.PartialBytes, (std::vector<std::size_t>{8, 4}));
+  EXPECT_EQ(K.Tune.Axis, 1);
+  EXPECT_EQ(K.Tune.Blocks, (std::vector<unsigned>{64, 128, 256}));
+}
+
 TEST(Descriptor, MalformedIsRejected) {
   for (const char *Text :
        {"", "kernel k\nlevel (lit 0) (lit 1) 1 lt\n",
@@ -112,7 +129,11 @@ TEST(Descriptor, MalformedIsRejected) {
         "weft 1\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
         "weft 1\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
         "weft 1\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 1\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n"}) {
+        "weft 1\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune w 64\n",
+        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune x 2048\n",
+        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
+        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
     KernelInfo K;
     std::string Error;
     EXPECT_FALSE(parseDescriptor(Text, K, Error)) << Text;

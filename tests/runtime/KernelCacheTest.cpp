@@ -79,7 +79,7 @@ TEST_F(KernelCacheTest, DirectoryWritableByOthersIsRefused) {
       Sim ? Sim->getKernel(K,
                            "#include <weft/device.h>\n"
                            "WEFT_KERNEL(weft_cache_probe, 32)(int x) {}\n",
-                           K.Name, H)
+                           {}, K.Name, H)
           : Reason;
   std::exit(S.empty() ? 0 : 1);
 }

@@ -49,7 +49,7 @@ public:
     Info.Name = Name;
     Info.Location = "SimTest.cpp:" + Name;
     KernelHandle K = nullptr;
-    ASSERT_EQ(Sim->getKernel(Info, Source.c_str(), Info.Name, K), "");
+    ASSERT_EQ(Sim->getKernel(Info, Source.c_str(), {}, Info.Name, K), "");
     std::vector<void *> Params;
     for (auto &S : Spans)
       Params.push_back(&S);
