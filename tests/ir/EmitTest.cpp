@@ -110,7 +110,8 @@ TEST(Emit, Descriptor) {
                               "param in f32 x\nparam inout f32 y\n"
                               "param scalar f32 a\nparam scalar i32 n\n"
                               "level (lit 1) (sub (arg 3) (lit 1)) 1 lt\n"
-                              "map 0 x 64 span 1\n");
+                              "map 0 x 64 span 1\n"
+                              "tune x 32 64 128\n");
   EXPECT_NE(K.Source.find("#define WEFT_BLOCK_X 64"), std::string::npos);
 }
 
