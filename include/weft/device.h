@@ -571,7 +571,7 @@ template <class T, unsigned Capacity, class Span> struct staged {
   WEFT_DEVICE staged(shared_array<T, Capacity> &Buffer, Span Source, index_t Lo,
                      index_t Count, bool Enabled)
       : Buffer(Buffer), Source(Source), Lo(Lo), Count(Count),
-        InShared(Enabled && Count >= 0 && Count <= (index_t)Capacity) {}
+        InShared(Enabled && Count > 0 && Count <= (index_t)Capacity) {}
   /// Every thread of the block calls it; a barrier must follow.
   WEFT_DEVICE void load(unsigned Thread, unsigned Threads) const {
     if (!InShared)
@@ -581,8 +581,10 @@ template <class T, unsigned Capacity, class Span> struct staged {
       if (Lo + I >= 0 && Lo + I < (index_t)Source.size())
         Buffer[I] = Source.ld(Lo + I);
   }
+  /// Inside the range from shared memory; anything else from the span.
   WEFT_DEVICE T ld(index_t I) const {
-    return InShared ? Buffer.ld(I - Lo) : Source.ld(I);
+    return InShared && I >= Lo && I - Lo < Count ? Buffer.ld(I - Lo)
+                                                 : Source.ld(I);
   }
 };
 

@@ -319,13 +319,26 @@ private:
       const std::string T = ir::typeName(N, P.Element, P.Struct);
       Context->Scratch.push_back("WEFT_SHARED weft::shared_array<" + T +
                                  ", WEFT_STAGE" + K + "> " + Name + "_buffer;");
-      OS << In << "const weft::index_t " << Name << "_lo = (weft::index_t)("
-         << expr(*S.Base) << ") + (weft::index_t)(" << expr(*S.Lower) << ");\n"
+      // The range the reads span: from every index at its lower bound to
+      // every index at its last value.
+      std::string Lo, Count = "1";
+      for (const ir::Expr *B : S.Base)
+        Lo += "(weft::index_t)(" + expr(*B) + ") + ";
+      for (const memory::Stage::Term &Term : S.Terms) {
+        const std::string C =
+            Term.Coefficient
+                ? "(weft::index_t)(" + expr(*Term.Coefficient) + ") * "
+                : "";
+        Lo += C + "(weft::index_t)(" + expr(*Term.Lower) + ") + ";
+        Count += " + " + C + "((weft::index_t)(" + expr(*Term.Upper) +
+                 ") - 1 - (weft::index_t)(" + expr(*Term.Lower) + "))";
+      }
+      Lo.resize(Lo.size() - 3);
+      OS << In << "const weft::index_t " << Name << "_lo = " << Lo << ";\n"
          << In << "const weft::staged<" << T << ", WEFT_STAGE" << K
          << ", decltype(" << P.Name << ")> " << Name << "{" << Name
-         << "_buffer, " << P.Name << ", " << Name << "_lo, (weft::index_t)("
-         << expr(*S.Upper) << ") - (weft::index_t)(" << expr(*S.Lower)
-         << "), WEFT_STAGING != 0};\n"
+         << "_buffer, " << P.Name << ", " << Name << "_lo, " << Count
+         << ", WEFT_STAGING != 0};\n"
          << In << Name << ".load(weft::linear_thread(), WEFT_BLOCK_THREADS);\n";
       Any = true;
     }

@@ -148,48 +148,63 @@ private:
         walk(*C, Out);
   }
 
+  /// Sub as a sum of block-uniform terms and coefficient * loop index
+  /// terms, each loop at most once; false when it is not of that form.
+  bool linearize(const ir::Expr &Sub, Stage &S) const {
+    const ir::Expr &E = stripCasts(Sub);
+    if (E.Kind == ir::Expr::Binary && E.Text == "+")
+      return linearize(*E.Operands[0], S) && linearize(*E.Operands[1], S);
+    auto LoopOf = [&](const ir::Expr &X) -> const Loop * {
+      const ir::Expr &V = stripCasts(X);
+      if (V.Kind == ir::Expr::Local)
+        for (const Loop &L : Loops)
+          if (L.Index == V.Text)
+            return &L;
+      return nullptr;
+    };
+    const Loop *Index = LoopOf(E);
+    const ir::Expr *Coefficient = nullptr;
+    if (!Index && E.Kind == ir::Expr::Binary && E.Text == "*")
+      for (int Side = 0; Side < 2 && !Index; ++Side)
+        if ((Index = LoopOf(*E.Operands[Side])))
+          Coefficient = E.Operands[1 - Side].get();
+    if (!Index) {
+      if (!blockUniform(E))
+        return false;
+      S.Base.push_back(&Sub);
+      return true;
+    }
+    if (Coefficient && !blockUniform(*Coefficient))
+      return false;
+    for (const Stage::Term &T : S.Terms)
+      if (T.Index == Index->Index)
+        return false;
+    S.Terms.push_back({Index->Index, Coefficient, Index->Lower, Index->Upper});
+    return true;
+  }
+
   void visit(const ir::Expr &E, std::vector<Stage> &Out) {
     for (const ir::ExprPtr &O : E.Operands)
       visit(*O, Out);
     if (E.Kind != ir::Expr::SpanElement || E.LValue ||
         N.Params[E.ParamIndex].Kind != ir::ParamKind::ReadSpan)
       return;
-    const ir::Expr &Sub = stripCasts(*E.Operands[0]);
-    if (Sub.Kind != ir::Expr::Binary || Sub.Text != "+")
-      return;
-    for (const Loop &L : Loops)
-      for (int Side = 0; Side < 2; ++Side) {
-        const ir::Expr &K = stripCasts(*Sub.Operands[Side]);
-        const ir::Expr &Base = *Sub.Operands[1 - Side];
-        if (K.Kind != ir::Expr::Local || K.Text != L.Index ||
-            !blockUniform(Base))
-          continue;
-        add(E, Base, L, Out);
-        return;
-      }
-  }
-
-  void add(const ir::Expr &Read, const ir::Expr &Base, const Loop &L,
-           std::vector<Stage> &Out) {
-    const std::string BaseText = ir::exprText(N, Base);
-    for (Stage &S : Out)
-      if (S.Param == Read.ParamIndex && S.Level == &this->L &&
-          ir::exprText(N, *S.Base) == BaseText &&
-          ir::exprText(N, *S.Lower) == ir::exprText(N, *L.Lower) &&
-          ir::exprText(N, *S.Upper) == ir::exprText(N, *L.Upper)) {
-        S.Reads.push_back(&Read);
-        return;
-      }
     Stage S;
-    S.Param = Read.ParamIndex;
-    S.Level = &this->L;
-    S.Base = &Base;
-    S.Lower = L.Lower;
-    S.Upper = L.Upper;
-    S.Reads.push_back(&Read);
-    S.Description = N.Params[S.Param].Name + "[" + BaseText + " + " + L.Index +
-                    "], " + L.Index + " in [" + ir::exprText(N, *L.Lower) +
-                    ", " + ir::exprText(N, *L.Upper) + ")";
+    if (!linearize(*E.Operands[0], S) || S.Terms.empty())
+      return;
+    S.Param = E.ParamIndex;
+    S.Level = &L;
+    S.Description = N.Params[S.Param].Name + "[" +
+                    ir::exprText(N, stripCasts(*E.Operands[0])) + "]";
+    for (const Stage::Term &T : S.Terms)
+      S.Description += ", " + T.Index + " in [" + ir::exprText(N, *T.Lower) +
+                       ", " + ir::exprText(N, *T.Upper) + ")";
+    for (Stage &Known : Out)
+      if (Known.Level == S.Level && Known.Description == S.Description) {
+        Known.Reads.push_back(&E);
+        return;
+      }
+    S.Reads.push_back(&E);
     Out.push_back(std::move(S));
   }
 

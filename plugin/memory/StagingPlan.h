@@ -12,16 +12,22 @@
 
 namespace weft::memory {
 
-/// Reads Span[Base + k] for k in [Lower, Upper) of a sequential loop inside
-/// Level, where Base and the bounds are the same for every thread of the
-/// block: the block loads [Base + Lower, Base + Upper) into shared memory
-/// before Level and reads it there.
+/// Reads Span[Base + c1 * k1 + c2 * k2 ...] where each k is the index of a
+/// sequential loop inside Level, for k in [Lower, Upper), and Base, the
+/// coefficients and the bounds are the same for every thread of the block
+/// (a row: a[row + k]; a tile: w[base + r * width + c]). The block loads
+/// the range the reads span into shared memory before Level and reads it
+/// there (a read outside it, were a coefficient negative, goes to the span).
 struct Stage {
+  struct Term {
+    std::string Index;
+    const ir::Expr *Coefficient = nullptr; // null: 1
+    const ir::Expr *Lower = nullptr, *Upper = nullptr;
+  };
   unsigned Param = 0;
   const ir::Level *Level = nullptr;
-  const ir::Expr *Base = nullptr;
-  const ir::Expr *Lower = nullptr;
-  const ir::Expr *Upper = nullptr;
+  std::vector<const ir::Expr *> Base; // summed; none: 0
+  std::vector<Term> Terms;
   std::vector<const ir::Expr *> Reads; // the SpanElement expressions
   std::string Description;             // "m[(i * cols) + k], k in [0, cols)"
 };

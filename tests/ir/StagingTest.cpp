@@ -88,7 +88,11 @@ TEST(Staging, RowReadByTheWholeBlockIsStaged) {
   ASSERT_EQ(S.size(), 1u);
   EXPECT_EQ(S[0].Param, 1u);
   EXPECT_EQ(S[0].Reads.size(), 1u);
-  EXPECT_EQ(S[0].Description, "a[(i * $K) + k], k in [0, $K)");
+  EXPECT_EQ(S[0].Description, "a[((i * $K) + k)], k in [0, $K)");
+  ASSERT_EQ(S[0].Terms.size(), 1u);
+  EXPECT_EQ(S[0].Terms[0].Index, "k");
+  EXPECT_EQ(S[0].Terms[0].Coefficient, nullptr);
+  EXPECT_EQ(S[0].Base.size(), 1u);
 }
 
 TEST(Staging, OnlyWhereTheBlockSharesTheOutermostIteration) {

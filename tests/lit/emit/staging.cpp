@@ -18,7 +18,7 @@
 #include <cstdio>
 #include <vector>
 
-// CHECK: remark: weft: level 1 (j): dim x, block 64, Span(all){{.*}}; staged in shared memory (read by all 64 threads of the block): a[row + k], k in [0, $inner)
+// CHECK: remark: weft: level 1 (j): dim x, block 64, Span(all){{.*}}; staged in shared memory (read by all 64 threads of the block): a[(row + k)], k in [0, $inner)
 void matmul(std::span<const float> a, std::span<const float> b,
             std::span<float> c, int rows, int inner, int cols) {
 #pragma weft parallel for block(1)
@@ -42,7 +42,7 @@ void matmul(std::span<const float> a, std::span<const float> b,
 
 // The range runs past the span's end for the last row, where a guard keeps
 // the loop from reading it: the load skips what lies outside.
-// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 32 threads of the block): w[base + k], k in [0, 8)
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 32 threads of the block): w[(base + k)], k in [0, 8)
 void windows(std::span<const double> w, std::span<double> out, int rows) {
 #pragma weft parallel for block(1)
   for (int i = 0; i < rows; ++i) {
@@ -54,6 +54,43 @@ void windows(std::span<const double> w, std::span<double> out, int rows) {
         if (base + k < static_cast<int>(w.size()))
           s += w[base + k] * (j + 1);
       out[i * 32 + j] = s;
+    }
+  }
+}
+
+// A tile every thread reads (a filter's weights), along two loops; the
+// image's reads depend on the thread and are not staged.
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 64 threads of the block): f[((r * 5) + c)], r in [0, 5), c in [0, 5){{$}}
+void filter(std::span<const float> img, std::span<const float> f,
+            std::span<float> out, int rows, int cols) {
+#pragma weft parallel for block(1)
+  for (int i = 2; i < rows - 2; ++i)
+#pragma weft parallel for span(all) block(64)
+    for (int j = 2; j < cols - 2; ++j) {
+      float s = 0;
+      for (int r = 0; r < 5; ++r)
+        for (int c = 0; c < 5; ++c)
+          s += f[r * 5 + c] * img[(i + r - 2) * cols + j + c - 2];
+      out[i * cols + j] = s;
+    }
+}
+// KERNEL: const weft::index_t weft_stage{{[0-9]+}}_lo = (weft::index_t)(5) * (weft::index_t)(0) + (weft::index_t)(0);
+// KERNEL: weft_stage{{[0-9]+}}_lo, 1 + (weft::index_t)(5) * ((weft::index_t)(5) - 1 - (weft::index_t)(0)) + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), WEFT_STAGING != 0};
+
+// A coefficient known only at run time: with stride -1 the range the reads
+// span is not [lo, lo + count) and every read goes to the span (a read
+// outside the staged range always does).
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 32 threads of the block): v[((last + 7) + (k * $stride))], k in [0, 6)
+void strided(std::span<const int> v, std::span<int> out, int stride) {
+#pragma weft parallel for block(1)
+  for (int i = 0; i < 4; ++i) {
+    const int last = i * 10;
+#pragma weft parallel for span(all) block(32)
+    for (int j = 0; j < 40; ++j) {
+      int s = 0;
+      for (int k = 0; k < 6; ++k)
+        s += v[last + 7 + k * stride] * (j + k);
+      out[i * 40 + j] = s;
     }
   }
 }
@@ -109,6 +146,22 @@ int main() {
   windows(W, Out, 9);
   for (std::size_t X = 0; X < Out.size(); ++X)
     Check += Out[X] * static_cast<double>(X % 3);
+  std::vector<float> Img(23 * 41), Weights(25), Filtered(23 * 41, 0.0f);
+  for (std::size_t X = 0; X < Img.size(); ++X)
+    Img[X] = static_cast<float>((X * 13) % 17);
+  for (std::size_t X = 0; X < Weights.size(); ++X)
+    Weights[X] = static_cast<float>(X % 4) * 0.5f;
+  filter(Img, Weights, Filtered, 23, 41);
+  for (std::size_t X = 0; X < Filtered.size(); ++X)
+    Check += Filtered[X] * static_cast<double>(X % 5);
+  std::vector<int> Ints(60), Sums(4 * 40);
+  for (std::size_t X = 0; X < Ints.size(); ++X)
+    Ints[X] = static_cast<int>((X * 7) % 13);
+  for (int Stride : {1, 2, -1}) {
+    strided(Ints, Sums, Stride);
+    for (std::size_t X = 0; X < Sums.size(); ++X)
+      Check += Sums[X] * static_cast<double>(X % 3);
+  }
   std::vector<float> T(20 * 20), U(20 * 20);
   for (std::size_t X = 0; X < T.size(); ++X)
     T[X] = static_cast<float>(X % 9);
