@@ -744,6 +744,17 @@ private:
       return expr(MTE->getSubExpr(), A);
     if (const auto *CE = dyn_cast<ConstantExpr>(E))
       return expr(CE->getSubExpr(), A);
+    // Inside a method: `this` and `*this` are the object, its first
+    // parameter.
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        SelfStruct >= 0 && UO && UO->getOpcode() == UO_Deref &&
+        isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+      E = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (SelfStruct >= 0 && isa<CXXThisExpr>(E)) {
+      auto R = make(ir::Expr::Local, ir::ScalarKind::Char, SelfName);
+      R->Struct = SelfStruct;
+      return R;
+    }
 
     std::optional<ir::ScalarKind> K = scalarKind(E->getType());
     SourceLocation Loc = E->getExprLoc();
@@ -881,11 +892,19 @@ private:
                         "virtual call to '" + M->getQualifiedNameAsString() +
                             "' cannot be made from a weft loop",
                         "call a non-virtual function");
-      return failExpr(Loc,
-                      "member function calls are not supported in a "
-                      "weft loop",
-                      std::string(NotSupportedYet) +
-                          "; spans support operator[] and size()");
+      // A method of a struct the kernel knows: a device function taking
+      // the object by reference first.
+      if (M && !M->isStatic() && !M->getParent()->isLambda() &&
+          structIndex(MC->getObjectType(), Loc, false) >= 0)
+        return userCall(MC, M, 0, K);
+      return failExpr(
+          Loc,
+          "calls to '" +
+              (M ? M->getQualifiedNameAsString() : std::string("<member>")) +
+              "' are not supported in a weft loop",
+          std::string(NotSupportedYet) +
+              "; methods of structs of arithmetic fields are, and "
+              "spans support operator[] and size()");
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *FD = Call->getDirectCallee();
@@ -912,6 +931,17 @@ private:
     }
     if (const FieldDecl *F = memberOfThis(E); F && !InFunction)
       return member(cast<MemberExpr>(E), F, A);
+    if (const auto *ME = dyn_cast<MemberExpr>(E);
+        ME && SelfStruct >= 0 && memberOfThis(E)) {
+      // A field of the object a method was called on.
+      auto R = make(ir::Expr::Member, K.value_or(ir::ScalarKind::Char),
+                    ME->getMemberDecl()->getName().str());
+      R->Struct = K ? -1 : structIndex(ME->getType(), Loc);
+      auto Self = make(ir::Expr::Local, ir::ScalarKind::Char, SelfName);
+      Self->Struct = SelfStruct;
+      R->Operands.push_back(std::move(Self));
+      return R;
+    }
     if (const auto *ME = dyn_cast<MemberExpr>(E);
         ME && !memberOfThis(E) &&
         structIndex(ME->getBase()->getType(), Loc, false) >= 0) {
@@ -1092,11 +1122,6 @@ private:
       return failExpr(
           Loc, "virtual call to '" + Name + "' cannot be made from a weft loop",
           "call a non-virtual function");
-    if (isa<CXXMemberCallExpr>(Call))
-      return failExpr(Loc,
-                      "member function calls are not supported in a "
-                      "weft loop yet",
-                      "call a free function, passing what it needs");
     auto *Callee = const_cast<FunctionDecl *>(FD);
     if (!Callee->getDefinition() && Callee->isImplicitlyInstantiable())
       S.InstantiateFunctionDefinition(Loc, Callee, /*Recursive=*/true,
@@ -1125,6 +1150,17 @@ private:
     }
     auto R = make(ir::Expr::Call, K.value_or(ir::ScalarKind::Int), Emitted);
     R->Struct = K ? -1 : structIndex(Call->getType(), Loc, false);
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      // The object, bound to the function's first (reference) parameter.
+      const bool Mutates = !cast<CXXMethodDecl>(Def)->isConst();
+      BindingReference = true;
+      ir::ExprPtr Self = expr(MC->getImplicitObjectArgument(),
+                              Mutates ? Access::ReadWrite : Access::Read);
+      BindingReference = false;
+      if (!Self)
+        return nullptr;
+      R->Operands.push_back(std::move(Self));
+    }
     for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
       const ParmVarDecl *P = Def->getParamDecl(I - FirstArg);
       QualType T = P->getType();
@@ -1188,6 +1224,24 @@ private:
     SequentialDepth = SwitchDepth = 0;
     InFunction = true;
     CallStack.push_back(Def);
+    const int SavedSelf = SelfStruct;
+    SelfStruct = -1;
+    if (Method && !Method->isStatic() && !Method->getParent()->isLambda()) {
+      // `this` becomes the first parameter, a reference to the object.
+      ir::LocalType Self;
+      Self.Struct = structIndex(Method->getThisType()->getPointeeType(),
+                                Def->getLocation(), false);
+      Self.IsReference = true;
+      Self.IsConst = Method->isConst();
+      if (Self.Struct < 0)
+        fail(Def->getLocation(),
+             "'" + F.Source +
+                 "' is a method of a type weft cannot copy to "
+                 "the device",
+             "use a struct of arithmetic fields");
+      F.Params.emplace_back(SelfName, Self);
+      SelfStruct = Self.Struct;
+    }
     for (const ParmVarDecl *P : Def->parameters()) {
       QualType T = P->getType();
       std::optional<ir::ScalarKind> PK = scalarKind(T.getNonReferenceType());
@@ -1212,6 +1266,7 @@ private:
     if (!Failed)
       body(Def->getBody(), F.Body);
     CallStack.pop_back();
+    SelfStruct = SavedSelf;
     Locals = std::move(SavedLocals);
     Indices = std::move(SavedIndices);
     ActiveReductions = std::move(SavedReductions);
@@ -1850,6 +1905,10 @@ private:
   std::vector<ir::Function> Functions;
   std::vector<const FunctionDecl *> CallStack;
   bool InFunction = false;
+  /// Inside a method converted to a device function: the struct `this`
+  /// points to (the function's first parameter), else -1.
+  int SelfStruct = -1;
+  static constexpr const char *SelfName = "weft_self";
   /// Structs the nest uses, each after those it contains.
   llvm::DenseMap<const CXXRecordDecl *, int> StructIndex;
   /// Per-iteration arrays in scope, with their extents (for size()).

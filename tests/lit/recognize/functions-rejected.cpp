@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 float external(float);
 int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
@@ -19,7 +20,7 @@ void f(std::span<float> y, const Shape &s, int n) {
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) y[i] = external(y[i]);
 
-  // CHECK: functions-rejected.cpp:9:43: error: recursive call to 'fact' cannot be compiled into a kernel
+  // CHECK: functions-rejected.cpp:10:43: error: recursive call to 'fact' cannot be compiled into a kernel
   // CHECK-NEXT: note: rewrite the recursion as a loop
   // CHECK: functions-rejected.cpp:[[@LINE+2]]:38: note: called from the weft loop here
 #pragma weft parallel for
@@ -45,8 +46,20 @@ void f(std::span<float> y, const Shape &s, int n) {
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) y[i] = addK(y[i]);
 
-  // CHECK: functions-rejected.cpp:11:36: error: global variable 'Scale' cannot be used in a weft loop
+  // CHECK: functions-rejected.cpp:12:36: error: global variable 'Scale' cannot be used in a weft loop
   // CHECK: functions-rejected.cpp:[[@LINE+2]]:38: note: called from the weft loop here
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) y[i] = scaled(y[i]);
+}
+
+// A method of a type that is not a struct of arithmetic fields.
+struct Counter {
+  std::vector<int> seen;
+  int count() const { return static_cast<int>(seen.size()); }
+};
+void counts(std::span<int> y, int n) {
+  Counter c;
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:40: error: calls to 'Counter::count' are not supported in a weft loop
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) y[i] = c.count();
 }
