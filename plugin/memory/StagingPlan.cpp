@@ -224,9 +224,11 @@ std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M) {
   unsigned BlockThreads = 1;
   for (const map::LevelMapping &L : M.Levels)
     BlockThreads *= L.BlockSize;
-  // The block is the level's one group, over the whole extent: every thread
-  // of the block is in the same outermost iteration.
-  if (Inner.sequential() || Inner.Dop.Kind != map::Parallelism::SpanAll ||
+  // The block is the level's one group (over the whole extent, or its
+  // share of it): every thread of the block is in the same outermost
+  // iteration, and the load and its barrier come before the level's loop,
+  // where all of them are.
+  if (Inner.sequential() || Inner.Dop.Kind == map::Parallelism::Split ||
       Inner.BlockSize != BlockThreads || BlockThreads < 2)
     return Stages;
   for (const ir::Level *L : ir::levels(N))

@@ -33,9 +33,10 @@ struct Stage {
 };
 
 /// The stages for a nest under its mapping. Only a level at depth 1 that is
-/// its block's one group of threads, striding over its whole extent
-/// (Span(all)), is staged: then every thread of the block works on the same
-/// outermost iteration, and a barrier can separate the load from the reads.
+/// its block's one group of threads (Span(1), Span(n) or Span(all)) is
+/// staged: then every thread of the block works on the same outermost
+/// iteration, and a barrier before the level's loop can separate the load
+/// from the reads.
 std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M);
 
 } // namespace weft::memory

@@ -125,6 +125,23 @@ void written(std::span<float> a, int n) {
     }
 }
 
+// Without clauses: the search puts rows on y in blocks of one and columns
+// on x over the grid; each block still shares its row, which is staged.
+// CHECK: remark: weft: level 0 (i): dim y, block 1, Span(1)
+// CHECK: remark: weft: level 1 (j): dim x, block 256, Span(1){{.*}}; staged in shared memory (read by all 256 threads of the block): a[((i * $inner) + k)], k in [0, $inner)
+void matmulAuto(std::span<const float> a, std::span<const float> b,
+                std::span<float> c, int rows, int inner, int cols) {
+#pragma weft parallel for
+  for (int i = 0; i < rows; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < cols; ++j) {
+      float acc = 0;
+      for (int k = 0; k < inner; ++k)
+        acc += a[i * inner + k] * b[k * cols + j];
+      c[i * cols + j] = acc;
+    }
+}
+
 int main() {
   double Check = 0;
   // inner = 50 fits the stage; inner = 7000 does not (read in place).
@@ -136,6 +153,9 @@ int main() {
     for (std::size_t X = 0; X < B.size(); ++X)
       B[X] = static_cast<float>(X % 11) - 2.0f;
     matmul(A, B, C, Rows, Inner, Cols);
+    for (std::size_t X = 0; X < C.size(); ++X)
+      Check += C[X] * static_cast<double>(X % 5);
+    matmulAuto(A, B, C, Rows, Inner, Cols);
     for (std::size_t X = 0; X < C.size(); ++X)
       Check += C[X] * static_cast<double>(X % 3);
     std::printf("matmul %d: %.3f\n", Inner, Check);
