@@ -88,11 +88,16 @@ private:
       return nullptr;
     }
     std::vector<memory::Transfer> Transfers = memory::planTransfers(R->Nest);
-    std::vector<memory::Stage> Stages = memory::planStaging(R->Nest, Chosen);
-    emit::EmittedKernel K =
-        emit::emitKernel(R->Nest, Chosen, Transfers, Stages);
+    // Tiles where threads share what a loop reads; else whole ranges.
+    std::optional<memory::TiledLoop> Tiled =
+        memory::planTiling(R->Nest, Chosen);
+    std::vector<memory::Stage> Stages;
+    if (!Tiled)
+      Stages = memory::planStaging(R->Nest, Chosen);
+    emit::EmittedKernel K = emit::emitKernel(R->Nest, Chosen, Transfers, Stages,
+                                             Tiled ? &*Tiled : nullptr);
     if (Options.Remarks)
-      remark(*R, K, Chosen, Stages);
+      remark(*R, K, Chosen, Stages, Tiled ? &*Tiled : nullptr);
     if (!Options.EmitDir.empty())
       writeKernel(K, M.Loop->getBeginLoc());
     return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R, K.Descriptor,
@@ -103,7 +108,8 @@ private:
   /// why.
   void remark(const recognize::RecognizedNest &R, const emit::EmittedKernel &K,
               const map::NestMapping &Chosen,
-              const std::vector<memory::Stage> &Stages) {
+              const std::vector<memory::Stage> &Stages,
+              const memory::TiledLoop *Tiled) {
     std::vector<const ir::Level *> Levels = ir::levels(R.Nest);
     for (std::size_t I = 0; I < Levels.size(); ++I) {
       const unsigned D = Levels[I]->Depth;
@@ -117,6 +123,16 @@ private:
           Text += "; staged in shared memory (read by all " +
                   std::to_string(L.BlockSize) +
                   " threads of the block): " + S.Description;
+      if (Tiled && Tiled->Inner == Levels[I]) {
+        Text += "; loop over " + Tiled->Index + " in tiles of " +
+                std::to_string(Tiled->Width) + " in shared memory:";
+        for (const memory::Tile &T : Tiled->Tiles)
+          Text +=
+              std::string(" ") + T.Description + " (shared by the " +
+              std::to_string(Chosen.Levels[T.AlongOuter ? 1 : 0].BlockSize) +
+              " threads along " +
+              map::spelling(Chosen.Levels[T.AlongOuter ? 1 : 0].Dim) + ")";
+      }
       if (D == 0) {
         for (const std::string &A : Chosen.Assumptions)
           Text += "; " + A;

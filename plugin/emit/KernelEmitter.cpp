@@ -3,6 +3,8 @@
 // threads that share them, and the descriptor the runtime launches it by.
 #include "emit/KernelEmitter.h"
 
+#include "ir/IrQueries.h"
+
 #include "llvm/Support/xxhash.h"
 
 #include <cctype>
@@ -45,6 +47,11 @@ struct MappingContext {
   /// Ranges staged in shared memory, and the reads they serve.
   const std::vector<memory::Stage> *Stages = nullptr;
   std::map<const ir::Expr *, std::size_t> StagedReads;
+  /// A loop walked in shared-memory tiles, and the reads its tiles serve.
+  const memory::TiledLoop *Tiled = nullptr;
+  std::map<const ir::Expr *, std::size_t> TileReads;
+  /// Locals printed as something else (the tiled loop's index in a load).
+  std::map<std::string, std::string> Renamed;
 };
 
 unsigned elementBytes(const ir::Nest &N, const ir::LocalType &T) {
@@ -75,10 +82,15 @@ public:
 
   std::string expr(const ir::Expr &E) {
     switch (E.Kind) {
+    case ir::Expr::Local:
+      if (Context)
+        if (auto It = Context->Renamed.find(E.Text);
+            It != Context->Renamed.end())
+          return It->second;
+      return E.Text;
     case ir::Expr::IntLiteral:
     case ir::Expr::FloatLiteral:
     case ir::Expr::BoolLiteral:
-    case ir::Expr::Local:
       return E.Text;
     case ir::Expr::ParamRef:
       return N.Params[E.ParamIndex].Name;
@@ -88,6 +100,10 @@ public:
             It != Context->StagedReads.end())
           return "weft_stage" + std::to_string(It->second) + ".ld(" +
                  expr(*E.Operands[0]) + ")";
+      if (Context)
+        if (auto It = Context->TileReads.find(&E);
+            It != Context->TileReads.end())
+          return tileRead(It->second);
       // ld() is a pure read: the simulator's checker tells reads and writes
       // apart by it.
       return N.Params[E.ParamIndex].Name +
@@ -223,6 +239,10 @@ private:
       combineSplit(L, Pad);
       return;
     }
+    if (Context && Context->Tiled && Context->Tiled->Inner == &L) {
+      tiledLevel(L, Pad);
+      return;
+    }
     const int Axis = Context ? Context->Axis[L.Depth] : -1;
     const std::string T = ir::spelling(L.IndexType);
     if (Axis < 0) {
@@ -303,6 +323,114 @@ private:
         OS << In << "weft::warp_sync();\n";
     }
     OS << Pad << "}\n";
+  }
+
+  // ---- Tiles ----------------------------------------------------------------
+
+  std::string axis(unsigned Depth) const {
+    return std::to_string(Context->Axis[Depth]);
+  }
+  std::string block(unsigned Depth) const {
+    return std::string("WEFT_BLOCK_") + AxisName[Context->Axis[Depth]];
+  }
+
+  /// Where a thread finds element k of its tile: row tiles (along the
+  /// outer index) are [outer thread][k], padded to WEFT_TILE + 1; column
+  /// tiles [k][inner thread], padded to the block's width + 1.
+  std::string tileRead(std::size_t T) {
+    const memory::TiledLoop &TL = *Context->Tiled;
+    const std::string K = "((weft::index_t)(" + TL.Index + ") - weft_k0)";
+    const std::string Name = "weft_tile" + std::to_string(T);
+    if (TL.Tiles[T].AlongOuter)
+      return Name + ".ld((weft::index_t)weft::thread_idx(" + axis(0) +
+             ") * (WEFT_TILE + 1) + " + K + ")";
+    return Name + ".ld(" + K + " * (" + block(1) + " + 1) + weft::thread_idx(" +
+           axis(1) + "))";
+  }
+
+  /// The inner level of a tiled nest: blocks walk it together (so that all
+  /// their threads reach the tiles' barriers), each thread active where its
+  /// indices are in range.
+  void tiledLevel(const ir::Level &L, const std::string &Pad) {
+    const std::string T = ir::spelling(L.IndexType), In = Pad + "  ",
+                      In2 = In + "  ";
+    OS << Pad << "{\n"
+       << In << "const weft::index_t weft_lo1 = (weft::index_t)("
+       << expr(*L.Lower) << ");\n"
+       << In << "const weft::index_t weft_hi1 = (weft::index_t)("
+       << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
+       << In
+       << "const weft::index_t weft_count1 = weft_hi1 > weft_lo1 ? (weft_hi1 "
+          "- weft_lo1 + "
+       << (L.Step - 1) << ") / " << L.Step << " : 0;\n"
+       << In << "for (weft::index_t weft_b1 = (weft::index_t)weft::block_idx("
+       << axis(1) << ") * " << block(1)
+       << "; weft_b1 < weft_count1; weft_b1 += (weft::index_t)weft::grid_dim("
+       << axis(1) << ") * " << block(1) << ") {\n"
+       << In2 << "const weft::index_t weft_t1 = weft_b1 + weft::thread_idx("
+       << axis(1) << ");\n"
+       << In2 << "const bool weft_in1 = weft_t1 < weft_count1;\n"
+       << In2 << "const bool weft_active = weft_in0 && weft_in1;\n"
+       << In2 << "const " << T << " " << L.IndexName << " = (" << T
+       << ")(weft_lo1 + weft_t1"
+       << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
+    const unsigned Saved = Context->Depth;
+    Context->Depth = L.Depth;
+    const int Indent = static_cast<int>(In2.size() / 2);
+    bool After = false;
+    for (const ir::StmtPtr &S : L.Body) {
+      if (S.get() == Context->Tiled->Loop) {
+        tiledLoop(In2, Indent);
+        // What follows the loop runs where the thread's indices are.
+        OS << In2 << "if (weft_active) {\n";
+        After = true;
+        continue;
+      }
+      stmt(*S, After ? Indent + 1 : Indent);
+    }
+    OS << In2 << "}\n";
+    Context->Depth = Saved;
+    OS << In << "}\n" << Pad << "}\n";
+  }
+
+  /// for (k = lo; k < hi; ++k) as tiles of WEFT_TILE iterations: the block
+  /// loads each tile, waits, computes on it, and waits again before the
+  /// next load.
+  void tiledLoop(const std::string &Pad, int Indent) {
+    const memory::TiledLoop &TL = *Context->Tiled;
+    const std::string KT = ir::spelling(TL.IndexType), In = Pad + "  ";
+    const std::string Hi = "(weft::index_t)(" + expr(*TL.Upper) + ")";
+    OS << Pad << "for (weft::index_t weft_k0 = (weft::index_t)("
+       << expr(*TL.Lower) << "); weft_k0 < " << Hi
+       << "; weft_k0 += WEFT_TILE) {\n";
+    for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
+      const memory::Tile &Tile = TL.Tiles[T];
+      Context->Renamed[TL.Index] = "((" + KT + ")(weft_k0 + weft_kk))";
+      const std::string Source = N.Params[Tile.Param].Name + ".ld(" +
+                                 expr(*Tile.Reads.front()->Operands[0]) + ")";
+      Context->Renamed.erase(TL.Index);
+      const std::string Name = "weft_tile" + std::to_string(T);
+      const unsigned Loader = Tile.AlongOuter ? 1 : 0, Owner = 1 - Loader;
+      OS << In << "for (weft::index_t weft_kk = weft::thread_idx("
+         << axis(Loader)
+         << "); weft_kk < WEFT_TILE; weft_kk += " << block(Loader) << ")\n"
+         << In << "  if (weft_in" << Owner << " && weft_k0 + weft_kk < " << Hi
+         << ")\n"
+         << In << "    " << Name << "["
+         << (Tile.AlongOuter ? "(weft::index_t)weft::thread_idx(" + axis(0) +
+                                   ") * (WEFT_TILE + 1) + weft_kk"
+                             : "weft_kk * (" + block(1) +
+                                   " + 1) + weft::thread_idx(" + axis(1) + ")")
+         << "] = " << Source << ";\n";
+    }
+    OS << In << "weft::barrier();\n"
+       << In << "if (weft_active)\n"
+       << In << "  for (" << KT << " " << TL.Index << " = (" << KT
+       << ")weft_k0; (weft::index_t)" << TL.Index << " < " << Hi
+       << " && (weft::index_t)" << TL.Index << " < weft_k0 + WEFT_TILE; ++"
+       << TL.Index << ")\n";
+    nested(*TL.Loop->Children[1], Indent + 2);
+    OS << In << "weft::barrier();\n" << Pad << "}\n";
   }
 
   /// The block loads each range staged for this level into shared memory
@@ -596,11 +724,13 @@ const ir::Level *firstAtDepth(const ir::Nest &N, unsigned Depth) {
 
 EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
                          const std::vector<memory::Transfer> &Transfers,
-                         const std::vector<memory::Stage> &Stages) {
+                         const std::vector<memory::Stage> &Stages,
+                         const memory::TiledLoop *Tiled) {
   const ir::Level &L = N.Root;
   MappingContext Context;
   Context.Mapping = &M;
   Context.Stages = &Stages;
+  Context.Tiled = Tiled;
   for (std::size_t S = 0; S < Stages.size(); ++S)
     for (const ir::Expr *Read : Stages[S].Reads)
       Context.StagedReads[Read] = S;
@@ -614,6 +744,23 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   for (const ir::Level *Level : ir::levels(N))
     for (const ir::Reduction &R : Level->Reductions)
       Context.ReductionVars.insert(R.Variable);
+  if (Tiled)
+    for (std::size_t T = 0; T < Tiled->Tiles.size(); ++T) {
+      const memory::Tile &Tile = Tiled->Tiles[T];
+      for (const ir::Expr *Read : Tile.Reads)
+        Context.TileReads[Read] = T;
+      const ir::Param &P = N.Params[Tile.Param];
+      const std::string Outer = std::string("WEFT_BLOCK_") +
+                                AxisName[Context.Axis[0]],
+                        Inner = std::string("WEFT_BLOCK_") +
+                                AxisName[Context.Axis[1]];
+      Context.Scratch.push_back("WEFT_SHARED weft::shared_array<" +
+                                ir::typeName(N, P.Element, P.Struct) + ", " +
+                                (Tile.AlongOuter
+                                     ? Outer + " * (WEFT_TILE + 1)"
+                                     : "WEFT_TILE * (" + Inner + " + 1)") +
+                                "> weft_tile" + std::to_string(T) + ";");
+    }
   // Split(k) of depth 1: a second, combining kernel finishes each
   // outermost iteration.
   const ir::Level *SplitLevel =
@@ -628,8 +775,19 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   BodyPrinter Printer(N, Body, &Context);
   const map::LevelMapping &Root = M.Levels.front();
   const int Axis = Context.Axis[0];
-  if (Root.Dim == map::Dimension::X &&
-      Root.Dop.Kind != map::Parallelism::SpanAll)
+  if (Tiled) {
+    // Blocks walk the outermost level together: every thread reaches the
+    // tiles' barriers, active where its index is in range.
+    const std::string B = std::string("WEFT_BLOCK_") + AxisName[Axis];
+    Body << "  for (weft::index_t weft_b0 = (weft::index_t)weft::block_idx("
+         << Axis << ") * " << B
+         << "; weft_b0 < weft_count0;\n       weft_b0 += "
+            "(weft::index_t)weft::grid_dim("
+         << Axis << ") * " << B << ") {\n"
+         << "    const weft::index_t weft_t0 = weft_b0 + weft::thread_idx("
+         << Axis << ");\n    const bool weft_in0 = weft_t0 < weft_count0;\n";
+  } else if (Root.Dim == map::Dimension::X &&
+             Root.Dop.Kind != map::Parallelism::SpanAll)
     Body << "  for (weft::index_t weft_t0 = weft::global_id_x(); weft_t0 < "
             "weft_count0;\n       weft_t0 += weft::global_size_x()) {\n";
   else if (Root.Dop.Kind == map::Parallelism::SpanAll)
@@ -647,7 +805,10 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
        << " = (" << ir::spelling(L.IndexType) << ")(weft_lo0 + weft_t0";
   if (L.Step != 1)
     Body << " * " << L.Step;
-  Body << ");\n    weft::begin_iteration(weft_t0);\n";
+  Body
+      << (Tiled
+              ? ");\n    if (weft_in0)\n      weft::begin_iteration(weft_t0);\n"
+              : ");\n    weft::begin_iteration(weft_t0);\n");
   for (const ir::StmtPtr &S : L.Body) {
     Printer.stmt(*S, 2);
     if (SplitLevel && S->Kind == ir::Stmt::ParallelFor)
@@ -772,6 +933,10 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
         << AxisName[A] << " " << Block[A] << "\n#endif\n";
   Src << "#define WEFT_BLOCK_THREADS (WEFT_BLOCK_X * WEFT_BLOCK_Y * "
          "WEFT_BLOCK_Z)\n";
+  if (Tiled)
+    Src << "// Iterations of the tiled loop per tile in shared memory.\n"
+        << "#ifndef WEFT_TILE\n#define WEFT_TILE " << Tiled->Width
+        << "\n#endif\n";
   if (!Stages.empty()) {
     // Elements of shared memory per staged range (24 KiB among them); a
     // range that does not fit is read in place.
@@ -847,7 +1012,7 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
         ++Spread;
         TunedAxis = A;
       }
-    if (!Reduces && Spread == 1) {
+    if (!Reduces && Spread == 1 && !Tiled) {
       D << "tune "
         << "xyz"[TunedAxis];
       for (unsigned B :

@@ -7,6 +7,7 @@
 #include "ir/NestIR.h"
 #include "map/Mapping.h"
 #include "memory/StagingPlan.h"
+#include "memory/TilingPlan.h"
 #include "memory/TransferPlan.h"
 
 #include <string>
@@ -21,7 +22,8 @@ struct EmittedKernel {
 
 EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
                          const std::vector<memory::Transfer> &Transfers,
-                         const std::vector<memory::Stage> &Stages = {});
+                         const std::vector<memory::Stage> &Stages = {},
+                         const memory::TiledLoop *Tiled = nullptr);
 
 /// A prefix S-expression of a loop bound over the kernel's parameters, or
 /// empty when the bound is not of that form (the recognizer prevents that).

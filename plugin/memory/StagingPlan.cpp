@@ -2,6 +2,8 @@
 // along a sequential loop, for the emitter to stage in shared memory.
 #include "memory/StagingPlan.h"
 
+#include "ir/IrQueries.h"
+
 #include <cstdlib>
 #include <optional>
 #include <set>
@@ -9,57 +11,10 @@
 namespace weft::memory {
 namespace {
 
-const ir::Expr &stripCasts(const ir::Expr &E) {
-  return E.Kind == ir::Expr::Cast ? stripCasts(*E.Operands[0]) : E;
-}
-
-bool assigns(const ir::Expr &E) {
-  return (E.Kind == ir::Expr::Binary && E.Text.back() == '=' &&
-          E.Text != "==" && E.Text != "!=" && E.Text != "<=" &&
-          E.Text != ">=") ||
-         ((E.Kind == ir::Expr::Unary || E.Kind == ir::Expr::Postfix) &&
-          (E.Text == "++" || E.Text == "--"));
-}
-
-/// Writes local Name anywhere in E.
-bool writesLocal(const ir::Expr &E, const std::string &Name) {
-  if (assigns(E)) {
-    const ir::Expr &T = stripCasts(*E.Operands[0]);
-    if (T.Kind == ir::Expr::Local && T.Text == Name)
-      return true;
-  }
-  for (const ir::ExprPtr &O : E.Operands)
-    if (writesLocal(*O, Name))
-      return true;
-  return false;
-}
-bool writesLocal(const ir::Stmt &S, const std::string &Name) {
-  for (const ir::ExprPtr &E : S.Exprs)
-    if (E && writesLocal(*E, Name))
-      return true;
-  for (const ir::StmtPtr &C : S.Children)
-    if (C && writesLocal(*C, Name))
-      return true;
-  if (S.Kind == ir::Stmt::ParallelFor)
-    for (const ir::StmtPtr &C : S.Nested->Body)
-      if (writesLocal(*C, Name))
-        return true;
-  return false;
-}
-
-/// Every name declared anywhere inside a level's body.
-void declaredNames(const ir::Stmt &S, std::set<std::string> &Names) {
-  if (S.Kind == ir::Stmt::Decl)
-    Names.insert(S.Name);
-  for (const ir::StmtPtr &C : S.Children)
-    if (C)
-      declaredNames(*C, Names);
-  if (S.Kind == ir::Stmt::ParallelFor) {
-    Names.insert(S.Nested->IndexName);
-    for (const ir::StmtPtr &C : S.Nested->Body)
-      declaredNames(*C, Names);
-  }
-}
+using ir::assigns;
+using ir::declaredNames;
+using ir::stripCasts;
+using ir::writesLocal;
 
 class StagingSearch {
 public:

@@ -126,9 +126,10 @@ void written(std::span<float> a, int n) {
 }
 
 // Without clauses: the search puts rows on y in blocks of one and columns
-// on x over the grid; each block still shares its row, which is staged.
+// on x over the grid; each block shares its row, which is walked in tiles
+// (tiling.cpp), so that any length fits.
 // CHECK: remark: weft: level 0 (i): dim y, block 1, Span(1)
-// CHECK: remark: weft: level 1 (j): dim x, block 256, Span(1){{.*}}; staged in shared memory (read by all 256 threads of the block): a[((i * $inner) + k)], k in [0, $inner)
+// CHECK: remark: weft: level 1 (j): dim x, block 256, Span(1){{.*}}; loop over k in tiles of 32 in shared memory: a[((i * $inner) + k)] (shared by the 256 threads along x){{$}}
 void matmulAuto(std::span<const float> a, std::span<const float> b,
                 std::span<float> c, int rows, int inner, int cols) {
 #pragma weft parallel for

@@ -1,0 +1,28 @@
+// IrQueries.h: small questions about nest IR that several stages ask: what
+// an expression is under its casts, whether it assigns, which names a
+// level declares.
+#ifndef WEFT_PLUGIN_IR_IRQUERIES_H
+#define WEFT_PLUGIN_IR_IRQUERIES_H
+
+#include "ir/NestIR.h"
+
+#include <set>
+#include <string>
+
+namespace weft::ir {
+
+/// E without the casts around it.
+const Expr &stripCasts(const Expr &E);
+/// An assignment (=, +=, ...) or an increment or decrement.
+bool assigns(const Expr &E);
+/// Writes local Name anywhere in E (or S, nested levels included).
+bool writesLocal(const Expr &E, const std::string &Name);
+bool writesLocal(const Stmt &S, const std::string &Name);
+/// Adds every name declared anywhere inside S (nested levels' indices too).
+void declaredNames(const Stmt &S, std::set<std::string> &Names);
+/// Reads or writes a span element anywhere in E.
+bool touchesSpan(const Expr &E);
+
+} // namespace weft::ir
+
+#endif

@@ -1,0 +1,77 @@
+// TestNests.h: nest IR built by hand for the IR-level tests of the memory
+// stages: a matrix-product-like nest with a sequential loop inside.
+#ifndef WEFT_TESTS_IR_TESTNESTS_H
+#define WEFT_TESTS_IR_TESTNESTS_H
+
+#include "ir/NestIR.h"
+
+#include <memory>
+#include <string>
+
+namespace weft::test_nests {
+
+inline ir::ExprPtr node(ir::Expr::KindType K, std::string Text = "",
+                        unsigned Param = 0) {
+  auto E = std::make_unique<ir::Expr>();
+  E->Kind = K;
+  E->Text = std::move(Text);
+  E->ParamIndex = Param;
+  return E;
+}
+inline ir::ExprPtr binary(const std::string &Op, ir::ExprPtr L, ir::ExprPtr R) {
+  auto E = node(ir::Expr::Binary, Op);
+  E->Operands.push_back(std::move(L));
+  E->Operands.push_back(std::move(R));
+  return E;
+}
+inline ir::ExprPtr local(const std::string &Name) {
+  return node(ir::Expr::Local, Name);
+}
+
+/// for i: for j (parallel): for (int k = 0; k < K; ++k)
+///   acc += a[<RowBase> + k];
+/// with RowBase i * K, or i * K + j when ThreadRow.
+inline ir::Nest productNest(bool ThreadRow, ir::ParamKind AKind) {
+  ir::Nest N;
+  N.Params = {{"K", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"a", AKind, ir::ScalarKind::Float, true}};
+  N.Root.IndexName = "i";
+  N.Root.Lower = node(ir::Expr::IntLiteral, "0");
+  N.Root.Upper = node(ir::Expr::IntLiteral, "64");
+  auto Inner = std::make_unique<ir::Level>();
+  Inner->IndexName = "j";
+  Inner->Depth = 1;
+  Inner->Lower = node(ir::Expr::IntLiteral, "0");
+  Inner->Upper = node(ir::Expr::IntLiteral, "256");
+  ir::ExprPtr Base = binary("*", local("i"), node(ir::Expr::ParamRef, "", 0));
+  if (ThreadRow)
+    Base = binary("+", std::move(Base), local("j"));
+  auto Read = node(ir::Expr::SpanElement, "", 1);
+  Read->Operands.push_back(binary("+", std::move(Base), local("k")));
+  auto Body = std::make_unique<ir::Stmt>();
+  Body->Kind = ir::Stmt::ExprStmt;
+  Body->Exprs.push_back(binary("+=", local("acc"), std::move(Read)));
+  auto Init = std::make_unique<ir::Stmt>();
+  Init->Kind = ir::Stmt::Decl;
+  Init->Name = "k";
+  Init->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
+  auto Loop = std::make_unique<ir::Stmt>();
+  Loop->Kind = ir::Stmt::For;
+  Loop->Exprs.push_back(
+      binary("<", local("k"), node(ir::Expr::ParamRef, "", 0)));
+  auto Step = node(ir::Expr::Unary, "++");
+  Step->Operands.push_back(local("k"));
+  Loop->Exprs.push_back(std::move(Step));
+  Loop->Children.push_back(std::move(Init));
+  Loop->Children.push_back(std::move(Body));
+  Inner->Body.push_back(std::move(Loop));
+  auto P = std::make_unique<ir::Stmt>();
+  P->Kind = ir::Stmt::ParallelFor;
+  P->Nested = std::move(Inner);
+  N.Root.Body.push_back(std::move(P));
+  return N;
+}
+
+} // namespace weft::test_nests
+
+#endif
