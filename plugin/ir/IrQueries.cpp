@@ -55,12 +55,35 @@ void declaredNames(const Stmt &S, std::set<std::string> &Names) {
 }
 
 bool touchesSpan(const Expr &E) {
-  if (E.Kind == Expr::SpanElement)
+  return anyExpression(
+      E, [](const Expr &X) { return X.Kind == Expr::SpanElement; });
+}
+
+bool anyExpression(const Expr &E, const std::function<bool(const Expr &)> &F) {
+  if (F(E))
     return true;
   for (const ExprPtr &O : E.Operands)
-    if (touchesSpan(*O))
+    if (anyExpression(*O, F))
       return true;
   return false;
+}
+
+bool anyStatement(const Stmt &S, const std::function<bool(const Stmt &)> &F) {
+  if (F(S))
+    return true;
+  for (const StmtPtr &C : S.Children)
+    if (C && anyStatement(*C, F))
+      return true;
+  return false;
+}
+
+bool anyExpression(const Stmt &S, const std::function<bool(const Expr &)> &F) {
+  return anyStatement(S, [&](const Stmt &X) {
+    for (const ExprPtr &E : X.Exprs)
+      if (E && anyExpression(*E, F))
+        return true;
+    return false;
+  });
 }
 
 } // namespace weft::ir

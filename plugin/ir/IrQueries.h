@@ -6,6 +6,7 @@
 
 #include "ir/NestIR.h"
 
+#include <functional>
 #include <set>
 #include <string>
 
@@ -22,6 +23,12 @@ bool writesLocal(const Stmt &S, const std::string &Name);
 void declaredNames(const Stmt &S, std::set<std::string> &Names);
 /// Reads or writes a span element anywhere in E.
 bool touchesSpan(const Expr &E);
+/// F holds for E or an expression inside it.
+bool anyExpression(const Expr &E, const std::function<bool(const Expr &)> &F);
+/// F holds for S or a statement inside it (nested levels not entered).
+bool anyStatement(const Stmt &S, const std::function<bool(const Stmt &)> &F);
+/// F holds for an expression of S or of a statement inside it.
+bool anyExpression(const Stmt &S, const std::function<bool(const Expr &)> &F);
 
 } // namespace weft::ir
 

@@ -3,6 +3,8 @@
 // scored with the soft ones, and the best few are kept.
 #include "map/Mapping.h"
 
+#include "ir/IrQueries.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -117,25 +119,16 @@ bool perfectBody(const ir::Level &L) {
   return Loops == 1;
 }
 
-/// Writes a span element (or binds one to a reference that may).
-bool writesSpan(const ir::Expr &E) {
-  if (E.Kind == ir::Expr::SpanElement && E.LValue)
-    return true;
-  for (const ir::ExprPtr &O : E.Operands)
-    if (writesSpan(*O))
-      return true;
-  return false;
-}
+/// Writes a span element (or binds one to a reference that may), or holds
+/// a nested level.
 bool writesSpan(const ir::Stmt &S) {
-  if (S.Kind == ir::Stmt::ParallelFor)
-    return true;
-  for (const ir::ExprPtr &E : S.Exprs)
-    if (E && writesSpan(*E))
-      return true;
-  for (const ir::StmtPtr &C : S.Children)
-    if (C && writesSpan(*C))
-      return true;
-  return false;
+  return ir::anyStatement(S,
+                          [](const ir::Stmt &X) {
+                            return X.Kind == ir::Stmt::ParallelFor;
+                          }) ||
+         ir::anyExpression(S, [](const ir::Expr &E) {
+           return E.Kind == ir::Expr::SpanElement && E.LValue;
+         });
 }
 
 /// The one inner level may be split over blocks (Split(k) of depth 1) when

@@ -36,13 +36,10 @@ bool localsOf(const ir::Expr &E, std::set<std::string> &Names) {
 }
 
 bool hasBreakOrReturn(const ir::Stmt &S) {
-  if (S.Kind == ir::Stmt::Break || S.Kind == ir::Stmt::Return ||
-      S.Kind == ir::Stmt::ParallelFor)
-    return true;
-  for (const ir::StmtPtr &C : S.Children)
-    if (C && hasBreakOrReturn(*C))
-      return true;
-  return false;
+  return ir::anyStatement(S, [](const ir::Stmt &X) {
+    return X.Kind == ir::Stmt::Break || X.Kind == ir::Stmt::Return ||
+           X.Kind == ir::Stmt::ParallelFor;
+  });
 }
 
 /// A declaration of a scalar whose initializer touches no span: every

@@ -1,0 +1,29 @@
+#!/bin/bash
+# On a GPU machine (which has no clang): runs the programs the lit tests
+# built on the build machine with WEFT_BACKEND=cuda (or hip) and compares
+# each output with the simulator's, which the lit run checked against the
+# host's. Every generated kernel of those tests then runs on the GPU.
+# Usage: tests/gpu/run-built-programs.sh BUILD_DIR [cuda|hip]
+set -u
+build=$1 backend=${2:-cuda}
+export LD_LIBRARY_PATH=$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export WEFT_CACHE_DIR=${WEFT_CACHE_DIR:-$(mktemp -d)}
+passed=0 failed=0
+shopt -s nullglob
+for exe in "$build"/tests/lit-*/*/Output/*.tmp.exe; do
+  base=${exe%.exe} name=${exe#"$build"/tests/}
+  [ -f "$base.sim" ] || continue # its output depends on the backend
+  if ! WEFT_BACKEND=$backend "$exe" >"$base.$backend" 2>"$base.$backend.err"; then
+    echo "FAIL: $name: exit status $?"; cat "$base.$backend.err"; failed=$((failed + 1)); continue
+  fi
+  if ! diff -q "$base.sim" "$base.$backend" >/dev/null; then
+    echo "FAIL: $name: output differs from the simulator's"
+    diff "$base.sim" "$base.$backend" | head -5; failed=$((failed + 1)); continue
+  fi
+  if grep -q 'weft: warning' "$base.$backend.err"; then
+    echo "FAIL: $name: fell back"; cat "$base.$backend.err"; failed=$((failed + 1)); continue
+  fi
+  echo "PASS: $name"; passed=$((passed + 1))
+done
+echo "$passed passed, $failed failed on $backend"
+[ "$passed" -gt 0 ] && [ "$failed" -eq 0 ]
