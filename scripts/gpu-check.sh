@@ -5,6 +5,8 @@
 # the repository root. Runs the end-to-end programs with WEFT_BACKEND=cuda,
 # every program the lit tests built (their kernels on the GPU against the
 # simulator's results), and the GPU benchmarks.
+# BUILD_DIR may be a bundle made by scripts/gpu-bundle.sh (a few MB, to
+# carry where the whole build directory is too large).
 # Usage: scripts/gpu-check.sh [BUILD_DIR]
 set -u
 build=${1:-build}
@@ -13,7 +15,8 @@ nvidia-smi -L || { echo "no NVIDIA GPU here"; exit 77; }
 for ver in 22 19; do
   [ -d "$build/tests/e2e-$ver" ] || continue
   echo "== e2e (clang-$ver builds) with WEFT_BACKEND=cuda"
-  LD_LIBRARY_PATH=$build/lib WEFT_E2E_RUN_ONLY=1 tests/e2e/run-e2e.sh \
+  LD_LIBRARY_PATH=$build/lib WEFT_E2E_RUN_ONLY=1 \
+    WEFT_E2E_BACKENDS="host auto cuda" tests/e2e/run-e2e.sh \
     clang++-$ver "$build/bin/weft-config" "$build/tests/e2e-$ver" \
     "$build/tests/kernels" tests/e2e || status=1
 done

@@ -11,7 +11,8 @@
 #
 # Usage: run-e2e.sh CLANGXX WEFT_CONFIG WORK_DIR KERNEL_DIR SRC_DIR
 # With WEFT_E2E_RUN_ONLY=1 it runs the programs already built in WORK_DIR
-# (on a GPU machine without clang).
+# (on a GPU machine without clang); WEFT_E2E_BACKENDS="host cuda" runs
+# those backends only.
 set -u
 cxx=$1 config=$2 work=$3 kernels=$4 src=$5
 mkdir -p "$work" "$kernels"
@@ -94,7 +95,7 @@ for file in "$src"/*.cpp; do
     fi
   fi
   "$plain" >"$work/$name.expected" 2>&1 || { fail "$name: plain run"; continue; }
-  for backend in host auto sim sim64 cuda hip; do
+  for backend in ${WEFT_E2E_BACKENDS:-host auto sim sim64 cuda hip}; do
     # sim64: the simulator with AMD's 64-wide wavefronts.
     WEFT_BACKEND=${backend%64} WEFT_SIM_WARP=$([ "$backend" = sim64 ] && echo 64 || echo 32) \
       WEFT_SIM_CHECK=1 "$weft" >"$work/$name.$backend.out" 2>"$work/$name.$backend.err"
