@@ -61,6 +61,14 @@ for k in "$@"; do
        -o "$co" 2>"$co.log"; then
     echo "FAILED: $k"; cat "$co.log"; failed=$((failed + 1)); continue
   fi
+  # Staging and tiling off, too: the text's other branch.
+  # shellcheck disable=SC2086
+  if grep -q '^#define WEFT_STAGING' "$k" &&
+     ! "$cxx" -x hip --cuda-device-only --no-gpu-bundle-output -nogpuinc \
+       -nogpulib $link --offload-arch="$arch" -O3 -I"$include" -c "$k" \
+       -DWEFT_STAGING=0 -o "$co.off" 2>"$co.log"; then
+    echo "FAILED: $k with WEFT_STAGING=0"; cat "$co.log"; failed=$((failed + 1)); continue
+  fi
   # A code object for the target, defining the kernel.
   name=$(sed -n 's/^WEFT_KERNEL(\([A-Za-z0-9_]*\),.*/\1/p' "$k" | head -1)
   if ! "$bin/llvm-readelf" -h "$co" | grep -q "Flags:.*$arch" ||

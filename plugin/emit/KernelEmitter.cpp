@@ -400,7 +400,9 @@ private:
     const memory::TiledLoop &TL = *Context->Tiled;
     const std::string KT = ir::spelling(TL.IndexType), In = Pad + "  ";
     const std::string Hi = "(weft::index_t)(" + expr(*TL.Upper) + ")";
-    OS << Pad << "for (weft::index_t weft_k0 = (weft::index_t)("
+    // WEFT_STAGING=0 builds the loop as written, reading global memory.
+    OS << "#if WEFT_STAGING\n"
+       << Pad << "for (weft::index_t weft_k0 = (weft::index_t)("
        << expr(*TL.Lower) << "); weft_k0 < " << Hi
        << "; weft_k0 += WEFT_TILE) {\n";
     for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
@@ -430,7 +432,13 @@ private:
        << " && (weft::index_t)" << TL.Index << " < weft_k0 + WEFT_TILE; ++"
        << TL.Index << ")\n";
     nested(*TL.Loop->Children[1], Indent + 2);
-    OS << In << "weft::barrier();\n" << Pad << "}\n";
+    OS << In << "weft::barrier();\n" << Pad << "}\n#else\n";
+    std::map<const ir::Expr *, std::size_t> Tiles;
+    std::swap(Tiles, Context->TileReads);
+    OS << Pad << "if (weft_active)\n";
+    stmt(*TL.Loop, Indent + 1);
+    std::swap(Tiles, Context->TileReads);
+    OS << "#endif\n";
   }
 
   /// The block loads each range staged for this level into shared memory
@@ -754,12 +762,12 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
                                 AxisName[Context.Axis[0]],
                         Inner = std::string("WEFT_BLOCK_") +
                                 AxisName[Context.Axis[1]];
-      Context.Scratch.push_back("WEFT_SHARED weft::shared_array<" +
-                                ir::typeName(N, P.Element, P.Struct) + ", " +
-                                (Tile.AlongOuter
-                                     ? Outer + " * (WEFT_TILE + 1)"
-                                     : "WEFT_TILE * (" + Inner + " + 1)") +
-                                "> weft_tile" + std::to_string(T) + ";");
+      Context.Scratch.push_back(
+          "WEFT_SHARED weft::shared_array<" +
+          ir::typeName(N, P.Element, P.Struct) + ", (WEFT_STAGING ? " +
+          (Tile.AlongOuter ? Outer + " * (WEFT_TILE + 1)"
+                           : "WEFT_TILE * (" + Inner + " + 1)") +
+          " : 1)> weft_tile" + std::to_string(T) + ";");
     }
   // Split(k) of depth 1: a second, combining kernel finishes each
   // outermost iteration.
@@ -937,10 +945,11 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
     Src << "// Iterations of the tiled loop per tile in shared memory.\n"
         << "#ifndef WEFT_TILE\n#define WEFT_TILE " << Tiled->Width
         << "\n#endif\n";
+  if (!Stages.empty() || Tiled)
+    Src << "#ifndef WEFT_STAGING\n#define WEFT_STAGING 1\n#endif\n";
   if (!Stages.empty()) {
     // Elements of shared memory per staged range (24 KiB among them); a
     // range that does not fit is read in place.
-    Src << "#ifndef WEFT_STAGING\n#define WEFT_STAGING 1\n#endif\n";
     for (std::size_t S = 0; S < Stages.size(); ++S) {
       const ir::Param &P = N.Params[Stages[S].Param];
       const unsigned Bytes =

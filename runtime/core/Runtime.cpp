@@ -148,6 +148,8 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
 
 namespace {
 
+const std::vector<std::string> &kernelDefines();
+
 /// WEFT_TEST_FAULT=<stage> makes that stage of every launch fail, so that
 /// tests can check the fallback contract at each: compile, allocate,
 /// copy-in, launch, synchronize.
@@ -205,9 +207,10 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   if (!Site.Handle) {
     Status S = injectedFault("compile");
     if (S.empty())
-      S = Active->getKernel(K, Source, {}, K.Name, Site.Handle);
+      S = Active->getKernel(K, Source, kernelDefines(), K.Name, Site.Handle);
     if (S.empty() && !K.Combine.Name.empty())
-      S = Active->getKernel(K, Source, {}, K.Combine.Name, Site.CombineHandle);
+      S = Active->getKernel(K, Source, kernelDefines(), K.Combine.Name,
+                            Site.CombineHandle);
     if (!S.empty()) {
       Site.Handle = nullptr;
       return S;
@@ -385,6 +388,33 @@ namespace {
 /// never pays for compiling variants), and timed launches per variant.
 constexpr unsigned LaunchesBeforeTuning = 3, TimedLaunchesPerVariant = 2;
 
+/// WEFT_KERNEL_DEFINES="WEFT_STAGING=0 WEFT_TILE=16": macros every kernel
+/// is compiled with (the tuning parameters of the kernel text). Block sizes
+/// are the runtime's to choose: it launches with them.
+const std::vector<std::string> &kernelDefines() {
+  static const std::vector<std::string> Defines = [] {
+    std::vector<std::string> D;
+    const char *V = std::getenv("WEFT_KERNEL_DEFINES");
+    std::string Word;
+    for (const char *C = V ? V : "";; ++C) {
+      if (*C && *C != ' ') {
+        Word += *C;
+        continue;
+      }
+      if (Word.rfind("WEFT_BLOCK_", 0) == 0)
+        warn("WEFT_KERNEL_DEFINES: " + Word +
+             " ignored (block sizes follow the mapping and tuning)");
+      else if (!Word.empty())
+        D.push_back(Word);
+      Word.clear();
+      if (!*C)
+        break;
+    }
+    return D;
+  }();
+  return Defines;
+}
+
 /// WEFT_TUNE=0 turns run-time tuning off.
 bool tuningEnabled() {
   static const bool Enabled = [] {
@@ -440,13 +470,15 @@ Status Runtime::chooseVariant(LoopSite &Site, const char *Source,
         Mapped = D.Block;
     if (Out->Block == Mapped)
       Out->Handle = Site.Handle;
-    else if (Status S = Active->getKernel(K, Source,
-                                          {std::string("WEFT_BLOCK_") +
-                                           "XYZ"[K.Tune.Axis] + "=" +
-                                           std::to_string(Out->Block)},
-                                          K.Name, Out->Handle);
-             !S.empty())
-      return "its variant with block " + std::to_string(Out->Block) + ": " + S;
+    else {
+      std::vector<std::string> Defines = kernelDefines();
+      Defines.push_back(std::string("WEFT_BLOCK_") + "XYZ"[K.Tune.Axis] + "=" +
+                        std::to_string(Out->Block));
+      if (Status S = Active->getKernel(K, Source, Defines, K.Name, Out->Handle);
+          !S.empty())
+        return "its variant with block " + std::to_string(Out->Block) + ": " +
+               S;
+    }
   }
   return {};
 }

@@ -13,6 +13,9 @@
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
 // RUN: count 0 < %t.err64
 // RUN: diff %t.host %t.sim64
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_STAGING=0 %t.exe > %t.off 2> %t.err.off
+// RUN: count 0 < %t.err.off
+// RUN: diff %t.host %t.off
 #include <weft/weft.hpp>
 
 #include <cstdio>

@@ -14,6 +14,9 @@
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
 // RUN: count 0 < %t.err64
 // RUN: diff %t.host %t.sim64
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_STAGING=0 %t.exe > %t.off 2> %t.err.off
+// RUN: count 0 < %t.err.off
+// RUN: diff %t.host %t.off
 #include <weft/weft.hpp>
 
 #include <cstdio>
@@ -34,14 +37,20 @@ void matmul(std::span<const float> a, std::span<const float> b,
 }
 // Row tiles padded by one element, column tiles by one column; the block
 // waits after loading and before the next load; results are written where
-// the thread's indices are in range.
-// KERNEL: WEFT_SHARED weft::shared_array<float, WEFT_BLOCK_Y * (WEFT_TILE + 1)> weft_tile0;
-// KERNEL: WEFT_SHARED weft::shared_array<float, WEFT_TILE * (WEFT_BLOCK_X + 1)> weft_tile1;
-// KERNEL: for (weft::index_t weft_k0 = (weft::index_t)(0); weft_k0 < (weft::index_t)(inner); weft_k0 += WEFT_TILE) {
+// the thread's indices are in range. WEFT_STAGING=0 builds the loop as
+// written (run above through WEFT_KERNEL_DEFINES).
+// KERNEL: WEFT_SHARED weft::shared_array<float, (WEFT_STAGING ? WEFT_BLOCK_Y * (WEFT_TILE + 1) : 1)> weft_tile0;
+// KERNEL: WEFT_SHARED weft::shared_array<float, (WEFT_STAGING ? WEFT_TILE * (WEFT_BLOCK_X + 1) : 1)> weft_tile1;
+// KERNEL: #if WEFT_STAGING
+// KERNEL-NEXT: for (weft::index_t weft_k0 = (weft::index_t)(0); weft_k0 < (weft::index_t)(inner); weft_k0 += WEFT_TILE) {
 // KERNEL: weft::barrier();
 // KERNEL-NEXT: if (weft_active)
 // KERNEL: weft::barrier();
-// KERNEL: if (weft_active) {
+// KERNEL: #else
+// KERNEL-NEXT: if (weft_active)
+// KERNEL-NEXT: for (int k = 0; (k < inner); (++k))
+// KERNEL: #endif
+// KERNEL-NEXT: if (weft_active) {
 // KERNEL-NEXT: (c[
 
 // A transposed operand (column-major A: a[k][i]) is still a row tile of
