@@ -1,0 +1,198 @@
+// TileableLoop.cpp: finds the loop of a two-level nest whose reads follow
+// one parallel index and the loop's, for shared-memory tiles.
+#include "ir/TileableLoop.h"
+
+#include "ir/IrQueries.h"
+
+#include <cstdlib>
+#include <set>
+
+namespace weft::ir {
+namespace {
+
+/// Captures and literals only: the same value in every thread of the grid.
+bool gridUniform(const Expr &E) {
+  if (assigns(E) || E.Kind == Expr::Local || E.Kind == Expr::LocalElement ||
+      E.Kind == Expr::SpanElement || E.Kind == Expr::Call)
+    return false;
+  for (const ExprPtr &O : E.Operands)
+    if (!gridUniform(*O))
+      return false;
+  return true;
+}
+
+/// The locals E reads; false when it assigns or calls.
+bool localsOf(const Expr &E, std::set<std::string> &Names) {
+  if (assigns(E) || E.Kind == Expr::Call || E.Kind == Expr::LocalElement ||
+      E.Kind == Expr::SpanElement)
+    return false;
+  if (E.Kind == Expr::Local)
+    Names.insert(E.Text);
+  for (const ExprPtr &O : E.Operands)
+    if (!localsOf(*O, Names))
+      return false;
+  return true;
+}
+
+bool hasBreakOrReturn(const Stmt &S) {
+  return anyStatement(S, [](const Stmt &X) {
+    return X.Kind == Stmt::Break || X.Kind == Stmt::Return ||
+           X.Kind == Stmt::ParallelFor;
+  });
+}
+
+/// A declaration of a scalar whose initializer touches no span: every
+/// thread of the block may run it, in range or not.
+bool safeDeclaration(const Stmt &S) {
+  return S.Kind == Stmt::Decl && !S.ArrayExtent && !S.VarType.IsReference &&
+         (!S.Exprs[0] || (!touchesSpan(*S.Exprs[0]) && !assigns(*S.Exprs[0])));
+}
+
+class TileSearch {
+public:
+  TileSearch(const Nest &N, TileableLoop &T, const std::set<std::string> &Outer,
+             const std::set<std::string> &Inner)
+      : N(N), T(T), Outer(Outer), Inner(Inner) {}
+
+  void walk(const Stmt &S) {
+    for (const ExprPtr &E : S.Exprs)
+      if (E)
+        visit(*E);
+    for (const StmtPtr &C : S.Children)
+      if (C)
+        walk(*C);
+  }
+
+private:
+  void visit(const Expr &E) {
+    for (const ExprPtr &O : E.Operands)
+      visit(*O);
+    if (E.Kind != Expr::SpanElement || E.LValue ||
+        N.Params[E.ParamIndex].Kind != ParamKind::ReadSpan)
+      return;
+    bool HasIndex = false;
+    std::set<std::string> Names;
+    if (!split(*E.Operands[0], HasIndex, Names) || !HasIndex)
+      return;
+    bool UsesOuter = false, UsesInner = false;
+    for (const std::string &Name : Names) {
+      UsesOuter = UsesOuter || Outer.count(Name);
+      UsesInner = UsesInner || Inner.count(Name);
+      if (!Outer.count(Name) && !Inner.count(Name))
+        return; // declared inside the loop: not known at the load
+    }
+    if (UsesOuter && UsesInner)
+      return;
+    const std::string Description = N.Params[E.ParamIndex].Name + "[" +
+                                    exprText(N, stripCasts(*E.Operands[0])) +
+                                    "]";
+    for (Tile &Known : T.Tiles)
+      if (Known.Description == Description) {
+        Known.Reads.push_back(&E);
+        return;
+      }
+    Tile Found;
+    Found.Param = E.ParamIndex;
+    Found.AlongOuter = !UsesInner;
+    Found.Reads.push_back(&E);
+    Found.Description = Description;
+    T.Tiles.push_back(std::move(Found));
+  }
+
+  /// Sub as a sum of terms, one of them the loop's index (times a
+  /// coefficient of captures), the others free of it; Names collects the
+  /// locals the others read.
+  bool split(const Expr &Sub, bool &HasIndex,
+             std::set<std::string> &Names) const {
+    const Expr &E = stripCasts(Sub);
+    if (E.Kind == Expr::Binary && E.Text == "+")
+      return split(*E.Operands[0], HasIndex, Names) &&
+             split(*E.Operands[1], HasIndex, Names);
+    auto IsIndex = [&](const Expr &X) {
+      const Expr &V = stripCasts(X);
+      return V.Kind == Expr::Local && V.Text == T.Index;
+    };
+    if (IsIndex(E) ||
+        (E.Kind == Expr::Binary && E.Text == "*" &&
+         ((IsIndex(*E.Operands[0]) && gridUniform(*E.Operands[1])) ||
+          (IsIndex(*E.Operands[1]) && gridUniform(*E.Operands[0]))))) {
+      if (HasIndex)
+        return false;
+      HasIndex = true;
+      return true;
+    }
+    std::set<std::string> Here;
+    if (!localsOf(E, Here) || Here.count(T.Index))
+      return false;
+    Names.insert(Here.begin(), Here.end());
+    return true;
+  }
+
+  const Nest &N;
+  TileableLoop &T;
+  const std::set<std::string> &Outer, &Inner;
+};
+
+} // namespace
+
+std::optional<TileableLoop> findTileableLoop(const Nest &N) {
+  for (const Allocation &A : N.Allocations)
+    if (A.FixedSize < 0)
+      return std::nullopt;
+  // The outermost body: safe declarations and the one inner level.
+  std::set<std::string> Outer = {N.Root.IndexName};
+  const Level *InnerLevel = nullptr;
+  if (!N.Root.Reductions.empty())
+    return std::nullopt;
+  for (const StmtPtr &S : N.Root.Body) {
+    if (S->Kind == Stmt::ParallelFor && !InnerLevel) {
+      InnerLevel = S->Nested.get();
+      continue;
+    }
+    if (InnerLevel || !safeDeclaration(*S))
+      return std::nullopt;
+    Outer.insert(S->Name);
+  }
+  if (!InnerLevel || !InnerLevel->Reductions.empty())
+    return std::nullopt;
+  // The inner body: safe declarations, then the loop.
+  TileableLoop T;
+  T.Inner = InnerLevel;
+  std::set<std::string> Inner = {InnerLevel->IndexName};
+  for (const StmtPtr &S : InnerLevel->Body) {
+    if (S->Kind != Stmt::For) {
+      if (!safeDeclaration(*S))
+        return std::nullopt;
+      // A tile may follow a constant (an accumulator changes in the loop).
+      if (S->VarType.IsConst)
+        Inner.insert(S->Name);
+      continue;
+    }
+    const Stmt *Init = S->Children[0].get();
+    const Expr *Cond = S->Exprs[0].get(), *Step = S->Exprs[1].get();
+    if (!Init || Init->Kind != Stmt::Decl || !Init->Exprs[0] || !Cond ||
+        !Step || Cond->Kind != Expr::Binary || Cond->Text != "<" ||
+        stripCasts(*Cond->Operands[0]).Kind != Expr::Local ||
+        stripCasts(*Cond->Operands[0]).Text != Init->Name ||
+        !((Step->Kind == Expr::Unary || Step->Kind == Expr::Postfix) &&
+          Step->Text == "++") ||
+        !gridUniform(*Init->Exprs[0]) || !gridUniform(*Cond->Operands[1]) ||
+        writesLocal(*S->Children[1], Init->Name) ||
+        hasBreakOrReturn(*S->Children[1]))
+      return std::nullopt;
+    T.Loop = S.get();
+    T.Index = Init->Name;
+    T.IndexType = Init->VarType.Scalar;
+    T.Lower = Init->Exprs[0].get();
+    T.Upper = Cond->Operands[1].get();
+    break;
+  }
+  if (!T.Loop)
+    return std::nullopt;
+  TileSearch(N, T, Outer, Inner).walk(*T.Loop->Children[1]);
+  if (T.Tiles.empty())
+    return std::nullopt;
+  return T;
+}
+
+} // namespace weft::ir
