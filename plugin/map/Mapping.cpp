@@ -4,6 +4,7 @@
 #include "map/Mapping.h"
 
 #include "ir/IrQueries.h"
+#include "ir/TileableLoop.h"
 
 #include <algorithm>
 #include <cmath>
@@ -214,6 +215,8 @@ public:
 
 private:
   void analyze(NestMapping &Result) {
+    if (In.GeneratorLimits)
+      Tileable = ir::findTileableLoop(N);
     std::map<std::string, unsigned> IndexDepth;
     for (const ir::Level *L : ir::levels(N)) {
       if (Depths.size() <= L->Depth)
@@ -519,8 +522,26 @@ private:
                         (1.0 - E / L.BlockSize) * L.BlockSize /
                         std::max(E, 1.0);
     }
+    S.Reuse = reuse(C.Levels);
     C.Value = S;
     return true;
+  }
+
+  /// Tiled reads shared by the threads along the other dimension (see
+  /// memory/TilingPlan: both levels on the grid along two dimensions).
+  double reuse(const std::vector<LevelMapping> &L) const {
+    if (!Tileable || L.size() != 2 || L[0].sequential() || L[1].sequential() ||
+        L[0].Dop.Kind != Parallelism::Span ||
+        L[1].Dop.Kind != Parallelism::Span)
+      return 0;
+    double R = 0;
+    for (const ir::Tile &T : Tileable->Tiles) {
+      const double Sharers = T.AlongOuter ? L[1].BlockSize : L[0].BlockSize;
+      if (Sharers >= 2)
+        R += In.Weight.Reuse * Depths[1].Frequency *
+             static_cast<double>(T.Reads.size()) * (1.0 - 1.0 / Sharers);
+    }
+    return R;
   }
 
   /// A warp reads consecutive addresses: the unit-stride level is on x,
@@ -593,6 +614,12 @@ private:
       if (!L.sequential() && Depths[D].Extent < L.BlockSize)
         R.push_back("idle lanes: extent " + std::to_string(Depths[D].Extent) +
                     " < block " + std::to_string(L.BlockSize));
+      if (D == 1 && C.Value.Reuse > 0)
+        R.push_back(
+            "reuse: " + std::to_string(Tileable->Tiles.size()) +
+            " read(s) along the loop over " + Tileable->Index +
+            " tiled in shared memory, shared by the block's threads [+" +
+            number(C.Value.Reuse) + "]");
       if (R.empty() && D > 0)
         R.push_back(L.sequential() ? "in-thread: spreading it scored no better"
                                    : "spread over threads for parallelism");
@@ -609,6 +636,8 @@ private:
   const MappingInput &In;
   std::vector<DepthInfo> Depths;
   std::vector<AccessInfo> Accesses;
+  /// Reads shared-memory tiles could serve under a 2-D grid mapping.
+  std::optional<ir::TileableLoop> Tileable;
   std::vector<LevelMapping> Current;
   std::vector<Candidate> Best;
 };

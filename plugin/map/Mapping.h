@@ -51,9 +51,10 @@ struct DeviceModel {
 
 /// The soft constraints' contributions to a candidate's score.
 struct Score {
-  double Coalescing = 0, Parallelism = 0, Reduction = 0, Divergence = 0;
+  double Coalescing = 0, Parallelism = 0, Reduction = 0, Divergence = 0,
+         Reuse = 0;
   double total() const {
-    return Coalescing + Parallelism + Reduction + Divergence;
+    return Coalescing + Parallelism + Reduction + Divergence + Reuse;
   }
 };
 
@@ -79,8 +80,12 @@ struct NestMapping {
 
 /// Soft-constraint weights, multiplied by how often the code they concern
 /// runs (Lee et al. use 10 for coalescing and 5 for preferring parallelism).
+/// Reuse (not in Lee et al.) counts reads that shared-memory tiles serve:
+/// a read shared by s threads of a block costs global memory 1/s of the
+/// time, and staging is what a blocked algorithm needs (Futhark's lud).
 struct Weights {
-  double Coalescing = 10, Parallelism = 5, Reduction = 3, Divergence = 2;
+  double Coalescing = 10, Parallelism = 5, Reduction = 3, Divergence = 2,
+         Reuse = 10;
 };
 
 struct MappingInput {

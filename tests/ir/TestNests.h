@@ -29,12 +29,14 @@ inline ir::ExprPtr local(const std::string &Name) {
 }
 
 /// for i: for j (parallel): for (int k = 0; k < K; ++k)
-///   acc += a[<RowBase> + k];
+///   acc += a[<RowBase> + k] (* b[k * K + j] WithB);
 /// with RowBase i * K, or i * K + j when ThreadRow.
-inline ir::Nest productNest(bool ThreadRow, ir::ParamKind AKind) {
+inline ir::Nest productNest(bool ThreadRow, ir::ParamKind AKind,
+                            bool WithB = false) {
   ir::Nest N;
   N.Params = {{"K", ir::ParamKind::Scalar, ir::ScalarKind::Int},
-              {"a", AKind, ir::ScalarKind::Float, true}};
+              {"a", AKind, ir::ScalarKind::Float, true},
+              {"b", ir::ParamKind::ReadSpan, ir::ScalarKind::Float, true}};
   N.Root.IndexName = "i";
   N.Root.Lower = node(ir::Expr::IntLiteral, "0");
   N.Root.Upper = node(ir::Expr::IntLiteral, "64");
@@ -50,6 +52,14 @@ inline ir::Nest productNest(bool ThreadRow, ir::ParamKind AKind) {
   Read->Operands.push_back(binary("+", std::move(Base), local("k")));
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::ExprStmt;
+  if (WithB) {
+    // ... * b[k * K + j]
+    auto B = node(ir::Expr::SpanElement, "", 2);
+    B->Operands.push_back(
+        binary("+", binary("*", local("k"), node(ir::Expr::ParamRef, "", 0)),
+               local("j")));
+    Read = binary("*", std::move(Read), std::move(B));
+  }
   Body->Exprs.push_back(binary("+=", local("acc"), std::move(Read)));
   auto Init = std::make_unique<ir::Stmt>();
   Init->Kind = ir::Stmt::Decl;

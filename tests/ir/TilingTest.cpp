@@ -1,7 +1,8 @@
 // TilingTest.cpp: the tiling plan on the hand-built product nest: the loop
 // over k is tiled under a 2-D grid mapping where threads share the row,
 // not where no two threads share it, not under a block-wide level, and not
-// for a read that follows both thread indices.
+// for a read that follows both thread indices; the search scores the
+// reuse.
 #include "TestNests.h"
 #include "memory/TilingPlan.h"
 
@@ -49,6 +50,33 @@ TEST(Tiling, NotAReadFollowingBothIndices) {
 TEST(Tiling, NotASpanTheNestWrites) {
   ir::Nest N = productNest(false, ir::ParamKind::ReadWriteSpan);
   EXPECT_FALSE(memory::planTiling(N, grid(8, 16)));
+}
+
+} // namespace
+
+namespace {
+
+// The search scores what tiles would save: with rows of A and columns of B
+// to share, both levels spread over a 2-D block; without tiles to share,
+// no reuse is scored.
+TEST(Tiling, SearchPrefersBlocksThatShareTiles) {
+  map::MappingInput In;
+  In.GeneratorLimits = true;
+  In.Symbols["K"] = 512;
+  const map::NestMapping M = map::chooseMapping(
+      productNest(false, ir::ParamKind::ReadSpan, /*WithB=*/true), In);
+  ASSERT_EQ(M.Levels.size(), 2u);
+  EXPECT_GE(M.Levels[0].BlockSize, 2u) << map::describe(M.Levels[0]);
+  EXPECT_GE(M.Levels[1].BlockSize, 32u) << map::describe(M.Levels[1]);
+  EXPECT_GT(M.Alternatives.front().Value.Reuse, 0);
+  std::optional<memory::TiledLoop> T =
+      memory::planTiling(productNest(false, ir::ParamKind::ReadSpan, true), M);
+  ASSERT_TRUE(T);
+  EXPECT_EQ(T->Tiles.size(), 2u);
+
+  const map::NestMapping Plain = map::chooseMapping(
+      productNest(true, ir::ParamKind::ReadSpan), In); // nothing to share
+  EXPECT_EQ(Plain.Alternatives.front().Value.Reuse, 0);
 }
 
 } // namespace

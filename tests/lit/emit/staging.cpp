@@ -128,11 +128,11 @@ void written(std::span<float> a, int n) {
     }
 }
 
-// Without clauses: the search puts rows on y in blocks of one and columns
-// on x over the grid; each block shares its row, which is walked in tiles
-// (tiling.cpp), so that any length fits.
-// CHECK: remark: weft: level 0 (i): dim y, block 1, Span(1)
-// CHECK: remark: weft: level 1 (j): dim x, block 256, Span(1){{.*}}; loop over k in tiles of 32 in shared memory: a[((i * $inner) + k)] (shared by the 256 threads along x){{$}}
+// Without clauses: the search scores the reuse tiles would give (see
+// tiling.cpp) and puts rows and columns on a 2-D block over the grid; rows
+// of A are shared along x, columns of B along y.
+// CHECK: remark: weft: level 0 (i): dim y, block 32, Span(1)
+// CHECK: remark: weft: level 1 (j): dim x, block 32, Span(1){{.*}}; reuse: 2 read(s) along the loop over k tiled in shared memory, shared by the block's threads [+{{[0-9.e+]+}}]; loop over k in tiles of 32 in shared memory: a[((i * $inner) + k)] (shared by the 32 threads along x) b[((k * $cols) + j)] (shared by the 32 threads along y){{$}}
 void matmulAuto(std::span<const float> a, std::span<const float> b,
                 std::span<float> c, int rows, int inner, int cols) {
 #pragma weft parallel for
