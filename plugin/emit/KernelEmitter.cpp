@@ -977,6 +977,19 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
               ? "bytes" + std::to_string(N.Structs[N.Params[I].Struct].Size)
               : std::string(ir::descriptorCode(N.Params[I].Element)))
       << " " << N.Params[I].Name << "\n";
+  // Written spans the runtime need not copy in when a grid claim holds.
+  for (std::size_t I = 0; I < N.Params.size(); ++I) {
+    if (Transfers[I] != memory::Transfer::InOut ||
+        N.Params[I].Kind != ir::ParamKind::WriteSpan)
+      continue;
+    if (std::optional<memory::GridCoverage> G =
+            memory::writesEveryElementOfGrid(N, static_cast<unsigned>(I))) {
+      const std::string Cols = boundExpression(*G->Cols),
+                        Stride = boundExpression(*G->Stride);
+      if (!Cols.empty() && !Stride.empty())
+        D << "covers " << I << " " << Cols << " " << Stride << "\n";
+    }
+  }
   D << "level " << boundExpression(*L.Lower) << " " << boundExpression(*L.Upper)
     << " " << L.Step << " " << (L.Inclusive ? "le" : "lt") << "\n";
   // The grid: one line per dimension a level is spread over.

@@ -66,6 +66,66 @@ bool continuesLevel(const std::vector<ir::StmtPtr> &Body) {
 }
 } // namespace
 
+namespace {
+
+bool zeroLiteral(const ir::Expr &E) {
+  const ir::Expr &L = withoutCasts(E);
+  return L.Kind == ir::Expr::IntLiteral &&
+         std::strtoll(L.Text.c_str(), nullptr, 0) == 0;
+}
+
+/// From 0 to an exclusive bound by one, without continue.
+bool denseLevel(const ir::Level &L) {
+  return L.Step == 1 && !L.Inclusive && zeroLiteral(*L.Lower) &&
+         !continuesLevel(L.Body);
+}
+
+/// E is Local Name.
+bool isLocal(const ir::Expr &E, const std::string &Name) {
+  const ir::Expr &L = withoutCasts(E);
+  return L.Kind == ir::Expr::Local && L.Text == Name;
+}
+
+} // namespace
+
+std::optional<GridCoverage> writesEveryElementOfGrid(const ir::Nest &N,
+                                                     unsigned Param) {
+  const ir::Level &Outer = N.Root;
+  if (!denseLevel(Outer))
+    return std::nullopt;
+  for (const ir::StmtPtr &P : Outer.Body) {
+    if (P->Kind != ir::Stmt::ParallelFor || !denseLevel(*P->Nested))
+      continue;
+    const ir::Level &Inner = *P->Nested;
+    for (const ir::StmtPtr &S : Inner.Body) {
+      if (S->Kind != ir::Stmt::ExprStmt)
+        continue;
+      const ir::Expr &E = *S->Exprs[0];
+      if (E.Kind != ir::Expr::Binary || E.Text != "=")
+        continue;
+      const ir::Expr &Target = *E.Operands[0];
+      if (Target.Kind != ir::Expr::SpanElement || Target.ParamIndex != Param)
+        continue;
+      // [i * Stride + j], in either order of either sum or product.
+      const ir::Expr &Index = withoutCasts(*Target.Operands[0]);
+      if (Index.Kind != ir::Expr::Binary || Index.Text != "+")
+        continue;
+      for (int Side = 0; Side < 2; ++Side) {
+        const ir::Expr &Row = withoutCasts(*Index.Operands[Side]);
+        if (!isLocal(*Index.Operands[1 - Side], Inner.IndexName) ||
+            Row.Kind != ir::Expr::Binary || Row.Text != "*")
+          continue;
+        for (int By = 0; By < 2; ++By)
+          if (isLocal(*Row.Operands[By], Outer.IndexName) &&
+              ir::isHostEvaluable(*Row.Operands[1 - By]) &&
+              ir::isHostEvaluable(*Inner.Upper))
+            return GridCoverage{Inner.Upper.get(), Row.Operands[1 - By].get()};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 bool writesEveryElement(const ir::Nest &N, unsigned Param) {
   const ir::Level &L = N.Root;
   const ir::Expr &Lower = withoutCasts(*L.Lower);

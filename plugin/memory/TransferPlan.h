@@ -5,6 +5,7 @@
 
 #include "ir/NestIR.h"
 
+#include <optional>
 #include <vector>
 
 namespace weft::memory {
@@ -23,6 +24,17 @@ std::vector<Transfer> planTransfers(const ir::Nest &N);
 /// outermost level runs its index over exactly [0, Param.size()) with step
 /// 1, and its body assigns Param[index] unconditionally at top level.
 bool writesEveryElement(const ir::Nest &N, unsigned Param);
+
+/// A claim the runtime checks at launch: span Param is written at every
+/// element when rows * Cols == its size and Cols == Stride, rows being the
+/// outermost trip count. The nest: `for (i = 0; i < rows; ++i)` whose body
+/// runs `for (j = 0; j < Cols; ++j)` unconditionally (a marked level) which
+/// assigns Param[i * Stride + j] unconditionally; no continue in either.
+struct GridCoverage {
+  const ir::Expr *Cols = nullptr, *Stride = nullptr;
+};
+std::optional<GridCoverage> writesEveryElementOfGrid(const ir::Nest &N,
+                                                     unsigned Param);
 
 } // namespace weft::memory
 

@@ -200,6 +200,15 @@ bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
           !(B.Extent = P.parse()))
         return Fail("bad buffer");
       Out.Buffers.push_back(std::move(B));
+    } else if (Key == "covers") {
+      std::size_t P = 0;
+      if (!(L >> P) || P >= Out.Params.size())
+        return Fail("bad covers");
+      BoundParser B(L);
+      Out.Params[P].CoverCols = B.parse();
+      Out.Params[P].CoverStride = B.parse();
+      if (!Out.Params[P].CoverCols || !Out.Params[P].CoverStride)
+        return Fail("bad covers");
     } else if (Key == "tune") {
       std::string Axis;
       unsigned B = 0;

@@ -64,6 +64,10 @@ struct ParamInfo {
   ScalarType Type;
   std::string Name;
   std::size_t Bytes = 0; // the element's (or scalar's) size
+  /// A written span is written everywhere when the outermost trip count
+  /// times CoverCols is its size and CoverCols equals CoverStride
+  /// ("covers" in the descriptor); null when the plugin claims nothing.
+  std::unique_ptr<BoundExpr> CoverCols, CoverStride;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

@@ -162,6 +162,28 @@ Status injectedFault(const char *Stage) {
                         : Status();
 }
 
+/// The plugin's "covers" claim, checked against the real extents: rows
+/// (the outermost trip count, from 0) times columns is the span's size,
+/// and its rows are as long as the columns.
+bool writtenEverywhere(const ParamInfo &P, const KernelInfo &K,
+                       const detail::LaunchArg *Args, std::size_t NumArgs,
+                       std::int64_t Lower, std::int64_t Count) {
+  if (!P.CoverCols || P.Kind != ParamKind::InOut || Lower != 0)
+    return false;
+  std::string Error;
+  std::int64_t Cols = 0, Stride = 0;
+  if (!evaluateBound(*P.CoverCols, K, Args, NumArgs, Cols, Error) ||
+      !evaluateBound(*P.CoverStride, K, Args, NumArgs, Stride, Error) ||
+      Cols != Stride || Cols <= 0)
+    return false;
+  for (std::size_t I = 0; I < NumArgs; ++I)
+    if (&K.Params[I] == &P)
+      return static_cast<std::uint64_t>(Count) *
+                 static_cast<std::uint64_t>(Cols) ==
+             Args[I].Count;
+  return false;
+}
+
 /// Device buffers of one launch, released on every path out.
 class LaunchBuffers {
 public:
@@ -262,8 +284,10 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     if (Status S = Buffers.allocate(Bytes, Spans[I].Data); !S.empty())
       return S;
     // "out": the plugin proved every element written; the rest ("inout")
-    // is copied in, so that elements the kernel skips keep their values.
-    if (P.readsDevice()) {
+    // is copied in, so that elements the kernel skips keep their values,
+    // unless the plugin's grid claim holds for these extents.
+    if (P.readsDevice() &&
+        !writtenEverywhere(P, K, Args, NumArgs, Lower, Count)) {
       Status S = injectedFault("copy-in");
       if (S.empty())
         S = toDevice(Spans[I].Data, A.Data, Bytes);

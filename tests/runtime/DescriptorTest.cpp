@@ -122,6 +122,25 @@ TEST(Descriptor, CombiningKernelAndTuning) {
   EXPECT_EQ(K.Tune.Blocks, (std::vector<unsigned>{64, 128, 256}));
 }
 
+TEST(Descriptor, GridCoverageClaim) {
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor("weft 1\nkernel k\nloc a.cpp:1:1\n"
+                              "param scalar i32 cols\nparam inout f32 out\n"
+                              "covers 1 (arg 0) (mul (arg 0) (lit 1))\n"
+                              "level (lit 0) (lit 9) 1 lt\n",
+                              K, Error))
+      << Error;
+  EXPECT_FALSE(K.Params[0].CoverCols);
+  ASSERT_TRUE(K.Params[1].CoverCols);
+  ASSERT_TRUE(K.Params[1].CoverStride);
+  KernelInfo Bad;
+  EXPECT_FALSE(parseDescriptor("weft 1\nkernel k\nparam inout f32 out\n"
+                               "covers 3 (arg 0) (arg 0)\n"
+                               "level (lit 0) (lit 9) 1 lt\n",
+                               Bad, Error));
+}
+
 TEST(Descriptor, MalformedIsRejected) {
   for (const char *Text :
        {"", "kernel k\nlevel (lit 0) (lit 1) 1 lt\n",
