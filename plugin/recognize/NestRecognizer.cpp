@@ -908,6 +908,17 @@ private:
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *FD = Call->getDirectCallee();
+      // Branch hints: the value itself.
+      if (FD && Call->getNumArgs() >= 1 &&
+          (FD->getName() == "__builtin_expect" ||
+           FD->getName() == "__builtin_expect_with_probability")) {
+        ir::ExprPtr V = expr(Call->getArg(0), A);
+        if (!V || !K)
+          return V;
+        auto C = make(ir::Expr::Cast, *K);
+        C->Operands.push_back(std::move(V));
+        return C;
+      }
       std::optional<std::string> Device = deviceFunction(FD);
       if (!Device && FD)
         return userCall(Call, FD, 0, K);
@@ -1837,6 +1848,10 @@ private:
                                      "a weft loop"),
              nullptr;
     QualType T = VD->getType();
+    // A lambda: nothing to declare in the kernel; its calls compile its
+    // body (captures are diagnosed there).
+    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl(); RD && RD->isLambda())
+      return nullptr;
     if (std::optional<ir::StmtPtr> Array = localArray(VD))
       return std::move(*Array);
     if (Failed)
@@ -1848,11 +1863,12 @@ private:
           !T->getAsCXXRecordDecl()->isLambda() &&
           structIndex(T, VD->getLocation(), true) < 0 && Failed)
         return nullptr; // diagnosed: a struct weft cannot take
-      std::string Hint = T->isArrayType() || T->isRecordType()
-                             ? std::string(NotSupportedYet) +
-                                   "; per-iteration arrays come with a later "
-                                   "version"
-                             : "declare arithmetic locals";
+      std::string Hint =
+          T->isArrayType() || T->isRecordType()
+              ? std::string(NotSupportedYet) +
+                    "; arithmetic locals, structs of them, C arrays, "
+                    "std::array and sized std::vector are"
+              : "declare arithmetic locals";
       return fail(VD->getLocation(),
                   "local variable '" + VD->getName().str() + "' of type '" +
                       T.getAsString() + "' is not supported in a weft loop",

@@ -1,6 +1,7 @@
 // Methods of the structs a marked loop uses: const and mutating ones, on
 // locals and on span elements, calling each other (through `this` and
-// `*this`), returning structs, static ones and those of class templates.
+// `*this`), returning structs, static ones and those of class templates;
+// and lambdas declared in the loop body, and branch hints.
 #include <weft/weft.hpp>
 
 #include <cmath>
@@ -58,6 +59,18 @@ void classify(std::span<const double> x, std::span<Interval<double>> bins,
   }
 }
 
+void hinted(std::span<const float> x, std::span<float> y) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    auto sq = [](float v) { return v * v; };
+    const auto twice = [](auto v) { return v + v; };
+    if (__builtin_expect(x[i] > 2.0f, 0))
+      y[i] = sq(x[i]) + twice(1.0f);
+    else
+      y[i] = twice(sq(x[i]));
+  }
+}
+
 int main() {
   std::vector<Vec3> V(1000);
   std::vector<float> Len(1000);
@@ -79,4 +92,13 @@ int main() {
   for (int I = 0; I < 500; ++I)
     S += (Which[I] + 1) * (I % 7);
   std::printf("classify: %ld\n", S);
+
+  std::vector<float> H(300), Hy(300);
+  for (int I = 0; I < 300; ++I)
+    H[I] = (I % 9) * 0.5f;
+  hinted(H, Hy);
+  double U = 0;
+  for (int I = 0; I < 300; ++I)
+    U += Hy[I] * (I % 4);
+  std::printf("hinted: %.3f\n", U);
 }
