@@ -80,6 +80,19 @@ bool denseLevel(const ir::Level &L) {
          !continuesLevel(L.Body);
 }
 
+/// The subscript (casts stripped) when S is `Param[subscript] = ...`.
+const ir::Expr *assignedSubscript(const ir::Stmt &S, unsigned Param) {
+  if (S.Kind != ir::Stmt::ExprStmt)
+    return nullptr;
+  const ir::Expr &E = *S.Exprs[0];
+  if (E.Kind != ir::Expr::Binary || E.Text != "=")
+    return nullptr;
+  const ir::Expr &Target = *E.Operands[0];
+  if (Target.Kind != ir::Expr::SpanElement || Target.ParamIndex != Param)
+    return nullptr;
+  return &withoutCasts(*Target.Operands[0]);
+}
+
 /// E is Local Name.
 bool isLocal(const ir::Expr &E, const std::string &Name) {
   const ir::Expr &L = withoutCasts(E);
@@ -98,18 +111,12 @@ std::optional<GridCoverage> writesEveryElementOfGrid(const ir::Nest &N,
       continue;
     const ir::Level &Inner = *P->Nested;
     for (const ir::StmtPtr &S : Inner.Body) {
-      if (S->Kind != ir::Stmt::ExprStmt)
-        continue;
-      const ir::Expr &E = *S->Exprs[0];
-      if (E.Kind != ir::Expr::Binary || E.Text != "=")
-        continue;
-      const ir::Expr &Target = *E.Operands[0];
-      if (Target.Kind != ir::Expr::SpanElement || Target.ParamIndex != Param)
-        continue;
       // [i * Stride + j], in either order of either sum or product.
-      const ir::Expr &Index = withoutCasts(*Target.Operands[0]);
-      if (Index.Kind != ir::Expr::Binary || Index.Text != "+")
+      const ir::Expr *Subscript = assignedSubscript(*S, Param);
+      if (!Subscript || Subscript->Kind != ir::Expr::Binary ||
+          Subscript->Text != "+")
         continue;
+      const ir::Expr &Index = *Subscript;
       for (int Side = 0; Side < 2; ++Side) {
         const ir::Expr &Row = withoutCasts(*Index.Operands[Side]);
         if (!isLocal(*Index.Operands[1 - Side], Inner.IndexName) ||
@@ -128,26 +135,15 @@ std::optional<GridCoverage> writesEveryElementOfGrid(const ir::Nest &N,
 
 bool writesEveryElement(const ir::Nest &N, unsigned Param) {
   const ir::Level &L = N.Root;
-  const ir::Expr &Lower = withoutCasts(*L.Lower);
   const ir::Expr &Upper = withoutCasts(*L.Upper);
-  if (L.Step != 1 || L.Inclusive || Lower.Kind != ir::Expr::IntLiteral ||
-      std::strtoll(Lower.Text.c_str(), nullptr, 0) != 0 ||
-      Upper.Kind != ir::Expr::SpanSize || Upper.ParamIndex != Param ||
-      continuesLevel(L.Body))
+  if (!denseLevel(L) || Upper.Kind != ir::Expr::SpanSize ||
+      Upper.ParamIndex != Param)
     return false;
-  for (const ir::StmtPtr &S : L.Body) {
-    if (S->Kind != ir::Stmt::ExprStmt)
-      continue; // Nested statements may not run; top-level ones do.
-    const ir::Expr &E = *S->Exprs[0];
-    if (E.Kind != ir::Expr::Binary || E.Text != "=")
-      continue;
-    const ir::Expr &Target = *E.Operands[0];
-    if (Target.Kind != ir::Expr::SpanElement || Target.ParamIndex != Param)
-      continue;
-    const ir::Expr &Index = withoutCasts(*Target.Operands[0]);
-    if (Index.Kind == ir::Expr::Local && Index.Text == L.IndexName)
+  // Nested statements may not run; top-level ones do.
+  for (const ir::StmtPtr &S : L.Body)
+    if (const ir::Expr *Subscript = assignedSubscript(*S, Param);
+        Subscript && isLocal(*Subscript, L.IndexName))
       return true;
-  }
   return false;
 }
 
