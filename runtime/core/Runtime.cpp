@@ -439,13 +439,14 @@ const std::vector<std::string> &kernelDefines() {
   return Defines;
 }
 
-/// WEFT_TUNE=0 turns run-time tuning off.
-bool tuningEnabled() {
-  static const bool Enabled = [] {
+/// WEFT_TUNE=0 turns run-time tuning off, WEFT_TUNE=1 on; by default it
+/// is on for GPUs (the simulator's timings say nothing about a GPU's).
+bool tuningEnabled(const Backend &B) {
+  static const int Setting = [] {
     const char *V = std::getenv("WEFT_TUNE");
-    return !V || std::strcmp(V, "0") != 0;
+    return !V || !*V ? -1 : std::strcmp(V, "0") != 0;
   }();
-  return Enabled;
+  return Setting < 0 ? std::strcmp(B.name(), "sim") != 0 : Setting == 1;
 }
 
 } // namespace
@@ -454,7 +455,7 @@ Status Runtime::chooseVariant(LoopSite &Site, const char *Source,
                               LoopSite::Variant *&Out) {
   const KernelInfo &K = Site.Kernel;
   Out = nullptr;
-  if (++Site.Launches <= LaunchesBeforeTuning || !tuningEnabled() ||
+  if (++Site.Launches <= LaunchesBeforeTuning || !tuningEnabled(*Active) ||
       K.Tune.Blocks.size() < 2)
     return {};
   if (Site.Variants.empty())
