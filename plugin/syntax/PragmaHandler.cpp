@@ -1,6 +1,7 @@
 // PragmaHandler.cpp: `#pragma weft parallel for [clauses]`, which becomes
 // `[[weft::parallel("clauses")]]` by token injection, so both spellings share
-// one path from here on.
+// one path from here on; and `#pragma weft region(spans...)` before a
+// statement, which becomes `if (weft::region R(spans...); true)`.
 #include "support/Diagnose.h"
 #include "syntax/Clauses.h"
 
@@ -33,13 +34,17 @@ public:
   void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
                     Token &FirstTok) override {
     DiagnosticsEngine &D = PP.getDiagnostics();
-    const char *Hint = "write '#pragma weft parallel for [clauses]'";
+    const char *Hint = "write '#pragma weft parallel for [clauses]' or "
+                       "'#pragma weft region(spans...)'";
     Token Tok;
     PP.Lex(Tok);
+    if (Tok.is(tok::identifier) &&
+        Tok.getIdentifierInfo()->getName() == "region")
+      return region(PP, FirstTok.getLocation(), Tok);
     if (!Tok.is(tok::identifier) ||
         Tok.getIdentifierInfo()->getName() != "parallel") {
-      error(D, Tok.getLocation(), "expected 'parallel' after '#pragma weft'",
-            Hint);
+      error(D, Tok.getLocation(),
+            "expected 'parallel' or 'region' after '#pragma weft'", Hint);
       return skipToEnd(PP, Tok);
     }
     PP.Lex(Tok);
@@ -73,6 +78,73 @@ public:
   }
 
 private:
+  /// `#pragma weft region(a, b)`: the spans' tokens as the user wrote them,
+  /// inside `if (::weft::region weft_region_N(...); true)`, so that the
+  /// region lives as long as the statement that follows.
+  static void region(Preprocessor &PP, SourceLocation PragmaLoc, Token &Tok) {
+    DiagnosticsEngine &D = PP.getDiagnostics();
+    const char *Hint = "write '#pragma weft region(a, b)' before a statement, "
+                       "naming the spans to keep on the device";
+    std::vector<Token> Spans;
+    PP.Lex(Tok);
+    if (!Tok.is(tok::l_paren)) {
+      error(D, Tok.getLocation(), "expected '(' after '#pragma weft region'",
+            Hint);
+      return skipToEnd(PP, Tok);
+    }
+    int Depth = 1;
+    for (PP.Lex(Tok); !Tok.is(tok::eod); PP.Lex(Tok)) {
+      Depth += Tok.is(tok::l_paren) - Tok.is(tok::r_paren);
+      if (Depth == 0)
+        break;
+      Spans.push_back(Tok);
+    }
+    if (Depth != 0 || Spans.empty()) {
+      error(D, Tok.getLocation(),
+            Depth != 0 ? "expected ')' to end '#pragma weft region('"
+                       : "'#pragma weft region' names no span",
+            Hint);
+      return skipToEnd(PP, Tok);
+    }
+    PP.Lex(Tok);
+    if (!Tok.is(tok::eod)) {
+      error(D, Tok.getLocation(),
+            "unexpected text after '#pragma weft region(...)'", Hint);
+      return skipToEnd(PP, Tok);
+    }
+    static unsigned Count = 0;
+    const std::string Name = "weft_region_" + std::to_string(Count++);
+    std::vector<Token> Out;
+    auto Add = [&](tok::TokenKind Kind, const char *Identifier = nullptr) {
+      Token T;
+      T.startToken();
+      T.setKind(Kind);
+      T.setLocation(PragmaLoc);
+      T.setLength(0);
+      if (Identifier)
+        T.setIdentifierInfo(PP.getIdentifierInfo(Identifier));
+      Out.push_back(T);
+    };
+    Add(tok::kw_if, "if");
+    Out.back().setFlag(Token::StartOfLine);
+    Add(tok::l_paren);
+    Add(tok::coloncolon);
+    Add(tok::identifier, "weft");
+    Add(tok::coloncolon);
+    Add(tok::identifier, "region");
+    Add(tok::identifier, Name.c_str());
+    Add(tok::l_paren);
+    Out.insert(Out.end(), Spans.begin(), Spans.end());
+    Add(tok::r_paren);
+    Add(tok::semi);
+    Add(tok::kw_true, "true");
+    Add(tok::r_paren);
+    auto Toks = std::make_unique<Token[]>(Out.size());
+    std::copy(Out.begin(), Out.end(), Toks.get());
+    PP.EnterTokenStream(std::move(Toks), Out.size(),
+                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+  }
+
   static void skipToEnd(Preprocessor &PP, Token &Tok) {
     while (!Tok.is(tok::eod))
       PP.Lex(Tok);
@@ -132,4 +204,4 @@ private:
 } // namespace weft
 
 static PragmaHandlerRegistry::Add<weft::WeftPragmaHandler>
-    RegisterWeftPragma("weft", "#pragma weft parallel for");
+    RegisterWeftPragma("weft", "#pragma weft parallel for / region");

@@ -129,8 +129,13 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
     }
   }
   LoopSite &Site = *Slot;
-  if (Site.Disabled)
+  if (Site.Disabled) {
+    // The host loop runs on host data: a region must not copy its older
+    // device copies over the results when it ends.
+    if (!Residents.empty())
+      evictAll();
     return false;
+  }
   Status S = run(Site, Source, Args, NumArgs);
   if (S.empty())
     return true;

@@ -1,6 +1,7 @@
 // A stencil's time loop inside a weft::region: the grids stay on the device
 // between steps; host code in the middle goes through update_host and
-// update_device. The result must equal the serial program's.
+// update_device; then the pragma form. The result must equal the serial
+// program's.
 #include <weft/weft.hpp>
 
 #include <cstdio>
@@ -39,5 +40,16 @@ int main() {
   for (int I = 0; I < N * N; ++I)
     S += Cur[I] * (I % 7 + 1);
   std::printf("relaxed: %.4f\n", S);
+
+  // The pragma form (ignored without the plugin).
+#pragma weft region(Cur, Next)
+  for (int Step = 0; Step < 20; ++Step) {
+    relax(Cur, Next, N);
+    std::swap(Cur, Next);
+  }
+  S = 0;
+  for (int I = 0; I < N * N; ++I)
+    S += Cur[I] * (I % 5 + 1);
+  std::printf("relaxed more: %.4f\n", S);
   return 0;
 }

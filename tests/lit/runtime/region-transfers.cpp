@@ -1,6 +1,6 @@
-// weft::region keeps its spans on the device: a 40-step time loop moves each
-// grid once each way, where the same loop outside a region moves them every
-// step. A failure inside a region brings the data back to the host, where
+// weft::region (or `#pragma weft region(...)` before a statement) keeps its
+// spans on the device: a 40-step time loop moves each grid once each way,
+// where the same loop outside a region moves them every step. A failure inside a region brings the data back to the host, where
 // the loops carry on with it.
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=sim %t.exe | FileCheck %s
@@ -50,6 +50,28 @@ double run(bool InRegion) {
   return S;
 }
 
+// The pragma form: the region lives as long as the statement after it.
+double runPragma() {
+  const int N = 64;
+  std::vector<float> A(N * N, 0.0f), B(N * N, 0.0f);
+  for (int I = 0; I < N; ++I)
+    A[I] = B[I] = 100.0f;
+  std::span<float> Cur(A), Next(B);
+  const weft::transfer_stats_t Before = weft::transfer_stats();
+#pragma weft region(Cur, Next)
+  for (int Step = 0; Step < 40; ++Step) {
+    relax(Cur, Next, N);
+    std::swap(Cur, Next);
+  }
+  const weft::transfer_stats_t After = weft::transfer_stats();
+  std::printf("pragma: to device %llu, to host %llu\n",
+              After.ToDevice - Before.ToDevice, After.ToHost - Before.ToHost);
+  double S = 0;
+  for (int I = 0; I < N * N; ++I)
+    S += Cur[I] * (I % 7 + 1);
+  return S;
+}
+
 int main() {
   // Two grids of 64 x 64 floats: 16384 bytes each.
   // CHECK: region: to device 32768, to host 32768
@@ -58,7 +80,9 @@ int main() {
   // Out back.
   // CHECK: no region: to device 1310720, to host 655360
   const double P = run(false);
-  std::printf("result %.4f %.4f\n", R, P);
+  // CHECK: pragma: to device 32768, to host 32768
+  const double Q = runPragma();
+  std::printf("result %.4f %.4f %.4f\n", R, P, Q);
 }
 // FAIL: weft: warning: {{.*}}kernel weft_region_transfers_L{{[0-9]+}}_{{[0-9a-f]+}} on sim failed: the host compiler failed {{.*}}; the loop runs on the host (resident data copied back: regions end here)
 // FAIL-NOT: warning
