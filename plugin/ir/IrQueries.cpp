@@ -1,6 +1,8 @@
 // IrQueries.cpp: small questions about nest IR shared by the stages.
 #include "ir/IrQueries.h"
 
+#include <cstdlib>
+
 namespace weft::ir {
 
 const Expr &stripCasts(const Expr &E) {
@@ -52,6 +54,37 @@ void declaredNames(const Stmt &S, std::set<std::string> &Names) {
     for (const StmtPtr &C : S.Nested->Body)
       declaredNames(*C, Names);
   }
+}
+
+std::optional<CountedLoop> countedLoop(const Stmt &S) {
+  if (S.Kind != Stmt::For)
+    return std::nullopt;
+  const Stmt *Init = S.Children[0].get();
+  if (!Init || Init->Kind != Stmt::Decl || !Init->Exprs[0] ||
+      Init->ArrayExtent || Init->VarType.IsReference || !S.Exprs[0] ||
+      !S.Exprs[1])
+    return std::nullopt;
+  const std::string &K = Init->Name;
+  const Expr &Cond = *S.Exprs[0], &Step = *S.Exprs[1];
+  auto IsIndex = [&](const Expr &E) {
+    const Expr &V = stripCasts(E);
+    return V.Kind == Expr::Local && V.Text == K;
+  };
+  if (Cond.Kind != Expr::Binary || Cond.Text != "<" ||
+      !IsIndex(*Cond.Operands[0]))
+    return std::nullopt;
+  const bool Increment =
+      ((Step.Kind == Expr::Unary || Step.Kind == Expr::Postfix) &&
+       Step.Text == "++") ||
+      (Step.Kind == Expr::Binary && Step.Text == "+=" &&
+       stripCasts(*Step.Operands[1]).Kind == Expr::IntLiteral &&
+       std::strtoll(stripCasts(*Step.Operands[1]).Text.c_str(), nullptr, 0) ==
+           1);
+  if (!Increment || !IsIndex(*Step.Operands[0]) ||
+      writesLocal(*S.Children[1], K))
+    return std::nullopt;
+  return CountedLoop{K, Init->VarType.Scalar, Init->Exprs[0].get(),
+                     Cond.Operands[1].get()};
 }
 
 bool touchesSpan(const Expr &E) {

@@ -7,6 +7,7 @@
 #include "ir/NestIR.h"
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -21,6 +22,14 @@ bool writesLocal(const Expr &E, const std::string &Name);
 bool writesLocal(const Stmt &S, const std::string &Name);
 /// Adds every name declared anywhere inside S (nested levels' indices too).
 void declaredNames(const Stmt &S, std::set<std::string> &Names);
+/// `for (T k = Lower; k < Upper; ++k)` (or `k++`, `k += 1`) whose body
+/// never writes k.
+struct CountedLoop {
+  std::string Index;
+  ScalarKind IndexType = ScalarKind::Int;
+  const Expr *Lower = nullptr, *Upper = nullptr;
+};
+std::optional<CountedLoop> countedLoop(const Stmt &S);
 /// Reads or writes a span element anywhere in E.
 bool touchesSpan(const Expr &E);
 /// F holds for E or an expression inside it.

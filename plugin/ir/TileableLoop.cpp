@@ -4,7 +4,6 @@
 
 #include "ir/IrQueries.h"
 
-#include <cstdlib>
 #include <set>
 
 namespace weft::ir {
@@ -168,23 +167,15 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N) {
         Inner.insert(S->Name);
       continue;
     }
-    const Stmt *Init = S->Children[0].get();
-    const Expr *Cond = S->Exprs[0].get(), *Step = S->Exprs[1].get();
-    if (!Init || Init->Kind != Stmt::Decl || !Init->Exprs[0] || !Cond ||
-        !Step || Cond->Kind != Expr::Binary || Cond->Text != "<" ||
-        stripCasts(*Cond->Operands[0]).Kind != Expr::Local ||
-        stripCasts(*Cond->Operands[0]).Text != Init->Name ||
-        !((Step->Kind == Expr::Unary || Step->Kind == Expr::Postfix) &&
-          Step->Text == "++") ||
-        !gridUniform(*Init->Exprs[0]) || !gridUniform(*Cond->Operands[1]) ||
-        writesLocal(*S->Children[1], Init->Name) ||
+    std::optional<CountedLoop> C = countedLoop(*S);
+    if (!C || !gridUniform(*C->Lower) || !gridUniform(*C->Upper) ||
         hasBreakOrReturn(*S->Children[1]))
       return std::nullopt;
     T.Loop = S.get();
-    T.Index = Init->Name;
-    T.IndexType = Init->VarType.Scalar;
-    T.Lower = Init->Exprs[0].get();
-    T.Upper = Cond->Operands[1].get();
+    T.Index = C->Index;
+    T.IndexType = C->IndexType;
+    T.Lower = C->Lower;
+    T.Upper = C->Upper;
     break;
   }
   if (!T.Loop)

@@ -4,7 +4,6 @@
 
 #include "ir/IrQueries.h"
 
-#include <cstdlib>
 #include <optional>
 #include <set>
 
@@ -53,31 +52,10 @@ private:
   /// for (<int> k = Lower; k < Upper; ++k / k++ / k += 1) without writes
   /// to k in its body.
   std::optional<Loop> stagingLoop(const ir::Stmt &S) const {
-    const ir::Stmt *Init = S.Children[0].get();
-    if (!Init || Init->Kind != ir::Stmt::Decl || !Init->Exprs[0] ||
-        Init->ArrayExtent || Init->VarType.IsReference || !S.Exprs[0] ||
-        !S.Exprs[1])
+    std::optional<ir::CountedLoop> C = ir::countedLoop(S);
+    if (!C || !blockUniform(*C->Lower) || !blockUniform(*C->Upper))
       return std::nullopt;
-    const std::string &K = Init->Name;
-    const ir::Expr &Cond = *S.Exprs[0], &Step = *S.Exprs[1];
-    if (Cond.Kind != ir::Expr::Binary || Cond.Text != "<" ||
-        stripCasts(*Cond.Operands[0]).Kind != ir::Expr::Local ||
-        stripCasts(*Cond.Operands[0]).Text != K)
-      return std::nullopt;
-    const bool Increment =
-        ((Step.Kind == ir::Expr::Unary || Step.Kind == ir::Expr::Postfix) &&
-         Step.Text == "++") ||
-        (Step.Kind == ir::Expr::Binary && Step.Text == "+=" &&
-         stripCasts(*Step.Operands[1]).Kind == ir::Expr::IntLiteral &&
-         std::strtoll(stripCasts(*Step.Operands[1]).Text.c_str(), nullptr, 0) ==
-             1);
-    if (!Increment || stripCasts(*Step.Operands[0]).Kind != ir::Expr::Local ||
-        stripCasts(*Step.Operands[0]).Text != K)
-      return std::nullopt;
-    if (writesLocal(*S.Children[1], K) || !blockUniform(*Init->Exprs[0]) ||
-        !blockUniform(*Cond.Operands[1]))
-      return std::nullopt;
-    return Loop{K, Init->Exprs[0].get(), Cond.Operands[1].get()};
+    return Loop{C->Index, C->Lower, C->Upper};
   }
 
   void walk(const ir::Stmt &S, std::vector<Stage> &Out) {

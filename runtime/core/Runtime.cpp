@@ -170,9 +170,10 @@ Status injectedFault(const char *Stage) {
 /// The plugin's "covers" claim, checked against the real extents: rows
 /// (the outermost trip count, from 0) times columns is the span's size,
 /// and its rows are as long as the columns.
-bool writtenEverywhere(const ParamInfo &P, const KernelInfo &K,
-                       const detail::LaunchArg *Args, std::size_t NumArgs,
-                       std::int64_t Lower, std::int64_t Count) {
+bool writtenEverywhere(const ParamInfo &P, std::uint64_t Elements,
+                       const KernelInfo &K, const detail::LaunchArg *Args,
+                       std::size_t NumArgs, std::int64_t Lower,
+                       std::int64_t Count) {
   if (!P.CoverCols || P.Kind != ParamKind::InOut || Lower != 0)
     return false;
   std::string Error;
@@ -181,12 +182,8 @@ bool writtenEverywhere(const ParamInfo &P, const KernelInfo &K,
       !evaluateBound(*P.CoverStride, K, Args, NumArgs, Stride, Error) ||
       Cols != Stride || Cols <= 0)
     return false;
-  for (std::size_t I = 0; I < NumArgs; ++I)
-    if (&K.Params[I] == &P)
-      return static_cast<std::uint64_t>(Count) *
-                 static_cast<std::uint64_t>(Cols) ==
-             Args[I].Count;
-  return false;
+  return static_cast<std::uint64_t>(Count) * static_cast<std::uint64_t>(Cols) ==
+         Elements;
 }
 
 /// Device buffers of one launch, released on every path out.
@@ -292,7 +289,7 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     // is copied in, so that elements the kernel skips keep their values,
     // unless the plugin's grid claim holds for these extents.
     if (P.readsDevice() &&
-        !writtenEverywhere(P, K, Args, NumArgs, Lower, Count)) {
+        !writtenEverywhere(P, A.Count, K, Args, NumArgs, Lower, Count)) {
       Status S = injectedFault("copy-in");
       if (S.empty())
         S = toDevice(Spans[I].Data, A.Data, Bytes);
