@@ -6,9 +6,7 @@
 // Usage: launch-overhead KERNEL.cu (the marked loop's kernel, as emitted)
 #include <weft/weft.hpp>
 
-#include "core/DynamicLibrary.h"
-#include "core/RuntimeCompiler.h"
-#include "cuda/DriverApi.h"
+#include "common/DriverSession.h"
 
 #include <algorithm>
 #include <chrono>
@@ -44,10 +42,8 @@ int fail(const std::string &Why) {
 
 /// The same kernel, launched through the driver by hand.
 struct RawLaunch {
-  DynamicLibrary Driver;
-  DriverApi Api{};
+  weft::bench::DriverSession Cuda;
   CUfunction Function = nullptr;
-  CUdeviceptr Data = 0;
   struct {
     CUdeviceptr Data;
     unsigned long long Extent;
@@ -57,43 +53,22 @@ struct RawLaunch {
   void *Params[4] = {&Span, &A, &Lower, &Count};
 
   std::string init(const std::string &Name, const std::string &Text) {
-    std::string Error;
-    if (!Driver.open({"libcuda.so.1"}, Error) || !Api.load(Driver))
-      return "no CUDA driver (" + Error + ")";
-    int Devices = 0, Major = 0, Minor = 0;
-    CUdevice Device = 0;
-    CUcontext Context = nullptr;
-    if (Api.Init(0) || Api.DeviceGetCount(&Devices) || Devices == 0 ||
-        Api.DeviceGet(&Device, 0) ||
-        Api.DeviceGetAttribute(
-            &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Device) ||
-        Api.DeviceGetAttribute(
-            &Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Device) ||
-        Api.PrimaryCtxRetain(&Context, Device) || Api.CtxSetCurrent(Context))
-      return "no CUDA device";
-    RuntimeCompiler Compiler(RuntimeCompiler::Kind::Nvrtc);
-    std::vector<char> Binary;
-    std::string Log;
-    if (!Compiler.load(Error) ||
-        !Compiler.compile(Text, Name,
-                          "sm_" + std::to_string(Major) + std::to_string(Minor),
-                          {}, Binary, Log))
-      return "NVRTC: " + Error + Log;
-    CUmodule Module = nullptr;
-    if (Api.ModuleLoadData(&Module, Binary.data()) ||
-        Api.ModuleGetFunction(&Function, Module, Name.c_str()) ||
-        Api.MemAlloc(&Data, Elements * sizeof(float)))
+    if (std::string Why = Cuda.open(); !Why.empty())
+      return Why;
+    if (std::string Why = Cuda.compile(Text, Name); !Why.empty())
+      return Why;
+    const std::vector<float> Host(Elements, 1.0f);
+    Function = Cuda.function(Name.c_str());
+    const CUdeviceptr Data = Cuda.upload(Host.data(), Elements * sizeof(float));
+    if (!Function || !Data)
       return "loading the kernel failed";
-    std::vector<float> Host(Elements, 1.0f);
-    Api.MemcpyHtoD(Data, Host.data(), Elements * sizeof(float));
     Span = {Data, Elements};
     return {};
   }
   bool launch() {
     const unsigned Blocks = (Elements + 255) / 256;
-    return !Api.LaunchKernel(Function, Blocks, 1, 1, 256, 1, 1, 0, nullptr,
-                             Params, nullptr) &&
-           !Api.CtxSynchronize();
+    return Cuda.launch(Function, Blocks, 1, 256, 1, Params) &&
+           Cuda.synchronize();
   }
 };
 

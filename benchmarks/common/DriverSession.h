@@ -1,0 +1,102 @@
+// DriverSession.h: the CUDA driver by hand, for the benchmarks' baselines
+// (a raw cuLaunchKernel, hand-written kernels): the device's context, an
+// NVRTC compile with the options weft's own kernels get, buffers and
+// launches. Header-only; uses the runtime's driver table and NVRTC loader.
+#ifndef WEFT_BENCHMARKS_COMMON_DRIVERSESSION_H
+#define WEFT_BENCHMARKS_COMMON_DRIVERSESSION_H
+
+#include "core/DynamicLibrary.h"
+#include "core/RuntimeCompiler.h"
+#include "cuda/DriverApi.h"
+
+#include <string>
+#include <vector>
+
+namespace weft::bench {
+
+using namespace weft::rt;
+
+class DriverSession {
+public:
+  /// Empty when the driver and a device are there; else why not.
+  std::string open() {
+    std::string Error;
+    if (!Driver.open({"libcuda.so.1"}, Error) || !Api.load(Driver))
+      return "no CUDA driver (" + Error + ")";
+    int Devices = 0, Major = 0, Minor = 0;
+    CUdevice Device = 0;
+    CUcontext Context = nullptr;
+    if (Api.Init(0) || Api.DeviceGetCount(&Devices) || Devices == 0 ||
+        Api.DeviceGet(&Device, 0) ||
+        Api.DeviceGetAttribute(
+            &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Device) ||
+        Api.DeviceGetAttribute(
+            &Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Device) ||
+        Api.PrimaryCtxRetain(&Context, Device) || Api.CtxSetCurrent(Context))
+      return "no CUDA device";
+    Arch = "sm_" + std::to_string(Major) + std::to_string(Minor);
+    return {};
+  }
+
+  /// Compiles Text with NVRTC for Arch (the device's, or "sm_90" to check a
+  /// text without a GPU) and, with a device open, loads it. Empty on
+  /// success; else the compiler's log.
+  std::string compile(const std::string &Text, const std::string &Name,
+                      const std::string &ForArch = "") {
+    RuntimeCompiler Compiler(RuntimeCompiler::Kind::Nvrtc);
+    std::vector<char> Binary;
+    std::string Error, Log;
+    if (!Compiler.load(Error))
+      return "no NVRTC (" + Error + ")";
+    if (!Compiler.compile(Text, Name, ForArch.empty() ? Arch : ForArch, {},
+                          Binary, Log))
+      return "NVRTC: " + Log;
+    if (!ForArch.empty())
+      return {};
+    if (Api.ModuleLoadData(&Module, Binary.data()))
+      return "loading " + Name + " failed";
+    return {};
+  }
+
+  CUfunction function(const char *Name) {
+    CUfunction F = nullptr;
+    return Api.ModuleGetFunction(&F, Module, Name) ? nullptr : F;
+  }
+
+  CUdeviceptr upload(const void *Data, std::size_t Bytes) {
+    CUdeviceptr P = 0;
+    if (Api.MemAlloc(&P, Bytes ? Bytes : 1))
+      return 0;
+    Owned.push_back(P);
+    if (Data && Api.MemcpyHtoD(P, Data, Bytes))
+      return 0;
+    return P;
+  }
+  bool download(void *Data, CUdeviceptr P, std::size_t Bytes) {
+    return !Api.MemcpyDtoH(Data, P, Bytes);
+  }
+
+  bool launch(CUfunction F, unsigned GridX, unsigned GridY, unsigned BlockX,
+              unsigned BlockY, void **Params) {
+    return !Api.LaunchKernel(F, GridX, GridY, 1, BlockX, BlockY, 1, 0, nullptr,
+                             Params, nullptr);
+  }
+  bool synchronize() { return !Api.CtxSynchronize(); }
+
+  ~DriverSession() {
+    for (CUdeviceptr P : Owned)
+      Api.MemFree(P);
+  }
+
+  DriverApi Api{};
+  std::string Arch;
+
+private:
+  DynamicLibrary Driver;
+  CUmodule Module = nullptr;
+  std::vector<CUdeviceptr> Owned;
+};
+
+} // namespace weft::bench
+
+#endif

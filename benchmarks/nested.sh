@@ -1,0 +1,85 @@
+#!/bin/bash
+# weft on nested loops (Lee et al.'s sumRows/sumCols at their three shapes, a
+# matrix product, a Jacobi step) against hand-written CUDA, the paper's
+# fixed mappings and clang 19's OpenMP offload, side by side in one run
+# (nested/main.cpp); every result checked against the loops built without
+# the plugin. Times need an NVIDIA GPU; elsewhere weft runs where
+# WEFT_BACKEND says, the baselines report SKIPPED, and --small checks the
+# results at small sizes (a test does so on the simulator).
+# Usage: benchmarks/nested.sh [BUILD_DIR] [--small] [--run-only]
+# (--run-only: on a GPU machine without clang, run what was built here;
+# BUILD_DIR may be a bundle of scripts/gpu-bundle.sh)
+set -euo pipefail
+build=${1:-build}
+shift || true
+small="" run_only=0
+for arg in "$@"; do
+  case $arg in
+    --small) small=--small ;;
+    --run-only) run_only=1 ;;
+    *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  esac
+done
+config=$build/bin/weft-config
+out=$build/benchmarks/nested
+omp=$out/openmp
+if [ $run_only = 0 ]; then
+  mkdir -p "$out"
+  flags=$("$config" --cxxflags)
+  src=benchmarks/nested
+  pids=()
+  for s in auto 1d thread_block warp; do
+    # shellcheck disable=SC2086
+    clang++-22 -O2 $flags -DWEFT_BENCH_STRATEGY="\"strategy($s)\"" \
+      -DWEFT_BENCH_SUFFIX=_$s -c $src/loops.cpp -o "$out/loops_$s.o" &
+    pids+=($!)
+  done
+  # The reference: the same loops without the plugin.
+  clang++-22 -std=c++20 -O2 -Iinclude -Wno-unknown-attributes -DWEFT_BENCH_STRATEGY='""' \
+    -DWEFT_BENCH_SUFFIX=_host -c $src/loops.cpp -o "$out/loops_host.o"
+  # shellcheck disable=SC2086
+  clang++-22 -O2 $flags -Iruntime -Ibenchmarks -c $src/main.cpp -o "$out/main.o"
+  for p in "${pids[@]}"; do wait "$p"; done
+  link=(clang++-22)
+  if command -v clang-offload-packager-19 >/dev/null &&
+     benchmarks/fetch-openmp.sh "$omp" >/dev/null; then
+    offload=(-fopenmp --offload-arch=sm_90 --cuda-path=/usr/local/cuda
+             "--libomptarget-nvptx-bc-path=$omp/lib")
+    clang++-19 -std=c++20 -O2 "${offload[@]}" -isystem "$omp/lib/clang/19/include" \
+      -c $src/openmp.cpp -o "$out/openmp.o"
+    link=(clang++-19 "${offload[@]}" -L"$omp/lib" -Wl,-rpath,"$omp/lib")
+  else
+    echo "nested: OpenMP offload not built (needs clang-tools-19 and benchmarks/fetch-openmp.sh)"
+    clang++-22 -std=c++20 -O2 -c $src/openmp.cpp -o "$out/openmp.o"
+  fi
+  # shellcheck disable=SC2046
+  "${link[@]}" "$out"/loops_*.o "$out/main.o" "$out/openmp.o" \
+    $("$config" --ldflags) -o "$out/nested"
+fi
+export WEFT_CACHE_DIR=$out/cache
+libs=$build/lib
+# A carried bundle brings the OpenMP runtime packed (scripts/gpu-bundle.sh):
+# libomptarget, and in fallback/ what it needs that this machine may lack.
+if [ -e "$out/openmp-runtime.tar.xz" ] && [ ! -e "$omp/lib/libomptarget.so.19.1" ]; then
+  mkdir -p "$omp" && tar -C "$omp" -xJf "$out/openmp-runtime.tar.xz"
+fi
+[ -d "$omp/lib" ] && libs=$libs:$omp/lib
+if [ -d "$omp/fallback" ]; then
+  mkdir -p "$omp/missing"
+  for _ in 1 2 3 4 5; do
+    missing=$(LD_LIBRARY_PATH=$libs:$omp/missing ldd "$out/nested" | awk '/not found/ {print $1}')
+    [ -z "$missing" ] && break
+    for lib in $missing; do
+      [ -e "$omp/fallback/$lib" ] && ln -sf "$(cd "$omp/fallback" && pwd)/$lib" "$omp/missing/$lib"
+    done
+  done
+  libs=$libs:$omp/missing
+fi
+# libomptarget opens "libcuda.so", which a driver-only machine may lack.
+cuda1=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 /{print $NF; exit}')
+if [ -n "$cuda1" ]; then
+  mkdir -p "$out/cuda-link" && ln -sf "$cuda1" "$out/cuda-link/libcuda.so"
+  libs=$libs:$out/cuda-link
+fi
+LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+  "$out/nested" $small benchmarks/nested/hand-written.cu

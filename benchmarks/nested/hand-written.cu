@@ -1,0 +1,94 @@
+// hand-written.cu: the benchmark's loops as a CUDA programmer writes them by
+// hand: the baseline weft is measured against. Compiled at run time by NVRTC
+// with the options weft's kernels get; launched by main.cpp through the
+// driver (grid and block sizes are chosen there).
+
+// sumRows: one block of 256 threads per row, a shared-memory tree at the end.
+extern "C" __global__ void sumRows(const float *m, float *out, int rows,
+                                   int cols) {
+  __shared__ float partial[256];
+  for (int r = blockIdx.x; r < rows; r += gridDim.x) {
+    const float *row = m + (long long)r * cols;
+    float s = 0;
+    for (int c = threadIdx.x; c < cols; c += blockDim.x)
+      s += row[c];
+    partial[threadIdx.x] = s;
+    __syncthreads();
+    for (int width = blockDim.x / 2; width > 0; width /= 2) {
+      if (threadIdx.x < width)
+        partial[threadIdx.x] += partial[threadIdx.x + width];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0)
+      out[r] = partial[0];
+    __syncthreads();
+  }
+}
+
+// sumCols, first step: a 32 x 8 block sums 32 columns over one chunk of the
+// rows (the x threads read consecutive columns: coalesced), leaving one
+// partial per chunk and column; enough chunks to fill the device.
+extern "C" __global__ void sumColsPartial(const float *m, float *partial,
+                                          int rows, int cols, int rowsPerChunk) {
+  __shared__ float tile[8][33];
+  const int c = blockIdx.x * 32 + threadIdx.x;
+  const int first = blockIdx.y * rowsPerChunk;
+  const int last = min(rows, first + rowsPerChunk);
+  float s = 0;
+  if (c < cols)
+    for (int r = first + threadIdx.y; r < last; r += 8)
+      s += m[(long long)r * cols + c];
+  tile[threadIdx.y][threadIdx.x] = s;
+  __syncthreads();
+  if (threadIdx.y == 0 && c < cols) {
+    for (int y = 1; y < 8; ++y)
+      s += tile[y][threadIdx.x];
+    partial[(long long)blockIdx.y * cols + c] = s;
+  }
+}
+
+// sumCols, second step: each column's chunk partials, in chunk order.
+extern "C" __global__ void sumColsCombine(const float *partial, float *out,
+                                          int cols, int chunks) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= cols)
+    return;
+  float s = 0;
+  for (int k = 0; k < chunks; ++k)
+    s += partial[(long long)k * cols + c];
+  out[c] = s;
+}
+
+// matmul: 32 x 32 tiles of a and b through shared memory (the tile of b
+// padded against bank conflicts), one output element per thread.
+extern "C" __global__ void matmul(const float *a, const float *b, float *c,
+                                  int n) {
+  __shared__ float ta[32][33], tb[32][33];
+  const int i = blockIdx.y * 32 + threadIdx.y;
+  const int j = blockIdx.x * 32 + threadIdx.x;
+  float s = 0;
+  for (int k0 = 0; k0 < n; k0 += 32) {
+    ta[threadIdx.y][threadIdx.x] =
+        i < n && k0 + threadIdx.x < n ? a[(long long)i * n + k0 + threadIdx.x]
+                                      : 0.0f;
+    tb[threadIdx.y][threadIdx.x] =
+        j < n && k0 + threadIdx.y < n ? b[(long long)(k0 + threadIdx.y) * n + j]
+                                      : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < 32; ++k)
+      s += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+    __syncthreads();
+  }
+  if (i < n && j < n)
+    c[(long long)i * n + j] = s;
+}
+
+// jacobi: one thread per interior point, 32 x 8 blocks.
+extern "C" __global__ void jacobi(const float *in, float *out, int n) {
+  const int i = blockIdx.y * blockDim.y + threadIdx.y + 1;
+  const int j = blockIdx.x * blockDim.x + threadIdx.x + 1;
+  if (i >= n - 1 || j >= n - 1)
+    return;
+  const long long at = (long long)i * n + j;
+  out[at] = 0.2f * (in[at] + in[at - n] + in[at + n] + in[at - 1] + in[at + 1]);
+}

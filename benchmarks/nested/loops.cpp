@@ -1,0 +1,65 @@
+// loops.cpp: the nested loops of the benchmark as a user writes them. Built
+// once per mapping strategy (WEFT_BENCH_STRATEGY: the analysis's own choice,
+// or one of Lee et al.'s fixed baselines) with WEFT_BENCH_SUFFIX naming the
+// functions, and once without the plugin (the host reference).
+#include "loops.h"
+
+#include <weft/weft.hpp>
+
+#define WEFT_BENCH_CAT2(A, B) A##B
+#define WEFT_BENCH_CAT(A, B) WEFT_BENCH_CAT2(A, B)
+#define WEFT_BENCH_NAME(F) WEFT_BENCH_CAT(F, WEFT_BENCH_SUFFIX)
+
+namespace weft::bench {
+
+// Lee et al.'s sumRows and sumCols (their figure: [64K,1K], [8K,8K], [1K,64K]).
+void WEFT_BENCH_NAME(sumRows)(std::span<const float> m, std::span<float> out,
+                              int rows, int cols) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int r = 0; r < rows; ++r) {
+    float s = 0;
+#pragma weft parallel for reduction(+ : s)
+    for (int c = 0; c < cols; ++c)
+      s += m[r * cols + c];
+    out[r] = s;
+  }
+}
+
+void WEFT_BENCH_NAME(sumCols)(std::span<const float> m, std::span<float> out,
+                              int rows, int cols) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int c = 0; c < cols; ++c) {
+    float s = 0;
+#pragma weft parallel for reduction(+ : s)
+    for (int r = 0; r < rows; ++r)
+      s += m[r * cols + c];
+    out[c] = s;
+  }
+}
+
+// A matrix product written the textbook way: rows and columns parallel, the
+// dot product sequential (tiled through shared memory by weft).
+void WEFT_BENCH_NAME(matmul)(std::span<const float> a, std::span<const float> b,
+                             std::span<float> c, int n) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int i = 0; i < n; ++i) {
+#pragma weft parallel for
+    for (int j = 0; j < n; ++j) {
+      float s = 0;
+      for (int k = 0; k < n; ++k)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+  }
+}
+
+// One step of a 5-point Jacobi stencil on an n x n grid (its border kept).
+void WEFT_BENCH_NAME(jacobi)(std::span<const float> in, std::span<float> out,
+                             int n) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int i = 1; i < n - 1; ++i) {
+#pragma weft parallel for
+    for (int j = 1; j < n - 1; ++j)
+      out[i * n + j] =
+          0.2f * (in[i * n + j] + in[(i - 1) * n + j] + in[(i + 1) * n + j] +
+                  in[i * n + j - 1] + in[i * n + j + 1]);
+  }
+}
+
+} // namespace weft::bench

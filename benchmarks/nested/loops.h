@@ -1,0 +1,29 @@
+// loops.h: the benchmark's loops, one set of functions per mapping strategy
+// (loops.cpp built once for each) and the host reference.
+#ifndef WEFT_BENCHMARKS_NESTED_LOOPS_H
+#define WEFT_BENCHMARKS_NESTED_LOOPS_H
+
+#include <span>
+
+namespace weft::bench {
+
+#define WEFT_BENCH_DECLARE(SUFFIX)                                             \
+  void sumRows##SUFFIX(std::span<const float> m, std::span<float> out,         \
+                       int rows, int cols);                                    \
+  void sumCols##SUFFIX(std::span<const float> m, std::span<float> out,         \
+                       int rows, int cols);                                    \
+  void matmul##SUFFIX(std::span<const float> a, std::span<const float> b,      \
+                      std::span<float> c, int n);                              \
+  void jacobi##SUFFIX(std::span<const float> in, std::span<float> out, int n);
+
+WEFT_BENCH_DECLARE(_auto)
+WEFT_BENCH_DECLARE(_1d)
+WEFT_BENCH_DECLARE(_thread_block)
+WEFT_BENCH_DECLARE(_warp)
+WEFT_BENCH_DECLARE(_host)
+
+#undef WEFT_BENCH_DECLARE
+
+} // namespace weft::bench
+
+#endif

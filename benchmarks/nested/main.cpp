@@ -1,0 +1,516 @@
+// main.cpp: weft on nested loops against hand-written CUDA, Lee et al.'s
+// fixed mappings and OpenMP offload, side by side in one run: each round
+// times one call of every variant in turn (launch and synchronize, data
+// resident on the device), medians are compared, and every variant's result
+// is checked against the loops built without the plugin.
+// Usage: nested [--small] [--rounds N] HAND_WRITTEN.cu
+#include "loops.h"
+#include "openmp.h"
+
+#include "common/DriverSession.h"
+
+#include <weft/weft.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace weft::bench;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+using SumFn = void (*)(std::span<const float>, std::span<float>, int, int);
+using MatmulFn = void (*)(std::span<const float>, std::span<const float>,
+                          std::span<float>, int);
+using JacobiFn = void (*)(std::span<const float>, std::span<float>, int);
+
+/// The loops of loops.cpp under one mapping strategy.
+struct Strategy {
+  const char *Name;
+  SumFn SumRows, SumCols;
+  MatmulFn Matmul;
+  JacobiFn Jacobi;
+};
+const Strategy Strategies[] = {
+    {"weft", sumRows_auto, sumCols_auto, matmul_auto, jacobi_auto},
+    {"weft 1d", sumRows_1d, sumCols_1d, matmul_1d, jacobi_1d},
+    {"weft thread_block", sumRows_thread_block, sumCols_thread_block,
+     matmul_thread_block, jacobi_thread_block},
+    {"weft warp", sumRows_warp, sumCols_warp, matmul_warp, jacobi_warp},
+};
+constexpr std::size_t NumStrategies = std::size(Strategies);
+
+struct Options {
+  bool Small = false;
+  int Rounds = 20, Warmup = 12; // weft's tuning settles within 12 launches
+  std::string HandWritten;
+};
+
+/// One way of running a case's loop: its timings and its result.
+struct Variant {
+  std::string Name;
+  std::string Skip;          // why it is not timed, if it is not
+  std::function<void()> Run; // set also when not timed: run once, checked
+  std::vector<float> Result;
+  std::vector<double> Ms;
+  bool Checked = false, Correct = false;
+  double median() const {
+    std::vector<double> V = Ms;
+    std::sort(V.begin(), V.end());
+    return V.empty() ? 0 : V[V.size() / 2];
+  }
+};
+
+/// The hand-written kernels, compiled once for the device.
+struct HandWritten {
+  DriverSession Cuda;
+  std::string Unavailable; // empty when they run
+  CUfunction SumRows = nullptr, SumColsPartial = nullptr,
+             SumColsCombine = nullptr, Matmul = nullptr, Jacobi = nullptr;
+  unsigned Multiprocessors = 132;
+
+  void open(const std::string &Path) {
+    std::ifstream In(Path);
+    std::stringstream Text;
+    Text << In.rdbuf();
+    if (!In || Text.str().empty()) {
+      Unavailable = "cannot read " + Path;
+      return;
+    }
+    Unavailable = Cuda.open();
+    if (!Unavailable.empty()) {
+      // Still make sure the text compiles, where NVRTC is installed.
+      if (std::string Error =
+              Cuda.compile(Text.str(), "hand-written.cu", "sm_90");
+          !Error.empty() && Error.rfind("no NVRTC", 0) != 0)
+        Unavailable += "; and the kernels do not compile: " + Error;
+      else if (Error.empty())
+        Unavailable += "; its kernels compile with NVRTC for sm_90";
+      return;
+    }
+    if (std::string Error = Cuda.compile(Text.str(), "hand-written.cu");
+        !Error.empty()) {
+      Unavailable = Error;
+      return;
+    }
+    int Sms = 0;
+    CUdevice Device = 0;
+    if (!Cuda.Api.DeviceGet(&Device, 0) &&
+        !Cuda.Api.DeviceGetAttribute(
+            &Sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Device))
+      Multiprocessors = static_cast<unsigned>(Sms);
+    SumRows = Cuda.function("sumRows");
+    SumColsPartial = Cuda.function("sumColsPartial");
+    SumColsCombine = Cuda.function("sumColsCombine");
+    Matmul = Cuda.function("matmul");
+    Jacobi = Cuda.function("jacobi");
+    if (!SumRows || !SumColsPartial || !SumColsCombine || !Matmul || !Jacobi)
+      Unavailable = "a hand-written kernel is missing from its module";
+  }
+};
+
+std::vector<float> randomData(std::size_t Count, unsigned Seed) {
+  std::mt19937 Gen(Seed);
+  std::uniform_real_distribution<float> Dist(0.0f, 1.0f);
+  std::vector<float> V(Count);
+  for (float &X : V)
+    X = Dist(Gen);
+  return V;
+}
+
+/// Rounds of one call of each variant in turn, after the warm-up calls.
+/// A variant that is not timed but can run, runs once.
+void measure(std::vector<Variant> &Variants, const Options &O) {
+  for (Variant &V : Variants)
+    if (V.Skip.empty())
+      for (int I = 0; I < O.Warmup; ++I)
+        V.Run();
+    else if (V.Run)
+      V.Run();
+  for (int R = 0; R < O.Rounds; ++R)
+    for (Variant &V : Variants) {
+      if (!V.Skip.empty())
+        continue;
+      const Clock::time_point Start = Clock::now();
+      V.Run();
+      V.Ms.push_back(
+          std::chrono::duration<double, std::milli>(Clock::now() - Start)
+              .count());
+    }
+}
+
+/// Compares each variant's result with the reference: |x - ref| within
+/// Tolerance of max(1, |ref|) everywhere (at the indices in Where, if any).
+void check(std::vector<Variant> &Variants, const std::vector<float> &Reference,
+           double Tolerance, const std::vector<std::size_t> &Where = {}) {
+  for (Variant &V : Variants) {
+    if (!V.Run)
+      continue;
+    V.Checked = true;
+    V.Correct = V.Result.size() == Reference.size();
+    auto Close = [&](std::size_t I) {
+      return std::abs(double(V.Result[I]) - Reference[I]) <=
+             Tolerance * std::max(1.0, std::abs(double(Reference[I])));
+    };
+    if (Where.empty())
+      for (std::size_t I = 0; V.Correct && I < Reference.size(); ++I)
+        V.Correct = Close(I);
+    else
+      for (std::size_t I : Where)
+        V.Correct = V.Correct && Close(I);
+  }
+}
+
+int Failures = 0;
+bool OnGpu = false; // ratios only from a GPU's times
+std::vector<double> VersusCuda, VersusFixed, VersusOmp;
+
+void report(const std::string &Case, const std::vector<Variant> &Variants) {
+  const Variant *Cuda = nullptr, *Omp = nullptr, *Weft = &Variants[0];
+  double BestFixed = 0;
+  for (const Variant &V : Variants) {
+    if (V.Name == "cuda" && V.Skip.empty())
+      Cuda = &V;
+    if (V.Name == "openmp" && V.Skip.empty())
+      Omp = &V;
+    if (V.Name.rfind("weft ", 0) == 0 && V.Skip.empty() &&
+        (BestFixed == 0 || V.median() < BestFixed))
+      BestFixed = V.median();
+  }
+  for (const Variant &V : Variants) {
+    if (V.Checked && !V.Correct)
+      ++Failures;
+    const char *Verdict = !V.Checked ? "-" : V.Correct ? "ok" : "WRONG";
+    if (!V.Skip.empty()) {
+      std::printf("%-28s %-18s %10s %9s  %-5s SKIPPED: %s\n", Case.c_str(),
+                  V.Name.c_str(), "-", "-", Verdict, V.Skip.c_str());
+      continue;
+    }
+    char Ratio[32] = "-";
+    if (Cuda)
+      std::snprintf(Ratio, sizeof Ratio, "%.2fx", V.median() / Cuda->median());
+    std::printf("%-28s %-18s %10.4f %9s  %s\n", Case.c_str(), V.Name.c_str(),
+                V.median(), Ratio, Verdict);
+  }
+  if (!Weft->Skip.empty() || Weft->Ms.empty() || !OnGpu)
+    return;
+  if (Cuda)
+    VersusCuda.push_back(Weft->median() / Cuda->median());
+  if (BestFixed > 0)
+    VersusFixed.push_back(Weft->median() / BestFixed);
+  if (Omp)
+    VersusOmp.push_back(Weft->median() / Omp->median());
+}
+
+double geometricMean(const std::vector<double> &V) {
+  double Log = 0;
+  for (double X : V)
+    Log += std::log(X);
+  return std::exp(Log / V.size());
+}
+
+/// The variants of one case: weft under each strategy, then the baselines.
+/// Each weft variant writes its own output vector, which Outputs holds.
+std::vector<Variant>
+weftVariants(std::vector<std::vector<float>> &Outputs, std::size_t OutSize,
+             std::function<void(const Strategy &, std::span<float>)> Call) {
+  std::vector<Variant> Variants;
+  Outputs.assign(NumStrategies, std::vector<float>(OutSize, 0.0f));
+  for (std::size_t S = 0; S < NumStrategies; ++S) {
+    Variant V;
+    V.Name = Strategies[S].Name;
+    std::span<float> Out(Outputs[S]);
+    V.Run = [Call, &Strat = Strategies[S], Out] { Call(Strat, Out); };
+    Variants.push_back(std::move(V));
+  }
+  return Variants;
+}
+
+/// The hand-written variant: inputs uploaded once, the output read back.
+Variant cudaVariant(HandWritten &H, std::function<void()> Run) {
+  Variant V;
+  V.Name = "cuda";
+  V.Skip = H.Unavailable;
+  if (V.Skip.empty())
+    V.Run = [&H, Run] {
+      Run();
+      H.Cuda.synchronize();
+    };
+  return V;
+}
+
+/// Without a device an offload build still runs (on the host): checked,
+/// not timed.
+Variant ompVariant(std::function<void()> Run) {
+  Variant V;
+  V.Name = "openmp";
+  V.Skip = omp::unavailable();
+  if (V.Skip.empty() || omp::runsOnHost())
+    V.Run = std::move(Run);
+  return V;
+}
+
+/// sumRows or sumCols of a Rows x Cols matrix.
+void sumCase(bool Rows, int NumRows, int NumCols, HandWritten &H,
+             const Options &O) {
+  const std::size_t Size = std::size_t(NumRows) * NumCols;
+  const std::size_t OutSize = Rows ? NumRows : NumCols;
+  const std::vector<float> M = randomData(Size, 1);
+  std::vector<float> Reference(OutSize);
+  (Rows ? sumRows_host : sumCols_host)(M, Reference, NumRows, NumCols);
+
+  std::vector<std::vector<float>> WeftOut;
+  auto Call = [&](const Strategy &S, std::span<float> Out) {
+    (Rows ? S.SumRows : S.SumCols)(M, Out, NumRows, NumCols);
+  };
+  std::vector<Variant> Variants = weftVariants(WeftOut, OutSize, Call);
+
+  // Hand-written: one 256-thread block per row; for columns, enough row
+  // chunks to give the device four blocks an SM, then their combination.
+  CUdeviceptr DM = 0, DOut = 0, DPartial = 0;
+  int RowsPerChunk = NumRows, Chunks = 1;
+  const unsigned ColumnBlocks = (NumCols + 31) / 32;
+  if (H.Unavailable.empty()) {
+    Chunks = std::clamp<int>((4 * H.Multiprocessors + ColumnBlocks - 1) /
+                                 ColumnBlocks,
+                             1, std::max(1, NumRows / 64));
+    RowsPerChunk = (NumRows + Chunks - 1) / Chunks;
+    DM = H.Cuda.upload(M.data(), Size * sizeof(float));
+    DOut = H.Cuda.upload(nullptr, OutSize * sizeof(float));
+    DPartial = H.Cuda.upload(nullptr, std::size_t(Chunks) * NumCols * 4);
+  }
+  Variants.push_back(cudaVariant(H, [&] {
+    int R = NumRows, C = NumCols, RPC = RowsPerChunk, K = Chunks;
+    if (Rows) {
+      void *P[] = {&DM, &DOut, &R, &C};
+      H.Cuda.launch(H.SumRows, std::min(NumRows, 1 << 20), 1, 256, 1, P);
+      return;
+    }
+    void *P[] = {&DM, &DPartial, &R, &C, &RPC};
+    H.Cuda.launch(H.SumColsPartial, ColumnBlocks, Chunks, 32, 8, P);
+    void *Q[] = {&DPartial, &DOut, &C, &K};
+    H.Cuda.launch(H.SumColsCombine, (NumCols + 255) / 256, 1, 256, 1, Q);
+  }));
+
+  std::vector<float> OmpOut(OutSize);
+  Variants.push_back(ompVariant([&] {
+    (Rows ? omp::sumRows : omp::sumCols)(M.data(), OmpOut.data(), NumRows,
+                                         NumCols);
+  }));
+
+  {
+    weft::region Resident{
+        std::span<const float>(M), std::span<float>(WeftOut[0]),
+        std::span<float>(WeftOut[1]), std::span<float>(WeftOut[2]),
+        std::span<float>(WeftOut[3])};
+    omp::keep(M.data(), Size);
+    omp::keep(OmpOut.data(), OutSize);
+    measure(Variants, O);
+    omp::release(M.data(), Size);
+    omp::takeBack(OmpOut.data(), OutSize);
+  }
+  for (std::size_t S = 0; S < NumStrategies; ++S)
+    Variants[S].Result = WeftOut[S];
+  if (H.Unavailable.empty()) {
+    Variants[NumStrategies].Result.resize(OutSize);
+    H.Cuda.download(Variants[NumStrategies].Result.data(), DOut,
+                    OutSize * sizeof(float));
+  }
+  Variants[NumStrategies + 1].Result = OmpOut;
+  check(Variants, Reference, 2e-3);
+  report(std::string(Rows ? "sumRows" : "sumCols") + " [" +
+             std::to_string(NumRows) + " x " + std::to_string(NumCols) + "]",
+         Variants);
+}
+
+/// An N x N matrix product, checked at 64 sampled elements (in double).
+void matmulCase(int N, HandWritten &H, const Options &O) {
+  const std::size_t Size = std::size_t(N) * N;
+  const std::vector<float> A = randomData(Size, 2), B = randomData(Size, 3);
+  std::vector<float> Reference(Size, 0.0f);
+  std::vector<std::size_t> Where;
+  std::mt19937 Gen(4);
+  for (int S = 0; S < 64; ++S) {
+    const std::size_t I = Gen() % N, J = Gen() % N;
+    double Sum = 0;
+    for (int K = 0; K < N; ++K)
+      Sum += double(A[I * N + K]) * B[K * N + J];
+    Reference[I * N + J] = static_cast<float>(Sum);
+    Where.push_back(I * N + J);
+  }
+
+  std::vector<std::vector<float>> WeftOut;
+  auto Call = [&](const Strategy &S, std::span<float> Out) {
+    S.Matmul(A, B, Out, N);
+  };
+  std::vector<Variant> Variants = weftVariants(WeftOut, Size, Call);
+
+  CUdeviceptr DA = 0, DB = 0, DC = 0;
+  if (H.Unavailable.empty()) {
+    DA = H.Cuda.upload(A.data(), Size * 4);
+    DB = H.Cuda.upload(B.data(), Size * 4);
+    DC = H.Cuda.upload(nullptr, Size * 4);
+  }
+  Variants.push_back(cudaVariant(H, [&] {
+    int Extent = N;
+    void *P[] = {&DA, &DB, &DC, &Extent};
+    const unsigned Tiles = (N + 31) / 32;
+    H.Cuda.launch(H.Matmul, Tiles, Tiles, 32, 32, P);
+  }));
+  std::vector<float> OmpOut(Size);
+  Variants.push_back(
+      ompVariant([&] { omp::matmul(A.data(), B.data(), OmpOut.data(), N); }));
+
+  {
+    weft::region Resident{
+        std::span<const float>(A),    std::span<const float>(B),
+        std::span<float>(WeftOut[0]), std::span<float>(WeftOut[1]),
+        std::span<float>(WeftOut[2]), std::span<float>(WeftOut[3])};
+    omp::keep(A.data(), Size);
+    omp::keep(B.data(), Size);
+    omp::keep(OmpOut.data(), Size);
+    measure(Variants, O);
+    omp::release(A.data(), Size);
+    omp::release(B.data(), Size);
+    omp::takeBack(OmpOut.data(), Size);
+  }
+  for (std::size_t S = 0; S < NumStrategies; ++S)
+    Variants[S].Result = WeftOut[S];
+  if (H.Unavailable.empty()) {
+    Variants[NumStrategies].Result.resize(Size);
+    H.Cuda.download(Variants[NumStrategies].Result.data(), DC, Size * 4);
+  }
+  Variants[NumStrategies + 1].Result = OmpOut;
+  check(Variants, Reference, 1e-4, Where);
+  report("matmul [" + std::to_string(N) + " x " + std::to_string(N) + "]",
+         Variants);
+}
+
+/// One Jacobi step on an N x N grid (the output's border stays as it was).
+void jacobiCase(int N, HandWritten &H, const Options &O) {
+  const std::size_t Size = std::size_t(N) * N;
+  const std::vector<float> In = randomData(Size, 5);
+  std::vector<float> Reference(Size, 0.0f);
+  jacobi_host(In, Reference, N);
+
+  std::vector<std::vector<float>> WeftOut;
+  auto Call = [&](const Strategy &S, std::span<float> Out) {
+    S.Jacobi(In, Out, N);
+  };
+  std::vector<Variant> Variants = weftVariants(WeftOut, Size, Call);
+
+  CUdeviceptr DIn = 0, DOut = 0;
+  const std::vector<float> Zeros(Size, 0.0f);
+  if (H.Unavailable.empty()) {
+    DIn = H.Cuda.upload(In.data(), Size * 4);
+    DOut = H.Cuda.upload(Zeros.data(), Size * 4);
+  }
+  Variants.push_back(cudaVariant(H, [&] {
+    int Extent = N;
+    void *P[] = {&DIn, &DOut, &Extent};
+    const unsigned Interior = N > 2 ? N - 2 : 0;
+    H.Cuda.launch(H.Jacobi, (Interior + 31) / 32, (Interior + 7) / 8, 32, 8, P);
+  }));
+  std::vector<float> OmpOut(Size, 0.0f);
+  Variants.push_back(
+      ompVariant([&] { omp::jacobi(In.data(), OmpOut.data(), N); }));
+
+  {
+    weft::region Resident{
+        std::span<const float>(In), std::span<float>(WeftOut[0]),
+        std::span<float>(WeftOut[1]), std::span<float>(WeftOut[2]),
+        std::span<float>(WeftOut[3])};
+    omp::keep(In.data(), Size);
+    omp::keep(OmpOut.data(), Size);
+    measure(Variants, O);
+    omp::release(In.data(), Size);
+    omp::takeBack(OmpOut.data(), Size);
+  }
+  for (std::size_t S = 0; S < NumStrategies; ++S)
+    Variants[S].Result = WeftOut[S];
+  if (H.Unavailable.empty()) {
+    Variants[NumStrategies].Result.resize(Size);
+    H.Cuda.download(Variants[NumStrategies].Result.data(), DOut, Size * 4);
+  }
+  Variants[NumStrategies + 1].Result = OmpOut;
+  check(Variants, Reference, 1e-5);
+  report("jacobi [" + std::to_string(N) + " x " + std::to_string(N) + "]",
+         Variants);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Options O;
+  for (int I = 1; I < Argc; ++I) {
+    if (!std::strcmp(Argv[I], "--small")) {
+      O.Small = true;
+      O.Rounds = 1;
+      O.Warmup = 0;
+    } else if (!std::strcmp(Argv[I], "--rounds") && I + 1 < Argc) {
+      O.Rounds = std::max(1, std::atoi(Argv[++I]));
+    } else if (Argv[I][0] != '-') {
+      O.HandWritten = Argv[I];
+    } else {
+      std::fprintf(stderr, "usage: nested [--small] [--rounds N] "
+                           "HAND_WRITTEN.cu\n");
+      return 2;
+    }
+  }
+  if (O.HandWritten.empty()) {
+    std::fprintf(stderr, "usage: nested [--small] [--rounds N] "
+                         "HAND_WRITTEN.cu\n");
+    return 2;
+  }
+  HandWritten H;
+  H.open(O.HandWritten);
+
+  // Warm weft's backend up before the first case (its first launch picks
+  // the device).
+  std::vector<float> Probe(64, 1.0f), ProbeOut(64);
+  sumRows_auto(Probe, ProbeOut, 8, 8);
+  const std::string Backend = weft::backendName();
+  OnGpu = Backend == "cuda" || Backend == "hip";
+  std::printf("weft backend: %s; %d rounds after %d warm-up calls; times are "
+              "medians in ms of one call (launch and synchronize)%s\n",
+              Backend.c_str(), O.Rounds, O.Warmup,
+              OnGpu ? ""
+                    : " (not a GPU: weft's times here are not GPU figures)");
+  std::printf("%-28s %-18s %10s %9s  %s\n", "case", "variant", "ms", "vs cuda",
+              "check");
+
+  const int Scale = O.Small ? 64 : 1;
+  const int Shapes[][2] = {{65536, 1024}, {8192, 8192}, {1024, 65536}};
+  for (bool Rows : {true, false})
+    for (const auto &S : Shapes)
+      sumCase(Rows, S[0] / Scale, O.Small ? S[1] / 16 : S[1], H, O);
+  matmulCase(O.Small ? 48 : 2048, H, O);
+  jacobiCase(O.Small ? 66 : 4096, H, O);
+
+  if (!VersusCuda.empty())
+    std::printf("weft / hand-written CUDA, geometric mean over %zu cases: "
+                "%.2fx\n",
+                VersusCuda.size(), geometricMean(VersusCuda));
+  if (!VersusFixed.empty())
+    std::printf("weft / best fixed mapping, geometric mean over %zu cases: "
+                "%.2fx\n",
+                VersusFixed.size(), geometricMean(VersusFixed));
+  if (!VersusOmp.empty())
+    std::printf("weft / OpenMP offload, geometric mean over %zu cases: "
+                "%.2fx\n",
+                VersusOmp.size(), geometricMean(VersusOmp));
+  if (Failures)
+    std::printf("FAILED: %d results differ from the loops built without the "
+                "plugin\n",
+                Failures);
+  return Failures ? 1 : 0;
+}

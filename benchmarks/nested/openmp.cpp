@@ -1,0 +1,100 @@
+// openmp.cpp: the benchmark's loops as an OpenMP offload user writes them:
+// `target teams distribute parallel for` over the parallel loops (collapsed
+// where there are two), data kept on the device by `target enter data`.
+#include "openmp.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace weft::bench::omp {
+
+std::string unavailable() {
+#ifndef _OPENMP
+  return "built without OpenMP offload (needs clang-tools-19 and "
+         "libomp-19-dev: benchmarks/nested.sh --fetch-openmp)";
+#else
+  if (omp_get_num_devices() == 0)
+    return "no OpenMP offload device (the target regions ran on the host, "
+           "checked, not timed)";
+  return {};
+#endif
+}
+
+bool runsOnHost() {
+#ifndef _OPENMP
+  return false;
+#else
+  return omp_get_num_devices() == 0;
+#endif
+}
+
+void keep(const float *Data, std::size_t Count) {
+#pragma omp target enter data map(to : Data [0:Count])
+}
+
+void release(const float *Data, std::size_t Count) {
+#pragma omp target exit data map(release : Data [0:Count])
+}
+
+void takeBack(float *Data, std::size_t Count) {
+#pragma omp target exit data map(from : Data [0:Count])
+}
+
+void sumRows(const float *m, float *out, int rows, int cols) {
+  const long long size = static_cast<long long>(rows) * cols;
+#pragma omp target teams distribute parallel for map(to                        \
+                                                     : m [0:size])             \
+    map(from                                                                   \
+        : out [0:rows])
+  for (int r = 0; r < rows; ++r) {
+    float s = 0;
+    for (int c = 0; c < cols; ++c)
+      s += m[r * cols + c];
+    out[r] = s;
+  }
+}
+
+void sumCols(const float *m, float *out, int rows, int cols) {
+  const long long size = static_cast<long long>(rows) * cols;
+#pragma omp target teams distribute parallel for map(to                        \
+                                                     : m [0:size])             \
+    map(from                                                                   \
+        : out [0:cols])
+  for (int c = 0; c < cols; ++c) {
+    float s = 0;
+    for (int r = 0; r < rows; ++r)
+      s += m[r * cols + c];
+    out[c] = s;
+  }
+}
+
+void matmul(const float *a, const float *b, float *c, int n) {
+  const long long size = static_cast<long long>(n) * n;
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(to                                                                     \
+        : a [0:size], b [0:size]) map(from                                     \
+                                      : c [0:size])
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      float s = 0;
+      for (int k = 0; k < n; ++k)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+void jacobi(const float *in, float *out, int n) {
+  const long long size = static_cast<long long>(n) * n;
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(to                                                                     \
+        : in [0:size]) map(tofrom                                              \
+                           : out [0:size])
+  for (int i = 1; i < n - 1; ++i)
+    for (int j = 1; j < n - 1; ++j)
+      out[i * n + j] =
+          0.2f * (in[i * n + j] + in[(i - 1) * n + j] + in[(i + 1) * n + j] +
+                  in[i * n + j - 1] + in[i * n + j + 1]);
+}
+
+} // namespace weft::bench::omp
