@@ -2,7 +2,7 @@
 # Host-side cost of a weft launch with resident data against a raw driver
 # launch of the same kernel (launch-overhead.cpp). Needs an NVIDIA GPU to
 # measure; elsewhere it reports SKIPPED.
-# Usage: benchmarks/launch-overhead.sh [BUILD_DIR] [--run-only]
+# Usage: benchmarks/launch-overhead.sh [BUILD_DIR] [--run-only|--build-only]
 # (--run-only: on a GPU machine without clang, run what was built here)
 set -euo pipefail
 build=${1:-build}
@@ -16,5 +16,6 @@ if [ "${2:-}" != --run-only ]; then
     -fplugin-arg-weft-emit-dir="$out/launch-overhead-kernels" \
     benchmarks/launch-overhead.cpp $("$config" --ldflags) -o "$out/launch-overhead"
 fi
+[ "${2:-}" = --build-only ] && exit 0
 export WEFT_CACHE_DIR=$out/cache
 LD_LIBRARY_PATH=$build/lib "$out/launch-overhead" "$out"/launch-overhead-kernels/*.cu

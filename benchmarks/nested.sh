@@ -6,18 +6,19 @@
 # the plugin. Times need an NVIDIA GPU; elsewhere weft runs where
 # WEFT_BACKEND says, the baselines report SKIPPED, and --small checks the
 # results at small sizes (a test does so on the simulator).
-# Usage: benchmarks/nested.sh [BUILD_DIR] [--small] [--run-only]
+# Usage: benchmarks/nested.sh [BUILD_DIR] [--small] [--run-only|--build-only]
 # (--run-only: on a GPU machine without clang, run what was built here;
 # BUILD_DIR may be a bundle of scripts/gpu-bundle.sh)
 set -euo pipefail
 build=${1:-build}
 shift || true
-small="" run_only=0
+small="" run_only=0 build_only=0
 for arg in "$@"; do
   case $arg in
     --small) small=--small ;;
     --run-only) run_only=1 ;;
-    *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    --build-only) build_only=1 ;;
+    *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 config=$build/bin/weft-config
@@ -56,6 +57,7 @@ if [ $run_only = 0 ]; then
   "${link[@]}" "$out"/loops_*.o "$out/main.o" "$out/openmp.o" \
     $("$config" --ldflags) -o "$out/nested"
 fi
+[ $build_only = 1 ] && exit 0
 export WEFT_CACHE_DIR=$out/cache
 libs=$build/lib
 # A carried bundle brings the OpenMP runtime packed (scripts/gpu-bundle.sh):

@@ -24,5 +24,6 @@ echo "== programs built by the lit tests, on the GPU"
 tests/gpu/run-built-programs.sh "$build" cuda || status=1
 echo "== benchmarks"
 benchmarks/launch-overhead.sh "$build" --run-only || status=1
+benchmarks/concurrency.sh "$build" --run-only || status=1
 benchmarks/nested.sh "$build" --run-only || status=1
 exit $status
