@@ -1,0 +1,131 @@
+// AstHelpers.cpp: what the recognizer asks of Clang's types, callees and
+// literals: scalar kinds, std::span, device math functions, literal text.
+#include "recognize/Recognizer.h"
+
+namespace weft::recognize {
+
+std::optional<ir::ScalarKind> scalarKind(QualType T) {
+  const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!BT)
+    return std::nullopt;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool:
+    return ir::ScalarKind::Bool;
+  case BuiltinType::Char_S:
+  case BuiltinType::Char_U:
+    return ir::ScalarKind::Char;
+  case BuiltinType::SChar:
+    return ir::ScalarKind::SChar;
+  case BuiltinType::UChar:
+    return ir::ScalarKind::UChar;
+  case BuiltinType::Short:
+    return ir::ScalarKind::Short;
+  case BuiltinType::UShort:
+    return ir::ScalarKind::UShort;
+  case BuiltinType::Int:
+    return ir::ScalarKind::Int;
+  case BuiltinType::UInt:
+    return ir::ScalarKind::UInt;
+  case BuiltinType::Long:
+    return ir::ScalarKind::Long;
+  case BuiltinType::ULong:
+    return ir::ScalarKind::ULong;
+  case BuiltinType::LongLong:
+    return ir::ScalarKind::LongLong;
+  case BuiltinType::ULongLong:
+    return ir::ScalarKind::ULongLong;
+  case BuiltinType::Float:
+    return ir::ScalarKind::Float;
+  case BuiltinType::Double:
+    return ir::ScalarKind::Double;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool isInteger(ir::ScalarKind K) {
+  return !ir::isFloating(K) && K != ir::ScalarKind::Bool;
+}
+
+/// The std::span specialization T names, if any.
+const ClassTemplateSpecializationDecl *spanDecl(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "span" || !Spec->isInStdNamespace())
+    return nullptr;
+  return Spec;
+}
+
+/// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
+std::optional<std::string> deviceFunction(const FunctionDecl *FD) {
+  static const llvm::StringSet<> Math = {
+      "sqrt",  "cbrt",     "exp",    "exp2",   "expm1", "log",   "log2",
+      "log10", "log1p",    "sin",    "cos",    "tan",   "asin",  "acos",
+      "atan",  "sinh",     "cosh",   "tanh",   "asinh", "acosh", "atanh",
+      "erf",   "erfc",     "tgamma", "lgamma", "fabs",  "floor", "ceil",
+      "round", "trunc",    "pow",    "atan2",  "fmod",  "fmin",  "fmax",
+      "hypot", "copysign", "fma",    "abs",    "min",   "max",   "clamp"};
+  if (!FD || !FD->getIdentifier())
+    return std::nullopt;
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+  if (!DC->isTranslationUnit() && !DC->isStdNamespace() &&
+      !(DC->isNamespace() && cast<NamespaceDecl>(DC)->isInStdNamespace()))
+    return std::nullopt;
+  llvm::StringRef Name = FD->getName();
+  if (!Math.contains(Name) && Name.ends_with("f") &&
+      Math.contains(Name.drop_back()) && DC->isTranslationUnit())
+    Name = Name.drop_back(); // sqrtf -> sqrt: the argument is already float
+  if (!Math.contains(Name))
+    return std::nullopt;
+  return "weft::" + Name.str();
+}
+
+std::string literalText(const FloatingLiteral *FL, ir::ScalarKind K) {
+  llvm::APFloat V = FL->getValue();
+  llvm::SmallString<32> Decimal;
+  V.toString(Decimal);
+  std::string S(Decimal.str());
+  // Decimal when it reads back to the same bits, hexadecimal otherwise.
+  llvm::APFloat Back(V.getSemantics());
+  auto Status = Back.convertFromString(S, llvm::APFloat::rmNearestTiesToEven);
+  if (!Status || !Back.bitwiseIsEqual(V)) {
+    char Hex[64];
+    V.convertToHexString(Hex, 0, false, llvm::APFloat::rmNearestTiesToEven);
+    S = Hex;
+  } else if (S.find_first_of(".eEn") == std::string::npos) {
+    S += ".0";
+  }
+  if (K == ir::ScalarKind::Float)
+    S += "f";
+  return S;
+}
+
+std::string literalText(const llvm::APInt &V, ir::ScalarKind K) {
+  bool Signed = isInteger(K) && K != ir::ScalarKind::UInt &&
+                K != ir::ScalarKind::ULong && K != ir::ScalarKind::ULongLong;
+  std::string S = llvm::toString(V, 10, Signed);
+  switch (K) {
+  case ir::ScalarKind::UInt:
+    return S + "u";
+  case ir::ScalarKind::Long:
+    return S + "l";
+  case ir::ScalarKind::ULong:
+    return S + "ul";
+  case ir::ScalarKind::LongLong:
+    return S + "ll";
+  case ir::ScalarKind::ULongLong:
+    return S + "ull";
+  default:
+    return S;
+  }
+}
+
+std::string locationText(const SourceManager &SM, SourceLocation Loc) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return "<unknown>:0:0";
+  return std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
+         ":" + std::to_string(P.getColumn());
+}
+
+} // namespace weft::recognize

@@ -1,0 +1,189 @@
+// RecognizeCalls.cpp: calls of functions, lambdas and methods whose
+// bodies are visible, converted into device functions.
+#include "recognize/Recognizer.h"
+
+namespace weft::recognize {
+
+bool Recognizer::isOutputStream(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getName().contains("ostream");
+}
+
+ir::ExprPtr Recognizer::userCall(const CallExpr *Call, const FunctionDecl *FD,
+                                 unsigned FirstArg,
+                                 std::optional<ir::ScalarKind> K) {
+  SourceLocation Loc = Call->getExprLoc();
+  const std::string Name = FD->getQualifiedNameAsString();
+  static const llvm::StringSet<> Io = {"printf", "fprintf", "puts",   "putchar",
+                                       "fputs",  "scanf",   "perror", "write"};
+  if (Io.contains(FD->getName()))
+    return failExpr(Loc, "I/O is not supported in a weft loop",
+                    "kernels cannot print: write results to a span and "
+                    "print them after the loop");
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->isVirtual() && !isa<CXXOperatorCallExpr>(Call))
+    return failExpr(
+        Loc, "virtual call to '" + Name + "' cannot be made from a weft loop",
+        "call a non-virtual function");
+  auto *Callee = const_cast<FunctionDecl *>(FD);
+  if (!Callee->getDefinition() && Callee->isImplicitlyInstantiable())
+    S.InstantiateFunctionDefinition(Loc, Callee, /*Recursive=*/true,
+                                    /*DefinitionRequired=*/false);
+  const FunctionDecl *Def = Callee->getDefinition();
+  if (!Def || !Def->hasBody())
+    return failExpr(Loc,
+                    "the body of '" + Name +
+                        "' is not visible here, so it cannot be compiled "
+                        "into the kernel",
+                    "define it in this file or in a header");
+  if (std::find(CallStack.begin(), CallStack.end(), Def) != CallStack.end())
+    return failExpr(Loc,
+                    "recursive call to '" + Name +
+                        "' cannot be compiled into a kernel",
+                    "rewrite the recursion as a loop");
+  auto It = FunctionNames.find(Def);
+  std::string Emitted;
+  if (It != FunctionNames.end()) {
+    Emitted = It->second;
+  } else {
+    std::optional<std::string> N = convertFunction(Def, Loc);
+    if (!N)
+      return nullptr;
+    Emitted = *N;
+  }
+  auto R = make(ir::Expr::Call, K.value_or(ir::ScalarKind::Int), Emitted);
+  R->Struct = K ? -1 : structIndex(Call->getType(), Loc, false);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    // The object, bound to the function's first (reference) parameter.
+    const bool Mutates = !cast<CXXMethodDecl>(Def)->isConst();
+    BindingReference = true;
+    ir::ExprPtr Self = expr(MC->getImplicitObjectArgument(),
+                            Mutates ? Access::ReadWrite : Access::Read);
+    BindingReference = false;
+    if (!Self)
+      return nullptr;
+    R->Operands.push_back(std::move(Self));
+  }
+  for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I - FirstArg);
+    QualType T = P->getType();
+    const bool ByReference =
+        T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+    BindingReference = T->isReferenceType();
+    ir::ExprPtr A =
+        expr(Call->getArg(I), ByReference ? Access::ReadWrite : Access::Read);
+    BindingReference = false;
+    if (!A)
+      return nullptr;
+    R->Operands.push_back(std::move(A));
+  }
+  return R;
+}
+
+std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
+                                                       SourceLocation CallLoc) {
+  ir::Function F;
+  F.Source = Def->getQualifiedNameAsString();
+  std::string Key = F.Source + Def->getType().getAsString();
+  if (const TemplateArgumentList *Args = Def->getTemplateSpecializationArgs())
+    for (const TemplateArgument &A : Args->asArray()) {
+      llvm::raw_string_ostream OS(Key);
+      A.print(Ctx.getPrintingPolicy(), OS, /*IncludeType=*/true);
+    }
+  std::string Stem;
+  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+  if (!Method || !Method->getParent()->isLambda())
+    for (char C : Def->getNameAsString())
+      Stem += std::isalnum(static_cast<unsigned char>(C)) ? C : '_';
+  char Hash[9];
+  std::snprintf(Hash, sizeof Hash, "%08x",
+                static_cast<unsigned>(llvm::xxh3_64bits(Key)));
+  F.Name =
+      "weft_fn_" + (Stem.empty() ? std::string("lambda") : Stem) + "_" + Hash;
+  QualType Ret = Def->getReturnType();
+  if (!Ret->isVoidType()) {
+    std::optional<ir::ScalarKind> RK = scalarKind(Ret);
+    const int RS = RK ? -1 : structIndex(Ret, Def->getLocation(), false);
+    if ((!RK && RS < 0) || Ret->isReferenceType())
+      return fail(Def->getLocation(),
+                  "'" + F.Source +
+                      "' is called from a weft loop, so it must return "
+                      "void, an arithmetic value or a struct of them"),
+             std::nullopt;
+    F.ReturnsValue = true;
+    F.ReturnType = RK.value_or(ir::ScalarKind::Char);
+    F.ReturnStruct = RS;
+  }
+  // The function sees its parameters and locals only.
+  auto SavedLocals = std::move(Locals);
+  auto SavedIndices = std::move(Indices);
+  auto SavedReductions = std::move(ActiveReductions);
+  const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
+  const bool SavedInFunction = InFunction;
+  Locals.clear();
+  Indices.clear();
+  ActiveReductions.clear();
+  SequentialDepth = SwitchDepth = 0;
+  InFunction = true;
+  CallStack.push_back(Def);
+  const int SavedSelf = SelfStruct;
+  SelfStruct = -1;
+  if (Method && !Method->isStatic() && !Method->getParent()->isLambda()) {
+    // `this` becomes the first parameter, a reference to the object.
+    ir::LocalType Self;
+    Self.Struct = structIndex(Method->getThisType()->getPointeeType(),
+                              Def->getLocation(), false);
+    Self.IsReference = true;
+    Self.IsConst = Method->isConst();
+    if (Self.Struct < 0)
+      fail(Def->getLocation(),
+           "'" + F.Source +
+               "' is a method of a type weft cannot copy to "
+               "the device",
+           "use a struct of arithmetic fields");
+    F.Params.emplace_back(SelfName, Self);
+    SelfStruct = Self.Struct;
+  }
+  for (const ParmVarDecl *P : Def->parameters()) {
+    QualType T = P->getType();
+    std::optional<ir::ScalarKind> PK = scalarKind(T.getNonReferenceType());
+    const int PS = PK ? -1 : structIndex(T, P->getLocation(), false);
+    if (!PK && PS < 0) {
+      fail(P->getLocation(),
+           "parameter '" + P->getName().str() + "' of '" + F.Source +
+               "' has type '" + T.getAsString() +
+               "': functions called from a weft loop take arithmetic "
+               "values",
+           NotSupportedYet);
+      break;
+    }
+    ir::LocalType LT;
+    LT.Scalar = PK.value_or(ir::ScalarKind::Char);
+    LT.Struct = PS;
+    LT.IsReference = T->isReferenceType();
+    LT.IsConst = T.getNonReferenceType().isConstQualified();
+    F.Params.emplace_back(P->getName().str(), LT);
+    Locals.insert(P);
+  }
+  if (!Failed)
+    body(Def->getBody(), F.Body);
+  CallStack.pop_back();
+  SelfStruct = SavedSelf;
+  Locals = std::move(SavedLocals);
+  Indices = std::move(SavedIndices);
+  ActiveReductions = std::move(SavedReductions);
+  SequentialDepth = SavedDepth;
+  SwitchDepth = SavedSwitch;
+  InFunction = SavedInFunction;
+  if (Failed) {
+    // Point back at the call that brought this function in.
+    diagnose(Diags, CallLoc, DiagnosticsEngine::Note,
+             "called from the weft loop here");
+    return std::nullopt;
+  }
+  FunctionNames[Def] = F.Name;
+  Functions.push_back(std::move(F));
+  return FunctionNames[Def];
+}
+
+} // namespace weft::recognize

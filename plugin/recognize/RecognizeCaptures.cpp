@@ -1,0 +1,241 @@
+// RecognizeCaptures.cpp: variables the loop uses: captured spans,
+// scalars and members of `this` become kernel parameters; locals stay.
+#include "recognize/Recognizer.h"
+
+namespace weft::recognize {
+
+std::optional<unsigned> Recognizer::capture(const DeclRefExpr *DRE,
+                                            bool ReductionTarget) {
+  return capture(DRE->getDecl(), DRE, DRE->getLocation(), ReductionTarget);
+}
+
+const FieldDecl *Recognizer::memberOfThis(const Expr *E) {
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
+std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
+                                            const Expr *Source,
+                                            SourceLocation Loc,
+                                            bool ReductionTarget) {
+  auto It = CaptureIndex.find(D);
+  if (It != CaptureIndex.end()) {
+    if (ReductionTarget && Params[It->second].isSpan())
+      return fail(Loc, "a span cannot be a reduction target");
+    if (ReductionTarget)
+      Params[It->second].Kind = ir::ParamKind::ReductionTarget;
+    return It->second;
+  }
+  ir::Param P;
+  P.Name = D->getName().str();
+  // Kernel parameters need distinct names (a member and a local may not).
+  for (unsigned Suffix = 1;; ++Suffix) {
+    bool Taken = false;
+    for (const ir::Param &Q : Params)
+      Taken = Taken || Q.Name == P.Name;
+    if (!Taken)
+      break;
+    P.Name = D->getName().str() + "_" + std::to_string(Suffix);
+  }
+  QualType T = D->getType().getNonReferenceType();
+  if (const auto *Span = spanDecl(T)) {
+    QualType E = Span->getTemplateArgs()[0].getAsType();
+    std::optional<ir::ScalarKind> K = scalarKind(E);
+    const int S = K ? -1 : structIndex(E, Loc);
+    if (!K && S < 0)
+      return fail(Loc,
+                  "std::span '" + P.Name + "' of '" + E.getAsString() +
+                      "' cannot be captured",
+                  "capture spans of arithmetic types or of trivially "
+                  "copyable structs of them");
+    P.Kind = ir::ParamKind::ReadSpan; // refined from its uses at the end
+    P.Element = K.value_or(ir::ScalarKind::Char);
+    P.Struct = S;
+    P.ConstElement = E.isConstQualified();
+  } else if (std::optional<ir::ScalarKind> K = scalarKind(T)) {
+    P.Kind = ReductionTarget ? ir::ParamKind::ReductionTarget
+                             : ir::ParamKind::Scalar;
+    P.Element = *K;
+  } else if (int S = ReductionTarget ? -1 : structIndex(T, Loc, false);
+             S >= 0) {
+    P.Kind = ir::ParamKind::Scalar;
+    P.Struct = S;
+  } else {
+    std::string Hint =
+        T->isPointerType() || T->isArrayType() || T->isRecordType()
+            ? "capture a std::span so that its extent is "
+              "known"
+            : "capture arithmetic scalars and std::spans";
+    return fail(Loc,
+                std::string(isa<FieldDecl>(D) ? "member" : "variable") + " '" +
+                    P.Name + "' of type '" + T.getAsString() +
+                    "' cannot be captured by a weft loop",
+                Hint);
+  }
+  unsigned I = static_cast<unsigned>(Params.size());
+  Params.push_back(std::move(P));
+  Uses.emplace_back();
+  CaptureSources.push_back(Source);
+  CaptureIndex[D] = I;
+  return I;
+}
+
+ir::ExprPtr Recognizer::member(const MemberExpr *ME, const FieldDecl *F,
+                               Access A) {
+  std::optional<unsigned> P =
+      capture(F, ME, ME->getMemberLoc(), /*ReductionTarget=*/false);
+  if (!P)
+    return nullptr;
+  if (Params[*P].isSpan())
+    return failExpr(ME->getMemberLoc(),
+                    "span '" + F->getName().str() +
+                        "' can only be indexed or asked its size() in a "
+                        "weft loop");
+  if (A != Access::Read)
+    return failExpr(ME->getMemberLoc(),
+                    "assigning to member '" + F->getName().str() +
+                        "' from parallel iterations is a data race",
+                    "write results to a span");
+  markUse(*P, A);
+  auto E = make(ir::Expr::ParamRef, Params[*P].Element);
+  E->ParamIndex = *P;
+  return E;
+}
+
+void Recognizer::markUse(unsigned P, Access A) {
+  if (A != Access::Write)
+    Uses[P].Read = true;
+  if (A != Access::Read)
+    Uses[P].Written = true;
+}
+
+ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
+  const ValueDecl *D = DRE->getDecl();
+  if (const auto *EC = dyn_cast<EnumConstantDecl>(D)) {
+    std::optional<ir::ScalarKind> K = scalarKind(DRE->getType());
+    if (!K)
+      K = ir::ScalarKind::Int;
+    return make(ir::Expr::IntLiteral, *K, literalText(EC->getInitVal(), *K));
+  }
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (!VD)
+    return failExpr(DRE->getLocation(),
+                    "'" + D->getNameAsString() +
+                        "' cannot be used in a weft loop",
+                    "use local variables, captured scalars and spans");
+  std::optional<ir::ScalarKind> K = scalarKind(DRE->getType());
+  if (VD == HeaderIndex)
+    return failExpr(DRE->getLocation(),
+                    "a loop bound cannot depend on the loop's own index");
+  if (auto It = ActiveReductions.find(VD);
+      It != ActiveReductions.end() && DRE != AllowedReductionRef)
+    return failExpr(DRE->getLocation(),
+                    "the partial value of reduction variable '" +
+                        VD->getName().str() +
+                        "' cannot be used inside the loop",
+                    std::string("combine into it with '") +
+                        combineSpelling(It->second) + "' only");
+  if (Locals.contains(VD) && A != Access::Read && !InFunction) {
+    auto Declared = LocalDepth.find(VD);
+    if (Declared != LocalDepth.end() && Declared->second < Indices.size() &&
+        !ActiveReductions.count(VD))
+      return failExpr(DRE->getLocation(),
+                      "assigning to '" + VD->getName().str() +
+                          "', declared outside this parallel loop, from "
+                          "its iterations is a data race",
+                      "declare it inside the loop, or use reduction(op: " +
+                          VD->getName().str() + ")");
+  }
+  if (isParallelIndex(VD) || Locals.contains(VD)) {
+    if (isParallelIndex(VD) && A != Access::Read)
+      return failExpr(DRE->getLocation(),
+                      "the index of a parallel loop cannot be modified in "
+                      "its body",
+                      "use a local copy of the index");
+    const int S = K ? -1 : structIndex(DRE->getType(), DRE->getLocation());
+    if (!K && S < 0)
+      return nullptr;
+    auto E = make(ir::Expr::Local, K.value_or(ir::ScalarKind::Char),
+                  VD->getName().str());
+    E->Struct = S;
+    return E;
+  }
+  // A constant the compiler folds (a const local, a constexpr global).
+  if (DRE->isNonOdrUse() != NOUR_None ||
+      (VD->hasGlobalStorage() && VD->isConstexpr())) {
+    Expr::EvalResult R;
+    if (K && A == Access::Read && DRE->EvaluateAsRValue(R, Ctx) &&
+        R.Val.isInt())
+      return make(ir::Expr::IntLiteral, *K, literalText(R.Val.getInt(), *K));
+    if (K && A == Access::Read && DRE->EvaluateAsRValue(R, Ctx) &&
+        R.Val.isFloat()) {
+      auto *FL = FloatingLiteral::Create(Ctx, R.Val.getFloat(), false,
+                                         DRE->getType(), DRE->getLocation());
+      return make(ir::Expr::FloatLiteral, *K, literalText(FL, *K));
+    }
+  }
+  if (InFunction && !VD->hasGlobalStorage())
+    return failExpr(DRE->getLocation(),
+                    "a function called from a weft loop can use only its "
+                    "parameters and locals",
+                    "pass '" + VD->getName().str() + "' as an argument");
+  if (VD->hasGlobalStorage())
+    return failExpr(
+        DRE->getLocation(),
+        std::string(VD->isStaticLocal() ? "static local" : "global") +
+            " variable '" + VD->getName().str() +
+            "' cannot be used in a weft loop",
+        "copy it into a local variable, or capture a "
+        "std::span, before the loop");
+  if (isa<BindingDecl>(D))
+    return failExpr(DRE->getLocation(),
+                    "structured bindings cannot be captured");
+  std::optional<unsigned> P = capture(DRE);
+  if (!P)
+    return nullptr;
+  if (Params[*P].isSpan())
+    return failExpr(DRE->getLocation(),
+                    "span '" + Params[*P].Name +
+                        "' can only be indexed or asked its size() in a "
+                        "weft loop");
+  if (A != Access::Read && Params[*P].Kind != ir::ParamKind::ReductionTarget)
+    return failExpr(DRE->getLocation(),
+                    "assigning to captured variable '" + Params[*P].Name +
+                        "' from parallel iterations is a data race",
+                    "declare the variable inside the loop, or use "
+                    "reduction(op: " +
+                        Params[*P].Name + ")");
+  markUse(*P, A);
+  auto E = make(ir::Expr::ParamRef, Params[*P].Element);
+  E->ParamIndex = *P;
+  E->Struct = Params[*P].Struct;
+  return E;
+}
+
+std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
+  if (const FieldDecl *F = memberOfThis(E))
+    return capture(F, cast<MemberExpr>(E->IgnoreParenImpCasts()),
+                   E->getExprLoc(), false);
+  if (isa<MemberExpr>(E->IgnoreParenImpCasts()))
+    return fail(E->getBeginLoc(), "members cannot be used in a weft loop yet",
+                "copy the member into a local variable (a std::span for "
+                "data) before the loop");
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (VD && !spanDecl(VD->getType()) && !Locals.contains(VD) &&
+      !VD->hasGlobalStorage())
+    return capture(DRE); // Diagnoses the variable's type.
+  if (!VD || !spanDecl(VD->getType()))
+    return fail(E->getBeginLoc(),
+                "only captured std::span variables can be indexed in a "
+                "weft loop",
+                "capture a std::span so that its extent is known");
+  if (Locals.contains(VD))
+    return fail(E->getBeginLoc(), "spans declared inside a weft loop are "
+                                  "not supported");
+  return capture(DRE);
+}
+
+} // namespace weft::recognize

@@ -1,0 +1,475 @@
+// RecognizeExpressions.cpp: expressions into the nest IR: operators,
+// casts, literals, span subscripts, struct values.
+#include "recognize/Recognizer.h"
+
+namespace weft::recognize {
+
+ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
+  if (!E || Failed)
+    return nullptr;
+  E = E->IgnoreParens();
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    return expr(EWC->getSubExpr(), A);
+  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+    return expr(MTE->getSubExpr(), A);
+  if (const auto *CE = dyn_cast<ConstantExpr>(E))
+    return expr(CE->getSubExpr(), A);
+  // Inside a method: `this` and `*this` are the object, its first
+  // parameter.
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      SelfStruct >= 0 && UO && UO->getOpcode() == UO_Deref &&
+      isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  if (SelfStruct >= 0 && isa<CXXThisExpr>(E)) {
+    auto R = make(ir::Expr::Local, ir::ScalarKind::Char, SelfName);
+    R->Struct = SelfStruct;
+    return R;
+  }
+
+  std::optional<ir::ScalarKind> K = scalarKind(E->getType());
+  SourceLocation Loc = E->getExprLoc();
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E))
+    return make(ir::Expr::IntLiteral, *K, literalText(IL->getValue(), *K));
+  // sizeof and alignof are constants.
+  if (const auto *TT = dyn_cast<UnaryExprOrTypeTraitExpr>(E)) {
+    Expr::EvalResult R;
+    if (K && TT->EvaluateAsInt(R, Ctx))
+      return make(ir::Expr::IntLiteral, *K, literalText(R.Val.getInt(), *K));
+  }
+  // T{}, T(), and the fields an initializer leaves out: zero.
+  if (K &&
+      (isa<ImplicitValueInitExpr>(E) || isa<CXXScalarValueInitExpr>(E) ||
+       (isa<InitListExpr>(E) && cast<InitListExpr>(E)->getNumInits() == 0))) {
+    auto C = make(ir::Expr::Cast, *K);
+    C->Operands.push_back(make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0"));
+    return C;
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(E);
+      K && IL && IL->getNumInits() == 1)
+    return expr(IL->getInit(0), A); // int{v}
+  if (const auto *CL = dyn_cast<CharacterLiteral>(E))
+    return make(ir::Expr::IntLiteral, ir::ScalarKind::Int,
+                std::to_string(CL->getValue()));
+  if (const auto *FL = dyn_cast<FloatingLiteral>(E)) {
+    if (!K)
+      return failExpr(Loc, "long double is not supported on GPUs",
+                      "use float or double");
+    return make(ir::Expr::FloatLiteral, *K, literalText(FL, *K));
+  }
+  if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
+    return make(ir::Expr::BoolLiteral, ir::ScalarKind::Bool,
+                BL->getValue() ? "true" : "false");
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return variable(DRE, A);
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+    return conversion(ICE, ICE->getCastKind(), ICE->getSubExpr(), K, A);
+  if (!K) {
+    if (ir::ExprPtr S = structValue(E, A))
+      return S;
+    if (Failed)
+      return nullptr;
+  }
+  if (const auto *ECE = dyn_cast<ExplicitCastExpr>(E)) {
+    if (!K)
+      return failExpr(Loc,
+                      "casts to '" + E->getType().getAsString() +
+                          "' are not supported in a weft loop",
+                      "cast between arithmetic types only");
+    auto C = make(ir::Expr::Cast, *K);
+    ir::ExprPtr Sub = expr(ECE->getSubExpr(), A);
+    if (!Sub)
+      return nullptr;
+    C->Operands.push_back(std::move(Sub));
+    return C;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return unary(U, K);
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return binary(B, K);
+  if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+    auto R = make(ir::Expr::Conditional, K.value_or(ir::ScalarKind::Int));
+    for (const Expr *Sub :
+         {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
+      ir::ExprPtr S = expr(Sub, Access::Read);
+      if (!S)
+        return nullptr;
+      R->Operands.push_back(std::move(S));
+    }
+    return R;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (OC->getOperator() == OO_Subscript) {
+      if (ir::ExprPtr R = localElement(OC, OC->getArg(0), OC->getArg(1), K))
+        return R;
+      if (Failed)
+        return nullptr;
+      std::optional<unsigned> P = spanOperand(OC->getArg(0));
+      if (!P)
+        return nullptr;
+      ir::ExprPtr Sub = expr(OC->getArg(1), Access::Read);
+      if (!Sub)
+        return nullptr;
+      markUse(*P, A);
+      auto R = make(ir::Expr::SpanElement, Params[*P].Element);
+      R->ParamIndex = *P;
+      R->Struct = Params[*P].Struct;
+      R->LValue = A != Access::Read || BindingReference;
+      R->Operands.push_back(std::move(Sub));
+      return R;
+    }
+    if (OC->getOperator() == OO_Call)
+      if (const auto *MD =
+              dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+          MD && MD->getParent()->isLambda()) {
+        if (MD->getParent()->capture_size() != 0)
+          return failExpr(Loc,
+                          "a lambda called from a weft loop cannot capture "
+                          "variables",
+                          "pass what it needs as arguments");
+        return userCall(OC, MD, 1, K);
+      }
+    if (isOutputStream(OC->getArg(0)->getType()))
+      return failExpr(Loc, "I/O is not supported in a weft loop",
+                      "kernels cannot print: write results to a span and "
+                      "print them after the loop");
+    return failExpr(Loc, "overloaded operators are not supported in a weft "
+                         "loop");
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(
+            MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
+        M && M->getName() == "size" && DRE)
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && LocalArrays.count(VD)) {
+        auto C = make(ir::Expr::Cast, K.value_or(ir::ScalarKind::ULong));
+        C->Operands.push_back(cloneExpr(*LocalArrays.lookup(VD)));
+        return C;
+      }
+    if (M && M->getName() == "size" &&
+        spanDecl(MC->getImplicitObjectArgument()->getType())) {
+      std::optional<unsigned> P = spanOperand(MC->getImplicitObjectArgument());
+      if (!P)
+        return nullptr; // A size query reads no element.
+      auto R = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
+      R->ParamIndex = *P;
+      return R;
+    }
+    if (M && M->isVirtual())
+      return failExpr(Loc,
+                      "virtual call to '" + M->getQualifiedNameAsString() +
+                          "' cannot be made from a weft loop",
+                      "call a non-virtual function");
+    // A method of a struct the kernel knows: a device function taking
+    // the object by reference first.
+    if (M && !M->isStatic() && !M->getParent()->isLambda() &&
+        structIndex(MC->getObjectType(), Loc, false) >= 0)
+      return userCall(MC, M, 0, K);
+    return failExpr(
+        Loc,
+        "calls to '" +
+            (M ? M->getQualifiedNameAsString() : std::string("<member>")) +
+            "' are not supported in a weft loop",
+        std::string(NotSupportedYet) +
+            "; methods of structs of arithmetic fields are, and "
+            "spans support operator[] and size()");
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    // Branch hints: the value itself.
+    if (FD && Call->getNumArgs() >= 1 &&
+        (FD->getName() == "__builtin_expect" ||
+         FD->getName() == "__builtin_expect_with_probability")) {
+      ir::ExprPtr V = expr(Call->getArg(0), A);
+      if (!V || !K)
+        return V;
+      auto C = make(ir::Expr::Cast, *K);
+      C->Operands.push_back(std::move(V));
+      return C;
+    }
+    std::optional<std::string> Device = deviceFunction(FD);
+    if (!Device && FD)
+      return userCall(Call, FD, 0, K);
+    if (!Device || !K)
+      return failExpr(Loc,
+                      "call to '" +
+                          (FD ? FD->getQualifiedNameAsString()
+                              : std::string("<indirect>")) +
+                          "' is not supported in a weft loop",
+                      std::string(NotSupportedYet) +
+                          "; std math functions, std::min, std::max, "
+                          "std::abs and std::clamp are");
+    auto R = make(ir::Expr::Call, *K, *Device);
+    for (const Expr *Arg : Call->arguments()) {
+      ir::ExprPtr S = expr(Arg, Access::Read);
+      if (!S)
+        return nullptr;
+      R->Operands.push_back(std::move(S));
+    }
+    return R;
+  }
+  if (const FieldDecl *F = memberOfThis(E); F && !InFunction)
+    return member(cast<MemberExpr>(E), F, A);
+  if (const auto *ME = dyn_cast<MemberExpr>(E);
+      ME && SelfStruct >= 0 && memberOfThis(E)) {
+    // A field of the object a method was called on.
+    auto R = make(ir::Expr::Member, K.value_or(ir::ScalarKind::Char),
+                  ME->getMemberDecl()->getName().str());
+    R->Struct = K ? -1 : structIndex(ME->getType(), Loc);
+    auto Self = make(ir::Expr::Local, ir::ScalarKind::Char, SelfName);
+    Self->Struct = SelfStruct;
+    R->Operands.push_back(std::move(Self));
+    return R;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E);
+      ME && !memberOfThis(E) &&
+      structIndex(ME->getBase()->getType(), Loc, false) >= 0) {
+    // A field of a struct value: a span element, a local, a parameter.
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    ir::ExprPtr Base = F ? expr(ME->getBase(), A) : nullptr;
+    if (!Base)
+      return F ? nullptr
+               : failExpr(Loc, "only fields of a struct can be used here");
+    auto R = make(ir::Expr::Member, K.value_or(ir::ScalarKind::Char),
+                  F->getName().str());
+    R->Struct = K ? -1 : structIndex(ME->getType(), Loc);
+    R->Operands.push_back(std::move(Base));
+    return R;
+  }
+  if (isa<CXXThisExpr>(E) || isa<MemberExpr>(E))
+    return failExpr(Loc, "members cannot be used in a weft loop yet",
+                    "copy the member into a local variable (a std::span "
+                    "for data) before the loop");
+  if (isa<CXXThrowExpr>(E))
+    return failExpr(Loc, "exceptions cannot be thrown in a weft loop");
+  if (isa<CXXNewExpr>(E) || isa<CXXDeleteExpr>(E))
+    return failExpr(Loc, "new and delete cannot be used in a weft loop",
+                    "allocate before the loop");
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    if (ir::ExprPtr R = localElement(AS, AS->getBase(), AS->getIdx(), K))
+      return R;
+  if (Failed)
+    return nullptr;
+  if (isa<ArraySubscriptExpr>(E))
+    return failExpr(Loc,
+                    "pointers and arrays cannot be indexed in a weft "
+                    "loop",
+                    "capture a std::span so that its extent is known");
+  return failExpr(Loc,
+                  std::string("this expression (") + E->getStmtClassName() +
+                      ") is not supported in a weft loop",
+                  NotSupportedYet);
+}
+
+ir::ExprPtr Recognizer::structValue(const Expr *E, Access A) {
+  const int S = structIndex(E->getType(), E->getExprLoc(), false);
+  if (S < 0)
+    return nullptr;
+  if (isa<ImplicitValueInitExpr>(E)) { // a field left out: zero
+    auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
+    R->Struct = S;
+    return R;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 1 &&
+        CE->getConstructor()->isCopyOrMoveConstructor())
+      return expr(CE->getArg(0), A);
+    if (CE->getNumArgs() == 0) {
+      auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
+      R->Struct = S;
+      return R;
+    }
+    return failExpr(E->getExprLoc(),
+                    "constructors cannot be called in a "
+                    "weft loop",
+                    "initialize the struct with {...}");
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
+    R->Struct = S;
+    for (const Expr *Init : IL->inits()) {
+      ir::ExprPtr V = expr(Init, Access::Read);
+      if (!V)
+        return nullptr;
+      R->Operands.push_back(std::move(V));
+    }
+    return R;
+  }
+  if (const auto *ECE = dyn_cast<ExplicitCastExpr>(E))
+    return expr(ECE->getSubExpr(), A); // Particle{...}, Particle(p)
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getOperator() == OO_Equal) {
+    ir::ExprPtr L = expr(OC->getArg(0), Access::Write);
+    ir::ExprPtr R = L ? expr(OC->getArg(1), Access::Read) : nullptr;
+    if (!R)
+      return nullptr;
+    auto B = make(ir::Expr::Binary, ir::ScalarKind::Char, "=");
+    B->Struct = S;
+    B->Operands.push_back(std::move(L));
+    B->Operands.push_back(std::move(R));
+    return B;
+  }
+  if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+    auto R = make(ir::Expr::Conditional, ir::ScalarKind::Char);
+    R->Struct = S;
+    for (const Expr *Sub :
+         {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
+      ir::ExprPtr X = expr(Sub, Access::Read);
+      if (!X)
+        return nullptr;
+      R->Operands.push_back(std::move(X));
+    }
+    return R;
+  }
+  return nullptr;
+}
+
+int Recognizer::structIndex(QualType T, SourceLocation Loc, bool Diagnose) {
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || spanDecl(T) || RD->isLambda() || !RD->hasDefinition())
+    return -1;
+  if (auto It = StructIndex.find(RD); It != StructIndex.end())
+    return It->second;
+  const std::string Source = RD->getQualifiedNameAsString();
+  auto Reject = [&](const std::string &Why) {
+    if (Diagnose)
+      fail(Loc, "struct '" + Source + "' cannot be used in a weft loop: " + Why,
+           "use trivially copyable structs of arithmetic fields");
+    return -1;
+  };
+  if (RD->isUnion() || RD->isPolymorphic() || RD->getNumBases() != 0 ||
+      !RD->isTriviallyCopyable())
+    return Reject("it is not a plain trivially copyable struct");
+  ir::StructDef Def;
+  Def.Source = Source;
+  for (const FieldDecl *F : RD->fields()) {
+    ir::StructDef::Field Field;
+    Field.Name = F->getName().str();
+    if (std::optional<ir::ScalarKind> K = scalarKind(F->getType()))
+      Field.Scalar = *K;
+    else if ((Field.Struct = structIndex(F->getType(), Loc, Diagnose)) < 0)
+      return Reject("field '" + Field.Name + "' has type '" +
+                    F->getType().getAsString() + "'");
+    if (F->isBitField())
+      return Reject("field '" + Field.Name + "' is a bit-field");
+    Def.Fields.push_back(std::move(Field));
+  }
+  std::string Key = Source;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    for (const TemplateArgument &A : Spec->getTemplateArgs().asArray()) {
+      llvm::raw_string_ostream OS(Key);
+      A.print(Ctx.getPrintingPolicy(), OS, /*IncludeType=*/true);
+    }
+  char Hash[9];
+  std::snprintf(Hash, sizeof Hash, "%08x",
+                static_cast<unsigned>(llvm::xxh3_64bits(Key)));
+  Def.Name = "weft_st_" + RD->getNameAsString() + "_" + Hash;
+  Def.Size = static_cast<unsigned>(Ctx.getTypeSizeInChars(T).getQuantity());
+  const int I = static_cast<int>(Structs.size());
+  Structs.push_back(std::move(Def));
+  StructIndex[RD] = I;
+  return I;
+}
+
+ir::ExprPtr Recognizer::conversion(const Expr *E, CastKind CK, const Expr *Sub,
+                                   std::optional<ir::ScalarKind> K, Access A) {
+  switch (CK) {
+  case CK_LValueToRValue:
+  case CK_NoOp:
+  case CK_FunctionToPointerDecay:
+  case CK_BuiltinFnToFnPtr:
+    return expr(Sub, A);
+  case CK_IntegralCast:
+  case CK_IntegralToFloating:
+  case CK_FloatingToIntegral:
+  case CK_FloatingCast:
+  case CK_IntegralToBoolean:
+  case CK_FloatingToBoolean:
+  case CK_BooleanToSignedIntegral: {
+    if (!K)
+      break;
+    ir::ExprPtr S = expr(Sub, A);
+    if (!S)
+      return nullptr;
+    auto C = make(ir::Expr::Cast, *K);
+    C->Operands.push_back(std::move(S));
+    return C;
+  }
+  default:
+    break;
+  }
+  return failExpr(E->getExprLoc(),
+                  std::string("conversion '") + CastExpr::getCastKindName(CK) +
+                      "' is not supported in a weft loop",
+                  NotSupportedYet);
+}
+
+ir::ExprPtr Recognizer::unary(const UnaryOperator *U,
+                              std::optional<ir::ScalarKind> K) {
+  UnaryOperatorKind Op = U->getOpcode();
+  if (Op == UO_AddrOf || Op == UO_Deref)
+    return failExpr(U->getOperatorLoc(),
+                    "pointers are not supported in a weft loop",
+                    "capture a std::span so that its extent is known");
+  if (!K || Op == UO_Real || Op == UO_Imag || Op == UO_Extension ||
+      Op == UO_Coawait)
+    return failExpr(U->getOperatorLoc(), "this operator is not supported in "
+                                         "a weft loop");
+  // ++v and v-- combine a sum.
+  if (const VarDecl *V = reductionVariable(U->getSubExpr());
+      V && U->isIncrementDecrementOp() &&
+      ActiveReductions.lookup(V) == ir::ReductionOp::Add)
+    AllowedReductionRef = cast<DeclRefExpr>(stripped(U->getSubExpr()));
+  ir::ExprPtr S =
+      expr(U->getSubExpr(),
+           U->isIncrementDecrementOp() ? Access::ReadWrite : Access::Read);
+  AllowedReductionRef = nullptr;
+  if (!S)
+    return nullptr;
+  auto R = make(U->isPostfix() ? ir::Expr::Postfix : ir::Expr::Unary, *K,
+                UnaryOperator::getOpcodeStr(Op).str());
+  R->Operands.push_back(std::move(S));
+  return R;
+}
+
+ir::ExprPtr Recognizer::binary(const BinaryOperator *B,
+                               std::optional<ir::ScalarKind> K) {
+  BinaryOperatorKind Op = B->getOpcode();
+  if (B->isAssignmentOp())
+    if (const VarDecl *V = reductionVariable(B->getLHS()))
+      return combine(B, V, K);
+  if (Op == BO_Comma || Op == BO_PtrMemD || Op == BO_PtrMemI || Op == BO_Cmp)
+    return failExpr(B->getOperatorLoc(),
+                    "this operator is not supported in a weft loop",
+                    NotSupportedYet);
+  Access LHSAccess = Op == BO_Assign               ? Access::Write
+                     : B->isCompoundAssignmentOp() ? Access::ReadWrite
+                                                   : Access::Read;
+  ir::ExprPtr L = expr(B->getLHS(), LHSAccess);
+  ir::ExprPtr R = L ? expr(B->getRHS(), Access::Read) : nullptr;
+  if (!R)
+    return nullptr;
+  auto E = make(ir::Expr::Binary, K.value_or(ir::ScalarKind::Int),
+                BinaryOperator::getOpcodeStr(Op).str());
+  E->Operands.push_back(std::move(L));
+  E->Operands.push_back(std::move(R));
+  return E;
+}
+
+ir::ExprPtr Recognizer::integer(std::int64_t V) {
+  return make(ir::Expr::IntLiteral, ir::ScalarKind::Long,
+              std::to_string(V) + "l");
+}
+
+ir::ExprPtr Recognizer::cloneExpr(const ir::Expr &E) {
+  auto C = make(E.Kind, E.Type, E.Text);
+  C->Struct = E.Struct;
+  C->ParamIndex = E.ParamIndex;
+  C->LValue = E.LValue;
+  for (const ir::ExprPtr &O : E.Operands)
+    C->Operands.push_back(cloneExpr(*O));
+  return C;
+}
+
+} // namespace weft::recognize

@@ -1,0 +1,211 @@
+// RecognizeLevels.cpp: the parallel levels of a nest: loop headers
+// (index loops and range-for over spans) and their bounds.
+#include "recognize/Recognizer.h"
+
+namespace weft::recognize {
+
+bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
+                       ir::Level &L) {
+  L.Depth = static_cast<unsigned>(Indices.size());
+  L.Location = locationText(SM, compat::loopLocation(Loop));
+  LevelLocations.push_back(Loop->getBeginLoc());
+  if (L.Depth >= 4)
+    return fail(Loop->getBeginLoc(),
+                "a weft nest has at most 4 parallel levels",
+                "remove the mark from one of the inner loops: it then runs "
+                "sequentially"),
+           false;
+  const Stmt *Body;
+  if (auto *F = dyn_cast<ForStmt>(Loop)) {
+    if (!header(F, L))
+      return false;
+    Body = F->getBody();
+  } else {
+    auto *RF = cast<CXXForRangeStmt>(Loop);
+    if (!rangeHeader(RF, L))
+      return false;
+    Body = RF->getBody();
+  }
+  if (Clauses.Dim)
+    L.Forced.Dim = Clauses.Dim->Value;
+  if (Clauses.Block)
+    L.Forced.Block = Clauses.Block->Value;
+  if (Clauses.Span)
+    L.Forced.Span = static_cast<int>(Clauses.Span->Value);
+  if (Clauses.Split)
+    L.Forced.Split = Clauses.Split->Value;
+  std::vector<const VarDecl *> Reducing;
+  for (const syntax::Reduction &R : Clauses.Reductions)
+    for (const std::string &Name : R.Variables)
+      if (const VarDecl *V = reduction(Loop, Body, R.Operator, Name, L))
+        Reducing.push_back(V);
+  if (Failed)
+    return false;
+  const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
+  SequentialDepth = SwitchDepth = 0; // 'break' may not leave this level
+  body(Body, L.Body);
+  SequentialDepth = SavedDepth;
+  SwitchDepth = SavedSwitch;
+  for (const VarDecl *V : Reducing)
+    ActiveReductions.erase(V);
+  Indices.pop_back();
+  return !Failed;
+}
+
+bool Recognizer::header(ForStmt *F, ir::Level &L) {
+  const char *Form = "write the loop as 'for (int i = lo; i < hi; ++i)'";
+  auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+  const VarDecl *IV = DS && DS->isSingleDecl()
+                          ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                          : nullptr;
+  std::optional<ir::ScalarKind> IT =
+      IV ? scalarKind(IV->getType()) : std::nullopt;
+  if (!IV || !IV->getInit() || !IT || !isInteger(*IT))
+    return fail(F->getInit() ? F->getInit()->getBeginLoc() : F->getForLoc(),
+                "a parallel loop must declare an integer index with an "
+                "initial value",
+                Form),
+           false;
+  HeaderIndex = IV;
+  L.IndexName = IV->getName().str();
+  L.IndexType = *IT;
+  L.Lower = bound(IV->getInit());
+
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  const Expr *Upper = nullptr;
+  std::optional<llvm::APSInt> Offset; // `i + c < n` is `i < n - c`
+  if (Cond) {
+    BinaryOperatorKind Op = Cond->getOpcode();
+    const auto *Sum =
+        dyn_cast<BinaryOperator>(Cond->getLHS()->IgnoreParenImpCasts());
+    if (Sum && Sum->getOpcode() == BO_Add && isIndex(Sum->getLHS()) &&
+        (Op == BO_LT || Op == BO_LE) &&
+        (Offset = Sum->getRHS()->getIntegerConstantExpr(Ctx))) {
+      Upper = Cond->getRHS();
+      L.Inclusive = Op == BO_LE;
+    } else if (isIndex(Cond->getLHS()) &&
+               (Op == BO_LT || Op == BO_LE || Op == BO_NE)) {
+      Upper = Cond->getRHS();
+      L.Inclusive = Op == BO_LE;
+    } else if (isIndex(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
+      Upper = Cond->getLHS();
+      L.Inclusive = Op == BO_GE;
+    }
+  }
+  if (!Upper)
+    return fail(F->getCond() ? F->getCond()->getBeginLoc() : F->getForLoc(),
+                "the condition of a parallel loop must compare its index "
+                "with an upper bound ('i < n' or 'i <= n')",
+                Form),
+           false;
+  L.Upper = bound(Upper);
+  if (L.Upper && Offset) {
+    ir::ScalarKind T = L.Upper->Type;
+    auto Diff = make(ir::Expr::Binary, T, "-");
+    Diff->Operands.push_back(std::move(L.Upper));
+    Diff->Operands.push_back(
+        make(ir::Expr::IntLiteral, T, literalText(*Offset, T)));
+    L.Upper = std::move(Diff);
+  }
+
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  std::optional<llvm::APSInt> Step;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if (U->isIncrementOp() && isIndex(U->getSubExpr()))
+      Step = llvm::APSInt::get(1);
+  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    if (CA->getOpcode() == BO_AddAssign && isIndex(CA->getLHS()))
+      Step = CA->getRHS()->getIntegerConstantExpr(Ctx);
+  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    const auto *Sum =
+        dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+    if (A->getOpcode() == BO_Assign && isIndex(A->getLHS()) && Sum &&
+        Sum->getOpcode() == BO_Add && isIndex(Sum->getLHS()))
+      Step = Sum->getRHS()->getIntegerConstantExpr(Ctx);
+  }
+  if (!Step || Step->getSExtValue() <= 0 ||
+      (Cond->getOpcode() == BO_NE && Step->getSExtValue() != 1))
+    return fail(Inc ? Inc->getBeginLoc() : F->getForLoc(),
+                "a parallel loop must step its index forward by a positive "
+                "constant ('++i', 'i++' or 'i += c')",
+                Form),
+           false;
+  L.Step = Step->getSExtValue();
+  Indices.push_back(IV);
+  HeaderIndex = nullptr;
+  return !Failed;
+}
+
+bool Recognizer::rangeHeader(CXXForRangeStmt *RF, ir::Level &L) {
+  const Expr *Range = RF->getRangeInit();
+  if (!spanDecl(Range->getType()) ||
+      !(isa<DeclRefExpr>(Range->IgnoreParenImpCasts()) || memberOfThis(Range)))
+    return fail(Range->getBeginLoc(),
+                "a range-based parallel loop must iterate over a std::span "
+                "variable",
+                "capture a std::span so that its extent is known"),
+           false;
+  std::optional<unsigned> P = spanOperand(Range);
+  if (!P)
+    return false;
+  const VarDecl *LoopVar = RF->getLoopVariable();
+  QualType VT = LoopVar->getType();
+  std::optional<ir::ScalarKind> K = scalarKind(VT.getNonReferenceType());
+  const int Struct =
+      K ? -1 : structIndex(VT.getNonReferenceType(), LoopVar->getLocation());
+  if (!K && Struct < 0)
+    return fail(LoopVar->getLocation(),
+                "the loop variable must be an arithmetic value, a struct "
+                "of them, or a reference to one"),
+           false;
+  ir::LocalType T;
+  T.Scalar = K.value_or(ir::ScalarKind::Char);
+  T.Struct = Struct;
+  T.IsReference = VT->isReferenceType();
+  T.IsConst = VT.getNonReferenceType().isConstQualified();
+  markUse(*P, T.IsReference && !T.IsConst ? Access::ReadWrite : Access::Read);
+
+  L.IndexName = "weft_i" + std::to_string(L.Depth);
+  Indices.push_back(nullptr); // synthesized: the body cannot name it
+  L.IndexType = ir::ScalarKind::LongLong;
+  L.Lower = make(ir::Expr::IntLiteral, ir::ScalarKind::LongLong, "0");
+  L.Upper = make(ir::Expr::SpanSize, ir::ScalarKind::ULong);
+  L.Upper->ParamIndex = *P;
+  auto Decl = std::make_unique<ir::Stmt>();
+  Decl->Kind = ir::Stmt::Decl;
+  Decl->VarType = T;
+  Decl->Name = LoopVar->getName().str();
+  auto Elem = make(ir::Expr::SpanElement, T.Scalar);
+  Elem->ParamIndex = *P;
+  Elem->Struct = Struct;
+  Elem->LValue = T.IsReference;
+  Elem->Operands.push_back(
+      make(ir::Expr::Local, ir::ScalarKind::LongLong, L.IndexName));
+  Decl->Exprs.push_back(std::move(Elem));
+  L.Body.push_back(std::move(Decl));
+  declareLocal(LoopVar);
+  return true;
+}
+
+bool Recognizer::isIndex(const Expr *E) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE && HeaderIndex && DRE->getDecl() == HeaderIndex;
+}
+
+bool Recognizer::isParallelIndex(const VarDecl *VD) const {
+  return std::find(Indices.begin(), Indices.end(), VD) != Indices.end();
+}
+
+ir::ExprPtr Recognizer::bound(const Expr *E) {
+  ir::ExprPtr B = expr(E, Access::Read);
+  if (B && Indices.empty() && !ir::isHostEvaluable(*B))
+    return failExpr(E->getBeginLoc(),
+                    "a parallel loop's bounds must be integer expressions "
+                    "of captured scalars, span sizes and constants",
+                    "compute the bound into a local variable before the "
+                    "loop");
+  return B;
+}
+
+} // namespace weft::recognize

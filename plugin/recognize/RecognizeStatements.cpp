@@ -1,0 +1,381 @@
+// RecognizeStatements.cpp: statements into the nest IR: control flow,
+// locals, per-iteration arrays.
+#include "recognize/Recognizer.h"
+
+namespace weft::recognize {
+
+void Recognizer::body(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *C : CS->body())
+      stmt(C, Out);
+  } else {
+    stmt(S, Out);
+  }
+}
+
+ir::StmtPtr Recognizer::single(const Stmt *S) {
+  std::vector<ir::StmtPtr> Out;
+  stmt(S, Out);
+  auto B = std::make_unique<ir::Stmt>();
+  B->Kind = ir::Stmt::Block;
+  B->Children = std::move(Out);
+  return B;
+}
+
+void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
+  if (!S || Failed)
+    return;
+  auto Make = [](ir::Stmt::KindType K) {
+    auto R = std::make_unique<ir::Stmt>();
+    R->Kind = K;
+    return R;
+  };
+  if (isa<NullStmt>(S))
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    auto B = Make(ir::Stmt::Block);
+    for (const Stmt *C : CS->body())
+      stmt(C, B->Children);
+    Out.push_back(std::move(B));
+    return;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (ir::StmtPtr V = local(D))
+        Out.push_back(std::move(V));
+    return;
+  }
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    ir::ExprPtr X = expr(E, Access::Read);
+    if (!X)
+      return;
+    auto R = Make(ir::Stmt::ExprStmt);
+    R->Exprs.push_back(std::move(X));
+    Out.push_back(std::move(R));
+    return;
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    if (If->getInit() || If->getConditionVariable() || If->isConsteval())
+      return (void)fail(If->getIfLoc(),
+                        "'if' with an initializer or a declaration is not "
+                        "supported in a weft loop",
+                        "declare the variable before the 'if'");
+    auto R = Make(ir::Stmt::If);
+    R->Exprs.push_back(expr(If->getCond()));
+    R->Children.push_back(single(If->getThen()));
+    R->Children.push_back(If->getElse() ? single(If->getElse()) : nullptr);
+    Out.push_back(std::move(R));
+    return;
+  }
+  if (std::optional<compat::Mark> M = compat::findMark(const_cast<Stmt *>(S))) {
+    syntax::Clauses Clauses;
+    syntax::ClauseError CE;
+    syntax::parseClauses(M->Clauses, Clauses, CE);
+    auto R = Make(ir::Stmt::ParallelFor);
+    R->Nested = std::make_unique<ir::Level>();
+    if (level(M->Loop, Clauses, *R->Nested))
+      Out.push_back(std::move(R));
+    return;
+  }
+  if (const auto *F = dyn_cast<ForStmt>(S)) {
+    if (F->getConditionVariable())
+      return (void)fail(F->getForLoc(), "a declaration in a loop condition "
+                                        "is not supported in a weft loop");
+    auto R = Make(ir::Stmt::For);
+    std::vector<ir::StmtPtr> Init;
+    if (F->getInit())
+      stmt(F->getInit(), Init);
+    if (Init.size() > 1)
+      return (void)fail(F->getInit()->getBeginLoc(),
+                        "declare one variable in a loop's initializer");
+    R->Children.push_back(Init.empty() ? nullptr : std::move(Init[0]));
+    R->Exprs.push_back(F->getCond() ? expr(F->getCond()) : nullptr);
+    R->Exprs.push_back(F->getInc() ? expr(F->getInc()) : nullptr);
+    ++SequentialDepth;
+    R->Children.push_back(single(F->getBody()));
+    --SequentialDepth;
+    Out.push_back(std::move(R));
+    return;
+  }
+  if (const auto *AS = dyn_cast<AttributedStmt>(S))
+    return stmt(AS->getSubStmt(), Out);
+  if (const auto *W = dyn_cast<WhileStmt>(S)) {
+    if (W->getConditionVariable())
+      return (void)fail(W->getWhileLoc(), "a declaration in a loop "
+                                          "condition is not supported in a "
+                                          "weft loop");
+    auto R = Make(ir::Stmt::While);
+    R->Exprs.push_back(expr(W->getCond()));
+    ++SequentialDepth;
+    R->Children.push_back(single(W->getBody()));
+    --SequentialDepth;
+    Out.push_back(std::move(R));
+    return;
+  }
+  if (const auto *D = dyn_cast<DoStmt>(S)) {
+    auto R = Make(ir::Stmt::DoWhile);
+    ++SequentialDepth;
+    R->Children.push_back(single(D->getBody()));
+    --SequentialDepth;
+    R->Exprs.push_back(expr(D->getCond()));
+    Out.push_back(std::move(R));
+    return;
+  }
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+    if (Sw->getInit() || Sw->getConditionVariable())
+      return (void)fail(Sw->getSwitchLoc(),
+                        "'switch' with an initializer or a declaration is "
+                        "not supported in a weft loop",
+                        "declare the variable before the 'switch'");
+    auto R = Make(ir::Stmt::Switch);
+    R->Exprs.push_back(expr(Sw->getCond()));
+    ++SwitchDepth; // 'break' leaves the switch, not the loop
+    R->Children.push_back(single(Sw->getBody()));
+    --SwitchDepth;
+    Out.push_back(std::move(R));
+    return;
+  }
+  if (const auto *C = dyn_cast<SwitchCase>(S)) {
+    // A label, then the statement it labels.
+    auto R = Make(ir::Stmt::Case);
+    if (const auto *CS = dyn_cast<CaseStmt>(C)) {
+      if (CS->getRHS())
+        return (void)fail(CS->getBeginLoc(),
+                          "case ranges are not supported in a weft loop");
+      Expr::EvalResult V;
+      std::optional<ir::ScalarKind> K = scalarKind(CS->getLHS()->getType());
+      if (!K || !CS->getLHS()->EvaluateAsInt(V, Ctx))
+        return (void)fail(CS->getBeginLoc(), "a case label must be an "
+                                             "integer constant");
+      R->Exprs.push_back(
+          make(ir::Expr::IntLiteral, *K, literalText(V.Val.getInt(), *K)));
+    } else {
+      R->Exprs.push_back(nullptr);
+    }
+    Out.push_back(std::move(R));
+    stmt(C->getSubStmt(), Out);
+    return;
+  }
+  if (isa<BreakStmt>(S)) {
+    if (SequentialDepth == 0 && SwitchDepth == 0)
+      return (void)fail(S->getBeginLoc(),
+                        "'break' cannot leave a parallel loop: its "
+                        "iterations run at the same time",
+                        "use 'continue' to skip the rest of an iteration");
+    Out.push_back(Make(ir::Stmt::Break));
+    return;
+  }
+  if (isa<ContinueStmt>(S)) {
+    Out.push_back(Make(ir::Stmt::Continue));
+    return;
+  }
+  if (const auto *Ret = dyn_cast<ReturnStmt>(S); Ret && InFunction) {
+    auto R = Make(ir::Stmt::Return);
+    R->Exprs.push_back(Ret->getRetValue() ? expr(Ret->getRetValue()) : nullptr);
+    Out.push_back(std::move(R));
+    return;
+  }
+  if (isa<ReturnStmt>(S))
+    return (void)fail(S->getBeginLoc(), "'return' cannot leave a parallel loop",
+                      "use 'continue' to skip the rest of an iteration");
+  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S))
+    return (void)fail(S->getBeginLoc(), "'goto' is not allowed in a weft "
+                                        "loop");
+  if (isa<CXXTryStmt>(S))
+    return (void)fail(S->getBeginLoc(),
+                      "exceptions are not supported in a weft loop");
+  if (const auto *RF = dyn_cast<CXXForRangeStmt>(S))
+    return (void)fail(RF->getForLoc(),
+                      "a range-based 'for' inside a weft loop is not "
+                      "supported yet",
+                      "write it as an index loop");
+  fail(S->getBeginLoc(),
+       std::string("this statement (") + S->getStmtClassName() +
+           ") is not supported in a weft loop",
+       NotSupportedYet);
+}
+
+const ClassTemplateSpecializationDecl *
+Recognizer::stdTemplate(QualType T, llvm::StringRef Name) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  return Spec && Spec->getName() == Name && Spec->isInStdNamespace() ? Spec
+                                                                     : nullptr;
+}
+
+std::optional<ir::StmtPtr> Recognizer::localArray(const VarDecl *VD) {
+  QualType T = VD->getType();
+  QualType Element;
+  ir::ExprPtr Extent;
+  const Expr *Init = VD->getInit();
+  ir::ExprPtr Fill;
+  if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T)) {
+    Element = CAT->getElementType();
+    Extent = integer(static_cast<std::int64_t>(CAT->getSize().getZExtValue()));
+  } else if (const VariableArrayType *VAT = Ctx.getAsVariableArrayType(T)) {
+    Element = VAT->getElementType();
+    Extent = expr(VAT->getSizeExpr());
+  } else if (const auto *Array = stdTemplate(T, "array")) {
+    Element = Array->getTemplateArgs()[0].getAsType();
+    Extent = integer(Array->getTemplateArgs()[1].getAsIntegral().getExtValue());
+  } else if (const auto *Vector = stdTemplate(T, "vector")) {
+    Element = Vector->getTemplateArgs()[0].getAsType();
+    const auto *CE = dyn_cast_or_null<CXXConstructExpr>(
+        Init ? Init->IgnoreImplicit() : nullptr);
+    if (!CE || CE->getNumArgs() == 0 ||
+        isa<CXXStdInitializerListExpr>(CE->getArg(0)->IgnoreImplicit()) ||
+        !CE->getArg(0)->getType()->isIntegerType())
+      return fail(VD->getLocation(),
+                  "a std::vector in a weft loop must be sized where it is "
+                  "declared",
+                  "write 'std::vector<T> " + VD->getName().str() +
+                      "(n)' or '(n, value)'"),
+             std::nullopt;
+    Extent = expr(CE->getArg(0));
+    const bool HasValue =
+        CE->getNumArgs() > 1 && !isa<CXXDefaultArgExpr>(CE->getArg(1));
+    Fill = HasValue ? expr(CE->getArg(1))
+                    : make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0");
+    Init = nullptr;
+  } else {
+    return std::nullopt;
+  }
+  if (!Extent)
+    return std::nullopt;
+  if (T->isReferenceType())
+    return fail(VD->getLocation(), "references to arrays are not supported "
+                                   "in a weft loop"),
+           std::nullopt;
+  std::optional<ir::ScalarKind> K = scalarKind(Element);
+  const int S = K ? -1 : structIndex(Element, VD->getLocation(), false);
+  if (!K && S < 0)
+    return fail(VD->getLocation(),
+                "per-iteration array '" + VD->getName().str() +
+                    "' has elements of type '" + Element.getAsString() + "'",
+                "use arithmetic elements or structs of them"),
+           std::nullopt;
+  auto R = std::make_unique<ir::Stmt>();
+  R->Kind = ir::Stmt::Decl;
+  R->Name = VD->getName().str();
+  R->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
+  R->VarType.Struct = S;
+  R->ArrayExtent = std::move(Extent);
+  if (Fill) {
+    R->ArrayFill = true;
+    R->Exprs.push_back(std::move(Fill));
+  } else if (const auto *IL = dyn_cast_or_null<InitListExpr>(
+                 Init ? Init->IgnoreImplicit() : nullptr)) {
+    // std::array's braces hold its member array's.
+    if (IL->getNumInits() == 1 && isa<InitListExpr>(IL->getInit(0)) &&
+        stdTemplate(T, "array"))
+      IL = cast<InitListExpr>(IL->getInit(0));
+    auto List = make(ir::Expr::InitList, R->VarType.Scalar);
+    for (const Expr *E : IL->inits()) {
+      if (isa<ImplicitValueInitExpr>(E))
+        break; // the rest is zero, as `= {...}` makes it
+      ir::ExprPtr V = expr(E);
+      if (!V)
+        return std::nullopt;
+      List->Operands.push_back(std::move(V));
+    }
+    R->Exprs.push_back(std::move(List));
+  } else {
+    R->Exprs.push_back(nullptr);
+  }
+  declareLocal(VD);
+  LocalArrays[VD] = R->ArrayExtent.get();
+  return R;
+}
+
+ir::ExprPtr Recognizer::localElement(const Expr *Subscript, const Expr *Base,
+                                     const Expr *Index,
+                                     std::optional<ir::ScalarKind> K) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !LocalArrays.count(VD))
+    return nullptr;
+  ir::ExprPtr I = expr(Index, Access::Read);
+  if (!I)
+    return nullptr;
+  auto R = make(ir::Expr::LocalElement, K.value_or(ir::ScalarKind::Char),
+                VD->getName().str());
+  R->Struct =
+      K ? -1
+        : structIndex(Subscript->getType(), Subscript->getExprLoc(), false);
+  R->Operands.push_back(std::move(I));
+  return R;
+}
+
+void Recognizer::declareLocal(const VarDecl *VD) {
+  Locals.insert(VD);
+  LocalDepth[VD] = static_cast<unsigned>(Indices.size());
+}
+
+ir::StmtPtr Recognizer::local(const Decl *D) {
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (!VD) {
+    if (isa<TypedefNameDecl>(D) || isa<UsingDecl>(D) ||
+        isa<StaticAssertDecl>(D))
+      return nullptr;
+    return fail(D->getLocation(), "this declaration is not supported in a "
+                                  "weft loop"),
+           nullptr;
+  }
+  if (VD->isStaticLocal() || VD->hasGlobalStorage())
+    return fail(VD->getLocation(), "static variables cannot be declared in "
+                                   "a weft loop"),
+           nullptr;
+  QualType T = VD->getType();
+  // A lambda: nothing to declare in the kernel; its calls compile its
+  // body (captures are diagnosed there).
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl(); RD && RD->isLambda())
+    return nullptr;
+  if (std::optional<ir::StmtPtr> Array = localArray(VD))
+    return std::move(*Array);
+  if (Failed)
+    return nullptr;
+  std::optional<ir::ScalarKind> K = scalarKind(T.getNonReferenceType());
+  const int Struct = K ? -1 : structIndex(T, VD->getLocation(), false);
+  if (!K && Struct < 0) {
+    if (T->isRecordType() && !spanDecl(T) &&
+        !T->getAsCXXRecordDecl()->isLambda() &&
+        structIndex(T, VD->getLocation(), true) < 0 && Failed)
+      return nullptr; // diagnosed: a struct weft cannot take
+    std::string Hint =
+        T->isArrayType() || T->isRecordType()
+            ? std::string(NotSupportedYet) +
+                  "; arithmetic locals, structs of them, C arrays, "
+                  "std::array and sized std::vector are"
+            : "declare arithmetic locals";
+    return fail(VD->getLocation(),
+                "local variable '" + VD->getName().str() + "' of type '" +
+                    T.getAsString() + "' is not supported in a weft loop",
+                Hint),
+           nullptr;
+  }
+  auto R = std::make_unique<ir::Stmt>();
+  R->Kind = ir::Stmt::Decl;
+  R->Name = VD->getName().str();
+  R->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
+  R->VarType.Struct = Struct;
+  R->VarType.IsReference = T->isReferenceType();
+  R->VarType.IsConst = T.getNonReferenceType().isConstQualified();
+  if (R->VarType.IsReference && !VD->getInit())
+    return nullptr;
+  // `Particle p;`: a struct left uninitialized, as in the source.
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(VD->getInit());
+      CE && Struct >= 0 && CE->getNumArgs() == 0) {
+    R->Exprs.push_back(nullptr);
+    declareLocal(VD);
+    return R;
+  }
+  Access A = R->VarType.IsReference && !R->VarType.IsConst ? Access::ReadWrite
+                                                           : Access::Read;
+  BindingReference = R->VarType.IsReference;
+  R->Exprs.push_back(VD->getInit() ? expr(VD->getInit(), A) : nullptr);
+  BindingReference = false;
+  declareLocal(VD);
+  return R;
+}
+
+} // namespace weft::recognize

@@ -1,0 +1,259 @@
+// Recognizer.h: the AST walk behind recognizeNest: one class, whose parts
+// live in this folder's Recognize*.cpp (levels, reductions, captures,
+// expressions, calls, statements), and the AST helpers they share.
+#ifndef WEFT_PLUGIN_RECOGNIZE_RECOGNIZER_H
+#define WEFT_PLUGIN_RECOGNIZE_RECOGNIZER_H
+
+#include "recognize/NestRecognizer.h"
+
+#include "compat/ClangCompat.h"
+#include "support/Diagnose.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace weft::recognize {
+
+using namespace clang;
+
+std::optional<ir::ScalarKind> scalarKind(QualType T);
+
+bool isInteger(ir::ScalarKind K);
+
+/// The std::span specialization T names, if any.
+const ClassTemplateSpecializationDecl *spanDecl(QualType T);
+
+/// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
+std::optional<std::string> deviceFunction(const FunctionDecl *FD);
+
+std::string literalText(const FloatingLiteral *FL, ir::ScalarKind K);
+
+std::string literalText(const llvm::APInt &V, ir::ScalarKind K);
+
+std::string locationText(const SourceManager &SM, SourceLocation Loc);
+
+enum class Access { Read, Write, ReadWrite };
+
+inline constexpr const char *NotSupportedYet =
+    "this weft version does not support it yet";
+
+class Recognizer {
+public:
+  Recognizer(Sema &S, Stmt *Loop)
+      : S(S), Ctx(S.getASTContext()), Diags(Ctx.getDiagnostics()),
+        SM(Ctx.getSourceManager()), Loop(Loop) {}
+
+  std::optional<RecognizedNest> run(const std::string &ClauseText);
+
+private:
+  struct Use {
+    bool Read = false, Written = false;
+  };
+
+  std::nullopt_t fail(SourceLocation Loc, const std::string &Message,
+                      const std::string &Hint = "") {
+    if (!Failed) // One error per loop: the rest would be consequences.
+      error(Diags, Loc.isValid() ? Loc : Loop->getBeginLoc(), Message, Hint);
+    Failed = true;
+    return std::nullopt;
+  }
+
+  ir::ExprPtr failExpr(SourceLocation Loc, const std::string &Message,
+                       const std::string &Hint = "") {
+    fail(Loc, Message, Hint);
+    return nullptr;
+  }
+
+  static ir::ExprPtr make(ir::Expr::KindType K, ir::ScalarKind T,
+                          std::string Text = "") {
+    auto E = std::make_unique<ir::Expr>();
+    E->Kind = K;
+    E->Type = T;
+    E->Text = std::move(Text);
+    return E;
+  }
+
+  /// One parallel level: header, reductions, body.
+  bool level(Stmt *Loop, const syntax::Clauses &Clauses, ir::Level &L);
+
+  /// Checks and records `reduction(Op: Name)` on level L.
+  const VarDecl *reduction(Stmt *Loop, const Stmt *Body, const std::string &Op,
+                           const std::string &Name, ir::Level &L);
+
+  static const DeclRefExpr *findReference(const Stmt *S,
+                                          const std::string &Name);
+
+  bool header(ForStmt *F, ir::Level &L);
+
+  bool rangeHeader(CXXForRangeStmt *RF, ir::Level &L);
+
+  /// E names the index of the level whose header is being read.
+  bool isIndex(const Expr *E) const;
+
+  bool isParallelIndex(const VarDecl *VD) const;
+
+  /// A loop bound. The outermost level's are evaluated by the runtime
+  /// before the launch, from the captured values alone.
+  ir::ExprPtr bound(const Expr *E);
+
+  std::optional<unsigned> capture(const DeclRefExpr *DRE,
+                                  bool ReductionTarget = false);
+
+  /// A member reached through `this`, when E is one.
+  static const FieldDecl *memberOfThis(const Expr *E);
+
+  /// Captures D (a variable, or a member through `this`); Source is the
+  /// expression the rewrite copies to pass it to the runtime.
+  std::optional<unsigned> capture(const ValueDecl *D, const Expr *Source,
+                                  SourceLocation Loc, bool ReductionTarget);
+
+  /// A scalar member through `this`, captured by value like a variable.
+  ir::ExprPtr member(const MemberExpr *ME, const FieldDecl *F, Access A);
+
+  void markUse(unsigned P, Access A);
+
+  /// A reference to a variable.
+  ir::ExprPtr variable(const DeclRefExpr *DRE, Access A);
+
+  /// The span a subscript or size() applies to.
+  std::optional<unsigned> spanOperand(const Expr *E);
+
+  ir::ExprPtr expr(const Expr *E, Access A = Access::Read);
+
+  /// Expressions whose value is a struct: copies, aggregate initializers,
+  /// assignments. Null (without failing) when E is none of those.
+  ir::ExprPtr structValue(const Expr *E, Access A);
+
+  /// The index in Structs of the struct T names (registering it and the
+  /// structs it holds), or -1 when T is no struct weft can take; then, with
+  /// Diagnose, after an error at Loc.
+  int structIndex(QualType T, SourceLocation Loc, bool Diagnose = true);
+
+  static bool isOutputStream(QualType T);
+
+  /// A call of a function with a visible body: converted once into a
+  /// device function of the kernel. FirstArg skips a lambda's object.
+  ir::ExprPtr userCall(const CallExpr *Call, const FunctionDecl *FD,
+                       unsigned FirstArg, std::optional<ir::ScalarKind> K);
+
+  /// Converts Def's body into a device function; returns its name.
+  std::optional<std::string> convertFunction(const FunctionDecl *Def,
+                                             SourceLocation CallLoc);
+
+  ir::ExprPtr conversion(const Expr *E, CastKind CK, const Expr *Sub,
+                         std::optional<ir::ScalarKind> K, Access A);
+
+  ir::ExprPtr unary(const UnaryOperator *U, std::optional<ir::ScalarKind> K);
+
+  static const Expr *stripped(const Expr *E);
+
+  /// The active reduction variable E names, if any.
+  const VarDecl *reductionVariable(const Expr *E) const;
+
+  static const char *combineSpelling(ir::ReductionOp Op);
+
+  /// In `v = <RHS>`, the reference to v that combines it with Op, if RHS
+  /// has that form (v + e, e + v, std::min(v, e), ...).
+  const DeclRefExpr *combiningOperand(const Expr *RHS, const VarDecl *V,
+                                      ir::ReductionOp Op) const;
+
+  /// `v op= e` or `v = v op e` on an active reduction variable v.
+  ir::ExprPtr combine(const BinaryOperator *B, const VarDecl *V,
+                      std::optional<ir::ScalarKind> K);
+
+  ir::ExprPtr binary(const BinaryOperator *B, std::optional<ir::ScalarKind> K);
+
+  void body(const Stmt *S, std::vector<ir::StmtPtr> &Out);
+
+  ir::StmtPtr single(const Stmt *S);
+
+  void stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out);
+
+  /// The std:: class template T specializes, if its name is Name.
+  static const ClassTemplateSpecializationDecl *
+  stdTemplate(QualType T, llvm::StringRef Name);
+
+  ir::ExprPtr integer(std::int64_t V);
+
+  /// A per-iteration array (C array, VLA, std::array, std::vector sized at
+  /// its declaration); nullopt when VD is none of those.
+  std::optional<ir::StmtPtr> localArray(const VarDecl *VD);
+
+  /// Subscript, an element of a per-iteration array, when Base names one.
+  ir::ExprPtr localElement(const Expr *Subscript, const Expr *Base,
+                           const Expr *Index, std::optional<ir::ScalarKind> K);
+
+  ir::ExprPtr cloneExpr(const ir::Expr &E);
+
+  /// A local of the nest, declared inside as many levels as enclose it now.
+  void declareLocal(const VarDecl *VD);
+
+  ir::StmtPtr local(const Decl *D);
+  Sema &S;
+  ASTContext &Ctx;
+  DiagnosticsEngine &Diags;
+  const SourceManager &SM;
+  Stmt *Loop;
+  bool Failed = false;
+
+  /// The indices of the enclosing parallel levels, outermost first (null
+  /// for a range-for's synthesized index).
+  std::vector<const VarDecl *> Indices;
+
+  /// The index whose loop header is being read.
+  const VarDecl *HeaderIndex = nullptr;
+
+  /// Reduction variables of the enclosing levels, and the one reference
+  /// that the combining statement being read may make to them.
+  llvm::DenseMap<const VarDecl *, ir::ReductionOp> ActiveReductions;
+  const DeclRefExpr *AllowedReductionRef = nullptr;
+
+  /// Device functions: converted ones by definition, in callee-first order,
+  /// and the chain of calls being converted (to catch recursion).
+  llvm::DenseMap<const FunctionDecl *, std::string> FunctionNames;
+  std::vector<ir::Function> Functions;
+  std::vector<const FunctionDecl *> CallStack;
+  bool InFunction = false;
+
+  /// Inside a method converted to a device function: the struct `this`
+  /// points to (the function's first parameter), else -1.
+  int SelfStruct = -1;
+  static constexpr const char *SelfName = "weft_self";
+
+  /// Structs the nest uses, each after those it contains.
+  llvm::DenseMap<const CXXRecordDecl *, int> StructIndex;
+
+  /// Per-iteration arrays in scope, with their extents (for size()).
+  llvm::DenseMap<const VarDecl *, const ir::Expr *> LocalArrays;
+
+  /// How many parallel levels enclose each local's declaration.
+  llvm::DenseMap<const VarDecl *, unsigned> LocalDepth;
+  std::vector<ir::StructDef> Structs;
+  llvm::SmallPtrSet<const VarDecl *, 16> Locals;
+  llvm::DenseMap<const ValueDecl *, unsigned> CaptureIndex;
+  std::vector<ir::Param> Params;
+  std::vector<Use> Uses;
+  std::vector<const Expr *> CaptureSources;
+  std::vector<SourceLocation> LevelLocations;
+  int SequentialDepth = 0;
+  int SwitchDepth = 0; // 'break' inside a switch leaves only the switch
+  /// Set while converting the initializer of a reference: its span element
+  /// must stay an lvalue even when only read.
+  bool BindingReference = false;
+};
+
+} // namespace weft::recognize
+
+#endif
