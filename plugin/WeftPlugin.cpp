@@ -3,6 +3,7 @@
 // marked loop before code generation.
 #include "compat/ClangCompat.h"
 #include "emit/KernelEmitter.h"
+#include "map/ExtentScenarios.h"
 #include "map/Mapping.h"
 #include "memory/TransferPlan.h"
 #include "recognize/NestRecognizer.h"
@@ -87,21 +88,87 @@ private:
             "relax the dim/block/span/split clauses of this nest");
       return nullptr;
     }
-    std::vector<memory::Transfer> Transfers = memory::planTransfers(R->Nest);
-    // Tiles where threads share what a loop reads; else whole ranges.
-    std::optional<memory::TiledLoop> Tiled =
-        memory::planTiling(R->Nest, Chosen);
-    std::vector<memory::Stage> Stages;
-    if (!Tiled)
-      Stages = memory::planStaging(R->Nest, Chosen);
-    emit::EmittedKernel K = emit::emitKernel(R->Nest, Chosen, Transfers, Stages,
-                                             Tiled ? &*Tiled : nullptr);
-    if (Options.Remarks)
-      remark(*R, K, Chosen, Stages, Tiled ? &*Tiled : nullptr);
-    if (!Options.EmitDir.empty())
-      writeKernel(K, M.Loop->getBeginLoc());
-    return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R, K.Descriptor,
-                                K.Source);
+    // Sizes the plugin cannot know may call for other mappings: one kernel
+    // for each, and the runtime takes the one mapped for the nearest sizes.
+    const map::ScenarioChoice Choice =
+        map::chooseForScenarios(R->Nest, Input, std::move(Chosen));
+    const std::vector<memory::Transfer> Transfers =
+        memory::planTransfers(R->Nest);
+    std::string Descriptor, Source;
+    for (std::size_t I = 0; I < Choice.Mappings.size(); ++I) {
+      const map::NestMapping &Mapping = Choice.Mappings[I];
+      // Tiles where threads share what a loop reads; else whole ranges.
+      std::optional<memory::TiledLoop> Tiled =
+          memory::planTiling(R->Nest, Mapping);
+      std::vector<memory::Stage> Stages;
+      if (!Tiled)
+        Stages = memory::planStaging(R->Nest, Mapping);
+      emit::EmittedKernel K = emit::emitKernel(
+          R->Nest, Mapping, Transfers, Stages, Tiled ? &*Tiled : nullptr);
+      if (Options.Remarks) {
+        if (I == 0)
+          remark(*R, K, Mapping, Stages, Tiled ? &*Tiled : nullptr);
+        else
+          alternativeRemark(*R, Choice, I, K);
+      }
+      if (!Options.EmitDir.empty())
+        writeKernel(K, M.Loop->getBeginLoc());
+      if (Choice.Mappings.size() == 1) {
+        Descriptor = K.Descriptor;
+        Source = K.Source;
+        break;
+      }
+      // One source holds every mapping's text; each descriptor says where.
+      const std::string Text = "text " + std::to_string(Source.size()) + " " +
+                               std::to_string(K.Source.size()) + "\n";
+      Descriptor += (I == 0 ? "" : "alternative\n") + K.Descriptor + Text;
+      if (I == 0)
+        Descriptor += choiceLines(Choice);
+      Source += K.Source;
+    }
+    return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R, Descriptor,
+                                Source);
+  }
+
+  /// The descriptor's `vary` and `scenario` lines.
+  static std::string choiceLines(const map::ScenarioChoice &Choice) {
+    std::string Lines;
+    for (const map::ScenarioChoice::Symbol &S : Choice.Symbols)
+      Lines += std::string("vary (") + (S.IsSize ? "size " : "arg ") +
+               std::to_string(S.Param) + ")\n";
+    for (const map::ScenarioChoice::Scenario &S : Choice.Scenarios) {
+      Lines += "scenario " + std::to_string(S.Mapping);
+      for (std::int64_t V : S.Values)
+        Lines += " " + std::to_string(V);
+      Lines += "\n";
+    }
+    return Lines;
+  }
+
+  /// A remark at the nest for each mapping beyond the first: the sizes it
+  /// serves and its levels.
+  void alternativeRemark(const recognize::RecognizedNest &R,
+                         const map::ScenarioChoice &Choice, std::size_t I,
+                         const emit::EmittedKernel &K) {
+    std::string Sizes;
+    for (const map::ScenarioChoice::Scenario &S : Choice.Scenarios) {
+      if (S.Mapping != I)
+        continue;
+      std::string Values;
+      for (std::size_t V = 0; V < S.Values.size(); ++V)
+        Values += (V ? ", " : "") + Choice.Symbols[V].Name + " = " +
+                  std::to_string(S.Values[V]);
+      Sizes += (Sizes.empty() ? "" : "; ") + Values;
+    }
+    std::string Levels;
+    for (std::size_t D = 0; D < Choice.Mappings[I].Levels.size(); ++D)
+      Levels += "; level " + std::to_string(D) + ": " +
+                map::describe(Choice.Mappings[I].Levels[D]);
+    diagnose(CI.getDiagnostics(), R.LevelLocations[0],
+             DiagnosticsEngine::Remark,
+             "weft: mapping " + std::to_string(I) + " of " +
+                 std::to_string(Choice.Mappings.size()) + ", for sizes near " +
+                 Sizes + Levels + "; kernel " + K.Name);
   }
 
   /// One remark per level, at its loop: the mapping the search chose and

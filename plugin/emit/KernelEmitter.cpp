@@ -287,11 +287,15 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
     Scratch << "  " << S << "\n";
   const std::string KernelBody = Scratch.str() + Prologue.str() + Body.str();
 
-  // The name hashes what makes the kernel distinct: where it comes from and
-  // what it computes (two instantiations of one template differ in types).
-  std::uint64_t Hash =
-      llvm::xxh3_64bits(N.Location + "\n" + Functions.str() + Params.str() +
-                        "\n" + KernelBody + CombineBody.str());
+  // The name hashes what makes the kernel distinct: where it comes from,
+  // what it computes (two instantiations of one template differ in types)
+  // and its block (mappings of one loop may differ in that alone).
+  std::string Blocks;
+  for (int A = 0; A < 3; ++A)
+    Blocks += " " + std::to_string(Block[A]);
+  std::uint64_t Hash = llvm::xxh3_64bits(
+      N.Location + Blocks + "\n" + Functions.str() + Params.str() + "\n" +
+      KernelBody + CombineBody.str());
   char HashText[17];
   std::snprintf(HashText, sizeof HashText, "%016llx",
                 static_cast<unsigned long long>(Hash));

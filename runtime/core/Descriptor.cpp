@@ -246,6 +246,28 @@ bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error) {
         return Fail("bad reduce");
       Out.Params[R.Param].Kind = ParamKind::ReductionTarget;
       Out.Reductions.push_back(R);
+    } else if (Key == "text") {
+      if (!(L >> Out.TextOffset >> Out.TextLength) || Out.TextLength == 0)
+        return Fail("bad text");
+    } else if (Key == "vary") {
+      BoundParser P(L);
+      std::unique_ptr<BoundExpr> E = P.parse();
+      if (!E)
+        return Fail("bad vary");
+      Out.Choice.Vary.push_back(std::move(E));
+    } else if (Key == "scenario") {
+      ChoiceInfo::Scenario S;
+      std::int64_t V = 0;
+      if (!(L >> S.Mapping))
+        return Fail("bad scenario");
+      while (L >> V) {
+        if (V <= 0)
+          return Fail("bad scenario");
+        S.Values.push_back(V);
+      }
+      if (S.Values.size() != Out.Choice.Vary.size())
+        return Fail("a scenario needs one value per varied size");
+      Out.Choice.Scenarios.push_back(std::move(S));
     } else {
       return Fail("unknown key");
     }
@@ -343,6 +365,46 @@ bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
   if (L.Inclusive)
     ++Upper;
   Count = Upper > Lower ? (Upper - Lower + L.Step - 1) / L.Step : 0;
+  return true;
+}
+
+bool parseDescriptors(const char *Text, std::size_t SourceLength,
+                      std::vector<KernelInfo> &Out, std::string &Error) {
+  const std::string All = Text ? Text : "";
+  const std::string Mark = "\nalternative\n";
+  Out.clear();
+  for (std::size_t Start = 0;;) {
+    const std::size_t End = All.find(Mark, Start);
+    Out.emplace_back();
+    const std::string Piece =
+        All.substr(Start, End == std::string::npos ? End : End + 1 - Start);
+    if (!parseDescriptor(Piece.c_str(), Out.back(), Error))
+      return false;
+    const KernelInfo &K = Out.back();
+    if (K.TextLength && (K.TextOffset > SourceLength ||
+                         K.TextLength > SourceLength - K.TextOffset)) {
+      Error = "malformed kernel descriptor: the text of " + K.Name +
+              " lies outside the source";
+      return false;
+    }
+    if (Out.size() > 1 && !K.Choice.Vary.empty()) {
+      Error = "malformed kernel descriptor: an alternative varies sizes";
+      return false;
+    }
+    if (End == std::string::npos)
+      break;
+    Start = End + Mark.size();
+  }
+  for (const ChoiceInfo::Scenario &S : Out[0].Choice.Scenarios)
+    if (S.Mapping >= Out.size()) {
+      Error = "malformed kernel descriptor: a scenario names mapping " +
+              std::to_string(S.Mapping) + " of " + std::to_string(Out.size());
+      return false;
+    }
+  if (Out.size() > 1 && Out[0].Choice.Scenarios.empty()) {
+    Error = "malformed kernel descriptor: alternatives without scenarios";
+    return false;
+  }
   return true;
 }
 

@@ -18,6 +18,18 @@
 //   reduce <param> <add|mul|min|max|and|or|xor|land|lor>
 //                                                   an outermost reduction
 //                                                   into that parameter
+//   text <offset> <length>                         this kernel's text within
+//                                                   the source (when it holds
+//                                                   several)
+//   vary <expr>                                    a size the mapping depends
+//                                                   on, read at launch
+//   scenario <mapping> <value>...                  values of the varied sizes
+//                                                   and the mapping for them:
+//                                                   0 this kernel, i the i-th
+//                                                   alternative
+//   alternative                                    the descriptor of another
+//                                                   mapping of the same loop
+//                                                   follows
 //
 // Bound expressions are prefix S-expressions over the launch arguments:
 // (lit N) (arg K) (size K) (add a b) (sub a b) (mul a b) (div a b) (rem a b)
@@ -119,6 +131,17 @@ struct TuneInfo {
   int Axis = 0;
   std::vector<unsigned> Blocks;
 };
+/// Mappings of one loop for different sizes: the scenarios the plugin
+/// mapped the nest for; the launch takes the nearest one's mapping.
+struct ChoiceInfo {
+  std::vector<std::unique_ptr<BoundExpr>> Vary;
+  struct Scenario {
+    unsigned Mapping = 0;
+    std::vector<std::int64_t> Values; // one per Vary
+  };
+  std::vector<Scenario> Scenarios;
+};
+
 struct KernelInfo {
   std::string Name;
   std::string Location;
@@ -129,10 +152,19 @@ struct KernelInfo {
   std::vector<BufferInfo> Buffers;
   CombineInfo Combine;
   TuneInfo Tune;
+  ChoiceInfo Choice;
+  /// Where this kernel's text is in the source; the whole when Length is 0.
+  std::size_t TextOffset = 0, TextLength = 0;
 };
 
 /// Parses a descriptor; on malformed text returns false and sets Error.
 bool parseDescriptor(const char *Text, KernelInfo &Out, std::string &Error);
+
+/// Parses a descriptor with its alternatives (Out[0] the first kernel, which
+/// holds the choice among them), checking that the scenarios name existing
+/// mappings and the texts lie within SourceLength bytes.
+bool parseDescriptors(const char *Text, std::size_t SourceLength,
+                      std::vector<KernelInfo> &Out, std::string &Error);
 
 /// Evaluates a bound from the launch arguments. False (and Error) when an
 /// argument is missing or of the wrong kind, or on division by zero.

@@ -5,6 +5,7 @@
 #include "core/Diagnostics.h"
 #include "core/HostCombine.h"
 #include "core/LaunchConfig.h"
+#include "core/MappingChoice.h"
 
 #include <algorithm>
 #include <chrono>
@@ -120,14 +121,8 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
     return false;
   std::lock_guard<std::mutex> Guard(Lock);
   std::unique_ptr<LoopSite> &Slot = Sites[Descriptor];
-  if (!Slot) {
-    Slot = std::make_unique<LoopSite>();
-    std::string Error;
-    if (!parseDescriptor(Descriptor, Slot->Kernel, Error)) {
-      fault(Error, "the loop runs on the host");
-      Slot->Disabled = true;
-    }
-  }
+  if (!Slot)
+    Slot = makeSite(Descriptor, Source);
   LoopSite &Site = *Slot;
   if (Site.Disabled) {
     // The host loop runs on host data: a region must not copy its older
@@ -136,7 +131,9 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
       evictAll();
     return false;
   }
-  Status S = run(Site, Source, Args, NumArgs);
+  LoopSite &Mapped = chooseMapped(Site, Args, NumArgs);
+  Status S = run(Mapped, Mapped.Text.empty() ? Source : Mapped.Text.c_str(),
+                 Args, NumArgs);
   if (S.empty())
     return true;
   std::string Evicted;
@@ -144,11 +141,53 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
     evictAll();
     Evicted = " (resident data copied back: regions end here)";
   }
-  fault(Site.Kernel.Location + ": kernel " + Site.Kernel.Name + " on " +
+  fault(Mapped.Kernel.Location + ": kernel " + Mapped.Kernel.Name + " on " +
             Active->name() + " failed: " + S,
         "the loop runs on the host" + Evicted);
   Site.Disabled = true;
   return false;
+}
+
+std::unique_ptr<LoopSite> Runtime::makeSite(const char *Descriptor,
+                                            const char *Source) {
+  auto Site = std::make_unique<LoopSite>();
+  std::vector<KernelInfo> Kernels;
+  std::string Error;
+  const std::size_t SourceLength = Source ? std::strlen(Source) : 0;
+  if (!parseDescriptors(Descriptor, SourceLength, Kernels, Error)) {
+    fault(Error, "the loop runs on the host");
+    Site->Disabled = true;
+    return Site;
+  }
+  for (std::size_t I = 0; I < Kernels.size(); ++I) {
+    LoopSite &Mapped =
+        I == 0 ? *Site : *Site->Alternatives.emplace_back(new LoopSite());
+    Mapped.Kernel = std::move(Kernels[I]);
+    if (Mapped.Kernel.TextLength)
+      Mapped.Text.assign(Source + Mapped.Kernel.TextOffset,
+                         Mapped.Kernel.TextLength);
+  }
+  return Site;
+}
+
+LoopSite &Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
+                                std::size_t NumArgs) {
+  if (Site.Alternatives.empty())
+    return Site;
+  std::vector<std::int64_t> Sizes;
+  const unsigned M = chooseMapping(Site.Kernel, Args, NumArgs, Sizes);
+  LoopSite &Mapped = M == 0 ? Site : *Site.Alternatives[M - 1];
+  if (M != Site.LastMapping) {
+    std::string Text;
+    for (std::int64_t V : Sizes)
+      Text += (Text.empty() ? "" : ", ") + std::to_string(V);
+    note(Site.Kernel.Location + ": sizes (" + Text + "): mapping " +
+         std::to_string(M) + " of " +
+         std::to_string(Site.Alternatives.size() + 1) + ", kernel " +
+         Mapped.Kernel.Name);
+    Site.LastMapping = M;
+  }
+  return Mapped;
 }
 
 namespace {

@@ -38,6 +38,11 @@ struct LoopSite {
   /// Set after a failure: the host loop runs from then on, without more
   /// warnings.
   bool Disabled = false;
+  /// The loop's other mappings, for other sizes (Kernel.Choice says which);
+  /// each with its own text when the source holds several.
+  std::vector<std::unique_ptr<LoopSite>> Alternatives;
+  std::string Text;
+  unsigned LastMapping = ~0u; // to say when the sizes change the mapping
 };
 
 class Runtime {
@@ -60,6 +65,13 @@ public:
 
 private:
   Runtime();
+  /// The site of a descriptor seen for the first time: its kernels parsed,
+  /// or disabled (with a warning) when the descriptor is malformed.
+  std::unique_ptr<LoopSite> makeSite(const char *Descriptor,
+                                     const char *Source);
+  /// The site's mapping for this launch's sizes: the site or an alternative.
+  LoopSite &chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
+                         std::size_t NumArgs);
   Status run(LoopSite &Site, const char *Source, const detail::LaunchArg *Args,
              std::size_t NumArgs);
   /// The block-size variant this launch uses while the site is tuned (null:

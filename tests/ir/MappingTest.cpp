@@ -2,6 +2,7 @@
 // sumCols at the paper's shapes, each hard and soft constraint, and the
 // forced strategies.
 #include "map/Mapping.h"
+#include "TestNests.h"
 #include "ir/NestIR.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,8 @@ using map::Dimension;
 using map::Parallelism;
 
 namespace {
+
+using test_nests::sumNest;
 
 ir::ExprPtr node(ir::Expr::KindType K, std::string Text = "",
                  unsigned Param = 0) {
@@ -51,39 +54,6 @@ ir::Level level(const std::string &Index, unsigned Depth, ir::ExprPtr Upper) {
   L.Lower = node(ir::Expr::IntLiteral, "0");
   L.Upper = std::move(Upper);
   return L;
-}
-
-/// sumRows (Rows = true) or sumCols over m[rows][cols]: the outer level
-/// walks rows (or columns), the inner reduces the other into s.
-ir::Nest sumNest(bool Rows) {
-  ir::Nest N;
-  N.Params = {{"rows", ir::ParamKind::Scalar, ir::ScalarKind::Int},
-              {"cols", ir::ParamKind::Scalar, ir::ScalarKind::Int},
-              {"m", ir::ParamKind::ReadSpan, ir::ScalarKind::Float, true},
-              {"out", ir::ParamKind::WriteSpan, ir::ScalarKind::Float}};
-  const std::string Outer = Rows ? "i" : "j", Inner = Rows ? "j" : "i";
-  N.Root = level(Outer, 0, param(Rows ? 0 : 1));
-  auto Decl = std::make_unique<ir::Stmt>();
-  Decl->Kind = ir::Stmt::Decl;
-  Decl->Name = "s";
-  Decl->VarType.Scalar = ir::ScalarKind::Float;
-  Decl->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
-  N.Root.Body.push_back(std::move(Decl));
-  auto InnerLevel =
-      std::make_unique<ir::Level>(level(Inner, 1, param(Rows ? 1 : 0)));
-  InnerLevel->Reductions.push_back(
-      {ir::ReductionOp::Add, "s", ir::ScalarKind::Float, -1});
-  InnerLevel->Body.push_back(statement(binary(
-      "+=", local("s"),
-      element(2, binary("+", binary("*", local("i"), param(1)), local("j"))))));
-  auto P = std::make_unique<ir::Stmt>();
-  P->Kind = ir::Stmt::ParallelFor;
-  P->Nested = std::move(InnerLevel);
-  N.Root.Body.push_back(std::move(P));
-  N.Root.Body.push_back(
-      statement(binary("=", element(3, local(Outer), true), local("s"))));
-  ir::analyzeAccesses(N);
-  return N;
 }
 
 map::NestMapping mapSum(bool Rows, std::int64_t R, std::int64_t C,

@@ -1,5 +1,5 @@
-// TestNests.h: nest IR built by hand for the IR-level tests of the memory
-// stages: a matrix-product-like nest with a sequential loop inside.
+// TestNests.h: nest IR built by hand for the IR-level tests: a
+// matrix-product-like nest with a sequential loop inside, sumRows/sumCols.
 #ifndef WEFT_TESTS_IR_TESTNESTS_H
 #define WEFT_TESTS_IR_TESTNESTS_H
 
@@ -79,6 +79,64 @@ inline ir::Nest productNest(bool ThreadRow, ir::ParamKind AKind,
   P->Kind = ir::Stmt::ParallelFor;
   P->Nested = std::move(Inner);
   N.Root.Body.push_back(std::move(P));
+  return N;
+}
+
+inline ir::ExprPtr param(unsigned I) { return node(ir::Expr::ParamRef, "", I); }
+inline ir::ExprPtr element(unsigned Span, ir::ExprPtr Index,
+                           bool Write = false) {
+  auto E = node(ir::Expr::SpanElement, "", Span);
+  E->Type = ir::ScalarKind::Float;
+  E->LValue = Write;
+  E->Operands.push_back(std::move(Index));
+  return E;
+}
+inline ir::StmtPtr statement(ir::ExprPtr E) {
+  auto S = std::make_unique<ir::Stmt>();
+  S->Kind = ir::Stmt::ExprStmt;
+  S->Exprs.push_back(std::move(E));
+  return S;
+}
+inline ir::Level level(const std::string &Index, unsigned Depth,
+                       ir::ExprPtr Upper) {
+  ir::Level L;
+  L.IndexName = Index;
+  L.Depth = Depth;
+  L.Lower = node(ir::Expr::IntLiteral, "0");
+  L.Upper = std::move(Upper);
+  return L;
+}
+
+/// sumRows (Rows = true) or sumCols over m[rows][cols]: the outer level
+/// walks rows (or columns), the inner reduces the other into s.
+inline ir::Nest sumNest(bool Rows) {
+  ir::Nest N;
+  N.Params = {{"rows", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"cols", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"m", ir::ParamKind::ReadSpan, ir::ScalarKind::Float, true},
+              {"out", ir::ParamKind::WriteSpan, ir::ScalarKind::Float}};
+  const std::string Outer = Rows ? "i" : "j", Inner = Rows ? "j" : "i";
+  N.Root = level(Outer, 0, param(Rows ? 0 : 1));
+  auto Decl = std::make_unique<ir::Stmt>();
+  Decl->Kind = ir::Stmt::Decl;
+  Decl->Name = "s";
+  Decl->VarType.Scalar = ir::ScalarKind::Float;
+  Decl->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
+  N.Root.Body.push_back(std::move(Decl));
+  auto InnerLevel =
+      std::make_unique<ir::Level>(level(Inner, 1, param(Rows ? 1 : 0)));
+  InnerLevel->Reductions.push_back(
+      {ir::ReductionOp::Add, "s", ir::ScalarKind::Float, -1});
+  InnerLevel->Body.push_back(statement(binary(
+      "+=", local("s"),
+      element(2, binary("+", binary("*", local("i"), param(1)), local("j"))))));
+  auto P = std::make_unique<ir::Stmt>();
+  P->Kind = ir::Stmt::ParallelFor;
+  P->Nested = std::move(InnerLevel);
+  N.Root.Body.push_back(std::move(P));
+  N.Root.Body.push_back(
+      statement(binary("=", element(3, local(Outer), true), local("s"))));
+  ir::analyzeAccesses(N);
   return N;
 }
 

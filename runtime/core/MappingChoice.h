@@ -1,0 +1,22 @@
+// MappingChoice.h: which of a loop's mappings a launch takes: the one the
+// plugin chose for the scenario of sizes nearest the launch's (compile time
+// could not know them; see plugin/map/ExtentScenarios.h).
+#ifndef WEFT_RUNTIME_CORE_MAPPINGCHOICE_H
+#define WEFT_RUNTIME_CORE_MAPPINGCHOICE_H
+
+#include "core/Descriptor.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace weft::rt {
+
+/// The mapping (0: the first kernel) for these arguments: the scenario
+/// nearest the varied sizes on a log scale (the first of equals). 0 when
+/// there is no choice or a size cannot be read; Sizes gets the sizes read.
+unsigned chooseMapping(const KernelInfo &First, const detail::LaunchArg *Args,
+                       std::size_t NumArgs, std::vector<std::int64_t> &Sizes);
+
+} // namespace weft::rt
+
+#endif

@@ -1,0 +1,84 @@
+// MappingChoiceTest.cpp: a loop's alternative mappings in its descriptor,
+// and the launch's choice among them by its sizes.
+#include "core/MappingChoice.h"
+#include "core/Descriptor.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+using namespace weft::rt;
+using weft::detail::LaunchArg;
+
+namespace {
+
+// sumRows-like: rows (arg 0) and the span's size vary; mapping 1 for many
+// short rows, 0 otherwise.
+const std::string Piece = "weft 1\nkernel k0\nloc a.cpp:1:1\n"
+                          "param scalar i32 rows\nparam in f32 m\n"
+                          "level (lit 0) (arg 0) 1 lt\n";
+const std::string Choice = "vary (arg 0)\nvary (size 1)\n"
+                           "scenario 0 128 128\nscenario 1 65536 128\n"
+                           "scenario 0 128 65536\n";
+const std::string Two = Piece + "text 0 10\n" + Choice + "alternative\n" +
+                        "weft 1\nkernel k1\nloc a.cpp:1:1\n"
+                        "param scalar i32 rows\nparam in f32 m\n"
+                        "level (lit 0) (arg 0) 1 lt\ntext 10 5\n";
+
+TEST(MappingChoice, ParsesAlternativesAndTheirTexts) {
+  std::vector<KernelInfo> K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptors(Two.c_str(), 15, K, Error)) << Error;
+  ASSERT_EQ(K.size(), 2u);
+  EXPECT_EQ(K[0].Name, "k0");
+  EXPECT_EQ(K[1].Name, "k1");
+  EXPECT_EQ(K[0].Choice.Vary.size(), 2u);
+  ASSERT_EQ(K[0].Choice.Scenarios.size(), 3u);
+  EXPECT_EQ(K[0].Choice.Scenarios[1].Mapping, 1u);
+  EXPECT_EQ(K[0].Choice.Scenarios[1].Values[0], 65536);
+  EXPECT_EQ(K[1].TextOffset, 10u);
+  EXPECT_EQ(K[1].TextLength, 5u);
+  // A single descriptor is one kernel with the whole source.
+  ASSERT_TRUE(parseDescriptors(Piece.c_str(), 0, K, Error)) << Error;
+  ASSERT_EQ(K.size(), 1u);
+  EXPECT_EQ(K[0].TextLength, 0u);
+}
+
+TEST(MappingChoice, RejectsInconsistentAlternatives) {
+  std::vector<KernelInfo> K;
+  std::string Error;
+  EXPECT_FALSE(parseDescriptors(Two.c_str(), 14, K, Error))
+      << "a text beyond the source";
+  const std::string NoSuchMapping = Piece + "vary (arg 0)\nscenario 2 64\n";
+  EXPECT_FALSE(parseDescriptors(NoSuchMapping.c_str(), 0, K, Error));
+  const std::string MissingValue = Piece + "vary (arg 0)\nscenario 0\n";
+  EXPECT_FALSE(parseDescriptors(MissingValue.c_str(), 0, K, Error));
+  const std::string NoTable =
+      Piece + "alternative\n" + Piece.substr(0, Piece.size());
+  EXPECT_FALSE(parseDescriptors(NoTable.c_str(), 0, K, Error));
+}
+
+TEST(MappingChoice, TakesTheNearestScenarioOnALogScale) {
+  std::vector<KernelInfo> K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptors(Two.c_str(), 15, K, Error)) << Error;
+  float M[1] = {0};
+  std::vector<std::int64_t> Sizes;
+  auto Choose = [&](std::int32_t Rows, std::size_t Size) {
+    LaunchArg Args[] = {{&Rows, 1, 4}, {M, Size, 4}};
+    return chooseMapping(K[0], Args, 2, Sizes);
+  };
+  EXPECT_EQ(Choose(40000, 200), 1u);
+  EXPECT_EQ(Sizes, (std::vector<std::int64_t>{40000, 200}));
+  EXPECT_EQ(Choose(100, 200), 0u);
+  EXPECT_EQ(Choose(200, 90000), 0u);
+  // Nearer 65536 on a log scale, though nearer 128 in plain distance.
+  EXPECT_EQ(Choose(10000, 128), 1u);
+  EXPECT_EQ(Choose(2500, 128), 0u);
+  // Sizes that cannot be read keep the first mapping.
+  LaunchArg Short[] = {{M, 1, 4}};
+  EXPECT_EQ(chooseMapping(K[0], Short, 1, Sizes), 0u);
+}
+
+} // namespace
