@@ -54,6 +54,11 @@ struct sim_thread_state {
   unsigned ThreadIdx[3], BlockIdx[3], BlockDim[3], GridDim[3];
   unsigned long long Iteration; // the loop iteration plus one; 0: none yet
   unsigned Lane, WarpSize;
+  /// Inside an outermost iteration: the iteration of the marked loop one
+  /// level in, plus one (0: outside it), and how many times the thread
+  /// entered or left such a loop (accesses of different phases are ordered).
+  unsigned long long Inner;
+  unsigned Phase;
 };
 enum sim_warp_op {
   SimShfl,
@@ -162,6 +167,8 @@ WEFT_DEVICE void barrier() {
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
 }
 WEFT_DEVICE void begin_iteration(index_t) {}
+WEFT_DEVICE void inner_level(bool) {}
+WEFT_DEVICE void begin_inner_iteration(index_t) {}
 WEFT_DEVICE void warp_sync() { __builtin_amdgcn_wave_barrier(); }
 // 64 on gfx9 (CDNA), 32 or 64 on gfx10 and later: known when the code
 // object is made, not when the text is preprocessed.
@@ -234,6 +241,8 @@ WEFT_DEVICE unsigned grid_dim(int D) {
 }
 WEFT_DEVICE void barrier() { __syncthreads(); }
 WEFT_DEVICE void begin_iteration(index_t) {}
+WEFT_DEVICE void inner_level(bool) {}
+WEFT_DEVICE void begin_inner_iteration(index_t) {}
 #if defined(WEFT_DIALECT_CUDA)
 WEFT_DEVICE void warp_sync() { __syncwarp(); }
 #else
@@ -299,6 +308,17 @@ inline void barrier(unsigned Site = __builtin_LINE()) {
 }
 inline void begin_iteration(index_t T) {
   sim_current->Iteration = (unsigned long long)T + 1;
+  sim_current->Inner = 0;
+  sim_current->Phase = 0;
+}
+/// Entering (true) or leaving a marked loop one level in: the checker then
+/// tells its iterations apart, and orders what comes before and after.
+inline void inner_level(bool) {
+  ++sim_current->Phase;
+  sim_current->Inner = 0;
+}
+inline void begin_inner_iteration(index_t T) {
+  sim_current->Inner = (unsigned long long)T + 1;
 }
 /// The lanes of the warp wait for each other (a vote nobody reads).
 inline void warp_sync() { sim_hook_table.Warp(0, SimAll, 0); }

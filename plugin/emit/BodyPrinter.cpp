@@ -192,13 +192,23 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
   }
   const int Axis = Context ? Context->Axis[L.Depth] : -1;
   const std::string T = ir::spelling(L.IndexType);
+  // The simulator's checker tells iterations one level in apart (the
+  // loop's claim of independence), whatever the mapping.
+  const bool Checked = L.Depth == 1;
   if (Axis < 0) {
+    if (Checked)
+      OS << Pad << "weft::inner_level(true);\n";
     OS << Pad << "for (" << T << " " << L.IndexName << " = (" << T << ")"
        << expr(*L.Lower) << "; " << L.IndexName
        << (L.Inclusive ? " <= " : " < ") << expr(*L.Upper) << "; "
        << L.IndexName << " += " << L.Step << ") {\n";
+    if (Checked)
+      OS << Pad << "  weft::begin_inner_iteration((weft::index_t)"
+         << L.IndexName << ");\n";
     body(L, Pad.size() / 2 + 1);
     OS << Pad << "}\n";
+    if (Checked)
+      OS << Pad << "weft::inner_level(false);\n";
     return;
   }
   const map::LevelMapping &LM = Context->Mapping->Levels[L.Depth];
@@ -222,14 +232,20 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
     OS << In << R.Variable << " = weft::identity<" << reduceOp(R.Op) << ", "
        << ir::spelling(R.Type) << ">();\n";
   }
+  if (Checked)
+    OS << In << "weft::inner_level(true);\n";
   OS << In << "for (weft::index_t weft_t" << D << " = " << loopStart(LM, Axis)
      << "; weft_t" << D << " < weft_count" << D << "; weft_t" << D
      << " += " << loopStride(LM, Axis) << ") {\n"
      << In << "  const " << T << " " << L.IndexName << " = (" << T
      << ")(weft_lo" << D << " + weft_t" << D
      << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
+  if (Checked)
+    OS << In << "  weft::begin_inner_iteration(weft_t" << D << ");\n";
   body(L, In.size() / 2 + 1);
   OS << In << "}\n";
+  if (Checked)
+    OS << In << "weft::inner_level(false);\n";
   // The threads of this dimension hold partial values: combine them, and
   // give every thread the result.
   const bool OneWarp = LM.Dim == map::Dimension::X && LM.BlockSize == 32;
@@ -303,6 +319,7 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
      << "const weft::index_t weft_count1 = weft_hi1 > weft_lo1 ? (weft_hi1 "
         "- weft_lo1 + "
      << (L.Step - 1) << ") / " << L.Step << " : 0;\n"
+     << In << "weft::inner_level(true);\n"
      << In << "for (weft::index_t weft_b1 = (weft::index_t)weft::block_idx("
      << axis(1) << ") * " << block(1)
      << "; weft_b1 < weft_count1; weft_b1 += (weft::index_t)weft::grid_dim("
@@ -311,6 +328,7 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
      << axis(1) << ");\n"
      << In2 << "const bool weft_in1 = weft_t1 < weft_count1;\n"
      << In2 << "const bool weft_active = weft_in0 && weft_in1;\n"
+     << In2 << "weft::begin_inner_iteration(weft_t1);\n"
      << In2 << "const " << T << " " << L.IndexName << " = (" << T
      << ")(weft_lo1 + weft_t1"
      << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
@@ -330,7 +348,7 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
   }
   OS << In2 << "}\n";
   Context->Depth = Saved;
-  OS << In << "}\n" << Pad << "}\n";
+  OS << In << "}\n" << In << "weft::inner_level(false);\n" << Pad << "}\n";
 }
 
 void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {

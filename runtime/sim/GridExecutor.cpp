@@ -21,13 +21,31 @@ constexpr std::uint64_t BufferMagic = 0x7765667473696d21ull; // "weftsim!"
 
 // ---- Device buffers and their shadow -------------------------------------
 
+/// Who accessed a span element: the outermost iteration (plus one; 0 none;
+/// ManyOuter for readers of several), and within it the phase (entries
+/// into and exits from loops one level in) and that loop's iteration (plus
+/// one; 0 outside it; ManyInner for readers of several).
+struct Accessor {
+  std::uint32_t Outer = 0, Phase = 0;
+  std::uint64_t Inner = 0;
+};
+constexpr std::uint32_t ManyOuter = 0xffffffffu;
+constexpr std::uint64_t ManyInner = ~0ull;
+
+struct ShadowCell {
+  Accessor Writer, Reader;
+};
+
 struct alignas(64) BufferHeader {
   std::uint64_t Magic;
   std::size_t Bytes;
   std::mutex ShadowLock;
-  std::atomic<std::atomic<std::uint64_t> *> Shadow{nullptr};
+  std::atomic<ShadowCell *> Shadow{nullptr};
   std::size_t ShadowExtent = 0;
 };
+
+/// A cell is read and updated under one of these, chosen by its address.
+std::mutex ShadowStripes[256];
 
 /// Live device buffers: their shadows are per launch (a resident buffer read
 /// in one launch may have been written in the previous one).
@@ -406,52 +424,67 @@ void hookSpanAccess(const void *Data, weft::index_t I, weft::size_type Extent,
   BufferHeader *H = headerOf(Data);
   if (!Iteration || !H)
     return; // Not inside a loop iteration, or not device memory.
-  std::atomic<std::uint64_t> *Shadow =
-      H->Shadow.load(std::memory_order_acquire);
+  ShadowCell *Shadow = H->Shadow.load(std::memory_order_acquire);
   if (!Shadow) {
     std::lock_guard<std::mutex> Guard(H->ShadowLock);
     Shadow = H->Shadow.load();
     if (!Shadow) {
-      Shadow = new std::atomic<std::uint64_t>[Extent]();
+      Shadow = new ShadowCell[Extent]();
       H->ShadowExtent = Extent;
       H->Shadow.store(Shadow, std::memory_order_release);
     }
   }
   if (static_cast<weft::size_type>(I) >= H->ShadowExtent)
     return;
-  std::atomic<std::uint64_t> &S = Shadow[I];
-  const auto Me = static_cast<std::uint32_t>(Iteration); // iteration + 1
-  auto Name = [](std::uint32_t Id) { return std::to_string(Id - 1); };
-  const std::string What =
-      "element " + std::to_string(I) + " of " + spanName(Data);
-  std::uint64_t Old = S.load(std::memory_order_relaxed);
-  while (true) {
-    const auto Writer = static_cast<std::uint32_t>(Old >> 32);
-    const auto Reader = static_cast<std::uint32_t>(Old);
-    if (Writer && Writer != Me)
-      finding("loop iterations are not independent",
-              "iteration " + Name(Me) + (Write ? " writes " : " reads ") +
-                  What + ", which iteration " + Name(Writer) +
-                  " writes; the loop is marked parallel, so their order is "
-                  "undefined");
-    std::uint64_t New;
-    if (Write) {
-      if (Reader && Reader != Me)
-        finding("loop iterations are not independent",
-                "iteration " + Name(Me) + " writes " + What + ", which " +
-                    (Reader == ManyReaders ? std::string("other iterations")
-                                           : "iteration " + Name(Reader)) +
-                    " read; the loop is marked parallel, so their order is "
-                    "undefined");
-      New = (static_cast<std::uint64_t>(Me) << 32) | Reader;
-    } else {
-      const std::uint32_t R = Reader == 0 || Reader == Me ? Me : ManyReaders;
-      New = (static_cast<std::uint64_t>(Writer) << 32) | R;
-    }
-    if (New == Old ||
-        S.compare_exchange_weak(Old, New, std::memory_order_relaxed))
-      return;
+  ShadowCell &Cell = Shadow[I];
+  const Accessor Me{static_cast<std::uint32_t>(Iteration), L->State.Phase,
+                    L->State.Inner};
+  // Whether A and B may run in either order under the loops' claims:
+  // different outermost iterations, or different iterations of one loop
+  // one level in (code before and after such a loop is ordered with it).
+  auto Concurrent = [](const Accessor &A, const Accessor &B) {
+    if (A.Outer != B.Outer)
+      return true;
+    return A.Phase == B.Phase && A.Inner != B.Inner && A.Inner && B.Inner;
+  };
+  auto Name = [](const Accessor &A, const Accessor &Other) {
+    if (A.Outer == ManyOuter)
+      return std::string("other iterations");
+    if (A.Outer != Other.Outer)
+      return "iteration " + std::to_string(A.Outer - 1);
+    if (A.Inner == ManyInner)
+      return std::string("other iterations of the loop one level in");
+    return "iteration " + std::to_string(A.Inner - 1) +
+           " of the loop one level in (outermost iteration " +
+           std::to_string(A.Outer - 1) + ")";
+  };
+  auto Conflict = [&](const Accessor &Other, const char *Verb,
+                      const char *OtherVerb) {
+    const bool Inner = Other.Outer == Me.Outer;
+    finding(Inner ? "inner loop iterations are not independent"
+                  : "loop iterations are not independent",
+            Name(Me, Other) + " " + Verb + " element " + std::to_string(I) +
+                " of " + spanName(Data) + ", which " + Name(Other, Me) + " " +
+                OtherVerb + "; the " + (Inner ? "inner loop" : "loop") +
+                " is marked parallel, so their order is undefined");
+  };
+  std::lock_guard<std::mutex> Guard(
+      ShadowStripes[(reinterpret_cast<std::uintptr_t>(&Cell) >> 5) % 256]);
+  if (Cell.Writer.Outer && Concurrent(Me, Cell.Writer))
+    Conflict(Cell.Writer, Write ? "writes" : "reads", "writes");
+  if (Write) {
+    if (Cell.Reader.Outer && Concurrent(Me, Cell.Reader))
+      Conflict(Cell.Reader, "writes", "read");
+    Cell.Writer = Me;
+    return;
   }
+  Accessor &R = Cell.Reader;
+  if (!R.Outer || (R.Outer == Me.Outer && R.Phase < Me.Phase))
+    R = Me; // reads of earlier phases are ordered before what follows
+  else if (R.Outer != Me.Outer)
+    R.Outer = ManyOuter;
+  else if (R.Phase == Me.Phase && R.Inner != Me.Inner)
+    R.Inner = ManyInner;
 }
 
 void hookSharedAccess(const void *Address, int Write) {
