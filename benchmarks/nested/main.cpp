@@ -18,6 +18,8 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -259,6 +261,40 @@ Variant ompVariant(std::function<void()> Run) {
   return V;
 }
 
+/// Times the variants with their data resident on the device (weft's in
+/// regions, OpenMP's in target data), then gathers each variant's result:
+/// weft's outputs, the hand-written kernels' CudaOut, OpenMP's OmpOut.
+void measureResident(std::vector<Variant> &Variants,
+                     std::initializer_list<const std::vector<float> *> Inputs,
+                     std::vector<std::vector<float>> &WeftOut,
+                     std::vector<float> &OmpOut, HandWritten &H,
+                     CUdeviceptr CudaOut, const Options &O) {
+  {
+    std::vector<std::unique_ptr<weft::region>> Resident;
+    for (const std::vector<float> *In : Inputs) {
+      Resident.push_back(
+          std::make_unique<weft::region>(std::span<const float>(*In)));
+      omp::keep(In->data(), In->size());
+    }
+    weft::region Outputs{
+        std::span<float>(WeftOut[0]), std::span<float>(WeftOut[1]),
+        std::span<float>(WeftOut[2]), std::span<float>(WeftOut[3])};
+    omp::keep(OmpOut.data(), OmpOut.size());
+    measure(Variants, O);
+    for (const std::vector<float> *In : Inputs)
+      omp::release(In->data(), In->size());
+    omp::takeBack(OmpOut.data(), OmpOut.size());
+  }
+  for (std::size_t S = 0; S < NumStrategies; ++S)
+    Variants[S].Result = WeftOut[S];
+  if (H.Unavailable.empty()) {
+    Variants[NumStrategies].Result.resize(OmpOut.size());
+    H.Cuda.download(Variants[NumStrategies].Result.data(), CudaOut,
+                    OmpOut.size() * sizeof(float));
+  }
+  Variants[NumStrategies + 1].Result = OmpOut;
+}
+
 /// sumRows or sumCols of a Rows x Cols matrix.
 void sumCase(bool Rows, int NumRows, int NumCols, HandWritten &H,
              const Options &O) {
@@ -307,25 +343,7 @@ void sumCase(bool Rows, int NumRows, int NumCols, HandWritten &H,
                                          NumCols);
   }));
 
-  {
-    weft::region Resident{
-        std::span<const float>(M), std::span<float>(WeftOut[0]),
-        std::span<float>(WeftOut[1]), std::span<float>(WeftOut[2]),
-        std::span<float>(WeftOut[3])};
-    omp::keep(M.data(), Size);
-    omp::keep(OmpOut.data(), OutSize);
-    measure(Variants, O);
-    omp::release(M.data(), Size);
-    omp::takeBack(OmpOut.data(), OutSize);
-  }
-  for (std::size_t S = 0; S < NumStrategies; ++S)
-    Variants[S].Result = WeftOut[S];
-  if (H.Unavailable.empty()) {
-    Variants[NumStrategies].Result.resize(OutSize);
-    H.Cuda.download(Variants[NumStrategies].Result.data(), DOut,
-                    OutSize * sizeof(float));
-  }
-  Variants[NumStrategies + 1].Result = OmpOut;
+  measureResident(Variants, {&M}, WeftOut, OmpOut, H, DOut, O);
   check(Variants, Reference, 2e-3);
   report(std::string(Rows ? "sumRows" : "sumCols") + " [" +
              std::to_string(NumRows) + " x " + std::to_string(NumCols) + "]",
@@ -370,26 +388,7 @@ void matmulCase(int N, HandWritten &H, const Options &O) {
   Variants.push_back(
       ompVariant([&] { omp::matmul(A.data(), B.data(), OmpOut.data(), N); }));
 
-  {
-    weft::region Resident{
-        std::span<const float>(A),    std::span<const float>(B),
-        std::span<float>(WeftOut[0]), std::span<float>(WeftOut[1]),
-        std::span<float>(WeftOut[2]), std::span<float>(WeftOut[3])};
-    omp::keep(A.data(), Size);
-    omp::keep(B.data(), Size);
-    omp::keep(OmpOut.data(), Size);
-    measure(Variants, O);
-    omp::release(A.data(), Size);
-    omp::release(B.data(), Size);
-    omp::takeBack(OmpOut.data(), Size);
-  }
-  for (std::size_t S = 0; S < NumStrategies; ++S)
-    Variants[S].Result = WeftOut[S];
-  if (H.Unavailable.empty()) {
-    Variants[NumStrategies].Result.resize(Size);
-    H.Cuda.download(Variants[NumStrategies].Result.data(), DC, Size * 4);
-  }
-  Variants[NumStrategies + 1].Result = OmpOut;
+  measureResident(Variants, {&A, &B}, WeftOut, OmpOut, H, DC, O);
   check(Variants, Reference, 1e-4, Where);
   report("matmul [" + std::to_string(N) + " x " + std::to_string(N) + "]",
          Variants);
@@ -424,24 +423,7 @@ void jacobiCase(int N, HandWritten &H, const Options &O) {
   Variants.push_back(
       ompVariant([&] { omp::jacobi(In.data(), OmpOut.data(), N); }));
 
-  {
-    weft::region Resident{
-        std::span<const float>(In), std::span<float>(WeftOut[0]),
-        std::span<float>(WeftOut[1]), std::span<float>(WeftOut[2]),
-        std::span<float>(WeftOut[3])};
-    omp::keep(In.data(), Size);
-    omp::keep(OmpOut.data(), Size);
-    measure(Variants, O);
-    omp::release(In.data(), Size);
-    omp::takeBack(OmpOut.data(), Size);
-  }
-  for (std::size_t S = 0; S < NumStrategies; ++S)
-    Variants[S].Result = WeftOut[S];
-  if (H.Unavailable.empty()) {
-    Variants[NumStrategies].Result.resize(Size);
-    H.Cuda.download(Variants[NumStrategies].Result.data(), DOut, Size * 4);
-  }
-  Variants[NumStrategies + 1].Result = OmpOut;
+  measureResident(Variants, {&In}, WeftOut, OmpOut, H, DOut, O);
   check(Variants, Reference, 1e-5);
   report("jacobi [" + std::to_string(N) + " x " + std::to_string(N) + "]",
          Variants);

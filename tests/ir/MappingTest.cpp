@@ -13,48 +13,14 @@ using map::Parallelism;
 
 namespace {
 
+using test_nests::binary;
+using test_nests::element;
+using test_nests::level;
+using test_nests::local;
+using test_nests::node;
+using test_nests::param;
+using test_nests::statement;
 using test_nests::sumNest;
-
-ir::ExprPtr node(ir::Expr::KindType K, std::string Text = "",
-                 unsigned Param = 0) {
-  auto E = std::make_unique<ir::Expr>();
-  E->Kind = K;
-  E->Type =
-      K == ir::Expr::SpanElement ? ir::ScalarKind::Float : ir::ScalarKind::Int;
-  E->Text = std::move(Text);
-  E->ParamIndex = Param;
-  return E;
-}
-ir::ExprPtr binary(const std::string &Op, ir::ExprPtr L, ir::ExprPtr R) {
-  auto E = node(ir::Expr::Binary, Op);
-  E->Operands.push_back(std::move(L));
-  E->Operands.push_back(std::move(R));
-  return E;
-}
-ir::ExprPtr local(const std::string &Name) {
-  return node(ir::Expr::Local, Name);
-}
-ir::ExprPtr param(unsigned I) { return node(ir::Expr::ParamRef, "", I); }
-ir::ExprPtr element(unsigned Span, ir::ExprPtr Index, bool Write = false) {
-  auto E = node(ir::Expr::SpanElement, "", Span);
-  E->LValue = Write;
-  E->Operands.push_back(std::move(Index));
-  return E;
-}
-ir::StmtPtr statement(ir::ExprPtr E) {
-  auto S = std::make_unique<ir::Stmt>();
-  S->Kind = ir::Stmt::ExprStmt;
-  S->Exprs.push_back(std::move(E));
-  return S;
-}
-ir::Level level(const std::string &Index, unsigned Depth, ir::ExprPtr Upper) {
-  ir::Level L;
-  L.IndexName = Index;
-  L.Depth = Depth;
-  L.Lower = node(ir::Expr::IntLiteral, "0");
-  L.Upper = std::move(Upper);
-  return L;
-}
 
 map::NestMapping mapSum(bool Rows, std::int64_t R, std::int64_t C,
                         map::MappingInput In = {}) {
