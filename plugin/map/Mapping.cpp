@@ -334,11 +334,12 @@ private:
     if (D == Depths.size()) {
       if (BlockThreads < In.Device.WarpSize || !generatable(BlockThreads))
         return;
-      Candidate C;
-      C.Levels = Current;
-      if (!evaluate(C))
-        return;
-      keep(std::move(C));
+      // Scored in place; copied only when it is among the best.
+      Scratch.Levels = Current;
+      Scratch.Value = {};
+      Scratch.Threads = 0;
+      if (evaluate(Scratch))
+        keep(Scratch);
       return;
     }
     const ir::MappingClauses &F = *Depths[D].Forced;
@@ -417,7 +418,7 @@ private:
     return true;
   }
 
-  void keep(Candidate C) {
+  void keep(const Candidate &C) {
     auto BlockDistance = [](const Candidate &C) {
       unsigned Threads = 1;
       for (const LevelMapping &L : C.Levels)
@@ -438,7 +439,7 @@ private:
     auto Pos = std::upper_bound(Best.begin(), Best.end(), C, Better);
     if (static_cast<unsigned>(Pos - Best.begin()) >= In.KeepTop)
       return;
-    Best.insert(Pos, std::move(C));
+    Best.insert(Pos, C);
     if (Best.size() > In.KeepTop)
       Best.pop_back();
   }
@@ -453,7 +454,8 @@ private:
     for (const LevelMapping &L : C.Levels)
       BlockThreads *= L.BlockSize;
     // Threads launched along each depth, Split's k aside.
-    std::vector<double> Along(C.Levels.size(), 1);
+    // At most four levels (the recognizer's limit).
+    double Along[4] = {1, 1, 1, 1};
     double Others = 1;
     for (std::size_t D = 0; D < C.Levels.size(); ++D) {
       const LevelMapping &L = C.Levels[D];
@@ -639,6 +641,7 @@ private:
   /// Reads shared-memory tiles could serve under a 2-D grid mapping.
   std::optional<ir::TileableLoop> Tileable;
   std::vector<LevelMapping> Current;
+  Candidate Scratch; // the candidate being scored
   std::vector<Candidate> Best;
 };
 
