@@ -612,6 +612,26 @@ WEFT_DEVICE unsigned linear_thread() {
   return thread_idx(0) +
          block_dim(0) * (thread_idx(1) + block_dim(1) * thread_idx(2));
 }
+/// Combines V across the Count threads along one axis of the block (a power
+/// of two, Stride apart in linear_thread() order; Lane: the thread's index
+/// along it), each group of them apart; every thread of the block calls it,
+/// and each gets its group's result.
+template <int Op, class T, unsigned N>
+WEFT_DEVICE T axis_allreduce(T V, shared_array<T, N> &Scratch, unsigned Lane,
+                             unsigned Stride, unsigned Count) {
+  const unsigned Me = linear_thread();
+  Scratch[Me] = V;
+  barrier();
+  for (unsigned Width = Count / 2; Width > 0; Width /= 2) {
+    if (Lane < Width)
+      Scratch[Me] = combine<Op>(Scratch.ld(Me), Scratch.ld(Me + Width * Stride));
+    barrier();
+  }
+  const T R = Scratch.ld(Me - Lane * Stride);
+  barrier();
+  return R;
+}
+
 WEFT_DEVICE unsigned long long linear_block() {
   return block_idx(0) +
          (unsigned long long)grid_dim(0) *

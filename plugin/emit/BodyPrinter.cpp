@@ -116,8 +116,12 @@ void BodyPrinter::stmt(const ir::Stmt &S, int Depth) {
   case ir::Stmt::ExprStmt: {
     // A write to shared state made by every thread of the deeper levels'
     // dimensions would happen once per thread: only their leader makes it.
-    const std::string Guard =
+    std::string Guard =
         Context && writesSharedState(*S.Exprs[0]) ? leaderGuard() : "";
+    // Threads whose outermost iteration is out of range only take part in
+    // the inner level's combining.
+    if (Context && Context->UniformOuter && Context->Depth == 0)
+      Guard = Guard.empty() ? "weft_in0" : "weft_in0 && " + Guard;
     if (!Guard.empty())
       OS << Pad << "if (" << Guard << ")\n" << Pad << "  ";
     else
@@ -214,11 +218,15 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
   const map::LevelMapping &LM = Context->Mapping->Levels[L.Depth];
   const std::string D = std::to_string(L.Depth);
   const std::string In = Pad + "  ";
+  // Out of range, the bounds might read outside the spans: no iterations.
+  const std::string InRange =
+      Context->UniformOuter && L.Depth == 1 ? "!weft_in0 ? 0 : " : "";
   OS << Pad << "{\n"
-     << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
-     << expr(*L.Lower) << ");\n"
-     << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
-     << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
+     << In << "const weft::index_t weft_lo" << D << " = " << InRange
+     << "(weft::index_t)(" << expr(*L.Lower) << ");\n"
+     << In << "const weft::index_t weft_hi" << D << " = " << InRange
+     << "(weft::index_t)(" << expr(*L.Upper) << ")"
+     << (L.Inclusive ? " + 1" : "") << ";\n"
      << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
      << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
      << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
@@ -265,8 +273,20 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
           "weft_scratch" + std::to_string(Context->Scratch.size());
       Context->Scratch.push_back("WEFT_SHARED weft::shared_array<" + Type +
                                  ", WEFT_BLOCK_THREADS> " + Scratch + ";");
-      Combined = "weft::block_allreduce<" + reduceOp(R.Op) + ">(" + R.Variable +
-                 ", " + Scratch + ", weft::linear_thread())";
+      if (Context->UniformOuter) {
+        // The group is the block's threads along this axis; in
+        // linear_thread() order they lie the lower axes' threads apart.
+        std::string Stride = "1";
+        for (int Lower = 0; Lower < Axis; ++Lower)
+          Stride += std::string(" * WEFT_BLOCK_") + AxisName[Lower];
+        Combined = "weft::axis_allreduce<" + reduceOp(R.Op) + ">(" +
+                   R.Variable + ", " + Scratch + ", weft::thread_idx(" +
+                   std::to_string(Axis) + "), " + Stride + ", " +
+                   block(L.Depth) + ")";
+      } else {
+        Combined = "weft::block_allreduce<" + reduceOp(R.Op) + ">(" +
+                   R.Variable + ", " + Scratch + ", weft::linear_thread())";
+      }
     }
     OS << In << R.Variable << " = weft::combine<" << reduceOp(R.Op)
        << ">(weft_init_" << R.Variable << ", " << Combined << ");\n";

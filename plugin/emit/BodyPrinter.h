@@ -45,6 +45,10 @@ struct MappingContext {
   std::map<const ir::Expr *, std::size_t> TileReads;
   /// Locals printed as something else (the tiled loop's index in a load).
   std::map<std::string, std::string> Renamed;
+  /// Blocks walk the outermost level together (weft_in0: the thread's
+  /// iteration is in range), so that a level one in can combine across its
+  /// threads while the block holds several outermost iterations.
+  bool UniformOuter = false;
 };
 
 /// A kernel parameter's declaration: weft::dspan<const T> name, or T name.

@@ -147,11 +147,23 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   if (SplitLevel)
     Context.Split = MappingContext::SplitPartials;
 
+  // A level one in that reduces over its threads, one group among several
+  // in the block: every thread must reach its barriers.
+  if (M.Levels.size() > 1 && !M.Levels[1].sequential() && !SplitLevel) {
+    const map::LevelMapping &Inner = M.Levels[1];
+    const ir::Level *InnerLevel = firstAtDepth(N, 1);
+    const bool OneWarp =
+        Inner.Dim == map::Dimension::X && Inner.BlockSize == 32;
+    Context.UniformOuter = InnerLevel && !InnerLevel->Reductions.empty() &&
+                           !OneWarp &&
+                           Block[0] * Block[1] * Block[2] != Inner.BlockSize;
+  }
+
   std::ostringstream Body;
   BodyPrinter Printer(N, Body, &Context);
   const map::LevelMapping &Root = M.Levels.front();
   const int Axis = Context.Axis[0];
-  if (Tiled) {
+  if (Tiled || Context.UniformOuter) {
     // Blocks walk the outermost level together: every thread reaches the
     // tiles' barriers, active where its index is in range.
     const std::string B = std::string("WEFT_BLOCK_") + AxisName[Axis];
@@ -182,7 +194,7 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   if (L.Step != 1)
     Body << " * " << L.Step;
   Body
-      << (Tiled
+      << (Tiled || Context.UniformOuter
               ? ");\n    if (weft_in0)\n      weft::begin_iteration(weft_t0);\n"
               : ");\n    weft::begin_iteration(weft_t0);\n");
   for (const ir::StmtPtr &S : L.Body) {
@@ -293,9 +305,9 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   std::string Blocks;
   for (int A = 0; A < 3; ++A)
     Blocks += " " + std::to_string(Block[A]);
-  std::uint64_t Hash = llvm::xxh3_64bits(
-      N.Location + Blocks + "\n" + Functions.str() + Params.str() + "\n" +
-      KernelBody + CombineBody.str());
+  std::uint64_t Hash =
+      llvm::xxh3_64bits(N.Location + Blocks + "\n" + Functions.str() +
+                        Params.str() + "\n" + KernelBody + CombineBody.str());
   char HashText[17];
   std::snprintf(HashText, sizeof HashText, "%016llx",
                 static_cast<unsigned long long>(Hash));

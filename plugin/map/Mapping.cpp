@@ -89,6 +89,11 @@ struct DepthInfo {
   /// combined by a second kernel that reruns the outermost body around it
   /// (see splitCombinable).
   bool SplitCombinable = false;
+  /// Depth 1 only: its reductions may combine across the threads along its
+  /// dimension while the block holds several outermost iterations (a block
+  /// of columns, each reduced over its rows): blocks then walk the
+  /// outermost level together (see groupReducible).
+  bool GroupReducible = false;
 };
 
 /// A declaration without side effects: its initializer only reads.
@@ -162,6 +167,41 @@ bool splitCombinable(const ir::Nest &N) {
       return false;
   for (const ir::Reduction &R : Inner->Reductions)
     if (R.ParamIndex >= 0)
+      return false;
+  return true;
+}
+
+/// The outermost body can run with threads whose iteration is out of range
+/// taking part only in the inner level's combining: the inner level is the
+/// only one at depth 1 and one of the body's own statements, the outermost
+/// level has no reductions of its own and no run-time arrays, and the rest
+/// is scalar declarations whose initializers read no span (safe to run out
+/// of range) and expression statements (guarded).
+bool groupReducible(const ir::Nest &N) {
+  const ir::Level &Root = N.Root;
+  if (!Root.Reductions.empty())
+    return false;
+  for (const ir::Allocation &A : N.Allocations)
+    if (A.FixedSize < 0)
+      return false;
+  const ir::Level *Inner = nullptr;
+  for (const ir::StmtPtr &S : Root.Body) {
+    if (S->Kind == ir::Stmt::ParallelFor) {
+      if (Inner)
+        return false;
+      Inner = S->Nested.get();
+    } else if (S->Kind == ir::Stmt::Decl) {
+      if (S->ArrayExtent || S->VarType.IsReference || S->VarType.Struct >= 0 ||
+          (S->Exprs[0] && ir::touchesSpan(*S->Exprs[0])))
+        return false;
+    } else if (S->Kind != ir::Stmt::ExprStmt) {
+      return false;
+    }
+  }
+  if (!Inner || Inner->Reductions.empty())
+    return false;
+  for (const ir::Level *L : ir::levels(N))
+    if (L->Depth >= 1 && L != Inner)
       return false;
   return true;
 }
@@ -251,8 +291,10 @@ private:
                                    ")");
       }
     }
-    if (Depths.size() > 1)
+    if (Depths.size() > 1) {
       Depths[1].SplitCombinable = splitCombinable(N);
+      Depths[1].GroupReducible = groupReducible(N);
+    }
     for (const ir::Allocation &A : N.Allocations)
       for (int D = static_cast<int>(A.OwningLevel) + 1;
            D <= A.FilledByLevel && D < static_cast<int>(Depths.size()); ++D)
@@ -405,14 +447,21 @@ private:
       // another.
       if (Mapped > 2 && (!Chain || Depths[D].Reduces))
         return false;
+      // One group among several in the block, combining over its threads:
+      // the block's barriers need every thread, so blocks walk the
+      // outermost level together (its iteration on threads, one at a time).
+      const bool AxisGroup =
+          !OneWarp && !OneGroup && D == 1 && Depths[D].GroupReducible &&
+          L.Dop.Kind == Parallelism::SpanAll && !Current[0].sequential() &&
+          Current[0].Dop.Kind == Parallelism::Span && Current[0].Dop.N == 1;
       // What the group's threads write, the code after the level may read:
       // they synchronize there, which needs the group to be the block or a
       // warp, unless nothing follows (a perfectly nested chain).
-      if (!OneWarp && !OneGroup && !Chain)
+      if (!OneWarp && !OneGroup && !Chain && !AxisGroup)
         return false;
       if (!Depths[D].Reduces)
         continue;
-      if (!OneWarp && !OneGroup)
+      if (!OneWarp && !OneGroup && !AxisGroup)
         return false;
     }
     return true;

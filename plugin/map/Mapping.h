@@ -100,8 +100,11 @@ struct MappingInput {
   /// only down a perfectly nested chain without inner reductions; an inner
   /// level that reduces across threads is one whole warp on x, or the only
   /// group of threads in its block (so that its barriers are reached by the
-  /// whole block); Split(k) of an inner level only at depth 1, where a second
-  /// kernel can finish each outermost iteration.
+  /// whole block), or, at depth 1 under a Span(1) outermost level whose body
+  /// is simple enough to run out of range, one of several groups (the
+  /// blocks then walk the outermost level together); Split(k) of an inner
+  /// level only at depth 1, where a second kernel can finish each outermost
+  /// iteration.
   bool GeneratorLimits = false;
 };
 

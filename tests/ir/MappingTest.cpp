@@ -78,6 +78,22 @@ INSTANTIATE_TEST_SUITE_P(Lee2014, PaperShapes,
                                          Shape{8 * 1024, 8 * 1024},
                                          Shape{1024, 64 * 1024}));
 
+// With the generator's limits too, sumCols over few columns spreads each
+// column's reduction over the threads of another dimension of the block
+// (a block of columns, reduced over their rows through shared memory),
+// the columns staying on x for coalescing.
+TEST(GeneratorLimits, SumColsSpreadsEachColumnsReductionInTheBlock) {
+  map::MappingInput In;
+  In.GeneratorLimits = true;
+  map::NestMapping M = mapSum(false, 1 << 16, 128, In);
+  ASSERT_EQ(M.Levels.size(), 2u) << M.Error;
+  EXPECT_TRUE(coalesced(M.Levels[0])) << map::describe(M.Levels[0]);
+  EXPECT_FALSE(M.Levels[1].sequential()) << map::describe(M.Levels[1]);
+  EXPECT_NE(M.Levels[1].Dim, Dimension::X);
+  EXPECT_EQ(M.Levels[1].Dop.Kind, Parallelism::SpanAll);
+  EXPECT_GE(threads(M), 128u * 8) << "more threads than columns";
+}
+
 TEST(MappingHard, ThreadsPerBlockWithinWarpAndDeviceLimit) {
   map::NestMapping M = mapSum(true, 8192, 8192);
   for (const map::Candidate &C : M.Alternatives) {

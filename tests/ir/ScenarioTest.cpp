@@ -31,6 +31,11 @@ TEST(Scenarios, EachScenarioGetsTheSearchsMappingForItsSizes) {
     // The outermost level's bound first.
     EXPECT_EQ(C.Symbols[0].Name, Rows ? "rows" : "cols");
     EXPECT_FALSE(C.Symbols[0].IsSize);
+    if (C.Scenarios.empty()) {
+      // One mapping serves every scenario.
+      EXPECT_EQ(C.Mappings.size(), 1u);
+      continue;
+    }
     ASSERT_EQ(C.Scenarios.size(), 16u) << "4 values of each of 2 sizes";
     ASSERT_LE(C.Mappings.size(), map::MaxMappings);
     EXPECT_TRUE(map::sameMapping(C.Mappings[0],
