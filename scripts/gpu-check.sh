@@ -5,25 +5,40 @@
 # the repository root. Runs the end-to-end programs with WEFT_BACKEND=cuda,
 # every program the lit tests built (their kernels on the GPU against the
 # simulator's results), and the GPU benchmarks.
-# BUILD_DIR may be a bundle made by scripts/gpu-bundle.sh (a few MB, to
-# carry where the whole build directory is too large).
-# Usage: scripts/gpu-check.sh [BUILD_DIR]
+# BUILD_DIR may be a bundle made by scripts/gpu-bundle.sh (to carry where
+# the whole build directory is too large). Each part's output also goes to
+# LOG_DIR (default: $OUT when set, as on the device machine) as
+# gpu-check-{e2e,programs,benchmarks}.log, whole, whatever the console keeps.
+# Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR]
 set -u
 build=${1:-build}
+logs=${2:-${OUT:-}}
 status=0
+# Runs a part of the check, its output on the console and in its log.
+part() {
+  local name=$1
+  shift
+  if [ -n "$logs" ]; then
+    mkdir -p "$logs"
+    "$@" 2>&1 | tee -a "$logs/gpu-check-$name.log"
+    return "${PIPESTATUS[0]}"
+  fi
+  "$@"
+}
 nvidia-smi -L || { echo "no NVIDIA GPU here"; exit 77; }
 for ver in 22 19; do
   [ -d "$build/tests/e2e-$ver" ] || continue
   echo "== e2e (clang-$ver builds) with WEFT_BACKEND=cuda"
-  LD_LIBRARY_PATH=$build/lib WEFT_E2E_RUN_ONLY=1 \
+  part e2e env LD_LIBRARY_PATH="$build/lib" WEFT_E2E_RUN_ONLY=1 \
     WEFT_E2E_BACKENDS="host auto cuda" tests/e2e/run-e2e.sh \
     clang++-$ver "$build/bin/weft-config" "$build/tests/e2e-$ver" \
     "$build/tests/kernels" tests/e2e || status=1
 done
 echo "== programs built by the lit tests, on the GPU"
-tests/gpu/run-built-programs.sh "$build" cuda || status=1
+part programs tests/gpu/run-built-programs.sh "$build" cuda || status=1
 echo "== benchmarks"
-benchmarks/launch-overhead.sh "$build" --run-only || status=1
-benchmarks/concurrency.sh "$build" --run-only || status=1
-benchmarks/nested.sh "$build" --run-only || status=1
+part benchmarks nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
+part benchmarks benchmarks/launch-overhead.sh "$build" --run-only || status=1
+part benchmarks benchmarks/concurrency.sh "$build" --run-only || status=1
+part benchmarks benchmarks/nested.sh "$build" --run-only || status=1
 exit $status
