@@ -41,16 +41,19 @@ if [ $run_only = 0 ]; then
   # shellcheck disable=SC2086
   clang++-22 -O2 $flags -Iruntime -Ibenchmarks -c $src/main.cpp -o "$out/main.o"
   for p in "${pids[@]}"; do wait "$p"; done
+  # The OpenMP peer: clang 19's offload for sm_90 (ptxas from the CUDA
+  # toolkit); without what it needs, the benchmark reports it SKIPPED.
   link=(clang++-22)
-  if command -v clang-offload-packager-19 >/dev/null &&
-     benchmarks/fetch-openmp.sh "$omp" >/dev/null; then
-    offload=(-fopenmp --offload-arch=sm_90 --cuda-path=/usr/local/cuda
-             "--libomptarget-nvptx-bc-path=$omp/lib")
-    clang++-19 -std=c++20 -O2 "${offload[@]}" -isystem "$omp/lib/clang/19/include" \
-      -c $src/openmp.cpp -o "$out/openmp.o"
+  cuda=${CUDA_HOME:-/usr/local/cuda}
+  offload=(-fopenmp --offload-arch=sm_90 "--cuda-path=$cuda"
+           "--libomptarget-nvptx-bc-path=$omp/lib")
+  if command -v clang-offload-packager-19 >/dev/null && [ -x "$cuda/bin/ptxas" ] &&
+     benchmarks/fetch-openmp.sh "$omp" >/dev/null &&
+     clang++-19 -std=c++20 -O2 "${offload[@]}" -isystem "$omp/lib/clang/19/include" \
+       -c $src/openmp.cpp -o "$out/openmp.o"; then
     link=(clang++-19 "${offload[@]}" -L"$omp/lib" -Wl,-rpath,"$omp/lib")
   else
-    echo "nested: OpenMP offload not built (needs clang-tools-19 and benchmarks/fetch-openmp.sh)"
+    echo "nested: OpenMP offload not built (needs clang-tools-19, the CUDA toolkit's ptxas and benchmarks/fetch-openmp.sh)"
     clang++-22 -std=c++20 -O2 -c $src/openmp.cpp -o "$out/openmp.o"
   fi
   # shellcheck disable=SC2046
@@ -78,7 +81,8 @@ if [ -d "$omp/fallback" ]; then
   libs=$libs:$omp/missing
 fi
 # libomptarget opens "libcuda.so", which a driver-only machine may lack.
-cuda1=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 /{print $NF; exit}')
+cuda1=$({ ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null || true; } |
+  awk '/libcuda\.so\.1 /{print $NF; exit}')
 if [ -n "$cuda1" ]; then
   mkdir -p "$out/cuda-link" && ln -sf "$cuda1" "$out/cuda-link/libcuda.so"
   libs=$libs:$out/cuda-link

@@ -11,8 +11,9 @@ namespace weft::bench::omp {
 
 std::string unavailable() {
 #ifndef _OPENMP
-  return "built without OpenMP offload (needs clang-tools-19 and "
-         "libomp-19-dev: benchmarks/nested.sh --fetch-openmp)";
+  return "built without OpenMP offload (needs clang-tools-19, the CUDA "
+         "toolkit's ptxas, and clang 19's offload runtime: "
+         "benchmarks/fetch-openmp.sh)";
 #else
   if (omp_get_num_devices() == 0)
     return "no OpenMP offload device (the target regions ran on the host, "
