@@ -38,9 +38,15 @@ WEFT_KERNEL(weft_every_primitive, 256)
   const double Y = In ? D.ld(T) : 1.0;
   const int Z = In ? I.ld(T) : 1;
   const float A = everyMathFunction(X) + everyWarpExchange(X);
+  weft::begin_iteration(T);
+  weft::inner_level(true);
+  weft::begin_inner_iteration(T % 8);
+  weft::inner_level(false);
   const double B = everyMathFunction(Y) + everyWarpExchange(Y) +
                    weft::block_allreduce<weft::reduce_min>(
-                       Y, Scratch, weft::linear_thread());
+                       Y, Scratch, weft::linear_thread()) +
+                   weft::axis_allreduce<weft::reduce_add>(
+                       Y, Scratch, weft::thread_idx(0), 1, 256);
   const int C = everyWarpExchange(Z) + weft::abs(Z) + (int)weft::lane_id();
   const unsigned long long Votes =
       weft::ballot(A > 0) + weft::all(B > 0) + weft::any(C > 0);
