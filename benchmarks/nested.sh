@@ -1,9 +1,9 @@
 #!/bin/bash
 # weft on nested loops (Lee et al.'s sumRows/sumCols at their three shapes, a
 # matrix product, a Jacobi step) against hand-written CUDA, the paper's
-# fixed mappings and clang 19's OpenMP offload, side by side in one run
-# (nested/main.cpp); every result checked against the loops built without
-# the plugin. Times need an NVIDIA GPU; elsewhere weft runs where
+# fixed mappings, clang 19's OpenMP offload and GCC 12's OpenACC, side by
+# side in one run (nested/main.cpp); every result checked against the loops
+# built without the plugin. Times need an NVIDIA GPU; elsewhere weft runs where
 # WEFT_BACKEND says, the baselines report SKIPPED, and --small checks the
 # results at small sizes (a test does so on the simulator).
 # Usage: benchmarks/nested.sh [BUILD_DIR] [--small] [--run-only|--build-only]
@@ -56,13 +56,23 @@ if [ $run_only = 0 ]; then
     echo "nested: OpenMP offload not built (needs clang-tools-19, the CUDA toolkit's ptxas and benchmarks/fetch-openmp.sh)"
     clang++-22 -std=c++20 -O2 -c $src/openmp.cpp -o "$out/openmp.o"
   fi
+  # The OpenACC peer: GCC 12's offload to nvptx (gcc-12-offload-nvptx), in
+  # a shared library (GCC's link step embeds the device code); without it,
+  # the benchmark reports it SKIPPED.
+  if ! g++-12 -std=c++20 -O2 -fPIC -shared -fopenacc -foffload=nvptx-none \
+       -foffload-options=nvptx-none=-misa=sm_80 $src/openacc.cpp \
+       -o "$out/libweft-bench-acc.so" 2>"$out/openacc.log"; then
+    echo "nested: OpenACC offload not built (needs gcc-12-offload-nvptx; see $out/openacc.log)"
+    clang++-22 -std=c++20 -O2 -fPIC -shared $src/openacc.cpp -o "$out/libweft-bench-acc.so"
+  fi
   # shellcheck disable=SC2046
   "${link[@]}" "$out"/loops_*.o "$out/main.o" "$out/openmp.o" \
+    -L"$out" -lweft-bench-acc -Wl,-rpath,"$out" \
     $("$config" --ldflags) -o "$out/nested"
 fi
 [ $build_only = 1 ] && exit 0
 export WEFT_CACHE_DIR=$out/cache
-libs=$build/lib
+libs=$build/lib:$out
 # A carried bundle brings the OpenMP runtime packed (scripts/gpu-bundle.sh):
 # libomptarget, and in fallback/ what it needs that this machine may lack.
 if [ -e "$out/openmp-runtime.tar.xz" ] && [ ! -e "$omp/lib/libomptarget.so.19.1" ]; then

@@ -3,8 +3,8 @@
 # a small one (a few MB, within what a GPU machine's session can carry):
 # the runtime library, the end-to-end programs, the programs the lit tests
 # built with the simulator's outputs, and the GPU benchmarks (built here):
-# launch overhead, concurrency, and the nested loops with clang 19's OpenMP
-# runtime packed (about 40 MB).
+# launch overhead, concurrency, and the nested loops with the runtimes of
+# their OpenMP and OpenACC peers packed (about 42 MB).
 # Usage: scripts/gpu-bundle.sh BUILD_DIR [DEST] (default DEST: gpu-bundle)
 set -euo pipefail
 build=$1 dest=${2:-gpu-bundle}
@@ -32,18 +32,27 @@ cp -a "$build/benchmarks/launch-overhead" "$build/benchmarks/launch-overhead-ker
   "$build/benchmarks/concurrency" "$dest/benchmarks/"
 nested=$build/benchmarks/nested
 mkdir -p "$dest/benchmarks/nested"
-cp -a "$nested/nested" "$dest/benchmarks/nested/"
-if readelf -d "$nested/nested" | grep -q libomptarget; then
-  # libomptarget and what it needs that a machine without LLVM 19 may lack;
-  # nested.sh --run-only unpacks it and takes only what is missing.
-  pack=$(mktemp -d)
-  mkdir -p "$pack/lib" "$pack/fallback"
+cp -a "$nested/nested" "$nested/libweft-bench-acc.so" "$dest/benchmarks/nested/"
+# The peers' runtimes, for a machine without LLVM 19 or Debian's GCC 12:
+# lib/ goes first on the loader's path (libomptarget; GCC 12's libgomp and
+# its nvptx plugin, which must match each other), fallback/ only for what
+# the machine lacks (nested.sh --run-only sorts it out).
+pack=$(mktemp -d)
+mkdir -p "$pack/lib" "$pack/fallback"
+if readelf -d "$nested/nested" | grep libomptarget >/dev/null; then
   cp -L "$nested/openmp/lib/libomp.so.5" "$nested/openmp/lib/libomptarget.so.19.1" "$pack/lib/"
   LD_LIBRARY_PATH=$nested/openmp/lib ldd "$nested/nested" |
     awk '$3 ~ /^\// {print $3}' |
-    grep -v -E 'lib(c|m|dl|pthread|rt|gcc_s|stdc\+\+)\.so|ld-linux|libweft|libomp' |
+    grep -v -E 'lib(c|m|dl|pthread|rt|gcc_s|stdc\+\+|gomp)\.so|ld-linux|libweft|libomp' |
     while read -r lib; do cp -L "$lib" "$pack/fallback/"; done
-  tar -C "$pack" -cf - lib fallback | xz -T0 -6 >"$dest/benchmarks/nested/openmp-runtime.tar.xz"
-  rm -rf "$pack"
 fi
+if readelf -S "$nested/libweft-bench-acc.so" | grep gnu.offload >/dev/null; then
+  gomp=$(ldd "$nested/libweft-bench-acc.so" | awk '/libgomp\.so\.1/ {print $3}')
+  cp -L "$gomp" "$(dirname "$gomp")/libgomp-plugin-nvptx.so.1" "$pack/lib/" 2>/dev/null ||
+    cp -L "$gomp" /usr/lib/x86_64-linux-gnu/libgomp-plugin-nvptx.so.1 "$pack/lib/"
+fi
+if [ -n "$(ls "$pack/lib")" ]; then
+  tar -C "$pack" -cf - lib fallback | xz -T0 -6 >"$dest/benchmarks/nested/openmp-runtime.tar.xz"
+fi
+rm -rf "$pack"
 du -sh "$dest"

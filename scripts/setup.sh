@@ -20,6 +20,7 @@ packages=(
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools clang-tools-19
   libgtest-dev libboost-context-dev
   hipcc rocm-device-libs lld-22
+  gcc-12-offload-nvptx
 )
 
 install_dependencies() {

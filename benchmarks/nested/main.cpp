@@ -1,10 +1,11 @@
 // main.cpp: weft on nested loops against hand-written CUDA, Lee et al.'s
-// fixed mappings and OpenMP offload, side by side in one run: each round
-// times one call of every variant in turn (launch and synchronize, data
+// fixed mappings, OpenMP offload and OpenACC, side by side in one run: each
+// round times one call of every variant in turn (launch and synchronize, data
 // resident on the device), medians are compared, and every variant's result
 // is checked against the loops built without the plugin.
 // Usage: nested [--small] [--rounds N] HAND_WRITTEN.cu
 #include "loops.h"
+#include "openacc.h"
 #include "openmp.h"
 
 #include "common/DriverSession.h"
@@ -50,6 +51,27 @@ const Strategy Strategies[] = {
     {"weft warp", sumRows_warp, sumCols_warp, matmul_warp, jacobi_warp},
 };
 constexpr std::size_t NumStrategies = std::size(Strategies);
+
+/// A directive-based peer: its loops and its device data.
+struct DirectivePeer {
+  const char *Name;
+  std::string (*Unavailable)();
+  bool (*RunsOnHost)();
+  void (*Keep)(const float *, std::size_t);
+  void (*Release)(const float *, std::size_t);
+  void (*TakeBack)(float *, std::size_t);
+  void (*SumRows)(const float *, float *, int, int);
+  void (*SumCols)(const float *, float *, int, int);
+  void (*Matmul)(const float *, const float *, float *, int);
+  void (*Jacobi)(const float *, float *, int);
+};
+const DirectivePeer Peers[] = {
+    {"openmp", omp::unavailable, omp::runsOnHost, omp::keep, omp::release,
+     omp::takeBack, omp::sumRows, omp::sumCols, omp::matmul, omp::jacobi},
+    {"openacc", acc::unavailable, acc::runsOnHost, acc::keep, acc::release,
+     acc::takeBack, acc::sumRows, acc::sumCols, acc::matmul, acc::jacobi},
+};
+constexpr std::size_t NumPeers = std::size(Peers);
 
 struct Options {
   bool Small = false;
@@ -174,16 +196,17 @@ void check(std::vector<Variant> &Variants, const std::vector<float> &Reference,
 
 int Failures = 0;
 bool OnGpu = false; // ratios only from a GPU's times
-std::vector<double> VersusCuda, VersusFixed, VersusOmp;
+std::vector<double> VersusCuda, VersusFixed, VersusPeer[NumPeers];
 
 void report(const std::string &Case, const std::vector<Variant> &Variants) {
-  const Variant *Cuda = nullptr, *Omp = nullptr, *Weft = &Variants[0];
+  const Variant *Cuda = nullptr, *Peer[NumPeers] = {}, *Weft = &Variants[0];
   double BestFixed = 0;
   for (const Variant &V : Variants) {
     if (V.Name == "cuda" && V.Skip.empty())
       Cuda = &V;
-    if (V.Name == "openmp" && V.Skip.empty())
-      Omp = &V;
+    for (std::size_t P = 0; P < NumPeers; ++P)
+      if (V.Name == Peers[P].Name && V.Skip.empty())
+        Peer[P] = &V;
     if (V.Name.rfind("weft ", 0) == 0 && V.Skip.empty() &&
         (BestFixed == 0 || V.median() < BestFixed))
       BestFixed = V.median();
@@ -209,8 +232,9 @@ void report(const std::string &Case, const std::vector<Variant> &Variants) {
     VersusCuda.push_back(Weft->median() / Cuda->median());
   if (BestFixed > 0)
     VersusFixed.push_back(Weft->median() / BestFixed);
-  if (Omp)
-    VersusOmp.push_back(Weft->median() / Omp->median());
+  for (std::size_t P = 0; P < NumPeers; ++P)
+    if (Peer[P])
+      VersusPeer[P].push_back(Weft->median() / Peer[P]->median());
 }
 
 double geometricMean(const std::vector<double> &V) {
@@ -250,49 +274,63 @@ Variant cudaVariant(HandWritten &H, std::function<void()> Run) {
   return V;
 }
 
-/// Without a device an offload build still runs (on the host): checked,
-/// not timed.
-Variant ompVariant(std::function<void()> Run) {
-  Variant V;
-  V.Name = "openmp";
-  V.Skip = omp::unavailable();
-  if (V.Skip.empty() || omp::runsOnHost())
-    V.Run = std::move(Run);
-  return V;
+/// The directive-based peers' variants, each writing its own output in
+/// Outputs (zeros first). Without a device an offload build still runs (on
+/// the host): checked, not timed.
+void addPeerVariants(std::vector<Variant> &Variants,
+                     std::vector<std::vector<float>> &Outputs,
+                     std::size_t OutSize,
+                     std::function<void(const DirectivePeer &, float *)> Call) {
+  Outputs.assign(NumPeers, std::vector<float>(OutSize, 0.0f));
+  for (std::size_t P = 0; P < NumPeers; ++P) {
+    Variant V;
+    V.Name = Peers[P].Name;
+    V.Skip = Peers[P].Unavailable();
+    float *Out = Outputs[P].data();
+    if (V.Skip.empty() || Peers[P].RunsOnHost())
+      V.Run = [Call, &Peer = Peers[P], Out] { Call(Peer, Out); };
+    Variants.push_back(std::move(V));
+  }
 }
 
 /// Times the variants with their data resident on the device (weft's in
-/// regions, OpenMP's in target data), then gathers each variant's result:
-/// weft's outputs, the hand-written kernels' CudaOut, OpenMP's OmpOut.
+/// regions, the peers' in their data regions), then gathers each variant's
+/// result: weft's outputs, the hand-written kernels' CudaOut, the peers'.
 void measureResident(std::vector<Variant> &Variants,
                      std::initializer_list<const std::vector<float> *> Inputs,
                      std::vector<std::vector<float>> &WeftOut,
-                     std::vector<float> &OmpOut, HandWritten &H,
+                     std::vector<std::vector<float>> &PeerOut, HandWritten &H,
                      CUdeviceptr CudaOut, const Options &O) {
   {
     std::vector<std::unique_ptr<weft::region>> Resident;
     for (const std::vector<float> *In : Inputs) {
       Resident.push_back(
           std::make_unique<weft::region>(std::span<const float>(*In)));
-      omp::keep(In->data(), In->size());
+      for (const DirectivePeer &P : Peers)
+        P.Keep(In->data(), In->size());
     }
     weft::region Outputs{
         std::span<float>(WeftOut[0]), std::span<float>(WeftOut[1]),
         std::span<float>(WeftOut[2]), std::span<float>(WeftOut[3])};
-    omp::keep(OmpOut.data(), OmpOut.size());
+    for (std::size_t P = 0; P < NumPeers; ++P)
+      Peers[P].Keep(PeerOut[P].data(), PeerOut[P].size());
     measure(Variants, O);
-    for (const std::vector<float> *In : Inputs)
-      omp::release(In->data(), In->size());
-    omp::takeBack(OmpOut.data(), OmpOut.size());
+    for (std::size_t P = 0; P < NumPeers; ++P) {
+      for (const std::vector<float> *In : Inputs)
+        Peers[P].Release(In->data(), In->size());
+      Peers[P].TakeBack(PeerOut[P].data(), PeerOut[P].size());
+    }
   }
+  const std::size_t Size = WeftOut[0].size();
   for (std::size_t S = 0; S < NumStrategies; ++S)
     Variants[S].Result = WeftOut[S];
   if (H.Unavailable.empty()) {
-    Variants[NumStrategies].Result.resize(OmpOut.size());
+    Variants[NumStrategies].Result.resize(Size);
     H.Cuda.download(Variants[NumStrategies].Result.data(), CudaOut,
-                    OmpOut.size() * sizeof(float));
+                    Size * sizeof(float));
   }
-  Variants[NumStrategies + 1].Result = OmpOut;
+  for (std::size_t P = 0; P < NumPeers; ++P)
+    Variants[NumStrategies + 1 + P].Result = PeerOut[P];
 }
 
 /// sumRows or sumCols of a Rows x Cols matrix.
@@ -337,13 +375,13 @@ void sumCase(bool Rows, int NumRows, int NumCols, HandWritten &H,
     H.Cuda.launch(H.SumColsCombine, (NumCols + 255) / 256, 1, 256, 1, Q);
   }));
 
-  std::vector<float> OmpOut(OutSize);
-  Variants.push_back(ompVariant([&] {
-    (Rows ? omp::sumRows : omp::sumCols)(M.data(), OmpOut.data(), NumRows,
-                                         NumCols);
-  }));
+  std::vector<std::vector<float>> PeerOut;
+  addPeerVariants(
+      Variants, PeerOut, OutSize, [&](const DirectivePeer &P, float *Out) {
+        (Rows ? P.SumRows : P.SumCols)(M.data(), Out, NumRows, NumCols);
+      });
 
-  measureResident(Variants, {&M}, WeftOut, OmpOut, H, DOut, O);
+  measureResident(Variants, {&M}, WeftOut, PeerOut, H, DOut, O);
   check(Variants, Reference, 2e-3);
   report(std::string(Rows ? "sumRows" : "sumCols") + " [" +
              std::to_string(NumRows) + " x " + std::to_string(NumCols) + "]",
@@ -384,11 +422,13 @@ void matmulCase(int N, HandWritten &H, const Options &O) {
     const unsigned Tiles = (N + 31) / 32;
     H.Cuda.launch(H.Matmul, Tiles, Tiles, 32, 32, P);
   }));
-  std::vector<float> OmpOut(Size);
-  Variants.push_back(
-      ompVariant([&] { omp::matmul(A.data(), B.data(), OmpOut.data(), N); }));
+  std::vector<std::vector<float>> PeerOut;
+  addPeerVariants(Variants, PeerOut, Size,
+                  [&](const DirectivePeer &P, float *Out) {
+                    P.Matmul(A.data(), B.data(), Out, N);
+                  });
 
-  measureResident(Variants, {&A, &B}, WeftOut, OmpOut, H, DC, O);
+  measureResident(Variants, {&A, &B}, WeftOut, PeerOut, H, DC, O);
   check(Variants, Reference, 1e-4, Where);
   report("matmul [" + std::to_string(N) + " x " + std::to_string(N) + "]",
          Variants);
@@ -419,11 +459,12 @@ void jacobiCase(int N, HandWritten &H, const Options &O) {
     const unsigned Interior = N > 2 ? N - 2 : 0;
     H.Cuda.launch(H.Jacobi, (Interior + 31) / 32, (Interior + 7) / 8, 32, 8, P);
   }));
-  std::vector<float> OmpOut(Size, 0.0f);
-  Variants.push_back(
-      ompVariant([&] { omp::jacobi(In.data(), OmpOut.data(), N); }));
+  std::vector<std::vector<float>> PeerOut;
+  addPeerVariants(
+      Variants, PeerOut, Size,
+      [&](const DirectivePeer &P, float *Out) { P.Jacobi(In.data(), Out, N); });
 
-  measureResident(Variants, {&In}, WeftOut, OmpOut, H, DOut, O);
+  measureResident(Variants, {&In}, WeftOut, PeerOut, H, DOut, O);
   check(Variants, Reference, 1e-5);
   report("jacobi [" + std::to_string(N) + " x " + std::to_string(N) + "]",
          Variants);
@@ -486,10 +527,11 @@ int main(int Argc, char **Argv) {
     std::printf("weft / best fixed mapping, geometric mean over %zu cases: "
                 "%.2fx\n",
                 VersusFixed.size(), geometricMean(VersusFixed));
-  if (!VersusOmp.empty())
-    std::printf("weft / OpenMP offload, geometric mean over %zu cases: "
-                "%.2fx\n",
-                VersusOmp.size(), geometricMean(VersusOmp));
+  for (std::size_t P = 0; P < NumPeers; ++P)
+    if (!VersusPeer[P].empty())
+      std::printf("weft / %s, geometric mean over %zu cases: %.2fx\n",
+                  Peers[P].Name, VersusPeer[P].size(),
+                  geometricMean(VersusPeer[P]));
   if (Failures)
     std::printf("FAILED: %d results differ from the loops built without the "
                 "plugin\n",

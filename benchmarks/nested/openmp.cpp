@@ -18,6 +18,11 @@ std::string unavailable() {
   if (omp_get_num_devices() == 0)
     return "no OpenMP offload device (the target regions ran on the host, "
            "checked, not timed)";
+  int OnHost = 1;
+#pragma omp target map(from : OnHost)
+  OnHost = omp_is_initial_device();
+  if (OnHost)
+    return "an OpenMP target region fell back to the host";
   return {};
 #endif
 }

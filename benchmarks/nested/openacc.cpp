@@ -1,0 +1,94 @@
+// openacc.cpp: the benchmark's loops as an OpenACC user writes them: the
+// outer loop over gangs, an inner reduction over vector lanes, two parallel
+// loops collapsed; data kept on the device by enter data.
+#include "openacc.h"
+
+#ifdef _OPENACC
+#include <openacc.h>
+#endif
+
+namespace weft::bench::acc {
+
+std::string unavailable() {
+#ifndef _OPENACC
+  return "built without OpenACC (needs gcc-12-offload-nvptx)";
+#else
+  if (acc_get_num_devices(acc_device_nvidia) == 0)
+    return "no OpenACC device (the compute regions ran on the host, "
+           "checked, not timed)";
+  int OnDevice = 0;
+#pragma acc parallel num_gangs(1) copyout(OnDevice)
+  OnDevice = acc_on_device(acc_device_not_host);
+  if (!OnDevice)
+    return "an OpenACC region fell back to the host";
+  return {};
+#endif
+}
+
+bool runsOnHost() {
+#ifndef _OPENACC
+  return false;
+#else
+  return acc_get_num_devices(acc_device_nvidia) == 0;
+#endif
+}
+
+void keep(const float *Data, std::size_t Count) {
+#pragma acc enter data copyin(Data [0:Count])
+}
+
+void release(const float *Data, std::size_t Count) {
+#pragma acc exit data delete (Data [0:Count])
+}
+
+void takeBack(float *Data, std::size_t Count) {
+#pragma acc exit data copyout(Data [0:Count])
+}
+
+void sumRows(const float *m, float *out, int rows, int cols) {
+  const long long size = static_cast<long long>(rows) * cols;
+#pragma acc parallel loop gang present(m [0:size], out [0:rows])
+  for (int r = 0; r < rows; ++r) {
+    float s = 0;
+#pragma acc loop vector reduction(+ : s)
+    for (int c = 0; c < cols; ++c)
+      s += m[r * cols + c];
+    out[r] = s;
+  }
+}
+
+void sumCols(const float *m, float *out, int rows, int cols) {
+  const long long size = static_cast<long long>(rows) * cols;
+#pragma acc parallel loop gang vector present(m [0:size], out [0:cols])
+  for (int c = 0; c < cols; ++c) {
+    float s = 0;
+    for (int r = 0; r < rows; ++r)
+      s += m[r * cols + c];
+    out[c] = s;
+  }
+}
+
+void matmul(const float *a, const float *b, float *c, int n) {
+  const long long size = static_cast<long long>(n) * n;
+#pragma acc parallel loop collapse(2)                                          \
+    present(a [0:size], b [0:size], c [0:size])
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      float s = 0;
+      for (int k = 0; k < n; ++k)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+void jacobi(const float *in, float *out, int n) {
+  const long long size = static_cast<long long>(n) * n;
+#pragma acc parallel loop collapse(2) present(in [0:size], out [0:size])
+  for (int i = 1; i < n - 1; ++i)
+    for (int j = 1; j < n - 1; ++j)
+      out[i * n + j] =
+          0.2f * (in[i * n + j] + in[(i - 1) * n + j] + in[(i + 1) * n + j] +
+                  in[i * n + j - 1] + in[i * n + j + 1]);
+}
+
+} // namespace weft::bench::acc
