@@ -137,34 +137,46 @@ bool writesSpan(const ir::Stmt &S) {
          });
 }
 
-/// The one inner level may be split over blocks (Split(k) of depth 1) when
-/// a second kernel can finish each outermost iteration: the outermost body
-/// has that level as one of its own statements, only span-free code before
-/// it (rerun by both kernels), no reductions of its own and no run-time
-/// arrays; the level's reductions go into the outermost body's locals.
-bool splitCombinable(const ir::Nest &N) {
+/// The one level at depth 1, when it reduces and is one of the outermost
+/// body's own statements, and the outermost level has no reductions of its
+/// own and no run-time arrays; else null. Both ways of combining an inner
+/// level's reductions beyond one block's group need that shape.
+const ir::Level *soleReducingInnerLevel(const ir::Nest &N) {
   const ir::Level &Root = N.Root;
   if (!Root.Reductions.empty())
-    return false;
+    return nullptr;
   for (const ir::Allocation &A : N.Allocations)
     if (A.FixedSize < 0)
-      return false;
+      return nullptr;
   const ir::Level *Inner = nullptr;
-  for (const ir::StmtPtr &S : Root.Body) {
+  for (const ir::StmtPtr &S : Root.Body)
     if (S->Kind == ir::Stmt::ParallelFor) {
       if (Inner)
-        return false;
+        return nullptr;
       Inner = S->Nested.get();
-      continue;
     }
-    if (!Inner && writesSpan(*S))
-      return false;
-  }
   if (!Inner || Inner->Reductions.empty())
-    return false;
+    return nullptr;
   for (const ir::Level *L : ir::levels(N))
     if (L->Depth == 1 && L != Inner)
+      return nullptr;
+  return Inner;
+}
+
+/// The inner level may be split over blocks (Split(k) of depth 1) when a
+/// second kernel can finish each outermost iteration: only span-free code
+/// before the level (rerun by both kernels), and its reductions go into
+/// the outermost body's locals.
+bool splitCombinable(const ir::Nest &N) {
+  const ir::Level *Inner = soleReducingInnerLevel(N);
+  if (!Inner)
+    return false;
+  for (const ir::StmtPtr &S : N.Root.Body) {
+    if (S->Nested.get() == Inner)
+      break;
+    if (writesSpan(*S))
       return false;
+  }
   for (const ir::Reduction &R : Inner->Reductions)
     if (R.ParamIndex >= 0)
       return false;
@@ -172,36 +184,25 @@ bool splitCombinable(const ir::Nest &N) {
 }
 
 /// The outermost body can run with threads whose iteration is out of range
-/// taking part only in the inner level's combining: the inner level is the
-/// only one at depth 1 and one of the body's own statements, the outermost
-/// level has no reductions of its own and no run-time arrays, and the rest
-/// is scalar declarations whose initializers read no span (safe to run out
-/// of range) and expression statements (guarded).
+/// taking part only in the inner level's combining: besides the level
+/// (with nothing deeper), scalar declarations whose initializers read no
+/// span (safe to run out of range) and expression statements (guarded).
 bool groupReducible(const ir::Nest &N) {
-  const ir::Level &Root = N.Root;
-  if (!Root.Reductions.empty())
+  const ir::Level *Inner = soleReducingInnerLevel(N);
+  if (!Inner)
     return false;
-  for (const ir::Allocation &A : N.Allocations)
-    if (A.FixedSize < 0)
-      return false;
-  const ir::Level *Inner = nullptr;
-  for (const ir::StmtPtr &S : Root.Body) {
-    if (S->Kind == ir::Stmt::ParallelFor) {
-      if (Inner)
-        return false;
-      Inner = S->Nested.get();
-    } else if (S->Kind == ir::Stmt::Decl) {
+  for (const ir::StmtPtr &S : N.Root.Body) {
+    if (S->Kind == ir::Stmt::Decl) {
       if (S->ArrayExtent || S->VarType.IsReference || S->VarType.Struct >= 0 ||
           (S->Exprs[0] && ir::touchesSpan(*S->Exprs[0])))
         return false;
-    } else if (S->Kind != ir::Stmt::ExprStmt) {
+    } else if (S->Kind != ir::Stmt::ExprStmt &&
+               S->Kind != ir::Stmt::ParallelFor) {
       return false;
     }
   }
-  if (!Inner || Inner->Reductions.empty())
-    return false;
   for (const ir::Level *L : ir::levels(N))
-    if (L->Depth >= 1 && L != Inner)
+    if (L->Depth >= 2)
       return false;
   return true;
 }
