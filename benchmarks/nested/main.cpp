@@ -5,8 +5,7 @@
 // is checked against the loops built without the plugin.
 // Usage: nested [--small] [--rounds N] HAND_WRITTEN.cu
 #include "loops.h"
-#include "openacc.h"
-#include "openmp.h"
+#include "peers.h"
 
 #include "common/DriverSession.h"
 

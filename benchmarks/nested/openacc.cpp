@@ -1,7 +1,7 @@
 // openacc.cpp: the benchmark's loops as an OpenACC user writes them: the
 // outer loop over gangs, an inner reduction over vector lanes, two parallel
 // loops collapsed; data kept on the device by enter data.
-#include "openacc.h"
+#include "peers.h"
 
 #ifdef _OPENACC
 #include <openacc.h>

@@ -1,7 +1,7 @@
 // openmp.cpp: the benchmark's loops as an OpenMP offload user writes them:
 // `target teams distribute parallel for` over the parallel loops (collapsed
 // where there are two), data kept on the device by `target enter data`.
-#include "openmp.h"
+#include "peers.h"
 
 #ifdef _OPENMP
 #include <omp.h>
