@@ -256,7 +256,7 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
     OS << In << "weft::inner_level(false);\n";
   // The threads of this dimension hold partial values: combine them, and
   // give every thread the result.
-  const bool OneWarp = LM.Dim == map::Dimension::X && LM.BlockSize == 32;
+  const bool OneWarp = isOneWarp(LM);
   if (Split) {
     splitPartials(L, In);
     OS << Pad << "}\n";

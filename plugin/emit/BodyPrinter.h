@@ -51,6 +51,11 @@ struct MappingContext {
   bool UniformOuter = false;
 };
 
+/// A level whose threads are one warp along x: it combines by shuffles.
+inline bool isOneWarp(const map::LevelMapping &L) {
+  return L.Dim == map::Dimension::X && L.BlockSize == 32;
+}
+
 /// A kernel parameter's declaration: weft::dspan<const T> name, or T name.
 std::string paramDecl(const ir::Nest &N, const ir::Param &P);
 /// Bytes of an element of a per-iteration array.

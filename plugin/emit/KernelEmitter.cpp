@@ -152,10 +152,8 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
   if (M.Levels.size() > 1 && !M.Levels[1].sequential() && !SplitLevel) {
     const map::LevelMapping &Inner = M.Levels[1];
     const ir::Level *InnerLevel = firstAtDepth(N, 1);
-    const bool OneWarp =
-        Inner.Dim == map::Dimension::X && Inner.BlockSize == 32;
     Context.UniformOuter = InnerLevel && !InnerLevel->Reductions.empty() &&
-                           !OneWarp &&
+                           !isOneWarp(Inner) &&
                            Block[0] * Block[1] * Block[2] != Inner.BlockSize;
   }
 
