@@ -94,7 +94,8 @@ private:
         map::chooseForScenarios(R->Nest, Input, std::move(Chosen));
     const std::vector<memory::Transfer> Transfers =
         memory::planTransfers(R->Nest);
-    std::string Descriptor, Source;
+    std::vector<contract::KernelInfo> Kernels;
+    std::string Source;
     for (std::size_t I = 0; I < Choice.Mappings.size(); ++I) {
       const map::NestMapping &Mapping = Choice.Mappings[I];
       // Tiles where threads share what a loop reads; else whole ranges.
@@ -112,37 +113,35 @@ private:
           alternativeRemark(*R, Choice, I, K);
       }
       if (!Options.EmitDir.empty())
-        writeKernel(K, M.Loop->getBeginLoc());
-      if (Choice.Mappings.size() == 1) {
-        Descriptor = K.Descriptor;
-        Source = K.Source;
-        break;
-      }
+        writeFile(K.Name + ".cu", K.Source, M.Loop->getBeginLoc());
       // One source holds every mapping's text; each descriptor says where.
-      const std::string Text = "text " + std::to_string(Source.size()) + " " +
-                               std::to_string(K.Source.size()) + "\n";
-      Descriptor += (I == 0 ? "" : "alternative\n") + K.Descriptor + Text;
-      if (I == 0)
-        Descriptor += choiceLines(Choice);
+      if (Choice.Mappings.size() > 1) {
+        K.Descriptor.TextOffset = Source.size();
+        K.Descriptor.TextLength = K.Source.size();
+      }
+      Kernels.push_back(std::move(K.Descriptor));
       Source += K.Source;
     }
+    addChoice(Choice, Kernels.front());
+    const std::string Descriptor = contract::writeDescriptors(Kernels);
+    if (!Options.EmitDir.empty())
+      writeFile(Kernels.front().Name + ".desc", Descriptor,
+                M.Loop->getBeginLoc());
     return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R, Descriptor,
                                 Source);
   }
 
-  /// The descriptor's `vary` and `scenario` lines.
-  static std::string choiceLines(const map::ScenarioChoice &Choice) {
-    std::string Lines;
+  /// The sizes a launch reads to choose among the mappings, and the
+  /// scenarios each mapping serves.
+  static void addChoice(const map::ScenarioChoice &Choice,
+                        contract::KernelInfo &First) {
+    if (Choice.Mappings.size() < 2)
+      return;
     for (const map::ScenarioChoice::Symbol &S : Choice.Symbols)
-      Lines += std::string("vary (") + (S.IsSize ? "size " : "arg ") +
-               std::to_string(S.Param) + ")\n";
-    for (const map::ScenarioChoice::Scenario &S : Choice.Scenarios) {
-      Lines += "scenario " + std::to_string(S.Mapping);
-      for (std::int64_t V : S.Values)
-        Lines += " " + std::to_string(V);
-      Lines += "\n";
-    }
-    return Lines;
+      First.Choice.Vary.push_back(S.IsSize ? contract::BoundExpr::size(S.Param)
+                                           : contract::BoundExpr::arg(S.Param));
+    for (const map::ScenarioChoice::Scenario &S : Choice.Scenarios)
+      First.Choice.Scenarios.push_back({S.Mapping, S.Values});
   }
 
   /// A remark at the nest for each mapping beyond the first: the sizes it
@@ -210,17 +209,19 @@ private:
     }
   }
 
-  void writeKernel(const emit::EmittedKernel &K, SourceLocation Loc) {
+  /// EmitDir/Name: a kernel's text or its loop's descriptor.
+  void writeFile(const std::string &Name, const std::string &Text,
+                 SourceLocation Loc) {
     llvm::sys::fs::create_directories(Options.EmitDir);
-    std::string Path = Options.EmitDir + "/" + K.Name + ".cu";
+    std::string Path = Options.EmitDir + "/" + Name;
     std::error_code EC;
     llvm::raw_fd_ostream Out(Path, EC);
     if (EC) {
       diagnose(CI.getDiagnostics(), Loc, DiagnosticsEngine::Warning,
-               "cannot write kernel to '" + Path + "': " + EC.message());
+               "cannot write '" + Path + "': " + EC.message());
       return;
     }
-    Out << K.Source;
+    Out << Text;
   }
 
   CompilerInstance &CI;
@@ -297,7 +298,9 @@ protected:
       } else if (A == "help") {
         llvm::errs()
             << "weft plugin arguments (-fplugin-arg-weft-NAME):\n"
-               "  emit-dir=DIR  write each generated kernel to DIR/NAME.cu\n"
+               "  emit-dir=DIR  write each generated kernel to DIR/NAME.cu, "
+               "and each\n"
+               "                loop's descriptor to DIR/NAME.desc\n"
                "  dump-ir       print the nest IR of each marked loop\n"
                "  remarks       explain each loop's mapping as a remark\n"
                "  help          print this list\n";

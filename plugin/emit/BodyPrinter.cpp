@@ -18,16 +18,9 @@ unsigned elementBytes(const ir::Nest &N, const ir::LocalType &T) {
   return ir::byteSize(T.Scalar);
 }
 
-/// The descriptor's word for a reduction operator: add, mul, ...
-const char *reductionWord(ir::ReductionOp Op) {
-  static const char *const Words[] = {"add", "mul", "min",  "max", "and",
-                                      "or",  "xor", "land", "lor"};
-  return Words[static_cast<int>(Op)];
-}
-
-/// device.h's name for it: weft::reduce_add, ...
 std::string reduceOp(ir::ReductionOp Op) {
-  return std::string("weft::reduce_") + reductionWord(Op);
+  return std::string("weft::reduce_") +
+         contract::reduceWord(ir::descriptorOp(Op));
 }
 
 const char *const AxisName[3] = {"X", "Y", "Z"};

@@ -60,9 +60,7 @@ inline bool isOneWarp(const map::LevelMapping &L) {
 std::string paramDecl(const ir::Nest &N, const ir::Param &P);
 /// Bytes of an element of a per-iteration array.
 unsigned elementBytes(const ir::Nest &N, const ir::LocalType &T);
-/// The descriptor's word for a reduction operator: add, mul, ...
-const char *reductionWord(ir::ReductionOp Op);
-/// device.h's name for it: weft::reduce_add, ...
+/// device.h's name for a reduction operator: weft::reduce_add, ...
 std::string reduceOp(ir::ReductionOp Op);
 /// "X", "Y", "Z": the macros' suffixes (WEFT_BLOCK_X, ...).
 extern const char *const AxisName[3];

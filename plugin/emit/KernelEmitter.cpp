@@ -5,6 +5,7 @@
 #include "emit/KernelEmitter.h"
 
 #include "emit/BodyPrinter.h"
+#include "ir/HostBound.h"
 
 #include "llvm/Support/xxhash.h"
 
@@ -34,59 +35,21 @@ std::string lineOf(const std::string &Location) {
 
 } // namespace
 
-std::string boundExpression(const ir::Expr &E) {
-  auto Sub = [](const ir::Expr &X) { return boundExpression(X); };
-  switch (E.Kind) {
-  case ir::Expr::IntLiteral: {
-    std::string Digits;
-    for (char C : E.Text)
-      if (std::isdigit(static_cast<unsigned char>(C)) || C == 'x' || C == 'X' ||
-          std::isxdigit(static_cast<unsigned char>(C)))
-        Digits += C;
-      else
-        break;
-    return "(lit " + std::to_string(std::stoll(Digits, nullptr, 0)) + ")";
-  }
-  case ir::Expr::BoolLiteral:
-    return E.Text == "true" ? "(lit 1)" : "(lit 0)";
-  case ir::Expr::ParamRef:
-    return "(arg " + std::to_string(E.ParamIndex) + ")";
-  case ir::Expr::SpanSize:
-    return "(size " + std::to_string(E.ParamIndex) + ")";
-  case ir::Expr::Cast:
-    return Sub(*E.Operands[0]);
-  case ir::Expr::Unary:
-    if (E.Text == "-")
-      return "(neg " + Sub(*E.Operands[0]) + ")";
-    if (E.Text == "+")
-      return Sub(*E.Operands[0]);
-    return "";
-  case ir::Expr::Binary: {
-    static const struct {
-      const char *Op, *Name;
-    } Ops[] = {
-        {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}, {"%", "rem"}};
-    for (const auto &O : Ops)
-      if (E.Text == O.Op)
-        return std::string("(") + O.Name + " " + Sub(*E.Operands[0]) + " " +
-               Sub(*E.Operands[1]) + ")";
-    return "";
-  }
-  case ir::Expr::Call:
-    if ((E.Text == "weft::min" || E.Text == "weft::max") &&
-        E.Operands.size() == 2)
-      return "(" + E.Text.substr(6) + " " + Sub(*E.Operands[0]) + " " +
-             Sub(*E.Operands[1]) + ")";
-    return "";
-  default:
-    return "";
-  }
-}
-
 namespace {
 
 /// Threads per block of a combining kernel.
 constexpr unsigned CombineBlock = 256;
+
+/// A level's bounds as the runtime evaluates them; the recognizer
+/// accepts only host-evaluable bounds where the runtime needs them.
+contract::LevelInfo levelBounds(const ir::Level &L) {
+  contract::LevelInfo B;
+  B.Lower = ir::hostBound(*L.Lower).value_or(contract::BoundExpr());
+  B.Upper = ir::hostBound(*L.Upper).value_or(contract::BoundExpr());
+  B.Step = L.Step;
+  B.Inclusive = L.Inclusive;
+  return B;
+}
 
 /// Sibling levels share their depth's mapping: the grid counts one.
 const ir::Level *firstAtDepth(const ir::Nest &N, unsigned Depth) {
@@ -351,55 +314,63 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
         << CombineBody.str();
   K.Source = Src.str();
 
-  std::ostringstream D;
-  D << "weft 1\nkernel " << K.Name << "\nloc " << N.Location << "\n";
-  for (std::size_t I = 0; I < N.Params.size(); ++I)
-    D << "param " << memory::descriptorWord(Transfers[I]) << " "
-      << (N.Params[I].Struct >= 0
-              ? "bytes" + std::to_string(N.Structs[N.Params[I].Struct].Size)
-              : std::string(ir::descriptorCode(N.Params[I].Element)))
-      << " " << N.Params[I].Name << "\n";
-  // Written spans the runtime need not copy in when a grid claim holds.
+  contract::KernelInfo &D = K.Descriptor;
+  D.Name = K.Name;
+  D.Location = N.Location;
   for (std::size_t I = 0; I < N.Params.size(); ++I) {
-    if (Transfers[I] != memory::Transfer::InOut ||
-        N.Params[I].Kind != ir::ParamKind::WriteSpan)
-      continue;
-    if (std::optional<memory::GridCoverage> G =
-            memory::writesEveryElementOfGrid(N, static_cast<unsigned>(I))) {
-      const std::string Cols = boundExpression(*G->Cols),
-                        Stride = boundExpression(*G->Stride);
-      if (!Cols.empty() && !Stride.empty())
-        D << "covers " << I << " " << Cols << " " << Stride << "\n";
+    const ir::Param &P = N.Params[I];
+    contract::ParamInfo Info;
+    Info.Kind = memory::descriptorKind(Transfers[I]);
+    Info.Name = P.Name;
+    if (P.Struct >= 0) {
+      Info.Type = contract::ScalarType::Bytes;
+      Info.Bytes = N.Structs[P.Struct].Size;
+    } else {
+      Info.Type = ir::descriptorType(P.Element);
+      Info.Bytes = ir::byteSize(P.Element);
     }
+    // Written spans the runtime need not copy in when a grid claim holds.
+    if (Transfers[I] == memory::Transfer::InOut &&
+        P.Kind == ir::ParamKind::WriteSpan)
+      if (std::optional<memory::GridCoverage> G =
+              memory::writesEveryElementOfGrid(N, static_cast<unsigned>(I))) {
+        Info.CoverCols = ir::hostBound(*G->Cols);
+        Info.CoverStride = ir::hostBound(*G->Stride);
+        if (!Info.CoverCols || !Info.CoverStride)
+          Info.CoverCols = Info.CoverStride = std::nullopt;
+      }
+    D.Params.push_back(std::move(Info));
   }
-  D << "level " << boundExpression(*L.Lower) << " " << boundExpression(*L.Upper)
-    << " " << L.Step << " " << (L.Inclusive ? "le" : "lt") << "\n";
-  // The grid: one line per dimension a level is spread over.
+  D.Levels.push_back(levelBounds(L));
+  // The grid: one dimension per depth a level is spread over.
   for (const ir::Level *Level : ir::levels(N)) {
     const map::LevelMapping &LM = M.Levels[Level->Depth];
     if (LM.sequential() ||
         (Level->Depth > 0 && Level != firstAtDepth(N, Level->Depth)))
       continue;
-    D << "map " << Level->Depth << " " << map::spelling(LM.Dim) << " "
-      << LM.BlockSize << " "
-      << (LM.Dop.Kind == map::Parallelism::Span      ? "span"
-          : LM.Dop.Kind == map::Parallelism::SpanAll ? "all"
-                                                     : "split")
-      << " " << LM.Dop.N;
-    if (Level->Depth > 0 && LM.Dop.Kind == map::Parallelism::Span)
-      D << " " << boundExpression(*Level->Lower) << " "
-        << boundExpression(*Level->Upper) << " " << Level->Step << " "
-        << (Level->Inclusive ? "le" : "lt");
-    D << "\n";
+    contract::DimensionInfo Dim;
+    Dim.Depth = Level->Depth;
+    Dim.Axis = static_cast<int>(LM.Dim);
+    Dim.Block = LM.BlockSize;
+    Dim.Kind = LM.Dop.Kind == map::Parallelism::Span ? contract::Degree::Span
+               : LM.Dop.Kind == map::Parallelism::SpanAll
+                   ? contract::Degree::All
+                   : contract::Degree::Split;
+    Dim.N = LM.Dop.N;
+    if (Dim.hasBounds())
+      Dim.Bounds = levelBounds(*Level);
+    D.Dimensions.push_back(std::move(Dim));
   }
   for (const ir::Reduction &R : L.Reductions)
-    D << "reduce " << R.ParamIndex << " " << reductionWord(R.Op) << "\n";
+    D.Reductions.push_back(
+        {static_cast<unsigned>(R.ParamIndex), ir::descriptorOp(R.Op)});
   // The combining kernel (its block size), and the bytes of each split
   // reduction's partials.
   if (SplitLevel) {
-    D << "combine " << K.Name << "_combine " << CombineBlock << "\n";
+    D.Combine.Name = K.Name + "_combine";
+    D.Combine.Block = CombineBlock;
     for (const ir::Reduction &R : SplitLevel->Reductions)
-      D << "split " << ir::byteSize(R.Type) << "\n";
+      D.Combine.PartialBytes.push_back(ir::byteSize(R.Type));
   }
   // Block sizes the runtime may try instead, as the program runs: for a
   // kernel whose threads spread along one axis and combine nothing (so any
@@ -417,20 +388,16 @@ EmittedKernel emitKernel(const ir::Nest &N, const map::NestMapping &M,
         TunedAxis = A;
       }
     if (!Reduces && Spread == 1 && !Tiled) {
-      D << "tune "
-        << "xyz"[TunedAxis];
+      D.Tune.Axis = TunedAxis;
       for (unsigned B :
            {Block[TunedAxis] / 2, Block[TunedAxis], Block[TunedAxis] * 2})
         if (B >= 32 && B <= 1024)
-          D << " " << B;
-      D << "\n";
+          D.Tune.Blocks.push_back(B);
     }
   }
   // Per-iteration arrays: bytes per element, and elements per thread.
   for (const MappingContext::Buffer &B : Context.Buffers)
-    D << "buffer " << B.ElementBytes << " " << boundExpression(*B.Extent)
-      << "\n";
-  K.Descriptor = D.str();
+    D.Buffers.push_back({B.ElementBytes, *ir::hostBound(*B.Extent)});
   return K;
 }
 

@@ -2,6 +2,7 @@
 // the parallel indices, where it is one. This feeds the coalescing analysis:
 // the level whose index has coefficient 1 in the most-executed accesses
 // belongs on dimension x.
+#include "ir/HostBound.h"
 #include "ir/NestIR.h"
 
 #include <map>
@@ -116,7 +117,7 @@ private:
       A.Element = S.VarType;
       A.Extent = exprText(N, *S.ArrayExtent);
       if (S.ArrayExtent->Kind == Expr::IntLiteral)
-        A.FixedSize = std::stoll(S.ArrayExtent->Text);
+        A.FixedSize = integerValue(*S.ArrayExtent).value_or(-1);
       A.HostEvaluable = isHostEvaluable(*S.ArrayExtent);
       A.OwningLevel = Depth.empty() ? 0 : Depth.back();
       AllocationIndex[S.Name] = N.Allocations.size();
@@ -209,14 +210,10 @@ private:
     Linear R;
     switch (E.Kind) {
     case Expr::IntLiteral: {
-      std::string Digits;
-      for (char C : E.Text)
-        if ((C >= '0' && C <= '9') || C == 'x' || C == 'X' ||
-            (C >= 'a' && C <= 'f') || (C >= 'A' && C <= 'F') || C == '-')
-          Digits += C;
-        else
-          break;
-      R.Offset = Term::number(std::stoll(Digits, nullptr, 0));
+      std::optional<std::int64_t> V = integerValue(E);
+      if (!V)
+        return std::nullopt;
+      R.Offset = Term::number(*V);
       return R;
     }
     case Expr::Local:

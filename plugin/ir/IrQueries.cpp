@@ -77,9 +77,7 @@ std::optional<CountedLoop> countedLoop(const Stmt &S) {
       ((Step.Kind == Expr::Unary || Step.Kind == Expr::Postfix) &&
        Step.Text == "++") ||
       (Step.Kind == Expr::Binary && Step.Text == "+=" &&
-       stripCasts(*Step.Operands[1]).Kind == Expr::IntLiteral &&
-       std::strtoll(stripCasts(*Step.Operands[1]).Text.c_str(), nullptr, 0) ==
-           1);
+       integerValue(stripCasts(*Step.Operands[1])) == 1);
   if (!Increment || !IsIndex(*Step.Operands[0]) ||
       writesLocal(*S.Children[1], K))
     return std::nullopt;

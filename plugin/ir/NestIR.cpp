@@ -6,26 +6,33 @@
 namespace weft::ir {
 
 namespace {
+using contract::ScalarType;
 struct ScalarInfo {
   const char *Spelling;
-  const char *Code;
+  ScalarType Type;
   unsigned Bytes;
 };
-constexpr ScalarInfo Scalars[] = {
-    {"bool", "bool", 1},      {"char", "i8", 1},
-    {"signed char", "i8", 1}, {"unsigned char", "u8", 1},
-    {"short", "i16", 2},      {"unsigned short", "u16", 2},
-    {"int", "i32", 4},        {"unsigned int", "u32", 4},
-    {"long", "i64", 8},       {"unsigned long", "u64", 8},
-    {"long long", "i64", 8},  {"unsigned long long", "u64", 8},
-    {"float", "f32", 4},      {"double", "f64", 8}};
+constexpr ScalarInfo Scalars[] = {{"bool", ScalarType::Bool, 1},
+                                  {"char", ScalarType::I8, 1},
+                                  {"signed char", ScalarType::I8, 1},
+                                  {"unsigned char", ScalarType::U8, 1},
+                                  {"short", ScalarType::I16, 2},
+                                  {"unsigned short", ScalarType::U16, 2},
+                                  {"int", ScalarType::I32, 4},
+                                  {"unsigned int", ScalarType::U32, 4},
+                                  {"long", ScalarType::I64, 8},
+                                  {"unsigned long", ScalarType::U64, 8},
+                                  {"long long", ScalarType::I64, 8},
+                                  {"unsigned long long", ScalarType::U64, 8},
+                                  {"float", ScalarType::F32, 4},
+                                  {"double", ScalarType::F64, 8}};
 } // namespace
 
 const char *spelling(ScalarKind K) {
   return Scalars[static_cast<int>(K)].Spelling;
 }
-const char *descriptorCode(ScalarKind K) {
-  return Scalars[static_cast<int>(K)].Code;
+contract::ScalarType descriptorType(ScalarKind K) {
+  return Scalars[static_cast<int>(K)].Type;
 }
 unsigned byteSize(ScalarKind K) { return Scalars[static_cast<int>(K)].Bytes; }
 bool isFloating(ScalarKind K) {
@@ -46,6 +53,11 @@ const char *spelling(ParamKind K) {
     return "reduction target";
   }
   return "?";
+}
+
+contract::ReduceOp descriptorOp(ReductionOp Op) {
+  // The same operators in the same order.
+  return static_cast<contract::ReduceOp>(static_cast<int>(Op));
 }
 
 const char *spelling(ReductionOp Op) {
@@ -288,34 +300,27 @@ private:
 
 std::string dump(const Nest &N) { return Dumper(N).run(); }
 
-bool isHostEvaluable(const Expr &E) {
-  if (isFloating(E.Type))
-    return false;
-  auto All = [&] {
-    for (const ExprPtr &O : E.Operands)
-      if (!isHostEvaluable(*O))
-        return false;
-    return true;
-  };
-  switch (E.Kind) {
-  case Expr::IntLiteral:
-  case Expr::BoolLiteral:
-  case Expr::ParamRef:
-  case Expr::SpanSize:
-    return true;
-  case Expr::Cast:
-    return All();
-  case Expr::Unary:
-    return (E.Text == "-" || E.Text == "+") && All();
-  case Expr::Binary:
-    return (E.Text == "+" || E.Text == "-" || E.Text == "*" || E.Text == "/" ||
-            E.Text == "%") &&
-           All();
-  case Expr::Call:
-    return (E.Text == "weft::min" || E.Text == "weft::max") && All();
-  default:
-    return false;
+std::optional<std::int64_t> integerValue(const Expr &E) {
+  if (E.Kind == Expr::BoolLiteral)
+    return E.Text == "true" ? 1 : 0;
+  if (E.Kind != Expr::IntLiteral)
+    return std::nullopt;
+  const std::string &T = E.Text;
+  const bool Negative = !T.empty() && T[0] == '-';
+  std::size_t I = Negative ? 1 : 0;
+  const std::size_t First = I;
+  std::uint64_t Magnitude = 0;
+  for (; I < T.size() && T[I] >= '0' && T[I] <= '9'; ++I) {
+    const unsigned Digit = static_cast<unsigned>(T[I] - '0');
+    if (Magnitude > (UINT64_MAX - Digit) / 10)
+      return std::nullopt;
+    Magnitude = Magnitude * 10 + Digit;
   }
+  if (I == First ||
+      Magnitude > static_cast<std::uint64_t>(INT64_MAX) + (Negative ? 1 : 0))
+    return std::nullopt;
+  return Negative ? static_cast<std::int64_t>(0 - Magnitude)
+                  : static_cast<std::int64_t>(Magnitude);
 }
 
 } // namespace weft::ir

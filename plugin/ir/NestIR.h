@@ -3,8 +3,11 @@
 #ifndef WEFT_PLUGIN_IR_NESTIR_H
 #define WEFT_PLUGIN_IR_NESTIR_H
 
+#include "contract/Vocabulary.h"
+
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +32,8 @@ enum class ScalarKind {
 
 /// The C++ spelling of a scalar type, e.g. "unsigned int".
 const char *spelling(ScalarKind K);
-/// The runtime descriptor's code for it, e.g. "u32" (LP64 sizes).
-const char *descriptorCode(ScalarKind K);
+/// The descriptor's type for it (LP64 sizes).
+contract::ScalarType descriptorType(ScalarKind K);
 bool isFloating(ScalarKind K);
 /// Its size in bytes (LP64, as on the host and the GPUs).
 unsigned byteSize(ScalarKind K);
@@ -148,6 +151,8 @@ struct Stmt {
 
 enum class ReductionOp { Add, Mul, Min, Max, BitAnd, BitOr, BitXor, And, Or };
 const char *spelling(ReductionOp Op); // "+", "min", "&&", ...
+/// The descriptor's (and device.h's) operator for it.
+contract::ReduceOp descriptorOp(ReductionOp Op);
 
 /// reduction(op: Variable) on a level: Variable combines the level's
 /// iterations with Op. It is a local of an enclosing level (the sumRows
@@ -240,10 +245,10 @@ std::vector<const Level *> levels(const Nest &N);
 /// Fills N.Accesses and N.Allocations from the nest's body.
 void analyzeAccesses(Nest &N);
 
-/// True when E is an integer expression the runtime can evaluate from the
-/// launch arguments alone: literals, integer scalars, span sizes, + - * / %,
-/// unary minus, min and max. Loop bounds must be of this form.
-bool isHostEvaluable(const Expr &E);
+/// The value of an integer or bool literal (the recognizer writes integer
+/// literals in decimal with their suffix); nullopt for anything else, or a
+/// value beyond a signed 64-bit integer.
+std::optional<std::int64_t> integerValue(const Expr &E);
 
 /// The C++ spelling of a value type: a scalar, or a struct of the nest.
 std::string typeName(const Nest &N, ScalarKind K, int Struct);

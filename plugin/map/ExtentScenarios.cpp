@@ -1,6 +1,7 @@
 // ExtentScenarios.cpp: the mapping search over a grid of run-time sizes.
 #include "map/ExtentScenarios.h"
 
+#include "ir/HostBound.h"
 #include "ir/NestIR.h"
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 // scored with the soft ones, and the best few are kept.
 #include "map/Mapping.h"
 
+#include "ir/HostBound.h"
 #include "ir/IrQueries.h"
 #include "ir/TileableLoop.h"
 
@@ -17,56 +18,27 @@ namespace {
 
 using Symbols = std::map<std::string, std::int64_t>;
 
+/// E's value where every capture it reads has a known or assumed value.
 std::optional<std::int64_t> evaluate(const ir::Nest &N, const ir::Expr &E,
                                      const Symbols &S) {
-  auto Sub = [&](std::size_t I) { return evaluate(N, *E.Operands[I], S); };
-  switch (E.Kind) {
-  case ir::Expr::IntLiteral:
-    // Literals come from the recognizer: digits, then a suffix.
-    return std::strtoll(E.Text.c_str(), nullptr, 0);
-  case ir::Expr::BoolLiteral:
-    return E.Text == "true";
-  case ir::Expr::ParamRef: {
-    auto It = S.find(N.Params[E.ParamIndex].Name);
-    return It == S.end() ? std::nullopt : std::optional(It->second);
-  }
-  case ir::Expr::SpanSize: {
-    auto It = S.find("size(" + N.Params[E.ParamIndex].Name + ")");
-    return It == S.end() ? std::nullopt : std::optional(It->second);
-  }
-  case ir::Expr::Cast:
-    return ir::isFloating(E.Type) ? std::nullopt : Sub(0);
-  case ir::Expr::Unary: {
-    std::optional<std::int64_t> V = Sub(0);
-    if (V && E.Text == "-")
-      return -*V;
-    return E.Text == "+" ? V : std::nullopt;
-  }
-  case ir::Expr::Binary: {
-    std::optional<std::int64_t> A = Sub(0), B = Sub(1);
-    if (!A || !B)
-      return std::nullopt;
-    if (E.Text == "+")
-      return *A + *B;
-    if (E.Text == "-")
-      return *A - *B;
-    if (E.Text == "*")
-      return *A * *B;
-    if ((E.Text == "/" || E.Text == "%") && *B != 0)
-      return E.Text == "/" ? *A / *B : *A % *B;
+  std::optional<contract::BoundExpr> B = ir::hostBound(E);
+  if (!B)
     return std::nullopt;
-  }
-  case ir::Expr::Call:
-    if ((E.Text == "weft::min" || E.Text == "weft::max") &&
-        E.Operands.size() == 2) {
-      std::optional<std::int64_t> A = Sub(0), B = Sub(1);
-      if (A && B)
-        return E.Text == "weft::min" ? std::min(*A, *B) : std::max(*A, *B);
-    }
+  auto Leaf = [&](const contract::BoundExpr &L, std::int64_t &V,
+                  std::string &) {
+    const std::string &Name = N.Params[L.Value].Name;
+    auto It = S.find(L.Kind == contract::BoundExpr::Size ? "size(" + Name + ")"
+                                                         : Name);
+    if (It == S.end())
+      return false;
+    V = It->second;
+    return true;
+  };
+  std::int64_t V = 0;
+  std::string Error;
+  if (!contract::evaluateBound(*B, Leaf, V, Error))
     return std::nullopt;
-  default:
-    return std::nullopt;
-  }
+  return V;
 }
 
 /// What the search needs to know of one nest depth.

@@ -1,22 +1,24 @@
 // TransferPlan.cpp: transfer directions from parameter kinds.
 #include "memory/TransferPlan.h"
 
+#include "ir/HostBound.h"
+
 #include <cstdlib>
 
 namespace weft::memory {
 
-const char *descriptorWord(Transfer T) {
+contract::ParamKind descriptorKind(Transfer T) {
   switch (T) {
   case Transfer::In:
-    return "in";
+    return contract::ParamKind::In;
   case Transfer::Out:
-    return "out";
+    return contract::ParamKind::Out;
   case Transfer::InOut:
-    return "inout";
+    return contract::ParamKind::InOut;
   case Transfer::ByValue:
-    return "scalar";
+    break;
   }
-  return "?";
+  return contract::ParamKind::Scalar;
 }
 
 std::vector<Transfer> planTransfers(const ir::Nest &N) {
@@ -70,8 +72,7 @@ namespace {
 
 bool zeroLiteral(const ir::Expr &E) {
   const ir::Expr &L = withoutCasts(E);
-  return L.Kind == ir::Expr::IntLiteral &&
-         std::strtoll(L.Text.c_str(), nullptr, 0) == 0;
+  return L.Kind == ir::Expr::IntLiteral && ir::integerValue(L) == 0;
 }
 
 /// From 0 to an exclusive bound by one, without continue.

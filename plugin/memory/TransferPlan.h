@@ -3,6 +3,7 @@
 #ifndef WEFT_PLUGIN_MEMORY_TRANSFERPLAN_H
 #define WEFT_PLUGIN_MEMORY_TRANSFERPLAN_H
 
+#include "contract/Vocabulary.h"
 #include "ir/NestIR.h"
 
 #include <optional>
@@ -14,8 +15,8 @@ namespace weft::memory {
 /// only in places is InOut: the elements the kernel skips keep their values.
 enum class Transfer { In, Out, InOut, ByValue };
 
-/// The descriptor's word for it: in, out, inout, scalar.
-const char *descriptorWord(Transfer T);
+/// How the descriptor states it.
+contract::ParamKind descriptorKind(Transfer T);
 
 /// One entry per parameter of the nest.
 std::vector<Transfer> planTransfers(const ir::Nest &N);

@@ -2,6 +2,8 @@
 // (index loops and range-for over spans) and their bounds.
 #include "recognize/Recognizer.h"
 
+#include "ir/HostBound.h"
+
 namespace weft::recognize {
 
 bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,

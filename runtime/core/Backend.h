@@ -9,9 +9,13 @@
 #include <string>
 #include <vector>
 
+namespace weft::contract {
+struct KernelInfo;
+} // namespace weft::contract
+
 namespace weft::rt {
 
-struct KernelInfo;
+using contract::KernelInfo;
 
 /// A failure, described for the one warning line a fallback prints; empty
 /// means success.

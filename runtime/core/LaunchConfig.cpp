@@ -24,9 +24,9 @@ bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
   }
   for (const DimensionInfo &D : K.Dimensions) {
     std::int64_t Blocks = 1;
-    if (D.Kind == DimensionInfo::Split) {
+    if (D.Kind == Degree::Split) {
       Blocks = D.N;
-    } else if (D.Kind == DimensionInfo::Span) {
+    } else if (D.Kind == Degree::Span) {
       std::int64_t Count = RootCount, Lower = 0;
       if (D.Depth > 0 &&
           !evaluateTripCount(D.Bounds, K, Args, NumArgs, Lower, Count, Error))
@@ -47,7 +47,7 @@ bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
   for (int A = 0; A < 3 && Out.blocks() > MaxBlocks; ++A) {
     bool Shrinkable = false;
     for (const DimensionInfo &D : K.Dimensions)
-      Shrinkable = Shrinkable || (D.Axis == A && D.Kind == DimensionInfo::Span);
+      Shrinkable = Shrinkable || (D.Axis == A && D.Kind == Degree::Span);
     if (!Shrinkable)
       continue;
     const std::uint64_t Others = Out.blocks() / Out.Grid[A];

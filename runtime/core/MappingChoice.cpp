@@ -14,10 +14,10 @@ unsigned chooseMapping(const KernelInfo &First, const detail::LaunchArg *Args,
   if (C.Scenarios.empty())
     return 0;
   std::vector<double> Logs;
-  for (const std::unique_ptr<BoundExpr> &E : C.Vary) {
+  for (const BoundExpr &E : C.Vary) {
     std::int64_t V = 0;
     std::string Error;
-    if (!evaluateBound(*E, First, Args, NumArgs, V, Error))
+    if (!evaluateBound(E, First, Args, NumArgs, V, Error))
       return 0;
     Sizes.push_back(V);
     Logs.push_back(

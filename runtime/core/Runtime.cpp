@@ -163,6 +163,12 @@ std::unique_ptr<LoopSite> Runtime::makeSite(const char *Descriptor,
     LoopSite &Mapped =
         I == 0 ? *Site : *Site->Alternatives.emplace_back(new LoopSite());
     Mapped.Kernel = std::move(Kernels[I]);
+    if (Mapped.Kernel.Dimensions.empty()) {
+      // No map line: the outermost level on x, 256 threads a block.
+      DimensionInfo D;
+      D.Block = 256;
+      Mapped.Kernel.Dimensions.push_back(D);
+    }
     if (Mapped.Kernel.TextLength)
       Mapped.Text.assign(Source + Mapped.Kernel.TextOffset,
                          Mapped.Kernel.TextLength);
@@ -355,7 +361,7 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   std::vector<DeviceSpan> Arrays(K.Buffers.size());
   for (std::size_t B = 0; B < K.Buffers.size(); ++B) {
     std::int64_t Extent = 0;
-    if (!evaluateBound(*K.Buffers[B].Extent, K, Args, NumArgs, Extent, Error))
+    if (!evaluateBound(K.Buffers[B].Extent, K, Args, NumArgs, Extent, Error))
       return Error;
     Arrays[B].Extent =
         static_cast<std::uint64_t>(std::max<std::int64_t>(Extent, 0)) *
@@ -372,7 +378,7 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   std::vector<DeviceSpan> SplitPartials(K.Combine.PartialBytes.size());
   std::int64_t Splits = 1;
   for (const DimensionInfo &D : K.Dimensions)
-    if (D.Depth == 1 && D.Kind == DimensionInfo::Split)
+    if (D.Depth == 1 && D.Kind == Degree::Split)
       Splits = Config.Grid[D.Axis];
   for (std::size_t R = 0; R < SplitPartials.size(); ++R) {
     SplitPartials[R].Extent =

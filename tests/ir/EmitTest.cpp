@@ -105,7 +105,7 @@ TEST(Emit, KernelSignatureAndBody) {
 
 TEST(Emit, Descriptor) {
   emit::EmittedKernel K = emitSaxpy(64);
-  EXPECT_EQ(K.Descriptor, "weft 1\nkernel " + K.Name +
+  EXPECT_EQ(contract::writeDescriptor(K.Descriptor), "weft 1\nkernel " + K.Name +
                               "\nloc dir/sax-py.cpp:12:3\n"
                               "param in f32 x\nparam inout f32 y\n"
                               "param scalar f32 a\nparam scalar i32 n\n"
@@ -122,24 +122,6 @@ TEST(Emit, NameIsStableAndDependsOnContent) {
   emit::EmittedKernel K =
       emit::emitKernel(Other, oneDimensional(0), memory::planTransfers(Other));
   EXPECT_NE(K.Name, emitSaxpy().Name);
-}
-
-TEST(Emit, HostEvaluableBounds) {
-  auto Size = node(ir::Expr::SpanSize, ir::ScalarKind::ULong, "", 0);
-  EXPECT_TRUE(ir::isHostEvaluable(*Size));
-  EXPECT_EQ(emit::boundExpression(*Size), "(size 0)");
-  auto Float = node(ir::Expr::ParamRef, ir::ScalarKind::Float, "", 2);
-  EXPECT_FALSE(ir::isHostEvaluable(*Float));
-  auto Elem = node(ir::Expr::SpanElement, ir::ScalarKind::Int, "", 1);
-  Elem->Operands.push_back(
-      node(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0"));
-  EXPECT_FALSE(ir::isHostEvaluable(*Elem));
-  auto Min = node(ir::Expr::Call, ir::ScalarKind::Int, "weft::min");
-  Min->Operands.push_back(
-      node(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0x10"));
-  Min->Operands.push_back(node(ir::Expr::ParamRef, ir::ScalarKind::Int, "", 3));
-  EXPECT_TRUE(ir::isHostEvaluable(*Min));
-  EXPECT_EQ(emit::boundExpression(*Min), "(min (lit 16) (arg 3))");
 }
 
 TEST(Emit, DumpIsReadable) {

@@ -45,7 +45,7 @@ TEST(Descriptor, Parses) {
   std::uint8_t C = 0;
   float X[1], Y[1];
   LaunchArg Args[] = {{X, 1, 4}, {Y, 1, 4}, {&N, 1, 8}, {&C, 1, 1}};
-  ASSERT_TRUE(evaluateBound(*K.Buffers[0].Extent, K, Args, 4, Extent, Error));
+  ASSERT_TRUE(evaluateBound(K.Buffers[0].Extent, K, Args, 4, Extent, Error));
   EXPECT_EQ(Extent, 15);
   ASSERT_EQ(K.Levels.size(), 1u);
   EXPECT_EQ(K.Levels[0].Step, 2);
@@ -96,7 +96,7 @@ TEST(Descriptor, BadBoundsAreErrors) {
   std::int32_t Z = 0;
   LaunchArg Args[] = {{&A, 1, 4}, {&Z, 1, 4}};
   std::int64_t V;
-  EXPECT_FALSE(evaluateBound(*K.Levels[0].Upper, K, Args, 2, V, Error));
+  EXPECT_FALSE(evaluateBound(K.Levels[0].Upper, K, Args, 2, V, Error));
   EXPECT_NE(Error.find("division by zero"), std::string::npos);
   BoundExpr FloatArg{BoundExpr::Arg, 0, {}};
   EXPECT_FALSE(evaluateBound(FloatArg, K, Args, 2, V, Error));

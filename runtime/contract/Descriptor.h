@@ -1,0 +1,168 @@
+// Descriptor.h: the contract between the plugin and the runtime: what the
+// plugin embeds beside each kernel (its name, location, parameters, grid,
+// reductions, buffers, tuning space, and the loop's other mappings) as a
+// struct, with the one writer and the one parser of its text form.
+//
+//   weft <version>
+//   kernel <name>
+//   loc <file>:<line>:<col>
+//   param <in|out|inout|scalar> <type> <name>      one per captured variable;
+//                                                   type: bool i8 ... f64, or
+//                                                   bytesN for an N-byte struct
+//   covers <param> <cols> <stride>                 a written span is written
+//                                                   everywhere when the
+//                                                   outermost trip count times
+//                                                   cols is its size and cols
+//                                                   equals stride
+//   level <lo> <hi> <step> <lt|le>                 the outermost level
+//   map <depth> <x|y|z> <block> <span|all|split> <n> [<lo> <hi> <step> <cmp>]
+//                                                   a level spread over a
+//                                                   dimension (bounds for an
+//                                                   inner span level's grid)
+//   reduce <param> <add|mul|min|max|and|or|xor|land|lor>
+//                                                   an outermost reduction
+//                                                   into that parameter
+//   combine <name> <block>                         Split(k) of depth 1: the
+//   split <bytes>                                  combining kernel, and the
+//                                                   bytes of each partial
+//   tune <x|y|z> <block>...                        block sizes to try
+//   buffer <element-bytes> <extent>                a per-iteration array, a
+//                                                   slice per grid thread
+//   text <offset> <length>                         this kernel's text within
+//                                                   the loop's source
+//   vary <expr>                                    a size the mapping depends
+//                                                   on, read at launch
+//   scenario <mapping> <value>...                  values of the varied sizes
+//                                                   and the mapping for them
+//   alternative                                    the descriptor of another
+//                                                   mapping of the same loop
+//                                                   follows
+//
+// Bounds, extents and sizes are BoundExpr S-expressions over the parameters.
+#ifndef WEFT_CONTRACT_DESCRIPTOR_H
+#define WEFT_CONTRACT_DESCRIPTOR_H
+
+#include "contract/BoundExpr.h"
+#include "contract/Vocabulary.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace weft::contract {
+
+/// The version this plugin writes and this runtime reads. A program built
+/// by another version is refused with a message saying which to rebuild.
+constexpr int DescriptorVersion = 1;
+
+struct ParamInfo {
+  ParamKind Kind = ParamKind::Scalar;
+  ScalarType Type = ScalarType::I32;
+  std::string Name;
+  std::size_t Bytes = 0; // the element's (or scalar's) size
+  /// The plugin's "written everywhere" claim (the covers line): the
+  /// outermost trip count times CoverCols is the span's size and CoverCols
+  /// equals CoverStride. Absent when the plugin claims nothing.
+  std::optional<BoundExpr> CoverCols, CoverStride;
+  bool isSpan() const {
+    return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
+  }
+  bool readsDevice() const {
+    return Kind == ParamKind::In || Kind == ParamKind::InOut;
+  }
+  bool writesDevice() const {
+    return Kind == ParamKind::Out || Kind == ParamKind::InOut;
+  }
+};
+
+struct LevelInfo {
+  BoundExpr Lower, Upper;
+  std::int64_t Step = 1;
+  bool Inclusive = false;
+};
+
+/// A level spread over one dimension of the grid.
+struct DimensionInfo {
+  unsigned Depth = 0;
+  int Axis = 0; // 0, 1, 2 for x, y, z
+  unsigned Block = 1;
+  Degree Kind = Degree::Span;
+  unsigned N = 1; // n of Span(n), k of Split(k)
+  /// An inner Span level's bounds, to size its grid dimension; the
+  /// outermost level's are the kernel's Levels[0].
+  LevelInfo Bounds;
+  bool hasBounds() const { return Depth > 0 && Kind == Degree::Span; }
+};
+
+struct ReductionInfo {
+  unsigned Param = 0;
+  ReduceOp Op = ReduceOp::Add;
+};
+
+struct BufferInfo {
+  std::size_t ElementBytes = 0;
+  BoundExpr Extent; // elements per thread
+};
+
+/// Split(k) of depth 1: a second kernel combines the blocks' partials.
+struct CombineInfo {
+  std::string Name; // empty: no combining kernel
+  unsigned Block = 256;
+  std::vector<std::size_t> PartialBytes; // per split reduction
+};
+
+/// Block sizes the runtime may try along one axis instead of the mapped
+/// one; empty when the kernel is not tunable.
+struct TuneInfo {
+  int Axis = 0;
+  std::vector<unsigned> Blocks;
+};
+
+/// Mappings of one loop for different sizes: the scenarios the plugin
+/// mapped the nest for; a launch takes the nearest one's mapping.
+struct ChoiceInfo {
+  std::vector<BoundExpr> Vary;
+  struct Scenario {
+    unsigned Mapping = 0;
+    std::vector<std::int64_t> Values; // one per Vary
+  };
+  std::vector<Scenario> Scenarios;
+};
+
+struct KernelInfo {
+  std::string Name;
+  std::string Location;
+  std::vector<ParamInfo> Params;
+  std::vector<LevelInfo> Levels;
+  std::vector<DimensionInfo> Dimensions;
+  std::vector<ReductionInfo> Reductions;
+  std::vector<BufferInfo> Buffers;
+  CombineInfo Combine;
+  TuneInfo Tune;
+  ChoiceInfo Choice;
+  /// Where this kernel's text is in the loop's source; the whole when
+  /// TextLength is 0.
+  std::size_t TextOffset = 0, TextLength = 0;
+};
+
+/// One kernel's text form.
+std::string writeDescriptor(const KernelInfo &K);
+/// A loop's: its kernels, the first holding the choice among them.
+std::string writeDescriptors(const std::vector<KernelInfo> &Kernels);
+
+/// Parses one kernel's descriptor; on malformed text, or text of another
+/// version, returns false and sets Error.
+bool parseDescriptor(std::string_view Text, KernelInfo &Out,
+                     std::string &Error);
+
+/// Parses a loop's descriptor with its alternatives (Out[0] the first
+/// kernel, which holds the choice among them), checking that the scenarios
+/// name existing mappings and the texts lie within SourceLength bytes.
+bool parseDescriptors(std::string_view Text, std::size_t SourceLength,
+                      std::vector<KernelInfo> &Out, std::string &Error);
+
+} // namespace weft::contract
+
+#endif

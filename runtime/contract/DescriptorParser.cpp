@@ -1,0 +1,284 @@
+// DescriptorParser.cpp: a descriptor's text back into its struct, refusing
+// anything malformed and any other version of the format.
+#include "contract/Descriptor.h"
+
+#include <limits>
+#include <type_traits>
+
+namespace weft::contract {
+namespace {
+
+/// The words, integers and bounds of one line.
+class LineReader {
+public:
+  explicit LineReader(std::string_view Line) : Line(Line) {}
+
+  std::string_view word() {
+    skip();
+    const std::size_t Start = Pos;
+    while (Pos < Line.size() && Line[Pos] != ' ')
+      ++Pos;
+    return Line.substr(Start, Pos - Start);
+  }
+  /// The rest of the line, without leading spaces.
+  std::string_view rest() {
+    skip();
+    std::string_view R = Line.substr(Pos);
+    Pos = Line.size();
+    return R;
+  }
+  /// A decimal integer that fits T.
+  template <class T> bool integer(T &V) {
+    const std::string_view W = word();
+    const bool Negative = !W.empty() && W[0] == '-';
+    const std::string_view Digits = W.substr(Negative ? 1 : 0);
+    if (Digits.empty() || Digits.size() > 19 ||
+        (Negative && !std::is_signed_v<T>))
+      return false;
+    unsigned long long Magnitude = 0;
+    for (char C : Digits) {
+      if (C < '0' || C > '9')
+        return false;
+      Magnitude = Magnitude * 10 + static_cast<unsigned>(C - '0');
+    }
+    using Wide =
+        std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>;
+    if (Magnitude >
+        static_cast<unsigned long long>(std::numeric_limits<Wide>::max()))
+      return false;
+    const Wide Value =
+        Negative ? -static_cast<Wide>(Magnitude) : static_cast<Wide>(Magnitude);
+    if (Value < static_cast<Wide>(std::numeric_limits<T>::min()) ||
+        Value > static_cast<Wide>(std::numeric_limits<T>::max()))
+      return false;
+    V = static_cast<T>(Value);
+    return true;
+  }
+  std::optional<BoundExpr> bound() { return parseBound(Line, Pos); }
+  bool level(LevelInfo &L) {
+    std::optional<BoundExpr> Lo = bound(), Hi = bound();
+    if (!Lo || !Hi || !integer(L.Step) || L.Step <= 0)
+      return false;
+    L.Lower = std::move(*Lo);
+    L.Upper = std::move(*Hi);
+    const std::string_view Cmp = word();
+    L.Inclusive = Cmp == "le";
+    return Cmp == "lt" || Cmp == "le";
+  }
+  bool atEnd() {
+    skip();
+    return Pos == Line.size();
+  }
+
+private:
+  void skip() {
+    while (Pos < Line.size() && Line[Pos] == ' ')
+      ++Pos;
+  }
+  std::string_view Line;
+  std::size_t Pos = 0;
+};
+
+bool versionError(int Version, std::string &Error) {
+  const std::string Versions = "descriptor version " + std::to_string(Version) +
+                               "; this runtime reads version " +
+                               std::to_string(DescriptorVersion);
+  if (Version < DescriptorVersion)
+    Error = "this loop was compiled by an older weft plugin (" + Versions +
+            "): rebuild the program with the plugin of this weft";
+  else
+    Error = "this loop was compiled by a newer weft plugin (" + Versions +
+            "): link the program with the runtime of that weft";
+  return false;
+}
+
+} // namespace
+
+bool parseDescriptor(std::string_view Text, KernelInfo &Out,
+                     std::string &Error) {
+  int LineNo = 0;
+  bool SawHeader = false;
+  for (std::size_t Start = 0; Start < Text.size();) {
+    std::size_t End = Text.find('\n', Start);
+    if (End == std::string_view::npos)
+      End = Text.size();
+    const std::string_view Line = Text.substr(Start, End - Start);
+    Start = End + 1;
+    ++LineNo;
+    if (Line.empty())
+      continue;
+    LineReader L(Line);
+    const std::string_view Key = L.word();
+    auto Fail = [&](const char *What) {
+      Error = "malformed kernel descriptor, line " + std::to_string(LineNo) +
+              ": " + What;
+      return false;
+    };
+    if (!SawHeader && Key != "weft")
+      return Fail("it does not start with its version");
+    if (Key == "weft") {
+      int Version = 0;
+      if (SawHeader || !L.integer(Version))
+        return Fail("bad version line");
+      if (Version != DescriptorVersion)
+        return versionError(Version, Error);
+      SawHeader = true;
+    } else if (Key == "kernel") {
+      Out.Name = std::string(L.word());
+    } else if (Key == "loc") {
+      Out.Location = std::string(L.rest());
+    } else if (Key == "param") {
+      ParamInfo P;
+      std::optional<ParamKind> Kind = parseParamWord(L.word());
+      if (!Kind)
+        return Fail("unknown parameter kind");
+      P.Kind = *Kind;
+      std::optional<ScalarType> Type = parseTypeWord(L.word(), P.Bytes);
+      if (!Type)
+        return Fail("unknown parameter type");
+      P.Type = *Type;
+      P.Name = std::string(L.word());
+      if (P.Name.empty())
+        return Fail("a parameter without a name");
+      Out.Params.push_back(std::move(P));
+    } else if (Key == "level") {
+      LevelInfo Level;
+      if (!L.level(Level))
+        return Fail("bad level");
+      Out.Levels.push_back(std::move(Level));
+    } else if (Key == "map") {
+      DimensionInfo D;
+      if (!L.integer(D.Depth))
+        return Fail("bad map");
+      D.Axis = parseAxisLetter(L.word());
+      if (D.Axis < 0 || !L.integer(D.Block) || D.Block == 0 || D.Block > 1024)
+        return Fail("bad map");
+      std::optional<Degree> Kind = parseDegreeWord(L.word());
+      if (!Kind || !L.integer(D.N))
+        return Fail("bad map kind");
+      D.Kind = *Kind;
+      if (D.hasBounds() && !L.level(D.Bounds))
+        return Fail("bad map bounds");
+      Out.Dimensions.push_back(std::move(D));
+    } else if (Key == "buffer") {
+      BufferInfo B;
+      std::optional<BoundExpr> Extent;
+      if (!L.integer(B.ElementBytes) || B.ElementBytes == 0 ||
+          !(Extent = L.bound()))
+        return Fail("bad buffer");
+      B.Extent = std::move(*Extent);
+      Out.Buffers.push_back(std::move(B));
+    } else if (Key == "covers") {
+      std::size_t P = 0;
+      if (!L.integer(P) || P >= Out.Params.size())
+        return Fail("bad covers");
+      Out.Params[P].CoverCols = L.bound();
+      Out.Params[P].CoverStride = L.bound();
+      if (!Out.Params[P].CoverCols || !Out.Params[P].CoverStride)
+        return Fail("bad covers");
+    } else if (Key == "tune") {
+      Out.Tune.Axis = parseAxisLetter(L.word());
+      if (Out.Tune.Axis < 0)
+        return Fail("bad tune");
+      while (!L.atEnd()) {
+        unsigned B = 0;
+        if (!L.integer(B) || B == 0 || B > 1024)
+          return Fail("bad tune");
+        Out.Tune.Blocks.push_back(B);
+      }
+    } else if (Key == "combine") {
+      Out.Combine.Name = std::string(L.word());
+      if (Out.Combine.Name.empty() || !L.integer(Out.Combine.Block) ||
+          Out.Combine.Block == 0 || Out.Combine.Block > 1024)
+        return Fail("bad combine");
+    } else if (Key == "split") {
+      std::size_t Bytes = 0;
+      if (!L.integer(Bytes) || Bytes == 0 || Out.Combine.Name.empty())
+        return Fail("bad split");
+      Out.Combine.PartialBytes.push_back(Bytes);
+    } else if (Key == "reduce") {
+      ReductionInfo R;
+      if (!L.integer(R.Param))
+        return Fail("bad reduce");
+      std::optional<ReduceOp> Op = parseReduceWord(L.word());
+      if (!Op || R.Param >= Out.Params.size() ||
+          Out.Params[R.Param].Kind != ParamKind::Scalar)
+        return Fail("bad reduce");
+      R.Op = *Op;
+      Out.Params[R.Param].Kind = ParamKind::ReductionTarget;
+      Out.Reductions.push_back(R);
+    } else if (Key == "text") {
+      if (!L.integer(Out.TextOffset) || !L.integer(Out.TextLength) ||
+          Out.TextLength == 0)
+        return Fail("bad text");
+    } else if (Key == "vary") {
+      std::optional<BoundExpr> E = L.bound();
+      if (!E)
+        return Fail("bad vary");
+      Out.Choice.Vary.push_back(std::move(*E));
+    } else if (Key == "scenario") {
+      ChoiceInfo::Scenario S;
+      if (!L.integer(S.Mapping))
+        return Fail("bad scenario");
+      while (!L.atEnd()) {
+        std::int64_t V = 0;
+        if (!L.integer(V) || V <= 0)
+          return Fail("bad scenario");
+        S.Values.push_back(V);
+      }
+      if (S.Values.size() != Out.Choice.Vary.size())
+        return Fail("a scenario needs one value per varied size");
+      Out.Choice.Scenarios.push_back(std::move(S));
+    } else {
+      return Fail("unknown key");
+    }
+    if (Key != "loc" && Key != "tune" && Key != "scenario" && !L.atEnd())
+      return Fail("trailing text");
+  }
+  if (!SawHeader || Out.Name.empty() || Out.Levels.empty()) {
+    Error = "malformed kernel descriptor: missing header, name or level";
+    return false;
+  }
+  return true;
+}
+
+bool parseDescriptors(std::string_view Text, std::size_t SourceLength,
+                      std::vector<KernelInfo> &Out, std::string &Error) {
+  const std::string_view Mark = "\nalternative\n";
+  Out.clear();
+  for (std::size_t Start = 0;;) {
+    const std::size_t End = Text.find(Mark, Start);
+    Out.emplace_back();
+    const std::string_view Piece = Text.substr(
+        Start, End == std::string_view::npos ? End : End + 1 - Start);
+    if (!parseDescriptor(Piece, Out.back(), Error))
+      return false;
+    const KernelInfo &K = Out.back();
+    if (K.TextLength && (K.TextOffset > SourceLength ||
+                         K.TextLength > SourceLength - K.TextOffset)) {
+      Error = "malformed kernel descriptor: the text of " + K.Name +
+              " lies outside the source";
+      return false;
+    }
+    if (Out.size() > 1 && !K.Choice.Vary.empty()) {
+      Error = "malformed kernel descriptor: an alternative varies sizes";
+      return false;
+    }
+    if (End == std::string_view::npos)
+      break;
+    Start = End + Mark.size();
+  }
+  for (const ChoiceInfo::Scenario &S : Out[0].Choice.Scenarios)
+    if (S.Mapping >= Out.size()) {
+      Error = "malformed kernel descriptor: a scenario names mapping " +
+              std::to_string(S.Mapping) + " of " + std::to_string(Out.size());
+      return false;
+    }
+  if (Out.size() > 1 && Out[0].Choice.Scenarios.empty()) {
+    Error = "malformed kernel descriptor: alternatives without scenarios";
+    return false;
+  }
+  return true;
+}
+
+} // namespace weft::contract

@@ -1,0 +1,63 @@
+// Vocabulary.h: the words of the kernel descriptor, the one list the plugin
+// writes and the runtime reads: element types, how a parameter moves,
+// reduction operators, degrees of parallelism, axes and comparisons.
+#ifndef WEFT_CONTRACT_VOCABULARY_H
+#define WEFT_CONTRACT_VOCABULARY_H
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace weft::contract {
+
+/// Element or scalar type of a parameter. Bytes: a trivially copyable struct
+/// of a stated size ("bytes12").
+enum class ScalarType {
+  Bool,
+  I8,
+  U8,
+  I16,
+  U16,
+  I32,
+  U32,
+  I64,
+  U64,
+  F32,
+  F64,
+  Bytes
+};
+/// "f32"; Bytes has no word of its own (see typeWord(ScalarType, size)).
+const char *typeWord(ScalarType T);
+/// "f32", or "bytes<Size>" for a struct.
+std::string typeWord(ScalarType T, std::size_t Size);
+/// The type a word names and its size in bytes.
+std::optional<ScalarType> parseTypeWord(std::string_view Word,
+                                        std::size_t &Size);
+/// Bytes of a scalar type; 0 for Bytes.
+std::size_t sizeOf(ScalarType T);
+
+/// How a captured variable reaches the kernel. A reduction target is written
+/// as a scalar; its `reduce` line makes it one.
+enum class ParamKind { In, Out, InOut, Scalar, ReductionTarget };
+const char *paramWord(ParamKind K);
+std::optional<ParamKind> parseParamWord(std::string_view Word);
+
+/// The reduction operators, in device.h's weft::reduce_op order.
+enum class ReduceOp { Add, Mul, Min, Max, And, Or, Xor, LAnd, LOr };
+constexpr int NumReduceOps = 9;
+const char *reduceWord(ReduceOp Op);
+std::optional<ReduceOp> parseReduceWord(std::string_view Word);
+
+/// A level's degree of parallelism on the grid: Span(n), Span(all), Split(k).
+enum class Degree { Span, All, Split };
+const char *degreeWord(Degree D);
+std::optional<Degree> parseDegreeWord(std::string_view Word);
+
+/// 'x', 'y', 'z' for axes 0, 1, 2; -1 for anything else.
+char axisLetter(int Axis);
+int parseAxisLetter(std::string_view Word);
+
+} // namespace weft::contract
+
+#endif
