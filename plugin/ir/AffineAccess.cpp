@@ -12,48 +12,48 @@
 namespace weft::ir {
 namespace {
 
-/// A coefficient or offset: a known integer, or an expression's text.
-struct Term {
-  bool Known = true;
-  std::int64_t Value = 0;
-  std::string Text;
-
-  static Term number(std::int64_t V) { return {true, V, ""}; }
-  static Term symbol(std::string T) { return {false, 0, std::move(T)}; }
-  std::string text() const { return Known ? std::to_string(Value) : Text; }
-  bool isZero() const { return Known && Value == 0; }
-  bool isOne() const { return Known && Value == 1; }
-};
-
-Term add(const Term &A, const Term &B, bool Subtract = false) {
-  if (A.Known && B.Known)
-    return Term::number(Subtract ? A.Value - B.Value : A.Value + B.Value);
-  if (B.isZero())
-    return A;
-  if (A.isZero() && !Subtract)
-    return B;
-  return Term::symbol("(" + A.text() + (Subtract ? " - " : " + ") + B.text() +
-                      ")");
-}
-
-Term multiply(const Term &A, const Term &B) {
-  if (A.Known && B.Known)
-    return Term::number(A.Value * B.Value);
-  if (A.isZero() || B.isZero())
-    return Term::number(0);
-  if (A.isOne())
-    return B;
-  if (B.isOne())
-    return A;
-  return Term::symbol("(" + A.text() + " * " + B.text() + ")");
-}
-
 /// sum of Coefficients[index] * index + Offset
 struct Linear {
-  std::map<std::string, Term> Coefficients;
-  Term Offset;
+  std::map<std::string, Polynomial> Coefficients;
+  Polynomial Offset;
   bool dependsOnIndices() const { return !Coefficients.empty(); }
 };
+
+/// A + B (or A - B); nullopt when a coefficient overflows.
+std::optional<Linear> add(Linear A, const Linear &B, bool Subtract) {
+  for (const auto &[Index, Coef] : B.Coefficients) {
+    Polynomial &Slot = A.Coefficients[Index];
+    std::optional<Polynomial> Sum =
+        Subtract ? Slot.minus(Coef) : Slot.plus(Coef);
+    if (!Sum)
+      return std::nullopt;
+    Slot = std::move(*Sum);
+    if (Slot.isZero())
+      A.Coefficients.erase(Index);
+  }
+  std::optional<Polynomial> Offset =
+      Subtract ? A.Offset.minus(B.Offset) : A.Offset.plus(B.Offset);
+  if (!Offset)
+    return std::nullopt;
+  A.Offset = std::move(*Offset);
+  return A;
+}
+
+/// B scaled by F (free of indices).
+std::optional<Linear> scale(const Polynomial &F, Linear B) {
+  for (auto It = B.Coefficients.begin(); It != B.Coefficients.end();) {
+    std::optional<Polynomial> P = F.times(It->second);
+    if (!P)
+      return std::nullopt;
+    It->second = std::move(*P);
+    It = It->second.isZero() ? B.Coefficients.erase(It) : std::next(It);
+  }
+  std::optional<Polynomial> Offset = F.times(B.Offset);
+  if (!Offset)
+    return std::nullopt;
+  B.Offset = std::move(*Offset);
+  return B;
+}
 
 class AccessAnalysis {
 public:
@@ -191,9 +191,9 @@ private:
       for (const std::string &I : Indices) {
         auto It = V->Coefficients.find(I);
         if (It != V->Coefficients.end())
-          A.Coefficients.emplace_back(I, It->second.text());
+          A.Coefficients.emplace_back(I, It->second);
       }
-      A.Offset = V->Offset.text();
+      A.Offset = V->Offset;
     }
     N.Accesses.push_back(std::move(A));
   }
@@ -213,17 +213,17 @@ private:
       std::optional<std::int64_t> V = integerValue(E);
       if (!V)
         return std::nullopt;
-      R.Offset = Term::number(*V);
+      R.Offset = Polynomial::constant(*V);
       return R;
     }
     case Expr::Local:
       if (isIndex(E.Text)) {
-        R.Coefficients[E.Text] = Term::number(1);
+        R.Coefficients[E.Text] = Polynomial::constant(1);
         return R;
       }
       if (auto It = Locals.find(E.Text); It != Locals.end())
         return It->second;
-      R.Offset = Term::symbol(E.Text);
+      R.Offset = Polynomial::symbol(E.Text);
       return R;
     case Expr::Cast:
       if (isFloating(E.Type))
@@ -236,10 +236,7 @@ private:
         std::optional<Linear> V = linear(*E.Operands[0]);
         if (!V)
           return std::nullopt;
-        for (auto &[Index, Coef] : V->Coefficients)
-          Coef = multiply(Term::number(-1), Coef);
-        V->Offset = multiply(Term::number(-1), V->Offset);
-        return V;
+        return scale(Polynomial::constant(-1), std::move(*V));
       }
       break;
     case Expr::Binary:
@@ -248,15 +245,7 @@ private:
         std::optional<Linear> B = linear(*E.Operands[1]);
         if (!A || !B)
           return std::nullopt;
-        const bool Sub = E.Text == "-";
-        for (auto &[Index, Coef] : B->Coefficients) {
-          auto It = A->Coefficients.find(Index);
-          Term Base =
-              It == A->Coefficients.end() ? Term::number(0) : It->second;
-          A->Coefficients[Index] = add(Base, Coef, Sub);
-        }
-        A->Offset = add(A->Offset, B->Offset, Sub);
-        return A;
+        return add(std::move(*A), *B, E.Text == "-");
       }
       if (E.Text == "*") {
         std::optional<Linear> A = linear(*E.Operands[0]);
@@ -266,10 +255,7 @@ private:
         if (A->dependsOnIndices())
           std::swap(A, B);
         // A is free of indices: it scales B.
-        for (auto &[Index, Coef] : B->Coefficients)
-          Coef = multiply(A->Offset, Coef);
-        B->Offset = multiply(A->Offset, B->Offset);
-        return B;
+        return scale(A->Offset, std::move(*B));
       }
       break;
     default:
@@ -278,7 +264,7 @@ private:
     // Anything else is an opaque symbol, unless it involves an index.
     if (mentionsIndex(E))
       return std::nullopt;
-    R.Offset = Term::symbol(exprText(N, E));
+    R.Offset = Polynomial::symbol(exprText(N, E));
     return R;
   }
 

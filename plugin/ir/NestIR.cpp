@@ -189,8 +189,8 @@ public:
       }
       OS << "affine";
       for (const auto &[Index, Coef] : A.Coefficients)
-        OS << " " << Index << "*" << Coef;
-      OS << " + " << A.Offset << "\n";
+        OS << " " << Index << "*" << Coef.text();
+      OS << " + " << A.Offset.text() << "\n";
     }
     for (const Allocation &A : N.Allocations) {
       OS << "  allocation " << A.Name << ": "

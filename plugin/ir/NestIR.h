@@ -4,6 +4,7 @@
 #define WEFT_PLUGIN_IR_NESTIR_H
 
 #include "contract/Vocabulary.h"
+#include "ir/Polynomial.h"
 
 #include <cstdint>
 #include <memory>
@@ -188,15 +189,15 @@ struct Level {
 
 /// A span subscript as an affine function of the parallel levels' indices,
 /// when it is one: sum of Coefficients[k] * index_k + Offset. Coefficients
-/// and the offset are expressions of captured values and sequential locals
-/// (text, "1" for a unit stride).
+/// (nonzero, in nest order) and the offset are polynomials in captured
+/// values and the sequential locals the analysis cannot see through.
 struct Access {
   unsigned ParamIndex = 0;
   bool Write = false, Read = false;
   std::string Subscript; // the subscript as the dump prints it
   bool Affine = false;
-  std::vector<std::pair<std::string, std::string>> Coefficients; // index, coef
-  std::string Offset;
+  std::vector<std::pair<std::string, Polynomial>> Coefficients;
+  Polynomial Offset;
   unsigned Depth = 0;    // the deepest parallel level enclosing the access
   unsigned Branches = 0; // conditionals enclosing it inside the nest
 };

@@ -280,7 +280,7 @@ private:
     for (const ir::Access &A : N.Accesses) {
       AccessInfo I{&A};
       for (const auto &[Index, Coef] : A.Coefficients)
-        if (Coef == "1" || Coef == "-1")
+        if (Coef.isUnit())
           if (auto It = IndexDepth.find(Index); It != IndexDepth.end())
             I.UnitStrideDepth = static_cast<int>(It->second);
       I.Frequency =

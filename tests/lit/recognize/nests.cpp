@@ -94,7 +94,7 @@ void stencil(std::span<const float> in, std::span<float> out, int n, int m,
 // CHECK-NEXT: access $in[unsigned long((row + j))] read in level 1: affine i*$m j*1 + 0
 // CHECK-NEXT: access $in[unsigned long(((row + j) - 1))] read in level 1: affine i*$m j*1 + -1
 // CHECK-NEXT: access $in[unsigned long(((row + j) + 1))] read in level 1: affine i*$m j*1 + 1
-// CHECK-NEXT: access $in[unsigned long(((row - $m) + j))] read in level 1: affine i*$m j*1 + (0 - $m)
+// CHECK-NEXT: access $in[unsigned long(((row - $m) + j))] read in level 1: affine i*$m j*1 + -$m
 // CHECK-NEXT: access $in[unsigned long(((row + $m) + j))] read in level 1: affine i*$m j*1 + $m
 
 // A max reduction with std::max, and a product.
