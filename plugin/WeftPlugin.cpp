@@ -5,7 +5,8 @@
 #include "emit/KernelEmitter.h"
 #include "map/ExtentScenarios.h"
 #include "map/Mapping.h"
-#include "memory/TransferPlan.h"
+#include "plan/KernelPlan.h"
+#include "plan/KernelShape.h"
 #include "recognize/NestRecognizer.h"
 #include "rewrite/LoopRewriter.h"
 #include "support/Diagnose.h"
@@ -80,8 +81,8 @@ private:
         return nullptr;
       }
 
-    map::MappingInput Input;
-    Input.GeneratorLimits = true;
+    // Only mappings the kernel generator builds.
+    const map::MappingInput Input = plan::buildableOnly(R->Nest, {});
     map::NestMapping Chosen = map::chooseMapping(R->Nest, Input);
     if (!Chosen.Error.empty()) {
       error(CI.getDiagnostics(), M.Loop->getBeginLoc(), Chosen.Error,
@@ -92,23 +93,24 @@ private:
     // for each, and the runtime takes the one mapped for the nearest sizes.
     const map::ScenarioChoice Choice =
         map::chooseForScenarios(R->Nest, Input, std::move(Chosen));
-    const std::vector<memory::Transfer> Transfers =
-        memory::planTransfers(R->Nest);
     std::vector<contract::KernelInfo> Kernels;
     std::string Source;
     for (std::size_t I = 0; I < Choice.Mappings.size(); ++I) {
-      const map::NestMapping &Mapping = Choice.Mappings[I];
-      // Tiles where threads share what a loop reads; else whole ranges.
-      std::optional<memory::TiledLoop> Tiled =
-          memory::planTiling(R->Nest, Mapping);
-      std::vector<memory::Stage> Stages;
-      if (!Tiled)
-        Stages = memory::planStaging(R->Nest, Mapping);
-      emit::EmittedKernel K = emit::emitKernel(
-          R->Nest, Mapping, Transfers, Stages, Tiled ? &*Tiled : nullptr);
+      std::string Error;
+      std::optional<plan::KernelPlan> Plan =
+          plan::planKernel(R->Nest, Choice.Mappings[I], Error);
+      if (!Plan) {
+        // Only a fixed strategy with clauses gets here: the search keeps
+        // to what the generator builds.
+        error(CI.getDiagnostics(), M.Loop->getBeginLoc(), Error,
+              "choose another strategy, or relax the dim/block/span/split "
+              "clauses of this nest");
+        return nullptr;
+      }
+      emit::EmittedKernel K = emit::emitKernel(*Plan);
       if (Options.Remarks) {
         if (I == 0)
-          remark(*R, K, Mapping, Stages, Tiled ? &*Tiled : nullptr);
+          remark(*R, K, *Plan);
         else
           alternativeRemark(*R, Choice, I, K);
       }
@@ -173,9 +175,9 @@ private:
   /// One remark per level, at its loop: the mapping the search chose and
   /// why.
   void remark(const recognize::RecognizedNest &R, const emit::EmittedKernel &K,
-              const map::NestMapping &Chosen,
-              const std::vector<memory::Stage> &Stages,
-              const memory::TiledLoop *Tiled) {
+              const plan::KernelPlan &P) {
+    const map::NestMapping &Chosen = P.Mapping;
+    const memory::TiledLoop *Tiled = P.Tiled ? &*P.Tiled : nullptr;
     std::vector<const ir::Level *> Levels = ir::levels(R.Nest);
     for (std::size_t I = 0; I < Levels.size(); ++I) {
       const unsigned D = Levels[I]->Depth;
@@ -184,7 +186,7 @@ private:
                          Levels[I]->IndexName + "): " + map::describe(L);
       for (const std::string &Why : L.Reasons)
         Text += "; " + Why;
-      for (const memory::Stage &S : Stages)
+      for (const memory::Stage &S : P.Stages)
         if (S.Level == Levels[I])
           Text += "; staged in shared memory (read by all " +
                   std::to_string(L.BlockSize) +

@@ -1,13 +1,12 @@
 // BodyPrinter.h: prints a nest's statements and expressions as kernel text
-// under a mapping: each level's loop over its share of the iterations, the
-// reductions combined across threads, staged and tiled reads.
+// under a kernel plan: each level's loop over its share of the iterations,
+// the reductions combined across threads, staged and tiled reads. Without a
+// plan it prints device functions, as written.
 #ifndef WEFT_PLUGIN_EMIT_BODYPRINTER_H
 #define WEFT_PLUGIN_EMIT_BODYPRINTER_H
 
 #include "ir/NestIR.h"
-#include "map/Mapping.h"
-#include "memory/StagingPlan.h"
-#include "memory/TilingPlan.h"
+#include "plan/KernelPlan.h"
 
 #include <map>
 #include <set>
@@ -17,49 +16,8 @@
 
 namespace weft::emit {
 
-/// How the mapping shapes the kernel, for the statements being printed.
-struct MappingContext {
-  const map::NestMapping *Mapping = nullptr;
-  std::vector<int> Axis; // per depth: 0, 1, 2 for x, y, z; -1 in-thread
-  unsigned Depth = 0;    // of the level whose body is being printed
-  std::set<std::string> SpanAliases;   // references bound to span elements
-  std::set<std::string> ReductionVars; // every reduction variable
-  std::vector<std::string> Scratch;    // kernel-scope shared arrays
-  /// Run-time-sized per-iteration arrays, in buffers the runtime allocates
-  /// with one slice per thread of the grid.
-  struct Buffer {
-    std::string Type;
-    unsigned ElementBytes;
-    const ir::Expr *Extent;
-  };
-  std::vector<Buffer> Buffers;
-  /// Split(k) of depth 1: the first kernel leaves each block's partial
-  /// results in weft_split<r>[t0 * weft_splits + block], the second
-  /// (combining) kernel folds them in where the level was.
-  enum SplitPhase { NoSplit, SplitPartials, SplitCombine } Split = NoSplit;
-  /// Ranges staged in shared memory, and the reads they serve.
-  const std::vector<memory::Stage> *Stages = nullptr;
-  std::map<const ir::Expr *, std::size_t> StagedReads;
-  /// A loop walked in shared-memory tiles, and the reads its tiles serve.
-  const memory::TiledLoop *Tiled = nullptr;
-  std::map<const ir::Expr *, std::size_t> TileReads;
-  /// Locals printed as something else (the tiled loop's index in a load).
-  std::map<std::string, std::string> Renamed;
-  /// Blocks walk the outermost level together (weft_in0: the thread's
-  /// iteration is in range), so that a level one in can combine across its
-  /// threads while the block holds several outermost iterations.
-  bool UniformOuter = false;
-};
-
-/// A level whose threads are one warp along x: it combines by shuffles.
-inline bool isOneWarp(const map::LevelMapping &L) {
-  return L.Dim == map::Dimension::X && L.BlockSize == 32;
-}
-
 /// A kernel parameter's declaration: weft::dspan<const T> name, or T name.
 std::string paramDecl(const ir::Nest &N, const ir::Param &P);
-/// Bytes of an element of a per-iteration array.
-unsigned elementBytes(const ir::Nest &N, const ir::LocalType &T);
 /// device.h's name for a reduction operator: weft::reduce_add, ...
 std::string reduceOp(ir::ReductionOp Op);
 /// "X", "Y", "Z": the macros' suffixes (WEFT_BLOCK_X, ...).
@@ -67,9 +25,14 @@ extern const char *const AxisName[3];
 
 class BodyPrinter {
 public:
+  /// The main kernel, or the combining kernel of a Split(k) nest: one
+  /// thread per outermost iteration on x, the split level's partials folded
+  /// in where the level was.
+  enum class Phase { Kernel, Combine };
+
   BodyPrinter(const ir::Nest &N, std::ostringstream &OS,
-              MappingContext *Context = nullptr)
-      : N(N), OS(OS), Context(Context) {}
+              const plan::KernelPlan *Plan = nullptr,
+              Phase Mode = Phase::Kernel);
 
   /// E as kernel text.
   std::string expr(const ir::Expr &E);
@@ -77,57 +40,62 @@ public:
   void stmt(const ir::Stmt &S, int Depth);
 
 private:
+  // ---- Inner levels (InnerLevel.cpp) ---------------------------------------
+
   /// An inner level: in-thread, or spread over its dimension's threads,
   /// with its reductions combined across them.
   void level(const ir::Level &L, const std::string &Pad);
+  /// A level that runs in its thread, as written.
+  void inThreadLevel(const ir::Level &L, const std::string &Pad);
+  /// The threads along the level's dimension hold partial values: each
+  /// gets the combined result.
+  void combineReductions(const ir::Level &L, const plan::LevelPlan &LP,
+                         const std::string &In);
+  static std::string loopStart(const map::LevelMapping &LM, int Axis);
+  static std::string loopStride(const map::LevelMapping &LM, int Axis);
 
-  // ---- Tiles ----------------------------------------------------------------
+  // ---- Tiles (TiledLoop.cpp) -----------------------------------------------
 
   std::string axis(unsigned Depth) const;
   std::string block(unsigned Depth) const;
-
   /// Where a thread finds element k of its tile: row tiles (along the
   /// outer index) are [outer thread][k], padded to WEFT_TILE + 1; column
   /// tiles [k][inner thread], padded to the block's width + 1.
   std::string tileRead(std::size_t T);
-
   /// The inner level of a tiled nest: blocks walk it together (so that all
   /// their threads reach the tiles' barriers), each thread active where its
   /// indices are in range.
   void tiledLevel(const ir::Level &L, const std::string &Pad);
-
   /// for (k = lo; k < hi; ++k) as tiles of WEFT_TILE iterations: the block
   /// loads each tile, waits, computes on it, and waits again before the
   /// next load.
   void tiledLoop(const std::string &Pad, int Indent);
 
+  // ---- Staging (StagedRanges.cpp) ------------------------------------------
+
   /// The block loads each range staged for this level into shared memory
   /// (when it fits), then waits for all of it.
-  bool stage(const ir::Level &L, const std::string &In);
+  void stage(const plan::LevelPlan &LP, const std::string &In);
+
+  // ---- Split(k) (SplitReduction.cpp) ---------------------------------------
 
   /// The block's partial of each reduction, combined over its threads,
   /// written once to its slot.
-  void splitPartials(const ir::Level &L, const std::string &In);
-
+  void splitPartials(const ir::Level &L, const plan::LevelPlan &LP,
+                     const std::string &In);
   /// In the combining kernel, in place of the split level: its partials,
   /// folded in block order (the same result on every run).
   void combineSplit(const ir::Level &L, const std::string &Pad);
 
+  // ---- Statements (BodyPrinter.cpp) ----------------------------------------
+
   void body(const ir::Level &L, int Indent);
-
-  static std::string loopStart(const map::LevelMapping &LM, int Axis);
-  static std::string loopStride(const map::LevelMapping &LM, int Axis);
-
   /// "thread_idx(k) == 0" for every dimension of a level deeper than the
   /// current one; empty when there is none.
   std::string leaderGuard() const;
-
   static const ir::Expr &rootOf(const ir::Expr &E);
-
   bool sharedTarget(const ir::Expr &E) const;
-
   bool writesSharedState(const ir::Expr &E) const;
-
   /// A per-iteration array: of constant size, in the thread's own memory;
   /// of run-time size, the thread's slice of a buffer the runtime allocates
   /// for the whole grid, interleaved (element j of thread g at
@@ -135,14 +103,22 @@ private:
   /// addresses. A thread runs its iterations one after another, so one
   /// slice serves them all, whichever level owns the array.
   void array(const ir::Stmt &S, const std::string &Pad);
-
   std::string decl(const ir::Stmt &S);
   /// A sub-statement; blocks print as they are, others one level deeper.
   void nested(const ir::Stmt &S, int Depth);
 
   const ir::Nest &N;
   std::ostringstream &OS;
-  MappingContext *Context;
+  const plan::KernelPlan *Plan; // null for device functions
+  Phase Mode;
+  std::vector<int> Axis; // per depth: 0, 1, 2 for x, y, z; -1 in-thread
+  unsigned Depth = 0;    // of the level whose body is being printed
+  std::set<std::string> SpanAliases;   // references bound to span elements
+  std::set<std::string> ReductionVars; // every reduction variable
+  std::map<const ir::Expr *, std::size_t> StagedReads, TileReads;
+  std::map<const ir::Stmt *, std::size_t> BufferOf; // declaration -> buffer
+  /// Locals printed as something else (the tiled loop's index in a load).
+  std::map<std::string, std::string> Renamed;
 };
 
 } // namespace weft::emit

@@ -51,133 +51,7 @@ struct DepthInfo {
   std::vector<std::string> ReductionNames;
   const ir::MappingClauses *Forced = nullptr;
   double Frequency = 1; // iterations of this depth over the whole nest
-  /// Every level at this depth holds only pure scalar declarations and
-  /// nested parallel loops: a deeper level may then spread over blocks.
-  bool Perfect = true;
-  /// A per-iteration array of a shallower level is filled here or deeper:
-  /// the level stays in its thread (such arrays are thread-private).
-  bool FillsOuterArray = false;
-  /// Depth 1 only: its reductions may be split over blocks, their partials
-  /// combined by a second kernel that reruns the outermost body around it
-  /// (see splitCombinable).
-  bool SplitCombinable = false;
-  /// Depth 1 only: its reductions may combine across the threads along its
-  /// dimension while the block holds several outermost iterations (a block
-  /// of columns, each reduced over its rows): blocks then walk the
-  /// outermost level together (see groupReducible).
-  bool GroupReducible = false;
 };
-
-/// A declaration without side effects: its initializer only reads.
-bool pureExpression(const ir::Expr &E) {
-  if ((E.Kind == ir::Expr::Binary && E.Text.back() == '=' && E.Text != "==" &&
-       E.Text != "!=" && E.Text != "<=" && E.Text != ">=") ||
-      ((E.Kind == ir::Expr::Unary || E.Kind == ir::Expr::Postfix) &&
-       (E.Text == "++" || E.Text == "--")) ||
-      E.Kind == ir::Expr::Call)
-    return false;
-  for (const ir::ExprPtr &O : E.Operands)
-    if (!pureExpression(*O))
-      return false;
-  return true;
-}
-
-/// Only pure scalar declarations and exactly one nested parallel loop.
-bool perfectBody(const ir::Level &L) {
-  unsigned Loops = 0;
-  for (const ir::StmtPtr &S : L.Body) {
-    if (S->Kind == ir::Stmt::ParallelFor) {
-      ++Loops;
-      continue;
-    }
-    if (S->Kind != ir::Stmt::Decl || S->ArrayExtent || S->VarType.IsReference ||
-        (S->Exprs[0] && !pureExpression(*S->Exprs[0])))
-      return false;
-  }
-  return Loops == 1;
-}
-
-/// Writes a span element (or binds one to a reference that may), or holds
-/// a nested level.
-bool writesSpan(const ir::Stmt &S) {
-  return ir::anyStatement(S,
-                          [](const ir::Stmt &X) {
-                            return X.Kind == ir::Stmt::ParallelFor;
-                          }) ||
-         ir::anyExpression(S, [](const ir::Expr &E) {
-           return E.Kind == ir::Expr::SpanElement && E.LValue;
-         });
-}
-
-/// The one level at depth 1, when it reduces and is one of the outermost
-/// body's own statements, and the outermost level has no reductions of its
-/// own and no run-time arrays; else null. Both ways of combining an inner
-/// level's reductions beyond one block's group need that shape.
-const ir::Level *soleReducingInnerLevel(const ir::Nest &N) {
-  const ir::Level &Root = N.Root;
-  if (!Root.Reductions.empty())
-    return nullptr;
-  for (const ir::Allocation &A : N.Allocations)
-    if (A.FixedSize < 0)
-      return nullptr;
-  const ir::Level *Inner = nullptr;
-  for (const ir::StmtPtr &S : Root.Body)
-    if (S->Kind == ir::Stmt::ParallelFor) {
-      if (Inner)
-        return nullptr;
-      Inner = S->Nested.get();
-    }
-  if (!Inner || Inner->Reductions.empty())
-    return nullptr;
-  for (const ir::Level *L : ir::levels(N))
-    if (L->Depth == 1 && L != Inner)
-      return nullptr;
-  return Inner;
-}
-
-/// The inner level may be split over blocks (Split(k) of depth 1) when a
-/// second kernel can finish each outermost iteration: only span-free code
-/// before the level (rerun by both kernels), and its reductions go into
-/// the outermost body's locals.
-bool splitCombinable(const ir::Nest &N) {
-  const ir::Level *Inner = soleReducingInnerLevel(N);
-  if (!Inner)
-    return false;
-  for (const ir::StmtPtr &S : N.Root.Body) {
-    if (S->Nested.get() == Inner)
-      break;
-    if (writesSpan(*S))
-      return false;
-  }
-  for (const ir::Reduction &R : Inner->Reductions)
-    if (R.ParamIndex >= 0)
-      return false;
-  return true;
-}
-
-/// The outermost body can run with threads whose iteration is out of range
-/// taking part only in the inner level's combining: besides the level
-/// (with nothing deeper), scalar declarations whose initializers read no
-/// span (safe to run out of range) and expression statements (guarded).
-bool groupReducible(const ir::Nest &N) {
-  const ir::Level *Inner = soleReducingInnerLevel(N);
-  if (!Inner)
-    return false;
-  for (const ir::StmtPtr &S : N.Root.Body) {
-    if (S->Kind == ir::Stmt::Decl) {
-      if (S->ArrayExtent || S->VarType.IsReference || S->VarType.Struct >= 0 ||
-          (S->Exprs[0] && ir::touchesSpan(*S->Exprs[0])))
-        return false;
-    } else if (S->Kind != ir::Stmt::ExprStmt &&
-               S->Kind != ir::Stmt::ParallelFor) {
-      return false;
-    }
-  }
-  for (const ir::Level *L : ir::levels(N))
-    if (L->Depth >= 2)
-      return false;
-  return true;
-}
 
 struct AccessInfo {
   const ir::Access *A;
@@ -228,7 +102,7 @@ public:
 
 private:
   void analyze(NestMapping &Result) {
-    if (In.GeneratorLimits)
+    if (In.Buildable)
       Tileable = ir::findTileableLoop(N);
     std::map<std::string, unsigned> IndexDepth;
     for (const ir::Level *L : ir::levels(N)) {
@@ -251,7 +125,6 @@ private:
                                      std::to_string(In.DefaultExtent));
       }
       D.Extent = std::max(D.Extent, Extent);
-      D.Perfect = D.Perfect && perfectBody(*L);
       if (L->Depth > 0 &&
           (!ir::isHostEvaluable(*L->Lower) || !ir::isHostEvaluable(*L->Upper)))
         D.Irregular = true;
@@ -264,14 +137,6 @@ private:
                                    ")");
       }
     }
-    if (Depths.size() > 1) {
-      Depths[1].SplitCombinable = splitCombinable(N);
-      Depths[1].GroupReducible = groupReducible(N);
-    }
-    for (const ir::Allocation &A : N.Allocations)
-      for (int D = static_cast<int>(A.OwningLevel) + 1;
-           D <= A.FilledByLevel && D < static_cast<int>(Depths.size()); ++D)
-        Depths[D].FillsOuterArray = true;
     double F = 1;
     for (DepthInfo &D : Depths) {
       F *= static_cast<double>(std::max<std::int64_t>(D.Extent, 1));
@@ -307,7 +172,7 @@ private:
       O.push_back({Parallelism::Span, Forced > 1 ? unsigned(Forced) : 4u});
     }
     O.push_back({Parallelism::SpanAll, 0});
-    if (I.Reduces && (!In.GeneratorLimits || D == 0 || I.SplitCombinable))
+    if (I.Reduces)
       O.push_back({Parallelism::Split, 0}); // k is chosen per candidate
     return O;
   }
@@ -347,7 +212,8 @@ private:
 
   void enumerate(unsigned D, unsigned BlockThreads, unsigned UsedDims) {
     if (D == Depths.size()) {
-      if (BlockThreads < In.Device.WarpSize || !generatable(BlockThreads))
+      if (BlockThreads < In.Device.WarpSize ||
+          (In.Buildable && !In.Buildable(Current)))
         return;
       // Scored in place; copied only when it is among the best.
       Scratch.Levels = Current;
@@ -382,62 +248,6 @@ private:
           enumerate(D + 1, BlockThreads * Block, UsedDims | Bit);
         }
     }
-  }
-
-  bool generatable(unsigned BlockThreads) const {
-    if (!In.GeneratorLimits)
-      return true;
-    unsigned Mapped = 0;
-    for (const LevelMapping &L : Current)
-      Mapped += !L.sequential();
-    for (std::size_t D = 1; D < Current.size(); ++D) {
-      const LevelMapping &L = Current[D];
-      if (L.sequential())
-        continue;
-      if (Depths[D].FillsOuterArray)
-        return false;
-      const bool OneWarp =
-          L.Dim == Dimension::X && L.BlockSize == In.Device.WarpSize;
-      const bool OneGroup = BlockThreads == L.BlockSize;
-      bool Chain = true; // perfectly nested down to this level
-      for (std::size_t Up = 0; Up < D; ++Up)
-        Chain = Chain && Depths[Up].Perfect;
-      if (L.Dop.Kind == Parallelism::Split) {
-        // Partials per block, then a second kernel: the block is the
-        // level's one group, and nothing deeper spreads.
-        if (D != 1 || !Depths[D].SplitCombinable || !OneGroup)
-          return false;
-        for (std::size_t Deeper = D + 1; Deeper < Current.size(); ++Deeper)
-          if (!Current[Deeper].sequential())
-            return false;
-        continue;
-      }
-      // Spread over blocks, the level's enclosing code would run in each.
-      if (L.Dop.Kind != Parallelism::SpanAll && !Chain)
-        return false;
-      // A third level on threads: only down a perfectly nested chain
-      // without inner reductions (a 3-D grid), where no level waits for
-      // another.
-      if (Mapped > 2 && (!Chain || Depths[D].Reduces))
-        return false;
-      // One group among several in the block, combining over its threads:
-      // the block's barriers need every thread, so blocks walk the
-      // outermost level together (its iteration on threads, one at a time).
-      const bool AxisGroup =
-          !OneWarp && !OneGroup && D == 1 && Depths[D].GroupReducible &&
-          L.Dop.Kind == Parallelism::SpanAll && !Current[0].sequential() &&
-          Current[0].Dop.Kind == Parallelism::Span && Current[0].Dop.N == 1;
-      // What the group's threads write, the code after the level may read:
-      // they synchronize there, which needs the group to be the block or a
-      // warp, unless nothing follows (a perfectly nested chain).
-      if (!OneWarp && !OneGroup && !Chain && !AxisGroup)
-        return false;
-      if (!Depths[D].Reduces)
-        continue;
-      if (!OneWarp && !OneGroup && !AxisGroup)
-        return false;
-    }
-    return true;
   }
 
   void keep(const Candidate &C) {

@@ -8,6 +8,7 @@
 #include "ir/NestIR.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -96,16 +97,10 @@ struct MappingInput {
   std::map<std::string, std::int64_t> Symbols;
   std::int64_t DefaultExtent = 1024;
   unsigned KeepTop = 4;
-  /// Keep to what the kernel generator emits: three levels on threads
-  /// only down a perfectly nested chain without inner reductions; an inner
-  /// level that reduces across threads is one whole warp on x, or the only
-  /// group of threads in its block (so that its barriers are reached by the
-  /// whole block), or, at depth 1 under a Span(1) outermost level whose body
-  /// is simple enough to run out of range, one of several groups (the
-  /// blocks then walk the outermost level together); Split(k) of an inner
-  /// level only at depth 1, where a second kernel can finish each outermost
-  /// iteration.
-  bool GeneratorLimits = false;
+  /// Which candidates the kernel generator can build (plan::ShapeRules);
+  /// unset, every one the hard constraints allow is scored. When set, the
+  /// reuse score counts the tiles the generator would make.
+  std::function<bool(const std::vector<LevelMapping> &)> Buildable;
 };
 
 /// Searches the whole space under the hard constraints and returns the best

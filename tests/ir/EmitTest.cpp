@@ -3,7 +3,7 @@
 #include "emit/KernelEmitter.h"
 #include "ir/NestIR.h"
 #include "map/Mapping.h"
-#include "memory/TransferPlan.h"
+#include "plan/KernelPlan.h"
 
 #include <gtest/gtest.h>
 
@@ -80,7 +80,11 @@ map::NestMapping oneDimensional(unsigned Block) {
 
 emit::EmittedKernel emitSaxpy(unsigned Block = 0) {
   ir::Nest N = saxpyNest();
-  return emit::emitKernel(N, oneDimensional(Block), memory::planTransfers(N));
+  std::string Error;
+  std::optional<plan::KernelPlan> P =
+      plan::planKernel(N, oneDimensional(Block), Error);
+  EXPECT_TRUE(P) << Error;
+  return emit::emitKernel(*P);
 }
 
 TEST(Emit, KernelSignatureAndBody) {
@@ -105,13 +109,14 @@ TEST(Emit, KernelSignatureAndBody) {
 
 TEST(Emit, Descriptor) {
   emit::EmittedKernel K = emitSaxpy(64);
-  EXPECT_EQ(contract::writeDescriptor(K.Descriptor), "weft 1\nkernel " + K.Name +
-                              "\nloc dir/sax-py.cpp:12:3\n"
-                              "param in f32 x\nparam inout f32 y\n"
-                              "param scalar f32 a\nparam scalar i32 n\n"
-                              "level (lit 1) (sub (arg 3) (lit 1)) 1 lt\n"
-                              "map 0 x 64 span 1\n"
-                              "tune x 32 64 128\n");
+  EXPECT_EQ(contract::writeDescriptor(K.Descriptor),
+            "weft 1\nkernel " + K.Name +
+                "\nloc dir/sax-py.cpp:12:3\n"
+                "param in f32 x\nparam inout f32 y\n"
+                "param scalar f32 a\nparam scalar i32 n\n"
+                "level (lit 1) (sub (arg 3) (lit 1)) 1 lt\n"
+                "map 0 x 64 span 1\n"
+                "tune x 32 64 128\n");
   EXPECT_NE(K.Source.find("#define WEFT_BLOCK_X 64"), std::string::npos);
 }
 
@@ -119,8 +124,9 @@ TEST(Emit, NameIsStableAndDependsOnContent) {
   EXPECT_EQ(emitSaxpy().Name, emitSaxpy().Name);
   ir::Nest Other = saxpyNest();
   Other.Params[1].Element = ir::ScalarKind::Double; // another instantiation
+  std::string Error;
   emit::EmittedKernel K =
-      emit::emitKernel(Other, oneDimensional(0), memory::planTransfers(Other));
+      emit::emitKernel(*plan::planKernel(Other, oneDimensional(0), Error));
   EXPECT_NE(K.Name, emitSaxpy().Name);
 }
 

@@ -4,6 +4,7 @@
 #include "map/Mapping.h"
 #include "TestNests.h"
 #include "ir/NestIR.h"
+#include "plan/KernelShape.h"
 
 #include <gtest/gtest.h>
 
@@ -22,11 +23,15 @@ using test_nests::param;
 using test_nests::statement;
 using test_nests::sumNest;
 
+/// Buildable: only what the kernel generator builds, as the plugin maps.
 map::NestMapping mapSum(bool Rows, std::int64_t R, std::int64_t C,
-                        map::MappingInput In = {}) {
+                        map::MappingInput In = {}, bool Buildable = false) {
+  const ir::Nest N = sumNest(Rows);
+  if (Buildable)
+    In = plan::buildableOnly(N, In);
   In.Symbols["rows"] = R;
   In.Symbols["cols"] = C;
-  return map::chooseMapping(sumNest(Rows), In);
+  return map::chooseMapping(N, In);
 }
 
 bool coalesced(const map::LevelMapping &L) {
@@ -83,9 +88,7 @@ INSTANTIATE_TEST_SUITE_P(Lee2014, PaperShapes,
 // (a block of columns, reduced over their rows through shared memory),
 // the columns staying on x for coalescing.
 TEST(GeneratorLimits, SumColsSpreadsEachColumnsReductionInTheBlock) {
-  map::MappingInput In;
-  In.GeneratorLimits = true;
-  map::NestMapping M = mapSum(false, 1 << 16, 128, In);
+  map::NestMapping M = mapSum(false, 1 << 16, 128, {}, true);
   ASSERT_EQ(M.Levels.size(), 2u) << M.Error;
   EXPECT_TRUE(coalesced(M.Levels[0])) << map::describe(M.Levels[0]);
   EXPECT_FALSE(M.Levels[1].sequential()) << map::describe(M.Levels[1]);
@@ -273,16 +276,11 @@ TEST(MappingShow, PaperShapes) {
 
 // Under the generator's limits, Split(k) of the inner level is offered only
 // where a second kernel can finish each outermost iteration.
-map::MappingInput generated() {
-  map::MappingInput In;
-  In.GeneratorLimits = true;
-  return In;
-}
 
 TEST(MappingGenerated, FewLongRowsSplitTheInnerReduction) {
   // 16 rows cannot fill the device with one block each: the row's
   // reduction is split over blocks, each a whole group.
-  const map::NestMapping M = mapSum(true, 16, 1 << 22, generated());
+  const map::NestMapping M = mapSum(true, 16, 1 << 22, {}, true);
   ASSERT_EQ(M.Levels.size(), 2u);
   EXPECT_EQ(M.Levels[1].Dop.Kind, Parallelism::Split)
       << map::describe(M.Levels[1]);
@@ -290,7 +288,7 @@ TEST(MappingGenerated, FewLongRowsSplitTheInnerReduction) {
   EXPECT_EQ(M.Levels[1].Dim, Dimension::X);
   EXPECT_EQ(M.Levels[0].BlockSize, 1u);
   // Many rows fill it without a second kernel.
-  EXPECT_NE(mapSum(true, 1 << 16, 1024, generated()).Levels[1].Dop.Kind,
+  EXPECT_NE(mapSum(true, 1 << 16, 1024, {}, true).Levels[1].Dop.Kind,
             Parallelism::Split);
 }
 
@@ -301,7 +299,7 @@ TEST(MappingGenerated, InnerSplitNeedsCodeBeforeItToBeRerunnable) {
   N.Root.Body.insert(N.Root.Body.begin(),
                      statement(binary("=", element(3, local("i"), true),
                                       node(ir::Expr::IntLiteral, "0"))));
-  map::MappingInput In = generated();
+  map::MappingInput In = plan::buildableOnly(N, {});
   In.Symbols["rows"] = 16;
   In.Symbols["cols"] = 1 << 22;
   const map::NestMapping M = map::chooseMapping(N, In);

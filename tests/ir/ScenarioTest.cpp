@@ -3,6 +3,7 @@
 #include "map/ExtentScenarios.h"
 
 #include "TestNests.h"
+#include "plan/KernelShape.h"
 
 #include <gtest/gtest.h>
 
@@ -10,15 +11,16 @@ using namespace weft;
 
 namespace {
 
-map::MappingInput generatorInput() {
-  map::MappingInput In;
-  In.GeneratorLimits = true;
-  return In;
+/// The search as the plugin runs it: only mappings the generator builds.
+map::MappingInput generatorInput(const ir::Nest &N) {
+  return plan::buildableOnly(N, {});
 }
 
-map::ScenarioChoice scenarios(const ir::Nest &N,
-                              map::MappingInput In = generatorInput()) {
+map::ScenarioChoice scenarios(const ir::Nest &N, map::MappingInput In) {
   return map::chooseForScenarios(N, In, map::chooseMapping(N, In));
+}
+map::ScenarioChoice scenarios(const ir::Nest &N) {
+  return scenarios(N, generatorInput(N));
 }
 
 /// The mapping a scenario gets is the search's own for those sizes, or,
@@ -39,10 +41,10 @@ TEST(Scenarios, EachScenarioGetsTheSearchsMappingForItsSizes) {
     ASSERT_EQ(C.Scenarios.size(), 16u) << "4 values of each of 2 sizes";
     ASSERT_LE(C.Mappings.size(), map::MaxMappings);
     EXPECT_TRUE(map::sameMapping(C.Mappings[0],
-                                 map::chooseMapping(N, generatorInput())));
+                                 map::chooseMapping(N, generatorInput(N))));
     unsigned Exact = 0;
     for (const map::ScenarioChoice::Scenario &S : C.Scenarios) {
-      map::MappingInput In = generatorInput();
+      map::MappingInput In = generatorInput(N);
       for (std::size_t I = 0; I < S.Values.size(); ++I)
         In.Symbols[C.Symbols[I].Name] = S.Values[I];
       ASSERT_LT(S.Mapping, C.Mappings.size());
@@ -88,9 +90,10 @@ TEST(Scenarios, ShortAndLongRowsGetDifferentMappings) {
 }
 
 TEST(Scenarios, KnownSizesDoNotVary) {
-  map::MappingInput In = generatorInput();
+  const ir::Nest N = test_nests::sumNest(true);
+  map::MappingInput In = generatorInput(N);
   In.Symbols["cols"] = 4096;
-  const map::ScenarioChoice C = scenarios(test_nests::sumNest(true), In);
+  const map::ScenarioChoice C = scenarios(N, In);
   ASSERT_EQ(C.Symbols.size(), 1u);
   EXPECT_EQ(C.Symbols[0].Name, "rows");
   for (const map::ScenarioChoice::Scenario &S : C.Scenarios)

@@ -5,6 +5,7 @@
 // reuse.
 #include "TestNests.h"
 #include "memory/TilingPlan.h"
+#include "plan/KernelShape.h"
 
 #include <gtest/gtest.h>
 
@@ -60,11 +61,11 @@ namespace {
 // to share, both levels spread over a 2-D block; without tiles to share,
 // no reuse is scored.
 TEST(Tiling, SearchPrefersBlocksThatShareTiles) {
-  map::MappingInput In;
-  In.GeneratorLimits = true;
+  const ir::Nest Product =
+      productNest(false, ir::ParamKind::ReadSpan, /*WithB=*/true);
+  map::MappingInput In = plan::buildableOnly(Product, {});
   In.Symbols["K"] = 512;
-  const map::NestMapping M = map::chooseMapping(
-      productNest(false, ir::ParamKind::ReadSpan, /*WithB=*/true), In);
+  const map::NestMapping M = map::chooseMapping(Product, In);
   ASSERT_EQ(M.Levels.size(), 2u);
   EXPECT_GE(M.Levels[0].BlockSize, 2u) << map::describe(M.Levels[0]);
   EXPECT_GE(M.Levels[1].BlockSize, 32u) << map::describe(M.Levels[1]);
@@ -74,8 +75,9 @@ TEST(Tiling, SearchPrefersBlocksThatShareTiles) {
   ASSERT_TRUE(T);
   EXPECT_EQ(T->Tiles.size(), 2u);
 
+  const ir::Nest Single = productNest(true, ir::ParamKind::ReadSpan);
   const map::NestMapping Plain = map::chooseMapping(
-      productNest(true, ir::ParamKind::ReadSpan), In); // nothing to share
+      Single, plan::buildableOnly(Single, In)); // nothing to share
   EXPECT_EQ(Plain.Alternatives.front().Value.Reuse, 0);
 }
 

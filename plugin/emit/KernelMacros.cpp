@@ -1,0 +1,35 @@
+// KernelMacros.cpp: the kernel text's preamble: what loop it is for, the
+// prelude, and its tuning parameters as macros the runtime may redefine.
+#include "emit/BodyPrinter.h"
+#include "emit/KernelParts.h"
+
+#include <sstream>
+
+namespace weft::emit {
+
+std::string kernelPreamble(const plan::KernelPlan &P) {
+  const ir::Nest &N = *P.Nest;
+  std::ostringstream Src;
+  Src << "// weft kernel for the loop at " << N.Location << "\n";
+  for (std::size_t D = 0; D < P.Mapping.Levels.size(); ++D)
+    Src << "// level " << D << ": " << map::describe(P.Mapping.Levels[D])
+        << "\n";
+  Src << "#include <weft/device.h>\n\n";
+  for (int A = 0; A < 3; ++A)
+    Src << "#ifndef WEFT_BLOCK_" << AxisName[A] << "\n#define WEFT_BLOCK_"
+        << AxisName[A] << " " << P.Shape.Block[A] << "\n#endif\n";
+  Src << "#define WEFT_BLOCK_THREADS (WEFT_BLOCK_X * WEFT_BLOCK_Y * "
+         "WEFT_BLOCK_Z)\n";
+  if (P.Tiled)
+    Src << "// Iterations of the tiled loop per tile in shared memory.\n"
+        << "#ifndef WEFT_TILE\n#define WEFT_TILE " << P.Tiled->Width
+        << "\n#endif\n";
+  if (!P.Stages.empty() || P.Tiled)
+    Src << "#ifndef WEFT_STAGING\n#define WEFT_STAGING 1\n#endif\n";
+  for (std::size_t S = 0; S < P.Stages.size(); ++S)
+    Src << "#ifndef WEFT_STAGE" << S << "\n#define WEFT_STAGE" << S << " "
+        << P.StageCapacity[S] << "\n#endif\n";
+  return Src.str();
+}
+
+} // namespace weft::emit

@@ -1,0 +1,115 @@
+// TiledLoop.cpp: the inner level of a tiled nest and its loop walked in
+// shared-memory tiles (the matrix-product and lud case; see
+// memory/TilingPlan.h).
+#include "emit/BodyPrinter.h"
+
+namespace weft::emit {
+
+std::string BodyPrinter::axis(unsigned D) const {
+  return std::to_string(Axis[D]);
+}
+
+std::string BodyPrinter::block(unsigned D) const {
+  return std::string("WEFT_BLOCK_") + AxisName[Axis[D]];
+}
+
+std::string BodyPrinter::tileRead(std::size_t T) {
+  const memory::TiledLoop &TL = *Plan->Tiled;
+  const std::string K = "((weft::index_t)(" + TL.Index + ") - weft_k0)";
+  const std::string Name = "weft_tile" + std::to_string(T);
+  if (TL.Tiles[T].AlongOuter)
+    return Name + ".ld((weft::index_t)weft::thread_idx(" + axis(0) +
+           ") * (WEFT_TILE + 1) + " + K + ")";
+  return Name + ".ld(" + K + " * (" + block(1) + " + 1) + weft::thread_idx(" +
+         axis(1) + "))";
+}
+
+void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
+  const std::string T = ir::spelling(L.IndexType), In = Pad + "  ",
+                    In2 = In + "  ";
+  OS << Pad << "{\n"
+     << In << "const weft::index_t weft_lo1 = (weft::index_t)("
+     << expr(*L.Lower) << ");\n"
+     << In << "const weft::index_t weft_hi1 = (weft::index_t)("
+     << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
+     << In
+     << "const weft::index_t weft_count1 = weft_hi1 > weft_lo1 ? (weft_hi1 "
+        "- weft_lo1 + "
+     << (L.Step - 1) << ") / " << L.Step << " : 0;\n"
+     << In << "weft::inner_level(true);\n"
+     << In << "for (weft::index_t weft_b1 = (weft::index_t)weft::block_idx("
+     << axis(1) << ") * " << block(1)
+     << "; weft_b1 < weft_count1; weft_b1 += (weft::index_t)weft::grid_dim("
+     << axis(1) << ") * " << block(1) << ") {\n"
+     << In2 << "const weft::index_t weft_t1 = weft_b1 + weft::thread_idx("
+     << axis(1) << ");\n"
+     << In2 << "const bool weft_in1 = weft_t1 < weft_count1;\n"
+     << In2 << "const bool weft_active = weft_in0 && weft_in1;\n"
+     << In2 << "weft::begin_inner_iteration(weft_t1);\n"
+     << In2 << "const " << T << " " << L.IndexName << " = (" << T
+     << ")(weft_lo1 + weft_t1"
+     << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
+  const unsigned Saved = Depth;
+  Depth = L.Depth;
+  const int Indent = static_cast<int>(In2.size() / 2);
+  bool After = false;
+  for (const ir::StmtPtr &S : L.Body) {
+    if (S.get() == Plan->Tiled->Loop) {
+      tiledLoop(In2, Indent);
+      // What follows the loop runs where the thread's indices are.
+      OS << In2 << "if (weft_active) {\n";
+      After = true;
+      continue;
+    }
+    stmt(*S, After ? Indent + 1 : Indent);
+  }
+  OS << In2 << "}\n";
+  Depth = Saved;
+  OS << In << "}\n" << In << "weft::inner_level(false);\n" << Pad << "}\n";
+}
+
+void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
+  const memory::TiledLoop &TL = *Plan->Tiled;
+  const std::string KT = ir::spelling(TL.IndexType), In = Pad + "  ";
+  const std::string Hi = "(weft::index_t)(" + expr(*TL.Upper) + ")";
+  // WEFT_STAGING=0 builds the loop as written, reading global memory.
+  OS << "#if WEFT_STAGING\n"
+     << Pad << "for (weft::index_t weft_k0 = (weft::index_t)("
+     << expr(*TL.Lower) << "); weft_k0 < " << Hi
+     << "; weft_k0 += WEFT_TILE) {\n";
+  for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
+    const memory::Tile &Tile = TL.Tiles[T];
+    Renamed[TL.Index] = "((" + KT + ")(weft_k0 + weft_kk))";
+    const std::string Source = N.Params[Tile.Param].Name + ".ld(" +
+                               expr(*Tile.Reads.front()->Operands[0]) + ")";
+    Renamed.erase(TL.Index);
+    const std::string Name = "weft_tile" + std::to_string(T);
+    const unsigned Loader = Tile.AlongOuter ? 1 : 0, Owner = 1 - Loader;
+    OS << In << "for (weft::index_t weft_kk = weft::thread_idx(" << axis(Loader)
+       << "); weft_kk < WEFT_TILE; weft_kk += " << block(Loader) << ")\n"
+       << In << "  if (weft_in" << Owner << " && weft_k0 + weft_kk < " << Hi
+       << ")\n"
+       << In << "    " << Name << "["
+       << (Tile.AlongOuter ? "(weft::index_t)weft::thread_idx(" + axis(0) +
+                                 ") * (WEFT_TILE + 1) + weft_kk"
+                           : "weft_kk * (" + block(1) +
+                                 " + 1) + weft::thread_idx(" + axis(1) + ")")
+       << "] = " << Source << ";\n";
+  }
+  OS << In << "weft::barrier();\n"
+     << In << "if (weft_active)\n"
+     << In << "  for (" << KT << " " << TL.Index << " = (" << KT
+     << ")weft_k0; (weft::index_t)" << TL.Index << " < " << Hi
+     << " && (weft::index_t)" << TL.Index << " < weft_k0 + WEFT_TILE; ++"
+     << TL.Index << ")\n";
+  nested(*TL.Loop->Children[1], Indent + 2);
+  OS << In << "weft::barrier();\n" << Pad << "}\n#else\n";
+  std::map<const ir::Expr *, std::size_t> Tiles;
+  std::swap(Tiles, TileReads);
+  OS << Pad << "if (weft_active)\n";
+  stmt(*TL.Loop, Indent + 1);
+  std::swap(Tiles, TileReads);
+  OS << "#endif\n";
+}
+
+} // namespace weft::emit

@@ -1,0 +1,100 @@
+// KernelPlan.h: everything the emitter prints for one mapping of a nest,
+// decided before a line is printed: the kernel's shape, what moves between
+// host and device, what is staged or tiled in shared memory, the shared
+// arrays and per-thread buffers the kernel declares, what the runtime may
+// tune, and the claims it checks at launch.
+#ifndef WEFT_PLUGIN_PLAN_KERNELPLAN_H
+#define WEFT_PLUGIN_PLAN_KERNELPLAN_H
+
+#include "contract/Descriptor.h"
+#include "ir/NestIR.h"
+#include "map/Mapping.h"
+#include "memory/StagingPlan.h"
+#include "memory/TilingPlan.h"
+#include "memory/TransferPlan.h"
+#include "plan/KernelShape.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace weft::plan {
+
+/// How the kernel walks the outermost level's iterations.
+enum class OuterWalk {
+  GlobalX,     // over the grid's x threads (global_id_x)
+  Grid,        // over blocks and threads along another axis
+  BlockStride, // Span(all): the block's threads stride over all of it
+  Uniform      // blocks walk it together, threads active where in range
+};
+
+/// A kernel-scope shared-memory array.
+struct SharedArray {
+  std::string Element; // its element type's spelling
+  std::string Count;   // elements: an expression of the kernel's macros
+  std::string Name;
+};
+
+/// A per-iteration array of run-time size: a slice per grid thread of a
+/// buffer the runtime allocates for the launch.
+struct ThreadBuffer {
+  const ir::Stmt *Decl = nullptr; // the array's declaration in the nest
+  std::string Element;            // its element type's spelling
+  unsigned ElementBytes = 0;
+  const ir::Expr *Extent = nullptr; // elements per thread (host-evaluable)
+};
+
+/// What a level's threads do after it, before the code that follows.
+enum class Sync { None, Barrier, Warp };
+
+/// A level of the nest under the plan.
+struct LevelPlan {
+  int Axis = -1; // -1: in the thread
+  Combine How = Combine::None;
+  Sync After = Sync::None;
+  /// Per reduction of the level, the shared array it combines through
+  /// (empty where it needs none).
+  std::vector<std::string> Scratch;
+  /// Stages (indices into KernelPlan::Stages) the block loads before it.
+  std::vector<std::size_t> Stages;
+};
+
+struct KernelPlan {
+  const ir::Nest *Nest = nullptr;
+  map::NestMapping Mapping;
+  KernelShape Shape;
+  OuterWalk Outer = OuterWalk::GlobalX;
+  std::vector<memory::Transfer> Transfers; // one per parameter
+  std::vector<memory::Stage> Stages;
+  /// Elements of shared memory per staged range (24 KiB among them); a
+  /// range that does not fit is read in place.
+  std::vector<unsigned> StageCapacity;
+  std::optional<memory::TiledLoop> Tiled;
+  std::map<const ir::Level *, LevelPlan> Levels;
+  /// In declaration order: tiles, then per level its stages and reduction
+  /// scratch, then the outermost reductions' partials.
+  std::vector<SharedArray> Shared;
+  /// The shared array each outermost reduction combines its block through.
+  std::vector<std::string> OuterScratch;
+  std::vector<ThreadBuffer> Buffers;
+  /// Split(k) of depth 1: the level whose partials a second kernel folds.
+  const ir::Level *SplitLevel = nullptr;
+  /// Block sizes the runtime may try instead of the mapped ones.
+  contract::TuneInfo Tune;
+  /// Per parameter: the "written everywhere" claim the runtime checks.
+  std::vector<std::optional<memory::GridCoverage>> Coverage;
+
+  const LevelPlan &level(const ir::Level &L) const { return Levels.at(&L); }
+  /// The first level at a depth (siblings share its mapping).
+  const ir::Level *firstAtDepth(unsigned Depth) const;
+};
+
+/// The plan for one mapping of N, or nullopt (with Error) when the
+/// generator cannot build it.
+std::optional<KernelPlan>
+planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error);
+
+} // namespace weft::plan
+
+#endif

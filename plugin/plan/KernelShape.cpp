@@ -1,0 +1,220 @@
+// KernelShape.cpp: the generator's rules (see KernelShape.h).
+#include "plan/KernelShape.h"
+
+#include "ir/IrQueries.h"
+
+#include <memory>
+
+namespace weft::plan {
+namespace {
+
+/// A declaration without side effects: its initializer only reads.
+bool pureExpression(const ir::Expr &E) {
+  if (ir::assigns(E) || E.Kind == ir::Expr::Call)
+    return false;
+  for (const ir::ExprPtr &O : E.Operands)
+    if (!pureExpression(*O))
+      return false;
+  return true;
+}
+
+/// Only pure scalar declarations and exactly one nested parallel loop.
+bool perfectBody(const ir::Level &L) {
+  unsigned Loops = 0;
+  for (const ir::StmtPtr &S : L.Body) {
+    if (S->Kind == ir::Stmt::ParallelFor) {
+      ++Loops;
+      continue;
+    }
+    if (S->Kind != ir::Stmt::Decl || S->ArrayExtent || S->VarType.IsReference ||
+        (S->Exprs[0] && !pureExpression(*S->Exprs[0])))
+      return false;
+  }
+  return Loops == 1;
+}
+
+/// Writes a span element (or binds one to a reference that may), or holds
+/// a nested level.
+bool writesSpan(const ir::Stmt &S) {
+  return ir::anyStatement(S,
+                          [](const ir::Stmt &X) {
+                            return X.Kind == ir::Stmt::ParallelFor;
+                          }) ||
+         ir::anyExpression(S, [](const ir::Expr &E) {
+           return E.Kind == ir::Expr::SpanElement && E.LValue;
+         });
+}
+
+/// The one level at depth 1, when it reduces and is one of the outermost
+/// body's own statements, and the outermost level has no reductions of its
+/// own and no run-time arrays; else null. Both ways of combining an inner
+/// level's reductions beyond one block's group need that shape.
+const ir::Level *soleReducingInnerLevel(const ir::Nest &N) {
+  const ir::Level &Root = N.Root;
+  if (!Root.Reductions.empty())
+    return nullptr;
+  for (const ir::Allocation &A : N.Allocations)
+    if (A.FixedSize < 0)
+      return nullptr;
+  const ir::Level *Inner = nullptr;
+  for (const ir::StmtPtr &S : Root.Body)
+    if (S->Kind == ir::Stmt::ParallelFor) {
+      if (Inner)
+        return nullptr;
+      Inner = S->Nested.get();
+    }
+  if (!Inner || Inner->Reductions.empty())
+    return nullptr;
+  for (const ir::Level *L : ir::levels(N))
+    if (L->Depth == 1 && L != Inner)
+      return nullptr;
+  return Inner;
+}
+
+/// The inner level may be split over blocks (Split(k) of depth 1) when a
+/// second kernel can finish each outermost iteration: only span-free code
+/// before the level (rerun by both kernels), and its reductions go into
+/// the outermost body's locals.
+bool splitCombinable(const ir::Nest &N) {
+  const ir::Level *Inner = soleReducingInnerLevel(N);
+  if (!Inner)
+    return false;
+  for (const ir::StmtPtr &S : N.Root.Body) {
+    if (S->Nested.get() == Inner)
+      break;
+    if (writesSpan(*S))
+      return false;
+  }
+  for (const ir::Reduction &R : Inner->Reductions)
+    if (R.ParamIndex >= 0)
+      return false;
+  return true;
+}
+
+/// The outermost body can run with threads whose iteration is out of range
+/// taking part only in the inner level's combining: besides the level
+/// (with nothing deeper), scalar declarations whose initializers read no
+/// span (safe to run out of range) and expression statements (guarded).
+bool groupReducible(const ir::Nest &N) {
+  const ir::Level *Inner = soleReducingInnerLevel(N);
+  if (!Inner)
+    return false;
+  for (const ir::StmtPtr &S : N.Root.Body) {
+    if (S->Kind == ir::Stmt::Decl) {
+      if (S->ArrayExtent || S->VarType.IsReference || S->VarType.Struct >= 0 ||
+          (S->Exprs[0] && ir::touchesSpan(*S->Exprs[0])))
+        return false;
+    } else if (S->Kind != ir::Stmt::ExprStmt &&
+               S->Kind != ir::Stmt::ParallelFor) {
+      return false;
+    }
+  }
+  for (const ir::Level *L : ir::levels(N))
+    if (L->Depth >= 2)
+      return false;
+  return true;
+}
+
+} // namespace
+
+ShapeRules::ShapeRules(const ir::Nest &N) {
+  for (const ir::Level *L : ir::levels(N)) {
+    if (Depths.size() <= L->Depth)
+      Depths.resize(L->Depth + 1);
+    DepthFacts &D = Depths[L->Depth];
+    D.Reduces = D.Reduces || !L->Reductions.empty();
+    D.Perfect = D.Perfect && perfectBody(*L);
+  }
+  for (const ir::Allocation &A : N.Allocations)
+    for (int D = static_cast<int>(A.OwningLevel) + 1;
+         D <= A.FilledByLevel && D < static_cast<int>(Depths.size()); ++D)
+      Depths[D].FillsOuterArray = true;
+  if (Depths.size() > 1) {
+    SplitCombinable = splitCombinable(N);
+    GroupReducible = groupReducible(N);
+  }
+}
+
+std::optional<KernelShape>
+ShapeRules::shape(const std::vector<map::LevelMapping> &Levels) const {
+  using map::Parallelism;
+  KernelShape S;
+  unsigned Mapped = 0;
+  for (std::size_t D = 0; D < Levels.size(); ++D) {
+    const map::LevelMapping &L = Levels[D];
+    DepthShape Depth;
+    if (!L.sequential()) {
+      Depth.Axis = static_cast<int>(L.Dim);
+      Depth.Block = L.BlockSize;
+      S.Block[Depth.Axis] = L.BlockSize;
+      ++Mapped;
+    }
+    S.Depths.push_back(Depth);
+  }
+  const unsigned BlockThreads = S.threads();
+  for (std::size_t D = 1; D < Levels.size(); ++D) {
+    const map::LevelMapping &L = Levels[D];
+    if (L.sequential())
+      continue;
+    if (Depths[D].FillsOuterArray)
+      return std::nullopt;
+    const bool OneWarp = L.Dim == map::Dimension::X && L.BlockSize == WarpSize;
+    const bool OneGroup = BlockThreads == L.BlockSize;
+    bool Chain = true; // perfectly nested down to this level
+    for (std::size_t Up = 0; Up < D; ++Up)
+      Chain = Chain && Depths[Up].Perfect;
+    DepthShape &Shape = S.Depths[D];
+    Shape.OneWarp = OneWarp;
+    Shape.WholeBlock = OneGroup;
+    if (L.Dop.Kind == Parallelism::Split) {
+      // Partials per block, then a second kernel: the block is the level's
+      // one group, and nothing deeper spreads.
+      if (D != 1 || !SplitCombinable || !OneGroup)
+        return std::nullopt;
+      for (std::size_t Deeper = D + 1; Deeper < Levels.size(); ++Deeper)
+        if (!Levels[Deeper].sequential())
+          return std::nullopt;
+      S.SplitInner = true;
+      Shape.How = Combine::SplitPartials;
+      continue;
+    }
+    // Spread over blocks, the level's enclosing code would run in each.
+    if (L.Dop.Kind != Parallelism::SpanAll && !Chain)
+      return std::nullopt;
+    // A third level on threads: only down a perfectly nested chain without
+    // inner reductions (a 3-D grid), where no level waits for another.
+    if (Mapped > 2 && (!Chain || Depths[D].Reduces))
+      return std::nullopt;
+    // One group among several in the block, combining over its threads:
+    // the block's barriers need every thread, so blocks walk the outermost
+    // level together (its iteration on threads, one at a time).
+    const bool AxisGroup =
+        !OneWarp && !OneGroup && D == 1 && GroupReducible &&
+        L.Dop.Kind == Parallelism::SpanAll && !Levels[0].sequential() &&
+        Levels[0].Dop.Kind == Parallelism::Span && Levels[0].Dop.N == 1;
+    // What the group's threads write, the code after the level may read:
+    // they synchronize there, which needs the group to be the block or a
+    // warp, unless nothing follows (a perfectly nested chain).
+    if (!OneWarp && !OneGroup && !Chain && !AxisGroup)
+      return std::nullopt;
+    if (!Depths[D].Reduces)
+      continue;
+    if (!OneWarp && !OneGroup && !AxisGroup)
+      return std::nullopt;
+    Shape.How = OneWarp    ? Combine::Warp
+                : OneGroup ? Combine::Block
+                           : Combine::Axis;
+    S.UniformOuter = S.UniformOuter || Shape.How == Combine::Axis;
+  }
+  return S;
+}
+
+map::MappingInput buildableOnly(const ir::Nest &N, map::MappingInput In) {
+  auto Rules = std::make_shared<ShapeRules>(N);
+  In.Buildable = [Rules](const std::vector<map::LevelMapping> &Levels) {
+    return Rules->shape(Levels).has_value();
+  };
+  return In;
+}
+
+} // namespace weft::plan
