@@ -4,7 +4,7 @@
 // warm one), side by side in one run. The module load and the launch itself
 // need a GPU and are not counted here.
 #include "core/KernelCache.h"
-#include "core/RuntimeCompiler.h"
+#include "gpu/RuntimeCompiler.h"
 
 #include <algorithm>
 #include <chrono>

@@ -6,7 +6,7 @@
 #define WEFT_BENCHMARKS_COMMON_DRIVERSESSION_H
 
 #include "core/DynamicLibrary.h"
-#include "core/RuntimeCompiler.h"
+#include "gpu/RuntimeCompiler.h"
 #include "cuda/DriverApi.h"
 
 #include <string>

@@ -3,19 +3,15 @@
 #ifndef WEFT_RUNTIME_CORE_BACKEND_H
 #define WEFT_RUNTIME_CORE_BACKEND_H
 
+#include "core/Kernel.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace weft::contract {
-struct KernelInfo;
-} // namespace weft::contract
-
 namespace weft::rt {
-
-using contract::KernelInfo;
 
 /// A failure, described for the one warning line a fallback prints; empty
 /// means success.

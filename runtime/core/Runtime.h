@@ -1,49 +1,23 @@
-// Runtime.h: the process-wide state behind weft::detail::launchKernel: the
-// chosen backend and the per-loop-site records.
+// Runtime.h: the process-wide state behind weft::detail::launchKernel and
+// the regions: the chosen backend, the loops seen so far, and the ranges
+// regions keep on the device. A launch reads as its stages: choose the
+// loop's mapping and variant, compile, size the grid, then bind, copy in,
+// launch, copy out, combine (launch/KernelLaunch.h).
 #ifndef WEFT_RUNTIME_CORE_RUNTIME_H
 #define WEFT_RUNTIME_CORE_RUNTIME_H
 
 #include "core/Backend.h"
-#include "core/Descriptor.h"
+#include "core/DataMover.h"
+#include "core/LoopSite.h"
+#include "region/Residency.h"
+
+#include "weft/abi.h"
 
 #include <memory>
 #include <mutex>
-#include <string>
 #include <unordered_map>
-#include <vector>
 
 namespace weft::rt {
-
-enum class BackendChoice { Auto, Cuda, Hip, Sim, Host };
-
-/// Reads WEFT_BACKEND; an unknown value warns and means auto.
-BackendChoice backendChoiceFromEnvironment();
-
-/// A marked loop as the runtime knows it, keyed by its descriptor's address.
-struct LoopSite {
-  KernelInfo Kernel;
-  KernelHandle Handle = nullptr;
-  KernelHandle CombineHandle = nullptr; // Split(k) of depth 1 only
-  /// Run-time tuning of the block size along Kernel.Tune.Axis: each
-  /// variant is timed over a few launches, then the fastest is kept.
-  struct Variant {
-    unsigned Block = 0;
-    KernelHandle Handle = nullptr;
-    double Seconds = 0; // the fastest of its timed launches
-    unsigned Timed = 0;
-  };
-  std::vector<Variant> Variants;
-  int Chosen = -1; // index into Variants once tuned
-  unsigned Launches = 0;
-  /// Set after a failure: the host loop runs from then on, without more
-  /// warnings.
-  bool Disabled = false;
-  /// The loop's other mappings, for other sizes (Kernel.Choice says which);
-  /// each with its own text when the source holds several.
-  std::vector<std::unique_ptr<LoopSite>> Alternatives;
-  std::string Text;
-  unsigned LastMapping = ~0u; // to say when the sizes change the mapping
-};
 
 class Runtime {
 public:
@@ -61,7 +35,7 @@ public:
   void exitRegion(void *Region);
   void updateRegion(const void *Data, std::size_t Bytes, bool ToDevice);
 
-  std::uint64_t BytesToDevice = 0, BytesToHost = 0;
+  const DataMover &data() const { return Data; }
 
 private:
   Runtime();
@@ -74,29 +48,12 @@ private:
                          std::size_t NumArgs);
   Status run(LoopSite &Site, const char *Source, const detail::LaunchArg *Args,
              std::size_t NumArgs);
-  /// The block-size variant this launch uses while the site is tuned (null:
-  /// the mapped one), compiled on first use.
-  Status chooseVariant(LoopSite &Site, const char *Source,
-                       LoopSite::Variant *&Out);
-
-  struct Resident {
-    char *Host;
-    std::size_t Bytes;
-    DevicePtr Device;
-    void *Region;
-  };
-  /// The resident range holding [Data, Data + Bytes), if any.
-  Resident *findResident(const void *Data, std::size_t Bytes);
-  /// After a failure: every resident range back to the host, released; the
-  /// host loops carry on with current data.
-  void evictAll();
-  Status toDevice(DevicePtr Dst, const void *Src, std::size_t Bytes);
-  Status toHost(void *Dst, DevicePtr Src, std::size_t Bytes);
 
   std::mutex Lock; // Serializes launches; see README's runtime section.
   std::unique_ptr<Backend> Active;
+  DataMover Data;
+  Residency Resident;
   std::unordered_map<const char *, std::unique_ptr<LoopSite>> Sites;
-  std::vector<Resident> Residents;
 };
 
 } // namespace weft::rt

@@ -5,10 +5,10 @@
 #define WEFT_RUNTIME_GPU_GPUBACKEND_H
 
 #include "core/Backend.h"
-#include "core/Descriptor.h"
+#include "launch/LaunchBounds.h"
 #include "core/Diagnostics.h"
 #include "core/KernelCache.h"
-#include "core/RuntimeCompiler.h"
+#include "gpu/RuntimeCompiler.h"
 
 #include "core/Prelude.h"
 

@@ -3,7 +3,7 @@
 // dialect, run by the GridExecutor. Built as libweft-sim.so, which the runtime
 // loads only when this backend is chosen.
 #include "core/Backend.h"
-#include "core/Descriptor.h"
+#include "launch/LaunchBounds.h"
 #include "sim/GridExecutor.h"
 #include "sim/HostCompiler.h"
 

@@ -1,7 +1,7 @@
 // weft-nvrtc / weft-hiprtc: compile kernel files written by the plugin with
 // NVRTC or hipRTC, as the GPU backends would. The test suite runs them over
 // every kernel it generates. Built twice, WEFT_HIP choosing hipRTC.
-#include "core/RuntimeCompiler.h"
+#include "gpu/RuntimeCompiler.h"
 
 #if WEFT_HIP
 static const char *const Tool = "weft-hiprtc";

@@ -1,6 +1,6 @@
 // DescriptorTest.cpp: parsing descriptors and evaluating loop bounds from
 // launch arguments.
-#include "core/Descriptor.h"
+#include "launch/LaunchBounds.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // detected, the directory's permissions, and a second run compiling nothing.
 #include "core/KernelCache.h"
 #include "core/Backend.h"
-#include "core/Descriptor.h"
+#include "launch/LaunchBounds.h"
 
 #include <gtest/gtest.h>
 

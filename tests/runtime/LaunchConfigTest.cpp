@@ -1,7 +1,7 @@
 // LaunchConfigTest.cpp: grids and blocks from descriptors and the real
 // extents: enough blocks to cover a span level, k for Split(k), a capped
 // grid, and a tuned block size in place of the mapped one.
-#include "core/LaunchConfig.h"
+#include "launch/LaunchConfig.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // MappingChoiceTest.cpp: a loop's alternative mappings in its descriptor,
 // and the launch's choice among them by its sizes.
-#include "core/MappingChoice.h"
-#include "core/Descriptor.h"
+#include "policy/MappingChoice.h"
+#include "launch/LaunchBounds.h"
 
 #include <gtest/gtest.h>
 

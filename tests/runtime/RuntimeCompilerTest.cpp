@@ -1,7 +1,7 @@
 // RuntimeCompilerTest.cpp: the device prelude and the runtime compilers,
 // NVRTC for sm_90 and hipRTC for gfx90a, compiling for real where they are
 // installed (skipped, with the reason, where they are not).
-#include "core/RuntimeCompiler.h"
+#include "gpu/RuntimeCompiler.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // warp shuffles, votes and ballots at widths 32 and 64, atomics), and one
 // planted bug per checker class, each caught, each with a correct twin.
 #include "core/Backend.h"
-#include "core/Descriptor.h"
+#include "launch/LaunchBounds.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // HostCombine.cpp: reduction combining per operator and type.
-#include "core/HostCombine.h"
+#include "launch/HostCombine.h"
 
 #include <cstring>
 #include <type_traits>

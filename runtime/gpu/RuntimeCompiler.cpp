@@ -1,6 +1,6 @@
 // RuntimeCompiler.cpp: the NVRTC and hipRTC calls, declared here so that
 // building the runtime needs neither CUDA's nor HIP's headers.
-#include "core/RuntimeCompiler.h"
+#include "gpu/RuntimeCompiler.h"
 
 #include "core/Prelude.h"
 

@@ -1,15 +1,12 @@
-// Descriptor.h: the runtime's side of the plugin's descriptors
-// (contract/Descriptor.h): their types under the runtime's names, and loop
-// bounds evaluated from a launch's arguments.
-#ifndef WEFT_RUNTIME_CORE_DESCRIPTOR_H
-#define WEFT_RUNTIME_CORE_DESCRIPTOR_H
+// Kernel.h: the runtime's names for the contract's types (the descriptor
+// the plugin embeds beside each kernel; contract/Descriptor.h), and a
+// dispatch on a parameter's scalar type.
+#ifndef WEFT_RUNTIME_CORE_KERNEL_H
+#define WEFT_RUNTIME_CORE_KERNEL_H
 
 #include "contract/Descriptor.h"
 
-#include "weft/abi.h"
-
 #include <cstdint>
-#include <string>
 
 namespace weft::rt {
 
@@ -30,19 +27,6 @@ using contract::ReductionInfo;
 using contract::ScalarType;
 using contract::sizeOf;
 using contract::TuneInfo;
-
-/// Evaluates a bound from the launch arguments. False (and Error) when an
-/// argument is missing or of the wrong kind, on division by zero or on
-/// overflow.
-bool evaluateBound(const BoundExpr &E, const KernelInfo &K,
-                   const detail::LaunchArg *Args, std::size_t NumArgs,
-                   std::int64_t &Value, std::string &Error);
-
-/// Number of iterations of a level: 0 when the range is empty.
-bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
-                       const detail::LaunchArg *Args, std::size_t NumArgs,
-                       std::int64_t &Lower, std::int64_t &Count,
-                       std::string &Error);
 
 /// Calls F with a value-initialized object of the C++ type that T names, to
 /// dispatch on it. False for Bytes, which names no such type.

@@ -1,5 +1,5 @@
-// Descriptor.cpp: loop bounds evaluated from a launch's arguments.
-#include "core/Descriptor.h"
+// LaunchBounds.cpp: loop bounds evaluated from a launch's arguments.
+#include "launch/LaunchBounds.h"
 
 #include <cstring>
 #include <type_traits>

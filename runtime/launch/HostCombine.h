@@ -2,10 +2,10 @@
 // blocks' partial values combined on the host, in block order (so a mapping
 // gives the same floating-point result on every run), then into the
 // program's variable.
-#ifndef WEFT_RUNTIME_CORE_HOSTCOMBINE_H
-#define WEFT_RUNTIME_CORE_HOSTCOMBINE_H
+#ifndef WEFT_RUNTIME_LAUNCH_HOSTCOMBINE_H
+#define WEFT_RUNTIME_LAUNCH_HOSTCOMBINE_H
 
-#include "core/Descriptor.h"
+#include "core/Kernel.h"
 
 namespace weft::rt {
 

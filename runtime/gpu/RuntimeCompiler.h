@@ -2,8 +2,8 @@
 // shape (prefix nvrtc/hiprtc), so one class drives both. Compiles kernel text
 // for one architecture. Used by the GPU backends and the weft-nvrtc and
 // weft-hiprtc test tools.
-#ifndef WEFT_RUNTIME_CORE_RUNTIMECOMPILER_H
-#define WEFT_RUNTIME_CORE_RUNTIMECOMPILER_H
+#ifndef WEFT_RUNTIME_GPU_RUNTIMECOMPILER_H
+#define WEFT_RUNTIME_GPU_RUNTIMECOMPILER_H
 
 #include "core/DynamicLibrary.h"
 

@@ -1,10 +1,10 @@
 // MappingChoice.h: which of a loop's mappings a launch takes: the one the
 // plugin chose for the scenario of sizes nearest the launch's (compile time
 // could not know them; see plugin/map/ExtentScenarios.h).
-#ifndef WEFT_RUNTIME_CORE_MAPPINGCHOICE_H
-#define WEFT_RUNTIME_CORE_MAPPINGCHOICE_H
+#ifndef WEFT_RUNTIME_POLICY_MAPPINGCHOICE_H
+#define WEFT_RUNTIME_POLICY_MAPPINGCHOICE_H
 
-#include "core/Descriptor.h"
+#include "launch/LaunchBounds.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 // LaunchConfig.cpp: grid and block sizes.
-#include "core/LaunchConfig.h"
+#include "launch/LaunchConfig.h"
 
 #include <algorithm>
 

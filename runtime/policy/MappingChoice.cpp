@@ -1,5 +1,5 @@
 // MappingChoice.cpp: the nearest scenario to a launch's sizes.
-#include "core/MappingChoice.h"
+#include "policy/MappingChoice.h"
 
 #include <algorithm>
 #include <cmath>

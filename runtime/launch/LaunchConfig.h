@@ -1,10 +1,10 @@
 // LaunchConfig.h: a kernel's grid and block from its descriptor's mapped
 // dimensions, the launch arguments and the device.
-#ifndef WEFT_RUNTIME_CORE_LAUNCHCONFIG_H
-#define WEFT_RUNTIME_CORE_LAUNCHCONFIG_H
+#ifndef WEFT_RUNTIME_LAUNCH_LAUNCHCONFIG_H
+#define WEFT_RUNTIME_LAUNCH_LAUNCHCONFIG_H
 
 #include "core/Backend.h"
-#include "core/Descriptor.h"
+#include "launch/LaunchBounds.h"
 
 namespace weft::rt {
 

@@ -1,0 +1,43 @@
+// LoopSite.h: a marked loop as the runtime knows it, keyed by its
+// descriptor's address: its kernels, the mappings it may choose among, its
+// tuning state, and whether it fell back for good.
+#ifndef WEFT_RUNTIME_CORE_LOOPSITE_H
+#define WEFT_RUNTIME_CORE_LOOPSITE_H
+
+#include "core/Backend.h"
+#include "core/Kernel.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft::rt {
+
+struct LoopSite {
+  KernelInfo Kernel;
+  KernelHandle Handle = nullptr;
+  KernelHandle CombineHandle = nullptr; // Split(k) of depth 1 only
+  /// Run-time tuning of the block size along Kernel.Tune.Axis: each
+  /// variant is timed over a few launches, then the fastest is kept.
+  struct Variant {
+    unsigned Block = 0;
+    KernelHandle Handle = nullptr;
+    double Seconds = 0; // the fastest of its timed launches
+    unsigned Timed = 0;
+  };
+  std::vector<Variant> Variants;
+  int Chosen = -1; // index into Variants once tuned
+  unsigned Launches = 0;
+  /// Set after a failure: the host loop runs from then on, without more
+  /// warnings.
+  bool Disabled = false;
+  /// The loop's other mappings, for other sizes (Kernel.Choice says which);
+  /// each with its own text when the source holds several.
+  std::vector<std::unique_ptr<LoopSite>> Alternatives;
+  std::string Text;
+  unsigned LastMapping = ~0u; // to say when the sizes change the mapping
+};
+
+} // namespace weft::rt
+
+#endif

@@ -1,0 +1,210 @@
+// KernelLaunch.cpp: the stages of a launch (see KernelLaunch.h).
+#include "launch/KernelLaunch.h"
+
+#include "core/Diagnostics.h"
+#include "launch/HostCombine.h"
+#include "launch/LaunchBounds.h"
+#include "policy/Environment.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace weft::rt {
+namespace {
+
+/// The plugin's "covers" claim, checked against the real extents: rows
+/// (the outermost trip count, from 0) times columns is the span's size,
+/// and its rows are as long as the columns.
+bool writtenEverywhere(const ParamInfo &P, std::uint64_t Elements,
+                       const KernelInfo &K, const detail::LaunchArg *Args,
+                       std::size_t NumArgs, std::int64_t Lower,
+                       std::int64_t Count) {
+  if (!P.CoverCols || P.Kind != ParamKind::InOut || Lower != 0)
+    return false;
+  std::string Error;
+  std::int64_t Cols = 0, Stride = 0;
+  if (!evaluateBound(*P.CoverCols, K, Args, NumArgs, Cols, Error) ||
+      !evaluateBound(*P.CoverStride, K, Args, NumArgs, Stride, Error) ||
+      Cols != Stride || Cols <= 0)
+    return false;
+  return static_cast<std::uint64_t>(Count) * static_cast<std::uint64_t>(Cols) ==
+         Elements;
+}
+
+} // namespace
+
+KernelLaunch::KernelLaunch(Backend &B, DataMover &Data, Residency &Resident,
+                           const KernelInfo &K, const detail::LaunchArg *Args,
+                           std::size_t NumArgs)
+    : B(B), Data(Data), Resident(Resident), K(K), Args(Args), NumArgs(NumArgs) {
+}
+
+KernelLaunch::~KernelLaunch() {
+  for (DevicePtr P : Owned)
+    B.release(P);
+}
+
+Status KernelLaunch::allocate(std::size_t Bytes, DevicePtr &P) {
+  Status S = B.allocate(Bytes ? Bytes : 1, P);
+  if (S.empty())
+    Owned.push_back(P);
+  return S;
+}
+
+Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
+                          const LaunchConfig &Config) {
+  Lower = RootLower;
+  Count = RootCount;
+  Spans.assign(NumArgs, {});
+  InRegion.assign(NumArgs, false);
+  Partials.assign(K.Reductions.size(), {});
+  Arrays.assign(K.Buffers.size(), {});
+  SplitPartials.assign(K.Combine.PartialBytes.size(), {});
+  Params.clear();
+  for (std::size_t I = 0; I < NumArgs; ++I) {
+    const ParamInfo &P = K.Params[I];
+    const detail::LaunchArg &A = Args[I];
+    if (P.Kind == ParamKind::ReductionTarget) {
+      if (A.ElementSize != P.Bytes)
+        return "reduction variable '" + P.Name + "' has the wrong size";
+      continue; // Combined on the host after the launch.
+    }
+    if (!P.isSpan()) {
+      if (A.ElementSize != P.Bytes)
+        return "argument '" + P.Name + "' has the wrong size";
+      Params.push_back(const_cast<void *>(A.Data));
+      continue;
+    }
+    if (A.ElementSize != P.Bytes)
+      return "span '" + P.Name + "' has the wrong element size";
+    const std::size_t Bytes = A.Count * A.ElementSize;
+    Spans[I].Extent = A.Count;
+    // Inside a region the span lives on the device already: no copies.
+    if (Residency::Range *R = Resident.find(A.Data, Bytes)) {
+      Spans[I].Data = R->Device + (static_cast<const char *>(A.Data) - R->Host);
+      InRegion[I] = true;
+      Params.push_back(&Spans[I]);
+      continue;
+    }
+    if (Status S = injectedFault("allocate"); !S.empty())
+      return S;
+    if (Status S = allocate(Bytes, Spans[I].Data); !S.empty())
+      return S;
+    // "out": the plugin proved every element written; the rest ("inout")
+    // is copied in, so that elements the kernel skips keep their values,
+    // unless the plugin's grid claim holds for these extents.
+    if (P.readsDevice() &&
+        !writtenEverywhere(P, A.Count, K, Args, NumArgs, Lower, Count)) {
+      Status S = injectedFault("copy-in");
+      if (S.empty())
+        S = Data.toDevice(Spans[I].Data, A.Data, Bytes);
+      if (!S.empty())
+        return S;
+    }
+    Params.push_back(&Spans[I]);
+  }
+  Params.push_back(&Lower);
+  Params.push_back(&Count);
+  // One partial value per block for each outermost reduction.
+  for (std::size_t R = 0; R < K.Reductions.size(); ++R) {
+    Partials[R].Extent = Config.blocks();
+    if (Status S =
+            allocate(Config.blocks() * K.Params[K.Reductions[R].Param].Bytes,
+                     Partials[R].Data);
+        !S.empty())
+      return S;
+    Params.push_back(&Partials[R]);
+  }
+  // Per-iteration arrays: a slice of Extent elements per thread of the
+  // grid (a thread runs its iterations one after another).
+  for (std::size_t Buf = 0; Buf < K.Buffers.size(); ++Buf) {
+    std::int64_t Extent = 0;
+    std::string Error;
+    if (!evaluateBound(K.Buffers[Buf].Extent, K, Args, NumArgs, Extent, Error))
+      return Error;
+    Arrays[Buf].Extent =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(Extent, 0)) *
+        Config.threads();
+    if (Status S = allocate(Arrays[Buf].Extent * K.Buffers[Buf].ElementBytes,
+                            Arrays[Buf].Data);
+        !S.empty())
+      return S;
+    Params.push_back(&Arrays[Buf]);
+  }
+  // Split(k) of depth 1: each block's partials, k per outermost iteration,
+  // for the combining kernel.
+  Splits = 1;
+  for (const DimensionInfo &D : K.Dimensions)
+    if (D.Depth == 1 && D.Kind == Degree::Split)
+      Splits = Config.Grid[D.Axis];
+  for (std::size_t R = 0; R < SplitPartials.size(); ++R) {
+    SplitPartials[R].Extent =
+        static_cast<std::uint64_t>(Count) * static_cast<std::uint64_t>(Splits);
+    if (Status S = allocate(SplitPartials[R].Extent * K.Combine.PartialBytes[R],
+                            SplitPartials[R].Data);
+        !S.empty())
+      return S;
+    Params.push_back(&SplitPartials[R]);
+  }
+  if (!K.Combine.Name.empty())
+    Params.push_back(&Splits);
+  return {};
+}
+
+Status KernelLaunch::enqueue(KernelHandle Kernel, KernelHandle Combine,
+                             const LaunchConfig &Config) {
+  Status S = injectedFault("launch");
+  if (S.empty())
+    S = B.launch(Kernel, Config.Grid, Config.Block, Params.data());
+  if (S.empty() && Combine) {
+    // One thread per outermost iteration, after the partials are written.
+    const unsigned Block[3] = {K.Combine.Block, 1, 1};
+    const std::int64_t Blocks = (Count + K.Combine.Block - 1) / K.Combine.Block;
+    const unsigned Grid[3] = {
+        static_cast<unsigned>(std::min<std::int64_t>(Blocks, 0x7fffffff)), 1,
+        1};
+    S = B.launch(Combine, Grid, Block, Params.data());
+  }
+  return S;
+}
+
+Status KernelLaunch::synchronize() {
+  Status S = injectedFault("synchronize");
+  return S.empty() ? B.synchronize() : S;
+}
+
+void KernelLaunch::copyOut() {
+  for (std::size_t I = 0; I < NumArgs; ++I) {
+    const ParamInfo &P = K.Params[I];
+    if (!P.writesDevice() || InRegion[I])
+      continue;
+    Status S = Data.toHost(const_cast<void *>(Args[I].Data), Spans[I].Data,
+                           Args[I].Count * Args[I].ElementSize);
+    if (!S.empty()) {
+      warn(K.Location + ": copying results of kernel " + K.Name +
+           " back failed (" + S + "); the host data is no longer reliable");
+      std::abort();
+    }
+  }
+}
+
+void KernelLaunch::combine() {
+  for (std::size_t R = 0; R < K.Reductions.size(); ++R) {
+    const ReductionInfo &Info = K.Reductions[R];
+    const ParamInfo &P = K.Params[Info.Param];
+    std::vector<char> Host(Partials[R].Extent * P.Bytes);
+    std::string Error;
+    Status S = Data.toHost(Host.data(), Partials[R].Data, Host.size());
+    if (S.empty() &&
+        !combineIntoTarget(Info.Op, P.Type, Host.data(), Partials[R].Extent,
+                           const_cast<void *>(Args[Info.Param].Data), Error))
+      S = Error;
+    if (!S.empty()) {
+      warn(K.Location + ": combining reduction '" + P.Name + "' of kernel " +
+           K.Name + " failed (" + S + "); the host data is no longer reliable");
+      std::abort();
+    }
+  }
+}
+
+} // namespace weft::rt

@@ -1,0 +1,71 @@
+// KernelLaunch.h: one launch of a loop's kernel, as its stages: bind the
+// arguments to device memory (copying in what the kernel reads), launch,
+// wait, copy out what it wrote, combine the outermost reductions' partials.
+#ifndef WEFT_RUNTIME_LAUNCH_KERNELLAUNCH_H
+#define WEFT_RUNTIME_LAUNCH_KERNELLAUNCH_H
+
+#include "core/Backend.h"
+#include "core/DataMover.h"
+#include "core/Kernel.h"
+#include "launch/LaunchConfig.h"
+#include "region/Residency.h"
+
+#include "weft/abi.h"
+
+#include <vector>
+
+namespace weft::rt {
+
+class KernelLaunch {
+public:
+  KernelLaunch(Backend &B, DataMover &Data, Residency &Resident,
+               const KernelInfo &K, const detail::LaunchArg *Args,
+               std::size_t NumArgs);
+  ~KernelLaunch();
+  KernelLaunch(const KernelLaunch &) = delete;
+  KernelLaunch &operator=(const KernelLaunch &) = delete;
+
+  /// Each argument as the kernel receives it: spans on the device (resident
+  /// ones in place; others allocated and, where the kernel reads them or
+  /// writes them only in places, copied in), scalars by value; then the
+  /// outermost range [Lower, Lower + Count), the blocks' partials, the
+  /// per-thread buffers and the split slots, sized by Config.
+  Status bind(std::int64_t Lower, std::int64_t Count,
+              const LaunchConfig &Config);
+  /// Launches the kernel (and a Split(k) nest's combining kernel).
+  Status enqueue(KernelHandle Kernel, KernelHandle Combine,
+                 const LaunchConfig &Config);
+  /// Waits for the launch to finish.
+  Status synchronize();
+  /// Written spans back to the host. It cannot fall back (part of the
+  /// results may already be in host memory): a failure ends the program.
+  void copyOut();
+  /// The outermost reductions' partials, in block order, into the
+  /// program's variables; a failure ends the program likewise.
+  void combine();
+
+private:
+  /// A span parameter as the kernel receives it: weft::dspan<T>.
+  struct DeviceSpan {
+    DevicePtr Data = 0;
+    std::uint64_t Extent = 0;
+  };
+  Status allocate(std::size_t Bytes, DevicePtr &P);
+
+  Backend &B;
+  DataMover &Data;
+  Residency &Resident;
+  const KernelInfo &K;
+  const detail::LaunchArg *Args;
+  std::size_t NumArgs;
+  std::int64_t Lower = 0, Count = 0, Splits = 1;
+  /// Pointers into these go to the kernel: sized before they are taken.
+  std::vector<DeviceSpan> Spans, Partials, Arrays, SplitPartials;
+  std::vector<bool> InRegion;
+  std::vector<void *> Params;
+  std::vector<DevicePtr> Owned; // released when the launch ends
+};
+
+} // namespace weft::rt
+
+#endif

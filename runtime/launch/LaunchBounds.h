@@ -1,0 +1,30 @@
+// LaunchBounds.h: a descriptor's loop bounds and sizes evaluated from a
+// launch's arguments.
+#ifndef WEFT_RUNTIME_LAUNCH_LAUNCHBOUNDS_H
+#define WEFT_RUNTIME_LAUNCH_LAUNCHBOUNDS_H
+
+#include "core/Kernel.h"
+
+#include "weft/abi.h"
+
+#include <cstdint>
+#include <string>
+
+namespace weft::rt {
+
+/// Evaluates a bound from the launch arguments. False (and Error) when an
+/// argument is missing or of the wrong kind, on division by zero or on
+/// overflow.
+bool evaluateBound(const BoundExpr &E, const KernelInfo &K,
+                   const detail::LaunchArg *Args, std::size_t NumArgs,
+                   std::int64_t &Value, std::string &Error);
+
+/// Number of iterations of a level: 0 when the range is empty.
+bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
+                       const detail::LaunchArg *Args, std::size_t NumArgs,
+                       std::int64_t &Lower, std::int64_t &Count,
+                       std::string &Error);
+
+} // namespace weft::rt
+
+#endif

@@ -1,0 +1,40 @@
+// Environment.h: the settings of the launch policy, each read once from
+// the environment: the backend asked for, what a fault does, run-time
+// tuning, macros every kernel is compiled with, and faults tests inject.
+#ifndef WEFT_RUNTIME_POLICY_ENVIRONMENT_H
+#define WEFT_RUNTIME_POLICY_ENVIRONMENT_H
+
+#include "core/Backend.h"
+
+#include <string>
+#include <vector>
+
+namespace weft::rt {
+
+enum class BackendChoice { Auto, Cuda, Hip, Sim, Host };
+
+/// WEFT_BACKEND; an unknown value warns and means auto.
+BackendChoice backendChoiceFromEnvironment();
+
+/// WEFT_ON_FAULT=fallback|error; by default an explicitly named GPU backend
+/// makes faults errors (the user asked for that GPU), and anything else
+/// falls back to the host loop.
+void chooseFaultPolicy(BackendChoice Choice);
+
+/// WEFT_KERNEL_DEFINES="WEFT_STAGING=0 WEFT_TILE=16": macros every kernel
+/// is compiled with (the tuning parameters of the kernel text). Block sizes
+/// are the runtime's to choose: it launches with them.
+const std::vector<std::string> &kernelDefines();
+
+/// WEFT_TUNE=0 turns run-time tuning off, WEFT_TUNE=1 on; by default it is
+/// on for GPUs (the simulator's timings say nothing about a GPU's).
+bool tuningEnabled(const Backend &B);
+
+/// WEFT_TEST_FAULT=<stage> makes that stage of every launch fail, so that
+/// tests can check the fallback contract at each: compile, allocate,
+/// copy-in, launch, synchronize.
+Status injectedFault(const char *Stage);
+
+} // namespace weft::rt
+
+#endif

@@ -1,0 +1,51 @@
+// Residency.h: host ranges kept on the device by regions (weft::region):
+// entered and left with their copies, updated on request, and all copied
+// back when a failure ends them early.
+#ifndef WEFT_RUNTIME_REGION_RESIDENCY_H
+#define WEFT_RUNTIME_REGION_RESIDENCY_H
+
+#include "core/Backend.h"
+#include "core/DataMover.h"
+
+#include "weft/abi.h"
+
+#include <vector>
+
+namespace weft::rt {
+
+class Residency {
+public:
+  struct Range {
+    char *Host;
+    std::size_t Bytes;
+    DevicePtr Device;
+    void *Region;
+  };
+
+  Residency(Backend *B, DataMover &Data) : B(B), Data(Data) {}
+
+  /// The resident range holding [Data, Data + Bytes), if any.
+  Range *find(const void *Host, std::size_t Bytes);
+  bool empty() const { return Ranges.empty(); }
+
+  /// Copies the ranges to the device (those not resident already through
+  /// an enclosing region) and returns the region's handle. On a failure
+  /// the region keeps nothing (its loops copy their data as usual).
+  void *enter(const detail::ResidentRange *Ranges, std::size_t Count);
+  /// Copies the region's ranges back and releases them.
+  void exit(void *Region);
+  /// Copies [Host, Host + Bytes) of a resident range one way.
+  void update(const void *Host, std::size_t Bytes, bool ToDevice);
+  /// After a failure: every resident range back to the host, released; the
+  /// host loops carry on with current data.
+  void evictAll();
+
+private:
+  Backend *B;
+  DataMover &Data;
+  std::vector<Range> Ranges;
+};
+
+} // namespace weft::rt
+
+#endif
