@@ -21,7 +21,10 @@ struct DeviceProperties {
   std::string Architecture; // e.g. "sm_90", "gfx90a", "sim"
   unsigned MultiprocessorCount = 1;
   unsigned MaxThreadsPerBlock = 1024;
+  unsigned MaxThreadsPerMultiprocessor = 2048;
   unsigned WarpSize = 32;
+  /// Blocks a grid may have along x, y, z.
+  unsigned MaxGrid[3] = {0x7fffffffu, 65535u, 65535u};
 };
 
 using DevicePtr = std::uint64_t;

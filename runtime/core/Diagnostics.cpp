@@ -58,12 +58,18 @@ void fault(const std::string &Message, const std::string &Fallback) {
   std::exit(1);
 }
 
-void note(const std::string &Message) {
-  static const bool Verbose = [] {
+unsigned verbosity() {
+  static const unsigned Level = [] {
     const char *V = std::getenv("WEFT_VERBOSE");
-    return V && *V && *V != '0';
+    if (!V || !*V || *V == '0')
+      return 0u;
+    return *V == '2' ? 2u : 1u;
   }();
-  if (Verbose)
+  return Level;
+}
+
+void note(const std::string &Message, unsigned Level) {
+  if (verbosity() >= Level)
     emitLine("weft: " + Message + "\n");
 }
 

@@ -8,8 +8,10 @@ namespace weft::rt {
 
 /// Prints "weft: warning: <Message>" as one line.
 void warn(const std::string &Message);
-/// Prints "weft: <Message>" when WEFT_VERBOSE is set.
-void note(const std::string &Message);
+/// WEFT_VERBOSE: 0 (unset), 1, or 2 (also what each launch did).
+unsigned verbosity();
+/// Prints "weft: <Message>" when WEFT_VERBOSE is at least Level.
+void note(const std::string &Message, unsigned Level = 1);
 
 /// What a fault (a failure that would send a marked loop back to the host)
 /// does: warn and let the host loop run, or stop the program.

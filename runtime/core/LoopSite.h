@@ -6,6 +6,7 @@
 
 #include "core/Backend.h"
 #include "core/Kernel.h"
+#include "launch/LaunchConfig.h"
 
 #include <memory>
 #include <string>
@@ -36,6 +37,7 @@ struct LoopSite {
   std::vector<std::unique_ptr<LoopSite>> Alternatives;
   std::string Text;
   unsigned LastMapping = ~0u; // to say when the sizes change the mapping
+  LaunchConfig LastConfig;    // to say when the geometry changes
 };
 
 } // namespace weft::rt

@@ -145,6 +145,11 @@ Status Runtime::run(LoopSite &Site, const char *Source,
                            Variant ? Variant->Block : 0))
     return Error;
 
+  // Said when it changes (WEFT_VERBOSE=1), or for every launch (=2).
+  if (verbosity() >= 2 || !(Config == Site.LastConfig))
+    note(K.Location + ": kernel " + K.Name + ": " + Config.describe());
+  Site.LastConfig = Config;
+
   KernelLaunch Launch(*Active, Data, Resident, K, Args, NumArgs);
   if (Status S = Launch.bind(Lower, Count, Config); !S.empty())
     return S;

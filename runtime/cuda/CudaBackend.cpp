@@ -49,6 +49,22 @@ public:
         !check(Api.PrimaryCtxRetain(&Context, Device),
                "cuDevicePrimaryCtxRetain", Reason))
       return false;
+    int PerMultiprocessor = 0;
+    if (!check(Api.DeviceGetAttribute(
+                   &PerMultiprocessor,
+                   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, Device),
+               "cuDeviceGetAttribute", Reason))
+      return false;
+    for (int A = 0; A < 3; ++A) {
+      int Blocks = 0;
+      if (!check(Api.DeviceGetAttribute(
+                     &Blocks, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + A, Device),
+                 "cuDeviceGetAttribute", Reason))
+        return false;
+      Props.MaxGrid[A] = static_cast<unsigned>(Blocks);
+    }
+    Props.MaxThreadsPerMultiprocessor =
+        static_cast<unsigned>(PerMultiprocessor);
     Props.Architecture = "sm_" + std::to_string(Major * 10 + Minor);
     Props.MultiprocessorCount = static_cast<unsigned>(Sms);
     Props.MaxThreadsPerBlock = static_cast<unsigned>(MaxThreads);

@@ -16,6 +16,8 @@ using hipStream_t = void *;
 constexpr int hipDeviceAttributeMaxThreadsPerBlock = 56;
 constexpr int hipDeviceAttributeMultiprocessorCount = 63;
 constexpr int hipDeviceAttributeWarpSize = 87;
+constexpr int hipDeviceAttributeMaxGridDimX = 29; // then Y, Z
+constexpr int hipDeviceAttributeMaxThreadsPerMultiProcessor = 57;
 
 struct HipApi {
   hipError_t (*Init)(unsigned);
@@ -88,7 +90,7 @@ public:
       Reason = "no AMD GPU";
       return false;
     }
-    int Sms = 0, MaxThreads = 0, Warp = 0;
+    int Sms = 0, MaxThreads = 0, Warp = 0, PerMultiprocessor = 0;
     if (!check(Api.SetDevice(0), "hipSetDevice", Reason) ||
         !check(Api.DeviceGetAttribute(&Sms,
                                       hipDeviceAttributeMultiprocessorCount, 0),
@@ -97,8 +99,20 @@ public:
                                       hipDeviceAttributeMaxThreadsPerBlock, 0),
                "hipDeviceGetAttribute", Reason) ||
         !check(Api.DeviceGetAttribute(&Warp, hipDeviceAttributeWarpSize, 0),
+               "hipDeviceGetAttribute", Reason) ||
+        !check(Api.DeviceGetAttribute(
+                   &PerMultiprocessor,
+                   hipDeviceAttributeMaxThreadsPerMultiProcessor, 0),
                "hipDeviceGetAttribute", Reason))
       return false;
+    for (int A = 0; A < 3; ++A) {
+      int Blocks = 0;
+      if (!check(Api.DeviceGetAttribute(&Blocks,
+                                        hipDeviceAttributeMaxGridDimX + A, 0),
+                 "hipDeviceGetAttribute", Reason))
+        return false;
+      Props.MaxGrid[A] = static_cast<unsigned>(Blocks);
+    }
     std::vector<char> Properties(8192, 0); // larger than any ROCm's struct
     if (!check(Api.GetDeviceProperties(Properties.data(), 0),
                "hipGetDeviceProperties", Reason))
@@ -111,6 +125,8 @@ public:
     Props.MultiprocessorCount = static_cast<unsigned>(Sms);
     Props.MaxThreadsPerBlock = static_cast<unsigned>(MaxThreads);
     Props.WarpSize = static_cast<unsigned>(Warp);
+    Props.MaxThreadsPerMultiprocessor =
+        static_cast<unsigned>(PerMultiprocessor);
     return loadCompiler(Reason);
   }
 

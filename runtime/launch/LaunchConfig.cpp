@@ -1,9 +1,39 @@
-// LaunchConfig.cpp: grid and block sizes.
+// LaunchConfig.cpp: grid and block sizes (see LaunchConfig.h for the
+// model).
 #include "launch/LaunchConfig.h"
 
 #include <algorithm>
 
 namespace weft::rt {
+namespace {
+
+/// Waves of resident blocks a capped grid keeps: one would leave the
+/// device idle behind its slowest block; two balance the tail.
+constexpr std::uint64_t CappedWaves = 2;
+
+} // namespace
+
+bool LaunchConfig::operator==(const LaunchConfig &O) const {
+  return std::equal(Grid, Grid + 3, O.Grid) &&
+         std::equal(Block, Block + 3, O.Block);
+}
+
+std::string LaunchConfig::describe() const {
+  auto Triple = [](const unsigned V[3]) {
+    return "(" + std::to_string(V[0]) + ", " + std::to_string(V[1]) + ", " +
+           std::to_string(V[2]) + ")";
+  };
+  return "grid " + Triple(Grid) + " x block " + Triple(Block);
+}
+
+std::uint64_t residentBlocks(const DeviceProperties &Props,
+                             std::uint64_t Threads) {
+  const std::uint64_t PerMultiprocessor =
+      std::max<std::uint64_t>(1, Props.MaxThreadsPerMultiprocessor /
+                                     std::max<std::uint64_t>(1, Threads));
+  return static_cast<std::uint64_t>(Props.MultiprocessorCount) *
+         PerMultiprocessor;
+}
 
 bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
                          std::size_t NumArgs, std::int64_t RootCount,
@@ -22,10 +52,11 @@ bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
             std::to_string(Props.MaxThreadsPerBlock);
     return false;
   }
+  bool Shrinkable[3] = {false, false, false};
   for (const DimensionInfo &D : K.Dimensions) {
     std::int64_t Blocks = 1;
     if (D.Kind == Degree::Split) {
-      Blocks = D.N;
+      Blocks = std::max(1u, D.N);
     } else if (D.Kind == Degree::Span) {
       std::int64_t Count = RootCount, Lower = 0;
       if (D.Depth > 0 &&
@@ -34,21 +65,17 @@ bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
       const std::int64_t PerBlock =
           static_cast<std::int64_t>(Out.Block[D.Axis]) * std::max(1u, D.N);
       Blocks = std::max<std::int64_t>(1, (Count + PerBlock - 1) / PerBlock);
+      Shrinkable[D.Axis] = true;
     }
     // The kernel strides over what a capped grid leaves out.
-    const std::int64_t Cap = D.Axis == 0 ? 0x7fffffff : 65535;
-    Out.Grid[D.Axis] = static_cast<unsigned>(std::min(Blocks, Cap));
+    Out.Grid[D.Axis] = static_cast<unsigned>(
+        std::min<std::int64_t>(Blocks, std::max(1u, Props.MaxGrid[D.Axis])));
   }
-  // More than a few waves of resident blocks only adds scheduling: the
-  // grid-stride loops cover the rest.
-  const std::uint64_t MaxBlocks = std::max<std::uint64_t>(
-      1, static_cast<std::uint64_t>(Props.MultiprocessorCount) * 2048 * 4 /
-             Threads);
-  for (int A = 0; A < 3 && Out.blocks() > MaxBlocks; ++A) {
-    bool Shrinkable = false;
-    for (const DimensionInfo &D : K.Dimensions)
-      Shrinkable = Shrinkable || (D.Axis == A && D.Kind == Degree::Span);
-    if (!Shrinkable)
+  if (K.Reductions.empty() && K.Buffers.empty())
+    return true;
+  const std::uint64_t MaxBlocks = CappedWaves * residentBlocks(Props, Threads);
+  for (int A = 2; A >= 0 && Out.blocks() > MaxBlocks; --A) {
+    if (!Shrinkable[A])
       continue;
     const std::uint64_t Others = Out.blocks() / Out.Grid[A];
     Out.Grid[A] = static_cast<unsigned>(std::max<std::uint64_t>(

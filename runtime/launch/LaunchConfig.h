@@ -6,6 +6,8 @@
 #include "core/Backend.h"
 #include "launch/LaunchBounds.h"
 
+#include <string>
+
 namespace weft::rt {
 
 struct LaunchConfig {
@@ -17,17 +19,29 @@ struct LaunchConfig {
   std::uint64_t threads() const {
     return blocks() * Block[0] * Block[1] * Block[2];
   }
+  bool operator==(const LaunchConfig &O) const;
+  /// "grid (a, b, c) x block (x, y, z)"
+  std::string describe() const;
 };
 
-/// Span levels get enough blocks to cover their extent (the kernel strides
-/// over whatever a capped grid leaves), Span(all) one, Split(k) k. RootCount
-/// is the outermost level's trip count. TunedBlock, when given, replaces
-/// the block size along TunedAxis.
+/// The grid: every dimension sized from its level's extent (a Span(n)
+/// level gets enough blocks to cover it, Span(all) one, Split(k) k), within
+/// the device's grid limits (the kernel strides over what a capped
+/// dimension leaves). Only kernels that pay for each block beyond a few
+/// waves are capped to them: an outermost reduction leaves one partial per
+/// block for the host to combine, and per-thread buffers grow with the
+/// threads; such a grid shrinks along z, then y, then x (x keeps the
+/// coalesced accesses). RootCount is the outermost level's trip count.
+/// TunedBlock, when given, replaces the block size along TunedAxis.
 bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
                          std::size_t NumArgs, std::int64_t RootCount,
                          const DeviceProperties &Props, LaunchConfig &Out,
                          std::string &Error, int TunedAxis = -1,
                          unsigned TunedBlock = 0);
+
+/// Resident blocks of Threads threads on the whole device.
+std::uint64_t residentBlocks(const DeviceProperties &Props,
+                             std::uint64_t Threads);
 
 } // namespace weft::rt
 

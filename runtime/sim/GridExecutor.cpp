@@ -553,8 +553,10 @@ void GridExecutor::drain(const LaunchRequest &R) {
   CurrentBlock = &Runner;
   const std::uint64_t Total =
       static_cast<std::uint64_t>(R.Grid[0]) * R.Grid[1] * R.Grid[2];
-  for (std::uint64_t B = NextBlock++; B < Total; B = NextBlock++)
+  for (std::uint64_t B = NextBlock++; B < Total; B = NextBlock++) {
     Runner.run(R, B);
+    ++BlocksRun;
+  }
   Runner.Request = nullptr;
   CurrentBlock = nullptr;
 }
@@ -583,13 +585,14 @@ void GridExecutor::workerLoop() {
   }
 }
 
-void GridExecutor::run(const LaunchRequest &R) {
+std::uint64_t GridExecutor::run(const LaunchRequest &R) {
   if (R.Check)
     resetShadows();
   {
     std::lock_guard<std::mutex> Guard(Lock);
     Current = &R;
     NextBlock = 0;
+    BlocksRun = 0;
     ++Generation;
   }
   Wake.notify_all();
@@ -598,6 +601,7 @@ void GridExecutor::run(const LaunchRequest &R) {
   // Workers that woke late find no block left and return at once.
   Finished.wait(Guard, [&] { return Busy == 0; });
   Current = nullptr;
+  return BlocksRun;
 }
 
 } // namespace weft::rt::sim

@@ -42,9 +42,10 @@ public:
   GridExecutor(const GridExecutor &) = delete;
   GridExecutor &operator=(const GridExecutor &) = delete;
 
-  /// Runs every block of the grid; returns when all have finished. A checker
-  /// finding ends the process with an error message.
-  void run(const LaunchRequest &Request);
+  /// Runs every block of the grid; returns when all have finished, with the
+  /// number of blocks run. A checker finding ends the process with an error
+  /// message.
+  std::uint64_t run(const LaunchRequest &Request);
   unsigned threads() const { return static_cast<unsigned>(Workers.size()) + 1; }
 
 private:
@@ -58,7 +59,7 @@ private:
   std::uint64_t Generation = 0;
   unsigned Busy = 0;
   bool Stopping = false;
-  std::atomic<std::uint64_t> NextBlock{0};
+  std::atomic<std::uint64_t> NextBlock{0}, BlocksRun{0};
 };
 
 /// Device memory of the simulator: host memory with a header in front that

@@ -3,6 +3,7 @@
 // dialect, run by the GridExecutor. Built as libweft-sim.so, which the runtime
 // loads only when this backend is chosen.
 #include "core/Backend.h"
+#include "core/Diagnostics.h"
 #include "launch/LaunchBounds.h"
 #include "sim/GridExecutor.h"
 #include "sim/HostCompiler.h"
@@ -142,7 +143,13 @@ public:
                     Params,
                     Check,
                     Props.WarpSize};
-    Executor.run(R);
+    const std::uint64_t Ran = Executor.run(R);
+    note("sim: kernel " + R.Kernel->Name + " ran " + std::to_string(Ran) +
+             " blocks of grid (" + std::to_string(Grid[0]) + ", " +
+             std::to_string(Grid[1]) + ", " + std::to_string(Grid[2]) +
+             ") x block (" + std::to_string(Block[0]) + ", " +
+             std::to_string(Block[1]) + ", " + std::to_string(Block[2]) + ")",
+         2);
     return {};
   }
   Status synchronize() override { return {}; } // launch() runs to the end.

@@ -52,14 +52,58 @@ TEST(LaunchConfig, TunedBlockReplacesTheMappedOne) {
   EXPECT_EQ(Tuned.Grid[0], 10u); // ceil(5000 / 512)
 }
 
-TEST(LaunchConfig, GridCappedAtAFewWavesOfResidentThreads) {
-  const KernelInfo K = parsed("weft 1\nkernel k\nloc a.cpp:1:1\n"
-                              "level (lit 0) (lit 1000000000) 1 lt\n"
-                              "map 0 x 256 span 1\n");
+// A two-level map nest over 16384 x 16384: every dimension covers its
+// level's extent (it used to collapse x to one block).
+TEST(LaunchConfig, EveryDimensionCoversItsLevel) {
+  const KernelInfo K =
+      parsed("weft 1\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
+             "level (lit 1) (sub (arg 0) (lit 1)) 1 lt\n"
+             "map 0 y 4 span 1\nmap 1 x 64 span 1 (lit 1) (sub (arg 0) (lit "
+             "1)) 1 lt\n");
+  std::int32_t N = 16384;
+  weft::detail::LaunchArg Args[] = {{&N, 1, 4}};
   LaunchConfig C;
   std::string Error;
-  ASSERT_TRUE(computeLaunchConfig(K, nullptr, 0, 1000000000, h100(), C, Error));
-  EXPECT_EQ(C.threads(), 132u * 2048 * 4);
+  ASSERT_TRUE(computeLaunchConfig(K, Args, 1, N - 2, h100(), C, Error))
+      << Error;
+  EXPECT_EQ(C.describe(), "grid (256, 4096, 1) x block (64, 4, 1)");
+  // y is limited to 65535 blocks: the kernel strides over the rest.
+  N = 1 << 20;
+  ASSERT_TRUE(computeLaunchConfig(K, Args, 1, N - 2, h100(), C, Error));
+  EXPECT_EQ(C.describe(), "grid (16384, 65535, 1) x block (64, 4, 1)");
+}
+
+// Without partials or buffers a huge 1-D loop gets its whole grid; with an
+// outermost reduction (a partial per block for the host) two waves.
+TEST(LaunchConfig, OnlyKernelsPayingPerBlockAreCapped) {
+  const std::string Head = "weft 1\nkernel k\nloc a.cpp:1:1\n"
+                           "param scalar f32 total\n"
+                           "level (lit 0) (lit 1000000000) 1 lt\n"
+                           "map 0 x 256 span 1\n";
+  LaunchConfig C;
+  std::string Error;
+  ASSERT_TRUE(computeLaunchConfig(parsed(Head.c_str()), nullptr, 0, 1000000000,
+                                  h100(), C, Error));
+  EXPECT_EQ(C.Grid[0], (1000000000u + 255) / 256);
+  ASSERT_TRUE(computeLaunchConfig(parsed((Head + "reduce 0 add\n").c_str()),
+                                  nullptr, 0, 1000000000, h100(), C, Error));
+  EXPECT_EQ(C.Grid[0], 2u * 132 * 8); // two waves of 8 blocks an SM
+}
+
+// A capped 2-D grid keeps x (the coalesced dimension) and shrinks y.
+TEST(LaunchConfig, CappedGridsShrinkTheOuterDimensionsFirst) {
+  const KernelInfo K =
+      parsed("weft 1\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
+             "level (lit 0) (arg 0) 1 lt\n"
+             "map 0 y 4 span 1\nmap 1 x 64 span 1 (lit 0) (arg 0) 1 lt\n"
+             "buffer 4 (arg 0)\n");
+  std::int32_t N = 16384;
+  weft::detail::LaunchArg Args[] = {{&N, 1, 4}};
+  LaunchConfig C;
+  std::string Error;
+  ASSERT_TRUE(computeLaunchConfig(K, Args, 1, N, h100(), C, Error)) << Error;
+  EXPECT_EQ(C.Grid[0], 256u);
+  EXPECT_EQ(C.blocks(), 256u * (2 * 132 * 8 / 256));
 }
 
 } // namespace
