@@ -166,15 +166,24 @@ ShapeRules::shape(const std::vector<map::LevelMapping> &Levels) const {
     DepthShape &Shape = S.Depths[D];
     Shape.OneWarp = OneWarp;
     Shape.WholeBlock = OneGroup;
+    // The outermost level one index per thread: blocks can walk it
+    // together, each holding several of its iterations.
+    const bool OuterSpan1 = !Levels[0].sequential() &&
+                            Levels[0].Dop.Kind == Parallelism::Span &&
+                            Levels[0].Dop.N == 1;
     if (L.Dop.Kind == Parallelism::Split) {
-      // Partials per block, then a second kernel: the block is the level's
-      // one group, and nothing deeper spreads.
-      if (D != 1 || !SplitCombinable || !OneGroup)
+      // Partials per block, then a second kernel; nothing deeper spreads.
+      // The block is the level's one group, or one group of several along
+      // the level's axis (a block of columns, each column's rows split
+      // over the blocks along y: Lee et al.'s sumCols for few columns).
+      const bool AxisSplit = !OneGroup && GroupReducible && OuterSpan1;
+      if (D != 1 || !SplitCombinable || !(OneGroup || AxisSplit))
         return std::nullopt;
       for (std::size_t Deeper = D + 1; Deeper < Levels.size(); ++Deeper)
         if (!Levels[Deeper].sequential())
           return std::nullopt;
       S.SplitInner = true;
+      S.UniformOuter = S.UniformOuter || AxisSplit;
       Shape.How = Combine::SplitPartials;
       continue;
     }
@@ -188,10 +197,8 @@ ShapeRules::shape(const std::vector<map::LevelMapping> &Levels) const {
     // One group among several in the block, combining over its threads:
     // the block's barriers need every thread, so blocks walk the outermost
     // level together (its iteration on threads, one at a time).
-    const bool AxisGroup =
-        !OneWarp && !OneGroup && D == 1 && GroupReducible &&
-        L.Dop.Kind == Parallelism::SpanAll && !Levels[0].sequential() &&
-        Levels[0].Dop.Kind == Parallelism::Span && Levels[0].Dop.N == 1;
+    const bool AxisGroup = !OneWarp && !OneGroup && D == 1 && GroupReducible &&
+                           L.Dop.Kind == Parallelism::SpanAll && OuterSpan1;
     // What the group's threads write, the code after the level may read:
     // they synchronize there, which needs the group to be the block or a
     // warp, unless nothing follows (a perfectly nested chain).

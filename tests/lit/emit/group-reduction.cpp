@@ -23,7 +23,7 @@
 
 // The mapping as the search chooses it for sumCols.
 // CHECK: group-reduction.cpp:[[@LINE+5]]:3: remark: weft: level 0 (c): dim x, block 32, Span(1)
-// CHECK: group-reduction.cpp:[[@LINE+7]]:5: remark: weft: level 1 (r): dim y, block {{[0-9]+}}, Span(all);{{.*}} reduction(+: s) combined through shared memory
+// CHECK: group-reduction.cpp:[[@LINE+7]]:5: remark: weft: level 1 (r): dim y, block {{[0-9]+}}, {{Span\(all\);.* reduction\(\+: s\) combined through shared memory|Split\([0-9]+\);.* reduction\(\+: s\) combined per block}}
 void sumCols(std::span<const float> m, std::span<float> out, int rows,
              int cols) {
 #pragma weft parallel for
@@ -52,6 +52,25 @@ void columnPeaks(std::span<const float> m, std::span<float> peak, int rows,
   }
 }
 
+// Forced: each column's rows split over 3 blocks along y, each block
+// holding 32 columns; a partial per column and block, folded by a second
+// kernel.
+// CHECK: group-reduction.cpp:[[@LINE+5]]:3: remark: weft: level 0 (c): dim x, block 32, Span(1)
+// CHECK: group-reduction.cpp:[[@LINE+7]]:5: remark: weft: level 1 (r): dim y, block 8, Split(3)
+void sumColsSplit(std::span<const double> m, std::span<double> out, int rows,
+                  int cols) {
+#pragma weft parallel for dim(x) block(32)
+  for (int c = 0; c < cols; ++c) {
+    double s = 1;
+#pragma weft parallel for reduction(+ : s) dim(y) block(8) split(3)
+    for (int r = 0; r < rows; ++r)
+      s += m[r * cols + c];
+    out[c] = s * 2;
+  }
+}
+
+// KERNEL-DAG: weft_split0[(weft::index_t)weft::block_idx(1) * weft_count0 + weft_t0] = weft_r;
+// KERNEL-DAG: _combine, 256)
 // KERNEL: for (weft::index_t weft_b0 = (weft::index_t)weft::block_idx(0) * WEFT_BLOCK_X; weft_b0 < weft_count0;
 // KERNEL: const bool weft_in0 = weft_t0 < weft_count0;
 // KERNEL: const weft::index_t weft_hi1 = !weft_in0 ? 0 : (weft::index_t)(rows);
@@ -63,16 +82,21 @@ int main() {
   for (const auto &S : Shapes) {
     const int Rows = S[0], Cols = S[1];
     std::vector<float> M(Rows * Cols), Sums(Cols), Peaks(Cols);
-    for (int I = 0; I < Rows * Cols; ++I)
+    std::vector<double> D(Rows * Cols), Split(Cols);
+    for (int I = 0; I < Rows * Cols; ++I) {
       M[I] = static_cast<float>((I * 7) % 11) * 0.25f;
+      D[I] = M[I];
+    }
     sumCols(M, Sums, Rows, Cols);
     columnPeaks(M, Peaks, Rows, Cols, 0.5f);
-    double Total = 0, PeakTotal = 0;
+    sumColsSplit(D, Split, Rows, Cols);
+    double Total = 0, PeakTotal = 0, SplitTotal = 0;
     for (int C = 0; C < Cols; ++C) {
       Total += Sums[C];
       PeakTotal += Peaks[C];
+      SplitTotal += Split[C];
     }
-    std::printf("%d x %d: %.2f %.2f %.2f %.2f\n", Rows, Cols, Total, Sums[0],
-                Sums[Cols - 1], PeakTotal);
+    std::printf("%d x %d: %.2f %.2f %.2f %.2f %.2f %.2f\n", Rows, Cols, Total,
+                Sums[0], Sums[Cols - 1], PeakTotal, SplitTotal, Split[Cols - 1]);
   }
 }

@@ -43,12 +43,12 @@ void rowStats(std::span<const int> m, std::span<long long> sums,
 }
 // The first kernel leaves each block's partials; the second folds them in
 // where the level was and runs the rest of the row.
-// KERNEL: weft_split0[weft_t0 * weft_splits + weft::block_idx(0)] = weft_r;
-// KERNEL: weft_split1[weft_t0 * weft_splits + weft::block_idx(0)] = weft_r;
+// KERNEL: weft_split0[(weft::index_t)weft::block_idx(0) * weft_count0 + weft_t0] = weft_r;
+// KERNEL: weft_split1[(weft::index_t)weft::block_idx(0) * weft_count0 + weft_t0] = weft_r;
 // KERNEL: WEFT_KERNEL(weft_inner_split_L{{[0-9]+}}_{{[0-9a-f]+}}_combine, 256)
 // KERNEL: const int bias = (i - 2);
 // KERNEL: for (weft::index_t weft_k = 0; weft_k < weft_splits; ++weft_k)
-// KERNEL-NEXT: weft_acc = weft::combine<weft::reduce_add>(weft_acc, weft_split0.ld(weft_t0 * weft_splits + weft_k));
+// KERNEL-NEXT: weft_acc = weft::combine<weft::reduce_add>(weft_acc, weft_split0.ld(weft_k * weft_count0 + weft_t0));
 // KERNEL: sum = weft::combine<weft::reduce_add>(sum, weft_acc);
 // KERNEL: (sums[((unsigned long)i)] = (sum * ((long long)2)));
 

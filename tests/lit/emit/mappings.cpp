@@ -51,7 +51,13 @@ SUM_ROWS(rowsCoarse, "weft parallel for block(128) span(2)",
 // partials and writes out[i].
 // CHECK: remark: weft: level 0 (i): dim y, block 1, Span(1)
 // CHECK: remark: weft: level 1 (j): dim x, block 128, Split(6){{.*}}combined per block, then the 6 partials by a second step
-SUM_ROWS(rowsSplit, "weft parallel for",
+SUM_ROWS(rowsSplit, "weft parallel for block(1)",
+         "weft parallel for reduction(+: s) split(6) block(128)")
+// Two rows a block, each split over 6 blocks along x: the rows' groups
+// combine along x, a partial per row and block.
+// CHECK: remark: weft: level 0 (i): dim y, block 2, Span(1)
+// CHECK: remark: weft: level 1 (j): dim x, block 128, Split(6)
+SUM_ROWS(rowsSplitPairs, "weft parallel for dim(y) block(2)",
          "weft parallel for reduction(+: s) split(6) block(128)")
 
 // An outermost reduction split over 8 blocks, and over one block.
@@ -130,7 +136,8 @@ int main() {
     M[I] = static_cast<float>(I % 23) * 0.5f - 5.0f;
   double Check = 0;
   for (auto Fn :
-       {rows1d, rowsBlock, rowsWarp, rowsSpan4, rowsCoarse, rowsSplit}) {
+       {rows1d, rowsBlock, rowsWarp, rowsSpan4, rowsCoarse, rowsSplit,
+        rowsSplitPairs}) {
     std::fill(Out.begin(), Out.end(), 0.0f);
     Fn(M, R, C, Out);
     for (int I = 0; I < R; ++I)
