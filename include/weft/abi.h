@@ -40,6 +40,8 @@ WEFT_WEAK void regionExit(void *Region) noexcept;
 /// Copies one resident range (or part of one) to the device or the host.
 WEFT_WEAK void regionUpdate(void *Region, const void *Data, std::size_t Bytes,
                             bool ToDevice) noexcept;
+/// Waits for the marked loops still running on the device.
+WEFT_WEAK void synchronizeLaunches() noexcept;
 
 } // namespace detail
 

@@ -76,6 +76,16 @@ private:
   void *Handle = nullptr;
 };
 
+/// Waits until the marked loops launched so far have finished on the
+/// device. Inside a region a launch whose data is all resident returns as
+/// soon as its kernel is enqueued; what the host reads (a region's end,
+/// update_host, a reduction's value) waits by itself. Useful before timing
+/// a region's loops with a host clock; a no-op without a GPU.
+inline void synchronize() {
+  if (&detail::synchronizeLaunches)
+    detail::synchronizeLaunches();
+}
+
 } // namespace weft
 
 #endif // WEFT_WEFT_HPP

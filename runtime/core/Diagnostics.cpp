@@ -42,6 +42,8 @@ PolicyState &policyState() {
 }
 } // namespace
 
+FaultPolicy faultPolicy() { return policyState().Policy; }
+
 void setFaultPolicy(FaultPolicy Policy, const std::string &Why) {
   policyState() = {Policy, Why};
 }

@@ -18,6 +18,7 @@ void note(const std::string &Message, unsigned Level = 1);
 enum class FaultPolicy { Fallback, Error };
 /// Set once, when the runtime starts; Why is said with every error.
 void setFaultPolicy(FaultPolicy Policy, const std::string &Why);
+FaultPolicy faultPolicy();
 /// Under Fallback: "weft: warning: <Message>; <Fallback>". Under Error:
 /// "weft: error: <Message> (<why>)" and the program exits with status 1.
 void fault(const std::string &Message, const std::string &Fallback);

@@ -34,6 +34,13 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
   if (!Active)
     return false;
   std::lock_guard<std::mutex> Guard(Lock);
+  if (Failed)
+    return false;
+  // Another thread's launches in flight: that thread's host code may read
+  // their results once this one runs (and a fault must be theirs).
+  if (!Pending.empty() && Pending.thread() != std::this_thread::get_id() &&
+      !settle())
+    return false;
   std::unique_ptr<LoopSite> &Slot = Sites[Descriptor];
   if (!Slot)
     Slot = makeSite(Descriptor, Source);
@@ -41,7 +48,7 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
   if (Site.Disabled) {
     // The host loop runs on host data: a region must not copy its older
     // device copies over the results when it ends.
-    if (!Resident.empty())
+    if (settle() && !Resident.empty())
       Resident.evictAll();
     return false;
   }
@@ -50,6 +57,10 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
                  Args, NumArgs);
   if (S.empty())
     return true;
+  // Launches in flight finish first: their results are part of what the
+  // host loop runs on.
+  if (Failed || !settle())
+    return false;
   std::string Evicted;
   if (!Resident.empty()) {
     Resident.evictAll();
@@ -150,12 +161,26 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     note(K.Location + ": kernel " + K.Name + ": " + Config.describe());
   Site.LastConfig = Config;
 
+  // Nothing for the host to read back (every span resident, no reduction
+  // into a host variable, no launch timed for tuning): enqueue and return.
+  // Anything else waits for the launches in flight first.
+  const bool Async = asyncLaunches() && K.Reductions.empty() &&
+                     !(Variant && Site.Chosen < 0) &&
+                     resident(K, Args, NumArgs);
+  if (!Async && !settle())
+    return "a launch in flight failed";
   KernelLaunch Launch(*Active, Data, Resident, K, Args, NumArgs);
   if (Status S = Launch.bind(Lower, Count, Config); !S.empty())
     return S;
   const Clock::time_point Start = Clock::now();
   Status S = Launch.enqueue(Variant ? Variant->Handle : Site.Handle,
                             Site.CombineHandle, Config);
+  if (S.empty() && Async) {
+    Pending.record(Site, Source, Args, NumArgs, Launch.takeBuffers());
+    if (Pending.size() >= PendingLaunches::Limit && !settle())
+      return "a launch in flight failed";
+    return {};
+  }
   if (S.empty())
     S = Launch.synchronize();
   if (!S.empty())
@@ -166,6 +191,57 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   Launch.copyOut();
   Launch.combine();
   return {};
+}
+
+bool Runtime::resident(const KernelInfo &K, const detail::LaunchArg *Args,
+                       std::size_t NumArgs) {
+  for (std::size_t I = 0; I < NumArgs; ++I)
+    if (K.Params[I].isSpan() &&
+        !Resident.find(Args[I].Data, Args[I].Count * Args[I].ElementSize))
+      return false;
+  return true;
+}
+
+bool Runtime::settle() {
+  const std::size_t InFlight = Pending.size();
+  Status S = Pending.synchronize(*Active);
+  if (S.empty()) {
+    if (InFlight)
+      note("synchronized " + std::to_string(InFlight) + " launches in flight",
+           2);
+    return true;
+  }
+  recoverDeferred(S);
+  return false;
+}
+
+void Runtime::recoverDeferred(const Status &Fault) {
+  const std::string What =
+      std::string("a kernel launched earlier on ") + Active->name() +
+      " failed: " + Fault + " (" + std::to_string(Pending.size()) +
+      " launches in flight, of the loops at " + Pending.loops() + ")";
+  if (faultPolicy() == FaultPolicy::Error)
+    fault(What, ""); // Stops the program.
+  std::string Reason, Error;
+  std::unique_ptr<Backend> Host = createSimBackend(Reason);
+  if (!Host || !Pending.replay(*Host, Error)) {
+    warn(What + "; redoing them on the host failed (" +
+         (Host ? Error : "the simulator is unavailable: " + Reason) +
+         "); the host data is no longer reliable");
+    std::abort();
+  }
+  Pending.abandon(*Active);
+  Resident.dropAll();
+  Failed = true;
+  warn(What + "; they were redone on the host, and marked loops run on the "
+              "host from now on");
+}
+
+void Runtime::synchronize() {
+  if (!Active)
+    return;
+  std::lock_guard<std::mutex> Guard(Lock);
+  settle();
 }
 
 void *Runtime::enterRegion(const detail::ResidentRange *Ranges,
@@ -180,11 +256,15 @@ void Runtime::exitRegion(void *Region) {
   if (!Region)
     return;
   std::lock_guard<std::mutex> Guard(Lock);
+  // After a deferred fault the ranges were dropped: the host copies are
+  // the results, and exit only forgets the region.
+  settle();
   Resident.exit(Region);
 }
 
 void Runtime::updateRegion(const void *Host, std::size_t Bytes, bool ToDevice) {
   std::lock_guard<std::mutex> Guard(Lock);
+  settle();
   Resident.update(Host, Bytes, ToDevice);
 }
 
@@ -202,6 +282,10 @@ void weft::detail::regionExit(void *Region) noexcept {
 void weft::detail::regionUpdate(void *, const void *Data, std::size_t Bytes,
                                 bool ToDevice) noexcept {
   rt::Runtime::get().updateRegion(Data, Bytes, ToDevice);
+}
+
+void weft::detail::synchronizeLaunches() noexcept {
+  rt::Runtime::get().synchronize();
 }
 
 weft::transfer_stats_t weft::transfer_stats() noexcept {

@@ -9,6 +9,7 @@
 #include "core/Backend.h"
 #include "core/DataMover.h"
 #include "core/LoopSite.h"
+#include "launch/PendingLaunches.h"
 #include "region/Residency.h"
 
 #include "weft/abi.h"
@@ -35,6 +36,9 @@ public:
   void exitRegion(void *Region);
   void updateRegion(const void *Data, std::size_t Bytes, bool ToDevice);
 
+  /// Waits for the launches in flight (weft::synchronize()).
+  void synchronize();
+
   const DataMover &data() const { return Data; }
 
 private:
@@ -48,11 +52,26 @@ private:
                          std::size_t NumArgs);
   Status run(LoopSite &Site, const char *Source, const detail::LaunchArg *Args,
              std::size_t NumArgs);
+  /// Every span argument lives in a region: the launch needs no copies and
+  /// need not be waited for.
+  bool resident(const KernelInfo &K, const detail::LaunchArg *Args,
+                std::size_t NumArgs);
+  /// Waits for the launches in flight; false after a fault that only this
+  /// reported, once recovered from (see recoverDeferred).
+  bool settle();
+  /// A fault of a launch in flight, unknown which: under the error policy
+  /// the program stops; else every launch since the last synchronization
+  /// is redone on the host (the simulator, over the host copies), the
+  /// regions' device copies are dropped, and marked loops run on the host
+  /// from then on. Where that cannot be done, the program stops.
+  void recoverDeferred(const Status &Fault);
 
   std::mutex Lock; // Serializes launches; see README's runtime section.
   std::unique_ptr<Backend> Active;
   DataMover Data;
   Residency Resident;
+  PendingLaunches Pending;
+  bool Failed = false; // a deferred fault: the backend is not used again
   std::unordered_map<const char *, std::unique_ptr<LoopSite>> Sites;
 };
 

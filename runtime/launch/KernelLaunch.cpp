@@ -86,7 +86,7 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
       Params.push_back(&Spans[I]);
       continue;
     }
-    if (Status S = injectedFault("allocate"); !S.empty())
+    if (Status S = injected("allocate"); !S.empty())
       return S;
     if (Status S = allocate(Bytes, Spans[I].Data); !S.empty())
       return S;
@@ -95,7 +95,7 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
     // unless the plugin's grid claim holds for these extents.
     if (P.readsDevice() &&
         !writtenEverywhere(P, A.Count, K, Args, NumArgs, Lower, Count)) {
-      Status S = injectedFault("copy-in");
+      Status S = injected("copy-in");
       if (S.empty())
         S = Data.toDevice(Spans[I].Data, A.Data, Bytes);
       if (!S.empty())
@@ -153,7 +153,7 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
 
 Status KernelLaunch::enqueue(KernelHandle Kernel, KernelHandle Combine,
                              const LaunchConfig &Config) {
-  Status S = injectedFault("launch");
+  Status S = injected("launch");
   if (S.empty())
     S = B.launch(Kernel, Config.Grid, Config.Block, Params.data());
   if (S.empty() && Combine) {
@@ -169,7 +169,7 @@ Status KernelLaunch::enqueue(KernelHandle Kernel, KernelHandle Combine,
 }
 
 Status KernelLaunch::synchronize() {
-  Status S = injectedFault("synchronize");
+  Status S = injected("synchronize");
   return S.empty() ? B.synchronize() : S;
 }
 

@@ -8,6 +8,7 @@
 #include "core/DataMover.h"
 #include "core/Kernel.h"
 #include "launch/LaunchConfig.h"
+#include "policy/Environment.h"
 #include "region/Residency.h"
 
 #include "weft/abi.h"
@@ -43,6 +44,12 @@ public:
   /// The outermost reductions' partials, in block order, into the
   /// program's variables; a failure ends the program likewise.
   void combine();
+  /// Tests' injected faults (WEFT_TEST_FAULT) spare this launch: it is the
+  /// host's own redo of work a fault lost.
+  void spareInjectedFaults() { Injecting = false; }
+  /// The device memory the launch allocated, for the caller to release
+  /// once the launch is known to have finished.
+  std::vector<DevicePtr> takeBuffers() { return std::move(Owned); }
 
 private:
   /// A span parameter as the kernel receives it: weft::dspan<T>.
@@ -51,6 +58,9 @@ private:
     std::uint64_t Extent = 0;
   };
   Status allocate(std::size_t Bytes, DevicePtr &P);
+  Status injected(const char *Stage) const {
+    return Injecting ? injectedFault(Stage) : Status();
+  }
 
   Backend &B;
   DataMover &Data;
@@ -64,6 +74,7 @@ private:
   std::vector<bool> InRegion;
   std::vector<void *> Params;
   std::vector<DevicePtr> Owned; // released when the launch ends
+  bool Injecting = true;
 };
 
 } // namespace weft::rt

@@ -79,13 +79,46 @@ bool tuningEnabled(const Backend &B) {
   return Setting < 0 ? std::strcmp(B.name(), "sim") != 0 : Setting == 1;
 }
 
-Status injectedFault(const char *Stage) {
-  static const std::string Fault = [] {
-    const char *F = std::getenv("WEFT_TEST_FAULT");
-    return std::string(F ? F : "");
+bool asyncLaunches() {
+  static const bool Async = [] {
+    const char *V = std::getenv("WEFT_ASYNC");
+    return !V || std::strcmp(V, "0") != 0;
   }();
-  return Fault == Stage ? "injected fault (WEFT_TEST_FAULT=" + Fault + ")"
-                        : Status();
+  return Async;
+}
+
+Status injectedFault(const char *Stage) {
+  struct Fault {
+    std::string Stage;
+    unsigned long From = 1, Seen = 0;
+  };
+  static std::vector<Fault> Faults = [] {
+    std::vector<Fault> F;
+    const char *V = std::getenv("WEFT_TEST_FAULT");
+    std::string Item;
+    for (const char *C = V ? V : "";; ++C) {
+      if (*C && *C != ',') {
+        Item += *C;
+        continue;
+      }
+      if (!Item.empty()) {
+        const std::size_t At = Item.find('@');
+        F.push_back({Item.substr(0, At),
+                     At == std::string::npos
+                         ? 1
+                         : std::strtoul(Item.c_str() + At + 1, nullptr, 10)});
+      }
+      Item.clear();
+      if (!*C)
+        break;
+    }
+    return F;
+  }();
+  for (Fault &F : Faults)
+    if (F.Stage == Stage && ++F.Seen >= F.From)
+      return "injected fault (WEFT_TEST_FAULT=" + F.Stage +
+             (F.From > 1 ? "@" + std::to_string(F.From) : "") + ")";
+  return {};
 }
 
 } // namespace weft::rt

@@ -30,9 +30,14 @@ const std::vector<std::string> &kernelDefines();
 /// on for GPUs (the simulator's timings say nothing about a GPU's).
 bool tuningEnabled(const Backend &B);
 
-/// WEFT_TEST_FAULT=<stage> makes that stage of every launch fail, so that
-/// tests can check the fallback contract at each: compile, allocate,
-/// copy-in, launch, synchronize.
+/// WEFT_ASYNC=0 makes every launch wait for its kernel; by default a launch
+/// whose data is all resident in regions returns without waiting.
+bool asyncLaunches();
+
+/// WEFT_TEST_FAULT=<stage>[@N][,...] makes that stage fail (from its N-th
+/// time on), so that tests can check the fallback contract at each:
+/// compile, allocate, copy-in, launch, synchronize, and deferred (the
+/// synchronization of launches that did not wait reports a fault).
 Status injectedFault(const char *Stage);
 
 } // namespace weft::rt

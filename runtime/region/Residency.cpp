@@ -78,6 +78,12 @@ void Residency::update(const void *Host, std::size_t Bytes, bool ToDevice) {
   }
 }
 
+void Residency::dropAll() {
+  for (Range &R : Ranges)
+    B->release(R.Device);
+  Ranges.clear();
+}
+
 void Residency::evictAll() {
   for (Range &R : Ranges) {
     if (Status S = Data.toHost(R.Host, R.Device, R.Bytes); !S.empty()) {

@@ -39,6 +39,10 @@ public:
   /// After a failure: every resident range back to the host, released; the
   /// host loops carry on with current data.
   void evictAll();
+  /// After a fault that made the host copies the current ones (the
+  /// launches in flight redone on the host): the device copies are
+  /// released, none copied back.
+  void dropAll();
 
 private:
   Backend *B;
