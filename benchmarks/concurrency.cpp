@@ -66,10 +66,14 @@ double run(int Threads, std::vector<std::vector<float>> &Data, int Calls,
 } // namespace
 
 int main() {
-  // The first launch compiles (or loads) the kernel: not timed.
+  // Warm-up, not timed: the first launch compiles (or loads) the kernel,
+  // the next ones tune its block size (each variant compiled and timed),
+  // and every variant below runs once.
   std::vector<std::vector<float>> Data(8, std::vector<float>(Elements, 0.0f));
   bool Correct = true;
-  run(1, Data, 1, Correct);
+  run(1, Data, 20, Correct);
+  for (int Threads : {2, 4, 8})
+    run(Threads, Data, 2, Correct);
   const std::string Backend = weft::backendName();
   const bool OnGpu = Backend == "cuda" || Backend == "hip";
   std::printf("backend %s; %zu elements x %d steps a launch, %d launches a "

@@ -57,6 +57,22 @@ std::string RuntimeCompiler::version() const {
   return std::to_string(Major) + "." + std::to_string(Minor);
 }
 
+std::vector<std::string>
+RuntimeCompiler::options(const std::string &Arch,
+                         const std::vector<std::string> &Defines) const {
+  // No --use_fast_math: results must match the host loop's IEEE math.
+  std::vector<std::string> Options = {
+      (Which == Kind::Nvrtc ? "--gpu-architecture=" : "--offload-arch=") + Arch,
+      "-std=c++17"};
+  for (const std::string &D : Defines) {
+    Options.push_back("-D" + D);
+    if (D == "WEFT_STRICT_FP=1")
+      Options.push_back(Which == Kind::Nvrtc ? "--fmad=false"
+                                             : "-ffp-contract=off");
+  }
+  return Options;
+}
+
 bool RuntimeCompiler::compile(const std::string &Source,
                               const std::string &Name, const std::string &Arch,
                               const std::vector<std::string> &Defines,
@@ -72,12 +88,7 @@ bool RuntimeCompiler::compile(const std::string &Source,
         std::string(name()) + " cannot create a program: " + GetErrorString(R);
     return false;
   }
-  // No --use_fast_math: results must match the host loop's IEEE math.
-  std::vector<std::string> Options = {
-      (Which == Kind::Nvrtc ? "--gpu-architecture=" : "--offload-arch=") + Arch,
-      "-std=c++17"};
-  for (const std::string &D : Defines)
-    Options.push_back("-D" + D);
+  const std::vector<std::string> Options = options(Arch, Defines);
   std::vector<const char *> Argv;
   for (const std::string &O : Options)
     Argv.push_back(O.c_str());

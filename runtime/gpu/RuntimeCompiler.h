@@ -26,6 +26,13 @@ public:
   /// "13.0", once loaded.
   std::string version() const;
 
+  /// The compiler's options for Arch and Defines. No fast math: results
+  /// follow IEEE arithmetic; the define WEFT_STRICT_FP=1 also turns off
+  /// the contraction of a * b + c into one fused multiply-add, so that each
+  /// operation rounds as on the host.
+  std::vector<std::string> options(const std::string &Arch,
+                                   const std::vector<std::string> &Defines) const;
+
   /// Compiles Source (which includes <weft/device.h>) for Arch ("sm_90",
   /// "gfx90a") into the device's binary. On failure returns false with the
   /// compiler's log in Log.

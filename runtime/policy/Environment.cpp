@@ -66,6 +66,9 @@ const std::vector<std::string> &kernelDefines() {
       if (!*C)
         break;
     }
+    const char *Strict = std::getenv("WEFT_STRICT_FP");
+    if (Strict && !std::strcmp(Strict, "1"))
+      D.push_back("WEFT_STRICT_FP=1");
     return D;
   }();
   return Defines;

@@ -23,7 +23,9 @@ void chooseFaultPolicy(BackendChoice Choice);
 
 /// WEFT_KERNEL_DEFINES="WEFT_STAGING=0 WEFT_TILE=16": macros every kernel
 /// is compiled with (the tuning parameters of the kernel text). Block sizes
-/// are the runtime's to choose: it launches with them.
+/// are the runtime's to choose: it launches with them. WEFT_STRICT_FP=1
+/// adds WEFT_STRICT_FP=1, which the kernel compilers take as "no
+/// contraction into fused multiply-adds" (see RuntimeCompiler::options).
 const std::vector<std::string> &kernelDefines();
 
 /// WEFT_TUNE=0 turns run-time tuning off, WEFT_TUNE=1 on; by default it is

@@ -89,6 +89,9 @@ std::string HostCompiler::compile(const std::string &Name,
                                    "-w",
                                    "-I" + CacheDir + "/include"};
   Args.insert(Args.end(), Flags.begin(), Flags.end());
+  for (const std::string &F : Flags)
+    if (F == "-DWEFT_STRICT_FP=1")
+      Args.push_back("-ffp-contract=off");
   Args.insert(Args.end(), {"-o", Tmp, Src});
   std::vector<char *> Argv;
   for (std::string &A : Args)

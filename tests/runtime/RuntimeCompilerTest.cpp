@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using weft::rt::RuntimeCompiler;
 
 namespace {
@@ -75,6 +77,29 @@ TEST_P(RuntimeCompilerTest, DefinesReachTheKernel) {
       << Log;
   EXPECT_FALSE(Compiler.compile(Source, "defines", Arch, {"WEFT_BLOCK_X=256"},
                                 Cubin, Log));
+}
+
+// WEFT_STRICT_FP=1: no contraction into fused multiply-adds; the code the
+// compiler makes of a * b + c changes accordingly.
+TEST_P(RuntimeCompilerTest, StrictFloatingPointTurnsContractionOff) {
+  const std::vector<std::string> Options =
+      Compiler.options(Arch, {"WEFT_STRICT_FP=1"});
+  const char *Off = Compiler.name() == std::string("NVRTC")
+                        ? "--fmad=false"
+                        : "-ffp-contract=off";
+  EXPECT_NE(std::find(Options.begin(), Options.end(), Off), Options.end());
+  const std::vector<std::string> Default = Compiler.options(Arch, {});
+  EXPECT_EQ(std::find(Default.begin(), Default.end(), Off), Default.end());
+  std::vector<char> Fused, Strict;
+  std::string Log;
+  const char *Source = "#include <weft/device.h>\n"
+                       "WEFT_KERNEL(k, 64)(weft::dspan<float> y, float a) {\n"
+                       "  y[0] = a * y.ld(1) + y.ld(2);\n}\n";
+  ASSERT_TRUE(Compiler.compile(Source, "fma", Arch, {}, Fused, Log)) << Log;
+  ASSERT_TRUE(Compiler.compile(Source, "fma", Arch, {"WEFT_STRICT_FP=1"},
+                               Strict, Log))
+      << Log;
+  EXPECT_NE(Fused, Strict);
 }
 
 INSTANTIATE_TEST_SUITE_P(
