@@ -89,8 +89,7 @@ int main() {
       std::fill(D.begin(), D.end(), 0.0f);
     const double Concurrent = run(Threads, Data, Launches, Correct);
     for (int T = 0; T < Threads; ++T)
-      Correct = Correct && std::abs(Data[T][0] - expected(0, Launches)) <
-                               1e-4f;
+      Correct = Correct && std::abs(Data[T][0] - expected(0, Launches)) < 1e-4f;
     Correct = Correct &&
               std::abs(SerialValue - expected(0, Threads * Launches)) < 1e-4f;
     std::printf("%d threads: %d launches in %.3f s from one thread, in %.3f s "

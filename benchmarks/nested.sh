@@ -41,11 +41,16 @@ if [ $run_only = 0 ]; then
   # shellcheck disable=SC2086
   clang++-22 -O2 $flags -Iruntime -Ibenchmarks -c $src/main.cpp -o "$out/main.o"
   for p in "${pids[@]}"; do wait "$p"; done
-  # The OpenMP peer: clang 19's offload for sm_90 (ptxas from the CUDA
-  # toolkit); without what it needs, the benchmark reports it SKIPPED.
+  # The OpenMP peer: clang 19's offload for sm_90; without what it needs,
+  # the benchmark reports it SKIPPED. The device code is embedded as LLVM IR
+  # that the offload runtime compiles at the first launch
+  # (-fopenmp-target-jit): a cubin from CUDA 13's ptxas carries the new ELF
+  # flags that LLVM 19's runtime cannot read ("No images found compatible
+  # with the installed hardware"; fixed in LLVM 21, llvm-project#149534),
+  # and Debian's LLVM 22 ships no NVPTX device runtime to build with.
   link=(clang++-22)
   cuda=${CUDA_HOME:-/usr/local/cuda}
-  offload=(-fopenmp --offload-arch=sm_90 "--cuda-path=$cuda"
+  offload=(-fopenmp --offload-arch=sm_90 -fopenmp-target-jit "--cuda-path=$cuda"
            "--libomptarget-nvptx-bc-path=$omp/lib")
   if command -v clang-offload-packager-19 >/dev/null && [ -x "$cuda/bin/ptxas" ] &&
      benchmarks/fetch-openmp.sh "$omp" >/dev/null &&

@@ -6,8 +6,8 @@
 #define WEFT_BENCHMARKS_COMMON_DRIVERSESSION_H
 
 #include "core/DynamicLibrary.h"
-#include "gpu/RuntimeCompiler.h"
 #include "cuda/DriverApi.h"
+#include "gpu/RuntimeCompiler.h"
 
 #include <string>
 #include <vector>
@@ -82,6 +82,9 @@ public:
                              Params, nullptr);
   }
   bool synchronize() { return !Api.CtxSynchronize(); }
+  bool copy(CUdeviceptr To, CUdeviceptr From, std::size_t Bytes) {
+    return !Api.MemcpyDtoD(To, From, Bytes);
+  }
 
   ~DriverSession() {
     for (CUdeviceptr P : Owned)

@@ -83,6 +83,29 @@ extern "C" __global__ void matmul(const float *a, const float *b, float *c,
     c[(long long)i * n + j] = s;
 }
 
+// matmulAcc: C = alpha * A * B + beta * C, the same tiles.
+extern "C" __global__ void matmulAcc(const float *a, const float *b, float *c,
+                                     int n, float alpha, float beta) {
+  __shared__ float ta[32][33], tb[32][33];
+  const int i = blockIdx.y * 32 + threadIdx.y;
+  const int j = blockIdx.x * 32 + threadIdx.x;
+  float s = 0;
+  for (int k0 = 0; k0 < n; k0 += 32) {
+    ta[threadIdx.y][threadIdx.x] =
+        i < n && k0 + threadIdx.x < n ? a[(long long)i * n + k0 + threadIdx.x]
+                                      : 0.0f;
+    tb[threadIdx.y][threadIdx.x] =
+        j < n && k0 + threadIdx.y < n ? b[(long long)(k0 + threadIdx.y) * n + j]
+                                      : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < 32; ++k)
+      s += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+    __syncthreads();
+  }
+  if (i < n && j < n)
+    c[(long long)i * n + j] = alpha * s + beta * c[(long long)i * n + j];
+}
+
 // jacobi: one thread per interior point, 32 x 8 blocks.
 extern "C" __global__ void jacobi(const float *in, float *out, int n) {
   const int i = blockIdx.y * blockDim.y + threadIdx.y + 1;

@@ -50,6 +50,21 @@ void WEFT_BENCH_NAME(matmul)(std::span<const float> a, std::span<const float> b,
   }
 }
 
+// The other common form, BLAS's sgemm: accumulating in the output
+// (C = alpha * A * B + beta * C).
+void WEFT_BENCH_NAME(matmulAcc)(std::span<const float> a,
+                                std::span<const float> b, std::span<float> c,
+                                int n, float alpha, float beta) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int i = 0; i < n; ++i) {
+#pragma weft parallel for
+    for (int j = 0; j < n; ++j) {
+      c[i * n + j] *= beta;
+      for (int k = 0; k < n; ++k)
+        c[i * n + j] += alpha * a[i * n + k] * b[k * n + j];
+    }
+  }
+}
+
 // One step of a 5-point Jacobi stencil on an n x n grid (its border kept).
 void WEFT_BENCH_NAME(jacobi)(std::span<const float> in, std::span<float> out,
                              int n) {

@@ -14,6 +14,8 @@ namespace weft::bench {
                        int rows, int cols);                                    \
   void matmul##SUFFIX(std::span<const float> a, std::span<const float> b,      \
                       std::span<float> c, int n);                              \
+  void matmulAcc##SUFFIX(std::span<const float> a, std::span<const float> b,   \
+                         std::span<float> c, int n, float alpha, float beta);  \
   void jacobi##SUFFIX(std::span<const float> in, std::span<float> out, int n);
 
 WEFT_BENCH_DECLARE(_auto)

@@ -81,6 +81,19 @@ void matmul(const float *a, const float *b, float *c, int n) {
     }
 }
 
+void matmulAcc(const float *a, const float *b, float *c, int n, float alpha,
+               float beta) {
+  const long long size = static_cast<long long>(n) * n;
+#pragma acc parallel loop collapse(2)                                          \
+    present(a [0:size], b [0:size], c [0:size])
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      c[i * n + j] *= beta;
+      for (int k = 0; k < n; ++k)
+        c[i * n + j] += alpha * a[i * n + k] * b[k * n + j];
+    }
+}
+
 void jacobi(const float *in, float *out, int n) {
   const long long size = static_cast<long long>(n) * n;
 #pragma acc parallel loop collapse(2) present(in [0:size], out [0:size])

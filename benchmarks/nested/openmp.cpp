@@ -90,6 +90,21 @@ void matmul(const float *a, const float *b, float *c, int n) {
     }
 }
 
+void matmulAcc(const float *a, const float *b, float *c, int n, float alpha,
+               float beta) {
+  const long long size = static_cast<long long>(n) * n;
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(to                                                                     \
+        : a [0:size], b [0:size]) map(tofrom                                   \
+                                      : c [0:size])
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      c[i * n + j] *= beta;
+      for (int k = 0; k < n; ++k)
+        c[i * n + j] += alpha * a[i * n + k] * b[k * n + j];
+    }
+}
+
 void jacobi(const float *in, float *out, int n) {
   const long long size = static_cast<long long>(n) * n;
 #pragma omp target teams distribute parallel for collapse(2)                   \

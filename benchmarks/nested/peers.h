@@ -22,6 +22,8 @@
   void sumRows(const float *m, float *out, int rows, int cols);                \
   void sumCols(const float *m, float *out, int rows, int cols);                \
   void matmul(const float *a, const float *b, float *c, int n);                \
+  void matmulAcc(const float *a, const float *b, float *c, int n, float alpha, \
+                 float beta);                                                  \
   void jacobi(const float *in, float *out, int n);
 
 namespace weft::bench::omp {

@@ -39,6 +39,7 @@ struct DriverApi {
   CUresult (*MemFree)(CUdeviceptr);
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, std::size_t);
   CUresult (*MemcpyDtoH)(void *, CUdeviceptr, std::size_t);
+  CUresult (*MemcpyDtoD)(CUdeviceptr, CUdeviceptr, std::size_t);
   CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, unsigned, CUstream, void **,
                            void **);
@@ -57,6 +58,7 @@ struct DriverApi {
            L.get("cuMemAlloc_v2", MemAlloc) && L.get("cuMemFree_v2", MemFree) &&
            L.get("cuMemcpyHtoD_v2", MemcpyHtoD) &&
            L.get("cuMemcpyDtoH_v2", MemcpyDtoH) &&
+           L.get("cuMemcpyDtoD_v2", MemcpyDtoD) &&
            L.get("cuLaunchKernel", LaunchKernel) &&
            L.get("cuGetErrorString", GetErrorString);
   }
