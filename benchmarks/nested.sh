@@ -102,5 +102,11 @@ if [ -n "$cuda1" ]; then
   mkdir -p "$out/cuda-link" && ln -sf "$cuda1" "$out/cuda-link/libcuda.so"
   libs=$libs:$out/cuda-link
 fi
+# cuBLAS, the products' anchor: the CUDA toolkit's, or a Python wheel's.
+if [ -z "${WEFT_BENCH_CUBLAS:-}" ]; then
+  WEFT_BENCH_CUBLAS=$(find "${CUDA_HOME:-/usr/local/cuda}/lib64" /usr/local/cuda*/lib64 \
+    /usr/lib/x86_64-linux-gnu /opt -name 'libcublas.so.1[23]*' 2>/dev/null | sort | head -n 1)
+  export WEFT_BENCH_CUBLAS
+fi
 LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
   "$out/nested" $small benchmarks/nested/hand-written.cu
