@@ -108,5 +108,7 @@ if [ -z "${WEFT_BENCH_CUBLAS:-}" ]; then
     /usr/lib/x86_64-linux-gnu /opt -name 'libcublas.so.1[23]*' 2>/dev/null | sort | head -n 1)
   export WEFT_BENCH_CUBLAS
 fi
+# The OpenMP runtime may run the toolkit's ptxas on the code it compiles.
+PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin \
 LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
   "$out/nested" $small benchmarks/nested/hand-written.cu

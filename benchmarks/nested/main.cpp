@@ -28,6 +28,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace weft::bench;
 using Clock = std::chrono::steady_clock;
 
@@ -82,6 +85,47 @@ const DirectivePeer Peers[] = {
      acc::jacobi},
 };
 constexpr std::size_t NumPeers = std::size(Peers);
+
+/// Each peer's availability (empty: it runs on the GPU), found in a child
+/// process before anything touches the GPU: an offload runtime that
+/// crashes on its first region takes only the probe down, not the run.
+std::string PeerUnavailable[NumPeers];
+
+/// A peer whose runtime crashed in the probe is not called at all.
+bool peerUsable(std::size_t P) {
+  return PeerUnavailable[P].find("crashed") == std::string::npos;
+}
+
+void probePeers() {
+  for (std::size_t P = 0; P < NumPeers; ++P) {
+    int Pipe[2];
+    if (pipe(Pipe) != 0) {
+      PeerUnavailable[P] = Peers[P].Unavailable();
+      continue;
+    }
+    std::fflush(stdout);
+    const pid_t Child = fork();
+    if (Child == 0) {
+      close(Pipe[0]);
+      const std::string Why = Peers[P].Unavailable();
+      const ssize_t Written = write(Pipe[1], Why.data(), Why.size());
+      _exit(Written == static_cast<ssize_t>(Why.size()) ? 0 : 1);
+    }
+    close(Pipe[1]);
+    std::string Why;
+    char Buffer[512];
+    for (ssize_t N; (N = read(Pipe[0], Buffer, sizeof Buffer)) > 0;)
+      Why.append(Buffer, static_cast<std::size_t>(N));
+    close(Pipe[0]);
+    int Status = 0;
+    waitpid(Child, &Status, 0);
+    if (WIFSIGNALED(Status))
+      Why = "its offload runtime crashed on the first target region "
+            "(signal " +
+            std::to_string(WTERMSIG(Status)) + ")";
+    PeerUnavailable[P] = Why;
+  }
+}
 
 struct Options {
   bool Small = false;
@@ -407,9 +451,9 @@ void addPeerVariants(std::vector<Variant> &Variants,
   for (std::size_t P = 0; P < NumPeers; ++P) {
     Variant V;
     V.Name = Peers[P].Name;
-    V.Skip = Peers[P].Unavailable();
+    V.Skip = PeerUnavailable[P];
     float *Out = Outputs[P].data();
-    if (V.Skip.empty() || Peers[P].RunsOnHost())
+    if (V.Skip.empty() || (peerUsable(P) && Peers[P].RunsOnHost()))
       V.Run = [Call, &Peer = Peers[P], Out] { Call(Peer, Out); };
     Variants.push_back(std::move(V));
   }
@@ -428,16 +472,20 @@ void measureResident(std::vector<Variant> &Variants,
     for (const std::vector<float> *In : Inputs) {
       Resident.push_back(
           std::make_unique<weft::region>(std::span<const float>(*In)));
-      for (const DirectivePeer &P : Peers)
-        P.Keep(In->data(), In->size());
+      for (std::size_t P = 0; P < NumPeers; ++P)
+        if (peerUsable(P))
+          Peers[P].Keep(In->data(), In->size());
     }
     weft::region Outputs{
         std::span<float>(WeftOut[0]), std::span<float>(WeftOut[1]),
         std::span<float>(WeftOut[2]), std::span<float>(WeftOut[3])};
     for (std::size_t P = 0; P < NumPeers; ++P)
-      Peers[P].Keep(PeerOut[P].data(), PeerOut[P].size());
+      if (peerUsable(P))
+        Peers[P].Keep(PeerOut[P].data(), PeerOut[P].size());
     measure(Variants, O);
     for (std::size_t P = 0; P < NumPeers; ++P) {
+      if (!peerUsable(P))
+        continue;
       for (const std::vector<float> *In : Inputs)
         Peers[P].Release(In->data(), In->size());
       Peers[P].TakeBack(PeerOut[P].data(), PeerOut[P].size());
@@ -660,6 +708,7 @@ int main(int Argc, char **Argv) {
                          "HAND_WRITTEN.cu\n");
     return 2;
   }
+  probePeers();
   HandWritten H;
   H.open(O.HandWritten);
   CopyGBs = H.CopyGBs;
@@ -711,11 +760,11 @@ int main(int Argc, char **Argv) {
                   geometricMean(VersusPeer[P]));
   // On a GPU a peer built for it that still runs on the host is a broken
   // measurement, not a skipped one.
-  for (const DirectivePeer &P : Peers) {
-    const std::string Why = P.Unavailable();
+  for (std::size_t P = 0; P < NumPeers; ++P) {
+    const std::string &Why = PeerUnavailable[P];
     if (OnGpu && !Why.empty() && Why.rfind("built without", 0) != 0) {
-      std::printf("FAILED: the %s peer did not run on the GPU: %s\n", P.Name,
-                  Why.c_str());
+      std::printf("FAILED: the %s peer did not run on the GPU: %s\n",
+                  Peers[P].Name, Why.c_str());
       ++Failures;
     }
   }

@@ -4,10 +4,35 @@
 #include "peers.h"
 
 #ifdef _OPENMP
+#include <dlfcn.h>
 #include <omp.h>
 #endif
 
 namespace weft::bench::omp {
+
+#ifdef _OPENMP
+namespace {
+/// The device code is LLVM IR that the offload runtime compiles at the
+/// first launch with the process's libLLVM (nested.sh says why), but
+/// Debian's libomptarget 19 registers no target for it ("Unable to find
+/// target for this triple (no targets are registered)"): register NVPTX's
+/// before any target region runs.
+struct RegisterNvptx {
+  RegisterNvptx() {
+    void *LLVM = dlopen("libLLVM.so.19.1", RTLD_LAZY | RTLD_GLOBAL);
+    if (!LLVM)
+      LLVM = dlopen("libLLVM-19.so", RTLD_LAZY | RTLD_GLOBAL);
+    if (!LLVM)
+      return;
+    for (const char *Name :
+         {"LLVMInitializeNVPTXTargetInfo", "LLVMInitializeNVPTXTarget",
+          "LLVMInitializeNVPTXTargetMC", "LLVMInitializeNVPTXAsmPrinter"})
+      if (auto *Init = reinterpret_cast<void (*)()>(dlsym(LLVM, Name)))
+        Init();
+  }
+} Registered;
+} // namespace
+#endif
 
 std::string unavailable() {
 #ifndef _OPENMP

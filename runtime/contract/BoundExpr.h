@@ -8,7 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <type_traits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,10 +47,29 @@ std::string writeBound(const BoundExpr &E);
 /// ends past it. Nullopt on malformed text.
 std::optional<BoundExpr> parseBound(std::string_view Text, std::size_t &Pos);
 
-/// The value of a leaf: (arg K) or (size K). False, with Error set, when it
-/// has none.
-using LeafValue = std::function<bool(const BoundExpr &Leaf, std::int64_t &Value,
-                                     std::string &Error)>;
+/// The value of a leaf: (arg K) or (size K); false, with Error set, when it
+/// has none. A non-owning reference to the callable, which outlives the
+/// evaluation: bounds are evaluated at every launch, so nothing allocates.
+class LeafValue {
+public:
+  template <class Fn, class = std::enable_if_t<
+                          !std::is_same_v<std::decay_t<Fn>, LeafValue>>>
+  LeafValue(Fn &&F)
+      : Callable(const_cast<void *>(static_cast<const void *>(&F))),
+        Call([](void *C, const BoundExpr &Leaf, std::int64_t &Value,
+                std::string &Error) {
+          return (*static_cast<std::remove_reference_t<Fn> *>(C))(Leaf, Value,
+                                                                  Error);
+        }) {}
+  bool operator()(const BoundExpr &Leaf, std::int64_t &Value,
+                  std::string &Error) const {
+    return Call(Callable, Leaf, Value, Error);
+  }
+
+private:
+  void *Callable;
+  bool (*Call)(void *, const BoundExpr &, std::int64_t &, std::string &);
+};
 /// Evaluates E in 64-bit signed arithmetic. False (and Error) when a leaf
 /// has no value, on division by zero, or on overflow.
 bool evaluateBound(const BoundExpr &E, const LeafValue &Leaf,

@@ -169,14 +169,15 @@ Status Runtime::run(LoopSite &Site, const char *Source,
                      resident(K, Args, NumArgs);
   if (!Async && !settle())
     return "a launch in flight failed";
-  KernelLaunch Launch(*Active, Data, Resident, K, Args, NumArgs);
+  KernelLaunch Launch(*Active, Data, Resident, Scratch, K, Args, NumArgs);
   if (Status S = Launch.bind(Lower, Count, Config); !S.empty())
     return S;
   const Clock::time_point Start = Clock::now();
   Status S = Launch.enqueue(Variant ? Variant->Handle : Site.Handle,
                             Site.CombineHandle, Config);
   if (S.empty() && Async) {
-    Pending.record(Site, Source, Args, NumArgs, Launch.takeBuffers());
+    Pending.record(Site, Source, Args, NumArgs);
+    Launch.handOverBuffers(Pending.buffers());
     if (Pending.size() >= PendingLaunches::Limit && !settle())
       return "a launch in flight failed";
     return {};

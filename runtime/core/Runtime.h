@@ -9,6 +9,7 @@
 #include "core/Backend.h"
 #include "core/DataMover.h"
 #include "core/LoopSite.h"
+#include "launch/KernelLaunch.h"
 #include "launch/PendingLaunches.h"
 #include "region/Residency.h"
 
@@ -71,6 +72,7 @@ private:
   DataMover Data;
   Residency Resident;
   PendingLaunches Pending;
+  LaunchScratch Scratch;
   bool Failed = false; // a deferred fault: the backend is not used again
   std::unordered_map<const char *, std::unique_ptr<LoopSite>> Sites;
 };

@@ -75,29 +75,40 @@ public:
   const char *name() const override { return "cuda"; }
 
   Status allocate(std::size_t Bytes, DevicePtr &Ptr) override {
-    if (Status S = makeCurrent(); !S.empty())
+    if (Status S = current(); !S.empty())
       return S;
     CUdeviceptr P = 0;
     Status S = status(Api.MemAlloc(&P, Bytes), "cuMemAlloc");
     Ptr = P;
     return S;
   }
-  void release(DevicePtr Ptr) override { Api.MemFree(Ptr); }
+  void release(DevicePtr Ptr) override {
+    if (current().empty())
+      Api.MemFree(Ptr);
+  }
   Status copyToDevice(DevicePtr Dst, const void *Src,
                       std::size_t Bytes) override {
+    if (Status S = current(); !S.empty())
+      return S;
     return status(Api.MemcpyHtoD(Dst, Src, Bytes), "cuMemcpyHtoD");
   }
   Status copyToHost(void *Dst, DevicePtr Src, std::size_t Bytes) override {
+    if (Status S = current(); !S.empty())
+      return S;
     return status(Api.MemcpyDtoH(Dst, Src, Bytes), "cuMemcpyDtoH");
   }
   Status launch(KernelHandle Kernel, const unsigned Grid[3],
                 const unsigned Block[3], void **Params) override {
+    if (Status S = current(); !S.empty())
+      return S;
     return status(Api.LaunchKernel(Kernel, Grid[0], Grid[1], Grid[2], Block[0],
                                    Block[1], Block[2], 0, nullptr, Params,
                                    nullptr),
                   "cuLaunchKernel");
   }
   Status synchronize() override {
+    if (Status S = current(); !S.empty())
+      return S;
     return status(Api.CtxSynchronize(), "cuCtxSynchronize");
   }
 

@@ -27,7 +27,7 @@ public:
   Status getKernel(const KernelInfo &Kernel, const char *Source,
                    const std::vector<std::string> &Defines,
                    const std::string &Function, KernelHandle &Handle) final {
-    if (Status S = makeCurrent(); !S.empty())
+    if (Status S = current(); !S.empty())
       return S;
     std::string Why;
     if (!Cache.ready(Why) && !CacheWarned) {
@@ -64,6 +64,18 @@ protected:
   }
   /// Binds the backend's context to the calling thread.
   virtual Status makeCurrent() = 0;
+  /// makeCurrent once per thread: every entry point calls it first, since
+  /// any thread may launch, copy or wait (for another thread's launches
+  /// too).
+  Status current() {
+    thread_local const GpuBackend *Bound = nullptr;
+    if (Bound == this)
+      return {};
+    Status S = makeCurrent();
+    if (S.empty())
+      Bound = this;
+    return S;
+  }
   virtual Status loadFunction(const std::vector<char> &Binary,
                               const std::string &Name,
                               KernelHandle &Handle) = 0;

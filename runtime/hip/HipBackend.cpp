@@ -133,31 +133,42 @@ public:
   const char *name() const override { return "hip"; }
 
   Status allocate(std::size_t Bytes, DevicePtr &Ptr) override {
+    if (Status S = current(); !S.empty())
+      return S;
     void *P = nullptr;
     Status S = status(Api.Malloc(&P, Bytes), "hipMalloc");
     Ptr = reinterpret_cast<DevicePtr>(P);
     return S;
   }
   void release(DevicePtr Ptr) override {
-    Api.Free(reinterpret_cast<void *>(Ptr));
+    if (current().empty())
+      Api.Free(reinterpret_cast<void *>(Ptr));
   }
   Status copyToDevice(DevicePtr Dst, const void *Src,
                       std::size_t Bytes) override {
+    if (Status S = current(); !S.empty())
+      return S;
     return status(Api.MemcpyHtoD(reinterpret_cast<void *>(Dst), Src, Bytes),
                   "hipMemcpyHtoD");
   }
   Status copyToHost(void *Dst, DevicePtr Src, std::size_t Bytes) override {
+    if (Status S = current(); !S.empty())
+      return S;
     return status(Api.MemcpyDtoH(Dst, reinterpret_cast<void *>(Src), Bytes),
                   "hipMemcpyDtoH");
   }
   Status launch(KernelHandle Kernel, const unsigned Grid[3],
                 const unsigned Block[3], void **Params) override {
+    if (Status S = current(); !S.empty())
+      return S;
     return status(Api.ModuleLaunchKernel(Kernel, Grid[0], Grid[1], Grid[2],
                                          Block[0], Block[1], Block[2], 0,
                                          nullptr, Params, nullptr),
                   "hipModuleLaunchKernel");
   }
   Status synchronize() override {
+    if (Status S = current(); !S.empty())
+      return S;
     return status(Api.DeviceSynchronize(), "hipDeviceSynchronize");
   }
 

@@ -34,20 +34,23 @@ bool writtenEverywhere(const ParamInfo &P, std::uint64_t Elements,
 } // namespace
 
 KernelLaunch::KernelLaunch(Backend &B, DataMover &Data, Residency &Resident,
-                           const KernelInfo &K, const detail::LaunchArg *Args,
-                           std::size_t NumArgs)
-    : B(B), Data(Data), Resident(Resident), K(K), Args(Args), NumArgs(NumArgs) {
+                           LaunchScratch &Scratch, const KernelInfo &K,
+                           const detail::LaunchArg *Args, std::size_t NumArgs)
+    : B(B), Data(Data), Resident(Resident), Work(Scratch), K(K), Args(Args),
+      NumArgs(NumArgs) {
+  Work.Owned.clear();
 }
 
 KernelLaunch::~KernelLaunch() {
-  for (DevicePtr P : Owned)
+  for (DevicePtr P : Work.Owned)
     B.release(P);
+  Work.Owned.clear();
 }
 
 Status KernelLaunch::allocate(std::size_t Bytes, DevicePtr &P) {
   Status S = B.allocate(Bytes ? Bytes : 1, P);
   if (S.empty())
-    Owned.push_back(P);
+    Work.Owned.push_back(P);
   return S;
 }
 
@@ -55,12 +58,12 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
                           const LaunchConfig &Config) {
   Lower = RootLower;
   Count = RootCount;
-  Spans.assign(NumArgs, {});
-  InRegion.assign(NumArgs, false);
-  Partials.assign(K.Reductions.size(), {});
-  Arrays.assign(K.Buffers.size(), {});
-  SplitPartials.assign(K.Combine.PartialBytes.size(), {});
-  Params.clear();
+  Work.Spans.assign(NumArgs, {});
+  Work.InRegion.assign(NumArgs, false);
+  Work.Partials.assign(K.Reductions.size(), {});
+  Work.Arrays.assign(K.Buffers.size(), {});
+  Work.SplitPartials.assign(K.Combine.PartialBytes.size(), {});
+  Work.Params.clear();
   for (std::size_t I = 0; I < NumArgs; ++I) {
     const ParamInfo &P = K.Params[I];
     const detail::LaunchArg &A = Args[I];
@@ -72,23 +75,23 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
     if (!P.isSpan()) {
       if (A.ElementSize != P.Bytes)
         return "argument '" + P.Name + "' has the wrong size";
-      Params.push_back(const_cast<void *>(A.Data));
+      Work.Params.push_back(const_cast<void *>(A.Data));
       continue;
     }
     if (A.ElementSize != P.Bytes)
       return "span '" + P.Name + "' has the wrong element size";
     const std::size_t Bytes = A.Count * A.ElementSize;
-    Spans[I].Extent = A.Count;
+    Work.Spans[I].Extent = A.Count;
     // Inside a region the span lives on the device already: no copies.
     if (Residency::Range *R = Resident.find(A.Data, Bytes)) {
-      Spans[I].Data = R->Device + (static_cast<const char *>(A.Data) - R->Host);
-      InRegion[I] = true;
-      Params.push_back(&Spans[I]);
+      Work.Spans[I].Data = R->Device + (static_cast<const char *>(A.Data) - R->Host);
+      Work.InRegion[I] = true;
+      Work.Params.push_back(&Work.Spans[I]);
       continue;
     }
     if (Status S = injected("allocate"); !S.empty())
       return S;
-    if (Status S = allocate(Bytes, Spans[I].Data); !S.empty())
+    if (Status S = allocate(Bytes, Work.Spans[I].Data); !S.empty())
       return S;
     // "out": the plugin proved every element written; the rest ("inout")
     // is copied in, so that elements the kernel skips keep their values,
@@ -97,23 +100,23 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
         !writtenEverywhere(P, A.Count, K, Args, NumArgs, Lower, Count)) {
       Status S = injected("copy-in");
       if (S.empty())
-        S = Data.toDevice(Spans[I].Data, A.Data, Bytes);
+        S = Data.toDevice(Work.Spans[I].Data, A.Data, Bytes);
       if (!S.empty())
         return S;
     }
-    Params.push_back(&Spans[I]);
+    Work.Params.push_back(&Work.Spans[I]);
   }
-  Params.push_back(&Lower);
-  Params.push_back(&Count);
+  Work.Params.push_back(&Lower);
+  Work.Params.push_back(&Count);
   // One partial value per block for each outermost reduction.
   for (std::size_t R = 0; R < K.Reductions.size(); ++R) {
-    Partials[R].Extent = Config.blocks();
+    Work.Partials[R].Extent = Config.blocks();
     if (Status S =
             allocate(Config.blocks() * K.Params[K.Reductions[R].Param].Bytes,
-                     Partials[R].Data);
+                     Work.Partials[R].Data);
         !S.empty())
       return S;
-    Params.push_back(&Partials[R]);
+    Work.Params.push_back(&Work.Partials[R]);
   }
   // Per-iteration arrays: a slice of Extent elements per thread of the
   // grid (a thread runs its iterations one after another).
@@ -122,14 +125,14 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
     std::string Error;
     if (!evaluateBound(K.Buffers[Buf].Extent, K, Args, NumArgs, Extent, Error))
       return Error;
-    Arrays[Buf].Extent =
+    Work.Arrays[Buf].Extent =
         static_cast<std::uint64_t>(std::max<std::int64_t>(Extent, 0)) *
         Config.threads();
-    if (Status S = allocate(Arrays[Buf].Extent * K.Buffers[Buf].ElementBytes,
-                            Arrays[Buf].Data);
+    if (Status S = allocate(Work.Arrays[Buf].Extent * K.Buffers[Buf].ElementBytes,
+                            Work.Arrays[Buf].Data);
         !S.empty())
       return S;
-    Params.push_back(&Arrays[Buf]);
+    Work.Params.push_back(&Work.Arrays[Buf]);
   }
   // Split(k) of depth 1: each block's partials, k per outermost iteration,
   // for the combining kernel.
@@ -137,17 +140,17 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
   for (const DimensionInfo &D : K.Dimensions)
     if (D.Depth == 1 && D.Kind == Degree::Split)
       Splits = Config.Grid[D.Axis];
-  for (std::size_t R = 0; R < SplitPartials.size(); ++R) {
-    SplitPartials[R].Extent =
+  for (std::size_t R = 0; R < Work.SplitPartials.size(); ++R) {
+    Work.SplitPartials[R].Extent =
         static_cast<std::uint64_t>(Count) * static_cast<std::uint64_t>(Splits);
-    if (Status S = allocate(SplitPartials[R].Extent * K.Combine.PartialBytes[R],
-                            SplitPartials[R].Data);
+    if (Status S = allocate(Work.SplitPartials[R].Extent * K.Combine.PartialBytes[R],
+                            Work.SplitPartials[R].Data);
         !S.empty())
       return S;
-    Params.push_back(&SplitPartials[R]);
+    Work.Params.push_back(&Work.SplitPartials[R]);
   }
   if (!K.Combine.Name.empty())
-    Params.push_back(&Splits);
+    Work.Params.push_back(&Splits);
   return {};
 }
 
@@ -155,7 +158,7 @@ Status KernelLaunch::enqueue(KernelHandle Kernel, KernelHandle Combine,
                              const LaunchConfig &Config) {
   Status S = injected("launch");
   if (S.empty())
-    S = B.launch(Kernel, Config.Grid, Config.Block, Params.data());
+    S = B.launch(Kernel, Config.Grid, Config.Block, Work.Params.data());
   if (S.empty() && Combine) {
     // One thread per outermost iteration, after the partials are written.
     const unsigned Block[3] = {K.Combine.Block, 1, 1};
@@ -163,7 +166,7 @@ Status KernelLaunch::enqueue(KernelHandle Kernel, KernelHandle Combine,
     const unsigned Grid[3] = {
         static_cast<unsigned>(std::min<std::int64_t>(Blocks, 0x7fffffff)), 1,
         1};
-    S = B.launch(Combine, Grid, Block, Params.data());
+    S = B.launch(Combine, Grid, Block, Work.Params.data());
   }
   return S;
 }
@@ -176,9 +179,9 @@ Status KernelLaunch::synchronize() {
 void KernelLaunch::copyOut() {
   for (std::size_t I = 0; I < NumArgs; ++I) {
     const ParamInfo &P = K.Params[I];
-    if (!P.writesDevice() || InRegion[I])
+    if (!P.writesDevice() || Work.InRegion[I])
       continue;
-    Status S = Data.toHost(const_cast<void *>(Args[I].Data), Spans[I].Data,
+    Status S = Data.toHost(const_cast<void *>(Args[I].Data), Work.Spans[I].Data,
                            Args[I].Count * Args[I].ElementSize);
     if (!S.empty()) {
       warn(K.Location + ": copying results of kernel " + K.Name +
@@ -192,11 +195,11 @@ void KernelLaunch::combine() {
   for (std::size_t R = 0; R < K.Reductions.size(); ++R) {
     const ReductionInfo &Info = K.Reductions[R];
     const ParamInfo &P = K.Params[Info.Param];
-    std::vector<char> Host(Partials[R].Extent * P.Bytes);
+    std::vector<char> Host(Work.Partials[R].Extent * P.Bytes);
     std::string Error;
-    Status S = Data.toHost(Host.data(), Partials[R].Data, Host.size());
+    Status S = Data.toHost(Host.data(), Work.Partials[R].Data, Host.size());
     if (S.empty() &&
-        !combineIntoTarget(Info.Op, P.Type, Host.data(), Partials[R].Extent,
+        !combineIntoTarget(Info.Op, P.Type, Host.data(), Work.Partials[R].Extent,
                            const_cast<void *>(Args[Info.Param].Data), Error))
       S = Error;
     if (!S.empty()) {

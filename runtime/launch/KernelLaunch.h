@@ -17,11 +17,28 @@
 
 namespace weft::rt {
 
+/// A span parameter as the kernel receives it: weft::dspan<T>.
+struct DeviceSpan {
+  DevicePtr Data = 0;
+  std::uint64_t Extent = 0;
+};
+
+/// What a launch binds, kept from one launch to the next so that a launch
+/// allocates no host memory once a loop has run (launches are serialized).
+/// Pointers into it go to the kernel: each vector is sized before any is
+/// taken.
+struct LaunchScratch {
+  std::vector<DeviceSpan> Spans, Partials, Arrays, SplitPartials;
+  std::vector<bool> InRegion;
+  std::vector<void *> Params;
+  std::vector<DevicePtr> Owned; // released when the launch ends
+};
+
 class KernelLaunch {
 public:
   KernelLaunch(Backend &B, DataMover &Data, Residency &Resident,
-               const KernelInfo &K, const detail::LaunchArg *Args,
-               std::size_t NumArgs);
+               LaunchScratch &Scratch, const KernelInfo &K,
+               const detail::LaunchArg *Args, std::size_t NumArgs);
   ~KernelLaunch();
   KernelLaunch(const KernelLaunch &) = delete;
   KernelLaunch &operator=(const KernelLaunch &) = delete;
@@ -47,16 +64,14 @@ public:
   /// Tests' injected faults (WEFT_TEST_FAULT) spare this launch: it is the
   /// host's own redo of work a fault lost.
   void spareInjectedFaults() { Injecting = false; }
-  /// The device memory the launch allocated, for the caller to release
-  /// once the launch is known to have finished.
-  std::vector<DevicePtr> takeBuffers() { return std::move(Owned); }
+  /// Moves the device memory the launch allocated to To, for the caller to
+  /// release once the launch is known to have finished.
+  void handOverBuffers(std::vector<DevicePtr> &To) {
+    To.insert(To.end(), Work.Owned.begin(), Work.Owned.end());
+    Work.Owned.clear();
+  }
 
 private:
-  /// A span parameter as the kernel receives it: weft::dspan<T>.
-  struct DeviceSpan {
-    DevicePtr Data = 0;
-    std::uint64_t Extent = 0;
-  };
   Status allocate(std::size_t Bytes, DevicePtr &P);
   Status injected(const char *Stage) const {
     return Injecting ? injectedFault(Stage) : Status();
@@ -65,15 +80,11 @@ private:
   Backend &B;
   DataMover &Data;
   Residency &Resident;
+  LaunchScratch &Work;
   const KernelInfo &K;
   const detail::LaunchArg *Args;
   std::size_t NumArgs;
   std::int64_t Lower = 0, Count = 0, Splits = 1;
-  /// Pointers into these go to the kernel: sized before they are taken.
-  std::vector<DeviceSpan> Spans, Partials, Arrays, SplitPartials;
-  std::vector<bool> InRegion;
-  std::vector<void *> Params;
-  std::vector<DevicePtr> Owned; // released when the launch ends
   bool Injecting = true;
 };
 

@@ -7,29 +7,26 @@
 #include "launch/LaunchConfig.h"
 #include "policy/Environment.h"
 
-#include <cstring>
+#include <cstdint>
 #include <set>
 
 namespace weft::rt {
 
 void PendingLaunches::record(const LoopSite &Site, const char *Source,
-                             const detail::LaunchArg *Args, std::size_t NumArgs,
-                             std::vector<DevicePtr> Owned) {
+                             const detail::LaunchArg *Given,
+                             std::size_t NumArgs) {
   if (Launches.empty())
     Thread = std::this_thread::get_id();
-  Launch L{&Site, Source, {Args, Args + NumArgs}, {}};
+  Launches.push_back({&Site, Source, Args.size()});
   for (std::size_t I = 0; I < NumArgs; ++I) {
-    if (Site.Kernel.Params[I].isSpan())
-      continue;
-    const char *Bytes = static_cast<const char *>(Args[I].Data);
-    L.Values.emplace_back(Bytes, Bytes + Args[I].ElementSize);
+    detail::LaunchArg A = Given[I];
+    if (!Site.Kernel.Params[I].isSpan()) {
+      const char *Bytes = static_cast<const char *>(A.Data);
+      A.Data = reinterpret_cast<const void *>(Values.size());
+      Values.insert(Values.end(), Bytes, Bytes + A.ElementSize);
+    }
+    Args.push_back(A);
   }
-  // The copies' addresses are final once every value is in place.
-  for (std::size_t I = 0, V = 0; I < NumArgs; ++I)
-    if (!Site.Kernel.Params[I].isSpan())
-      L.Args[I].Data = L.Values[V++].data();
-  Launches.push_back(std::move(L));
-  Buffers.insert(Buffers.end(), Owned.begin(), Owned.end());
 }
 
 Status PendingLaunches::synchronize(Backend &B) {
@@ -40,24 +37,31 @@ Status PendingLaunches::synchronize(Backend &B) {
     S = B.synchronize();
   if (!S.empty())
     return S;
-  for (DevicePtr P : Buffers)
-    B.release(P);
-  Buffers.clear();
-  Launches.clear();
+  abandon(B);
   return {};
 }
 
 bool PendingLaunches::replay(Backend &Host, std::string &Error) {
   DataMover Data(&Host);
   Residency None(&Host, Data);
+  LaunchScratch Scratch;
   for (const Launch &L : Launches) {
     const KernelInfo &K = L.Site->Kernel;
     auto Fail = [&](const std::string &Why) {
       Error = K.Location + ": kernel " + K.Name + ": " + Why;
       return false;
     };
+    // The arguments as they were, the scalars' values where they are now.
+    std::vector<detail::LaunchArg> Given(
+        Args.begin() + L.FirstArg,
+        Args.begin() + L.FirstArg + K.Params.size());
+    for (std::size_t I = 0; I < Given.size(); ++I)
+      if (!K.Params[I].isSpan())
+        Given[I].Data =
+            Values.data() + reinterpret_cast<std::uintptr_t>(Given[I].Data);
     KernelHandle Kernel = nullptr, Combine = nullptr;
-    if (Status S = Host.getKernel(K, L.Source, kernelDefines(), K.Name, Kernel);
+    if (Status S =
+            Host.getKernel(K, L.Source, kernelDefines(), K.Name, Kernel);
         !S.empty())
       return Fail(S);
     if (!K.Combine.Name.empty())
@@ -68,14 +72,14 @@ bool PendingLaunches::replay(Backend &Host, std::string &Error) {
     std::int64_t Lower = 0, Count = 0;
     std::string Why;
     LaunchConfig Config;
-    if (!evaluateTripCount(K.Levels[0], K, L.Args.data(), L.Args.size(), Lower,
+    if (!evaluateTripCount(K.Levels[0], K, Given.data(), Given.size(), Lower,
                            Count, Why) ||
-        !computeLaunchConfig(K, L.Args.data(), L.Args.size(), Count,
+        !computeLaunchConfig(K, Given.data(), Given.size(), Count,
                              Host.properties(), Config, Why))
       return Fail(Why);
     if (Count == 0)
       continue;
-    KernelLaunch Run(Host, Data, None, K, L.Args.data(), L.Args.size());
+    KernelLaunch Run(Host, Data, None, Scratch, K, Given.data(), Given.size());
     Run.spareInjectedFaults();
     Status S = Run.bind(Lower, Count, Config);
     if (S.empty())
@@ -88,6 +92,8 @@ bool PendingLaunches::replay(Backend &Host, std::string &Error) {
     Run.combine();
   }
   Launches.clear();
+  Args.clear();
+  Values.clear();
   return true;
 }
 
@@ -96,6 +102,8 @@ void PendingLaunches::abandon(Backend &B) {
     B.release(P);
   Buffers.clear();
   Launches.clear();
+  Args.clear();
+  Values.clear();
 }
 
 std::string PendingLaunches::loops() const {

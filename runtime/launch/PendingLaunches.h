@@ -32,8 +32,10 @@ public:
   /// or is updated, which synchronizes first). Buffers are released once
   /// the launch is known to have finished.
   void record(const LoopSite &Site, const char *Source,
-              const detail::LaunchArg *Args, std::size_t NumArgs,
-              std::vector<DevicePtr> Buffers);
+              const detail::LaunchArg *Args, std::size_t NumArgs);
+  /// Where a launch leaves the device memory to release once the pending
+  /// launches are known to have finished.
+  std::vector<DevicePtr> &buffers() { return Buffers; }
 
   /// Waits for every pending launch on B. On success forgets them; on a
   /// fault keeps them for replay and returns it.
@@ -52,13 +54,18 @@ public:
   std::string loops() const;
 
 private:
+  /// Kept in flat arrays reused from one synchronization to the next: a
+  /// launch allocates nothing once they have grown.
   struct Launch {
     const LoopSite *Site;
     const char *Source;
-    std::vector<detail::LaunchArg> Args;
-    std::vector<std::vector<char>> Values; // the scalars' bytes
+    std::size_t FirstArg; // into Args
   };
   std::vector<Launch> Launches;
+  /// Every pending launch's arguments; a scalar's Data is its offset in
+  /// Values (which may move as it grows) until a replay.
+  std::vector<detail::LaunchArg> Args;
+  std::vector<char> Values;
   std::vector<DevicePtr> Buffers;
   std::thread::id Thread;
 };

@@ -15,8 +15,10 @@ shopt -s nullglob
 for exe in "$build"/tests/lit-*/*/Output/*.tmp.exe; do
   base=${exe%.exe} name=${exe#"$build"/tests/}
   [ -f "$base.sim" ] || continue # its output depends on the backend
-  if ! WEFT_BACKEND=$backend "$exe" >"$base.$backend" 2>"$base.$backend.err"; then
-    echo "FAIL: $name: exit status $?"; cat "$base.$backend.err"; failed=$((failed + 1)); continue
+  WEFT_BACKEND=$backend "$exe" >"$base.$backend" 2>"$base.$backend.err"
+  code=$?
+  if [ $code -ne 0 ]; then
+    echo "FAIL: $name: exit status $code"; cat "$base.$backend.err"; failed=$((failed + 1)); continue
   fi
   note=""
   if ! diff -q "$base.sim" "$base.$backend" >/dev/null; then
