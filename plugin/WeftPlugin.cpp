@@ -186,6 +186,9 @@ private:
                          Levels[I]->IndexName + "): " + map::describe(L);
       for (const std::string &Why : L.Reasons)
         Text += "; " + Why;
+      for (const memory::ReplacedElement &E : P.Registers)
+        if (E.Level == Levels[I])
+          Text += "; " + E.Description + " kept in a register along its loop";
       for (const memory::Stage &S : P.Stages)
         if (S.Level == Levels[I])
           Text += "; staged in shared memory (read by all " +

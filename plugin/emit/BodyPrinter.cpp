@@ -36,6 +36,11 @@ BodyPrinter::BodyPrinter(const ir::Nest &N, std::ostringstream &OS,
       ReductionVars.insert(R.Variable);
   for (std::size_t B = 0; B < Plan->Buffers.size(); ++B)
     BufferOf[Plan->Buffers[B].Decl] = B;
+  for (std::size_t R = 0; R < Plan->Registers.size(); ++R) {
+    for (const ir::Expr *E : Plan->Registers[R].Accesses)
+      RegisterOf[E] = R;
+    LoopRegisters[Plan->Registers[R].Loop].push_back(R);
+  }
   if (Mode != Phase::Kernel)
     return;
   for (std::size_t S = 0; S < Plan->Stages.size(); ++S)
@@ -60,6 +65,8 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
   case ir::Expr::ParamRef:
     return N.Params[E.ParamIndex].Name;
   case ir::Expr::SpanElement:
+    if (auto It = RegisterOf.find(&E); It != RegisterOf.end())
+      return "weft_reg" + std::to_string(It->second);
     if (auto It = StagedReads.find(&E); It != StagedReads.end())
       return "weft_stage" + std::to_string(It->second) + ".ld(" +
              expr(*E.Operands[0]) + ")";
@@ -149,6 +156,19 @@ void BodyPrinter::stmt(const ir::Stmt &S, int Indent) {
     }
     return;
   case ir::Stmt::For: {
+    auto Registers = LoopRegisters.find(&S);
+    if (Registers != LoopRegisters.end() && !RegistersHandled.count(&S)) {
+      // The loop in a block of its own: its registers load before it and
+      // store after it.
+      OS << Pad << "{\n";
+      loadRegisters(S, Pad + "  ");
+      RegistersHandled.insert(&S);
+      stmt(S, Indent + 1);
+      RegistersHandled.erase(&S);
+      storeRegisters(S, Pad + "  ");
+      OS << Pad << "}\n";
+      return;
+    }
     std::string Init;
     if (const ir::Stmt *I = S.Children[0].get())
       Init = I->Kind == ir::Stmt::Decl ? decl(*I) : expr(*I->Exprs[0]);
@@ -268,6 +288,35 @@ std::string BodyPrinter::decl(const ir::Stmt &S) {
   if (S.Exprs[0])
     D += " = " + expr(*S.Exprs[0]);
   return D;
+}
+
+void BodyPrinter::loadRegisters(const ir::Stmt &Loop, const std::string &Pad,
+                                const std::string &Guard) {
+  auto It = LoopRegisters.find(&Loop);
+  if (It == LoopRegisters.end())
+    return;
+  for (std::size_t R : It->second) {
+    const memory::ReplacedElement &E = Plan->Registers[R];
+    const ir::Param &P = N.Params[E.Param];
+    const std::string T = ir::typeName(N, P.Element, P.Struct);
+    const std::string Load = P.Name + ".ld(" + expr(*E.Subscript) + ")";
+    OS << Pad << T << " weft_reg" << R << " = "
+       << (Guard.empty() ? Load : Guard + " ? " + Load + " : " + T + "()")
+       << "; // " << E.Description << "\n";
+  }
+}
+
+void BodyPrinter::storeRegisters(const ir::Stmt &Loop, const std::string &Pad,
+                                 const std::string &Guard) {
+  auto It = LoopRegisters.find(&Loop);
+  if (It == LoopRegisters.end())
+    return;
+  for (std::size_t R : It->second) {
+    const memory::ReplacedElement &E = Plan->Registers[R];
+    OS << Pad << (Guard.empty() ? "" : "if (" + Guard + ")\n" + Pad + "  ")
+       << N.Params[E.Param].Name << "[" << expr(*E.Subscript) << "] = weft_reg"
+       << R << ";\n";
+  }
 }
 
 void BodyPrinter::nested(const ir::Stmt &S, int Indent) {

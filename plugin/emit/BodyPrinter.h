@@ -106,6 +106,12 @@ private:
   std::string decl(const ir::Stmt &S);
   /// A sub-statement; blocks print as they are, others one level deeper.
   void nested(const ir::Stmt &S, int Depth);
+  /// Before a loop: its registers declared, loaded where Guard holds (or
+  /// always); after it: stored back where Guard holds.
+  void loadRegisters(const ir::Stmt &Loop, const std::string &Pad,
+                     const std::string &Guard = "");
+  void storeRegisters(const ir::Stmt &Loop, const std::string &Pad,
+                      const std::string &Guard = "");
 
   const ir::Nest &N;
   std::ostringstream &OS;
@@ -117,6 +123,12 @@ private:
   std::set<std::string> ReductionVars; // every reduction variable
   std::map<const ir::Expr *, std::size_t> StagedReads, TileReads;
   std::map<const ir::Stmt *, std::size_t> BufferOf; // declaration -> buffer
+  /// Span elements held in registers: the accesses each replaces, and the
+  /// registers each loop holds.
+  std::map<const ir::Expr *, std::size_t> RegisterOf;
+  std::map<const ir::Stmt *, std::vector<std::size_t>> LoopRegisters;
+  /// Loops whose registers the caller loads and stores (a tiled loop).
+  std::set<const ir::Stmt *> RegistersHandled;
   /// Locals printed as something else (the tiled loop's index in a load).
   std::map<std::string, std::string> Renamed;
 };

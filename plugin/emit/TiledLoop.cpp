@@ -55,10 +55,21 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
   bool After = false;
   for (const ir::StmtPtr &S : L.Body) {
     if (S.get() == Plan->Tiled->Loop) {
+      loadRegisters(*S, In2, "weft_active");
+      RegistersHandled.insert(S.get());
       tiledLoop(In2, Indent);
+      RegistersHandled.erase(S.get());
+      storeRegisters(*S, In2, "weft_active");
       // What follows the loop runs where the thread's indices are.
       OS << In2 << "if (weft_active) {\n";
       After = true;
+      continue;
+    }
+    // Before the loop: declarations run in every thread (they read no
+    // span), statements only where the thread's indices are.
+    if (!After && S->Kind != ir::Stmt::Decl) {
+      OS << In2 << "if (weft_active)\n";
+      stmt(*S, Indent + 1);
       continue;
     }
     stmt(*S, After ? Indent + 1 : Indent);

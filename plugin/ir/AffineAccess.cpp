@@ -2,6 +2,7 @@
 // the parallel indices, where it is one. This feeds the coalescing analysis:
 // the level whose index has coefficient 1 in the most-executed accesses
 // belongs on dimension x.
+#include "ir/AffineForm.h"
 #include "ir/HostBound.h"
 #include "ir/NestIR.h"
 
@@ -11,49 +12,6 @@
 
 namespace weft::ir {
 namespace {
-
-/// sum of Coefficients[index] * index + Offset
-struct Linear {
-  std::map<std::string, Polynomial> Coefficients;
-  Polynomial Offset;
-  bool dependsOnIndices() const { return !Coefficients.empty(); }
-};
-
-/// A + B (or A - B); nullopt when a coefficient overflows.
-std::optional<Linear> add(Linear A, const Linear &B, bool Subtract) {
-  for (const auto &[Index, Coef] : B.Coefficients) {
-    Polynomial &Slot = A.Coefficients[Index];
-    std::optional<Polynomial> Sum =
-        Subtract ? Slot.minus(Coef) : Slot.plus(Coef);
-    if (!Sum)
-      return std::nullopt;
-    Slot = std::move(*Sum);
-    if (Slot.isZero())
-      A.Coefficients.erase(Index);
-  }
-  std::optional<Polynomial> Offset =
-      Subtract ? A.Offset.minus(B.Offset) : A.Offset.plus(B.Offset);
-  if (!Offset)
-    return std::nullopt;
-  A.Offset = std::move(*Offset);
-  return A;
-}
-
-/// B scaled by F (free of indices).
-std::optional<Linear> scale(const Polynomial &F, Linear B) {
-  for (auto It = B.Coefficients.begin(); It != B.Coefficients.end();) {
-    std::optional<Polynomial> P = F.times(It->second);
-    if (!P)
-      return std::nullopt;
-    It->second = std::move(*P);
-    It = It->second.isZero() ? B.Coefficients.erase(It) : std::next(It);
-  }
-  std::optional<Polynomial> Offset = F.times(B.Offset);
-  if (!Offset)
-    return std::nullopt;
-  B.Offset = std::move(*Offset);
-  return B;
-}
 
 class AccessAnalysis {
 public:
@@ -130,7 +88,7 @@ private:
         // A local computed once from the indices (int row = i * cols)
         // stands for its value in later subscripts.
         if (!S.VarType.IsReference && !Assigned.count(S.Name))
-          if (std::optional<Linear> V = linear(*Init))
+          if (std::optional<AffineForm> V = linear(*Init))
             Locals[S.Name] = *V;
       }
     } else {
@@ -186,7 +144,7 @@ private:
     A.Subscript = exprText(N, *E.Operands[0]);
     A.Depth = Depth.empty() ? 0 : Depth.back();
     A.Branches = Branches;
-    if (std::optional<Linear> V = linear(*E.Operands[0])) {
+    if (std::optional<AffineForm> V = linear(*E.Operands[0])) {
       A.Affine = true;
       for (const std::string &I : Indices) {
         auto It = V->Coefficients.find(I);
@@ -206,86 +164,20 @@ private:
   }
 
   /// E as an affine function of the indices in scope, or nullopt.
-  std::optional<Linear> linear(const Expr &E) {
-    Linear R;
-    switch (E.Kind) {
-    case Expr::IntLiteral: {
-      std::optional<std::int64_t> V = integerValue(E);
-      if (!V)
-        return std::nullopt;
-      R.Offset = Polynomial::constant(*V);
-      return R;
-    }
-    case Expr::Local:
-      if (isIndex(E.Text)) {
-        R.Coefficients[E.Text] = Polynomial::constant(1);
-        return R;
-      }
-      if (auto It = Locals.find(E.Text); It != Locals.end())
-        return It->second;
-      R.Offset = Polynomial::symbol(E.Text);
-      return R;
-    case Expr::Cast:
-      if (isFloating(E.Type))
-        return std::nullopt;
-      return linear(*E.Operands[0]);
-    case Expr::Unary:
-      if (E.Text == "+")
-        return linear(*E.Operands[0]);
-      if (E.Text == "-") {
-        std::optional<Linear> V = linear(*E.Operands[0]);
-        if (!V)
-          return std::nullopt;
-        return scale(Polynomial::constant(-1), std::move(*V));
-      }
-      break;
-    case Expr::Binary:
-      if (E.Text == "+" || E.Text == "-") {
-        std::optional<Linear> A = linear(*E.Operands[0]);
-        std::optional<Linear> B = linear(*E.Operands[1]);
-        if (!A || !B)
-          return std::nullopt;
-        return add(std::move(*A), *B, E.Text == "-");
-      }
-      if (E.Text == "*") {
-        std::optional<Linear> A = linear(*E.Operands[0]);
-        std::optional<Linear> B = linear(*E.Operands[1]);
-        if (!A || !B || (A->dependsOnIndices() && B->dependsOnIndices()))
-          return std::nullopt;
-        if (A->dependsOnIndices())
-          std::swap(A, B);
-        // A is free of indices: it scales B.
-        return scale(A->Offset, std::move(*B));
-      }
-      break;
-    default:
-      break;
-    }
-    // Anything else is an opaque symbol, unless it involves an index.
-    if (mentionsIndex(E))
-      return std::nullopt;
-    R.Offset = Polynomial::symbol(exprText(N, E));
-    return R;
-  }
-
-  bool mentionsIndex(const Expr &E) {
-    if (E.Kind == Expr::Local) {
-      if (isIndex(E.Text))
-        return true;
-      auto It = Locals.find(E.Text);
-      return It != Locals.end() && It->second.dependsOnIndices();
-    }
-    for (const ExprPtr &O : E.Operands)
-      if (mentionsIndex(*O))
-        return true;
-    return false;
+  std::optional<AffineForm> linear(const Expr &E) const {
+    AffineScope Scope;
+    Scope.IsVariable = [this](const std::string &Name) {
+      return isIndex(Name);
+    };
+    Scope.Values = &Locals;
+    return affineForm(N, E, Scope);
   }
 
   Nest &N;
   std::vector<std::string> Indices;
   std::vector<unsigned> Depth;
   std::set<std::string> Assigned;
-  std::map<std::string, Linear> Locals;
+  std::map<std::string, AffineForm> Locals;
   std::map<std::string, std::size_t> AllocationIndex;
   unsigned Branches = 0;
 };

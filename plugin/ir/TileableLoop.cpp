@@ -154,11 +154,15 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N) {
   }
   if (!InnerLevel || !InnerLevel->Reductions.empty())
     return std::nullopt;
-  // The inner body: safe declarations, then the loop.
+  // The inner body: safe declarations and expression statements, then the
+  // loop.
   TileableLoop T;
   T.Inner = InnerLevel;
   std::set<std::string> Inner = {InnerLevel->IndexName};
   for (const StmtPtr &S : InnerLevel->Body) {
+    // Expression statements run where the thread's indices are in range.
+    if (S->Kind == Stmt::ExprStmt)
+      continue;
     if (S->Kind != Stmt::For) {
       if (!safeDeclaration(*S))
         return std::nullopt;

@@ -36,7 +36,8 @@ struct TileableLoop {
 /// A perfectly nested chain of two levels without reductions or run-time
 /// arrays whose inner level runs `for (k = lo; k < hi; ++k)` with bounds of
 /// captures only, no break, and only declarations without span accesses
-/// before it; Tiles lists its reads that follow one index and k.
+/// and expression statements before it; Tiles lists its reads that follow
+/// one index and k.
 std::optional<TileableLoop> findTileableLoop(const Nest &N);
 
 } // namespace weft::ir

@@ -152,6 +152,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
     P.StageCapacity.push_back(24 * 1024 / P.Stages.size() /
                               std::max(1u, Bytes));
   }
+  P.Registers = memory::planScalarReplacement(N);
   if (P.Shape.SplitInner)
     P.SplitLevel = P.firstAtDepth(1);
 

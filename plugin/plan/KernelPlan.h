@@ -9,6 +9,7 @@
 #include "contract/Descriptor.h"
 #include "ir/NestIR.h"
 #include "map/Mapping.h"
+#include "memory/ScalarReplacement.h"
 #include "memory/StagingPlan.h"
 #include "memory/TilingPlan.h"
 #include "memory/TransferPlan.h"
@@ -71,6 +72,8 @@ struct KernelPlan {
   /// range that does not fit is read in place.
   std::vector<unsigned> StageCapacity;
   std::optional<memory::TiledLoop> Tiled;
+  /// Span elements held in registers for the length of a loop.
+  std::vector<memory::ReplacedElement> Registers;
   std::map<const ir::Level *, LevelPlan> Levels;
   /// In declaration order: tiles, then per level its stages and reduction
   /// scratch, then the outermost reductions' partials.
