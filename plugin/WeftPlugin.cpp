@@ -186,7 +186,7 @@ private:
                          Levels[I]->IndexName + "): " + map::describe(L);
       for (const std::string &Why : L.Reasons)
         Text += "; " + Why;
-      for (const memory::ReplacedElement &E : P.Registers)
+      for (const ir::ReplacedElement &E : P.Registers)
         if (E.Level == Levels[I])
           Text += "; " + E.Description + " kept in a register along its loop";
       for (const memory::Stage &S : P.Stages)
@@ -194,7 +194,20 @@ private:
           Text += "; staged in shared memory (read by all " +
                   std::to_string(L.BlockSize) +
                   " threads of the block): " + S.Description;
-      if (Tiled && Tiled->Inner == Levels[I]) {
+      if (Tiled && Tiled->Inner == Levels[I] && P.RegisterTile) {
+        Text += "; loop over " + Tiled->Index + " in tiles of " +
+                std::to_string(Tiled->Width) + " in shared memory:";
+        for (const memory::Tile &T : Tiled->Tiles)
+          Text +=
+              std::string(" ") + T.Description + " (shared by the " +
+              std::to_string(Chosen.Levels[T.AlongOuter ? 1 : 0].BlockSize) +
+              " threads along " +
+              map::spelling(Chosen.Levels[T.AlongOuter ? 1 : 0].Dim) + ")";
+        Text += "; each thread computes a " +
+                std::to_string(P.RegisterTile->TM) + " x " +
+                std::to_string(P.RegisterTile->TN) +
+                " register tile of outputs from fragments of the tiles";
+      } else if (Tiled && Tiled->Inner == Levels[I]) {
         Text += "; loop over " + Tiled->Index + " in tiles of " +
                 std::to_string(Tiled->Width) + " in shared memory:";
         for (const memory::Tile &T : Tiled->Tiles)

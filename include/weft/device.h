@@ -127,8 +127,10 @@ template <class T> struct strided {
 };
 
 /// Shared memory: declare as `WEFT_SHARED weft::shared_array<T, N> Name;`.
+/// 16-byte aligned, so that a register tile's fragments of four elements
+/// load in one 128-bit instruction.
 template <class T, unsigned N> struct shared_array {
-  T Elements[N];
+  alignas(16) T Elements[N];
   WEFT_DEVICE T &operator[](index_t I) {
     WEFT_SIM_SHARED_ACCESS(&Elements[I], 1);
     return Elements[I];

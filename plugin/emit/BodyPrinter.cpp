@@ -66,7 +66,10 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
     return N.Params[E.ParamIndex].Name;
   case ir::Expr::SpanElement:
     if (auto It = RegisterOf.find(&E); It != RegisterOf.end())
-      return "weft_reg" + std::to_string(It->second);
+      return "weft_reg" + std::to_string(It->second) +
+             (InRegisterTile && PerOutputRegisters.count(It->second)
+                  ? "[weft_r][weft_c]"
+                  : "");
     if (auto It = StagedReads.find(&E); It != StagedReads.end())
       return "weft_stage" + std::to_string(It->second) + ".ld(" +
              expr(*E.Operands[0]) + ")";
@@ -296,7 +299,7 @@ void BodyPrinter::loadRegisters(const ir::Stmt &Loop, const std::string &Pad,
   if (It == LoopRegisters.end())
     return;
   for (std::size_t R : It->second) {
-    const memory::ReplacedElement &E = Plan->Registers[R];
+    const ir::ReplacedElement &E = Plan->Registers[R];
     const ir::Param &P = N.Params[E.Param];
     const std::string T = ir::typeName(N, P.Element, P.Struct);
     const std::string Load = P.Name + ".ld(" + expr(*E.Subscript) + ")";
@@ -312,7 +315,7 @@ void BodyPrinter::storeRegisters(const ir::Stmt &Loop, const std::string &Pad,
   if (It == LoopRegisters.end())
     return;
   for (std::size_t R : It->second) {
-    const memory::ReplacedElement &E = Plan->Registers[R];
+    const ir::ReplacedElement &E = Plan->Registers[R];
     OS << Pad << (Guard.empty() ? "" : "if (" + Guard + ")\n" + Pad + "  ")
        << N.Params[E.Param].Name << "[" << expr(*E.Subscript) << "] = weft_reg"
        << R << ";\n";

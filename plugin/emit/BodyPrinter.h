@@ -8,6 +8,7 @@
 #include "ir/NestIR.h"
 #include "plan/KernelPlan.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -38,6 +39,9 @@ public:
   std::string expr(const ir::Expr &E);
   /// Prints S, indented by Depth steps of two spaces.
   void stmt(const ir::Stmt &S, int Depth);
+  /// A register-tiled nest: blocks walk both levels' block tiles together,
+  /// each thread computing its TM x TN outputs (RegisterTile.cpp).
+  void registerTiles(int Indent);
 
 private:
   // ---- Inner levels (InnerLevel.cpp) ---------------------------------------
@@ -70,6 +74,19 @@ private:
   /// loads each tile, waits, computes on it, and waits again before the
   /// next load.
   void tiledLoop(const std::string &Pad, int Indent);
+
+  // ---- Register tiles (RegisterTile.cpp) -----------------------------------
+
+  /// The thread's outputs one by one (r, c unrolled), each with its
+  /// indices declared; where Guarded, only those in range, as that output's
+  /// iterations for the simulator's checker.
+  void eachOutput(const std::string &Pad, bool Guarded,
+                  const std::function<void(const std::string &)> &Print);
+  /// The block's cooperative load of each tile's next WEFT_TILE iterations.
+  void loadRegisterTiles(const std::string &Pad);
+  /// One iteration of the loop for all the thread's outputs: a fragment of
+  /// each tile, then the body for each output.
+  void registerTileStep(const std::string &Pad);
 
   // ---- Staging (StagedRanges.cpp) ------------------------------------------
 
@@ -129,6 +146,10 @@ private:
   std::map<const ir::Stmt *, std::vector<std::size_t>> LoopRegisters;
   /// Loops whose registers the caller loads and stores (a tiled loop).
   std::set<const ir::Stmt *> RegistersHandled;
+  /// Printing a register tile's per-output code: tile reads are fragments,
+  /// the tile's accumulators and registers arrays [weft_r][weft_c].
+  bool InRegisterTile = false;
+  std::set<std::size_t> PerOutputRegisters;
   /// Locals printed as something else (the tiled loop's index in a load).
   std::map<std::string, std::string> Renamed;
 };

@@ -20,6 +20,26 @@ std::string kernelPreamble(const plan::KernelPlan &P) {
         << AxisName[A] << " " << P.Shape.Block[A] << "\n#endif\n";
   Src << "#define WEFT_BLOCK_THREADS (WEFT_BLOCK_X * WEFT_BLOCK_Y * "
          "WEFT_BLOCK_Z)\n";
+  if (P.RegisterTile) {
+    const char *Row = AxisName[P.Shape.Depths[0].Axis],
+               *Col = AxisName[P.Shape.Depths[1].Axis];
+    Src << "// Register tiling: each thread computes WEFT_TM x WEFT_TN "
+           "outputs, in runs\n// of WEFT_VM (WEFT_VN) next to its "
+           "neighbours' runs; the block WEFT_BM x WEFT_BN.\n"
+        << "#ifndef WEFT_TM\n#define WEFT_TM " << P.RegisterTile->TM
+        << "\n#endif\n#ifndef WEFT_TN\n#define WEFT_TN " << P.RegisterTile->TN
+        << "\n#endif\n"
+        << "#define WEFT_BM (WEFT_BLOCK_" << Row << " * WEFT_TM)\n"
+        << "#define WEFT_BN (WEFT_BLOCK_" << Col << " * WEFT_TN)\n"
+        << "#define WEFT_VM (WEFT_TM % 4 == 0 ? 4 : 1)\n"
+        << "#define WEFT_VN (WEFT_TN % 4 == 0 ? 4 : 1)\n"
+        << "#define WEFT_ROW(r) (((r) / WEFT_VM) * (WEFT_BLOCK_" << Row
+        << " * WEFT_VM) + (weft::index_t)weft::thread_idx("
+        << P.Shape.Depths[0].Axis << ") * WEFT_VM + (r) % WEFT_VM)\n"
+        << "#define WEFT_COL(c) (((c) / WEFT_VN) * (WEFT_BLOCK_" << Col
+        << " * WEFT_VN) + (weft::index_t)weft::thread_idx("
+        << P.Shape.Depths[1].Axis << ") * WEFT_VN + (c) % WEFT_VN)\n";
+  }
   if (P.Tiled)
     Src << "// Iterations of the tiled loop per tile in shared memory.\n"
         << "#ifndef WEFT_TILE\n#define WEFT_TILE " << P.Tiled->Width

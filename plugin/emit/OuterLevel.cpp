@@ -27,6 +27,15 @@ std::string kernelBody(const plan::KernelPlan &P) {
   const std::string A = std::to_string(P.Shape.Depths[0].Axis);
   const std::string B =
       std::string("WEFT_BLOCK_") + AxisName[P.Shape.Depths[0].Axis];
+  if (P.Outer == plan::OuterWalk::RegisterTiles) {
+    Printer.registerTiles(1);
+    Body << "}\n";
+    std::string Shared;
+    for (const plan::SharedArray &S : P.Shared)
+      Shared += "  WEFT_SHARED weft::shared_array<" + S.Element + ", " +
+                S.Count + "> " + S.Name + ";\n";
+    return Shared + Body.str();
+  }
   switch (P.Outer) {
   case plan::OuterWalk::Uniform:
     // Blocks walk the outermost level together: every thread reaches the
@@ -47,6 +56,7 @@ std::string kernelBody(const plan::KernelPlan &P) {
     Body << "  for (weft::index_t weft_t0 = weft::thread_idx(" << A
          << "); weft_t0 < weft_count0;\n       weft_t0 += " << B << ") {\n";
     break;
+  case plan::OuterWalk::RegisterTiles:
   case plan::OuterWalk::Grid:
     Body << "  for (weft::index_t weft_t0 = (weft::index_t)weft::block_idx("
          << A << ") * " << B << " + weft::thread_idx(" << A

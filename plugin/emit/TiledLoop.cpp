@@ -15,6 +15,9 @@ std::string BodyPrinter::block(unsigned D) const {
 
 std::string BodyPrinter::tileRead(std::size_t T) {
   const memory::TiledLoop &TL = *Plan->Tiled;
+  if (InRegisterTile)
+    return "weft_frag" + std::to_string(T) +
+           (TL.Tiles[T].AlongOuter ? "[weft_r]" : "[weft_c]");
   const std::string K = "((weft::index_t)(" + TL.Index + ") - weft_k0)";
   const std::string Name = "weft_tile" + std::to_string(T);
   if (TL.Tiles[T].AlongOuter)

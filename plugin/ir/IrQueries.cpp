@@ -85,6 +85,16 @@ std::optional<CountedLoop> countedLoop(const Stmt &S) {
                      Cond.Operands[1].get()};
 }
 
+bool gridUniform(const Expr &E) {
+  if (assigns(E) || E.Kind == Expr::Local || E.Kind == Expr::LocalElement ||
+      E.Kind == Expr::SpanElement || E.Kind == Expr::Call)
+    return false;
+  for (const ExprPtr &O : E.Operands)
+    if (!gridUniform(*O))
+      return false;
+  return true;
+}
+
 bool touchesSpan(const Expr &E) {
   return anyExpression(
       E, [](const Expr &X) { return X.Kind == Expr::SpanElement; });

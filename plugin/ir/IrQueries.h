@@ -32,6 +32,8 @@ struct CountedLoop {
 std::optional<CountedLoop> countedLoop(const Stmt &S);
 /// Reads or writes a span element anywhere in E.
 bool touchesSpan(const Expr &E);
+/// Captures and literals only: the same value in every thread of the grid.
+bool gridUniform(const Expr &E);
 /// F holds for E or an expression inside it.
 bool anyExpression(const Expr &E, const std::function<bool(const Expr &)> &F);
 /// F holds for S or a statement inside it (nested levels not entered).

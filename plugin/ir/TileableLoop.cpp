@@ -9,17 +9,6 @@
 namespace weft::ir {
 namespace {
 
-/// Captures and literals only: the same value in every thread of the grid.
-bool gridUniform(const Expr &E) {
-  if (assigns(E) || E.Kind == Expr::Local || E.Kind == Expr::LocalElement ||
-      E.Kind == Expr::SpanElement || E.Kind == Expr::Call)
-    return false;
-  for (const ExprPtr &O : E.Operands)
-    if (!gridUniform(*O))
-      return false;
-  return true;
-}
-
 /// The locals E reads; false when it assigns or calls.
 bool localsOf(const Expr &E, std::set<std::string> &Names) {
   if (assigns(E) || E.Kind == Expr::Call || E.Kind == Expr::LocalElement ||

@@ -5,6 +5,7 @@
 
 #include "ir/HostBound.h"
 #include "ir/IrQueries.h"
+#include "ir/RegisterTile.h"
 #include "ir/TileableLoop.h"
 
 #include <algorithm>
@@ -102,8 +103,12 @@ public:
 
 private:
   void analyze(NestMapping &Result) {
-    if (In.Buildable)
+    if (In.Buildable) {
       Tileable = ir::findTileableLoop(N);
+      RegisterTileable =
+          Tileable &&
+          ir::registerTileable(N, *Tileable, ir::planScalarReplacement(N));
+    }
     std::map<std::string, unsigned> IndexDepth;
     for (const ir::Level *L : ir::levels(N)) {
       if (Depths.size() <= L->Depth)
@@ -170,6 +175,9 @@ private:
       // forced span(n) is offered as written.
       const int Forced = I.Forced ? I.Forced->Span : -1;
       O.push_back({Parallelism::Span, Forced > 1 ? unsigned(Forced) : 4u});
+      // A thread's register tile may be larger (the matrix product's 8 x 8).
+      if (RegisterTileable && Forced <= 1 && D < 2)
+        O.push_back({Parallelism::Span, 8u});
     }
     O.push_back({Parallelism::SpanAll, 0});
     if (I.Reduces)
@@ -326,12 +334,20 @@ private:
         Shared += BlockThreads * Depths[D].ReductionBytes;
     if (Shared > Dev.SharedMemoryPerBlock)
       return false;
+    // A register tile's registers: its outputs, a fragment of each tile,
+    // and some 32 for addresses and indices; two blocks an SM at least, so
+    // that one computes while the other loads.
+    if (registerTiled(C.Levels)) {
+      const std::uint64_t N0 = C.Levels[0].Dop.N, N1 = C.Levels[1].Dop.N;
+      if (BlockThreads * (N0 * N1 + N0 + N1 + 32) >
+          Dev.RegistersPerMultiprocessor / 2)
+        return false;
+    }
 
     const Weights &W = In.Weight;
     Score S;
     for (const AccessInfo &A : Accesses)
-      if (A.UnitStrideDepth >= 0 &&
-          coalesces(C.Levels[A.UnitStrideDepth], A.UnitStrideDepth))
+      if (A.UnitStrideDepth >= 0 && coalesces(C.Levels, A.UnitStrideDepth))
         S.Coalescing += W.Coalescing * A.Frequency;
     // Small blocks cannot fill an SM: it holds only so many blocks.
     const double Resident = std::min<double>(
@@ -339,9 +355,16 @@ private:
         static_cast<double>(Dev.Multiprocessors) *
             Dev.MaxBlocksPerMultiprocessor * static_cast<double>(BlockThreads));
     const double Work = Depths.back().Frequency;
+    // A register tile's outputs are independent work in one thread: as
+    // much latency hidden as that many threads (up to 16).
+    const double Independent =
+        registerTiled(C.Levels)
+            ? std::min(16.0, static_cast<double>(C.Levels[0].Dop.N) *
+                                 C.Levels[1].Dop.N)
+            : 1.0;
     S.Parallelism =
         W.Parallelism * Work *
-        std::min(1.0, std::min(Threads, Resident) /
+        std::min(1.0, std::min(Threads, Resident) * Independent /
                           static_cast<double>(Dev.ConcurrentThreads));
     for (std::size_t D = 0; D < C.Levels.size(); ++D) {
       // Every mechanism accumulates in registers; they differ in the
@@ -369,8 +392,13 @@ private:
         L[1].Dop.Kind != Parallelism::Span)
       return 0;
     double R = 0;
+    // A register tile shares each element among n outputs of its thread
+    // too.
+    const bool Registers = registerTiled(L);
     for (const ir::Tile &T : Tileable->Tiles) {
-      const double Sharers = T.AlongOuter ? L[1].BlockSize : L[0].BlockSize;
+      const LevelMapping &Other = T.AlongOuter ? L[1] : L[0];
+      const double Sharers =
+          static_cast<double>(Other.BlockSize) * (Registers ? Other.Dop.N : 1);
       if (Sharers >= 2)
         R += In.Weight.Reuse * Depths[1].Frequency *
              static_cast<double>(T.Reads.size()) * (1.0 - 1.0 / Sharers);
@@ -378,10 +406,26 @@ private:
     return R;
   }
 
+  /// Both levels of a register-tileable nest spread over the grid along two
+  /// dimensions, n outputs a thread along one of them at least: each thread
+  /// computes an n0 x n1 tile of outputs (plan/KernelShape).
+  bool registerTiled(const std::vector<LevelMapping> &L) const {
+    return RegisterTileable && L.size() == 2 && !L[0].sequential() &&
+           !L[1].sequential() && L[0].Dim != L[1].Dim &&
+           L[0].Dop.Kind == Parallelism::Span &&
+           L[1].Dop.Kind == Parallelism::Span &&
+           (L[0].Dop.N > 1 || L[1].Dop.N > 1);
+  }
+
   /// A warp reads consecutive addresses: the unit-stride level is on x,
   /// with whole warps, and has a warp's worth of iterations to give them.
-  bool coalesces(const LevelMapping &L, std::size_t D) const {
-    return L.Dim == Dimension::X && L.BlockSize % In.Device.WarpSize == 0 &&
+  /// In a register tile a thread's outputs come in runs of 4 along x (n a
+  /// multiple of 4), next to its neighbours' runs.
+  bool coalesces(const std::vector<LevelMapping> &Levels, std::size_t D) const {
+    const LevelMapping &L = Levels[D];
+    const unsigned Run =
+        L.BlockSize * (registerTiled(Levels) && L.Dop.N % 4 == 0 ? 4 : 1);
+    return L.Dim == Dimension::X && Run % In.Device.WarpSize == 0 &&
            Depths[D].Extent >= In.Device.WarpSize;
   }
 
@@ -431,7 +475,7 @@ private:
       for (const AccessInfo &A : Accesses)
         if (A.UnitStrideDepth == static_cast<int>(D)) {
           ++Count;
-          if (coalesces(L, D))
+          if (coalesces(C.Levels, D))
             Coalesced += In.Weight.Coalescing * A.Frequency;
         }
       if (Count && Coalesced > 0)
@@ -449,11 +493,15 @@ private:
         R.push_back("idle lanes: extent " + std::to_string(Depths[D].Extent) +
                     " < block " + std::to_string(L.BlockSize));
       if (D == 1 && C.Value.Reuse > 0)
-        R.push_back(
-            "reuse: " + std::to_string(Tileable->Tiles.size()) +
-            " read(s) along the loop over " + Tileable->Index +
-            " tiled in shared memory, shared by the block's threads [+" +
-            number(C.Value.Reuse) + "]");
+        R.push_back("reuse: " + std::to_string(Tileable->Tiles.size()) +
+                    " read(s) along the loop over " + Tileable->Index +
+                    " tiled in shared memory, shared by the block's threads" +
+                    (registerTiled(C.Levels)
+                         ? " and by the " + std::to_string(C.Levels[0].Dop.N) +
+                               " x " + std::to_string(C.Levels[1].Dop.N) +
+                               " outputs of each thread's register tile"
+                         : std::string()) +
+                    " [+" + number(C.Value.Reuse) + "]");
       if (R.empty() && D > 0)
         R.push_back(L.sequential() ? "in-thread: spreading it scored no better"
                                    : "spread over threads for parallelism");
@@ -472,6 +520,7 @@ private:
   std::vector<AccessInfo> Accesses;
   /// Reads shared-memory tiles could serve under a 2-D grid mapping.
   std::optional<ir::TileableLoop> Tileable;
+  bool RegisterTileable = false;
   std::vector<LevelMapping> Current;
   Candidate Scratch; // the candidate being scored
   std::vector<Candidate> Best;

@@ -47,6 +47,7 @@ struct DeviceModel {
   unsigned Multiprocessors = 132;
   unsigned MaxBlocksPerMultiprocessor = 32;
   std::uint64_t SharedMemoryPerBlock = 48 * 1024;
+  std::uint64_t RegistersPerMultiprocessor = 64 * 1024;
   std::uint64_t MaxGridYZ = 65535;
 };
 

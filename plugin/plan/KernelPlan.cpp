@@ -152,12 +152,23 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
     P.StageCapacity.push_back(24 * 1024 / P.Stages.size() /
                               std::max(1u, Bytes));
   }
-  P.Registers = memory::planScalarReplacement(N);
+  P.Registers = ir::planScalarReplacement(N);
+  if (P.Shape.RegisterTiled && P.Tiled)
+    if (std::optional<ir::RegisterTileable> R =
+            ir::registerTileable(N, *P.Tiled, P.Registers)) {
+      P.RegisterTile = RegisterTilePlan{M.Levels[0].Dop.N, M.Levels[1].Dop.N,
+                                        R->Accumulators, R->Registers};
+      // Iterations of the loop per tile: each a fragment per tile read.
+      P.Tiled->Width = 8;
+    }
+  P.Shape.RegisterTiled = P.RegisterTile.has_value();
   if (P.Shape.SplitInner)
     P.SplitLevel = P.firstAtDepth(1);
 
   const map::LevelMapping &Root = M.Levels.front();
-  if (P.Tiled || P.Shape.UniformOuter)
+  if (P.RegisterTile)
+    P.Outer = OuterWalk::RegisterTiles;
+  else if (P.Tiled || P.Shape.UniformOuter)
     P.Outer = OuterWalk::Uniform;
   else if (Root.Dop.Kind == map::Parallelism::SpanAll)
     P.Outer = OuterWalk::BlockStride;
@@ -172,13 +183,18 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
       const ir::Param &Param = N.Params[Tile.Param];
       const std::string Outer = AxisMacro[P.Shape.Depths[0].Axis],
                         Inner = AxisMacro[P.Shape.Depths[1].Axis];
-      P.Shared.push_back(
-          {ir::typeName(N, Param.Element, Param.Struct),
-           "(WEFT_STAGING ? " +
-               (Tile.AlongOuter ? Outer + " * (WEFT_TILE + 1)"
-                                : "WEFT_TILE * (" + Inner + " + 1)") +
-               " : 1)",
-           "weft_tile" + std::to_string(T)});
+      // A register tile's are [WEFT_TILE][its block tile + 4]: fragments
+      // of 4 in a row stay 16-byte aligned.
+      const std::string Count =
+          P.RegisterTile
+              ? (Tile.AlongOuter ? "WEFT_TILE * (WEFT_BM + 4)"
+                                 : "WEFT_TILE * (WEFT_BN + 4)")
+              : "(WEFT_STAGING ? " +
+                    (Tile.AlongOuter ? Outer + " * (WEFT_TILE + 1)"
+                                     : "WEFT_TILE * (" + Inner + " + 1)") +
+                    " : 1)";
+      P.Shared.push_back({ir::typeName(N, Param.Element, Param.Struct), Count,
+                          "weft_tile" + std::to_string(T)});
     }
   P.Levels[&N.Root].Axis = P.Shape.Depths[0].Axis;
   LevelPlanner(P).body(N.Root.Body);

@@ -8,8 +8,9 @@
 
 #include "contract/Descriptor.h"
 #include "ir/NestIR.h"
+#include "ir/RegisterTile.h"
+#include "ir/ScalarReplacement.h"
 #include "map/Mapping.h"
-#include "memory/ScalarReplacement.h"
 #include "memory/StagingPlan.h"
 #include "memory/TilingPlan.h"
 #include "memory/TransferPlan.h"
@@ -24,10 +25,21 @@ namespace weft::plan {
 
 /// How the kernel walks the outermost level's iterations.
 enum class OuterWalk {
-  GlobalX,     // over the grid's x threads (global_id_x)
-  Grid,        // over blocks and threads along another axis
-  BlockStride, // Span(all): the block's threads stride over all of it
-  Uniform      // blocks walk it together, threads active where in range
+  GlobalX,      // over the grid's x threads (global_id_x)
+  Grid,         // over blocks and threads along another axis
+  BlockStride,  // Span(all): the block's threads stride over all of it
+  Uniform,      // blocks walk it together, threads active where in range
+  RegisterTiles // blocks walk both levels' tiles together (RegisterTile)
+};
+
+/// Register tiling: each thread computes TM x TN outputs, the block
+/// BM x BN (BM = its threads along the outer level's axis times TM), the
+/// loop walked WEFT_TILE iterations at a time through shared memory, each
+/// iteration reading a fragment of each tile into registers.
+struct RegisterTilePlan {
+  unsigned TM = 1, TN = 1;
+  std::vector<const ir::Stmt *> Accumulators; // arrays [TM][TN]
+  std::vector<std::size_t> Registers;         // of Registers, arrays [TM][TN]
 };
 
 /// A kernel-scope shared-memory array.
@@ -73,7 +85,8 @@ struct KernelPlan {
   std::vector<unsigned> StageCapacity;
   std::optional<memory::TiledLoop> Tiled;
   /// Span elements held in registers for the length of a loop.
-  std::vector<memory::ReplacedElement> Registers;
+  std::vector<ir::ReplacedElement> Registers;
+  std::optional<RegisterTilePlan> RegisterTile;
   std::map<const ir::Level *, LevelPlan> Levels;
   /// In declaration order: tiles, then per level its stages and reduction
   /// scratch, then the outermost reductions' partials.

@@ -2,6 +2,7 @@
 #include "plan/KernelShape.h"
 
 #include "ir/IrQueries.h"
+#include "ir/RegisterTile.h"
 
 #include <memory>
 
@@ -133,6 +134,9 @@ ShapeRules::ShapeRules(const ir::Nest &N) {
     SplitCombinable = splitCombinable(N);
     GroupReducible = groupReducible(N);
   }
+  if (std::optional<ir::TileableLoop> T = ir::findTileableLoop(N))
+    RegisterTileable =
+        ir::registerTileable(N, *T, ir::planScalarReplacement(N)).has_value();
 }
 
 std::optional<KernelShape>
@@ -213,6 +217,11 @@ ShapeRules::shape(const std::vector<map::LevelMapping> &Levels) const {
                            : Combine::Axis;
     S.UniformOuter = S.UniformOuter || Shape.How == Combine::Axis;
   }
+  S.RegisterTiled = RegisterTileable && Levels.size() == 2 && Mapped == 2 &&
+                    Levels[0].Dim != Levels[1].Dim &&
+                    Levels[0].Dop.Kind == Parallelism::Span &&
+                    Levels[1].Dop.Kind == Parallelism::Span &&
+                    (Levels[0].Dop.N > 1 || Levels[1].Dop.N > 1);
   return S;
 }
 

@@ -43,6 +43,9 @@ struct KernelShape {
   /// Split(k) of depth 1: a second, combining kernel finishes each
   /// outermost iteration.
   bool SplitInner = false;
+  /// Both levels of a register-tileable nest over the grid, n0 x n1
+  /// outputs a thread (ir/RegisterTile).
+  bool RegisterTiled = false;
   unsigned threads() const { return Block[0] * Block[1] * Block[2]; }
 };
 
@@ -74,6 +77,8 @@ private:
   /// Depth 1's reductions may combine across the threads along its
   /// dimension while the block holds several outermost iterations.
   bool GroupReducible = false;
+  /// Its loop can be register-tiled (ir/RegisterTile).
+  bool RegisterTileable = false;
   unsigned WarpSize = 32;
 };
 

@@ -23,9 +23,9 @@
 void matmulAcc(std::span<const float> a, std::span<const float> b,
                std::span<float> c, int n, int m, int kk, float alpha,
                float beta) {
-#pragma weft parallel for
+#pragma weft parallel for span(1)
   for (int i = 0; i < n; ++i)
-#pragma weft parallel for
+#pragma weft parallel for span(1)
     for (int j = 0; j < m; ++j) {
       c[i * m + j] *= beta;
       for (int k = 0; k < kk; ++k)

@@ -129,10 +129,11 @@ void written(std::span<float> a, int n) {
 }
 
 // Without clauses: the search scores the reuse tiles would give (see
-// tiling.cpp) and puts rows and columns on a 2-D block over the grid; rows
+// tiling.cpp) and puts rows and columns on a 2-D block over the grid, each
+// thread computing a register tile of outputs (register-tiles.cpp); rows
 // of A are shared along x, columns of B along y.
-// CHECK: remark: weft: level 0 (i): dim y, block 32, Span(1)
-// CHECK: remark: weft: level 1 (j): dim x, block 32, Span(1){{.*}}; reuse: 2 read(s) along the loop over k tiled in shared memory, shared by the block's threads [+{{[0-9.e+]+}}]; loop over k in tiles of 32 in shared memory: a[((i * $inner) + k)] (shared by the 32 threads along x) b[((k * $cols) + j)] (shared by the 32 threads along y){{$}}
+// CHECK: remark: weft: level 0 (i): dim y, block {{[0-9]+}}, Span({{[48]}})
+// CHECK: remark: weft: level 1 (j): dim x, block {{[0-9]+}}, Span({{[48]}}){{.*}}; reuse: 2 read(s) along the loop over k tiled in shared memory, shared by the block's threads and by the {{[48]}} x {{[48]}} outputs of each thread's register tile [+{{[0-9.e+]+}}]; loop over k in tiles of 8 in shared memory: a[((i * $inner) + k)] (shared by the {{[0-9]+}} threads along x) b[((k * $cols) + j)] (shared by the {{[0-9]+}} threads along y); each thread computes a {{[48]}} x {{[48]}} register tile of outputs from fragments of the tiles{{$}}
 void matmulAuto(std::span<const float> a, std::span<const float> b,
                 std::span<float> c, int rows, int inner, int cols) {
 #pragma weft parallel for

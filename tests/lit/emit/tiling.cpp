@@ -25,9 +25,9 @@
 // CHECK: remark: weft: level 1 (j): dim x, block 16, Span(1){{.*}}; loop over k in tiles of 32 in shared memory: a[((i * $inner) + k)] (shared by the 16 threads along x) b[((k * $cols) + j)] (shared by the 8 threads along y)
 void matmul(std::span<const float> a, std::span<const float> b,
             std::span<float> c, int rows, int inner, int cols) {
-#pragma weft parallel for dim(y) block(8)
+#pragma weft parallel for dim(y) block(8) span(1)
   for (int i = 0; i < rows; ++i)
-#pragma weft parallel for dim(x) block(16)
+#pragma weft parallel for dim(x) block(16) span(1)
     for (int j = 0; j < cols; ++j) {
       float acc = 0;
       for (int k = 0; k < inner; ++k)
@@ -58,9 +58,9 @@ void matmul(std::span<const float> a, std::span<const float> b,
 // CHECK: remark: weft: level 1 (j): {{.*}}; loop over k in tiles of {{[0-9]+}} in shared memory: at[((k * $rows) + i)] (shared by the 32 threads along x) b[((k * $cols) + (j + shift))] (shared by the 4 threads along y)
 void matmulTransposed(std::span<const double> at, std::span<const double> b,
                       std::span<double> c, int rows, int inner, int cols) {
-#pragma weft parallel for dim(y) block(4)
+#pragma weft parallel for dim(y) block(4) span(1)
   for (int i = 0; i < rows; ++i)
-#pragma weft parallel for dim(x) block(32)
+#pragma weft parallel for dim(x) block(32) span(1)
     for (int j = 0; j < cols - 1; ++j) {
       const int shift = 1;
       double acc = 0.5;
@@ -73,9 +73,9 @@ void matmulTransposed(std::span<const double> at, std::span<const double> b,
 // Not tiled: a read that follows both indices, or a loop that breaks.
 // CHECK: remark: weft: level 1 (j): dim x, block 16, Span(1); constrained by this loop's dim/block/span/split clauses; coalescing{{[^;]*}}{{$}}
 void diagonalBand(std::span<const float> a, std::span<float> c, int n) {
-#pragma weft parallel for dim(y) block(4)
+#pragma weft parallel for dim(y) block(4) span(1)
   for (int i = 0; i < n; ++i)
-#pragma weft parallel for dim(x) block(16)
+#pragma weft parallel for dim(x) block(16) span(1)
     for (int j = 0; j < n; ++j) {
       float acc = 0;
       for (int k = 0; k < 3; ++k)
@@ -85,9 +85,9 @@ void diagonalBand(std::span<const float> a, std::span<float> c, int n) {
 }
 // CHECK: remark: weft: level 1 (j): dim x, block 16, Span(1); constrained by this loop's dim/block/span/split clauses; coalescing{{[^;]*}}{{$}}
 void firstPositive(std::span<const int> a, std::span<int> c, int n) {
-#pragma weft parallel for dim(y) block(4)
+#pragma weft parallel for dim(y) block(4) span(1)
   for (int i = 0; i < n; ++i)
-#pragma weft parallel for dim(x) block(16)
+#pragma weft parallel for dim(x) block(16) span(1)
     for (int j = 0; j < n; ++j) {
       int found = -1;
       for (int k = 0; k < n; ++k)

@@ -1,6 +1,6 @@
 // ScalarReplacement.cpp: the proof that an element can live in a register
 // for the length of a loop.
-#include "memory/ScalarReplacement.h"
+#include "ir/ScalarReplacement.h"
 
 #include "ir/AffineForm.h"
 #include "ir/IrQueries.h"
@@ -8,11 +8,8 @@
 #include <map>
 #include <set>
 
-namespace weft::memory {
+namespace weft::ir {
 namespace {
-
-using ir::Expr;
-using ir::Stmt;
 
 /// The span elements of E (and its operands), with whether they are an
 /// lvalue bound to a call's reference parameter.
@@ -21,26 +18,25 @@ void collectElements(const Expr &E, std::vector<const Expr *> &Out,
   if (E.Kind == Expr::SpanElement)
     Out.push_back(&E);
   if (E.Kind == Expr::Call)
-    for (const ir::ExprPtr &O : E.Operands)
+    for (const ExprPtr &O : E.Operands)
       if (O->Kind == Expr::SpanElement && O->LValue)
         PassedToCalls.insert(O.get());
-  for (const ir::ExprPtr &O : E.Operands)
+  for (const ExprPtr &O : E.Operands)
     collectElements(*O, Out, PassedToCalls);
 }
 
 class LoopScan {
 public:
   /// Taken: accesses an enclosing loop's register already holds.
-  LoopScan(const ir::Nest &N, const Stmt &Loop,
-           const std::set<const Expr *> &Taken)
+  LoopScan(const Nest &N, const Stmt &Loop, const std::set<const Expr *> &Taken)
       : N(N), Loop(Loop), Taken(Taken) {}
 
   void run(std::vector<ReplacedElement> &Out) {
-    if (ir::anyStatement(
-            Loop, [](const Stmt &S) { return S.Kind == Stmt::ParallelFor; }))
+    if (anyStatement(Loop,
+                     [](const Stmt &S) { return S.Kind == Stmt::ParallelFor; }))
       return;
     collect(Loop);
-    ir::declaredNames(Loop, Declared);
+    declaredNames(Loop, Declared);
     std::map<unsigned, std::vector<const Expr *>> BySpan;
     for (const Expr *E : Elements)
       if (!Taken.count(E))
@@ -51,7 +47,7 @@ public:
 
 private:
   void collect(const Stmt &S) {
-    for (const ir::ExprPtr &E : S.Exprs)
+    for (const ExprPtr &E : S.Exprs)
       if (E)
         collectElements(*E, Elements, PassedToCalls);
     if (S.Kind == Stmt::Decl && S.VarType.IsReference && S.Exprs[0])
@@ -59,7 +55,7 @@ private:
            R = R->Kind == Expr::Member ? R->Operands[0].get() : nullptr)
         if (R->Kind == Expr::SpanElement)
           BoundToReferences.insert(R->ParamIndex);
-    for (const ir::StmtPtr &C : S.Children)
+    for (const StmtPtr &C : S.Children)
       if (C)
         collect(*C);
   }
@@ -68,11 +64,11 @@ private:
   /// nor declares: the same element at every iteration.
   bool invariant(const Expr &Subscript) const {
     bool Ok = true;
-    ir::anyExpression(Subscript, [&](const Expr &X) {
+    anyExpression(Subscript, [&](const Expr &X) {
       if (X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
-          X.Kind == Expr::Call || ir::assigns(X) ||
+          X.Kind == Expr::Call || assigns(X) ||
           (X.Kind == Expr::Local &&
-           (Declared.count(X.Text) || ir::writesLocal(Loop, X.Text))))
+           (Declared.count(X.Text) || writesLocal(Loop, X.Text))))
         Ok = false;
       return !Ok;
     });
@@ -84,11 +80,11 @@ private:
     if (BoundToReferences.count(Param))
       return;
     // Every local is a variable: two subscripts are apart for any values.
-    ir::AffineScope Scope;
+    AffineScope Scope;
     Scope.IsVariable = [](const std::string &) { return true; };
     std::map<std::string, std::vector<const Expr *>> Groups;
     for (const Expr *E : Accesses)
-      Groups[ir::exprText(N, ir::stripCasts(*E->Operands[0]))].push_back(E);
+      Groups[exprText(N, stripCasts(*E->Operands[0]))].push_back(E);
     for (auto &[Text, Group] : Groups) {
       const Expr &Subscript = *Group.front()->Operands[0];
       bool Written = false, Passed = false;
@@ -98,15 +94,15 @@ private:
       }
       if (!Written || Passed || !invariant(Subscript))
         continue;
-      std::optional<ir::AffineForm> Mine =
-          ir::affineForm(N, ir::stripCasts(Subscript), Scope);
+      std::optional<AffineForm> Mine =
+          affineForm(N, stripCasts(Subscript), Scope);
       bool Apart = Mine.has_value();
       for (auto &[OtherText, Other] : Groups) {
         if (!Apart || OtherText == Text)
           continue;
-        std::optional<ir::AffineForm> Theirs = ir::affineForm(
-            N, ir::stripCasts(*Other.front()->Operands[0]), Scope);
-        Apart = Theirs && ir::provablyDistinct(*Mine, *Theirs);
+        std::optional<AffineForm> Theirs =
+            affineForm(N, stripCasts(*Other.front()->Operands[0]), Scope);
+        Apart = Theirs && provablyDistinct(*Mine, *Theirs);
       }
       if (!Apart)
         continue;
@@ -120,7 +116,7 @@ private:
     }
   }
 
-  const ir::Nest &N;
+  const Nest &N;
   const Stmt &Loop;
   const std::set<const Expr *> &Taken;
   std::vector<const Expr *> Elements;
@@ -129,7 +125,7 @@ private:
   std::set<std::string> Declared;
 };
 
-void walk(const ir::Nest &N, const ir::Level &L, const Stmt &S,
+void walk(const Nest &N, const ir::Level &L, const Stmt &S,
           std::vector<ReplacedElement> &Out, std::set<const Expr *> &Taken) {
   if (S.Kind == Stmt::For) {
     const std::size_t Before = Out.size();
@@ -139,22 +135,22 @@ void walk(const ir::Nest &N, const ir::Level &L, const Stmt &S,
       Taken.insert(Out[I].Accesses.begin(), Out[I].Accesses.end());
     }
   }
-  for (const ir::StmtPtr &C : S.Children)
+  for (const StmtPtr &C : S.Children)
     if (C)
       walk(N, L, *C, Out, Taken);
   if (S.Nested)
-    for (const ir::StmtPtr &C : S.Nested->Body)
+    for (const StmtPtr &C : S.Nested->Body)
       walk(N, *S.Nested, *C, Out, Taken);
 }
 
 } // namespace
 
-std::vector<ReplacedElement> planScalarReplacement(const ir::Nest &N) {
+std::vector<ReplacedElement> planScalarReplacement(const Nest &N) {
   std::vector<ReplacedElement> Out;
   std::set<const Expr *> Taken;
-  for (const ir::StmtPtr &S : N.Root.Body)
+  for (const StmtPtr &S : N.Root.Body)
     walk(N, N.Root, *S, Out, Taken);
   return Out;
 }
 
-} // namespace weft::memory
+} // namespace weft::ir

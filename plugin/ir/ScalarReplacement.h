@@ -3,23 +3,23 @@
 // over k): kept in a register for the loop, loaded before it and stored
 // after, where the affine analysis proves that no other access in the loop
 // can touch the element.
-#ifndef WEFT_PLUGIN_MEMORY_SCALARREPLACEMENT_H
-#define WEFT_PLUGIN_MEMORY_SCALARREPLACEMENT_H
+#ifndef WEFT_PLUGIN_IR_SCALARREPLACEMENT_H
+#define WEFT_PLUGIN_IR_SCALARREPLACEMENT_H
 
 #include "ir/NestIR.h"
 
 #include <string>
 #include <vector>
 
-namespace weft::memory {
+namespace weft::ir {
 
 struct ReplacedElement {
   const ir::Level *Level = nullptr; // whose body holds the loop
-  const ir::Stmt *Loop = nullptr;   // a For statement of the nest
+  const Stmt *Loop = nullptr;       // a For statement of the nest
   unsigned Param = 0;
-  const ir::Expr *Subscript = nullptr;    // of the first access: the element
-  std::vector<const ir::Expr *> Accesses; // the SpanElements it replaces
-  std::string Description;                // "c[((i * n) + j)]"
+  const Expr *Subscript = nullptr;    // of the first access: the element
+  std::vector<const Expr *> Accesses; // the SpanElements it replaces
+  std::string Description;            // "c[((i * n) + j)]"
 };
 
 /// Every element of the nest's sequential loops that a register can hold:
@@ -28,8 +28,8 @@ struct ReplacedElement {
 /// other access to the span that the affine analysis cannot prove to be
 /// another element, binds none of the span's elements to a reference nor
 /// passes one to a call, and holds no parallel level.
-std::vector<ReplacedElement> planScalarReplacement(const ir::Nest &N);
+std::vector<ReplacedElement> planScalarReplacement(const Nest &N);
 
-} // namespace weft::memory
+} // namespace weft::ir
 
 #endif

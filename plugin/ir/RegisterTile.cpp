@@ -1,0 +1,94 @@
+// RegisterTile.cpp: the conditions under which a tiled loop's outputs can
+// be computed a register tile per thread.
+#include "ir/RegisterTile.h"
+
+#include "ir/IrQueries.h"
+
+#include <set>
+
+namespace weft::ir {
+namespace {
+
+bool leavesEarly(const Stmt &S) {
+  return anyStatement(S, [](const Stmt &X) {
+    return X.Kind == Stmt::Break || X.Kind == Stmt::Continue ||
+           X.Kind == Stmt::Return || X.Kind == Stmt::ParallelFor;
+  });
+}
+
+/// Every local E reads is one of Allowed.
+bool readsOnly(const Expr &E, const std::set<std::string> &Allowed) {
+  return !anyExpression(E, [&](const Expr &X) {
+    return (X.Kind == Expr::Local && !Allowed.count(X.Text)) ||
+           X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
+           X.Kind == Expr::Call || assigns(X);
+  });
+}
+
+} // namespace
+
+std::optional<RegisterTileable>
+registerTileable(const Nest &N, const TileableLoop &T,
+                 const std::vector<ReplacedElement> &Registers) {
+  const Level &Inner = *T.Inner;
+  if (N.Root.Body.size() != 1 || !gridUniform(*Inner.Lower) ||
+      !gridUniform(*Inner.Upper))
+    return std::nullopt;
+  RegisterTileable R;
+  bool After = false;
+  for (const StmtPtr &S : Inner.Body) {
+    if (S.get() == T.Loop) {
+      After = true;
+      continue;
+    }
+    if (After) {
+      if (leavesEarly(*S))
+        return std::nullopt;
+      continue;
+    }
+    if (S->Kind == Stmt::ExprStmt)
+      continue;
+    if (S->Kind != Stmt::Decl || S->ArrayExtent || S->VarType.IsReference)
+      return std::nullopt;
+    R.Accumulators.push_back(S.get());
+  }
+  // Tiles a block can load for all its threads' rows and columns.
+  std::set<const Expr *> Tiled;
+  for (const Tile &Tile : T.Tiles) {
+    const std::set<std::string> Allowed = {
+        Tile.AlongOuter ? N.Root.IndexName : Inner.IndexName, T.Index};
+    for (const Expr *Read : Tile.Reads) {
+      if (!readsOnly(*Read->Operands[0], Allowed))
+        return std::nullopt;
+      Tiled.insert(Read);
+    }
+  }
+  std::set<const Expr *> Held;
+  for (std::size_t I = 0; I < Registers.size(); ++I)
+    if (Registers[I].Loop == T.Loop) {
+      R.Registers.push_back(I);
+      Held.insert(Registers[I].Accesses.begin(), Registers[I].Accesses.end());
+    }
+  // The loop assigns only the thread's outputs' locals and its own.
+  std::set<std::string> Own;
+  declaredNames(*T.Loop, Own);
+  for (const Stmt *A : R.Accumulators)
+    Own.insert(A->Name);
+  const Stmt &Body = *T.Loop->Children[1];
+  if (anyExpression(Body, [&](const Expr &E) {
+        if (!assigns(E))
+          return false;
+        const Expr &Target = *E.Operands[0];
+        return Target.Kind == Expr::LocalElement ||
+               (Target.Kind == Expr::Local && !Own.count(Target.Text));
+      }))
+    return std::nullopt;
+  if (leavesEarly(Body) || anyExpression(Body, [&](const Expr &E) {
+        return E.Kind == Expr::SpanElement && !Tiled.count(&E) &&
+               !Held.count(&E);
+      }))
+    return std::nullopt;
+  return R;
+}
+
+} // namespace weft::ir
