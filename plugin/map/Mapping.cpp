@@ -393,15 +393,20 @@ private:
       return 0;
     double R = 0;
     // A register tile shares each element among n outputs of its thread
-    // too.
+    // too: once from global memory into the block's tile, and again from
+    // the tile into a register, which each of the n outputs along the
+    // other level reads. The second step is what bounds a tiled product
+    // (a shared-memory load per n fused multiply-adds), so it scores too.
     const bool Registers = registerTiled(L);
     for (const ir::Tile &T : Tileable->Tiles) {
       const LevelMapping &Other = T.AlongOuter ? L[1] : L[0];
+      const double OutputsPerLoad = Registers ? Other.Dop.N : 1;
       const double Sharers =
-          static_cast<double>(Other.BlockSize) * (Registers ? Other.Dop.N : 1);
-      if (Sharers >= 2)
-        R += In.Weight.Reuse * Depths[1].Frequency *
-             static_cast<double>(T.Reads.size()) * (1.0 - 1.0 / Sharers);
+          static_cast<double>(Other.BlockSize) * OutputsPerLoad;
+      const double Share = (Sharers >= 2 ? 1.0 - 1.0 / Sharers : 0.0) +
+                           (1.0 - 1.0 / OutputsPerLoad);
+      R += In.Weight.Reuse * Depths[1].Frequency *
+           static_cast<double>(T.Reads.size()) * Share;
     }
     return R;
   }

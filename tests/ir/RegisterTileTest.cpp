@@ -1,0 +1,108 @@
+// RegisterTileTest.cpp: register tiling on the hand-built product nest:
+// which nests qualify, what the search chooses at a large and a small
+// size, and the register budget that bounds a thread's tile.
+#include "ir/RegisterTile.h"
+#include "TestNests.h"
+#include "plan/KernelPlan.h"
+#include "plan/KernelShape.h"
+
+#include <gtest/gtest.h>
+
+using namespace weft;
+using namespace weft::test_nests;
+
+namespace {
+
+/// for i: for j (parallel): { float acc = 0; for k: acc += a[..] * b[..];
+/// c[i * K + j] = acc; } with extents Rows x Cols.
+ir::Nest accumulatingProduct(bool ThreadRow, std::int64_t Rows,
+                             std::int64_t Cols) {
+  ir::Nest N = productNest(ThreadRow, ir::ParamKind::ReadSpan, true);
+  N.Root.Upper = node(ir::Expr::IntLiteral, std::to_string(Rows));
+  ir::Level &Inner = *N.Root.Body.front()->Nested;
+  Inner.Upper = node(ir::Expr::IntLiteral, std::to_string(Cols));
+  auto Acc = std::make_unique<ir::Stmt>();
+  Acc->Kind = ir::Stmt::Decl;
+  Acc->Name = "acc";
+  Acc->VarType.Scalar = ir::ScalarKind::Float;
+  Acc->Exprs.push_back(node(ir::Expr::FloatLiteral, "0"));
+  Inner.Body.insert(Inner.Body.begin(), std::move(Acc));
+  N.Params.push_back(
+      {"c", ir::ParamKind::WriteSpan, ir::ScalarKind::Float, true});
+  Inner.Body.push_back(statement(binary(
+      "=",
+      element(3, binary("+", binary("*", local("i"), param(0)), local("j")),
+              /*Write=*/true),
+      local("acc"))));
+  ir::analyzeAccesses(N);
+  return N;
+}
+
+map::NestMapping chosen(const ir::Nest &N, std::uint64_t Registers) {
+  map::MappingInput In = plan::buildableOnly(N, {});
+  In.Symbols["K"] = 2048;
+  In.Device.RegistersPerMultiprocessor = Registers;
+  return map::chooseMapping(N, In);
+}
+
+TEST(RegisterTile, TheProductQualifies) {
+  const ir::Nest N = accumulatingProduct(false, 2048, 2048);
+  std::optional<ir::TileableLoop> T = ir::findTileableLoop(N);
+  ASSERT_TRUE(T);
+  std::optional<ir::RegisterTileable> R =
+      ir::registerTileable(N, *T, ir::planScalarReplacement(N));
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Accumulators.size(), 1u);
+}
+
+// Without the accumulator's declaration in the level, acc is not the
+// thread's own: one register per output cannot stand for it.
+TEST(RegisterTile, NotAnAccumulatorFromOutside) {
+  const ir::Nest N = productNest(false, ir::ParamKind::ReadSpan, true);
+  std::optional<ir::TileableLoop> T = ir::findTileableLoop(N);
+  ASSERT_TRUE(T);
+  EXPECT_FALSE(ir::registerTileable(N, *T, ir::planScalarReplacement(N)));
+}
+
+// At 2048^2 the search gives each thread an 8 x 8 tile (a shared-memory
+// load per 8 fused multiply-adds), and the plan holds it.
+TEST(RegisterTile, LargeProductsTakeEightByEight) {
+  const ir::Nest N = accumulatingProduct(false, 2048, 2048);
+  const map::NestMapping M = chosen(N, 64 * 1024);
+  ASSERT_EQ(M.Levels.size(), 2u);
+  EXPECT_EQ(M.Levels[0].Dop.Kind, map::Parallelism::Span);
+  EXPECT_EQ(M.Levels[0].Dop.N, 8u) << map::describe(M.Levels[0]);
+  EXPECT_EQ(M.Levels[1].Dop.N, 8u) << map::describe(M.Levels[1]);
+  EXPECT_EQ(M.Levels[1].Dim, map::Dimension::X)
+      << map::describe(M.Levels[0]) << "; " << map::describe(M.Levels[1]);
+  std::string Error;
+  std::optional<plan::KernelPlan> P = plan::planKernel(N, M, Error);
+  ASSERT_TRUE(P) << Error;
+  ASSERT_TRUE(P->RegisterTile);
+  EXPECT_EQ(P->RegisterTile->TM, 8u);
+  EXPECT_EQ(P->RegisterTile->TN, 8u);
+}
+
+// Each thread's outputs and fragments take registers: on an SM with a
+// quarter of the registers, the tile (or the block) shrinks to fit half
+// of them.
+TEST(RegisterTile, TheRegisterBudgetBoundsTheTile) {
+  const ir::Nest N = accumulatingProduct(false, 2048, 2048);
+  const map::NestMapping M = chosen(N, 16 * 1024);
+  ASSERT_EQ(M.Levels.size(), 2u);
+  const std::uint64_t N0 = M.Levels[0].Dop.N, N1 = M.Levels[1].Dop.N;
+  const std::uint64_t Threads =
+      std::uint64_t(M.Levels[0].BlockSize) * M.Levels[1].BlockSize;
+  EXPECT_LE(Threads * (N0 * N1 + N0 + N1 + 32), 8u * 1024)
+      << map::describe(M.Levels[0]) << "; " << map::describe(M.Levels[1]);
+}
+
+// A read that follows both indices shares nothing: no register tile.
+TEST(RegisterTile, NotWhereNothingIsShared) {
+  const ir::Nest N = accumulatingProduct(true, 2048, 2048);
+  const map::NestMapping M = chosen(N, 64 * 1024);
+  for (const map::LevelMapping &L : M.Levels)
+    EXPECT_LE(L.Dop.N, 1u) << map::describe(L);
+}
+
+} // namespace
