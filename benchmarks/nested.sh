@@ -29,9 +29,13 @@ if [ $run_only = 0 ]; then
   flags=$("$config" --cxxflags)
   src=benchmarks/nested
   pids=()
+  # auto's kernel files are kept: the run prints what each one uses.
+  rm -rf "$out/kernels"
   for s in auto 1d thread_block warp; do
+    emit=()
+    [ $s = auto ] && emit=(-fplugin-arg-weft-emit-dir="$out/kernels")
     # shellcheck disable=SC2086
-    clang++-22 -O2 $flags -DWEFT_BENCH_STRATEGY="\"strategy($s)\"" \
+    clang++-22 -O2 $flags "${emit[@]}" -DWEFT_BENCH_STRATEGY="\"strategy($s)\"" \
       -DWEFT_BENCH_SUFFIX=_$s -c $src/loops.cpp -o "$out/loops_$s.o" &
     pids+=($!)
   done
@@ -107,6 +111,14 @@ if [ -z "${WEFT_BENCH_CUBLAS:-}" ]; then
   WEFT_BENCH_CUBLAS=$(find "${CUDA_HOME:-/usr/local/cuda}/lib64" /usr/local/cuda*/lib64 \
     /usr/lib/x86_64-linux-gnu /opt -name 'libcublas.so.1[23]*' 2>/dev/null | sort | head -n 1)
   export WEFT_BENCH_CUBLAS
+fi
+# What each of weft's kernels (the auto mapping's) uses, as NVRTC compiles
+# it for this GPU: registers and shared memory decide how many blocks share
+# an SM; spills would mean a register tile too large.
+if [ -z "$small" ] && [ -x "$build/bin/weft-nvrtc" ] && [ -d "$out/kernels" ]; then
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d .)
+  echo "nested: what weft's kernels use (NVRTC, sm_${cc:-90}; kernel names carry the line in loops.cpp):"
+  "$build/bin/weft-nvrtc" --arch="sm_${cc:-90}" "$out"/kernels/*.cu | grep -v '^ok: ' || true
 fi
 # The OpenMP runtime may run the toolkit's ptxas on the code it compiles.
 PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin \

@@ -11,7 +11,7 @@ build=$1 dest=${2:-gpu-bundle}
 rm -rf "$dest"
 mkdir -p "$dest/lib" "$dest/bin" "$dest/benchmarks"
 cp -a "$build"/lib/libweft.so* "$dest/lib/"
-cp -a "$build/bin/weft-config" "$dest/bin/"
+cp -a "$build/bin/weft-config" "$build/bin/weft-nvrtc" "$dest/bin/"
 shopt -s nullglob
 for dir in "$build"/tests/e2e-*; do
   mkdir -p "$dest/tests/$(basename "$dir")"
@@ -32,7 +32,7 @@ cp -a "$build/benchmarks/launch-overhead" "$build/benchmarks/launch-overhead-ker
   "$build/benchmarks/concurrency" "$dest/benchmarks/"
 nested=$build/benchmarks/nested
 mkdir -p "$dest/benchmarks/nested"
-cp -a "$nested/nested" "$nested/libweft-bench-acc.so" "$dest/benchmarks/nested/"
+cp -a "$nested/nested" "$nested/libweft-bench-acc.so" "$nested/kernels" "$dest/benchmarks/nested/"
 # The peers' runtimes, for a machine without LLVM 19 or Debian's GCC 12:
 # lib/ goes first on the loader's path (libomptarget; GCC 12's libgomp and
 # its nvptx plugin, which must match each other), fallback/ only for what

@@ -36,6 +36,12 @@ for ver in 22 19; do
 done
 echo "== programs built by the lit tests, on the GPU"
 part programs tests/gpu/run-built-programs.sh "$build" cuda || status=1
+echo "== what a register-tiled kernel uses, as the driver reports it (WEFT_VERBOSE)"
+exe=$build/tests/lit-22/emit/Output/register-tiles.cpp.tmp.exe
+if [ -x "$exe" ]; then
+  notes=$(env LD_LIBRARY_PATH="$build/lib" WEFT_BACKEND=cuda WEFT_VERBOSE=1 "$exe" 2>&1 >/dev/null)
+  echo "$notes" | grep -E 'registers|warning|error' || { echo "$notes" | tail -n 5; status=1; }
+fi
 echo "== benchmarks"
 part benchmarks nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
 part benchmarks benchmarks/launch-overhead.sh "$build" --run-only || status=1

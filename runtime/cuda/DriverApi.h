@@ -24,6 +24,9 @@ constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39;
+constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
+constexpr int CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
+constexpr int CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
 
 struct DriverApi {
   CUresult (*Init)(unsigned);
@@ -44,8 +47,11 @@ struct DriverApi {
                            unsigned, unsigned, unsigned, CUstream, void **,
                            void **);
   CUresult (*GetErrorString)(CUresult, const char **);
+  /// Optional: only WEFT_VERBOSE's report of a kernel's resources uses it.
+  CUresult (*FuncGetAttribute)(int *, int, CUfunction) = nullptr;
 
   bool load(const DynamicLibrary &L) {
+    L.get("cuFuncGetAttribute", FuncGetAttribute);
     // The _v2 names are the current ABI of these entry points.
     return L.get("cuInit", Init) && L.get("cuDeviceGetCount", DeviceGetCount) &&
            L.get("cuDeviceGet", DeviceGet) &&

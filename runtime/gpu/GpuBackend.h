@@ -5,10 +5,11 @@
 #define WEFT_RUNTIME_GPU_GPUBACKEND_H
 
 #include "core/Backend.h"
-#include "launch/LaunchBounds.h"
 #include "core/Diagnostics.h"
 #include "core/KernelCache.h"
+#include "gpu/KernelResources.h"
 #include "gpu/RuntimeCompiler.h"
+#include "launch/LaunchBounds.h"
 
 #include "core/Prelude.h"
 
@@ -41,8 +42,10 @@ public:
     for (const std::string &D : Defines)
       Key += "\n-D" + D;
     if (std::optional<std::vector<char>> Cached = Cache.load(Kernel.Name, Key))
-      if (loadFunction(*Cached, Function, Handle).empty())
+      if (loadFunction(*Cached, Function, Handle).empty()) {
+        noteResources(Kernel.Name, functionResources(Handle));
         return {};
+      }
     std::vector<char> Binary;
     std::string Log;
     if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, Defines,
@@ -50,7 +53,13 @@ public:
       return std::string(Compiler.name()) + " could not compile it for " +
              Props.Architecture + ": " + Log;
     Cache.store(Kernel.Name, Key, Binary);
-    return loadFunction(Binary, Function, Handle);
+    Status S = loadFunction(Binary, Function, Handle);
+    if (S.empty()) {
+      // The compiler's report says what spilled; the driver's does not.
+      std::optional<KernelResources> R = parsePtxasLog(Log, Function);
+      noteResources(Kernel.Name, R ? R : functionResources(Handle));
+    }
+    return S;
   }
 
 protected:
@@ -79,6 +88,18 @@ protected:
   virtual Status loadFunction(const std::vector<char> &Binary,
                               const std::string &Name,
                               KernelHandle &Handle) = 0;
+  /// A loaded kernel's registers, shared and local memory, as the driver
+  /// reports them; none where it cannot.
+  virtual std::optional<KernelResources>
+  functionResources(KernelHandle Handle) = 0;
+  /// WEFT_VERBOSE: what the kernel holds decides how many of its blocks
+  /// share an SM.
+  void noteResources(const std::string &Kernel,
+                     const std::optional<KernelResources> &R) const {
+    if (R && verbosity() >= 1)
+      note("kernel " + Kernel + " on " + Props.Architecture + ": " +
+           describe(*R));
+  }
 
   RuntimeCompiler Compiler;
   DeviceProperties Props;

@@ -64,6 +64,10 @@ RuntimeCompiler::options(const std::string &Arch,
   std::vector<std::string> Options = {
       (Which == Kind::Nvrtc ? "--gpu-architecture=" : "--offload-arch=") + Arch,
       "-std=c++17"};
+  // ptxas's report of registers, shared memory and spills comes back in the
+  // log (KernelResources); it does not change the code.
+  if (Which == Kind::Nvrtc)
+    Options.push_back("--ptxas-options=-v");
   for (const std::string &D : Defines) {
     Options.push_back("-D" + D);
     if (D == "WEFT_STRICT_FP=1")

@@ -30,12 +30,14 @@ public:
   /// follow IEEE arithmetic; the define WEFT_STRICT_FP=1 also turns off
   /// the contraction of a * b + c into one fused multiply-add, so that each
   /// operation rounds as on the host.
-  std::vector<std::string> options(const std::string &Arch,
-                                   const std::vector<std::string> &Defines) const;
+  std::vector<std::string>
+  options(const std::string &Arch,
+          const std::vector<std::string> &Defines) const;
 
   /// Compiles Source (which includes <weft/device.h>) for Arch ("sm_90",
   /// "gfx90a") into the device's binary. On failure returns false with the
-  /// compiler's log in Log.
+  /// compiler's log in Log; on success Log holds what the compiler reported
+  /// (NVRTC: ptxas's resource use, see KernelResources).
   bool compile(const std::string &Source, const std::string &Name,
                const std::string &Arch, const std::vector<std::string> &Defines,
                std::vector<char> &Binary, std::string &Log) const;

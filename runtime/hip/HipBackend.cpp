@@ -18,6 +18,9 @@ constexpr int hipDeviceAttributeMultiprocessorCount = 63;
 constexpr int hipDeviceAttributeWarpSize = 87;
 constexpr int hipDeviceAttributeMaxGridDimX = 29; // then Y, Z
 constexpr int hipDeviceAttributeMaxThreadsPerMultiProcessor = 57;
+constexpr int HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
+constexpr int HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
+constexpr int HIP_FUNC_ATTRIBUTE_NUM_REGS = 4;
 
 struct HipApi {
   hipError_t (*Init)(unsigned);
@@ -36,8 +39,11 @@ struct HipApi {
                                    unsigned, unsigned, unsigned, unsigned,
                                    hipStream_t, void **, void **);
   const char *(*GetErrorString)(hipError_t);
+  /// Optional: only WEFT_VERBOSE's report of a kernel's resources uses it.
+  hipError_t (*FuncGetAttribute)(int *, int, hipFunction_t) = nullptr;
 
   bool load(const DynamicLibrary &L) {
+    L.get("hipFuncGetAttribute", FuncGetAttribute);
     // ROCm 6 renamed hipGetDeviceProperties for its new struct layout.
     if (!L.get("hipGetDevicePropertiesR0600", GetDeviceProperties) &&
         !L.get("hipGetDeviceProperties", GetDeviceProperties))
@@ -185,6 +191,22 @@ private:
       return S;
     return status(Api.ModuleGetFunction(&Handle, Module, Name.c_str()),
                   "hipModuleGetFunction");
+  }
+  std::optional<KernelResources>
+  functionResources(KernelHandle Handle) override {
+    int Registers = 0, Shared = 0, Local = 0;
+    if (!Api.FuncGetAttribute ||
+        Api.FuncGetAttribute(&Registers, HIP_FUNC_ATTRIBUTE_NUM_REGS, Handle) ||
+        Api.FuncGetAttribute(&Shared, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                             Handle) ||
+        Api.FuncGetAttribute(&Local, HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                             Handle))
+      return std::nullopt;
+    KernelResources R;
+    R.Registers = Registers;
+    R.SharedBytes = Shared;
+    R.LocalBytes = Local;
+    return R;
   }
   Status status(hipError_t R, const char *What) const {
     if (R == 0)

@@ -1,6 +1,7 @@
 // weft-nvrtc / weft-hiprtc: compile kernel files written by the plugin with
 // NVRTC or hipRTC, as the GPU backends would. The test suite runs them over
 // every kernel it generates. Built twice, WEFT_HIP choosing hipRTC.
+#include "gpu/KernelResources.h"
 #include "gpu/RuntimeCompiler.h"
 
 #if WEFT_HIP
@@ -21,7 +22,9 @@ static const auto Which = weft::rt::RuntimeCompiler::Kind::Nvrtc;
 static int usage() {
   std::fprintf(stderr,
                "usage: %s [--arch=ARCH] FILE.cu...\n"
-               "Compiles each kernel file with %s for ARCH (default %s).\n"
+               "Compiles each kernel file with %s for ARCH (default %s) and\n"
+               "prints what each kernel uses (registers, shared memory,\n"
+               "spills) where the compiler reports it.\n"
                "Exit status: 0 all compiled, 1 a compile failed, 77 the "
                "compiler is not installed.\n",
                Tool,
@@ -62,6 +65,12 @@ int main(int Argc, char **Argv) {
     if (Compiler.compile(Text.str(), Name, Arch, {}, Binary, Log)) {
       std::printf("ok: %s (%zu bytes for %s)\n", File.c_str(), Binary.size(),
                   Arch.c_str());
+      // The kernel is named after its file (KernelName in the plugin).
+      const std::string Kernel = Name.substr(0, Name.rfind(".cu"));
+      if (std::optional<weft::rt::KernelResources> R =
+              weft::rt::parsePtxasLog(Log, Kernel))
+        std::printf("  %s: %s\n", Kernel.c_str(),
+                    weft::rt::describe(*R).c_str());
     } else {
       std::printf("FAILED: %s\n%s\n", File.c_str(), Log.c_str());
       ++Failed;

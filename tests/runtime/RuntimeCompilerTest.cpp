@@ -2,6 +2,7 @@
 // NVRTC for sm_90 and hipRTC for gfx90a, compiling for real where they are
 // installed (skipped, with the reason, where they are not).
 #include "gpu/RuntimeCompiler.h"
+#include "gpu/KernelResources.h"
 
 #include <gtest/gtest.h>
 
@@ -96,10 +97,35 @@ TEST_P(RuntimeCompilerTest, StrictFloatingPointTurnsContractionOff) {
                        "WEFT_KERNEL(k, 64)(weft::dspan<float> y, float a) {\n"
                        "  y[0] = a * y.ld(1) + y.ld(2);\n}\n";
   ASSERT_TRUE(Compiler.compile(Source, "fma", Arch, {}, Fused, Log)) << Log;
-  ASSERT_TRUE(Compiler.compile(Source, "fma", Arch, {"WEFT_STRICT_FP=1"},
-                               Strict, Log))
+  ASSERT_TRUE(
+      Compiler.compile(Source, "fma", Arch, {"WEFT_STRICT_FP=1"}, Strict, Log))
       << Log;
   EXPECT_NE(Fused, Strict);
+}
+
+// NVRTC's log carries ptxas's report of what each kernel uses; the
+// runtime and weft-nvrtc print it.
+TEST_P(RuntimeCompilerTest, ReportsWhatTheKernelUses) {
+  if (Compiler.name() != std::string("NVRTC"))
+    GTEST_SKIP() << "hipRTC's log carries no resource report (the HIP "
+                    "backend asks hipFuncGetAttribute instead)";
+  std::vector<char> Cubin;
+  std::string Log;
+  const char *Source =
+      "#include <weft/device.h>\n"
+      "WEFT_KERNEL(staged, 256)(weft::dspan<float> y) {\n"
+      "  WEFT_SHARED weft::shared_array<float, 1024> t;\n"
+      "  t[weft::thread_idx(0)] = y.ld(weft::thread_idx(0));\n"
+      "  weft::barrier();\n"
+      "  y[weft::thread_idx(0)] = t.ld(1023 - weft::thread_idx(0));\n}\n";
+  ASSERT_TRUE(Compiler.compile(Source, "staged", Arch, {}, Cubin, Log)) << Log;
+  std::optional<weft::rt::KernelResources> R =
+      weft::rt::parsePtxasLog(Log, "staged");
+  ASSERT_TRUE(R) << Log;
+  EXPECT_GT(R->Registers, 0);
+  EXPECT_EQ(R->SharedBytes, 4096);
+  EXPECT_EQ(R->SpillStoreBytes, 0);
+  EXPECT_FALSE(weft::rt::parsePtxasLog(Log, "stage")) << "a prefix is not it";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -110,5 +136,36 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(
           I.param.Kind == RuntimeCompiler::Kind::Nvrtc ? "Nvrtc" : "Hiprtc");
     });
+
+// ptxas reports function by function; each report goes to its own kernel.
+TEST(KernelResources, EachFunctionsReportIsItsOwn) {
+  const std::string Log =
+      "ptxas info    : Compiling entry function 'k2' for 'sm_90'\n"
+      "ptxas info    : Function properties for k2\n"
+      "ptxas         .     24 bytes stack frame, 16 bytes spill stores, 8 "
+      "bytes spill loads\n"
+      "ptxas info    : Used 255 registers, used 1 barriers, 8448 bytes smem\n"
+      "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+      "ptxas info    : Function properties for k\n"
+      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes "
+      "spill loads\n"
+      "ptxas info    : Used 10 registers\n";
+  std::optional<weft::rt::KernelResources> K2 =
+      weft::rt::parsePtxasLog(Log, "k2");
+  ASSERT_TRUE(K2);
+  EXPECT_EQ(K2->Registers, 255);
+  EXPECT_EQ(K2->SharedBytes, 8448);
+  EXPECT_EQ(K2->LocalBytes, 24);
+  EXPECT_EQ(K2->SpillStoreBytes, 16);
+  EXPECT_EQ(K2->SpillLoadBytes, 8);
+  std::optional<weft::rt::KernelResources> K =
+      weft::rt::parsePtxasLog(Log, "k");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(K->Registers, 10);
+  EXPECT_EQ(K->SharedBytes, 0);
+  EXPECT_EQ(weft::rt::describe(*K2),
+            "255 registers, 8448 bytes shared, 24 bytes local (16 bytes of "
+            "spill stores, 8 of spill loads)");
+}
 
 } // namespace

@@ -1,0 +1,33 @@
+// KernelResources.h: what a compiled kernel holds per thread and per block
+// (registers, shared memory, local memory and spills), as ptxas reports it
+// at compile time and as the driver reports it for a loaded kernel.
+// WEFT_VERBOSE, weft-nvrtc and the benchmarks print it: it decides how many
+// blocks share an SM, and spills mean a register tile too large for the device.
+#ifndef WEFT_RUNTIME_GPU_KERNELRESOURCES_H
+#define WEFT_RUNTIME_GPU_KERNELRESOURCES_H
+
+#include <optional>
+#include <string>
+
+namespace weft::rt {
+
+struct KernelResources {
+  int Registers = 0;         // per thread
+  long SharedBytes = 0;      // static shared memory per block
+  long LocalBytes = 0;       // per thread: stack frame and spills
+  long SpillStoreBytes = -1; // -1: not reported (the driver does not say)
+  long SpillLoadBytes = -1;
+};
+
+/// The resources of Kernel from the log of NVRTC run with
+/// --ptxas-options=-v ("ptxas info : Used 40 registers, ... 4096 bytes
+/// smem"); none when the log does not describe Kernel.
+std::optional<KernelResources> parsePtxasLog(const std::string &Log,
+                                             const std::string &Kernel);
+
+/// "40 registers, 4096 bytes shared, 0 bytes local (0 spilled)".
+std::string describe(const KernelResources &R);
+
+} // namespace weft::rt
+
+#endif
