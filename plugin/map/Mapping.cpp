@@ -342,6 +342,8 @@ private:
       if (BlockThreads * (N0 * N1 + N0 + N1 + 32) >
           Dev.RegistersPerMultiprocessor / 2)
         return false;
+      if (registerTileBytes(C.Levels) > RegisterTileSharedBytes)
+        return false;
     }
 
     const Weights &W = In.Weight;
@@ -409,6 +411,22 @@ private:
            static_cast<double>(T.Reads.size()) * Share;
     }
     return R;
+  }
+
+  /// A register tile's shared memory: per tile, its block's rows (or
+  /// columns) times the n outputs a thread along them, padded by 4, for
+  /// each of the RegisterTileWidth iterations a tile holds (plan/KernelPlan).
+  std::uint64_t registerTileBytes(const std::vector<LevelMapping> &L) const {
+    std::uint64_t Bytes = 0;
+    for (const ir::Tile &T : Tileable->Tiles) {
+      const ir::Param &P = N.Params[T.Param];
+      const std::uint64_t Element =
+          P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
+      const LevelMapping &Along = T.AlongOuter ? L[0] : L[1];
+      Bytes += Element * RegisterTileWidth *
+               (std::uint64_t(Along.BlockSize) * Along.Dop.N + 4);
+    }
+    return Bytes;
   }
 
   /// Both levels of a register-tileable nest spread over the grid along two

@@ -159,7 +159,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
       P.RegisterTile = RegisterTilePlan{M.Levels[0].Dop.N, M.Levels[1].Dop.N,
                                         R->Accumulators, R->Registers};
       // Iterations of the loop per tile: each a fragment per tile read.
-      P.Tiled->Width = 8;
+      P.Tiled->Width = map::RegisterTileWidth;
     }
   P.Shape.RegisterTiled = P.RegisterTile.has_value();
   if (P.Shape.SplitInner)

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 using namespace weft;
 using namespace weft::test_nests;
 
@@ -95,6 +97,29 @@ TEST(RegisterTile, TheRegisterBudgetBoundsTheTile) {
       std::uint64_t(M.Levels[0].BlockSize) * M.Levels[1].BlockSize;
   EXPECT_LE(Threads * (N0 * N1 + N0 + N1 + 32), 8u * 1024)
       << map::describe(M.Levels[0]) << "; " << map::describe(M.Levels[1]);
+}
+
+// The tiles a register tile stages (its block's rows and columns times the
+// outputs a thread along them, for 8 iterations of the loop) fit the
+// shared memory set aside for tiles, whatever the extents.
+TEST(RegisterTile, TilesFitTheirSharedMemory) {
+  for (const auto &[Rows, Cols] :
+       {std::pair<std::int64_t, std::int64_t>{128, 128},
+        {128, 8192},
+        {8192, 128},
+        {2048, 2048},
+        {65536, 16}}) {
+    const ir::Nest N = accumulatingProduct(false, Rows, Cols);
+    const map::NestMapping M = chosen(N, 64 * 1024);
+    ASSERT_EQ(M.Levels.size(), 2u);
+    const map::LevelMapping &R = M.Levels[0], &C = M.Levels[1];
+    const std::uint64_t Bytes = sizeof(float) * map::RegisterTileWidth *
+                                (std::uint64_t(R.BlockSize) * R.Dop.N + 4 +
+                                 std::uint64_t(C.BlockSize) * C.Dop.N + 4);
+    EXPECT_LE(Bytes, map::RegisterTileSharedBytes)
+        << Rows << " x " << Cols << ": " << map::describe(R) << "; "
+        << map::describe(C);
+  }
 }
 
 // A read that follows both indices shares nothing: no register tile.
