@@ -130,13 +130,17 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
     return failExpr(DRE->getLocation(),
                     "a loop bound cannot depend on the loop's own index");
   if (auto It = ActiveReductions.find(VD);
-      It != ActiveReductions.end() && DRE != AllowedReductionRef)
-    return failExpr(DRE->getLocation(),
-                    "the partial value of reduction variable '" +
-                        VD->getName().str() +
-                        "' cannot be used inside the loop",
-                    std::string("combine into it with '") +
-                        combineSpelling(It->second) + "' only");
+      It != ActiveReductions.end() && !AllowedReductionRefs.contains(DRE))
+    return failExpr(
+        DRE->getLocation(),
+        "the partial value of reduction variable '" + VD->getName().str() +
+            "' cannot be used inside the loop",
+        std::string("combine into it with '") + combineSpelling(It->second) +
+            "'" +
+            (It->second == ir::ReductionOp::Max   ? " or 'if (x > v) v = x;'"
+             : It->second == ir::ReductionOp::Min ? " or 'if (x < v) v = x;'"
+                                                  : "") +
+            " only");
   if (Locals.contains(VD) && A != Access::Read && !InFunction) {
     auto Declared = LocalDepth.find(VD);
     if (Declared != LocalDepth.end() && Declared->second < Indices.size() &&

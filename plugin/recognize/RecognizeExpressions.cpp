@@ -417,14 +417,17 @@ ir::ExprPtr Recognizer::unary(const UnaryOperator *U,
     return failExpr(U->getOperatorLoc(), "this operator is not supported in "
                                          "a weft loop");
   // ++v and v-- combine a sum.
+  const DeclRefExpr *Counted = nullptr;
   if (const VarDecl *V = reductionVariable(U->getSubExpr());
       V && U->isIncrementDecrementOp() &&
       ActiveReductions.lookup(V) == ir::ReductionOp::Add)
-    AllowedReductionRef = cast<DeclRefExpr>(stripped(U->getSubExpr()));
+    AllowedReductionRefs.insert(
+        Counted = cast<DeclRefExpr>(stripped(U->getSubExpr())));
   ir::ExprPtr S =
       expr(U->getSubExpr(),
            U->isIncrementDecrementOp() ? Access::ReadWrite : Access::Read);
-  AllowedReductionRef = nullptr;
+  if (Counted)
+    AllowedReductionRefs.erase(Counted);
   if (!S)
     return nullptr;
   auto R = make(U->isPostfix() ? ir::Expr::Postfix : ir::Expr::Unary, *K,

@@ -1,5 +1,6 @@
 // RecognizeReductions.cpp: reduction clauses and the combining
-// statements (`s += e`, `s = std::max(s, e)`) a level's reduction may make.
+// statements (`s += e`, `s = std::max(s, e)`, `if (x > m) m = x;`) a
+// level's reduction may make.
 #include "recognize/Recognizer.h"
 
 namespace weft::recognize {
@@ -116,9 +117,9 @@ const char *Recognizer::combineSpelling(ir::ReductionOp Op) {
   return "";
 }
 
-const DeclRefExpr *Recognizer::combiningOperand(const Expr *RHS,
-                                                const VarDecl *V,
-                                                ir::ReductionOp Op) const {
+llvm::SmallVector<const DeclRefExpr *, 2>
+Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
+                              ir::ReductionOp Op) const {
   RHS = stripped(RHS);
   auto IsV = [&](const Expr *E) -> const DeclRefExpr * {
     const auto *DRE = dyn_cast<DeclRefExpr>(stripped(E));
@@ -133,26 +134,112 @@ const DeclRefExpr *Recognizer::combiningOperand(const Expr *RHS,
     for (const auto &[R, BO] : Ops)
       if (R == Op && B->getOpcode() == BO) {
         if (const DeclRefExpr *D = IsV(B->getLHS()))
-          return D;
-        return IsV(B->getRHS());
+          return {D};
+        if (const DeclRefExpr *D = IsV(B->getRHS()))
+          return {D};
       }
-    return nullptr;
+    return {};
   }
-  if (const auto *C = dyn_cast<CallExpr>(RHS)) {
+  const bool Best = Op == ir::ReductionOp::Min || Op == ir::ReductionOp::Max;
+  if (const auto *C = dyn_cast<CallExpr>(RHS); C && Best) {
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD || !FD->getIdentifier() || C->getNumArgs() != 2)
-      return nullptr;
+      return {};
     llvm::StringRef Name = FD->getName();
-    const bool Min = Name == "min" || Name == "fmin" || Name == "fminf";
-    const bool Max = Name == "max" || Name == "fmax" || Name == "fmaxf";
+    const bool Min =
+        Name == "min" || Name == "fmin" || Name == "fminf" || Name == "fminl";
+    const bool Max =
+        Name == "max" || Name == "fmax" || Name == "fmaxf" || Name == "fmaxl";
     if ((Op == ir::ReductionOp::Min && Min) ||
         (Op == ir::ReductionOp::Max && Max)) {
       if (const DeclRefExpr *D = IsV(C->getArg(0)))
-        return D;
-      return IsV(C->getArg(1));
+        return {D};
+      if (const DeclRefExpr *D = IsV(C->getArg(1)))
+        return {D};
     }
+    return {};
   }
-  return nullptr;
+  // e > v ? e : v and the like: the condition picks the better of v and a
+  // value, and the branches are that value and v.
+  if (const auto *C = dyn_cast<ConditionalOperator>(RHS); C && Best) {
+    const Expr *Value = nullptr;
+    const DeclRefExpr *InCondition = nullptr;
+    bool ValueWhenTrue = false;
+    if (!comparesWithValue(C->getCond(), V, Op, Value, InCondition,
+                           ValueWhenTrue))
+      return {};
+    const Expr *Taken = ValueWhenTrue ? C->getTrueExpr() : C->getFalseExpr();
+    const DeclRefExpr *Kept =
+        IsV(ValueWhenTrue ? C->getFalseExpr() : C->getTrueExpr());
+    if (Kept && sameValue(Taken, Value))
+      return {InCondition, Kept};
+  }
+  return {};
+}
+
+bool Recognizer::comparesWithValue(const Expr *Cond, const VarDecl *V,
+                                   ir::ReductionOp Op, const Expr *&Value,
+                                   const DeclRefExpr *&Ref,
+                                   bool &ValueWhenTrue) const {
+  const auto *B = dyn_cast<BinaryOperator>(stripped(Cond));
+  if (!B || !(B->getOpcode() == BO_LT || B->getOpcode() == BO_LE ||
+              B->getOpcode() == BO_GT || B->getOpcode() == BO_GE))
+    return false;
+  auto IsV = [&](const Expr *E) -> const DeclRefExpr * {
+    const auto *DRE = dyn_cast<DeclRefExpr>(stripped(E));
+    return DRE && DRE->getDecl() == V ? DRE : nullptr;
+  };
+  const bool Greater = B->getOpcode() == BO_GT || B->getOpcode() == BO_GE;
+  bool ValueGreater;
+  if ((Ref = IsV(B->getRHS())) && !IsV(B->getLHS())) {
+    Value = B->getLHS(); // e > v
+    ValueGreater = Greater;
+  } else if ((Ref = IsV(B->getLHS())) && !IsV(B->getRHS())) {
+    Value = B->getRHS(); // v < e
+    ValueGreater = !Greater;
+  } else {
+    return false;
+  }
+  ValueWhenTrue = ValueGreater == (Op == ir::ReductionOp::Max);
+  return !Value->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false);
+}
+
+bool Recognizer::sameValue(const Expr *A, const Expr *B) const {
+  if (A->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) ||
+      B->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+    return false;
+  llvm::FoldingSetNodeID IdA, IdB;
+  stripped(A)->Profile(IdA, Ctx, /*Canonical=*/true);
+  stripped(B)->Profile(IdB, Ctx, /*Canonical=*/true);
+  return IdA == IdB;
+}
+
+const BinaryOperator *
+Recognizer::guardedCombine(const IfStmt *If, const DeclRefExpr *&Ref) const {
+  if (If->getElse() || If->getInit() || If->getConditionVariable())
+    return nullptr;
+  const Stmt *Then = If->getThen();
+  if (const auto *Block = dyn_cast<CompoundStmt>(Then)) {
+    if (Block->size() != 1)
+      return nullptr;
+    Then = Block->body_front();
+  }
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Then))
+    Then = Cleanups->getSubExpr();
+  const auto *Assign = dyn_cast<BinaryOperator>(Then);
+  if (!Assign || Assign->getOpcode() != BO_Assign)
+    return nullptr;
+  const VarDecl *V = reductionVariable(Assign->getLHS());
+  if (!V)
+    return nullptr;
+  const ir::ReductionOp Op = ActiveReductions.lookup(V);
+  const Expr *Value = nullptr;
+  bool ValueWhenTrue = false;
+  if ((Op != ir::ReductionOp::Min && Op != ir::ReductionOp::Max) ||
+      !comparesWithValue(If->getCond(), V, Op, Value, Ref, ValueWhenTrue) ||
+      !ValueWhenTrue || !sameValue(Assign->getRHS(), Value))
+    return nullptr;
+  return Assign;
 }
 
 ir::ExprPtr Recognizer::combine(const BinaryOperator *B, const VarDecl *V,
@@ -167,23 +254,40 @@ ir::ExprPtr Recognizer::combine(const BinaryOperator *B, const VarDecl *V,
   bool Matches = false;
   for (const auto &[R, BO] : Compound)
     Matches = Matches || (R == Op && B->getOpcode() == BO);
-  const DeclRefExpr *Self = nullptr;
-  if (B->getOpcode() == BO_Assign)
-    Matches = (Self = combiningOperand(B->getRHS(), V, Op)) != nullptr;
-  if (!Matches)
-    return failExpr(B->getOperatorLoc(),
-                    "reduction variable '" + V->getName().str() +
-                        "' must be combined with '" + combineSpelling(Op) +
-                        "' inside the loop",
-                    "the loop's iterations each add their part; any other "
-                    "use of the partial value depends on their order");
-  AllowedReductionRef = cast<DeclRefExpr>(stripped(B->getLHS()));
+  llvm::SmallVector<const DeclRefExpr *, 2> Self;
+  if (B->getOpcode() == BO_Assign) {
+    Self = combiningOperands(B->getRHS(), V, Op);
+    // Under `if (x > m)`, `m = x` keeps the better value.
+    Matches = !Self.empty() || B == GuardedCombine;
+  }
+  if (!Matches) {
+    const bool Best = Op == ir::ReductionOp::Min || Op == ir::ReductionOp::Max;
+    const char *Better = Op == ir::ReductionOp::Min ? "<" : ">";
+    return failExpr(
+        B->getOperatorLoc(),
+        "reduction variable '" + V->getName().str() +
+            "' must be combined with '" + combineSpelling(Op) +
+            "' inside the loop",
+        Best ? std::string("also accepted: 'v = std::f") +
+                   (Op == ir::ReductionOp::Min ? "min" : "max") +
+                   "(v, x)', 'v = x " + Better + " v ? x : v', 'if (x " +
+                   Better +
+                   " v) v = x;'; any other use of the partial value "
+                   "depends on the order of the iterations"
+             : std::string("the loop's iterations each add their part; any "
+                           "other use of the partial value depends on their "
+                           "order"));
+  }
+  const auto *Target = cast<DeclRefExpr>(stripped(B->getLHS()));
+  AllowedReductionRefs.insert(Target);
   ir::ExprPtr L =
       expr(B->getLHS(),
            B->getOpcode() == BO_Assign ? Access::Write : Access::ReadWrite);
-  AllowedReductionRef = Self;
+  AllowedReductionRefs.erase(Target);
+  AllowedReductionRefs.insert(Self.begin(), Self.end());
   ir::ExprPtr R = L ? expr(B->getRHS(), Access::Read) : nullptr;
-  AllowedReductionRef = nullptr;
+  for (const DeclRefExpr *D : Self)
+    AllowedReductionRefs.erase(D);
   if (!R)
     return nullptr;
   auto E = make(ir::Expr::Binary, K.value_or(ir::ScalarKind::Int),

@@ -61,8 +61,20 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
                         "supported in a weft loop",
                         "declare the variable before the 'if'");
     auto R = Make(ir::Stmt::If);
+    // `if (x > m) m = x;` combines a max reduction m: its condition may
+    // read m, and its assignment combines.
+    const DeclRefExpr *Compared = nullptr;
+    const BinaryOperator *Guarded = guardedCombine(If, Compared);
+    if (Guarded)
+      AllowedReductionRefs.insert(Compared);
     R->Exprs.push_back(expr(If->getCond()));
+    if (Guarded)
+      AllowedReductionRefs.erase(Compared);
+    const BinaryOperator *Outer = GuardedCombine;
+    if (Guarded)
+      GuardedCombine = Guarded;
     R->Children.push_back(single(If->getThen()));
+    GuardedCombine = Outer;
     R->Children.push_back(If->getElse() ? single(If->getElse()) : nullptr);
     Out.push_back(std::move(R));
     return;

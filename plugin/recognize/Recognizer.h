@@ -164,10 +164,29 @@ private:
 
   static const char *combineSpelling(ir::ReductionOp Op);
 
-  /// In `v = <RHS>`, the reference to v that combines it with Op, if RHS
-  /// has that form (v + e, e + v, std::min(v, e), ...).
-  const DeclRefExpr *combiningOperand(const Expr *RHS, const VarDecl *V,
-                                      ir::ReductionOp Op) const;
+  /// In `v = <RHS>`, the references to v that combine it with Op, if RHS
+  /// has that form (v + e, e + v, std::min(v, e), std::fmax(e, v),
+  /// e > v ? e : v, ...); empty if it does not.
+  llvm::SmallVector<const DeclRefExpr *, 2>
+  combiningOperands(const Expr *RHS, const VarDecl *V,
+                    ir::ReductionOp Op) const;
+
+  /// Cond compares v with a value e (<, <=, > or >=, either order): sets
+  /// Value to e, Ref to the reference to v, and ValueWhenTrue to whether e
+  /// is the better of the two for Op (min or max) when Cond holds.
+  bool comparesWithValue(const Expr *Cond, const VarDecl *V, ir::ReductionOp Op,
+                         const Expr *&Value, const DeclRefExpr *&Ref,
+                         bool &ValueWhenTrue) const;
+
+  /// A and B are the same expression, without side effects (so that
+  /// evaluating it twice gives one value).
+  bool sameValue(const Expr *A, const Expr *B) const;
+
+  /// `if (x > m) m = x;` (and its other comparisons and orders) on an
+  /// active min or max reduction m: the assignment, which then combines m;
+  /// null when If has another form.
+  const BinaryOperator *guardedCombine(const IfStmt *If,
+                                       const DeclRefExpr *&Ref) const;
 
   /// `v op= e` or `v = v op e` on an active reduction variable v.
   ir::ExprPtr combine(const BinaryOperator *B, const VarDecl *V,
@@ -215,10 +234,12 @@ private:
   /// The index whose loop header is being read.
   const VarDecl *HeaderIndex = nullptr;
 
-  /// Reduction variables of the enclosing levels, and the one reference
-  /// that the combining statement being read may make to them.
+  /// Reduction variables of the enclosing levels, the references that the
+  /// combining statement being read may make to them, and the plain
+  /// assignment `m = x` that a guarding `if (x > m)` makes a combination.
   llvm::DenseMap<const VarDecl *, ir::ReductionOp> ActiveReductions;
-  const DeclRefExpr *AllowedReductionRef = nullptr;
+  llvm::SmallPtrSet<const DeclRefExpr *, 4> AllowedReductionRefs;
+  const BinaryOperator *GuardedCombine = nullptr;
 
   /// Device functions: converted ones by definition, in callee-first order,
   /// and the chain of calls being converted (to catch recursion).

@@ -4,14 +4,29 @@
 #define WEFT_PLUGIN_SUPPORT_DIAGNOSE_H
 
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <string>
 
 namespace weft {
 
+/// Where to report Loc: the pragma the user wrote, not the attribute tokens
+/// `#pragma weft parallel for` expands to in scratch space (clang would
+/// print them as "expanded from here" notes).
+inline clang::SourceLocation userLocation(clang::DiagnosticsEngine &D,
+                                          clang::SourceLocation Loc) {
+  if (!Loc.isMacroID() || !D.hasSourceManager())
+    return Loc;
+  const clang::SourceManager &SM = D.getSourceManager();
+  return SM.isWrittenInScratchSpace(SM.getSpellingLoc(Loc))
+             ? SM.getExpansionLoc(Loc)
+             : Loc;
+}
+
 inline void diagnose(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
                      clang::DiagnosticsEngine::Level Level,
                      const std::string &Message, const std::string &Hint = "") {
+  Loc = userLocation(D, Loc);
   D.Report(Loc, D.getCustomDiagID(Level, "%0")) << Message;
   if (!Hint.empty())
     D.Report(Loc, D.getCustomDiagID(clang::DiagnosticsEngine::Note, "%0"))

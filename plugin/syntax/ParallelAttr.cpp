@@ -33,7 +33,7 @@ public:
     if (!isOurs(S, A))
       return false;
     error(S.getDiagnostics(), A.getLoc(),
-          "'weft::parallel' must precede a 'for' loop, not a declaration",
+          markSpelling(S, A) + " must precede a 'for' loop, not a declaration",
           UsageHint);
     return false;
   }
@@ -45,7 +45,7 @@ protected:
       return false;
     DiagnosticsEngine &D = S.getDiagnostics();
     if (!isa<ForStmt, CXXForRangeStmt>(St)) {
-      error(D, A.getLoc(), "'weft::parallel' must precede a 'for' loop",
+      error(D, A.getLoc(), markSpelling(S, A) + " must precede a 'for' loop",
             UsageHint);
       return false;
     }
@@ -85,6 +85,16 @@ protected:
   }
 
 private:
+  /// The mark as the user wrote it: the pragma's attribute tokens live in
+  /// scratch space (syntax/PragmaHandler).
+  static std::string markSpelling(Sema &S, const ParsedAttr &A) {
+    const SourceManager &SM = S.getSourceManager();
+    return A.getLoc().isMacroID() &&
+                   SM.isWrittenInScratchSpace(SM.getSpellingLoc(A.getLoc()))
+               ? "'#pragma weft parallel for'"
+               : "'weft::parallel'";
+  }
+
   /// True for weft::parallel; the bare [[parallel]] spelling is ignored
   /// with the warning clang gives any unknown attribute.
   static bool isOurs(Sema &S, const ParsedAttr &A) {

@@ -107,3 +107,29 @@ void h(std::span<const float> m, std::span<float> out, int rows, int cols) {
     out[i] = acc;
   }
 }
+
+// Min and max forms that do not keep the better value, or use the partial
+// value otherwise, stay errors (reduction-idioms.cpp has the accepted ones).
+void idioms(std::span<const float> v, std::span<float> out, int n) {
+  float m = 0;
+  // CHECK: reductions.cpp:[[@LINE+3]]:33: error: reduction variable 'm' must be combined with 'v = std::max(v, ...)' inside the loop
+  // CHECK-NEXT: note: also accepted: 'v = std::fmax(v, x)', 'v = x > v ? x : v', 'if (x > v) v = x;'; any other use of the partial value depends on the order of the iterations
+#pragma weft parallel for reduction(max: m)
+  for (int i = 0; i < n; ++i) m = v[i] > m ? m : v[i];
+  // A guard that compares another value than the one assigned.
+  // CHECK: reductions.cpp:[[@LINE+3]]:42: error: the partial value of reduction variable 'm' cannot be used inside the loop
+  // CHECK-NEXT: note: combine into it with 'v = std::max(v, ...)' or 'if (x > v) v = x;' only
+#pragma weft parallel for reduction(max: m)
+  for (int i = 0; i < n; ++i) if (v[i] > m) m = v[i] + 1;
+  // An else branch.
+  // CHECK: reductions.cpp:[[@LINE+3]]:16: error: the partial value of reduction variable 'm' cannot be used inside the loop
+#pragma weft parallel for reduction(max: m)
+  for (int i = 0; i < n; ++i)
+    if (v[i] > m) m = v[i]; else out[i] = 0;
+  // The wrong direction for min.
+  // CHECK: reductions.cpp:[[@LINE+3]]:42: error: the partial value of reduction variable 'm' cannot be used inside the loop
+  // CHECK-NEXT: note: combine into it with 'v = std::min(v, ...)' or 'if (x < v) v = x;' only
+#pragma weft parallel for reduction(min: m)
+  for (int i = 0; i < n; ++i) if (v[i] > m) m = v[i];
+  out[0] = m;
+}
