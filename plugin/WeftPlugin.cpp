@@ -194,7 +194,7 @@ private:
           Text += "; staged in shared memory (read by all " +
                   std::to_string(L.BlockSize) +
                   " threads of the block): " + S.Description;
-      if (Tiled && Tiled->Inner == Levels[I] && P.RegisterTile) {
+      if (Tiled && Tiled->Inner == Levels[I]) {
         Text += "; loop over " + Tiled->Index + " in tiles of " +
                 std::to_string(Tiled->Width) + " in shared memory:";
         for (const memory::Tile &T : Tiled->Tiles)
@@ -203,19 +203,11 @@ private:
               std::to_string(Chosen.Levels[T.AlongOuter ? 1 : 0].BlockSize) +
               " threads along " +
               map::spelling(Chosen.Levels[T.AlongOuter ? 1 : 0].Dim) + ")";
-        Text += "; each thread computes a " +
-                std::to_string(P.RegisterTile->TM) + " x " +
-                std::to_string(P.RegisterTile->TN) +
-                " register tile of outputs from fragments of the tiles";
-      } else if (Tiled && Tiled->Inner == Levels[I]) {
-        Text += "; loop over " + Tiled->Index + " in tiles of " +
-                std::to_string(Tiled->Width) + " in shared memory:";
-        for (const memory::Tile &T : Tiled->Tiles)
-          Text +=
-              std::string(" ") + T.Description + " (shared by the " +
-              std::to_string(Chosen.Levels[T.AlongOuter ? 1 : 0].BlockSize) +
-              " threads along " +
-              map::spelling(Chosen.Levels[T.AlongOuter ? 1 : 0].Dim) + ")";
+        if (P.RegisterTile)
+          Text += "; each thread computes a " +
+                  std::to_string(P.RegisterTile->TM) + " x " +
+                  std::to_string(P.RegisterTile->TN) +
+                  " register tile of outputs from fragments of the tiles";
       }
       if (D == 0) {
         for (const std::string &A : Chosen.Assumptions)

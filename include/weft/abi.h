@@ -56,6 +56,20 @@ struct transfer_stats_t {
 };
 transfer_stats_t transfer_stats() noexcept;
 
+/// One marked loop's calls so far: how many ran as a kernel on the backend
+/// (backendName()), how many ran the loop as written on the host, and why
+/// the host loop ran the last time it did. The strings live as long as the
+/// process.
+struct loop_stats_t {
+  const char *Location; // "file.cpp:12:3", where the loop is marked
+  unsigned long long DeviceRuns, HostRuns;
+  const char *HostReason; // null while every call ran on the device
+};
+/// Copies up to Capacity loops' counts to Out, in the order the loops first
+/// ran, and returns how many loops have run. WEFT_VERBOSE=1 prints them
+/// when the program exits.
+std::size_t loop_stats(loop_stats_t *Out, std::size_t Capacity) noexcept;
+
 } // namespace weft
 
 #endif // WEFT_ABI_H

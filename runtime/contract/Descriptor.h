@@ -163,6 +163,10 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
 bool parseDescriptors(std::string_view Text, std::size_t SourceLength,
                       std::vector<KernelInfo> &Out, std::string &Error);
 
+/// The loop's location ("file.cpp:12:3") from the first kernel of a
+/// descriptor, without parsing the rest; empty when it has none.
+std::string descriptorLocation(std::string_view Text);
+
 } // namespace weft::contract
 
 #endif

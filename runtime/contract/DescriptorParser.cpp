@@ -94,6 +94,19 @@ bool versionError(int Version, std::string &Error) {
 
 } // namespace
 
+std::string descriptorLocation(std::string_view Text) {
+  for (std::size_t Start = 0; Start < Text.size();) {
+    std::size_t End = Text.find('\n', Start);
+    if (End == std::string_view::npos)
+      End = Text.size();
+    LineReader L(Text.substr(Start, End - Start));
+    Start = End + 1;
+    if (L.word() == "loc")
+      return std::string(L.rest());
+  }
+  return {};
+}
+
 bool parseDescriptor(std::string_view Text, KernelInfo &Out,
                      std::string &Error) {
   int LineNo = 0;

@@ -32,6 +32,7 @@ struct LoopSite {
   /// Set after a failure: the host loop runs from then on, without more
   /// warnings.
   bool Disabled = false;
+  std::string DisabledWhy;
   /// The loop's other mappings, for other sizes (Kernel.Choice says which);
   /// each with its own text when the source holds several.
   std::vector<std::unique_ptr<LoopSite>> Alternatives;

@@ -12,6 +12,7 @@
 #include "policy/Tuning.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 namespace weft::rt {
@@ -26,21 +27,43 @@ Runtime &Runtime::get() {
 }
 
 Runtime::Runtime()
-    : Active(selectBackend()), Data(Active.get()),
-      Resident(Active.get(), Data) {}
+    : Active(selectBackend(HostReason)), Data(Active.get()),
+      Resident(Active.get(), Data) {
+  // WEFT_VERBOSE: what each loop did, once the program is done with them.
+  if (verbosity() >= 1)
+    std::atexit([] {
+      const Runtime &R = get();
+      for (const std::string &Line :
+           R.Stats.lines(R.Active ? R.Active->name() : "the device"))
+        note("loop at " + Line);
+    });
+}
 
 bool Runtime::launch(const char *Descriptor, const char *Source,
                      const detail::LaunchArg *Args, std::size_t NumArgs) {
-  if (!Active)
+  std::string Why;
+  const bool Ran = tryLaunch(Descriptor, Source, Args, NumArgs, Why);
+  Stats.record(Descriptor, Ran, Why);
+  return Ran;
+}
+
+bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
+                        const detail::LaunchArg *Args, std::size_t NumArgs,
+                        std::string &Why) {
+  if (!Active) {
+    Why = HostReason;
     return false;
+  }
   std::lock_guard<std::mutex> Guard(Lock);
-  if (Failed)
-    return false;
   // Another thread's launches in flight: that thread's host code may read
   // their results once this one runs (and a fault must be theirs).
-  if (!Pending.empty() && Pending.thread() != std::this_thread::get_id() &&
-      !settle())
+  if (!Failed && !Pending.empty() &&
+      Pending.thread() != std::this_thread::get_id())
+    settle();
+  if (Failed) {
+    Why = FailedWhy;
     return false;
+  }
   std::unique_ptr<LoopSite> &Slot = Sites[Descriptor];
   if (!Slot)
     Slot = makeSite(Descriptor, Source);
@@ -50,6 +73,7 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
     // device copies over the results when it ends.
     if (settle() && !Resident.empty())
       Resident.evictAll();
+    Why = Failed ? FailedWhy : Site.DisabledWhy;
     return false;
   }
   LoopSite &Mapped = chooseMapped(Site, Args, NumArgs);
@@ -59,17 +83,21 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
     return true;
   // Launches in flight finish first: their results are part of what the
   // host loop runs on.
-  if (Failed || !settle())
+  if (Failed || !settle()) {
+    Why = FailedWhy;
     return false;
+  }
   std::string Evicted;
   if (!Resident.empty()) {
     Resident.evictAll();
     Evicted = " (resident data copied back: regions end here)";
   }
-  fault(Mapped.Kernel.Location + ": kernel " + Mapped.Kernel.Name + " on " +
-            Active->name() + " failed: " + S,
+  Site.DisabledWhy = "kernel " + Mapped.Kernel.Name + " on " + Active->name() +
+                     " failed: " + S;
+  fault(Mapped.Kernel.Location + ": " + Site.DisabledWhy,
         "the loop runs on the host" + Evicted);
   Site.Disabled = true;
+  Why = Site.DisabledWhy;
   return false;
 }
 
@@ -83,6 +111,7 @@ std::unique_ptr<LoopSite> Runtime::makeSite(const char *Descriptor,
                         Error)) {
     fault(Error, "the loop runs on the host");
     Site->Disabled = true;
+    Site->DisabledWhy = Error;
     return Site;
   }
   for (std::size_t I = 0; I < Kernels.size(); ++I) {
@@ -234,6 +263,7 @@ void Runtime::recoverDeferred(const Status &Fault) {
   Pending.abandon(*Active);
   Resident.dropAll();
   Failed = true;
+  FailedWhy = What;
   warn(What + "; they were redone on the host, and marked loops run on the "
               "host from now on");
 }
@@ -292,6 +322,10 @@ void weft::detail::synchronizeLaunches() noexcept {
 weft::transfer_stats_t weft::transfer_stats() noexcept {
   const rt::DataMover &D = rt::Runtime::get().data();
   return {D.BytesToDevice, D.BytesToHost};
+}
+
+std::size_t weft::loop_stats(loop_stats_t *Out, std::size_t Capacity) noexcept {
+  return rt::Runtime::get().stats().snapshot(Out, Capacity);
 }
 
 const char *weft::backendName() noexcept {

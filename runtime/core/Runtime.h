@@ -9,6 +9,7 @@
 #include "core/Backend.h"
 #include "core/DataMover.h"
 #include "core/LoopSite.h"
+#include "core/RunStats.h"
 #include "launch/KernelLaunch.h"
 #include "launch/PendingLaunches.h"
 #include "region/Residency.h"
@@ -25,9 +26,12 @@ class Runtime {
 public:
   static Runtime &get();
 
-  /// Runs the kernel; false when the host loop must run.
+  /// Runs the kernel; false when the host loop must run. Counted in
+  /// stats().
   bool launch(const char *Descriptor, const char *Source,
               const detail::LaunchArg *Args, std::size_t NumArgs);
+
+  const RunStats &stats() const { return Stats; }
 
   /// The backend in use, or null for the host loop.
   Backend *backend() const { return Active.get(); }
@@ -44,6 +48,10 @@ public:
 
 private:
   Runtime();
+  /// launch, with why the host loop must run when it must.
+  bool tryLaunch(const char *Descriptor, const char *Source,
+                 const detail::LaunchArg *Args, std::size_t NumArgs,
+                 std::string &Why);
   /// The site of a descriptor seen for the first time: its kernels parsed,
   /// or disabled (with a warning) when the descriptor is malformed.
   std::unique_ptr<LoopSite> makeSite(const char *Descriptor,
@@ -67,14 +75,17 @@ private:
   /// from then on. Where that cannot be done, the program stops.
   void recoverDeferred(const Status &Fault);
 
-  std::mutex Lock; // Serializes launches; see README's runtime section.
+  std::mutex Lock;        // Serializes launches; see README's runtime section.
+  std::string HostReason; // why marked loops run on the host, if they do
   std::unique_ptr<Backend> Active;
   DataMover Data;
   Residency Resident;
   PendingLaunches Pending;
   LaunchScratch Scratch;
   bool Failed = false; // a deferred fault: the backend is not used again
+  std::string FailedWhy;
   std::unordered_map<const char *, std::unique_ptr<LoopSite>> Sites;
+  RunStats Stats;
 };
 
 } // namespace weft::rt

@@ -134,18 +134,12 @@ private:
   }
   std::optional<KernelResources>
   functionResources(KernelHandle Handle) override {
-    int Registers = 0, Shared = 0, Local = 0;
-    auto F = static_cast<CUfunction>(Handle);
-    if (!Api.FuncGetAttribute ||
-        Api.FuncGetAttribute(&Registers, CU_FUNC_ATTRIBUTE_NUM_REGS, F) ||
-        Api.FuncGetAttribute(&Shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, F) ||
-        Api.FuncGetAttribute(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F))
+    if (!Api.FuncGetAttribute)
       return std::nullopt;
-    KernelResources R;
-    R.Registers = Registers;
-    R.SharedBytes = Shared;
-    R.LocalBytes = Local;
-    return R;
+    return driverResources([&](int *Value, int Attribute) {
+      return Api.FuncGetAttribute(Value, Attribute,
+                                  static_cast<CUfunction>(Handle));
+    });
   }
   Status status(CUresult R, const char *What) const {
     if (R == 0)

@@ -25,6 +25,22 @@ struct KernelResources {
 std::optional<KernelResources> parsePtxasLog(const std::string &Log,
                                              const std::string &Kernel);
 
+/// A loaded kernel's resources from its driver: Get(&Value, Attribute)
+/// calls cuFuncGetAttribute or hipFuncGetAttribute, whose attributes share
+/// their numbers (static shared memory 1, local memory 3, registers 4) and
+/// which return 0 on success; none when a query fails.
+template <class GetFn>
+std::optional<KernelResources> driverResources(GetFn &&Get) {
+  int Registers = 0, Shared = 0, Local = 0;
+  if (Get(&Registers, 4) || Get(&Shared, 1) || Get(&Local, 3))
+    return std::nullopt;
+  KernelResources R;
+  R.Registers = Registers;
+  R.SharedBytes = Shared;
+  R.LocalBytes = Local;
+  return R;
+}
+
 /// "40 registers, 4096 bytes shared, 0 bytes local (0 spilled)".
 std::string describe(const KernelResources &R);
 

@@ -18,9 +18,6 @@ constexpr int hipDeviceAttributeMultiprocessorCount = 63;
 constexpr int hipDeviceAttributeWarpSize = 87;
 constexpr int hipDeviceAttributeMaxGridDimX = 29; // then Y, Z
 constexpr int hipDeviceAttributeMaxThreadsPerMultiProcessor = 57;
-constexpr int HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
-constexpr int HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
-constexpr int HIP_FUNC_ATTRIBUTE_NUM_REGS = 4;
 
 struct HipApi {
   hipError_t (*Init)(unsigned);
@@ -194,19 +191,11 @@ private:
   }
   std::optional<KernelResources>
   functionResources(KernelHandle Handle) override {
-    int Registers = 0, Shared = 0, Local = 0;
-    if (!Api.FuncGetAttribute ||
-        Api.FuncGetAttribute(&Registers, HIP_FUNC_ATTRIBUTE_NUM_REGS, Handle) ||
-        Api.FuncGetAttribute(&Shared, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                             Handle) ||
-        Api.FuncGetAttribute(&Local, HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
-                             Handle))
+    if (!Api.FuncGetAttribute)
       return std::nullopt;
-    KernelResources R;
-    R.Registers = Registers;
-    R.SharedBytes = Shared;
-    R.LocalBytes = Local;
-    return R;
+    return driverResources([&](int *Value, int Attribute) {
+      return Api.FuncGetAttribute(Value, Attribute, Handle);
+    });
   }
   Status status(hipError_t R, const char *What) const {
     if (R == 0)

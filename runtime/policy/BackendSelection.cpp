@@ -7,14 +7,15 @@
 
 namespace weft::rt {
 
-std::unique_ptr<Backend> selectBackend() {
+std::unique_ptr<Backend> selectBackend(std::string &HostReason) {
   const BackendChoice Choice = backendChoiceFromEnvironment();
   chooseFaultPolicy(Choice);
   std::string Reason;
   std::unique_ptr<Backend> Active;
   switch (Choice) {
   case BackendChoice::Host:
-    note("backend: host (WEFT_BACKEND=host)");
+    HostReason = "WEFT_BACKEND=host";
+    note("backend: host (" + HostReason + ")");
     return nullptr;
   case BackendChoice::Auto: {
     Active = createCudaBackend(Reason);
@@ -22,8 +23,8 @@ std::unique_ptr<Backend> selectBackend() {
     if (!Active)
       Active = createHipBackend(HipReason);
     if (!Active) {
-      note("backend: host (no CUDA device: " + Reason +
-           "; no AMD GPU: " + HipReason + ")");
+      HostReason = "no CUDA device: " + Reason + "; no AMD GPU: " + HipReason;
+      note("backend: host (" + HostReason + ")");
       return nullptr;
     }
     break;
@@ -42,9 +43,9 @@ std::unique_ptr<Backend> selectBackend() {
              : Choice == BackendChoice::Hip ? createHipBackend(Reason)
                                             : createSimBackend(Reason);
     if (!Active) {
-      fault(std::string("WEFT_BACKEND=") + Name + ", but " + What +
-                " is unavailable (" + Reason + ")",
-            "marked loops run on the host");
+      HostReason = std::string("WEFT_BACKEND=") + Name + ", but " + What +
+                   " is unavailable (" + Reason + ")";
+      fault(HostReason, "marked loops run on the host");
       return nullptr;
     }
     break;

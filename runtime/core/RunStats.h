@@ -1,0 +1,41 @@
+// RunStats.h: per marked loop, how many of its calls ran as a kernel and how
+// many ran the host loop, and why the host loop ran last: the answer to "did
+// it run on the GPU?" (weft::loop_stats, and WEFT_VERBOSE's summary at exit).
+#ifndef WEFT_RUNTIME_CORE_RUNSTATS_H
+#define WEFT_RUNTIME_CORE_RUNSTATS_H
+
+#include "weft/abi.h"
+
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace weft::rt {
+
+class RunStats {
+public:
+  /// One call of the loop Descriptor names: on the device, or the host loop
+  /// for Why.
+  void record(const char *Descriptor, bool OnDevice, const std::string &Why);
+  /// Fills up to Capacity entries, in the order the loops first ran;
+  /// returns how many loops have run.
+  std::size_t snapshot(weft::loop_stats_t *Out, std::size_t Capacity) const;
+  /// One line a loop: "<location>: N calls on <Backend>, M on the host
+  /// (last: why)".
+  std::vector<std::string> lines(const std::string &Backend) const;
+
+private:
+  /// A copy of S that lives as long as the process.
+  const char *intern(const std::string &S);
+
+  mutable std::mutex Lock;
+  std::unordered_map<const char *, std::size_t> Index; // into Loops
+  std::vector<weft::loop_stats_t> Loops;
+  std::set<std::string> Strings;
+};
+
+} // namespace weft::rt
+
+#endif
