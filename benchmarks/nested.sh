@@ -116,7 +116,7 @@ fi
 # it for this GPU: registers and shared memory decide how many blocks share
 # an SM; spills would mean a register tile too large.
 if [ -z "$small" ] && [ -x "$build/bin/weft-nvrtc" ] && [ -d "$out/kernels" ]; then
-  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d .)
+  cc=$({ nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null || true; } | head -n 1 | tr -d .)
   echo "nested: what weft's kernels use (NVRTC, sm_${cc:-90}; kernel names carry the line in loops.cpp):"
   "$build/bin/weft-nvrtc" --arch="sm_${cc:-90}" "$out"/kernels/*.cu | grep -v '^ok: ' || true
 fi
