@@ -62,6 +62,25 @@ private:
     }
   }
 
+  /// A claim the affine analysis disproves: two iterations of a parallel
+  /// loop write one element (the simulator's checker covers what the
+  /// analysis cannot decide, at run time).
+  void warnWriteConflicts(const recognize::RecognizedNest &R) {
+    for (const ir::WriteConflict &C : ir::provableWriteConflicts(R.Nest)) {
+      const ir::Access &A = *C.Write;
+      diagnose(CI.getDiagnostics(),
+               SourceLocation::getFromRawEncoding(A.Origin),
+               DiagnosticsEngine::Warning,
+               "iterations " + C.Index + " = " + C.First + " and " + C.Index +
+                   " = " + C.Second + " of the parallel loop over '" + C.Index +
+                   "' both write this element of '" +
+                   R.Nest.Params[A.ParamIndex].Name +
+                   "': its index does not depend on '" + C.Index + "'",
+               "accumulate into a local with a reduction clause and write it "
+               "once, or mark the loop whose index the element follows");
+    }
+  }
+
   Stmt *runPipeline(FunctionDecl *FD, const compat::Mark &M) {
     std::optional<recognize::RecognizedNest> R =
         recognize::recognizeNest(CI.getSema(), M.Loop, M.Clauses);
@@ -69,6 +88,7 @@ private:
       return nullptr;
     if (Options.DumpIR)
       llvm::outs() << ir::dump(R->Nest);
+    warnWriteConflicts(*R);
     for (const ir::Allocation &A : R->Nest.Allocations)
       if (A.FixedSize < 0 && !A.HostEvaluable) {
         // The runtime sizes the buffer before the launch.

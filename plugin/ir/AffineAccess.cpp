@@ -92,17 +92,26 @@ private:
             Locals[S.Name] = *V;
       }
     } else {
+      // A loop's or a switch's own expressions may not run at all either.
+      const bool Runs = S.Kind == Stmt::ExprStmt || S.Kind == Stmt::Block ||
+                        S.Kind == Stmt::If;
+      Optional += !Runs;
       for (const ExprPtr &E : S.Exprs)
         if (E)
           visit(*E, Use::Read);
+      Optional -= !Runs;
     }
     // What a conditional guards runs less often than what it follows.
     const bool Guards = S.Kind == Stmt::If;
+    const bool MayNotRun = S.Kind != Stmt::Block && S.Kind != Stmt::Decl &&
+                           S.Kind != Stmt::ExprStmt;
     Branches += Guards;
+    Optional += MayNotRun;
     for (const StmtPtr &C : S.Children)
       if (C)
         stmt(*C);
     Branches -= Guards;
+    Optional -= MayNotRun;
   }
 
   enum class Use { Read, Write, ReadWrite };
@@ -144,6 +153,9 @@ private:
     A.Subscript = exprText(N, *E.Operands[0]);
     A.Depth = Depth.empty() ? 0 : Depth.back();
     A.Branches = Branches;
+    A.Levels = Indices;
+    A.EveryIteration = Optional == 0;
+    A.Origin = E.Origin;
     if (std::optional<AffineForm> V = linear(*E.Operands[0])) {
       A.Affine = true;
       for (const std::string &I : Indices) {
@@ -180,9 +192,56 @@ private:
   std::map<std::string, AffineForm> Locals;
   std::map<std::string, std::size_t> AllocationIndex;
   unsigned Branches = 0;
+  unsigned Optional = 0; // statements around here that may not run
 };
 
 } // namespace
+
+std::vector<WriteConflict> provableWriteConflicts(const Nest &N) {
+  std::map<std::string, std::string> Starts;
+  std::vector<const Level *> Pending = {&N.Root};
+  while (!Pending.empty()) {
+    const Level *L = Pending.back();
+    Pending.pop_back();
+    Starts[L->IndexName] = exprText(N, *L->Lower);
+    std::vector<const Stmt *> Stmts;
+    for (const StmtPtr &S : L->Body)
+      Stmts.push_back(S.get());
+    while (!Stmts.empty()) {
+      const Stmt *S = Stmts.back();
+      Stmts.pop_back();
+      if (!S)
+        continue;
+      if (S->Nested)
+        Pending.push_back(S->Nested.get());
+      for (const StmtPtr &C : S->Children)
+        Stmts.push_back(C.get());
+    }
+  }
+  std::vector<WriteConflict> Out;
+  for (const Access &A : N.Accesses) {
+    if (!A.Write || !A.Affine || !A.EveryIteration)
+      continue;
+    for (const std::string &Index : A.Levels) {
+      bool Involved = false;
+      for (const auto &[I, Coef] : A.Coefficients)
+        Involved = Involved || (I == Index && !Coef.isZero());
+      if (Involved)
+        continue;
+      // Two iterations to name: the first two the level runs.
+      const std::string First = Starts.count(Index) ? Starts[Index] : "0";
+      const bool Literal =
+          !First.empty() &&
+          First.find_first_not_of("0123456789") == std::string::npos &&
+          First.size() < 18;
+      Out.push_back(
+          {&A, Index, First,
+           Literal ? std::to_string(std::stoll(First) + 1) : First + " + 1"});
+      break;
+    }
+  }
+  return Out;
+}
 
 void analyzeAccesses(Nest &N) {
   N.Accesses.clear();

@@ -114,6 +114,9 @@ struct Expr {
   /// SpanElement: used as an lvalue (written, or bound to a reference)
   /// rather than only read.
   bool LValue = false;
+  /// SpanElement: where it is written, as an opaque number the front end
+  /// gives (clang's raw source location), for diagnostics; 0 if none.
+  unsigned Origin = 0;
   std::vector<ExprPtr> Operands;
 };
 
@@ -200,6 +203,12 @@ struct Access {
   Polynomial Offset;
   unsigned Depth = 0;    // the deepest parallel level enclosing the access
   unsigned Branches = 0; // conditionals enclosing it inside the nest
+  /// The indices of the parallel levels enclosing it, outermost first.
+  std::vector<std::string> Levels;
+  /// No conditional, sequential loop or switch encloses it inside the
+  /// nest: every iteration of its levels makes it.
+  bool EveryIteration = false;
+  unsigned Origin = 0; // the element expression's Expr::Origin
 };
 
 /// A function called from the nest, emitted into the kernel text.
@@ -245,6 +254,19 @@ std::vector<const Level *> levels(const Nest &N);
 
 /// Fills N.Accesses and N.Allocations from the nest's body.
 void analyzeAccesses(Nest &N);
+
+/// A write that two iterations of a parallel level provably make to the
+/// same element: in every iteration, at a subscript affine in the indices
+/// that does not involve the level's own.
+struct WriteConflict {
+  const Access *Write = nullptr;
+  std::string Index; // the level's index
+  std::string First; // two of its values: "0" and "0 + 1"
+  std::string Second;
+};
+/// Every such write (after analyzeAccesses); none where the analysis cannot
+/// decide (a subscript it cannot read, a write under a condition).
+std::vector<WriteConflict> provableWriteConflicts(const Nest &N);
 
 /// The value of an integer or bool literal (the recognizer writes integer
 /// literals in decimal with their suffix); nullopt for anything else, or a

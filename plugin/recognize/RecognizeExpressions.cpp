@@ -114,6 +114,7 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
       R->ParamIndex = *P;
       R->Struct = Params[*P].Struct;
       R->LValue = A != Access::Read || BindingReference;
+      R->Origin = OC->getBeginLoc().getRawEncoding();
       R->Operands.push_back(std::move(Sub));
       return R;
     }

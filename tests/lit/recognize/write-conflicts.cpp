@@ -1,0 +1,68 @@
+// Claims the plugin can check: a parallel loop whose iterations provably
+// write one element (in every iteration, at an index that does not involve
+// the loop's own) gets a warning at the write naming two such iterations.
+// Where the analysis cannot decide (a guarded write, a subscript through a
+// sequential loop's index) it says nothing; correct loops get no warning.
+// RUN: %weftxx -fsyntax-only -fno-caret-diagnostics %s 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
+#include <weft/weft.hpp>
+
+void conflicts(std::span<const float> a, std::span<const float> x,
+               std::span<float> y, std::span<float> out, int n) {
+  // CHECK: write-conflicts.cpp:[[@LINE+4]]:5: warning: iterations i = 0 and i = 1 of the parallel loop over 'i' both write this element of 'out': its index does not depend on 'i'
+  // CHECK-NEXT: note: accumulate into a local with a reduction clause and write it once, or mark the loop whose index the element follows
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    out[0] = a[i];
+
+  // The transposed matrix-vector product marked on the wrong loop.
+  // CHECK: write-conflicts.cpp:[[@LINE+5]]:7: warning: iterations i = 1 and i = 2 of the parallel loop over 'i' both write this element of 'y'
+#pragma weft parallel for
+  for (int i = 1; i < n; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < n; ++j)
+      y[j] += a[i * n + j] * x[i];
+
+  // One level in: every j writes the row's element.
+  // CHECK: write-conflicts.cpp:[[@LINE+5]]:7: warning: iterations j = 0 and j = 1 of the parallel loop over 'j' both write this element of 'out'
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < n; ++j)
+      out[i] = a[i * n + j];
+}
+
+void undecided(std::span<const float> a, std::span<const float> x,
+               std::span<float> y, std::span<float> out, int n) {
+  // Only one iteration writes.
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    if (i == 0)
+      out[0] = a[i];
+  // A subscript through a sequential loop's index.
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      y[j] += a[i * n + j] * x[i];
+}
+
+void correct(std::span<const float> a, std::span<float> out,
+             std::span<float> c, int n, float &total) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) {
+    float s = 0;
+#pragma weft parallel for reduction(+: s)
+    for (int j = 0; j < n; ++j)
+      s += a[i * n + j];
+    out[i] = s;
+  }
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < n; ++j)
+      c[i * n + j] = a[j * n + i];
+  float t = 0;
+#pragma weft parallel for reduction(+: t)
+  for (int i = 0; i < n; ++i)
+    t += a[i];
+  total = t;
+}
