@@ -70,10 +70,12 @@ std::string Polynomial::text() const {
   std::string S;
   auto Term = [&](const Monomial &M, std::int64_t C) {
     const bool Negative = C < 0;
+    // Appended, not assigned: GCC 12 warns about assigning a literal to a
+    // string (-Wrestrict, a false positive, GCC bug 105329).
     if (S.empty())
-      S = Negative ? "-" : "";
+      S.append(Negative ? "-" : "");
     else
-      S += Negative ? " - " : " + ";
+      S.append(Negative ? " - " : " + ");
     // The magnitude, without negating INT64_MIN.
     const std::uint64_t Magnitude =
         Negative ? 0 - static_cast<std::uint64_t>(C) : C;
