@@ -166,6 +166,9 @@ struct Reduction {
   std::string Variable;
   ScalarKind Type = ScalarKind::Int;
   int ParamIndex = -1; // the captured target's parameter, or -1 for a local
+  /// An element reduced through Variable, as the clause names it ("tmp[i]");
+  /// empty for a variable.
+  std::string Element;
 };
 
 /// What a level's clauses force on its mapping; absent fields are searched.

@@ -137,9 +137,9 @@ private:
         D.Reduces = true;
         D.CapturedReduction = D.CapturedReduction || R.ParamIndex >= 0;
         D.ReductionBytes = std::max(D.ReductionBytes, ir::byteSize(R.Type));
-        D.ReductionNames.push_back(std::string("reduction(") +
-                                   ir::spelling(R.Op) + ": " + R.Variable +
-                                   ")");
+        D.ReductionNames.push_back(
+            std::string("reduction(") + ir::spelling(R.Op) + ": " +
+            (R.Element.empty() ? R.Variable : R.Element) + ")");
       }
     }
     double F = 1;

@@ -99,6 +99,29 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
     if (OC->getOperator() == OO_Subscript) {
+      if (const VarDecl *V = reductionVariable(OC);
+          V && !ReducedElements.empty())
+        for (const ReducedElement &R : ReducedElements)
+          if (R.Stand == V) {
+            if (!AllowedReductionRefs.contains(OC))
+              return failExpr(OC->getBeginLoc(),
+                              "the partial value of reduction element '" +
+                                  exprSource(R.Element) +
+                                  "' cannot be used inside the loop",
+                              std::string("combine into it with '") +
+                                  combineSpelling(ActiveReductions.lookup(V)) +
+                                  "' only");
+            return make(ir::Expr::Local, R.Type, R.Name);
+          }
+      // Another element of a span whose element a level reduces: it may be
+      // the reduced one in some iteration, whose value is partial there.
+      for (const ReducedElement &R : ReducedElements)
+        if (sameBase(OC->getArg(0), R.Element))
+          return failExpr(OC->getBeginLoc(),
+                          "no other element of '" + exprSource(OC->getArg(0)) +
+                              "' can be used in the loop that reduces '" +
+                              exprSource(R.Element) + "'",
+                          "read it before or after that loop");
       if (ir::ExprPtr R = localElement(OC, OC->getArg(0), OC->getArg(1), K))
         return R;
       if (Failed)
@@ -418,12 +441,11 @@ ir::ExprPtr Recognizer::unary(const UnaryOperator *U,
     return failExpr(U->getOperatorLoc(), "this operator is not supported in "
                                          "a weft loop");
   // ++v and v-- combine a sum.
-  const DeclRefExpr *Counted = nullptr;
+  const Expr *Counted = nullptr;
   if (const VarDecl *V = reductionVariable(U->getSubExpr());
       V && U->isIncrementDecrementOp() &&
       ActiveReductions.lookup(V) == ir::ReductionOp::Add)
-    AllowedReductionRefs.insert(
-        Counted = cast<DeclRefExpr>(stripped(U->getSubExpr())));
+    AllowedReductionRefs.insert(Counted = stripped(U->getSubExpr()));
   ir::ExprPtr S =
       expr(U->getSubExpr(),
            U->isIncrementDecrementOp() ? Access::ReadWrite : Access::Read);

@@ -50,6 +50,13 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
   SwitchDepth = SavedSwitch;
   for (const VarDecl *V : Reducing)
     ActiveReductions.erase(V);
+  // Its elements' stand-ins are the enclosing level's business now
+  // (RecognizeStatements loads and stores them around the level).
+  for (ReducedElement &R : ReducedElements)
+    if (R.Depth == L.Depth)
+      FinishedElements.push_back(std::move(R));
+  llvm::erase_if(ReducedElements,
+                 [&](const ReducedElement &R) { return R.Depth == L.Depth; });
   Indices.pop_back();
   return !Failed;
 }

@@ -3,11 +3,137 @@
 // level's reduction may make.
 #include "recognize/Recognizer.h"
 
+#include "clang/Lex/Lexer.h"
+
 namespace weft::recognize {
+
+namespace {
+
+/// The subscript and base of an element expression (`tmp[i]` through a
+/// span's operator[] or a built-in subscript).
+std::pair<const Expr *, const Expr *> subscriptParts(const Stmt *S) {
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S))
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return {OC->getArg(0), OC->getArg(1)};
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+    return {AS->getBase(), AS->getIdx()};
+  return {nullptr, nullptr};
+}
+
+std::string withoutSpaces(llvm::StringRef Text) {
+  std::string Out;
+  for (char C : Text)
+    if (!std::isspace(static_cast<unsigned char>(C)))
+      Out += C;
+  return Out;
+}
+
+} // namespace
+
+std::string Recognizer::exprSource(const Expr *E) const {
+  return Lexer::getSourceText(
+             CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+             Ctx.getLangOpts())
+      .str();
+}
+
+const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
+                                            const std::string &Name,
+                                            ir::Level &L, ir::Reduction &R) {
+  const std::size_t Open = Name.find('[');
+  const std::string Base = Name.substr(0, Open);
+  const std::string Subscript = Name.substr(Open + 1, Name.size() - Open - 2);
+  // The element as the loop writes it: the base named so, the subscript
+  // spelled so (spaces aside).
+  const Expr *Element = nullptr;
+  std::vector<const Stmt *> Work = {Body};
+  while (!Work.empty() && !Element) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    auto [B, Index] = subscriptParts(S);
+    const auto *DRE = B ? dyn_cast<DeclRefExpr>(stripped(B)) : nullptr;
+    if (DRE && DRE->getDecl()->getName() == Base &&
+        withoutSpaces(exprSource(Index)) == Subscript)
+      Element = cast<Expr>(S);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  if (!Element)
+    return fail(Loop->getBeginLoc(),
+                "reduction element '" + Name + "' is not used in the loop",
+                "name the element the loop combines into, as written in "
+                "the loop"),
+           nullptr;
+  if (L.Depth == 0)
+    return fail(Element->getBeginLoc(),
+                "an element can be reduced by an inner parallel loop only",
+                "reduce into a local variable and assign it to '" + Name +
+                    "' after the loop"),
+           nullptr;
+  // The element is the same in every iteration: its subscript reads
+  // nothing the loop declares (its index included) or assigns.
+  const Expr *Index = subscriptParts(Element).second;
+  std::vector<const Stmt *> Reads = {Index};
+  while (!Reads.empty()) {
+    const Stmt *S = Reads.back();
+    Reads.pop_back();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      const SourceLocation At = VD ? VD->getLocation() : SourceLocation();
+      if (VD && (SM.isPointWithin(At, Loop->getBeginLoc(), Loop->getEndLoc()) ||
+                 isAssignedIn(VD, Body)))
+        return fail(DRE->getLocation(),
+                    "the subscript of reduction element '" + Name +
+                        "' changes from one iteration of the loop to the "
+                        "next",
+                    "reduce an element whose subscript reads only what "
+                    "the loop leaves unchanged, such as the enclosing "
+                    "loop's index"),
+               nullptr;
+    }
+    for (const Stmt *C : S->children())
+      Reads.push_back(C);
+  }
+  const QualType T = Element->getType().getNonReferenceType();
+  std::optional<ir::ScalarKind> K = scalarKind(T);
+  if (!K)
+    return fail(Element->getBeginLoc(), "reduction element '" + Name +
+                                            "' must be an arithmetic "
+                                            "scalar"),
+           nullptr;
+  // A local of the enclosing level stands for the element.
+  const std::string Local =
+      "weft_reduced_" + Base + std::to_string(ReducedElements.size());
+  const auto *BaseRef =
+      cast<DeclRefExpr>(stripped(subscriptParts(Element).first));
+  VarDecl *Stand = VarDecl::Create(
+      Ctx, const_cast<DeclContext *>(BaseRef->getDecl()->getDeclContext()),
+      Element->getBeginLoc(), Element->getBeginLoc(), &Ctx.Idents.get(Local), T,
+      Ctx.getTrivialTypeSourceInfo(T, Element->getBeginLoc()), SC_None);
+  Locals.insert(Stand);
+  LocalDepth[Stand] = L.Depth;
+  ReducedElements.push_back({Element, Stand, Local, *K, L.Depth});
+  R.Variable = Local;
+  R.Element = Name;
+  R.Type = *K;
+  return Stand;
+}
 
 const VarDecl *Recognizer::reduction(Stmt *Loop, const Stmt *Body,
                                      const std::string &Op,
                                      const std::string &Name, ir::Level &L) {
+  if (Name.find('[') != std::string::npos) {
+    ir::Reduction R;
+    R.Op = reductionOp(Op);
+    const VarDecl *V = elementReduction(Loop, Body, Name, L, R);
+    if (!V)
+      return nullptr;
+    ActiveReductions[V] = R.Op;
+    L.Reductions.push_back(std::move(R));
+    return V;
+  }
   // The variable is the one the loop's body refers to by that name.
   const DeclRefExpr *Ref = findReference(Body, Name);
   if (!Ref)
@@ -19,16 +145,8 @@ const VarDecl *Recognizer::reduction(Stmt *Loop, const Stmt *Body,
   const auto *V = cast<VarDecl>(Ref->getDecl());
   std::optional<ir::ScalarKind> K =
       scalarKind(V->getType().getNonReferenceType());
-  static const std::pair<const char *, ir::ReductionOp> Ops[] = {
-      {"+", ir::ReductionOp::Add},    {"*", ir::ReductionOp::Mul},
-      {"min", ir::ReductionOp::Min},  {"max", ir::ReductionOp::Max},
-      {"&", ir::ReductionOp::BitAnd}, {"|", ir::ReductionOp::BitOr},
-      {"^", ir::ReductionOp::BitXor}, {"&&", ir::ReductionOp::And},
-      {"||", ir::ReductionOp::Or}};
   ir::Reduction R;
-  for (const auto &[Spelling, Kind] : Ops)
-    if (Op == Spelling)
-      R.Op = Kind;
+  R.Op = reductionOp(Op);
   const bool Bitwise = R.Op == ir::ReductionOp::BitAnd ||
                        R.Op == ir::ReductionOp::BitOr ||
                        R.Op == ir::ReductionOp::BitXor;
@@ -64,6 +182,38 @@ const VarDecl *Recognizer::reduction(Stmt *Loop, const Stmt *Body,
   return V;
 }
 
+bool Recognizer::isAssignedIn(const VarDecl *V, const Stmt *S) const {
+  if (!S)
+    return false;
+  const Expr *Target = nullptr;
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    Target = B->getLHS();
+  else if (const auto *U = dyn_cast<UnaryOperator>(S);
+           U && U->isIncrementDecrementOp())
+    Target = U->getSubExpr();
+  if (const auto *DRE =
+          Target ? dyn_cast<DeclRefExpr>(stripped(Target)) : nullptr;
+      DRE && DRE->getDecl() == V)
+    return true;
+  for (const Stmt *C : S->children())
+    if (isAssignedIn(V, C))
+      return true;
+  return false;
+}
+
+ir::ReductionOp Recognizer::reductionOp(const std::string &Spelling) {
+  static const std::pair<const char *, ir::ReductionOp> Ops[] = {
+      {"+", ir::ReductionOp::Add},    {"*", ir::ReductionOp::Mul},
+      {"min", ir::ReductionOp::Min},  {"max", ir::ReductionOp::Max},
+      {"&", ir::ReductionOp::BitAnd}, {"|", ir::ReductionOp::BitOr},
+      {"^", ir::ReductionOp::BitXor}, {"&&", ir::ReductionOp::And},
+      {"||", ir::ReductionOp::Or}};
+  for (const auto &[S, Kind] : Ops)
+    if (Spelling == S)
+      return Kind;
+  return ir::ReductionOp::Add;
+}
+
 const DeclRefExpr *Recognizer::findReference(const Stmt *S,
                                              const std::string &Name) {
   if (!S)
@@ -90,7 +240,39 @@ const Expr *Recognizer::stripped(const Expr *E) {
 const VarDecl *Recognizer::reductionVariable(const Expr *E) const {
   const auto *DRE = dyn_cast<DeclRefExpr>(stripped(E));
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return V && ActiveReductions.count(V) ? V : nullptr;
+  if (V && ActiveReductions.count(V))
+    return V;
+  for (const ReducedElement &R : ReducedElements)
+    if (sameElement(stripped(E), R.Element))
+      return R.Stand;
+  return nullptr;
+}
+
+const Expr *Recognizer::refersTo(const Expr *E, const VarDecl *V) const {
+  E = stripped(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl() == V ? E : nullptr;
+  for (const ReducedElement &R : ReducedElements)
+    if (R.Stand == V && sameElement(E, R.Element))
+      return E;
+  return nullptr;
+}
+
+bool Recognizer::sameBase(const Expr *Base, const Expr *Element) const {
+  const auto *A = dyn_cast<DeclRefExpr>(stripped(Base));
+  const Expr *ElementBase = subscriptParts(Element).first;
+  const auto *B =
+      ElementBase ? dyn_cast<DeclRefExpr>(stripped(ElementBase)) : nullptr;
+  return A && B && A->getDecl() == B->getDecl();
+}
+
+bool Recognizer::sameElement(const Expr *E, const Expr *Element) const {
+  if (!isa<CXXOperatorCallExpr, ArraySubscriptExpr>(E))
+    return false;
+  llvm::FoldingSetNodeID A, B;
+  E->Profile(A, Ctx, /*Canonical=*/true);
+  Element->Profile(B, Ctx, /*Canonical=*/true);
+  return A == B;
 }
 
 const char *Recognizer::combineSpelling(ir::ReductionOp Op) {
@@ -117,14 +299,11 @@ const char *Recognizer::combineSpelling(ir::ReductionOp Op) {
   return "";
 }
 
-llvm::SmallVector<const DeclRefExpr *, 2>
+llvm::SmallVector<const Expr *, 2>
 Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
                               ir::ReductionOp Op) const {
   RHS = stripped(RHS);
-  auto IsV = [&](const Expr *E) -> const DeclRefExpr * {
-    const auto *DRE = dyn_cast<DeclRefExpr>(stripped(E));
-    return DRE && DRE->getDecl() == V ? DRE : nullptr;
-  };
+  auto IsV = [&](const Expr *E) { return refersTo(E, V); };
   if (const auto *B = dyn_cast<BinaryOperator>(RHS)) {
     static const std::pair<ir::ReductionOp, BinaryOperatorKind> Ops[] = {
         {ir::ReductionOp::Add, BO_Add},    {ir::ReductionOp::Mul, BO_Mul},
@@ -133,9 +312,9 @@ Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
         {ir::ReductionOp::Or, BO_LOr}};
     for (const auto &[R, BO] : Ops)
       if (R == Op && B->getOpcode() == BO) {
-        if (const DeclRefExpr *D = IsV(B->getLHS()))
+        if (const Expr *D = IsV(B->getLHS()))
           return {D};
-        if (const DeclRefExpr *D = IsV(B->getRHS()))
+        if (const Expr *D = IsV(B->getRHS()))
           return {D};
       }
     return {};
@@ -152,9 +331,9 @@ Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
         Name == "max" || Name == "fmax" || Name == "fmaxf" || Name == "fmaxl";
     if ((Op == ir::ReductionOp::Min && Min) ||
         (Op == ir::ReductionOp::Max && Max)) {
-      if (const DeclRefExpr *D = IsV(C->getArg(0)))
+      if (const Expr *D = IsV(C->getArg(0)))
         return {D};
-      if (const DeclRefExpr *D = IsV(C->getArg(1)))
+      if (const Expr *D = IsV(C->getArg(1)))
         return {D};
     }
     return {};
@@ -163,13 +342,13 @@ Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
   // value, and the branches are that value and v.
   if (const auto *C = dyn_cast<ConditionalOperator>(RHS); C && Best) {
     const Expr *Value = nullptr;
-    const DeclRefExpr *InCondition = nullptr;
+    const Expr *InCondition = nullptr;
     bool ValueWhenTrue = false;
     if (!comparesWithValue(C->getCond(), V, Op, Value, InCondition,
                            ValueWhenTrue))
       return {};
     const Expr *Taken = ValueWhenTrue ? C->getTrueExpr() : C->getFalseExpr();
-    const DeclRefExpr *Kept =
+    const Expr *Kept =
         IsV(ValueWhenTrue ? C->getFalseExpr() : C->getTrueExpr());
     if (Kept && sameValue(Taken, Value))
       return {InCondition, Kept};
@@ -179,16 +358,13 @@ Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
 
 bool Recognizer::comparesWithValue(const Expr *Cond, const VarDecl *V,
                                    ir::ReductionOp Op, const Expr *&Value,
-                                   const DeclRefExpr *&Ref,
+                                   const Expr *&Ref,
                                    bool &ValueWhenTrue) const {
   const auto *B = dyn_cast<BinaryOperator>(stripped(Cond));
   if (!B || !(B->getOpcode() == BO_LT || B->getOpcode() == BO_LE ||
               B->getOpcode() == BO_GT || B->getOpcode() == BO_GE))
     return false;
-  auto IsV = [&](const Expr *E) -> const DeclRefExpr * {
-    const auto *DRE = dyn_cast<DeclRefExpr>(stripped(E));
-    return DRE && DRE->getDecl() == V ? DRE : nullptr;
-  };
+  auto IsV = [&](const Expr *E) { return refersTo(E, V); };
   const bool Greater = B->getOpcode() == BO_GT || B->getOpcode() == BO_GE;
   bool ValueGreater;
   if ((Ref = IsV(B->getRHS())) && !IsV(B->getLHS())) {
@@ -214,8 +390,8 @@ bool Recognizer::sameValue(const Expr *A, const Expr *B) const {
   return IdA == IdB;
 }
 
-const BinaryOperator *
-Recognizer::guardedCombine(const IfStmt *If, const DeclRefExpr *&Ref) const {
+const BinaryOperator *Recognizer::guardedCombine(const IfStmt *If,
+                                                 const Expr *&Ref) const {
   if (If->getElse() || If->getInit() || If->getConditionVariable())
     return nullptr;
   const Stmt *Then = If->getThen();
@@ -254,7 +430,7 @@ ir::ExprPtr Recognizer::combine(const BinaryOperator *B, const VarDecl *V,
   bool Matches = false;
   for (const auto &[R, BO] : Compound)
     Matches = Matches || (R == Op && B->getOpcode() == BO);
-  llvm::SmallVector<const DeclRefExpr *, 2> Self;
+  llvm::SmallVector<const Expr *, 2> Self;
   if (B->getOpcode() == BO_Assign) {
     Self = combiningOperands(B->getRHS(), V, Op);
     // Under `if (x > m)`, `m = x` keeps the better value.
@@ -278,7 +454,7 @@ ir::ExprPtr Recognizer::combine(const BinaryOperator *B, const VarDecl *V,
                            "other use of the partial value depends on their "
                            "order"));
   }
-  const auto *Target = cast<DeclRefExpr>(stripped(B->getLHS()));
+  const Expr *Target = stripped(B->getLHS());
   AllowedReductionRefs.insert(Target);
   ir::ExprPtr L =
       expr(B->getLHS(),
@@ -286,7 +462,7 @@ ir::ExprPtr Recognizer::combine(const BinaryOperator *B, const VarDecl *V,
   AllowedReductionRefs.erase(Target);
   AllowedReductionRefs.insert(Self.begin(), Self.end());
   ir::ExprPtr R = L ? expr(B->getRHS(), Access::Read) : nullptr;
-  for (const DeclRefExpr *D : Self)
+  for (const Expr *D : Self)
     AllowedReductionRefs.erase(D);
   if (!R)
     return nullptr;

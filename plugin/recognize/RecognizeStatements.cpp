@@ -63,7 +63,7 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     auto R = Make(ir::Stmt::If);
     // `if (x > m) m = x;` combines a max reduction m: its condition may
     // read m, and its assignment combines.
-    const DeclRefExpr *Compared = nullptr;
+    const Expr *Compared = nullptr;
     const BinaryOperator *Guarded = guardedCombine(If, Compared);
     if (Guarded)
       AllowedReductionRefs.insert(Compared);
@@ -85,8 +85,33 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     syntax::parseClauses(M->Clauses, Clauses, CE);
     auto R = Make(ir::Stmt::ParallelFor);
     R->Nested = std::make_unique<ir::Level>();
-    if (level(M->Loop, Clauses, *R->Nested))
-      Out.push_back(std::move(R));
+    FinishedElements.clear();
+    if (!level(M->Loop, Clauses, *R->Nested))
+      return;
+    // reduction(op: tmp[i]): the element goes through a local of this
+    // level, loaded before the reducing level and stored after it.
+    std::vector<ReducedElement> Elements = std::move(FinishedElements);
+    FinishedElements.clear();
+    std::vector<ir::StmtPtr> Stores;
+    for (const ReducedElement &E : Elements) {
+      auto Load = Make(ir::Stmt::Decl);
+      Load->VarType.Scalar = E.Type;
+      Load->Name = E.Name;
+      Load->Exprs.push_back(expr(E.Element, Access::Read));
+      Out.push_back(std::move(Load));
+      ir::ExprPtr Target = expr(E.Element, Access::Write);
+      if (!Target)
+        return;
+      auto Store = make(ir::Expr::Binary, E.Type, "=");
+      Store->Operands.push_back(std::move(Target));
+      Store->Operands.push_back(make(ir::Expr::Local, E.Type, E.Name));
+      auto S = Make(ir::Stmt::ExprStmt);
+      S->Exprs.push_back(std::move(Store));
+      Stores.push_back(std::move(S));
+    }
+    Out.push_back(std::move(R));
+    for (ir::StmtPtr &S : Stores)
+      Out.push_back(std::move(S));
     return;
   }
   if (const auto *F = dyn_cast<ForStmt>(S)) {

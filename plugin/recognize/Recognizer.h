@@ -167,7 +167,7 @@ private:
   /// In `v = <RHS>`, the references to v that combine it with Op, if RHS
   /// has that form (v + e, e + v, std::min(v, e), std::fmax(e, v),
   /// e > v ? e : v, ...); empty if it does not.
-  llvm::SmallVector<const DeclRefExpr *, 2>
+  llvm::SmallVector<const Expr *, 2>
   combiningOperands(const Expr *RHS, const VarDecl *V,
                     ir::ReductionOp Op) const;
 
@@ -175,7 +175,7 @@ private:
   /// Value to e, Ref to the reference to v, and ValueWhenTrue to whether e
   /// is the better of the two for Op (min or max) when Cond holds.
   bool comparesWithValue(const Expr *Cond, const VarDecl *V, ir::ReductionOp Op,
-                         const Expr *&Value, const DeclRefExpr *&Ref,
+                         const Expr *&Value, const Expr *&Ref,
                          bool &ValueWhenTrue) const;
 
   /// A and B are the same expression, without side effects (so that
@@ -186,7 +186,38 @@ private:
   /// active min or max reduction m: the assignment, which then combines m;
   /// null when If has another form.
   const BinaryOperator *guardedCombine(const IfStmt *If,
-                                       const DeclRefExpr *&Ref) const;
+                                       const Expr *&Ref) const;
+
+  /// E (stripped) when it names V: a reference to it, or for an element
+  /// reduction's stand-in, the element.
+  const Expr *refersTo(const Expr *E, const VarDecl *V) const;
+  /// Base names the span Element (`tmp[i]`) is an element of.
+  bool sameBase(const Expr *Base, const Expr *Element) const;
+  /// E is the element expression Element (`tmp[i]`), compared by profile.
+  bool sameElement(const Expr *E, const Expr *Element) const;
+
+  /// `reduction(+: tmp[i])`: the element, reduced as a scalar through a
+  /// local of the enclosing level that stands for it (Stand, named Name):
+  /// loaded before the level, stored after (RecognizeStatements).
+  struct ReducedElement {
+    const Expr *Element = nullptr;
+    const VarDecl *Stand = nullptr;
+    std::string Name;
+    ir::ScalarKind Type = ir::ScalarKind::Int;
+    unsigned Depth = 0; // the reduced level's
+  };
+  std::vector<ReducedElement> ReducedElements;
+  /// Those of the level just read, for the statement around it.
+  std::vector<ReducedElement> FinishedElements;
+  static ir::ReductionOp reductionOp(const std::string &Spelling);
+  /// E's text as written.
+  std::string exprSource(const Expr *E) const;
+  /// V is assigned somewhere in S.
+  bool isAssignedIn(const VarDecl *V, const Stmt *S) const;
+  /// The element reduction of Loop's level: found, checked, stood in for.
+  const VarDecl *elementReduction(Stmt *Loop, const Stmt *Body,
+                                  const std::string &Name, ir::Level &L,
+                                  ir::Reduction &R);
 
   /// `v op= e` or `v = v op e` on an active reduction variable v.
   ir::ExprPtr combine(const BinaryOperator *B, const VarDecl *V,
@@ -238,7 +269,7 @@ private:
   /// combining statement being read may make to them, and the plain
   /// assignment `m = x` that a guarding `if (x > m)` makes a combination.
   llvm::DenseMap<const VarDecl *, ir::ReductionOp> ActiveReductions;
-  llvm::SmallPtrSet<const DeclRefExpr *, 4> AllowedReductionRefs;
+  llvm::SmallPtrSet<const Expr *, 4> AllowedReductionRefs;
   const BinaryOperator *GuardedCombine = nullptr;
 
   /// Device functions: converted ones by definition, in callee-first order,

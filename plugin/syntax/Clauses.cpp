@@ -192,6 +192,29 @@ private:
       std::string V = word();
       if (V.empty() || std::isdigit(static_cast<unsigned char>(V[0])))
         return fail(VarAt, "expected a variable name in 'reduction'");
+      // An element, `tmp[i]`: its subscript as written, without spaces.
+      skipSpace();
+      if (Pos < Text.size() && Text[Pos] == '[') {
+        const std::size_t Open = Pos;
+        int Depth = 0;
+        std::string Subscript;
+        for (; Pos < Text.size(); ++Pos) {
+          const char C = Text[Pos];
+          Depth += C == '[';
+          Depth -= C == ']';
+          if (!std::isspace(static_cast<unsigned char>(C)))
+            Subscript += C;
+          if (Depth == 0)
+            break;
+        }
+        if (Depth != 0)
+          return fail(Open, "expected ']' to close the element's subscript");
+        ++Pos;
+        if (Subscript == "[]")
+          return fail(Open, "expected a subscript in the element",
+                      "write reduction(+: tmp[i])");
+        V += Subscript;
+      }
       R.Variables.push_back(V);
       skipSpace();
     } while (Pos < Text.size() && Text[Pos] == ',' && ++Pos);

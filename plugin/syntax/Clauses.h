@@ -12,6 +12,7 @@ namespace weft::syntax {
 
 struct Reduction {
   std::string Operator; // + * min max & | ^ && ||
+  /// Names, or elements as `tmp[i]` (the subscript without spaces).
   std::vector<std::string> Variables;
   std::size_t Offset = 0;
 };

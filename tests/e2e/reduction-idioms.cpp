@@ -2,7 +2,8 @@
 // conditional expression, the guarding if (either comparison, either
 // order, with and without braces), std::fmax and std::fmin, over a whole
 // span and per row (an inner level reducing into the row's variable), on
-// int, float and double.
+// int, float and double; and a sum into an element of a span
+// (reduction(+: Tmp[R])).
 #include <weft/weft.hpp>
 
 #include <algorithm>
@@ -72,6 +73,18 @@ void rowMaxima(std::span<const float> A, std::span<float> Out, int Rows,
   }
 }
 
+// A matrix-vector product accumulating into the output's element.
+void matVec(std::span<const float> A, std::span<const float> X,
+            std::span<float> Tmp, int Rows, int Cols) {
+#pragma weft parallel for
+  for (int R = 0; R < Rows; ++R) {
+    Tmp[R] = 0;
+#pragma weft parallel for reduction(+: Tmp[R])
+    for (int C = 0; C < Cols; ++C)
+      Tmp[R] += A[R * Cols + C] * X[C];
+  }
+}
+
 int main() {
   const int N = 100003;
   std::vector<float> F(N);
@@ -94,4 +107,12 @@ int main() {
   for (float X : Out)
     Sum += X;
   std::printf("row maxima %.6g %.6g %.6g\n", Out[0], Out[Rows - 1], Sum);
+  std::vector<float> Tmp(Rows);
+  std::vector<float> Small(Rows * Cols), X(Cols);
+  for (int K = 0; K < Rows * Cols; ++K)
+    Small[K] = static_cast<float>(K % 11) - 5;
+  for (int C = 0; C < Cols; ++C)
+    X[C] = static_cast<float>(C % 3);
+  matVec(Small, X, Tmp, Rows, Cols);
+  std::printf("mat-vec %.6g %.6g\n", Tmp[0], Tmp[Rows - 1]);
 }

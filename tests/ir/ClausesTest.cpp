@@ -50,6 +50,22 @@ TEST(Clauses, ReductionOperators) {
   }
 }
 
+// reduction(op: tmp[i]): an element, its subscript kept without spaces;
+// an unclosed or empty subscript is an error at its bracket.
+TEST(Clauses, ReductionElements) {
+  Clauses C;
+  ClauseError E;
+  ASSERT_TRUE(parseClauses("reduction(+: tmp[ i * 2 ], s, y[a[k]])", C, E))
+      << E.Message;
+  EXPECT_EQ(C.Reductions[0].Variables,
+            (std::vector<std::string>{"tmp[i*2]", "s", "y[a[k]]"}));
+  Clauses Bad;
+  EXPECT_FALSE(parseClauses("reduction(+: tmp[i)", Bad, E));
+  EXPECT_EQ(E.Offset, 16u);
+  EXPECT_FALSE(parseClauses("reduction(+: tmp[])", Bad, E));
+  EXPECT_EQ(E.Offset, 16u);
+}
+
 struct Rejected {
   const char *Text;
   std::size_t Offset;
