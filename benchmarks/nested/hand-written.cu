@@ -59,13 +59,13 @@ extern "C" __global__ void sumColsCombine(const float *partial, float *out,
   out[c] = s;
 }
 
-// matmul: 32 x 32 tiles of a and b through shared memory (the tile of b
-// padded against bank conflicts), one output element per thread.
-extern "C" __global__ void matmul(const float *a, const float *b, float *c,
-                                  int n) {
+// The dot product of row i of a and column j of b, n x n, through 32 x 32
+// tiles of both in shared memory (the tile of b padded against bank
+// conflicts), one output element per thread; every thread of the block
+// calls it, in range or not, since it waits at the block's barriers.
+__device__ float tiledDot(const float *a, const float *b, int n, int i,
+                          int j) {
   __shared__ float ta[32][33], tb[32][33];
-  const int i = blockIdx.y * 32 + threadIdx.y;
-  const int j = blockIdx.x * 32 + threadIdx.x;
   float s = 0;
   for (int k0 = 0; k0 < n; k0 += 32) {
     ta[threadIdx.y][threadIdx.x] =
@@ -79,6 +79,15 @@ extern "C" __global__ void matmul(const float *a, const float *b, float *c,
       s += ta[threadIdx.y][k] * tb[k][threadIdx.x];
     __syncthreads();
   }
+  return s;
+}
+
+// matmul: C = A * B, with tiledDot.
+extern "C" __global__ void matmul(const float *a, const float *b, float *c,
+                                  int n) {
+  const int i = blockIdx.y * 32 + threadIdx.y;
+  const int j = blockIdx.x * 32 + threadIdx.x;
+  const float s = tiledDot(a, b, n, i, j);
   if (i < n && j < n)
     c[(long long)i * n + j] = s;
 }
@@ -86,22 +95,9 @@ extern "C" __global__ void matmul(const float *a, const float *b, float *c,
 // matmulAcc: C = alpha * A * B + beta * C, the same tiles.
 extern "C" __global__ void matmulAcc(const float *a, const float *b, float *c,
                                      int n, float alpha, float beta) {
-  __shared__ float ta[32][33], tb[32][33];
   const int i = blockIdx.y * 32 + threadIdx.y;
   const int j = blockIdx.x * 32 + threadIdx.x;
-  float s = 0;
-  for (int k0 = 0; k0 < n; k0 += 32) {
-    ta[threadIdx.y][threadIdx.x] =
-        i < n && k0 + threadIdx.x < n ? a[(long long)i * n + k0 + threadIdx.x]
-                                      : 0.0f;
-    tb[threadIdx.y][threadIdx.x] =
-        j < n && k0 + threadIdx.y < n ? b[(long long)(k0 + threadIdx.y) * n + j]
-                                      : 0.0f;
-    __syncthreads();
-    for (int k = 0; k < 32; ++k)
-      s += ta[threadIdx.y][k] * tb[k][threadIdx.x];
-    __syncthreads();
-  }
+  const float s = tiledDot(a, b, n, i, j);
   if (i < n && j < n)
     c[(long long)i * n + j] = alpha * s + beta * c[(long long)i * n + j];
 }

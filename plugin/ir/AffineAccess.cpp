@@ -199,25 +199,8 @@ private:
 
 std::vector<WriteConflict> provableWriteConflicts(const Nest &N) {
   std::map<std::string, std::string> Starts;
-  std::vector<const Level *> Pending = {&N.Root};
-  while (!Pending.empty()) {
-    const Level *L = Pending.back();
-    Pending.pop_back();
+  for (const Level *L : levels(N))
     Starts[L->IndexName] = exprText(N, *L->Lower);
-    std::vector<const Stmt *> Stmts;
-    for (const StmtPtr &S : L->Body)
-      Stmts.push_back(S.get());
-    while (!Stmts.empty()) {
-      const Stmt *S = Stmts.back();
-      Stmts.pop_back();
-      if (!S)
-        continue;
-      if (S->Nested)
-        Pending.push_back(S->Nested.get());
-      for (const StmtPtr &C : S->Children)
-        Stmts.push_back(C.get());
-    }
-  }
   std::vector<WriteConflict> Out;
   for (const Access &A : N.Accesses) {
     if (!A.Write || !A.Affine || !A.EveryIteration)

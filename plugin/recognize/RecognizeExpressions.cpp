@@ -99,20 +99,17 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
     if (OC->getOperator() == OO_Subscript) {
-      if (const VarDecl *V = reductionVariable(OC);
-          V && !ReducedElements.empty())
-        for (const ReducedElement &R : ReducedElements)
-          if (R.Stand == V) {
-            if (!AllowedReductionRefs.contains(OC))
-              return failExpr(OC->getBeginLoc(),
-                              "the partial value of reduction element '" +
-                                  exprSource(R.Element) +
-                                  "' cannot be used inside the loop",
-                              std::string("combine into it with '") +
-                                  combineSpelling(ActiveReductions.lookup(V)) +
-                                  "' only");
-            return make(ir::Expr::Local, R.Type, R.Name);
-          }
+      if (const ReducedElement *R = reducedElement(OC)) {
+        if (!AllowedReductionRefs.contains(OC))
+          return failExpr(
+              OC->getBeginLoc(),
+              "the partial value of reduction element '" +
+                  exprSource(R->Element) + "' cannot be used inside the loop",
+              std::string("combine into it with '") +
+                  combineSpelling(ActiveReductions.lookup(R->Stand)) +
+                  "' only");
+        return make(ir::Expr::Local, R->Type, R->Name);
+      }
       // Another element of a span whose element a level reduces: it may be
       // the reduced one in some iteration, whose value is partial there.
       for (const ReducedElement &R : ReducedElements)

@@ -242,20 +242,16 @@ const VarDecl *Recognizer::reductionVariable(const Expr *E) const {
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (V && ActiveReductions.count(V))
     return V;
-  for (const ReducedElement &R : ReducedElements)
-    if (sameElement(stripped(E), R.Element))
-      return R.Stand;
-  return nullptr;
+  const ReducedElement *R = reducedElement(E);
+  return R ? R->Stand : nullptr;
 }
 
 const Expr *Recognizer::refersTo(const Expr *E, const VarDecl *V) const {
   E = stripped(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return DRE->getDecl() == V ? E : nullptr;
-  for (const ReducedElement &R : ReducedElements)
-    if (R.Stand == V && sameElement(E, R.Element))
-      return E;
-  return nullptr;
+  const ReducedElement *R = reducedElement(E);
+  return R && R->Stand == V ? E : nullptr;
 }
 
 bool Recognizer::sameBase(const Expr *Base, const Expr *Element) const {
@@ -266,13 +262,22 @@ bool Recognizer::sameBase(const Expr *Base, const Expr *Element) const {
   return A && B && A->getDecl() == B->getDecl();
 }
 
-bool Recognizer::sameElement(const Expr *E, const Expr *Element) const {
+const Recognizer::ReducedElement *
+Recognizer::reducedElement(const Expr *E) const {
+  E = stripped(E);
   if (!isa<CXXOperatorCallExpr, ArraySubscriptExpr>(E))
-    return false;
-  llvm::FoldingSetNodeID A, B;
-  E->Profile(A, Ctx, /*Canonical=*/true);
-  Element->Profile(B, Ctx, /*Canonical=*/true);
-  return A == B;
+    return nullptr;
+  for (const ReducedElement &R : ReducedElements)
+    if (sameProfile(E, R.Element))
+      return &R;
+  return nullptr;
+}
+
+bool Recognizer::sameProfile(const Expr *A, const Expr *B) const {
+  llvm::FoldingSetNodeID IdA, IdB;
+  stripped(A)->Profile(IdA, Ctx, /*Canonical=*/true);
+  stripped(B)->Profile(IdB, Ctx, /*Canonical=*/true);
+  return IdA == IdB;
 }
 
 const char *Recognizer::combineSpelling(ir::ReductionOp Op) {
@@ -381,13 +386,9 @@ bool Recognizer::comparesWithValue(const Expr *Cond, const VarDecl *V,
 }
 
 bool Recognizer::sameValue(const Expr *A, const Expr *B) const {
-  if (A->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) ||
-      B->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
-    return false;
-  llvm::FoldingSetNodeID IdA, IdB;
-  stripped(A)->Profile(IdA, Ctx, /*Canonical=*/true);
-  stripped(B)->Profile(IdB, Ctx, /*Canonical=*/true);
-  return IdA == IdB;
+  return !A->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) &&
+         !B->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) &&
+         sameProfile(A, B);
 }
 
 const BinaryOperator *Recognizer::guardedCombine(const IfStmt *If,

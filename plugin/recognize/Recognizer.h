@@ -193,8 +193,8 @@ private:
   const Expr *refersTo(const Expr *E, const VarDecl *V) const;
   /// Base names the span Element (`tmp[i]`) is an element of.
   bool sameBase(const Expr *Base, const Expr *Element) const;
-  /// E is the element expression Element (`tmp[i]`), compared by profile.
-  bool sameElement(const Expr *E, const Expr *Element) const;
+  /// A and B (stripped) are the same expression, by clang's profile.
+  bool sameProfile(const Expr *A, const Expr *B) const;
 
   /// `reduction(+: tmp[i])`: the element, reduced as a scalar through a
   /// local of the enclosing level that stands for it (Stand, named Name):
@@ -207,6 +207,8 @@ private:
     unsigned Depth = 0; // the reduced level's
   };
   std::vector<ReducedElement> ReducedElements;
+  /// The active element reduction whose element E is, if any.
+  const ReducedElement *reducedElement(const Expr *E) const;
   /// Those of the level just read, for the statement around it.
   std::vector<ReducedElement> FinishedElements;
   static ir::ReductionOp reductionOp(const std::string &Spelling);

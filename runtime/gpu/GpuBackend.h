@@ -43,7 +43,8 @@ public:
       Key += "\n-D" + D;
     if (std::optional<std::vector<char>> Cached = Cache.load(Kernel.Name, Key))
       if (loadFunction(*Cached, Function, Handle).empty()) {
-        noteResources(Kernel.Name, functionResources(Handle));
+        if (verbosity() >= 1)
+          noteResources(Kernel.Name, functionResources(Handle));
         return {};
       }
     std::vector<char> Binary;
@@ -54,7 +55,7 @@ public:
              Props.Architecture + ": " + Log;
     Cache.store(Kernel.Name, Key, Binary);
     Status S = loadFunction(Binary, Function, Handle);
-    if (S.empty()) {
+    if (S.empty() && verbosity() >= 1) {
       // The compiler's report says what spilled; the driver's does not.
       std::optional<KernelResources> R = parsePtxasLog(Log, Function);
       noteResources(Kernel.Name, R ? R : functionResources(Handle));
@@ -96,7 +97,7 @@ protected:
   /// share an SM.
   void noteResources(const std::string &Kernel,
                      const std::optional<KernelResources> &R) const {
-    if (R && verbosity() >= 1)
+    if (R)
       note("kernel " + Kernel + " on " + Props.Architecture + ": " +
            describe(*R));
   }
