@@ -83,7 +83,7 @@ private:
 
   Stmt *runPipeline(FunctionDecl *FD, const compat::Mark &M) {
     std::optional<recognize::RecognizedNest> R =
-        recognize::recognizeNest(CI.getSema(), M.Loop, M.Clauses);
+        recognize::recognizeNest(CI.getSema(), FD, M.Loop, M.Clauses);
     if (!R)
       return nullptr;
     if (Options.DumpIR)

@@ -5,17 +5,49 @@
 
 #include "weft/abi.h"
 
+#include <array>
 #include <cstddef>
+#include <iterator>
 #include <span>
 #include <type_traits>
 
 namespace weft {
 namespace detail {
 
-template <class T, std::size_t Extent>
-constexpr LaunchArg makeLaunchArg(const std::span<T, Extent> &S) {
-  return {S.data(), S.size(), sizeof(T)};
+/// The element nested arrays are made of: float for float[4][4] and for
+/// std::array<std::array<float, 4>, 4>. The kernel sees them flattened.
+template <class T> struct Innermost { using type = T; };
+template <class T, std::size_t N> struct Innermost<T[N]> : Innermost<T> {};
+template <class T, std::size_t N>
+struct Innermost<std::array<T, N>> : Innermost<T> {};
+
+template <class T> constexpr LaunchArg elementsOf(T *Data, std::size_t Count) {
+  using E = typename Innermost<std::remove_cv_t<T>>::type;
+  return {Data, Count * (sizeof(T) / sizeof(E)), sizeof(E)};
 }
+
+/// Data a loop may index: one contiguous block that knows its size (a
+/// std::span, std::vector, std::array or C array).
+template <class D>
+concept ContiguousData = requires(D &Data) {
+  std::ranges::data(Data);
+  std::ranges::size(Data);
+};
+
+/// What the plugin passes for captured data.
+template <ContiguousData D> constexpr LaunchArg dataArg(D &Data) {
+  return elementsOf(std::ranges::data(Data),
+                    static_cast<std::size_t>(std::ranges::size(Data)));
+}
+/// A pointer, with the extent its mark states (`extent(p: n)`).
+template <class T, class N> constexpr LaunchArg dataArg(T *Data, N Count) {
+  if constexpr (std::is_signed_v<N>)
+    if (Count < 0)
+      return elementsOf(Data, 0);
+  return elementsOf(Data, static_cast<std::size_t>(Count));
+}
+
+constexpr LaunchArg makeLaunchArg(const LaunchArg &Data) { return Data; }
 template <class T> constexpr LaunchArg makeLaunchArg(const T &Scalar) {
   static_assert(std::is_trivially_copyable_v<T>,
                 "weft captures scalars by value");
@@ -36,25 +68,29 @@ constexpr bool launch(const char *Descriptor, const char *Source,
 
 } // namespace detail
 
-/// Keeps spans resident on the device while it lives: marked loops in its
+/// Keeps data resident on the device while it lives: marked loops in its
 /// scope use the device copies, without copying them in or out. Host code in
 /// between sees the host copies: update_host and update_device move data
 /// when it must. Leaving the scope copies everything back. Without a GPU (or
-/// without the plugin) it does nothing.
+/// without the plugin) it does nothing. It takes what a loop may index:
+/// std::span, std::vector, std::array and C arrays (for a pointer p to n
+/// elements, std::span(p, n)).
 ///
 ///   weft::region R(grid, next);
 ///   for (int t = 0; t < steps; ++t) { stencil(grid, next); std::swap(...); }
 class region {
 public:
-  template <class... Ts, std::size_t... Es>
-  explicit region(std::span<Ts, Es>... Spans) {
-    const detail::ResidentRange Ranges[sizeof...(Ts) + 1] = {
-        detail::ResidentRange{
-            const_cast<void *>(static_cast<const void *>(Spans.data())),
-            Spans.size_bytes()}...,
-        detail::ResidentRange{nullptr, 0}};
-    if (&detail::regionEnter) // null without the runtime (abi.h)
-      Handle = detail::regionEnter(Ranges, sizeof...(Ts));
+  template <class... Ds> explicit region(Ds &&...Data) {
+    static_assert((detail::ContiguousData<Ds> && ...),
+                  "weft::region takes std::span, std::vector, std::array and "
+                  "C arrays; for a pointer p to n elements, pass "
+                  "std::span(p, n)");
+    if constexpr ((detail::ContiguousData<Ds> && ...)) {
+      const detail::ResidentRange Ranges[sizeof...(Ds) + 1] = {
+          range(Data)..., detail::ResidentRange{nullptr, 0}};
+      if (&detail::regionEnter) // null without the runtime (abi.h)
+        Handle = detail::regionEnter(Ranges, sizeof...(Ds));
+    }
   }
   ~region() {
     if (Handle)
@@ -63,13 +99,23 @@ public:
   region(const region &) = delete;
   region &operator=(const region &) = delete;
 
-  template <class T, std::size_t E> void update_device(std::span<T, E> S) {
-    if (Handle)
-      detail::regionUpdate(Handle, S.data(), S.size_bytes(), true);
+  /// Copies Data (all of a resident range, or part of one: a subspan) to
+  /// the device, or back to the host.
+  template <detail::ContiguousData D> void update_device(D &&Data) {
+    update(range(Data), true);
   }
-  template <class T, std::size_t E> void update_host(std::span<T, E> S) {
+  template <detail::ContiguousData D> void update_host(D &&Data) {
+    update(range(Data), false);
+  }
+
+private:
+  template <class D> static detail::ResidentRange range(D &Data) {
+    const detail::LaunchArg A = detail::dataArg(Data);
+    return {const_cast<void *>(A.Data), A.Count * A.ElementSize};
+  }
+  void update(detail::ResidentRange R, bool ToDevice) {
     if (Handle)
-      detail::regionUpdate(Handle, S.data(), S.size_bytes(), false);
+      detail::regionUpdate(Handle, R.Data, R.Bytes, ToDevice);
   }
 
 private:

@@ -11,6 +11,25 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
   syntax::parseClauses(ClauseText, R.Clauses, CE);
   if (!level(Loop, R.Clauses, R.Nest.Root) || Failed)
     return std::nullopt;
+  // An extent clause for a pointer the loop does not index is a typo, or
+  // left over from an edit.
+  for (const syntax::Extent &E : R.Clauses.Extents)
+    for (const std::string &Pointer : E.Pointers) {
+      bool Used = false;
+      for (std::size_t I = 0; I < CaptureSources.size(); ++I) {
+        const Expr *Source = CaptureSources[I];
+        const ValueDecl *D = isa<DeclRefExpr>(Source)
+                                 ? cast<DeclRefExpr>(Source)->getDecl()
+                                 : cast<MemberExpr>(Source)->getMemberDecl();
+        Used = Used || (CaptureExtents[I] && D->getName() == Pointer);
+      }
+      if (!Used)
+        return fail(Loop->getBeginLoc(),
+                    "the extent clause names '" + Pointer +
+                        "', which the loop does not index as a pointer",
+                    "remove it from extent(...), or name the pointer as "
+                    "the loop writes it");
+    }
   R.Nest.Location = R.Nest.Root.Location;
   if (R.Clauses.Strategy)
     R.Nest.Strategy = R.Clauses.Strategy->Value;
@@ -23,6 +42,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
     R.Nest.Params.push_back(std::move(P));
   }
   R.CaptureSources = CaptureSources;
+  R.CaptureExtents = CaptureExtents;
   R.LevelLocations = LevelLocations;
   R.Nest.Functions = std::move(Functions);
   R.Nest.Structs = std::move(Structs);
@@ -30,9 +50,11 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
   return R;
 }
 
-std::optional<RecognizedNest> recognizeNest(Sema &S, Stmt *Loop,
+std::optional<RecognizedNest> recognizeNest(Sema &S,
+                                            const FunctionDecl *Function,
+                                            Stmt *Loop,
                                             const std::string &ClauseText) {
-  return Recognizer(S, Loop).run(ClauseText);
+  return Recognizer(S, Function, Loop).run(ClauseText);
 }
 
 } // namespace weft::recognize

@@ -20,14 +20,19 @@ struct RecognizedNest {
   /// DeclRefExpr, or a MemberExpr through `this`); the rewrite copies it to
   /// pass the variable to the runtime.
   std::vector<const clang::Expr *> CaptureSources;
+  /// Per parameter: for a pointer, the number of elements it points to
+  /// (from its extent clause), as an expression at the loop; else null.
+  std::vector<const clang::Expr *> CaptureExtents;
   syntax::Clauses Clauses;
   /// Where each level's loop is, in the order of ir::levels().
   std::vector<clang::SourceLocation> LevelLocations;
 };
 
-/// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt).
-/// Returns nullopt after diagnosing what it cannot take.
-std::optional<RecognizedNest> recognizeNest(clang::Sema &S, clang::Stmt *Loop,
+/// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt) in
+/// Function's body. Returns nullopt after diagnosing what it cannot take.
+std::optional<RecognizedNest> recognizeNest(clang::Sema &S,
+                                            const clang::FunctionDecl *Function,
+                                            clang::Stmt *Loop,
                                             const std::string &ClauseText);
 
 } // namespace weft::recognize

@@ -40,15 +40,39 @@ std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
     P.Name = D->getName().str() + "_" + std::to_string(Suffix);
   }
   QualType T = D->getType().getNonReferenceType();
-  if (const auto *Span = spanDecl(T)) {
-    QualType E = Span->getTemplateArgs()[0].getAsType();
+  const Expr *Extent = nullptr;
+  std::optional<DataShape> Shape =
+      ReductionTarget ? std::nullopt : dataShape(T);
+  if (Shape && Shape->Refusal)
+    return fail(Loc,
+                "'" + P.Name + "' of type '" +
+                    T.getAsString(Ctx.getPrintingPolicy()) +
+                    "' cannot be captured: " + Shape->Refusal,
+                "store the elements in one std::vector and index it "
+                "i * n + j");
+  if (Shape && Shape->IsPointer) {
+    const syntax::Extent *E = extentOf(D->getName());
+    if (!E)
+      return fail(Loc,
+                  "weft cannot know how many elements pointer '" + P.Name +
+                      "' points to",
+                  "state it in the mark: '#pragma weft parallel for "
+                  "extent(" +
+                      P.Name + ": n)', n the number of elements");
+    Extent = extentExpr(*E, D->getName(), Loop->getBeginLoc());
+    if (!Extent)
+      return std::nullopt;
+  }
+  if (Shape) {
+    QualType E = Shape->Element;
     std::optional<ir::ScalarKind> K = scalarKind(E);
     const int S = K ? -1 : structIndex(E, Loc);
     if (!K && S < 0)
       return fail(Loc,
-                  "std::span '" + P.Name + "' of '" + E.getAsString() +
+                  "'" + P.Name + "' of '" +
+                      E.getAsString(Ctx.getPrintingPolicy()) +
                       "' cannot be captured",
-                  "capture spans of arithmetic types or of trivially "
+                  "capture data of arithmetic types or of trivially "
                   "copyable structs of them");
     P.Kind = ir::ParamKind::ReadSpan; // refined from its uses at the end
     P.Element = K.value_or(ir::ScalarKind::Char);
@@ -63,14 +87,17 @@ std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
     P.Kind = ir::ParamKind::Scalar;
     P.Struct = S;
   } else {
-    std::string Hint =
-        T->isPointerType() || T->isArrayType() || T->isRecordType()
-            ? "capture a std::span so that its extent is "
-              "known"
-            : "capture arithmetic scalars and std::spans";
+    std::string Hint = T->isRecordType()
+                           ? "capture a std::span, std::vector or std::array "
+                             "of its elements, or a struct of arithmetic "
+                             "fields"
+                           : "capture arithmetic scalars, structs of them "
+                             "and data (std::span, std::vector, std::array, "
+                             "C arrays, pointers with an extent clause)";
     return fail(Loc,
                 std::string(isa<FieldDecl>(D) ? "member" : "variable") + " '" +
-                    P.Name + "' of type '" + T.getAsString() +
+                    P.Name + "' of type '" +
+                    T.getAsString(Ctx.getPrintingPolicy()) +
                     "' cannot be captured by a weft loop",
                 Hint);
   }
@@ -78,6 +105,9 @@ std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
   Params.push_back(std::move(P));
   Uses.emplace_back();
   CaptureSources.push_back(Source);
+  InnerExtents.push_back(Shape ? Shape->Inner
+                               : llvm::SmallVector<std::uint64_t, 2>());
+  CaptureExtents.push_back(Extent);
   CaptureIndex[D] = I;
   return I;
 }
@@ -90,7 +120,7 @@ ir::ExprPtr Recognizer::member(const MemberExpr *ME, const FieldDecl *F,
     return nullptr;
   if (Params[*P].isSpan())
     return failExpr(ME->getMemberLoc(),
-                    "span '" + F->getName().str() +
+                    "'" + F->getName().str() +
                         "' can only be indexed or asked its size() in a "
                         "weft loop");
   if (A != Access::Read)
@@ -201,7 +231,7 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
     return nullptr;
   if (Params[*P].isSpan())
     return failExpr(DRE->getLocation(),
-                    "span '" + Params[*P].Name +
+                    "'" + Params[*P].Name +
                         "' can only be indexed or asked its size() in a "
                         "weft loop");
   if (A != Access::Read && Params[*P].Kind != ir::ParamKind::ReductionTarget)
@@ -216,30 +246,6 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
   E->ParamIndex = *P;
   E->Struct = Params[*P].Struct;
   return E;
-}
-
-std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
-  if (const FieldDecl *F = memberOfThis(E))
-    return capture(F, cast<MemberExpr>(E->IgnoreParenImpCasts()),
-                   E->getExprLoc(), false);
-  if (isa<MemberExpr>(E->IgnoreParenImpCasts()))
-    return fail(E->getBeginLoc(), "members cannot be used in a weft loop yet",
-                "copy the member into a local variable (a std::span for "
-                "data) before the loop");
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (VD && !spanDecl(VD->getType()) && !Locals.contains(VD) &&
-      !VD->hasGlobalStorage())
-    return capture(DRE); // Diagnoses the variable's type.
-  if (!VD || !spanDecl(VD->getType()))
-    return fail(E->getBeginLoc(),
-                "only captured std::span variables can be indexed in a "
-                "weft loop",
-                "capture a std::span so that its extent is known");
-  if (Locals.contains(VD))
-    return fail(E->getBeginLoc(), "spans declared inside a weft loop are "
-                                  "not supported");
-  return capture(DRE);
 }
 
 } // namespace weft::recognize

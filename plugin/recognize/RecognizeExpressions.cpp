@@ -123,20 +123,7 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
         return R;
       if (Failed)
         return nullptr;
-      std::optional<unsigned> P = spanOperand(OC->getArg(0));
-      if (!P)
-        return nullptr;
-      ir::ExprPtr Sub = expr(OC->getArg(1), Access::Read);
-      if (!Sub)
-        return nullptr;
-      markUse(*P, A);
-      auto R = make(ir::Expr::SpanElement, Params[*P].Element);
-      R->ParamIndex = *P;
-      R->Struct = Params[*P].Struct;
-      R->LValue = A != Access::Read || BindingReference;
-      R->Origin = OC->getBeginLoc().getRawEncoding();
-      R->Operands.push_back(std::move(Sub));
-      return R;
+      return dataElement(OC, A, K);
     }
     if (OC->getOperator() == OO_Call)
       if (const auto *MD =
@@ -153,6 +140,8 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
       return failExpr(Loc, "I/O is not supported in a weft loop",
                       "kernels cannot print: write results to a span and "
                       "print them after the loop");
+    if (!proxyOfData(OC->getArg(0))) // `m[i] = true` on vector<bool>
+      return nullptr;
     return failExpr(Loc, "overloaded operators are not supported in a weft "
                          "loop");
   }
@@ -167,15 +156,10 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
         C->Operands.push_back(cloneExpr(*LocalArrays.lookup(VD)));
         return C;
       }
-    if (M && M->getName() == "size" &&
-        spanDecl(MC->getImplicitObjectArgument()->getType())) {
-      std::optional<unsigned> P = spanOperand(MC->getImplicitObjectArgument());
-      if (!P)
-        return nullptr; // A size query reads no element.
-      auto R = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
-      R->ParamIndex = *P;
-      return R;
-    }
+    if (std::optional<DataShape> Shape =
+            dataShape(MC->getImplicitObjectArgument()->getType());
+        M && M->getName() == "size" && Shape && !Shape->IsPointer)
+      return dataSize(MC->getImplicitObjectArgument(), K);
     if (M && M->isVirtual())
       return failExpr(Loc,
                       "virtual call to '" + M->getQualifiedNameAsString() +
@@ -266,16 +250,13 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
   if (isa<CXXNewExpr>(E) || isa<CXXDeleteExpr>(E))
     return failExpr(Loc, "new and delete cannot be used in a weft loop",
                     "allocate before the loop");
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     if (ir::ExprPtr R = localElement(AS, AS->getBase(), AS->getIdx(), K))
       return R;
-  if (Failed)
-    return nullptr;
-  if (isa<ArraySubscriptExpr>(E))
-    return failExpr(Loc,
-                    "pointers and arrays cannot be indexed in a weft "
-                    "loop",
-                    "capture a std::span so that its extent is known");
+    if (Failed)
+      return nullptr;
+    return dataElement(AS, A, K);
+  }
   return failExpr(Loc,
                   std::string("this expression (") + E->getStmtClassName() +
                       ") is not supported in a weft loop",
@@ -395,6 +376,11 @@ int Recognizer::structIndex(QualType T, SourceLocation Loc, bool Diagnose) {
 
 ir::ExprPtr Recognizer::conversion(const Expr *E, CastKind CK, const Expr *Sub,
                                    std::optional<ir::ScalarKind> K, Access A) {
+  // A row of a captured nested array (`a[i]` of float a[N][M]): refused
+  // there, with the fix.
+  if (CK == CK_ArrayToPointerDecay &&
+      isa<ArraySubscriptExpr>(Sub->IgnoreParens()))
+    return dataElement(Sub, A, K);
   switch (CK) {
   case CK_LValueToRValue:
   case CK_NoOp:
@@ -420,10 +406,21 @@ ir::ExprPtr Recognizer::conversion(const Expr *E, CastKind CK, const Expr *Sub,
   default:
     break;
   }
+  // `bool b = m[i]` through std::vector<bool>'s proxy: the container is
+  // what is refused, with the fix.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Sub->IgnoreParenImpCasts()))
+    if (!proxyOfData(MC->getImplicitObjectArgument()))
+      return nullptr;
   return failExpr(E->getExprLoc(),
                   std::string("conversion '") + CastExpr::getCastKindName(CK) +
                       "' is not supported in a weft loop",
                   NotSupportedYet);
+}
+
+bool Recognizer::proxyOfData(const Expr *E) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(E->IgnoreParenImpCasts());
+  return !OC || OC->getOperator() != OO_Subscript ||
+         spanOperand(OC->getArg(0)).has_value();
 }
 
 ir::ExprPtr Recognizer::unary(const UnaryOperator *U,

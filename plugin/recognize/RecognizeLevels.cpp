@@ -9,6 +9,13 @@ namespace weft::recognize {
 bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
                        ir::Level &L) {
   L.Depth = static_cast<unsigned>(Indices.size());
+  if (L.Depth == 0)
+    Extents = &Clauses.Extents;
+  else if (!Clauses.Extents.empty())
+    return fail(Loop->getBeginLoc(),
+                "an extent clause belongs on the outermost marked loop",
+                "move extent(...) to the mark of the nest's first loop"),
+           false;
   L.Location = locationText(SM, compat::loopLocation(Loop));
   LevelLocations.push_back(Loop->getBeginLoc());
   if (L.Depth >= 4)
@@ -148,12 +155,14 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
 
 bool Recognizer::rangeHeader(CXXForRangeStmt *RF, ir::Level &L) {
   const Expr *Range = RF->getRangeInit();
-  if (!spanDecl(Range->getType()) ||
+  std::optional<DataShape> Shape = dataShape(Range->getType());
+  if (!Shape || Shape->IsPointer || !Shape->Inner.empty() ||
       !(isa<DeclRefExpr>(Range->IgnoreParenImpCasts()) || memberOfThis(Range)))
     return fail(Range->getBeginLoc(),
-                "a range-based parallel loop must iterate over a std::span "
-                "variable",
-                "capture a std::span so that its extent is known"),
+                "a range-based parallel loop must iterate over a variable "
+                "holding elements: a std::span, std::vector, std::array or "
+                "C array",
+                "for nested arrays, loop over the rows' index instead"),
            false;
   std::optional<unsigned> P = spanOperand(Range);
   if (!P)

@@ -316,6 +316,16 @@ std::optional<ir::StmtPtr> Recognizer::localArray(const VarDecl *VD) {
       List->Operands.push_back(std::move(V));
     }
     R->Exprs.push_back(std::move(List));
+  } else if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(
+                 Init ? Init->IgnoreImplicit() : nullptr);
+             Init && !(CE && CE->getNumArgs() == 0)) {
+    // A copy of another array (`std::array<float, 3> q = p[i];`).
+    return fail(VD->getLocation(),
+                "per-iteration array '" + VD->getName().str() +
+                    "' can start from a list of values only",
+                "copy the elements one by one, or index the source "
+                "directly"),
+           std::nullopt;
   } else {
     R->Exprs.push_back(nullptr);
   }

@@ -51,9 +51,9 @@ inline constexpr const char *NotSupportedYet =
 
 class Recognizer {
 public:
-  Recognizer(Sema &S, Stmt *Loop)
+  Recognizer(Sema &S, const FunctionDecl *Function, Stmt *Loop)
       : S(S), Ctx(S.getASTContext()), Diags(Ctx.getDiagnostics()),
-        SM(Ctx.getSourceManager()), Loop(Loop) {}
+        SM(Ctx.getSourceManager()), Function(Function), Loop(Loop) {}
 
   std::optional<RecognizedNest> run(const std::string &ClauseText);
 
@@ -127,8 +127,37 @@ private:
   /// A reference to a variable.
   ir::ExprPtr variable(const DeclRefExpr *DRE, Access A);
 
-  /// The span a subscript or size() applies to.
+  /// How captured data holds its elements: the innermost element, the
+  /// extents of the arrays nested in each element (float[N][4][3]: 4, 3),
+  /// whether it is a pointer (which needs an extent clause), or why a
+  /// standard container cannot be captured. Nullopt for other types.
+  struct DataShape {
+    QualType Element;
+    llvm::SmallVector<std::uint64_t, 2> Inner;
+    bool IsPointer = false;
+    const char *Refusal = nullptr;
+  };
+  std::optional<DataShape> dataShape(QualType T) const;
+
+  /// The extent clause that names Pointer, if any.
+  const syntax::Extent *extentOf(llvm::StringRef Pointer) const;
+  /// An extent, as an expression the launch evaluates; null after an error.
+  const Expr *extentExpr(const syntax::Extent &E, llvm::StringRef Pointer,
+                         SourceLocation Loc);
+  /// A variable an extent names, as a reference at the loop.
+  Expr *extentName(const syntax::ExtentToken &T, SourceLocation Loc);
+
+  /// The captured data a subscript or size() applies to.
   std::optional<unsigned> spanOperand(const Expr *E);
+
+  /// An element of captured data: `v[i]`, `a[i][j]` (flattened), `p[i]`.
+  ir::ExprPtr dataElement(const Expr *E, Access A,
+                          std::optional<ir::ScalarKind> K);
+  /// False, after the error, when E is an element of a container weft
+  /// refuses (the proxy std::vector<bool>'s operator[] returns).
+  bool proxyOfData(const Expr *E);
+  /// `v.size()`: the elements of captured data (rows, for nested arrays).
+  ir::ExprPtr dataSize(const Expr *Object, std::optional<ir::ScalarKind> K);
 
   ir::ExprPtr expr(const Expr *E, Access A = Access::Read);
 
@@ -257,7 +286,10 @@ private:
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
   const SourceManager &SM;
+  const FunctionDecl *Function; // whose body holds the loop
   Stmt *Loop;
+  /// The extent clauses of the outermost mark.
+  const std::vector<syntax::Extent> *Extents = nullptr;
   bool Failed = false;
 
   /// The indices of the enclosing parallel levels, outermost first (null
@@ -300,6 +332,10 @@ private:
   std::vector<ir::Param> Params;
   std::vector<Use> Uses;
   std::vector<const Expr *> CaptureSources;
+  /// Per captured variable: the extents of the arrays nested in each
+  /// element (DataShape::Inner), and for a pointer its extent.
+  std::vector<llvm::SmallVector<std::uint64_t, 2>> InnerExtents;
+  std::vector<const Expr *> CaptureExtents;
   std::vector<SourceLocation> LevelLocations;
   int SequentialDepth = 0;
   int SwitchDepth = 0; // 'break' inside a switch leaves only the switch

@@ -57,25 +57,53 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   if (Callee.isInvalid())
     return nullptr;
 
+  // Captured data goes through weft::detail::dataArg (its elements, with
+  // a pointer's extent); scalars as they are.
+  LookupResult DataArg(S, &Ctx.Idents.get("dataArg"), Loc,
+                       Sema::LookupOrdinaryName);
+  lookupIn(S, Detail, "dataArg", Sema::LookupOrdinaryName, DataArg);
+
   llvm::SmallVector<Expr *, 8> Args;
   Args.push_back(compat::makeStringLiteral(Ctx, Descriptor, Loc));
   Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
-  for (const Expr *Source : Nest.CaptureSources) {
+  for (std::size_t I = 0; I < Nest.CaptureSources.size(); ++I) {
+    const Expr *Source = Nest.CaptureSources[I];
+    Expr *Arg;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Source)) {
-      Args.push_back(
-          DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
-                              const_cast<ValueDecl *>(Ref->getDecl()),
-                              Ref->refersToEnclosingVariableOrCapture(), Loc,
-                              Ref->getType(), Ref->getValueKind()));
-      continue;
+      Arg = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+                                const_cast<ValueDecl *>(Ref->getDecl()),
+                                Ref->refersToEnclosingVariableOrCapture(), Loc,
+                                Ref->getType(), Ref->getValueKind());
+    } else {
+      // this->member
+      const auto *ME = cast<MemberExpr>(Source);
+      QualType ThisType = ME->getBase()->IgnoreParenImpCasts()->getType();
+      Expr *This = CXXThisExpr::Create(Ctx, Loc, ThisType, /*IsImplicit=*/true);
+      Arg = MemberExpr::CreateImplicit(Ctx, This, /*IsArrow=*/true,
+                                       ME->getMemberDecl(), ME->getType(),
+                                       VK_LValue, OK_Ordinary);
     }
-    // this->member
-    const auto *ME = cast<MemberExpr>(Source);
-    QualType ThisType = ME->getBase()->IgnoreParenImpCasts()->getType();
-    Expr *This = CXXThisExpr::Create(Ctx, Loc, ThisType, /*IsImplicit=*/true);
-    Args.push_back(MemberExpr::CreateImplicit(
-        Ctx, This, /*IsArrow=*/true, ME->getMemberDecl(), ME->getType(),
-        VK_LValue, OK_Ordinary));
+    if (Nest.Nest.Params[I].isSpan()) {
+      ExprResult DataCallee =
+          DataArg.empty() ? ExprError()
+                          : S.BuildDeclarationNameExpr(NoScope, DataArg,
+                                                       /*NeedsADL=*/false);
+      if (DataCallee.isInvalid()) {
+        error(Ctx.getDiagnostics(), Loc,
+              "this <weft/weft.hpp> is older than the plugin",
+              "use the weft headers installed with this plugin");
+        return nullptr;
+      }
+      llvm::SmallVector<Expr *, 2> DataArgs = {Arg};
+      if (const Expr *Extent = Nest.CaptureExtents[I])
+        DataArgs.push_back(const_cast<Expr *>(Extent));
+      ExprResult Data =
+          S.BuildCallExpr(nullptr, DataCallee.get(), Loc, DataArgs, Loc);
+      if (Data.isInvalid())
+        return nullptr;
+      Arg = Data.get();
+    }
+    Args.push_back(Arg);
   }
 
   ExprResult Call = S.BuildCallExpr(nullptr, Callee.get(), Loc, Args, Loc);

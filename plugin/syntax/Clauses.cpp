@@ -6,6 +6,10 @@
 namespace weft::syntax {
 namespace {
 
+const char *const ClauseList =
+    "clauses are reduction(op: var), extent(pointer: n), strategy(...), "
+    "dim(x|y|z), block(N), span(1|all|N), split(K) and if(expr)";
+
 class ClauseParser {
 public:
   ClauseParser(const std::string &Text, Clauses &Out, ClauseError &Error)
@@ -90,12 +94,14 @@ private:
     if (Name.empty())
       return fail(At,
                   std::string("expected a clause, found '") + Text[At] + "'",
-                  "clauses are reduction(op: var), strategy(...), dim(x|y|z), "
-                  "block(N), span(1|all|N), split(K) and if(expr)");
+                  ClauseList);
     if (!expect('(', ("after '" + Name + "'").c_str()))
       return false;
     if (Name == "reduction") {
       if (!reduction(At))
+        return false;
+    } else if (Name == "extent") {
+      if (!extent(At))
         return false;
     } else if (Name == "strategy") {
       if (!once(Out.Strategy, Name, At))
@@ -155,9 +161,7 @@ private:
       if (Out.If->Value.find_first_not_of(" \t") == std::string::npos)
         return fail(Start, "'if' needs a condition");
     } else {
-      return fail(At, "unknown clause '" + Name + "'",
-                  "clauses are reduction(op: var), strategy(...), dim(x|y|z), "
-                  "block(N), span(1|all|N), split(K) and if(expr)");
+      return fail(At, "unknown clause '" + Name + "'", ClauseList);
     }
     return expect(')', ("to close '" + Name + "('").c_str());
   }
@@ -219,6 +223,82 @@ private:
       skipSpace();
     } while (Pos < Text.size() && Text[Pos] == ',' && ++Pos);
     Out.Reductions.push_back(std::move(R));
+    return true;
+  }
+
+  bool extent(std::size_t At) {
+    Extent E;
+    E.Offset = At;
+    const char *Hint = "write extent(p: n) for a pointer p to n elements";
+    do {
+      std::size_t NameAt = (skipSpace(), Pos);
+      std::string P = word();
+      if (P.empty() || std::isdigit(static_cast<unsigned char>(P[0])))
+        return fail(NameAt, "expected a pointer's name in 'extent'", Hint);
+      E.Pointers.push_back(P);
+      skipSpace();
+    } while (Pos < Text.size() && Text[Pos] == ',' && ++Pos);
+    if (!expect(':', "after the pointers of 'extent'"))
+      return false;
+    skipSpace();
+    const std::size_t Start = Pos;
+    if (!extentSum(E.Postfix))
+      return false;
+    E.Text = Text.substr(Start, Pos - Start);
+    while (!E.Text.empty() &&
+           std::isspace(static_cast<unsigned char>(E.Text.back())))
+      E.Text.pop_back();
+    Out.Extents.push_back(std::move(E));
+    return true;
+  }
+
+  // extent expression: sum := product (('+'|'-') product)*;
+  // product := factor (('*'|'/'|'%') factor)*; factor := number | name |
+  // '(' sum ')'. Written out in postfix order.
+  bool extentSum(std::vector<ExtentToken> &Out) {
+    if (!extentProduct(Out))
+      return false;
+    while ((skipSpace(), Pos < Text.size()) &&
+           (Text[Pos] == '+' || Text[Pos] == '-')) {
+      ExtentToken Op{ExtentToken::Operator, std::string(1, Text[Pos]), Pos};
+      ++Pos;
+      if (!extentProduct(Out))
+        return false;
+      Out.push_back(Op);
+    }
+    return true;
+  }
+
+  bool extentProduct(std::vector<ExtentToken> &Out) {
+    if (!extentFactor(Out))
+      return false;
+    while ((skipSpace(), Pos < Text.size()) &&
+           (Text[Pos] == '*' || Text[Pos] == '/' || Text[Pos] == '%')) {
+      ExtentToken Op{ExtentToken::Operator, std::string(1, Text[Pos]), Pos};
+      ++Pos;
+      if (!extentFactor(Out))
+        return false;
+      Out.push_back(Op);
+    }
+    return true;
+  }
+
+  bool extentFactor(std::vector<ExtentToken> &Out) {
+    skipSpace();
+    const std::size_t At = Pos;
+    if (Pos < Text.size() && Text[Pos] == '(') {
+      ++Pos;
+      return extentSum(Out) && expect(')', "in the extent");
+    }
+    std::string W = word();
+    if (W.empty())
+      return fail(At, "expected a number or a variable in the extent",
+                  "an extent is an integer expression of variables and "
+                  "constants with + - * / %, such as extent(p: rows * cols)");
+    const bool Number = std::isdigit(static_cast<unsigned char>(W[0]));
+    if (Number && W.find_first_not_of("0123456789") != std::string::npos)
+      return fail(At, "'" + W + "' is not a decimal integer");
+    Out.push_back({Number ? ExtentToken::Number : ExtentToken::Name, W, At});
     return true;
   }
 

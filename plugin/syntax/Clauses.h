@@ -17,6 +17,23 @@ struct Reduction {
   std::size_t Offset = 0;
 };
 
+/// One token of an extent, in postfix order: a number, a variable's name,
+/// or one of + - * / % applied to the two values before it.
+struct ExtentToken {
+  enum KindType { Number, Name, Operator } Kind = Number;
+  std::string Text;
+  std::size_t Offset = 0;
+};
+
+/// `extent(p, q: n * m)`: pointers the loop indexes and how many elements
+/// each points to (an integer expression of variables and constants).
+struct Extent {
+  std::vector<std::string> Pointers;
+  std::vector<ExtentToken> Postfix;
+  std::string Text; // the expression as written
+  std::size_t Offset = 0;
+};
+
 /// A clause given once, with where it was written.
 template <class T> struct Given {
   T Value{};
@@ -25,6 +42,7 @@ template <class T> struct Given {
 
 struct Clauses {
   std::vector<Reduction> Reductions;
+  std::vector<Extent> Extents;
   std::optional<Given<std::string>> Strategy; // auto 1d thread_block warp
   std::optional<Given<char>> Dim;             // 'x' 'y' 'z'
   std::optional<Given<unsigned>> Block;

@@ -66,6 +66,37 @@ TEST(Clauses, ReductionElements) {
   EXPECT_EQ(E.Offset, 16u);
 }
 
+// The extent expression comes out in postfix order, with the offsets of its
+// tokens; several pointers share one extent, and the clause may repeat.
+TEST(Clauses, Extents) {
+  Clauses C;
+  ClauseError E;
+  ASSERT_TRUE(
+      parseClauses("extent(a, b: (rows + 1) * cols) extent(p: 64)", C, E))
+      << E.Message;
+  ASSERT_EQ(C.Extents.size(), 2u);
+  EXPECT_EQ(C.Extents[0].Pointers, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(C.Extents[0].Text, "(rows + 1) * cols");
+  std::string Postfix;
+  for (const weft::syntax::ExtentToken &T : C.Extents[0].Postfix)
+    Postfix += T.Text + " ";
+  EXPECT_EQ(Postfix, "rows 1 + cols * ");
+  EXPECT_EQ(C.Extents[0].Postfix[0].Offset, 14u);
+  EXPECT_EQ(C.Extents[0].Postfix[0].Kind, weft::syntax::ExtentToken::Name);
+  EXPECT_EQ(C.Extents[0].Postfix[1].Kind, weft::syntax::ExtentToken::Number);
+  EXPECT_EQ(C.Extents[0].Postfix[2].Kind, weft::syntax::ExtentToken::Operator);
+  EXPECT_EQ(C.Extents[1].Pointers, (std::vector<std::string>{"p"}));
+  ASSERT_EQ(C.Extents[1].Postfix.size(), 1u);
+  EXPECT_EQ(C.Extents[1].Postfix[0].Text, "64");
+  // Left-associative: n - m - 1 is (n - m) - 1.
+  Clauses D;
+  ASSERT_TRUE(parseClauses("extent(p: n - m - 1)", D, E));
+  Postfix.clear();
+  for (const weft::syntax::ExtentToken &T : D.Extents[0].Postfix)
+    Postfix += T.Text + " ";
+  EXPECT_EQ(Postfix, "n m - 1 - ");
+}
+
 struct Rejected {
   const char *Text;
   std::size_t Offset;
@@ -97,6 +128,13 @@ INSTANTIATE_TEST_SUITE_P(
                     Rejected{"reduction(+: )", 13, "variable name"},
                     Rejected{"block(64) block(32)", 10, "given twice"},
                     Rejected{"if()", 3, "needs a condition"},
-                    Rejected{"span(some)", 5, "positive integer"}));
+                    Rejected{"span(some)", 5, "positive integer"},
+                    Rejected{"extent(p n)", 9, "expected ':'"},
+                    Rejected{"extent(: n)", 7, "pointer's name"},
+                    Rejected{"extent(p: )", 10, "a number or a variable"},
+                    Rejected{"extent(p: n +)", 13, "a number or a variable"},
+                    Rejected{"extent(p: (n)", 13, "expected ')'"},
+                    Rejected{"extent(p: 12ab)", 10, "not a decimal integer"},
+                    Rejected{"extent(p: n.size())", 11, "expected ')'"}));
 
 } // namespace

@@ -5,24 +5,20 @@
 
 #include <vector>
 
-float Global[4];
 float GlobalScale;
 void opaque(float);
 
-void rejects(std::span<float> y, std::vector<float> &v, float *p, int n,
+void rejects(std::span<float> y, std::vector<bool> &v, float *p, int n,
              float s) {
-  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: variable 'v' of type 'std::vector<float>' cannot be captured by a weft loop
-  // CHECK-NEXT: note: capture a std::span so that its extent is known
+  // CHECK: rejects.cpp:[[@LINE+3]]:38: error: 'v' of type 'std::vector<bool>' cannot be captured: std::vector<bool> packs its elements into bits
+  // CHECK-NEXT: note: store the elements in one std::vector and index it i * n + j
 #pragma weft parallel for
-  for (int i = 0; i < n; ++i) v[i] = 0;
+  for (int i = 0; i < n; ++i) y[i] = v[i];
 
-  // CHECK: rejects.cpp:[[@LINE+2]]:31: error: pointers and arrays cannot be indexed in a weft loop
+  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: weft cannot know how many elements pointer 'p' points to
+  // CHECK-NEXT: note: state it in the mark: '#pragma weft parallel for extent(p: n)', n the number of elements
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) p[i] = 0;
-
-  // CHECK: rejects.cpp:[[@LINE+2]]:38: error: pointers and arrays cannot be indexed in a weft loop
-#pragma weft parallel for
-  for (int i = 0; i < 4; ++i) y[i] = Global[i];
 
   // CHECK: rejects.cpp:[[@LINE+3]]:38: error: global variable 'GlobalScale' cannot be used in a weft loop
   // CHECK-NEXT: note: copy it into a local variable, or capture a std::span, before the loop

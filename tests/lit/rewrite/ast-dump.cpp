@@ -1,5 +1,6 @@
 // The rewrite: the marked loop becomes
-// `if (!weft::detail::launch(descriptor, source, captures...)) <loop>`.
+// `if (!weft::detail::launch(descriptor, source, captures...)) <loop>`,
+// each captured span passed as weft::detail::dataArg(span).
 // RUN: %weftxx -fsyntax-only -Xclang -ast-dump -Xclang -ast-dump-filter=scale %s | FileCheck %s
 // RUN: %weftxx %s -DWITH_MAIN -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -20,6 +21,8 @@ void scale(std::span<float> v, float f) {
 // CHECK: DeclRefExpr {{.*}} 'launch'
 // CHECK: StringLiteral {{.*}} "weft 1\nkernel weft_ast_dump_L[[@LINE-8]]_{{[0-9a-f]+}}\nloc {{.*}}ast-dump.cpp:[[@LINE-8]]:3\nparam inout f32 v\nparam scalar f32 f\nlevel (lit 0) (size 0) 1 lt\nmap 0 x 256 span 1\ntune x 128 256 512\n"
 // CHECK: StringLiteral {{.*}} "// weft kernel for the loop at
+// Captured data goes through dataArg, scalars as they are.
+// CHECK: DeclRefExpr {{.*}} 'dataArg'
 // CHECK: DeclRefExpr {{.*}} 'v' 'std::span<float>'
 // CHECK: DeclRefExpr {{.*}} 'f' 'float'
 // The original loop stays as the fallback.

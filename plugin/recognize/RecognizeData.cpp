@@ -1,0 +1,294 @@
+// RecognizeData.cpp: the data a loop indexes, held as legacy code holds it
+// (std::span, std::vector, std::array, C arrays, pointers with an extent),
+// captured as one flat block of elements; subscripts of nested arrays are
+// flattened so that the affine analysis sees one index.
+#include "recognize/Recognizer.h"
+
+namespace weft::recognize {
+
+std::optional<Recognizer::DataShape> Recognizer::dataShape(QualType T) const {
+  T = T.getNonReferenceType();
+  DataShape Shape;
+  QualType E;
+  // A const container (not a span, whose constness is its own) holds
+  // const elements.
+  bool ConstContainer = T.isConstQualified();
+  if (const auto *Span = spanDecl(T)) {
+    E = Span->getTemplateArgs()[0].getAsType();
+    ConstContainer = false;
+  } else if (const auto *Vector = stdTemplate(T, "vector")) {
+    E = Vector->getTemplateArgs()[0].getAsType();
+    if (E->isBooleanType())
+      Shape.Refusal = "std::vector<bool> packs its elements into bits";
+    else if (stdTemplate(E, "vector"))
+      Shape.Refusal = "a std::vector of std::vectors is not one block of "
+                      "memory";
+  } else if (const auto *Array = stdTemplate(T, "array")) {
+    E = Array->getTemplateArgs()[0].getAsType();
+  } else if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T)) {
+    E = CAT->getElementType();
+  } else if (const auto *PT = T->getAs<PointerType>()) {
+    E = PT->getPointeeType();
+    if (E->isFunctionType() || E->isVoidType())
+      return std::nullopt;
+    Shape.IsPointer = true;
+    ConstContainer = false;
+  } else {
+    return std::nullopt;
+  }
+  bool Const = ConstContainer || E.isConstQualified();
+  // Rows of nested arrays: float[N][M], std::array<std::array<T, M>, N>.
+  while (true) {
+    if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(E)) {
+      Shape.Inner.push_back(CAT->getSize().getZExtValue());
+      E = CAT->getElementType();
+    } else if (const auto *Array = stdTemplate(E, "array")) {
+      Shape.Inner.push_back(
+          Array->getTemplateArgs()[1].getAsIntegral().getZExtValue());
+      E = Array->getTemplateArgs()[0].getAsType();
+    } else {
+      break;
+    }
+    Const = Const || E.isConstQualified();
+  }
+  Shape.Element = Const ? E.withConst() : E;
+  return Shape;
+}
+
+const syntax::Extent *Recognizer::extentOf(llvm::StringRef Pointer) const {
+  if (!Extents)
+    return nullptr;
+  for (const syntax::Extent &E : *Extents)
+    for (const std::string &P : E.Pointers)
+      if (P == Pointer)
+        return &E;
+  return nullptr;
+}
+
+namespace {
+
+/// The declarations of Name in scope at Target inside S, the innermost
+/// last: those of the statements that enclose Target and precede it.
+bool visibleDecls(const Stmt *S, const Stmt *Target, llvm::StringRef Name,
+                  const ValueDecl *&Found) {
+  if (S == Target)
+    return true;
+  for (const Stmt *Child : S->children()) {
+    if (!Child)
+      continue;
+    const ValueDecl *Before = Found;
+    if (visibleDecls(Child, Target, Name, Found))
+      return true;
+    Found = Before; // the child's own declarations end with it
+    if (const auto *DS = dyn_cast<DeclStmt>(Child))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D);
+            VD && VD->getIdentifier() && VD->getName() == Name)
+          Found = VD;
+  }
+  return false;
+}
+
+BinaryOperatorKind binaryKind(llvm::StringRef Op) {
+  return Op == "+"   ? BO_Add
+         : Op == "-" ? BO_Sub
+         : Op == "*" ? BO_Mul
+         : Op == "/" ? BO_Div
+                     : BO_Rem;
+}
+
+} // namespace
+
+Expr *Recognizer::extentName(const syntax::ExtentToken &T, SourceLocation Loc) {
+  // A local or parameter of the function, then a member of its class, then
+  // a variable of the namespaces around it.
+  const ValueDecl *Found = nullptr;
+  if (Function) {
+    for (const ParmVarDecl *P : Function->parameters())
+      if (P->getIdentifier() && P->getName() == T.Text)
+        Found = P;
+    if (Function->getBody())
+      visibleDecls(Function->getBody(), Loop, T.Text, Found);
+  }
+  if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Function);
+      !Found && Method && Method->isInstance())
+    for (const NamedDecl *D :
+         Method->getParent()->lookup(&Ctx.Idents.get(T.Text)))
+      if (const auto *F = dyn_cast<FieldDecl>(D)) {
+        Expr *This = CXXThisExpr::Create(Ctx, Loc, Method->getThisType(),
+                                         /*IsImplicit=*/true);
+        return MemberExpr::CreateImplicit(Ctx, This, /*IsArrow=*/true,
+                                          const_cast<FieldDecl *>(F),
+                                          F->getType(), VK_LValue, OK_Ordinary);
+      }
+  for (const DeclContext *DC = Function ? Function->getDeclContext() : nullptr;
+       !Found && DC; DC = DC->getParent())
+    for (const NamedDecl *D : DC->lookup(&Ctx.Idents.get(T.Text)))
+      if (isa<VarDecl, EnumConstantDecl>(D))
+        Found = cast<ValueDecl>(D);
+  if (!Found) {
+    fail(Loc, "no variable '" + T.Text + "' is visible at this loop",
+         "an extent is an integer expression of the variables in scope "
+         "and constants");
+    return nullptr;
+  }
+  QualType Type = Found->getType().getNonReferenceType();
+  return DeclRefExpr::Create(
+      Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+      const_cast<ValueDecl *>(Found), /*RefersToEnclosing=*/false, Loc, Type,
+      isa<EnumConstantDecl>(Found) ? VK_PRValue : VK_LValue);
+}
+
+const Expr *Recognizer::extentExpr(const syntax::Extent &E,
+                                   llvm::StringRef Pointer,
+                                   SourceLocation Loc) {
+  Sema::ContextRAII InFunction(S, const_cast<FunctionDecl *>(Function));
+  std::vector<Expr *> Stack;
+  for (const syntax::ExtentToken &T : E.Postfix) {
+    if (T.Kind == syntax::ExtentToken::Number) {
+      const unsigned Bits = Ctx.getTypeSize(Ctx.getSizeType());
+      llvm::APInt V(Bits, T.Text, 10);
+      Stack.push_back(IntegerLiteral::Create(Ctx, V, Ctx.getSizeType(), Loc));
+    } else if (T.Kind == syntax::ExtentToken::Name) {
+      Expr *N = extentName(T, Loc);
+      if (!N)
+        return nullptr;
+      Stack.push_back(N);
+    } else {
+      Expr *R = Stack.back();
+      Stack.pop_back();
+      Expr *L = Stack.back();
+      Stack.pop_back();
+      ExprResult B = S.BuildBinOp(nullptr, Loc, binaryKind(T.Text), L, R);
+      if (B.isInvalid())
+        return fail(Loc, "the extent '" + E.Text + "' of '" + Pointer.str() +
+                             "' is not an integer expression"),
+               nullptr;
+      Stack.push_back(B.get());
+    }
+  }
+  Expr *Result = Stack.back();
+  if (!Result->getType()->isIntegerType())
+    return fail(Loc,
+                "the extent '" + E.Text + "' of '" + Pointer.str() +
+                    "' is not an integer",
+                "state how many elements '" + Pointer.str() + "' points to"),
+           nullptr;
+  return Result;
+}
+
+std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
+  if (const FieldDecl *F = memberOfThis(E))
+    return capture(F, cast<MemberExpr>(E->IgnoreParenImpCasts()),
+                   E->getExprLoc(), false);
+  if (isa<MemberExpr>(E->IgnoreParenImpCasts()))
+    return fail(E->getBeginLoc(), "members cannot be used in a weft loop yet",
+                "copy the member into a local variable (a std::span for "
+                "data) before the loop");
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (VD && Locals.contains(VD))
+    return fail(E->getBeginLoc(),
+                LocalArrays.count(VD)
+                    ? "per-iteration arrays of more than one dimension are "
+                      "not supported"
+                    : "data declared inside a weft loop cannot be indexed",
+                LocalArrays.count(VD)
+                    ? "flatten it: t[i * M + j]"
+                    : "declare it before the loop, or use a per-iteration "
+                      "array");
+  // Globals, too: the launch passes them as it passes locals.
+  if (VD && (!VD->hasGlobalStorage() || dataShape(VD->getType())))
+    return capture(DRE); // Diagnoses the variable's type.
+  return fail(E->getBeginLoc(),
+              "only captured data can be indexed in a weft loop",
+              "index a std::span, std::vector, std::array, C array, or a "
+              "pointer whose extent the mark states");
+}
+
+ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
+                                    std::optional<ir::ScalarKind> K) {
+  // a[i][j][k]: the indices outermost first, and a.
+  llvm::SmallVector<const Expr *, 3> Subscripts;
+  const Expr *Root = E;
+  while (true) {
+    const Expr *X = Root->IgnoreParenImpCasts();
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) {
+      Subscripts.push_back(OC->getArg(1));
+      Root = OC->getArg(0);
+    } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
+      Subscripts.push_back(AS->getIdx());
+      Root = AS->getBase();
+    } else {
+      break;
+    }
+  }
+  std::reverse(Subscripts.begin(), Subscripts.end());
+  std::optional<unsigned> P = spanOperand(Root);
+  if (!P)
+    return nullptr;
+  const llvm::SmallVector<std::uint64_t, 2> &Inner = InnerExtents[*P];
+  if (Subscripts.size() != Inner.size() + 1)
+    return failExpr(
+        E->getBeginLoc(),
+        "'" + Params[*P].Name + "' has " + std::to_string(Inner.size() + 1) +
+            " dimensions: a weft loop indexes its elements, "
+            "not its rows",
+        "index every dimension, as in " + Params[*P].Name +
+            std::string("[i][j]") + (Inner.size() > 1 ? "[k]" : ""));
+  // Row-major: ((i * M) + j) * K + k, in 64 bits as the host's address
+  // arithmetic is.
+  ir::ExprPtr Flat;
+  for (std::size_t D = 0; D < Subscripts.size(); ++D) {
+    ir::ExprPtr Index = expr(Subscripts[D], Access::Read);
+    if (!Index)
+      return nullptr;
+    if (Subscripts.size() == 1) {
+      Flat = std::move(Index);
+      break;
+    }
+    auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
+    Wide->Operands.push_back(std::move(Index));
+    if (!Flat) {
+      Flat = std::move(Wide);
+      continue;
+    }
+    auto Scaled = make(ir::Expr::Binary, ir::ScalarKind::Long, "*");
+    Scaled->Operands.push_back(std::move(Flat));
+    Scaled->Operands.push_back(
+        integer(static_cast<std::int64_t>(Inner[D - 1])));
+    Flat = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
+    Flat->Operands.push_back(std::move(Scaled));
+    Flat->Operands.push_back(std::move(Wide));
+  }
+  markUse(*P, A);
+  auto R = make(ir::Expr::SpanElement, Params[*P].Element);
+  R->ParamIndex = *P;
+  R->Struct = Params[*P].Struct;
+  R->LValue = A != Access::Read || BindingReference;
+  R->Origin = E->getBeginLoc().getRawEncoding();
+  R->Operands.push_back(std::move(Flat));
+  (void)K;
+  return R;
+}
+
+ir::ExprPtr Recognizer::dataSize(const Expr *Object,
+                                 std::optional<ir::ScalarKind> K) {
+  std::optional<unsigned> P = spanOperand(Object);
+  if (!P)
+    return nullptr; // A size query reads no element.
+  auto R = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
+  R->ParamIndex = *P;
+  std::int64_t Row = 1;
+  for (std::uint64_t N : InnerExtents[*P])
+    Row *= static_cast<std::int64_t>(N);
+  if (Row == 1)
+    return R;
+  auto Rows = make(ir::Expr::Binary, R->Type, "/");
+  Rows->Operands.push_back(std::move(R));
+  Rows->Operands.push_back(integer(Row));
+  return Rows;
+}
+
+} // namespace weft::recognize

@@ -1,0 +1,242 @@
+// Data as legacy code holds it: std::vector (by reference, const or not),
+// pointers with the extent the mark states (several pointers sharing one,
+// a member, an expression of the variables in scope), C arrays (global and
+// local, one and two dimensions), nested std::array and a std::vector of
+// std::array. Each is captured as one flat block of elements; subscripts
+// of nested arrays are flattened row-major, so the affine analysis sees
+// one index. On the checked simulator against the host; then the forms
+// refused, with their fixes.
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
+// RUN: %weftxx %s -o %t.exe %weft_link
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: count 0 < %t.err
+// RUN: diff %t.host %t.sim
+// RUN: env WEFT_BACKEND=sim WEFT_VERBOSE=1 %t.exe 2>&1 | FileCheck %s --check-prefix=RAN
+// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
+#include <weft/weft.hpp>
+
+#include <array>
+#include <cstdio>
+#include <vector>
+
+constexpr int Rows = 64, Cols = 48;
+float Global[Rows][Cols]; // as old C code holds its matrices
+
+// CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+6]]
+// CHECK: param 0 v: written span of float
+// CHECK: param 1 w: read span of const float
+// CHECK: level 0 {{.*}}: unsigned long i in [unsigned long(0), size($v))
+void vectors(std::vector<float> &v, const std::vector<float> &w, float f) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = w[i] * f;
+}
+
+// CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+6]]
+// CHECK: param 1 out: written span of float
+// CHECK: param 2 a: read span of const float
+// CHECK: param 3 b: read span of const float
+void pointers(float *out, const float *a, const float *b, int n) {
+#pragma weft parallel for extent(out, a, b: n)
+  for (int i = 0; i < n; ++i)
+    out[i] = a[i] + b[i];
+}
+
+// A matrix behind a pointer, its extent a product; each row a sequential
+// loop (the affine form keeps the run-time stride).
+// CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+4]]
+// CHECK: access $c[((i * $cols) + j)] write in level 0: affine i*$cols + j
+void matrixPointer(double *c, const double *a, int rows, int cols) {
+#pragma weft parallel for extent(c, a: rows * cols)
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j)
+      c[i * cols + j] = a[i * cols + j] + 1;
+}
+
+// CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+9]]
+// CHECK: param 0 b: written span of double
+// CHECK: param 1 a: read span of float
+// CHECK: param 2 Global: read span of float
+// CHECK: access $b[{{.*}}] write in level 1: affine i*48 j*1 + 0
+// CHECK: access $a[((long(i) * 48l) + long(j))] read in level 1: affine i*48 j*1 + 0
+// CHECK: access $Global[((long(i) * 48l) + long(j))] read in level 1: affine i*48 j*1 + 0
+void twoDimensions(float (&a)[Rows][Cols], std::array<std::array<double, Cols>, Rows> &b) {
+#pragma weft parallel for
+  for (int i = 0; i < Rows; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < Cols; ++j)
+      b[i][j] = a[i][j] * 2 + Global[i][j];
+}
+
+// size() counts rows: the elements over the row's 3.
+// CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+5]]
+// CHECK: [unsigned long(0), (size($p) / 3l))
+// CHECK: access $p[{{.*}}] read in level 0: affine i*3 + 2
+void points(const std::vector<std::array<float, 3>> &p, std::vector<float> &s) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < p.size(); ++i)
+    s[i] = p[i][0] + p[i][1] + p[i][2];
+}
+
+// A member pointer with a member extent; a range-for over a vector.
+struct Cells {
+  float *Data;
+  int Count;
+  void bump() {
+#pragma weft parallel for extent(Data: Count)
+    for (int i = 0; i < Count; ++i)
+      Data[i] += 1;
+  }
+};
+void doubleAll(std::vector<float> &v) {
+#pragma weft parallel for
+  for (float &x : v)
+    x *= 2;
+}
+
+// The innermost declaration of a name is the extent's (n is 5 here, m 9),
+// and the reduction reads through a pointer.
+float sumFirst(const float *p) {
+  {
+    int n = 3;
+    (void)n;
+  }
+  int n = 5;
+  float s = 0;
+  {
+    int m = 9;
+#pragma weft parallel for extent(p: n + m) reduction(+: s)
+    for (int i = 0; i < n + m; ++i)
+      s += p[i];
+  }
+  return s;
+}
+
+// A local C array and an element reduction into a std::vector.
+void rowSums(const std::vector<float> &a, std::vector<float> &sums, int n) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) {
+    sums[i] = 0;
+#pragma weft parallel for reduction(+: sums[i])
+    for (int j = 0; j < n; ++j)
+      sums[i] += a[i * n + j];
+  }
+}
+
+int main() {
+  std::vector<float> v(1000), w(1000);
+  for (int i = 0; i < 1000; ++i)
+    w[i] = i;
+  vectors(v, w, 0.5f);
+  std::vector<float> o(777), a(777, 1.5f), b(777);
+  for (int i = 0; i < 777; ++i)
+    b[i] = i;
+  pointers(o.data(), a.data(), b.data(), 777);
+  std::vector<double> c(30 * 20), d(30 * 20, 2.0);
+  matrixPointer(c.data(), d.data(), 30, 20);
+  static float A[Rows][Cols];
+  static std::array<std::array<double, Cols>, Rows> B;
+  for (int i = 0; i < Rows; ++i)
+    for (int j = 0; j < Cols; ++j) {
+      A[i][j] = i - j;
+      Global[i][j] = i * j;
+    }
+  twoDimensions(A, B);
+  std::vector<std::array<float, 3>> P(500);
+  for (int i = 0; i < 500; ++i)
+    P[i] = {float(i), 1.f, 2.f};
+  std::vector<float> S(500);
+  points(P, S);
+  Cells Cs{o.data(), 700};
+  Cs.bump();
+  doubleAll(v);
+  const float Sum = sumFirst(b.data());
+  std::vector<float> M(40 * 40, 0.25f), Sums(40);
+  rowSums(M, Sums, 40);
+  double Total = 0;
+  for (float x : v)
+    Total += x;
+  for (float x : o)
+    Total += x;
+  for (double x : c)
+    Total += x;
+  for (int i = 0; i < Rows; ++i)
+    for (int j = 0; j < Cols; ++j)
+      Total += B[i][j];
+  for (float x : S)
+    Total += x;
+  std::printf("%.2f %g %g %g %g %g\n", Total, Sum, o[699], o[700], B[63][47],
+              Sums[39]);
+}
+// RAN-COUNT-9: calls on sim, 0 on the host
+
+#ifdef REFUSED
+void noExtent(float *p, int n) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    p[i] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-1]]:5: error: weft cannot know how many elements pointer 'p' points to
+  // REFUSED-NEXT: note: state it in the mark: '#pragma weft parallel for extent(p: n)', n the number of elements
+}
+void unusedExtent(float *p, int n) {
+#pragma weft parallel for extent(p, r: n)
+  for (int i = 0; i < n; ++i)
+    p[i] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-2]]:3: error: the extent clause names 'r', which the loop does not index as a pointer
+}
+void vectorOfVectors(std::vector<std::vector<float>> &m, int n) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    m[i][0] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-1]]:5: error: 'm' of type 'std::vector<std::vector<float>{{ ?}}>' cannot be captured: a std::vector of std::vectors is not one block of memory
+  // REFUSED-NEXT: note: store the elements in one std::vector and index it i * n + j
+}
+void aRow(float (&a)[4][4], std::vector<float> &out) {
+#pragma weft parallel for
+  for (int i = 0; i < 4; ++i)
+    out[i] = a[i] == nullptr;
+  // REFUSED: legacy-data.cpp:[[@LINE-1]]:14: error: 'a' has 2 dimensions: a weft loop indexes its elements, not its rows
+  // REFUSED-NEXT: note: index every dimension, as in a[i][j]
+}
+// A copy of a row into a per-iteration array would start it empty: refused.
+void copyRow(const std::vector<std::array<float, 3>> &p, std::vector<float> &out) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    std::array<float, 3> q = p[i];
+    out[i] = q[0];
+  }
+  // REFUSED: legacy-data.cpp:[[@LINE-3]]:26: error: per-iteration array 'q' can start from a list of values only
+  // REFUSED-NEXT: note: copy the elements one by one, or index the source directly
+}
+void unknownName(float *p) {
+#pragma weft parallel for extent(p: count)
+  for (int i = 0; i < 4; ++i)
+    p[i] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-2]]:3: error: no variable 'count' is visible at this loop
+}
+void notAnInteger(float *p, float f) {
+#pragma weft parallel for extent(p: f * 2)
+  for (int i = 0; i < 4; ++i)
+    p[i] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-2]]:3: error: the extent 'f * 2' of 'p' is not an integer
+}
+void innerExtent(float *p, int n) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+#pragma weft parallel for extent(p: n * n)
+    for (int j = 0; j < n; ++j)
+      p[i * n + j] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-2]]:5: error: an extent clause belongs on the outermost marked loop
+}
+void badSyntax(float *p, int n) {
+#pragma weft parallel for extent(p n)
+  for (int i = 0; i < n; ++i)
+    p[i] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-3]]:36: error: expected ':' after the pointers of 'extent'
+}
+void regionOfPointer(float *p) {
+  weft::region R(p);
+  // REFUSED: error: static assertion failed: weft::region takes std::span, std::vector, std::array and C arrays; for a pointer p to n elements, pass std::span(p, n)
+}
+#endif
