@@ -67,7 +67,10 @@ int main(int Argc, char **Argv) {
       return 1;
     }
     Cold.push_back(millisecondsSince(Start));
-    Cache.store(Name, Key, Binary);
+    if (std::string Why; !Cache.store(Name, Key, Binary, Why)) {
+      std::printf("FAILED: %s\n", Why.c_str());
+      return 1;
+    }
     Start = Clock::now();
     std::optional<std::vector<char>> Loaded = Cache.load(Name, Key);
     Warm.push_back(millisecondsSince(Start));

@@ -1,12 +1,14 @@
-// KernelCache.cpp: the on-disk cache's directory policy and entry format.
+// KernelCache.cpp: the on-disk cache's directory checks, descriptor-relative
+// entries and entry format.
 #include "core/KernelCache.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +16,8 @@ namespace weft::rt {
 
 namespace {
 constexpr char Magic[8] = {'w', 'e', 'f', 't', 'k', 'c', '0', '1'};
+// Magic, then the binary's size, its checksum and the key's hash.
+constexpr std::size_t HeaderSize = 32;
 
 std::uint64_t fnv1a(const char *Data, std::size_t Size) {
   std::uint64_t H = 1469598103934665603ull;
@@ -53,31 +57,116 @@ std::string userCacheDirectory() {
   return "/tmp/weft-cache-" + std::to_string(getuid());
 }
 
+int openPrivateDirectory(int AtFd, const std::string &Path, std::string &Why) {
+  const int Fd = ::openat(AtFd, Path.c_str(),
+                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (Fd < 0) {
+    struct stat St;
+    Why = ::fstatat(AtFd, Path.c_str(), &St, AT_SYMLINK_NOFOLLOW) == 0 &&
+                  S_ISLNK(St.st_mode)
+              ? Path + " is a symbolic link"
+              : "cannot open " + Path + ": " + std::strerror(errno);
+    return -1;
+  }
+  struct stat St;
+  if (::fstat(Fd, &St) != 0 || St.st_uid != ::getuid() ||
+      (St.st_mode & (S_IWGRP | S_IWOTH))) {
+    // Another user could plant a kernel there.
+    Why = Path + " is writable by others or not yours";
+    ::close(Fd);
+    return -1;
+  }
+  return Fd;
+}
+
+int openVerifiedEntry(int DirFd, const std::string &File) {
+  const int Fd =
+      ::openat(DirFd, File.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (Fd < 0)
+    return -1;
+  struct stat St;
+  if (::fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode) ||
+      St.st_uid != ::getuid() || (St.st_mode & (S_IWGRP | S_IWOTH))) {
+    ::close(Fd);
+    return -1;
+  }
+  return Fd;
+}
+
+bool writeEntryAtomically(int DirFd, const std::string &File, const char *Data,
+                          std::size_t Size, std::string &Why) {
+  static std::atomic<unsigned> Counter{0};
+  const std::string Tmp = File + ".tmp." + std::to_string(::getpid()) + "." +
+                          std::to_string(Counter++);
+  const int Fd =
+      ::openat(DirFd, Tmp.c_str(),
+               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (Fd < 0) {
+    Why = "cannot create " + Tmp + ": " + std::strerror(errno);
+    return false;
+  }
+  std::size_t Done = 0;
+  int Error = 0;
+  while (Done < Size) {
+    const ssize_t N = ::write(Fd, Data + Done, Size - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      Error = N < 0 ? errno : ENOSPC;
+      break;
+    }
+    Done += static_cast<std::size_t>(N);
+  }
+  if (::close(Fd) != 0 && !Error)
+    Error = errno;
+  // Readers see the old entry or the whole new one.
+  if (!Error && ::renameat(DirFd, Tmp.c_str(), DirFd, File.c_str()) != 0)
+    Error = errno;
+  if (Error) {
+    ::unlinkat(DirFd, Tmp.c_str(), 0);
+    Why = "cannot write " + File + ": " + std::strerror(Error);
+    return false;
+  }
+  return true;
+}
+
 KernelCache::KernelCache(std::string Subdirectory)
-    : Directory(userCacheDirectory() + "/" + Subdirectory) {}
+    : Directory(userCacheDirectory() + "/" + Subdirectory),
+      Subdirectory(std::move(Subdirectory)) {}
+
+KernelCache::~KernelCache() {
+  if (DirFd >= 0)
+    ::close(DirFd);
+}
 
 bool KernelCache::ready(std::string &Why) {
   if (State == 0) {
-    struct stat St;
-    if (!makeDirectories(Directory) || ::stat(Directory.c_str(), &St) != 0) {
-      Problem = "cannot create the kernel cache " + Directory;
-      State = -1;
-    } else if (St.st_uid != getuid() || (St.st_mode & (S_IWGRP | S_IWOTH))) {
-      // Another user could plant a kernel there.
-      Problem = "the kernel cache " + Directory +
-                " is writable by others or not yours; it is not used";
-      State = -1;
-    } else {
-      State = 1;
+    const std::string Root = userCacheDirectory();
+    std::string Reason;
+    int RootFd = -1;
+    if (!makeDirectories(Root))
+      Reason = "cannot create " + Root + ": " + std::strerror(errno);
+    else
+      RootFd = openPrivateDirectory(AT_FDCWD, Root, Reason);
+    if (RootFd >= 0) {
+      if (::mkdirat(RootFd, Subdirectory.c_str(), 0700) != 0 && errno != EEXIST)
+        Reason = "cannot create " + Directory + ": " + std::strerror(errno);
+      else if ((DirFd = openPrivateDirectory(RootFd, Subdirectory, Reason)) < 0)
+        Reason.replace(Reason.find(Subdirectory), Subdirectory.size(),
+                       Directory); // named by its whole path
+      ::close(RootFd);
     }
+    State = DirFd >= 0 ? 1 : -1;
+    if (State < 0)
+      Problem = "the kernel cache is not used: " + Reason;
   }
   Why = Problem;
   return State == 1;
 }
 
-std::string KernelCache::path(const std::string &Name,
-                              const std::string &Key) const {
-  return Directory + "/" + Name + "-" + contentHash(Key) + ".bin";
+std::string KernelCache::fileName(const std::string &Name,
+                                  const std::string &Key) const {
+  return Name + "-" + contentHash(Key) + ".bin";
 }
 
 std::optional<std::vector<char>> KernelCache::load(const std::string &Name,
@@ -85,50 +174,51 @@ std::optional<std::vector<char>> KernelCache::load(const std::string &Name,
   std::string Why;
   if (!ready(Why))
     return std::nullopt;
-  std::ifstream In(path(Name, Key), std::ios::binary);
-  if (!In)
+  const int Fd = openVerifiedEntry(DirFd, fileName(Name, Key));
+  if (Fd < 0)
     return std::nullopt;
-  char Header[8];
+  std::vector<char> Whole;
+  char Buffer[1 << 16];
+  while (true) {
+    const ssize_t N = ::read(Fd, Buffer, sizeof Buffer);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0 || Whole.size() > (1ull << 31))
+      break;
+    Whole.insert(Whole.end(), Buffer, Buffer + N);
+  }
+  ::close(Fd);
   std::uint64_t Size = 0, Sum = 0, KeyHash = 0;
-  In.read(Header, 8);
-  In.read(reinterpret_cast<char *>(&Size), 8);
-  In.read(reinterpret_cast<char *>(&Sum), 8);
-  In.read(reinterpret_cast<char *>(&KeyHash), 8);
-  if (!In || std::memcmp(Header, Magic, 8) != 0 || Size > (1ull << 31) ||
+  if (Whole.size() < HeaderSize || std::memcmp(Whole.data(), Magic, 8) != 0)
+    return std::nullopt; // Corrupt: rebuilt.
+  std::memcpy(&Size, Whole.data() + 8, 8);
+  std::memcpy(&Sum, Whole.data() + 16, 8);
+  std::memcpy(&KeyHash, Whole.data() + 24, 8);
+  if (Size != Whole.size() - HeaderSize ||
       KeyHash != fnv1a(Key.data(), Key.size()))
-    return std::nullopt; // Corrupt or a hash collision: rebuilt.
-  std::vector<char> Binary(Size);
-  In.read(Binary.data(), static_cast<std::streamsize>(Size));
-  if (!In || fnv1a(Binary.data(), Binary.size()) != Sum)
+    return std::nullopt; // Truncated, or a hash collision.
+  std::vector<char> Binary(Whole.begin() + HeaderSize, Whole.end());
+  if (fnv1a(Binary.data(), Binary.size()) != Sum)
     return std::nullopt;
   return Binary;
 }
 
-void KernelCache::store(const std::string &Name, const std::string &Key,
-                        const std::vector<char> &Binary) {
-  std::string Why;
+bool KernelCache::store(const std::string &Name, const std::string &Key,
+                        const std::vector<char> &Binary, std::string &Why) {
   if (!ready(Why))
-    return;
-  const std::string Final = path(Name, Key);
-  const std::string Tmp = Final + "." + std::to_string(getpid());
-  {
-    std::ofstream Out(Tmp, std::ios::binary);
-    const std::uint64_t Size = Binary.size();
-    const std::uint64_t Sum = fnv1a(Binary.data(), Binary.size());
-    const std::uint64_t KeyHash = fnv1a(Key.data(), Key.size());
-    Out.write(Magic, 8);
-    Out.write(reinterpret_cast<const char *>(&Size), 8);
-    Out.write(reinterpret_cast<const char *>(&Sum), 8);
-    Out.write(reinterpret_cast<const char *>(&KeyHash), 8);
-    Out.write(Binary.data(), static_cast<std::streamsize>(Binary.size()));
-    if (!Out) {
-      std::remove(Tmp.c_str());
-      return;
-    }
-  }
-  // Readers see the old entry or the whole new one.
-  if (std::rename(Tmp.c_str(), Final.c_str()) != 0)
-    std::remove(Tmp.c_str());
+    return false;
+  const std::uint64_t Header[3] = {Binary.size(),
+                                   fnv1a(Binary.data(), Binary.size()),
+                                   fnv1a(Key.data(), Key.size())};
+  std::vector<char> Whole(Magic, Magic + 8);
+  Whole.insert(Whole.end(), reinterpret_cast<const char *>(Header),
+               reinterpret_cast<const char *>(Header) + sizeof Header);
+  Whole.insert(Whole.end(), Binary.begin(), Binary.end());
+  if (writeEntryAtomically(DirFd, fileName(Name, Key), Whole.data(),
+                           Whole.size(), Why))
+    return true;
+  Why = "the kernel cache " + Directory + ": " + Why;
+  return false;
 }
 
 } // namespace weft::rt

@@ -2,6 +2,12 @@
 // a program compiles nothing. Entries are keyed by everything that shapes the
 // binary (kernel text, defines, backend, architecture, compiler version) and
 // carry a checksum: a corrupt entry is detected and rebuilt.
+//
+// No one else may get a file of theirs loaded: every directory from the
+// cache root down must be a directory (not a link) of this user that no one
+// else can write; the backend's folder is then held open, and entries are
+// opened relative to it (never by path again, so swapping a parent after the
+// check changes nothing), without following links, and written atomically.
 #ifndef WEFT_RUNTIME_CORE_KERNELCACHE_H
 #define WEFT_RUNTIME_CORE_KERNELCACHE_H
 
@@ -16,25 +22,50 @@ public:
   /// The cache under Subdirectory of the user's cache directory
   /// (WEFT_CACHE_DIR, else $XDG_CACHE_HOME/weft, else ~/.cache/weft).
   explicit KernelCache(std::string Subdirectory);
+  ~KernelCache();
+  KernelCache(const KernelCache &) = delete;
+  KernelCache &operator=(const KernelCache &) = delete;
 
-  /// Creates the directory (0700) on first use. False, with the reason, when
-  /// it cannot, or when others can write to it: then nothing is cached.
+  /// Creates the directories (0700) on first use, checks them and opens the
+  /// backend's. False, with the reason, when it cannot, or when a directory
+  /// is a link, not this user's, or writable by others: then nothing is
+  /// cached.
   bool ready(std::string &Why);
   const std::string &directory() const { return Directory; }
+  /// The verified folder, open (-1 before ready()).
+  int directoryFd() const { return DirFd; }
 
   std::optional<std::vector<char>> load(const std::string &Name,
                                         const std::string &Key);
-  void store(const std::string &Name, const std::string &Key,
-             const std::vector<char> &Binary);
+  /// False, with the reason (a full disk), when the entry could not be
+  /// written; the cache holds no partial entry then.
+  bool store(const std::string &Name, const std::string &Key,
+             const std::vector<char> &Binary, std::string &Why);
 
-  /// The file an entry lives in.
-  std::string path(const std::string &Name, const std::string &Key) const;
+  /// The file name of an entry, inside directory().
+  std::string fileName(const std::string &Name, const std::string &Key) const;
 
 private:
-  std::string Directory;
+  std::string Directory, Subdirectory;
+  int DirFd = -1;
   int State = 0; // 0 unknown, 1 ready, -1 unusable
   std::string Problem;
 };
+
+/// Opens File in the directory DirFd for reading, without following a
+/// link, and only if it is a regular file of this user that no one else can
+/// write. -1 otherwise.
+int openVerifiedEntry(int DirFd, const std::string &File);
+
+/// Writes Data to File in DirFd atomically: a new temporary file in the same
+/// directory, renamed over File once complete. False with the reason.
+bool writeEntryAtomically(int DirFd, const std::string &File, const char *Data,
+                          std::size_t Size, std::string &Why);
+
+/// Opens Path, a directory that must not be a link and must belong to this
+/// user with no write permission for others (checked on the open
+/// descriptor). -1 with the reason otherwise.
+int openPrivateDirectory(int AtFd, const std::string &Path, std::string &Why);
 
 /// 64-bit FNV-1a of Text, as 16 hex digits.
 std::string contentHash(const std::string &Text);

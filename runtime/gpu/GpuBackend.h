@@ -53,7 +53,12 @@ public:
                           Binary, Log))
       return std::string(Compiler.name()) + " could not compile it for " +
              Props.Architecture + ": " + Log;
-    Cache.store(Kernel.Name, Key, Binary);
+    // A full disk costs the next run a compile, not this run its kernel.
+    if (std::string Problem; !Cache.store(Kernel.Name, Key, Binary, Problem) &&
+                             Cache.ready(Why) && !StoreWarned) {
+      warn(Problem + "; the compiled kernel is used, not kept");
+      StoreWarned = true;
+    }
     Status S = loadFunction(Binary, Function, Handle);
     if (S.empty() && verbosity() >= 1) {
       // The compiler's report says what spilled; the driver's does not.
@@ -105,6 +110,7 @@ protected:
   RuntimeCompiler Compiler;
   DeviceProperties Props;
   KernelCache Cache;
+  bool StoreWarned = false;
   bool CacheWarned = false;
 };
 

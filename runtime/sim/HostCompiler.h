@@ -1,6 +1,9 @@
 // HostCompiler.h: compiles kernel text into a shared object with the host
 // C++ compiler, started with an argument vector (never through a shell), and
-// caches the result by content hash.
+// caches the result by content hash. The compiler runs inside the cache's
+// verified folder (its working directory set from the folder's descriptor)
+// and the object is loaded through the descriptor of the file checked, so
+// no one can swap in a file of theirs between the check and the load.
 #ifndef WEFT_RUNTIME_SIM_HOSTCOMPILER_H
 #define WEFT_RUNTIME_SIM_HOSTCOMPILER_H
 
@@ -15,20 +18,28 @@ class HostCompiler {
 public:
   /// The compiler is WEFT_SIM_CXX, else the one weft was built with.
   HostCompiler();
+  ~HostCompiler();
 
-  /// Writes Source to the cache and compiles it unless an object for the
-  /// same text, flags and compiler is there already. Returns the object's
-  /// path, or an empty string with Error set.
-  std::string compile(const std::string &Name, const std::string &Source,
-                      const std::vector<std::string> &Flags,
-                      std::string &Error);
+  /// Compiles Source unless an object for the same text, flags and
+  /// compiler is cached, and loads it (dlopen). Returns the library's
+  /// handle, or null with Error set.
+  void *compileAndLoad(const std::string &Name, const std::string &Source,
+                       const std::vector<std::string> &Flags,
+                       std::string &Error);
 
   const std::string &compiler() const { return Compiler; }
 
 private:
-  bool prepareCache(std::string &Error);
+  /// The cache's folder, or where the cache cannot be used (after one
+  /// warning), a private temporary folder for this process.
+  bool prepare(std::string &Error);
+  /// Loads File of the working folder through its verified descriptor.
+  void *load(const std::string &File, std::string &Error);
   std::string Compiler;
   KernelCache Cache{"sim"};
+  int DirFd = -1;         // the cache's, or the private folder's
+  std::string DirName;    // for messages
+  std::string PrivateDir; // removed when the process ends
   bool Prepared = false;
 };
 

@@ -83,14 +83,11 @@ public:
     if (Check)
       Flags.push_back("-DWEFT_SIM_CHECK=1");
     std::string Error;
-    std::string Object = Compiler.compile(
+    void *Library = Compiler.compileAndLoad(
         Info.Name, std::string(Source) + glue(Info.Name, Info.Combine.Name),
         Flags, Error);
-    if (Object.empty())
-      return Error;
-    void *Library = ::dlopen(Object.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!Library)
-      return std::string("cannot load the compiled kernel: ") + ::dlerror();
+      return Error;
     auto K = std::make_unique<SimKernel>();
     K->Name = Function;
     K->Location = Info.Location;
