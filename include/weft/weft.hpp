@@ -10,6 +10,10 @@
 #include <iterator>
 #include <span>
 #include <type_traits>
+#include <version>
+#if defined(__cpp_lib_mdspan)
+#include <mdspan>
+#endif
 
 namespace weft {
 namespace detail {
@@ -47,6 +51,27 @@ template <class T, class N> constexpr LaunchArg dataArg(T *Data, N Count) {
   return elementsOf(Data, static_cast<std::size_t>(Count));
 }
 
+#if defined(__cpp_lib_mdspan)
+/// A std::mdspan (layout_right): its elements, and its extents one by one.
+template <class T, class E, class L, class A>
+constexpr LaunchArg dataArg(const std::mdspan<T, E, L, A> &Data) {
+  return elementsOf(
+      Data.data_handle(),
+      static_cast<std::size_t>(Data.mapping().required_span_size()));
+}
+template <class T, class E, class L, class A>
+constexpr typename E::index_type
+mdspanExtent(const std::mdspan<T, E, L, A> &Data, std::size_t Rank) {
+  return Data.extent(Rank);
+}
+#endif
+
+/// What a region keeps resident: what a loop may index, but pointers.
+template <class D>
+concept RegionData = requires(D &Data) {
+  dataArg(Data);
+};
+
 constexpr LaunchArg makeLaunchArg(const LaunchArg &Data) { return Data; }
 template <class T> constexpr LaunchArg makeLaunchArg(const T &Scalar) {
   static_assert(std::is_trivially_copyable_v<T>,
@@ -81,11 +106,11 @@ constexpr bool launch(const char *Descriptor, const char *Source,
 class region {
 public:
   template <class... Ds> explicit region(Ds &&...Data) {
-    static_assert((detail::ContiguousData<Ds> && ...),
-                  "weft::region takes std::span, std::vector, std::array and "
-                  "C arrays; for a pointer p to n elements, pass "
-                  "std::span(p, n)");
-    if constexpr ((detail::ContiguousData<Ds> && ...)) {
+    static_assert((detail::RegionData<Ds> && ...),
+                  "weft::region takes std::span, std::vector, std::array, C "
+                  "arrays and std::mdspan; for a pointer p to n elements, "
+                  "pass std::span(p, n)");
+    if constexpr ((detail::RegionData<Ds> && ...)) {
       const detail::ResidentRange Ranges[sizeof...(Ds) + 1] = {
           range(Data)..., detail::ResidentRange{nullptr, 0}};
       if (&detail::regionEnter) // null without the runtime (abi.h)
@@ -101,10 +126,10 @@ public:
 
   /// Copies Data (all of a resident range, or part of one: a subspan) to
   /// the device, or back to the host.
-  template <detail::ContiguousData D> void update_device(D &&Data) {
+  template <detail::RegionData D> void update_device(D &&Data) {
     update(range(Data), true);
   }
-  template <detail::ContiguousData D> void update_host(D &&Data) {
+  template <detail::RegionData D> void update_host(D &&Data) {
     update(range(Data), false);
   }
 

@@ -43,6 +43,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
   }
   R.CaptureSources = CaptureSources;
   R.CaptureExtents = CaptureExtents;
+  R.CaptureRanks = CaptureRanks;
   R.LevelLocations = LevelLocations;
   R.Nest.Functions = std::move(Functions);
   R.Nest.Structs = std::move(Structs);

@@ -23,6 +23,9 @@ struct RecognizedNest {
   /// Per parameter: for a pointer, the number of elements it points to
   /// (from its extent clause), as an expression at the loop; else null.
   std::vector<const clang::Expr *> CaptureExtents;
+  /// Per parameter: R when it is extent R of the mdspan CaptureSources
+  /// names (passed as weft::detail::mdspanExtent(m, R)); else -1.
+  std::vector<int> CaptureRanks;
   syntax::Clauses Clauses;
   /// Where each level's loop is, in the order of ir::levels().
   std::vector<clang::SourceLocation> LevelLocations;

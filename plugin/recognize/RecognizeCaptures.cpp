@@ -108,6 +108,8 @@ std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
   InnerExtents.push_back(Shape ? Shape->Inner
                                : llvm::SmallVector<std::uint64_t, 2>());
   CaptureExtents.push_back(Extent);
+  MdspanShapes.push_back(Shape && Shape->IsMdspan ? *Shape : DataShape());
+  CaptureRanks.push_back(-1);
   CaptureIndex[D] = I;
   return I;
 }

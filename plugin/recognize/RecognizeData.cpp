@@ -25,6 +25,8 @@ std::optional<Recognizer::DataShape> Recognizer::dataShape(QualType T) const {
                       "memory";
   } else if (const auto *Array = stdTemplate(T, "array")) {
     E = Array->getTemplateArgs()[0].getAsType();
+  } else if (const auto *Md = stdTemplate(T, "mdspan")) {
+    return mdspanShape(Md);
   } else if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T)) {
     E = CAT->getElementType();
   } else if (const auto *PT = T->getAs<PointerType>()) {
@@ -53,6 +55,55 @@ std::optional<Recognizer::DataShape> Recognizer::dataShape(QualType T) const {
   }
   Shape.Element = Const ? E.withConst() : E;
   return Shape;
+}
+
+std::optional<Recognizer::DataShape>
+Recognizer::mdspanShape(const ClassTemplateSpecializationDecl *Md) const {
+  DataShape Shape;
+  Shape.IsMdspan = true;
+  const TemplateArgumentList &Args = Md->getTemplateArgs();
+  Shape.Element = Args[0].getAsType();
+  const auto *Extents = stdTemplate(Args[1].getAsType(), "extents");
+  const auto *Layout = Args[2].getAsType()->getAsCXXRecordDecl();
+  const auto *Accessor = stdTemplate(Args[3].getAsType(), "default_accessor");
+  if (!Extents || !Layout || Layout->getName() != "layout_right" || !Accessor) {
+    Shape.Refusal = "only a std::mdspan with layout_right and the default "
+                    "accessor is one row-major block";
+    return Shape;
+  }
+  const TemplateArgumentList &E = Extents->getTemplateArgs();
+  Shape.IndexType =
+      scalarKind(E[0].getAsType()).value_or(ir::ScalarKind::ULong);
+  for (const TemplateArgument &N : E[1].getPackAsArray()) {
+    const llvm::APSInt V = N.getAsIntegral();
+    // std::dynamic_extent is the largest size_t.
+    Shape.Extents.push_back(V.isMaxValue() ? -1 : V.getExtValue());
+  }
+  return Shape;
+}
+
+ir::ExprPtr Recognizer::mdspanExtent(unsigned P, unsigned R) {
+  const DataShape &Shape = MdspanShapes[P];
+  if (Shape.Extents[R] >= 0)
+    return integer(Shape.Extents[R]);
+  auto [It, New] = ExtentParams.try_emplace({P, R}, Params.size());
+  if (New) {
+    ir::Param E;
+    E.Name = Params[P].Name + "_extent" + std::to_string(R);
+    E.Kind = ir::ParamKind::Scalar;
+    E.Element = Shape.IndexType;
+    Params.push_back(std::move(E));
+    Uses.emplace_back();
+    Uses.back().Read = true;
+    CaptureSources.push_back(CaptureSources[P]);
+    InnerExtents.emplace_back();
+    CaptureExtents.push_back(nullptr);
+    MdspanShapes.emplace_back();
+    CaptureRanks.push_back(static_cast<int>(R));
+  }
+  auto Ref = make(ir::Expr::ParamRef, Shape.IndexType);
+  Ref->ParamIndex = It->second;
+  return Ref;
 }
 
 const syntax::Extent *Recognizer::extentOf(llvm::StringRef Pointer) const {
@@ -214,8 +265,10 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   while (true) {
     const Expr *X = Root->IgnoreParenImpCasts();
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
-        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) {
-      Subscripts.push_back(OC->getArg(1));
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() >= 2) {
+      // A[i, j]: the indices of one subscript, written outermost first.
+      for (unsigned I = OC->getNumArgs() - 1; I >= 1; --I)
+        Subscripts.push_back(OC->getArg(I));
       Root = OC->getArg(0);
     } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
       Subscripts.push_back(AS->getIdx());
@@ -228,6 +281,8 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   std::optional<unsigned> P = spanOperand(Root);
   if (!P)
     return nullptr;
+  if (MdspanShapes[*P].IsMdspan)
+    return mdspanElement(E, *P, Subscripts, A);
   const llvm::SmallVector<std::uint64_t, 2> &Inner = InnerExtents[*P];
   if (Subscripts.size() != Inner.size() + 1)
     return failExpr(
@@ -270,6 +325,47 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   R->Origin = E->getBeginLoc().getRawEncoding();
   R->Operands.push_back(std::move(Flat));
   (void)K;
+  return R;
+}
+
+ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
+                                      llvm::ArrayRef<const Expr *> Subscripts,
+                                      Access A) {
+  const DataShape &Shape = MdspanShapes[P];
+  if (Subscripts.size() != Shape.Extents.size())
+    return failExpr(E->getBeginLoc(),
+                    "'" + Params[P].Name + "' has " +
+                        std::to_string(Shape.Extents.size()) +
+                        " dimensions: index every one",
+                    "write " + Params[P].Name + "[i, j] for two");
+  // Row-major (layout_right): ((i * E1) + j) * E2 + k, in 64 bits.
+  ir::ExprPtr Flat;
+  for (std::size_t D = 0; D < Subscripts.size(); ++D) {
+    ir::ExprPtr Index = expr(Subscripts[D], Access::Read);
+    if (!Index)
+      return nullptr;
+    auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
+    Wide->Operands.push_back(std::move(Index));
+    if (!Flat) {
+      Flat = std::move(Wide);
+      continue;
+    }
+    auto Extent = make(ir::Expr::Cast, ir::ScalarKind::Long);
+    Extent->Operands.push_back(mdspanExtent(P, static_cast<unsigned>(D)));
+    auto Scaled = make(ir::Expr::Binary, ir::ScalarKind::Long, "*");
+    Scaled->Operands.push_back(std::move(Flat));
+    Scaled->Operands.push_back(std::move(Extent));
+    Flat = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
+    Flat->Operands.push_back(std::move(Scaled));
+    Flat->Operands.push_back(std::move(Wide));
+  }
+  markUse(P, A);
+  auto R = make(ir::Expr::SpanElement, Params[P].Element);
+  R->ParamIndex = P;
+  R->Struct = Params[P].Struct;
+  R->LValue = A != Access::Read || BindingReference;
+  R->Origin = E->getBeginLoc().getRawEncoding();
+  R->Operands.push_back(std::move(Flat));
   return R;
 }
 

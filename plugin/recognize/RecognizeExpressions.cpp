@@ -160,6 +160,25 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
             dataShape(MC->getImplicitObjectArgument()->getType());
         M && M->getName() == "size" && Shape && !Shape->IsPointer)
       return dataSize(MC->getImplicitObjectArgument(), K);
+    // A.extent(r) of an mdspan, r a constant.
+    if (std::optional<DataShape> Shape =
+            dataShape(MC->getImplicitObjectArgument()->getType());
+        M && M->getName() == "extent" && Shape && Shape->IsMdspan &&
+        MC->getNumArgs() == 1) {
+      std::optional<unsigned> P = spanOperand(MC->getImplicitObjectArgument());
+      if (!P)
+        return nullptr; // Diagnosed: a layout weft cannot take.
+      Expr::EvalResult Rank;
+      if (!MC->getArg(0)->EvaluateAsInt(Rank, Ctx) ||
+          Rank.Val.getInt().getZExtValue() >= Shape->Extents.size())
+        return failExpr(MC->getArg(0)->getBeginLoc(),
+                        "the rank of 'extent' must be a constant below " +
+                            std::to_string(Shape->Extents.size()));
+      auto C = make(ir::Expr::Cast, K.value_or(Shape->IndexType));
+      C->Operands.push_back(mdspanExtent(
+          *P, static_cast<unsigned>(Rank.Val.getInt().getZExtValue())));
+      return C;
+    }
     if (M && M->isVirtual())
       return failExpr(Loc,
                       "virtual call to '" + M->getQualifiedNameAsString() +

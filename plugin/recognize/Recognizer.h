@@ -136,8 +136,15 @@ private:
     llvm::SmallVector<std::uint64_t, 2> Inner;
     bool IsPointer = false;
     const char *Refusal = nullptr;
+    /// A std::mdspan (layout_right): every rank's extent, -1 where it is
+    /// known at run time only, and the type of its indices.
+    bool IsMdspan = false;
+    llvm::SmallVector<std::int64_t, 4> Extents;
+    ir::ScalarKind IndexType = ir::ScalarKind::ULong;
   };
   std::optional<DataShape> dataShape(QualType T) const;
+  std::optional<DataShape>
+  mdspanShape(const ClassTemplateSpecializationDecl *Md) const;
 
   /// The extent clause that names Pointer, if any.
   const syntax::Extent *extentOf(llvm::StringRef Pointer) const;
@@ -156,6 +163,12 @@ private:
   /// False, after the error, when E is an element of a container weft
   /// refuses (the proxy std::vector<bool>'s operator[] returns).
   bool proxyOfData(const Expr *E);
+  /// `A[i, j]` of the mdspan captured as P, flattened.
+  ir::ExprPtr mdspanElement(const Expr *E, unsigned P,
+                            llvm::ArrayRef<const Expr *> Subscripts, Access A);
+  /// `A.extent(R)` of the mdspan captured as P: a constant, or a scalar
+  /// the launch passes (captured on first use).
+  ir::ExprPtr mdspanExtent(unsigned P, unsigned R);
   /// `v.size()`: the elements of captured data (rows, for nested arrays).
   ir::ExprPtr dataSize(const Expr *Object, std::optional<ir::ScalarKind> K);
 
@@ -336,6 +349,11 @@ private:
   /// element (DataShape::Inner), and for a pointer its extent.
   std::vector<llvm::SmallVector<std::uint64_t, 2>> InnerExtents;
   std::vector<const Expr *> CaptureExtents;
+  /// Per captured variable: for an mdspan, its shape; for the scalar that
+  /// holds an mdspan's run-time extent, that rank (else -1).
+  std::vector<DataShape> MdspanShapes;
+  std::vector<int> CaptureRanks;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> ExtentParams;
   std::vector<SourceLocation> LevelLocations;
   int SequentialDepth = 0;
   int SwitchDepth = 0; // 'break' inside a switch leaves only the switch

@@ -83,7 +83,31 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
                                        ME->getMemberDecl(), ME->getType(),
                                        VK_LValue, OK_Ordinary);
     }
-    if (Nest.Nest.Params[I].isSpan()) {
+    if (const int Rank = Nest.CaptureRanks[I]; Rank >= 0) {
+      // A run-time extent of an mdspan: weft::detail::mdspanExtent(m, R).
+      LookupResult ExtentFn(S, &Ctx.Idents.get("mdspanExtent"), Loc,
+                            Sema::LookupOrdinaryName);
+      ExprResult Callee = lookupIn(S, Detail, "mdspanExtent",
+                                   Sema::LookupOrdinaryName, ExtentFn)
+                              ? S.BuildDeclarationNameExpr(NoScope, ExtentFn,
+                                                           /*NeedsADL=*/false)
+                              : ExprError();
+      Expr *RankArg = IntegerLiteral::Create(
+          Ctx, llvm::APInt(Ctx.getTypeSize(Ctx.getSizeType()), Rank),
+          Ctx.getSizeType(), Loc);
+      llvm::SmallVector<Expr *, 2> ExtentArgs = {Arg, RankArg};
+      ExprResult Extent =
+          Callee.isInvalid()
+              ? ExprError()
+              : S.BuildCallExpr(nullptr, Callee.get(), Loc, ExtentArgs, Loc);
+      if (Extent.isInvalid()) {
+        error(Ctx.getDiagnostics(), Loc,
+              "<weft/weft.hpp> declares no mdspan support here",
+              "compile with a standard library that has <mdspan> (C++23)");
+        return nullptr;
+      }
+      Arg = Extent.get();
+    } else if (Nest.Nest.Params[I].isSpan()) {
       ExprResult DataCallee =
           DataArg.empty() ? ExprError()
                           : S.BuildDeclarationNameExpr(NoScope, DataArg,

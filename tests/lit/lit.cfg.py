@@ -29,6 +29,9 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, os.environ.get("PATH", "")])
 config.available_features.add("clang-" + config.clang_version)
 config.environment["WEFT_BACKEND"] = "host"
+# std::mdspan comes with libc++ (libc++-22-dev); libstdc++ 12 has none.
+if os.path.exists("/usr/lib/llvm-%s/include/c++/v1/mdspan" % config.clang_version):
+    config.available_features.add("mdspan")
 
 # NVRTC compiles need libnvrtc; without it those tests report UNSUPPORTED.
 import subprocess
