@@ -526,6 +526,58 @@ template <> struct numeric_limits<bool> {
   static WEFT_DEVICE bool lowest() { return false; }
 };
 
+// reduction(argmax: v, at) and argmin reduce one 64-bit key per element:
+// the value's bits in an order that compares as the values do (high half)
+// and its index (low half, inverted where the best key must pick the lowest
+// of tied indices), so that the max (min) of the keys is the arg reduction.
+#if defined(WEFT_DIALECT_SIM) || defined(WEFT_HIP_BARE)
+WEFT_DEVICE unsigned float_bits(float X) {
+  return __builtin_bit_cast(unsigned, X);
+}
+WEFT_DEVICE float bits_float(unsigned X) {
+  return __builtin_bit_cast(float, X);
+}
+#else
+WEFT_DEVICE unsigned float_bits(float X) { return __float_as_uint(X); }
+WEFT_DEVICE float bits_float(unsigned X) { return __uint_as_float(X); }
+#endif
+WEFT_DEVICE unsigned arg_order(float V) {
+  const unsigned U = float_bits(V + 0.0f); // -0 is +0, as `>` sees them
+  return (U & 0x80000000u) ? ~U : (U | 0x80000000u);
+}
+WEFT_DEVICE float arg_value(unsigned O, float) {
+  return bits_float((O & 0x80000000u) ? (O & 0x7fffffffu) : ~O);
+}
+template <class T> WEFT_DEVICE unsigned arg_order(T V) { // integers <= 32 bits
+  return T(-1) < T(0) ? (unsigned)(int)V ^ 0x80000000u : (unsigned)V;
+}
+template <class T> WEFT_DEVICE T arg_value(unsigned O, T) {
+  return T(-1) < T(0) ? (T)(int)(O ^ 0x80000000u) : (T)O;
+}
+/// The key of value V at Index, for argmax (Max) or argmin, ties to the
+/// first index (First: `x > v`) or the last (`x >= v`). A NaN never wins.
+template <bool Max, bool First, class T, class I>
+WEFT_DEVICE unsigned long long arg_key(T V, I Index) {
+  if (V != V)
+    return Max ? 0ull : ~0ull;
+  const unsigned Low = Max == First ? ~(unsigned)Index : (unsigned)Index;
+  return ((unsigned long long)arg_order(V) << 32) | Low;
+}
+/// An inner level's reduced key into V and At, where it beats V as the
+/// loop's comparison says.
+template <bool Max, bool First, class T, class I>
+WEFT_DEVICE void arg_finish(unsigned long long Key, T &V, I &At) {
+  if (Key == (Max ? 0ull : ~0ull))
+    return;
+  const T Best = arg_value((unsigned)(Key >> 32), V);
+  const unsigned Low = Max == First ? ~(unsigned)Key : (unsigned)Key;
+  if (Max ? (First ? V < Best : !(Best < V))
+          : (First ? Best < V : !(V < Best))) {
+    V = Best;
+    At = (I)Low;
+  }
+}
+
 /// The value that leaves any other unchanged under Op.
 template <int Op, class T> WEFT_DEVICE T identity() {
   return Op == reduce_mul || Op == reduce_land ? T(1)
@@ -626,7 +678,8 @@ WEFT_DEVICE T axis_allreduce(T V, shared_array<T, N> &Scratch, unsigned Lane,
   barrier();
   for (unsigned Width = Count / 2; Width > 0; Width /= 2) {
     if (Lane < Width)
-      Scratch[Me] = combine<Op>(Scratch.ld(Me), Scratch.ld(Me + Width * Stride));
+      Scratch[Me] =
+          combine<Op>(Scratch.ld(Me), Scratch.ld(Me + Width * Stride));
     barrier();
   }
   const T R = Scratch.ld(Me - Lane * Stride);

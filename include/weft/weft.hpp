@@ -6,6 +6,7 @@
 #include "weft/abi.h"
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <iterator>
 #include <span>
@@ -65,6 +66,59 @@ mdspanExtent(const std::mdspan<T, E, L, A> &Data, std::size_t Rank) {
   return Data.extent(Rank);
 }
 #endif
+
+/// reduction(argmax: v, at) (argmin) over the outermost level: the kernel
+/// reduces one key per element (device.h's arg_key) into Key, and at the
+/// end of the launch's full expression the best key goes into v and at if
+/// it beats v as the loop's comparison says (First: `x > v`, ties to the
+/// first index). A launch that fails leaves Key empty; the host loop then
+/// computes v and at itself.
+template <bool Max, bool First, class T, class I> struct ArgKey {
+  T &Value;
+  I &At;
+  unsigned long long Key = Max ? 0ull : ~0ull;
+
+  constexpr ~ArgKey() {
+    if (Key == (Max ? 0ull : ~0ull))
+      return;
+    const unsigned Order = static_cast<unsigned>(Key >> 32);
+    T Best;
+    if constexpr (std::is_floating_point_v<T>)
+      Best = std::bit_cast<float>((Order & 0x80000000u) ? (Order & 0x7fffffffu)
+                                                        : ~Order);
+    else if constexpr (std::is_signed_v<T>)
+      Best = static_cast<T>(static_cast<int>(Order ^ 0x80000000u));
+    else
+      Best = static_cast<T>(Order);
+    const unsigned Low =
+        Max == First ? ~static_cast<unsigned>(Key) : static_cast<unsigned>(Key);
+    if (Max ? (First ? Value < Best : !(Best < Value))
+            : (First ? Best < Value : !(Value < Best))) {
+      Value = Best;
+      At = static_cast<I>(Low);
+    }
+  }
+};
+template <class T, class I>
+constexpr ArgKey<true, true, T, I> argmaxFirst(T &V, I &At) {
+  return {V, At};
+}
+template <class T, class I>
+constexpr ArgKey<true, false, T, I> argmaxLast(T &V, I &At) {
+  return {V, At};
+}
+template <class T, class I>
+constexpr ArgKey<false, true, T, I> argminFirst(T &V, I &At) {
+  return {V, At};
+}
+template <class T, class I>
+constexpr ArgKey<false, false, T, I> argminLast(T &V, I &At) {
+  return {V, At};
+}
+template <bool Max, bool First, class T, class I>
+constexpr LaunchArg makeLaunchArg(const ArgKey<Max, First, T, I> &K) {
+  return {&K.Key, 1, sizeof K.Key};
+}
 
 /// What a region keeps resident: what a loop may index, but pointers.
 template <class D>

@@ -12,7 +12,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
   if (!level(Loop, R.Clauses, R.Nest.Root) || Failed)
     return std::nullopt;
   // An extent clause for a pointer the loop does not index is a typo, or
-  // left over from an edit.
+  // left over from an edit: harmless, but worth a word.
   for (const syntax::Extent &E : R.Clauses.Extents)
     for (const std::string &Pointer : E.Pointers) {
       bool Used = false;
@@ -24,11 +24,11 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
         Used = Used || (CaptureExtents[I] && D->getName() == Pointer);
       }
       if (!Used)
-        return fail(Loop->getBeginLoc(),
-                    "the extent clause names '" + Pointer +
-                        "', which the loop does not index as a pointer",
-                    "remove it from extent(...), or name the pointer as "
-                    "the loop writes it");
+        diagnose(Diags, Loop->getBeginLoc(), DiagnosticsEngine::Warning,
+                 "the extent clause names '" + Pointer +
+                     "', which the loop does not index as a pointer",
+                 "remove it from extent(...), or name the pointer as the "
+                 "loop writes it");
     }
   R.Nest.Location = R.Nest.Root.Location;
   if (R.Clauses.Strategy)
@@ -44,6 +44,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
   R.CaptureSources = CaptureSources;
   R.CaptureExtents = CaptureExtents;
   R.CaptureRanks = CaptureRanks;
+  R.CaptureArgKeys = CaptureArgKeys;
   R.LevelLocations = LevelLocations;
   R.Nest.Functions = std::move(Functions);
   R.Nest.Structs = std::move(Structs);

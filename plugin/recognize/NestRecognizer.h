@@ -26,6 +26,11 @@ struct RecognizedNest {
   /// Per parameter: R when it is extent R of the mdspan CaptureSources
   /// names (passed as weft::detail::mdspanExtent(m, R)); else -1.
   std::vector<int> CaptureRanks;
+  /// Per parameter: for the key of reduction(argmax: v, at) over the
+  /// outermost level (CaptureSources names v), the reference to at and the
+  /// function of <weft/weft.hpp> that pairs them (argmaxFirst, ...); else
+  /// null and empty.
+  std::vector<std::pair<const clang::Expr *, std::string>> CaptureArgKeys;
   syntax::Clauses Clauses;
   /// Where each level's loop is, in the order of ir::levels().
   std::vector<clang::SourceLocation> LevelLocations;

@@ -110,6 +110,7 @@ std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
   CaptureExtents.push_back(Extent);
   MdspanShapes.push_back(Shape && Shape->IsMdspan ? *Shape : DataShape());
   CaptureRanks.push_back(-1);
+  CaptureArgKeys.emplace_back(nullptr, "");
   CaptureIndex[D] = I;
   return I;
 }
@@ -158,6 +159,16 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
                         "' cannot be used in a weft loop",
                     "use local variables, captured scalars and spans");
   std::optional<ir::ScalarKind> K = scalarKind(DRE->getType());
+  if (const ArgReduction *R = argReductionOf(VD))
+    return failExpr(DRE->getLocation(),
+                    "'" + VD->getName().str() + "' of reduction(" +
+                        (R->Max ? "argmax" : "argmin") +
+                        ": ...) can be used in the loop only to find the "
+                        "best element",
+                    std::string("write 'if (x ") + (R->Max ? ">" : "<") + " " +
+                        R->Value->getName().str() + ") { " +
+                        R->Value->getName().str() + " = x; " +
+                        R->At->getName().str() + " = i; }'");
   if (VD == HeaderIndex)
     return failExpr(DRE->getLocation(),
                     "a loop bound cannot depend on the loop's own index");

@@ -83,7 +83,7 @@ Recognizer::mdspanShape(const ClassTemplateSpecializationDecl *Md) const {
 }
 
 ir::ExprPtr Recognizer::mdspanExtent(unsigned P, unsigned R) {
-  const DataShape &Shape = MdspanShapes[P];
+  const DataShape Shape = MdspanShapes[P]; // a copy: captures grow the vector
   if (Shape.Extents[R] >= 0)
     return integer(Shape.Extents[R]);
   auto [It, New] = ExtentParams.try_emplace({P, R}, Params.size());
@@ -100,6 +100,7 @@ ir::ExprPtr Recognizer::mdspanExtent(unsigned P, unsigned R) {
     CaptureExtents.push_back(nullptr);
     MdspanShapes.emplace_back();
     CaptureRanks.push_back(static_cast<int>(R));
+    CaptureArgKeys.emplace_back(nullptr, "");
   }
   auto Ref = make(ir::Expr::ParamRef, Shape.IndexType);
   Ref->ParamIndex = It->second;
@@ -283,7 +284,9 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
     return nullptr;
   if (MdspanShapes[*P].IsMdspan)
     return mdspanElement(E, *P, Subscripts, A);
-  const llvm::SmallVector<std::uint64_t, 2> &Inner = InnerExtents[*P];
+  // A copy: a subscript may capture more variables, which grows the
+  // per-capture vectors under a reference.
+  const llvm::SmallVector<std::uint64_t, 2> Inner = InnerExtents[*P];
   if (Subscripts.size() != Inner.size() + 1)
     return failExpr(
         E->getBeginLoc(),
@@ -331,7 +334,7 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
 ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
                                       llvm::ArrayRef<const Expr *> Subscripts,
                                       Access A) {
-  const DataShape &Shape = MdspanShapes[P];
+  const DataShape Shape = MdspanShapes[P]; // a copy: subscripts may capture
   if (Subscripts.size() != Shape.Extents.size())
     return failExpr(E->getBeginLoc(),
                     "'" + Params[P].Name + "' has " +

@@ -98,33 +98,10 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     return R;
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    if (OC->getOperator() == OO_Subscript) {
-      if (const ReducedElement *R = reducedElement(OC)) {
-        if (!AllowedReductionRefs.contains(OC))
-          return failExpr(
-              OC->getBeginLoc(),
-              "the partial value of reduction element '" +
-                  exprSource(R->Element) + "' cannot be used inside the loop",
-              std::string("combine into it with '") +
-                  combineSpelling(ActiveReductions.lookup(R->Stand)) +
-                  "' only");
-        return make(ir::Expr::Local, R->Type, R->Name);
-      }
-      // Another element of a span whose element a level reduces: it may be
-      // the reduced one in some iteration, whose value is partial there.
-      for (const ReducedElement &R : ReducedElements)
-        if (sameBase(OC->getArg(0), R.Element))
-          return failExpr(OC->getBeginLoc(),
-                          "no other element of '" + exprSource(OC->getArg(0)) +
-                              "' can be used in the loop that reduces '" +
-                              exprSource(R.Element) + "'",
-                          "read it before or after that loop");
-      if (ir::ExprPtr R = localElement(OC, OC->getArg(0), OC->getArg(1), K))
-        return R;
-      if (Failed)
-        return nullptr;
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return subscript(OC, OC->getArg(0), OC->getArg(1), A, K);
+    if (OC->getOperator() == OO_Subscript) // A[i, j] of an mdspan
       return dataElement(OC, A, K);
-    }
     if (OC->getOperator() == OO_Call)
       if (const auto *MD =
               dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
@@ -269,17 +246,41 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
   if (isa<CXXNewExpr>(E) || isa<CXXDeleteExpr>(E))
     return failExpr(Loc, "new and delete cannot be used in a weft loop",
                     "allocate before the loop");
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-    if (ir::ExprPtr R = localElement(AS, AS->getBase(), AS->getIdx(), K))
-      return R;
-    if (Failed)
-      return nullptr;
-    return dataElement(AS, A, K);
-  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return subscript(AS, AS->getBase(), AS->getIdx(), A, K);
   return failExpr(Loc,
                   std::string("this expression (") + E->getStmtClassName() +
                       ") is not supported in a weft loop",
                   NotSupportedYet);
+}
+
+ir::ExprPtr Recognizer::subscript(const Expr *E, const Expr *Base,
+                                  const Expr *Index, Access A,
+                                  std::optional<ir::ScalarKind> K) {
+  if (const ReducedElement *R = reducedElement(E)) {
+    if (!AllowedReductionRefs.contains(stripped(E)))
+      return failExpr(
+          E->getBeginLoc(),
+          "the partial value of reduction element '" + exprSource(R->Element) +
+              "' cannot be used inside the loop",
+          std::string("combine into it with '") +
+              combineSpelling(ActiveReductions.lookup(R->Stand)) + "' only");
+    return make(ir::Expr::Local, R->Type, R->Name);
+  }
+  // Another element of data whose element a level reduces: it may be the
+  // reduced one in some iteration, whose value is partial there.
+  for (const ReducedElement &R : ReducedElements)
+    if (sameBase(Base, R.Element))
+      return failExpr(E->getBeginLoc(),
+                      "no other element of '" + exprSource(Base) +
+                          "' can be used in the loop that reduces '" +
+                          exprSource(R.Element) + "'",
+                      "read it before or after that loop");
+  if (ir::ExprPtr R = localElement(E, Base, Index, K))
+    return R;
+  if (Failed)
+    return nullptr;
+  return dataElement(E, A, K);
 }
 
 ir::ExprPtr Recognizer::structValue(const Expr *E, Access A) {

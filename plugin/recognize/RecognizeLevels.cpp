@@ -44,10 +44,15 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
   if (Clauses.Split)
     L.Forced.Split = Clauses.Split->Value;
   std::vector<const VarDecl *> Reducing;
-  for (const syntax::Reduction &R : Clauses.Reductions)
+  for (const syntax::Reduction &R : Clauses.Reductions) {
+    if (R.Operator == "argmax" || R.Operator == "argmin") {
+      argReduction(Loop, Body, R, L);
+      continue;
+    }
     for (const std::string &Name : R.Variables)
       if (const VarDecl *V = reduction(Loop, Body, R.Operator, Name, L))
         Reducing.push_back(V);
+  }
   if (Failed)
     return false;
   const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
@@ -57,6 +62,8 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
   SwitchDepth = SavedSwitch;
   for (const VarDecl *V : Reducing)
     ActiveReductions.erase(V);
+  if (!Failed)
+    finishArgReductions(L.Depth);
   // Its elements' stand-ins are the enclosing level's business now
   // (RecognizeStatements loads and stores them around the level).
   for (ReducedElement &R : ReducedElements)

@@ -60,6 +60,13 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
                         "'if' with an initializer or a declaration is not "
                         "supported in a weft loop",
                         "declare the variable before the 'if'");
+    if (std::optional<ir::StmtPtr> Arg = argCombine(If)) {
+      if (*Arg)
+        Out.push_back(std::move(*Arg));
+      return;
+    }
+    if (Failed)
+      return;
     auto R = Make(ir::Stmt::If);
     // `if (x > m) m = x;` combines a max reduction m: its condition may
     // read m, and its assignment combines.
@@ -86,6 +93,7 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     auto R = Make(ir::Stmt::ParallelFor);
     R->Nested = std::make_unique<ir::Level>();
     FinishedElements.clear();
+    FinishedArgs.clear();
     if (!level(M->Loop, Clauses, *R->Nested))
       return;
     // reduction(op: tmp[i]): the element goes through a local of this
@@ -107,6 +115,29 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
       Store->Operands.push_back(make(ir::Expr::Local, E.Type, E.Name));
       auto S = Make(ir::Stmt::ExprStmt);
       S->Exprs.push_back(std::move(Store));
+      Stores.push_back(std::move(S));
+    }
+    // reduction(argmax: v, at): the key starts empty before the level
+    // and goes into v and at after it.
+    std::vector<ArgReduction> Args = std::move(FinishedArgs);
+    FinishedArgs.clear();
+    for (const ArgReduction &A : Args) {
+      auto Decl = Make(ir::Stmt::Decl);
+      Decl->VarType.Scalar = ir::ScalarKind::ULongLong;
+      Decl->Name = A.Key;
+      Decl->Exprs.push_back(make(ir::Expr::IntLiteral,
+                                 ir::ScalarKind::ULongLong,
+                                 A.Max ? "0ull" : "18446744073709551615ull"));
+      Out.push_back(std::move(Decl));
+      auto Finish = make(ir::Expr::Call, ir::ScalarKind::Int, A.function(true));
+      Finish->Operands.push_back(
+          make(ir::Expr::Local, ir::ScalarKind::ULongLong, A.Key));
+      Finish->Operands.push_back(
+          make(ir::Expr::Local, A.ValueType, A.Value->getName().str()));
+      Finish->Operands.push_back(
+          make(ir::Expr::Local, A.AtType, A.At->getName().str()));
+      auto S = Make(ir::Stmt::ExprStmt);
+      S->Exprs.push_back(std::move(Finish));
       Stores.push_back(std::move(S));
     }
     Out.push_back(std::move(R));

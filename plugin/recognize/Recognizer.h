@@ -157,6 +157,11 @@ private:
   /// The captured data a subscript or size() applies to.
   std::optional<unsigned> spanOperand(const Expr *E);
 
+  /// A subscript `Base[Index]` (an operator[] or a built-in one): a
+  /// reduced element's stand-in, a per-iteration array's element, or an
+  /// element of captured data.
+  ir::ExprPtr subscript(const Expr *E, const Expr *Base, const Expr *Index,
+                        Access A, std::optional<ir::ScalarKind> K);
   /// An element of captured data: `v[i]`, `a[i][j]` (flattened), `p[i]`.
   ir::ExprPtr dataElement(const Expr *E, Access A,
                           std::optional<ir::ScalarKind> K);
@@ -263,6 +268,34 @@ private:
                                   const std::string &Name, ir::Level &L,
                                   ir::Reduction &R);
 
+  /// reduction(argmax: v, at) / argmin on a level (RecognizeArgReductions).
+  struct ArgReduction {
+    const VarDecl *Value = nullptr, *At = nullptr;
+    bool Max = true;
+    int First = -1; // ties to the first index (`>`); -1 until the `if`
+    ir::ScalarKind ValueType = ir::ScalarKind::Float;
+    ir::ScalarKind AtType = ir::ScalarKind::Int;
+    std::string Key; // the reduced key, a local or (outermost) a parameter
+    unsigned Depth = 0;
+    int Param = -1;
+    /// weft.hpp's argmaxFirst (...), or with Finish device.h's arg_finish.
+    std::string function(bool Finish = false) const;
+  };
+  std::vector<ArgReduction> ArgReductions; // of the enclosing levels
+  std::vector<ArgReduction> FinishedArgs;  // of the inner level just read
+  unsigned ArgKeys = 0;
+  bool argReduction(Stmt *Loop, const Stmt *Body,
+                    const syntax::Reduction &Clause, ir::Level &L);
+  const ArgReduction *argReductionOf(const VarDecl *V) const;
+  ir::ExprPtr argKeyRef(const ArgReduction &R);
+  /// `if (x > v) { v = x; at = i; }` on an active argmax: the key's
+  /// combination; nullopt when If compares no argmax value.
+  std::optional<ir::StmtPtr> argCombine(const IfStmt *If);
+  /// At the end of level Depth: its arg reductions were combined; the
+  /// outermost's launch function is known, inner ones are finished around
+  /// the level (FinishedArgs).
+  bool finishArgReductions(unsigned Depth);
+
   /// `v op= e` or `v = v op e` on an active reduction variable v.
   ir::ExprPtr combine(const BinaryOperator *B, const VarDecl *V,
                       std::optional<ir::ScalarKind> K);
@@ -353,6 +386,9 @@ private:
   /// holds an mdspan's run-time extent, that rank (else -1).
   std::vector<DataShape> MdspanShapes;
   std::vector<int> CaptureRanks;
+  /// Per captured variable: for an argmax's key, the index variable and
+  /// weft.hpp's function that makes the key from it and the value.
+  std::vector<std::pair<const Expr *, std::string>> CaptureArgKeys;
   llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> ExtentParams;
   std::vector<SourceLocation> LevelLocations;
   int SequentialDepth = 0;

@@ -21,6 +21,35 @@ NamedDecl *lookupIn(Sema &S, DeclContext *DC, llvm::StringRef Name,
   return R.empty() ? nullptr : R.getRepresentativeDecl();
 }
 
+DeclRefExpr *copyRef(ASTContext &Ctx, const DeclRefExpr *Ref,
+                     SourceLocation Loc) {
+  return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+                             const_cast<ValueDecl *>(Ref->getDecl()),
+                             Ref->refersToEnclosingVariableOrCapture(), Loc,
+                             Ref->getType(), Ref->getValueKind());
+}
+
+/// weft::detail::Name(Args...), declared by <weft/weft.hpp>. Null after an
+/// error: Missing (with Hint) when the header does not declare it, Sema's
+/// own when the arguments do not fit.
+Expr *callDetail(Sema &S, NamespaceDecl *Detail, llvm::StringRef Name,
+                 llvm::MutableArrayRef<Expr *> Args, SourceLocation Loc,
+                 const char *Missing, const char *Hint) {
+  LookupResult Found(S, &S.getASTContext().Idents.get(Name), Loc,
+                     Sema::LookupOrdinaryName);
+  CXXScopeSpec NoScope;
+  ExprResult Callee =
+      lookupIn(S, Detail, Name, Sema::LookupOrdinaryName, Found)
+          ? S.BuildDeclarationNameExpr(NoScope, Found, /*NeedsADL=*/false)
+          : ExprError();
+  if (Callee.isInvalid()) {
+    error(S.getASTContext().getDiagnostics(), Loc, Missing, Hint);
+    return nullptr;
+  }
+  ExprResult Call = S.BuildCallExpr(nullptr, Callee.get(), Loc, Args, Loc);
+  return Call.isInvalid() ? nullptr : Call.get();
+}
+
 } // namespace
 
 Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
@@ -57,12 +86,8 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   if (Callee.isInvalid())
     return nullptr;
 
-  // Captured data goes through weft::detail::dataArg (its elements, with
-  // a pointer's extent); scalars as they are.
-  LookupResult DataArg(S, &Ctx.Idents.get("dataArg"), Loc,
-                       Sema::LookupOrdinaryName);
-  lookupIn(S, Detail, "dataArg", Sema::LookupOrdinaryName, DataArg);
-
+  const char *Older = "this <weft/weft.hpp> is older than the plugin";
+  const char *Installed = "use the weft headers installed with this plugin";
   llvm::SmallVector<Expr *, 8> Args;
   Args.push_back(compat::makeStringLiteral(Ctx, Descriptor, Loc));
   Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
@@ -70,10 +95,7 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
     const Expr *Source = Nest.CaptureSources[I];
     Expr *Arg;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Source)) {
-      Arg = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
-                                const_cast<ValueDecl *>(Ref->getDecl()),
-                                Ref->refersToEnclosingVariableOrCapture(), Loc,
-                                Ref->getType(), Ref->getValueKind());
+      Arg = copyRef(Ctx, Ref, Loc);
     } else {
       // this->member
       const auto *ME = cast<MemberExpr>(Source);
@@ -83,50 +105,30 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
                                        ME->getMemberDecl(), ME->getType(),
                                        VK_LValue, OK_Ordinary);
     }
-    if (const int Rank = Nest.CaptureRanks[I]; Rank >= 0) {
+    if (const auto &[AtRef, Pairing] = Nest.CaptureArgKeys[I];
+        !Pairing.empty()) {
+      // reduction(argmax: v, at): weft::detail::argmaxFirst(v, at).
+      Expr *PairArgs[] = {Arg, copyRef(Ctx, cast<DeclRefExpr>(AtRef), Loc)};
+      Arg = callDetail(S, Detail, Pairing, PairArgs, Loc, Older, Installed);
+    } else if (const int Rank = Nest.CaptureRanks[I]; Rank >= 0) {
       // A run-time extent of an mdspan: weft::detail::mdspanExtent(m, R).
-      LookupResult ExtentFn(S, &Ctx.Idents.get("mdspanExtent"), Loc,
-                            Sema::LookupOrdinaryName);
-      ExprResult Callee = lookupIn(S, Detail, "mdspanExtent",
-                                   Sema::LookupOrdinaryName, ExtentFn)
-                              ? S.BuildDeclarationNameExpr(NoScope, ExtentFn,
-                                                           /*NeedsADL=*/false)
-                              : ExprError();
-      Expr *RankArg = IntegerLiteral::Create(
-          Ctx, llvm::APInt(Ctx.getTypeSize(Ctx.getSizeType()), Rank),
-          Ctx.getSizeType(), Loc);
-      llvm::SmallVector<Expr *, 2> ExtentArgs = {Arg, RankArg};
-      ExprResult Extent =
-          Callee.isInvalid()
-              ? ExprError()
-              : S.BuildCallExpr(nullptr, Callee.get(), Loc, ExtentArgs, Loc);
-      if (Extent.isInvalid()) {
-        error(Ctx.getDiagnostics(), Loc,
-              "<weft/weft.hpp> declares no mdspan support here",
-              "compile with a standard library that has <mdspan> (C++23)");
-        return nullptr;
-      }
-      Arg = Extent.get();
+      Expr *ExtentArgs[] = {
+          Arg, IntegerLiteral::Create(
+                   Ctx, llvm::APInt(Ctx.getTypeSize(Ctx.getSizeType()), Rank),
+                   Ctx.getSizeType(), Loc)};
+      Arg = callDetail(
+          S, Detail, "mdspanExtent", ExtentArgs, Loc,
+          "<weft/weft.hpp> declares no mdspan support here",
+          "compile with a standard library that has <mdspan> (C++23)");
     } else if (Nest.Nest.Params[I].isSpan()) {
-      ExprResult DataCallee =
-          DataArg.empty() ? ExprError()
-                          : S.BuildDeclarationNameExpr(NoScope, DataArg,
-                                                       /*NeedsADL=*/false);
-      if (DataCallee.isInvalid()) {
-        error(Ctx.getDiagnostics(), Loc,
-              "this <weft/weft.hpp> is older than the plugin",
-              "use the weft headers installed with this plugin");
-        return nullptr;
-      }
+      // Captured data: weft::detail::dataArg(v), or (p, extent).
       llvm::SmallVector<Expr *, 2> DataArgs = {Arg};
       if (const Expr *Extent = Nest.CaptureExtents[I])
         DataArgs.push_back(const_cast<Expr *>(Extent));
-      ExprResult Data =
-          S.BuildCallExpr(nullptr, DataCallee.get(), Loc, DataArgs, Loc);
-      if (Data.isInvalid())
-        return nullptr;
-      Arg = Data.get();
+      Arg = callDetail(S, Detail, "dataArg", DataArgs, Loc, Older, Installed);
     }
+    if (!Arg)
+      return nullptr;
     Args.push_back(Arg);
   }
 

@@ -171,8 +171,8 @@ private:
     R.Offset = At;
     skipSpace();
     std::size_t OpAt = Pos;
-    static const char *const Ops[] = {"&&", "||", "+",   "*",  "&",
-                                      "|",  "^",  "min", "max"};
+    static const char *const Ops[] = {
+        "argmax", "argmin", "&&", "||", "+", "*", "&", "|", "^", "min", "max"};
     for (const char *Op : Ops) {
       std::string S(Op);
       if (Text.compare(Pos, S.size(), S) == 0) {
@@ -188,7 +188,8 @@ private:
     }
     if (R.Operator.empty())
       return fail(OpAt, "unknown reduction operator",
-                  "reduction operators are + * min max & | ^ && ||");
+                  "reduction operators are + * min max & | ^ && || and "
+                  "argmax argmin");
     if (!expect(':', "after the reduction operator"))
       return false;
     do {
@@ -222,6 +223,12 @@ private:
       R.Variables.push_back(V);
       skipSpace();
     } while (Pos < Text.size() && Text[Pos] == ',' && ++Pos);
+    if (R.Operator.rfind("arg", 0) == 0 &&
+        (R.Variables.size() != 2 ||
+         R.Variables[0].find('[') != std::string::npos ||
+         R.Variables[1].find('[') != std::string::npos))
+      return fail(OpAt, "'" + R.Operator + "' reduces a value and its index",
+                  "write reduction(" + R.Operator + ": best, at)");
     Out.Reductions.push_back(std::move(R));
     return true;
   }

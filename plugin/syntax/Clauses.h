@@ -11,7 +11,8 @@
 namespace weft::syntax {
 
 struct Reduction {
-  std::string Operator; // + * min max & | ^ && ||
+  std::string Operator; // + * min max & | ^ && || argmax argmin
+  /// argmax and argmin: the value, then the index of the best one.
   /// Names, or elements as `tmp[i]` (the subscript without spaces).
   std::vector<std::string> Variables;
   std::size_t Offset = 0;

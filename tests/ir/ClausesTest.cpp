@@ -66,6 +66,18 @@ TEST(Clauses, ReductionElements) {
   EXPECT_EQ(E.Offset, 16u);
 }
 
+TEST(Clauses, ArgReductions) {
+  Clauses C;
+  ClauseError E;
+  ASSERT_TRUE(
+      parseClauses("reduction(argmax: best, at) reduction(min: m)", C, E))
+      << E.Message;
+  EXPECT_EQ(C.Reductions[0].Operator, "argmax");
+  EXPECT_EQ(C.Reductions[0].Variables,
+            (std::vector<std::string>{"best", "at"}));
+  EXPECT_EQ(C.Reductions[1].Operator, "min");
+}
+
 // The extent expression comes out in postfix order, with the offsets of its
 // tokens; several pointers share one extent, and the clause may repeat.
 TEST(Clauses, Extents) {
@@ -115,26 +127,30 @@ TEST_P(ClauseErrors, PointsAtTheFault) {
 
 INSTANTIATE_TEST_SUITE_P(
     Grammar, ClauseErrors,
-    testing::Values(Rejected{"colapse(2)", 0, "unknown clause 'colapse'"},
-                    Rejected{"block(128", 9, "expected ')'"},
-                    Rejected{"block 128", 6, "expected '('"},
-                    Rejected{"block(100)", 6, "power of two"},
-                    Rejected{"block(0)", 6, "must be positive"},
-                    Rejected{"block(x)", 6, "positive integer"},
-                    Rejected{"dim(w)", 4, "unknown dimension"},
-                    Rejected{"strategy(fast)", 9, "unknown strategy"},
-                    Rejected{"reduction(-: s)", 10, "reduction operator"},
-                    Rejected{"reduction(+ s)", 12, "expected ':'"},
-                    Rejected{"reduction(+: )", 13, "variable name"},
-                    Rejected{"block(64) block(32)", 10, "given twice"},
-                    Rejected{"if()", 3, "needs a condition"},
-                    Rejected{"span(some)", 5, "positive integer"},
-                    Rejected{"extent(p n)", 9, "expected ':'"},
-                    Rejected{"extent(: n)", 7, "pointer's name"},
-                    Rejected{"extent(p: )", 10, "a number or a variable"},
-                    Rejected{"extent(p: n +)", 13, "a number or a variable"},
-                    Rejected{"extent(p: (n)", 13, "expected ')'"},
-                    Rejected{"extent(p: 12ab)", 10, "not a decimal integer"},
-                    Rejected{"extent(p: n.size())", 11, "expected ')'"}));
+    testing::Values(
+        Rejected{"colapse(2)", 0, "unknown clause 'colapse'"},
+        Rejected{"block(128", 9, "expected ')'"},
+        Rejected{"block 128", 6, "expected '('"},
+        Rejected{"block(100)", 6, "power of two"},
+        Rejected{"block(0)", 6, "must be positive"},
+        Rejected{"block(x)", 6, "positive integer"},
+        Rejected{"dim(w)", 4, "unknown dimension"},
+        Rejected{"strategy(fast)", 9, "unknown strategy"},
+        Rejected{"reduction(-: s)", 10, "reduction operator"},
+        Rejected{"reduction(+ s)", 12, "expected ':'"},
+        Rejected{"reduction(+: )", 13, "variable name"},
+        Rejected{"block(64) block(32)", 10, "given twice"},
+        Rejected{"if()", 3, "needs a condition"},
+        Rejected{"span(some)", 5, "positive integer"},
+        Rejected{"reduction(argmax: v)", 10, "value and its index"},
+        Rejected{"reduction(argmin: v, at, w)", 10, "value and its index"},
+        Rejected{"reduction(argmax: v[i], at)", 10, "value and its index"},
+        Rejected{"extent(p n)", 9, "expected ':'"},
+        Rejected{"extent(: n)", 7, "pointer's name"},
+        Rejected{"extent(p: )", 10, "a number or a variable"},
+        Rejected{"extent(p: n +)", 13, "a number or a variable"},
+        Rejected{"extent(p: (n)", 13, "expected ')'"},
+        Rejected{"extent(p: 12ab)", 10, "not a decimal integer"},
+        Rejected{"extent(p: n.size())", 11, "expected ')'"}));
 
 } // namespace

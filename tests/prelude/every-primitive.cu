@@ -52,8 +52,15 @@ WEFT_KERNEL(weft_every_primitive, 256)
       weft::ballot(A > 0) + weft::all(B > 0) + weft::any(C > 0);
   weft::warp_sync();
   weft::barrier();
+  // argmax / argmin keys, on float and int values, finished in place.
+  float BestF = A;
+  int BestI = C, AtF = 0, AtI = 0;
+  weft::arg_finish<true, true>(weft::arg_key<true, true>(A, T), BestF, AtF);
+  weft::arg_finish<false, false>(weft::arg_key<false, false>(C, T), BestI,
+                                 AtI);
   if (In) {
-    F[T] = A + weft::identity<weft::reduce_mul, float>();
+    F[T] = A + weft::identity<weft::reduce_mul, float>() + BestF + AtF +
+           BestI + AtI;
     D[T] = B + weft::identity<weft::reduce_min, double>();
     I[T] = C;
   }

@@ -7,6 +7,8 @@
 // one index. On the checked simulator against the host; then the forms
 // refused, with their fixes.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
+// RUN: rm -rf %t.kernels && %weftxx -fsyntax-only -fplugin-arg-weft-emit-dir=%t.kernels %s
+// RUN: cat %t.kernels/*.cu | FileCheck %s --check-prefix=KERNEL
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
@@ -15,6 +17,10 @@
 // RUN: env WEFT_BACKEND=sim WEFT_VERBOSE=1 %t.exe 2>&1 | FileCheck %s --check-prefix=RAN
 // RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
 #include <weft/weft.hpp>
+// Every capture is a span parameter of the kernel; nested arrays are
+// indexed flat.
+// KERNEL: (int n, weft::dspan<float> out, weft::dspan<const float> a, weft::dspan<const float> b,
+// KERNEL: Global.ld(((((long)i) * 48l) + ((long)j)))
 
 #include <array>
 #include <cstdio>
@@ -79,6 +85,14 @@ void points(const std::vector<std::array<float, 3>> &p, std::vector<float> &s) {
     s[i] = p[i][0] + p[i][1] + p[i][2];
 }
 
+// A subscript that captures another variable while the row's is read (a
+// fuzzer found the recognizer reading freed memory here).
+void gather(float (&m)[4][8], std::span<const int> cols, std::span<float> out) {
+#pragma weft parallel for
+  for (int i = 0; i < 4; ++i)
+    out[i] = m[i][cols[i]];
+}
+
 // A member pointer with a member extent; a range-for over a vector.
 struct Cells {
   float *Data;
@@ -124,6 +138,23 @@ void rowSums(const std::vector<float> &a, std::vector<float> &sums, int n) {
   }
 }
 
+// The same through pointers: the element of a built-in subscript stands in
+// for its local too (the fuzzer found it written straight to memory from
+// every iteration of the inner loop).
+// CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+6]]
+// CHECK: decl float weft_reduced_sums0 = $sums[i]
+// CHECK: (weft_reduced_sums0 += $a[((i * $n) + j)])
+// CHECK: ($sums[i] = weft_reduced_sums0)
+void rowSumsPointer(const float *a, float *sums, int n) {
+#pragma weft parallel for extent(a: n * n) extent(sums: n)
+  for (int i = 0; i < n; ++i) {
+    sums[i] = 0;
+#pragma weft parallel for reduction(+: sums[i])
+    for (int j = 0; j < n; ++j)
+      sums[i] += a[i * n + j];
+  }
+}
+
 int main() {
   std::vector<float> v(1000), w(1000);
   for (int i = 0; i < 1000; ++i)
@@ -152,8 +183,16 @@ int main() {
   Cs.bump();
   doubleAll(v);
   const float Sum = sumFirst(b.data());
+  float Table[4][8];
+  for (int i = 0; i < 32; ++i)
+    Table[i / 8][i % 8] = i;
+  const int Picks[4] = {7, 0, 3, 5};
+  float Gathered[4];
+  gather(Table, Picks, Gathered);
   std::vector<float> M(40 * 40, 0.25f), Sums(40);
   rowSums(M, Sums, 40);
+  std::vector<float> PointerSums(40);
+  rowSumsPointer(M.data(), PointerSums.data(), 40);
   double Total = 0;
   for (float x : v)
     Total += x;
@@ -166,10 +205,10 @@ int main() {
       Total += B[i][j];
   for (float x : S)
     Total += x;
-  std::printf("%.2f %g %g %g %g %g\n", Total, Sum, o[699], o[700], B[63][47],
-              Sums[39]);
+  std::printf("%.2f %g %g %g %g %g %g %g\n", Total, Sum, o[699], o[700],
+              B[63][47], Sums[39], Gathered[0], Gathered[3] + PointerSums[17]);
 }
-// RAN-COUNT-9: calls on sim, 0 on the host
+// RAN-COUNT-11: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void noExtent(float *p, int n) {
@@ -183,7 +222,7 @@ void unusedExtent(float *p, int n) {
 #pragma weft parallel for extent(p, r: n)
   for (int i = 0; i < n; ++i)
     p[i] = 0;
-  // REFUSED: legacy-data.cpp:[[@LINE-2]]:3: error: the extent clause names 'r', which the loop does not index as a pointer
+  // REFUSED: legacy-data.cpp:[[@LINE-2]]:3: warning: the extent clause names 'r', which the loop does not index as a pointer
 }
 void vectorOfVectors(std::vector<std::vector<float>> &m, int n) {
 #pragma weft parallel for

@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""nests.py: random marked nests, each program checking itself.
+
+Generates programs of 1-3 random nests (depth 1-3; map levels, reductions
+over the outermost or an inner level with every operator on int, float and
+double, argmax and argmin, element reductions; affine reads with guarded
+offsets, sequential inner loops, if/else, helper functions, a struct; data
+held in spans, vectors or pointers with an extent clause). Each nest is
+emitted twice, marked and not; main() runs both and compares (exactly for
+integers; floating-point inputs are multiples of 1/8, so sums come out
+exact in any order, and elementwise math gets a tolerance for contraction).
+Each program is compiled with the plugin and run on the checked simulator.
+
+  nests.py --clang CLANG --plugin SO --include DIR --lib DIR --count N
+           --seed S [--jobs J] [--timeout SECONDS] [--keep DIR]
+
+A failure is a compiler crash or hang, a mismatch, a report of the
+simulator's checker (the programs are race-free by construction), or a loop
+that fell back to the host. A program the plugin rejects is counted apart
+(a form the generator believes weft takes). Failing programs are kept in
+--keep. Exits 1 on any failure.
+"""
+import argparse
+import concurrent.futures
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+TYPES = ["int", "float", "double"]
+OPS = {"int": ["+", "*", "min", "max", "&", "|", "^", "&&", "||"],
+       "float": ["+", "*", "min", "max"], "double": ["+", "*", "min", "max"]}
+INIT = {"+": "0", "*": "1", "min": "1000000", "max": "-1000000", "&": "-1",
+        "|": "0", "^": "0", "&&": "1", "||": "0"}
+
+
+class Nest:
+    def __init__(self, rng, k, T, holder):
+        self.rng, self.k, self.T, self.holder = rng, k, T, holder
+        self.depth = rng.choice([1, 1, 2, 2, 3])
+        self.ext = [rng.choice([1, 2, 7, 31, 33, 64, 100, 257])
+                    for _ in range(self.depth)]
+        while self.product() > 40000:
+            self.ext[rng.randrange(self.depth)] //= 2
+            self.ext = [max(1, e) for e in self.ext]
+        kinds = ["map", "map", "outer"]
+        if self.depth >= 2:
+            kinds += ["inner", "inner", "element"]
+        if T != "double":
+            kinds += ["argmax"]
+        self.kind = rng.choice(kinds)
+        self.idx = ["i%d" % d for d in range(self.depth)]
+        self.pointer_extents = ["a", "b", "p", "out"] if holder == "pointer" else []
+        self.lines = None
+
+    def product(self):
+        p = 1
+        for e in self.ext:
+            p *= e
+        return p
+
+    def flat(self, upto):
+        """Row-major index of the first `upto` levels."""
+        f = self.idx[0]
+        for d in range(1, upto):
+            f = "(%s * n%d + %s)" % (f, d, self.idx[d])
+        return f
+
+    def lit(self, v):
+        return {"int": "%d" % v, "float": "%.1ff" % v, "double": "%.1f" % v}[self.T]
+
+    def expr(self, depth, where, seq=None, exact=False):
+        rng, T = self.rng, self.T
+        if depth == 0 or rng.random() < 0.3:
+            leaf = rng.choice(["a", "a", "guard", "index", "lit", "pair", "scalar"])
+            if leaf == "a":
+                return "a[%s]" % where
+            if leaf == "guard":
+                c = rng.choice([-3, -1, 1, 2, 5])
+                at = "(%s + %d)" % (where, c) if seq is None else \
+                    "(%s + %s + %d)" % (where, seq, c)
+                return "(%s >= 0 && %s < na ? b[%s] : (%s)1)" % (at, at, at, T)
+            if leaf == "index":
+                return "(%s)(%s %% 5)" % (T, rng.choice(self.idx))
+            if leaf == "lit":
+                return "(%s)%s" % (T, self.lit(rng.choice([1, 2, 3])))
+            if leaf == "pair":
+                return "(%s)p[%s].%s" % (T, where, rng.choice(["x", "y"]))
+            return "(%s)s" % T
+        op = rng.choice(["+", "-", "*", "max", "min", "cond", "helper"] +
+                        (["%", "&", "^"] if T == "int" else
+                         ([] if exact else ["sqrt"])))
+        a = self.expr(depth - 1, where, seq, exact)
+        b = self.expr(depth - 1, where, seq, exact)
+        if op in "+-":
+            return "(%s %s %s)" % (a, op, b)
+        if op == "*":  # bounded: one factor in [-2, 2]
+            return "(%s * (%s)((%s) > 0 ? 2 : -1))" % (a, T, b)
+        if op in ("max", "min"):
+            return "std::%s(%s, %s)" % (op, a, b)
+        if op == "cond":
+            return "(%s > %s ? %s : %s)" % (a, b, a, b)
+        if op == "helper":
+            return "helper(%s, %s)" % (a, b)
+        if op == "sqrt":
+            return "std::sqrt(std::fabs(%s))" % a
+        if op == "%":
+            return "(%s %% 7)" % a
+        return "(%s %s 15)" % (a, op)
+
+    def header(self, d, marked, clauses=""):
+        lines = []
+        if marked:
+            extra = []
+            if d == 0 and self.pointer_extents:
+                extra.append("extent(%s: na)" % ", ".join(self.pointer_extents))
+            if clauses:
+                extra.append(clauses)
+            lines.append("#pragma weft parallel for " + " ".join(extra))
+        lines.append("for (int %s = 0; %s < n%d; ++%s)" % (self.idx[d], self.idx[d], d, self.idx[d]))
+        return lines
+
+    def combine(self, var, op, e):
+        forms = {"+": ["%s += %s;", "%s = %s + %s;"],
+                 "*": ["%s *= (%s) > 0 ? (T)1 : (T)-1;"],
+                 "min": ["%s = std::min(%s, %s);", "if (%s < %s) %s = %s;",
+                         "%s = %s < %s ? %s : %s;"],
+                 "max": ["%s = std::max(%s, %s);", "if (%s > %s) %s = %s;",
+                         "%s = %s > %s ? %s : %s;"],
+                 "&": ["%s &= %s;"], "|": ["%s |= %s;"], "^": ["%s ^= %s;"],
+                 "&&": ["%s = %s && (%s) > 0;"], "||": ["%s = %s || (%s) > 0;"]}
+        f = self.rng.choice(forms[op])
+        if f.startswith("if (%s < %s)") or f.startswith("if (%s > %s)"):
+            return f % (e, var, var, e)
+        if f.count("%s") == 5:
+            return f % (var, e, var, e, var)
+        if f.count("%s") == 3:
+            return f % (var, var, e)
+        if op == "*":
+            return (f % (var, e)).replace("(T)", "(%s)" % self.T)
+        return f % (var, e)
+
+    def body(self, marked):
+        """The nest's statements; the function returns r."""
+        rng, T, D = self.rng, self.T, self.depth
+        out = ["%s r = 0;" % T]
+        ind = lambda n: "  " * n
+        if self.kind == "map":
+            lines = []
+            for d in range(D):
+                lines += [ind(d) + l for l in self.header(d, marked)]
+            where = self.flat(D)
+            stmt = rng.choice(["plain", "if", "seq", "local"])
+            if stmt == "plain":
+                s = ["out[%s] = %s;" % (where, self.expr(3, where))]
+            elif stmt == "if":
+                s = ["if (%s > %s) {" % (self.expr(1, where), self.expr(1, where)),
+                     "  out[%s] = %s;" % (where, self.expr(2, where)),
+                     "} else {", "  out[%s] = %s;" % (where, self.expr(2, where)), "}"]
+            elif stmt == "seq":
+                s = ["%s acc = (%s)0;" % (T, T),
+                     "for (int k = 0; k < %d; ++k)" % rng.choice([1, 3, 4]),
+                     "  acc += %s;" % self.expr(2, where, seq="k"),
+                     "out[%s] = acc;" % where]
+            else:
+                s = ["const %s t = %s;" % (T, self.expr(2, where)),
+                     "out[%s] = t * (%s)2 - %s;" % (where, T, self.expr(1, where))]
+            lines += ["{"] + ["  " + x for x in s] + ["}"]
+            return out + lines + ["return r;"]
+        if self.kind == "outer":
+            op = rng.choice(OPS[T])
+            where = self.flat(D)
+            lines = ["%s red = (%s)%s;" % (T, T, INIT[op])]
+            lines += self.header(0, marked, "reduction(%s: red)" % op)
+            inner = []
+            for d in range(1, D):
+                inner += [ind(d - 1) + l for l in self.header(d, False)]
+            e = self.expr(2, where, exact=True)
+            lines += ["{"] + ["  " + l for l in inner] + \
+                     ["  " + ind(D - 1) + self.combine("red", op, e), "}"]
+            return out + lines + ["r = red;", "return r;"]
+        if self.kind == "argmax":
+            op = rng.choice(["argmax", "argmin"])
+            cmp = {"argmax": rng.choice([">", ">="]), "argmin": rng.choice(["<", "<="])}[op]
+            where = self.flat(D)
+            init = "-1000000" if op == "argmax" else "1000000"
+            lines = ["%s best = (%s)%s;" % (T, T, init), "int at = -5;"]
+            lines += self.header(0, marked, "reduction(%s: best, at)" % op)
+            inner = []
+            for d in range(1, D):
+                inner += [ind(d - 1) + l for l in self.header(d, False)]
+            e = self.expr(2, where, exact=True)
+            lines += ["{"] + ["  " + l for l in inner] + [
+                "  " + ind(D - 1) + "if (%s %s best) { best = %s; at = i0; }" % (e, cmp, e), "}"]
+            return out + lines + ["r = best + (%s)at;" % T, "return r;"]
+        # inner and element reductions: the last level reduces into its
+        # enclosing level's local (or out element).
+        op = rng.choice(OPS[T]) if self.kind == "inner" else "+"
+        lines = []
+        for d in range(D - 1):
+            lines += [ind(d) + l for l in self.header(d, marked)]
+        outer = self.flat(D - 1)
+        where = self.flat(D)
+        e = self.expr(2, where, exact=True)
+        s = []
+        if self.kind == "inner":
+            s.append("%s part = (%s)%s;" % (T, T, INIT[op]))
+            s += self.header(D - 1, marked, "reduction(%s: part)" % op)
+            s.append("  " + self.combine("part", op, e))
+            s.append("out[%s] = part;" % outer)
+        else:
+            s.append("out[%s] = (%s)0;" % (outer, T))
+            s += self.header(D - 1, marked, "reduction(+: out[%s])" % outer)
+            s.append("  out[%s] += %s;" % (outer, e))
+        lines += ["{"] + ["  " + x for x in s] + ["}"]
+        return out + lines + ["return r;"]
+
+    def function(self, marked):
+        T = self.T
+        if self.holder == "span":
+            data = "std::span<const %s> a, std::span<const %s> b, std::span<const Pair> p, std::span<%s> out" % (T, T, T)
+        elif self.holder == "vector":
+            data = "const std::vector<%s> &a, const std::vector<%s> &b, const std::vector<Pair> &p, std::vector<%s> &out" % (T, T, T)
+        else:
+            data = "const %s *a, const %s *b, const Pair *p, %s *out" % (T, T, T)
+        ns = ", ".join("int n%d" % d for d in range(self.depth))
+        name = "nest%d_%s" % (self.k, "weft" if marked else "serial")
+        # One body: the serial copy is the marked one without its marks.
+        if self.lines is None:
+            self.lines = self.body(True)
+        body = [l for l in self.lines
+                if marked or not l.strip().startswith("#pragma weft")]
+        return "%s %s(%s, int na, int s, %s) {\n%s\n}\n" % (
+            T, name, data, ns, "\n".join("  " + l for l in body))
+
+
+def program(rng):
+    T = rng.choice(TYPES)
+    holder = rng.choice(["span", "vector", "pointer"])
+    nests = [Nest(rng, k, T, holder) for k in range(rng.randint(1, 3))]
+    n = max(x.product() for x in nests) + 8
+    fill = "(%s)((int)(Seed %% 17u) - 8) / (%s)8" % (T, T) if T != "int" else \
+        "(int)(Seed % 19u) - 9"
+    src = ["#include <weft/weft.hpp>", "#include <algorithm>", "#include <cmath>",
+           "#include <cstdio>", "#include <vector>",
+           "struct Pair { %s x; int y; };" % T,
+           "static %s helper(%s u, %s v) { if (u > v) return u - v; return v * (%s)2 + u; }" % (T, T, T, T)]
+    for x in nests:
+        src.append(x.function(True))
+        src.append(x.function(False))
+    tol = {"int": "0", "float": "1e-5", "double": "1e-12"}[T]
+    main = ["int main() {", "  unsigned Seed = 12345u;",
+            "  auto Next = [&] { Seed = Seed * 1103515245u + 12345u; return Seed >> 8; };",
+            "  const int N = %d;" % n,
+            "  std::vector<%s> A(N), B(N);" % T, "  std::vector<Pair> P(N);",
+            "  for (int I = 0; I < N; ++I) { Next(); A[I] = %s; Next(); B[I] = %s;"
+            " Next(); P[I] = {%s, (int)(Seed %% 7u)}; }" % (fill, fill, fill),
+            "  auto Same = [](double X, double Y) { return X == Y || std::fabs(X - Y)"
+            " <= %s * (1 + std::fabs(X) + std::fabs(Y)); };" % tol,
+            "  int Bad = 0;"]
+    for x in nests:
+        ns = ", ".join(str(e) for e in x.ext)
+        if holder == "pointer":
+            args = "A.data(), B.data(), P.data(), %s.data()"
+        else:
+            args = "A, B, P, %s"
+        main += ["  {", "    std::vector<%s> OutW(N, (%s)7), OutS(N, (%s)7);" % (T, T, T),
+                 "    const %s RW = nest%d_weft(%s, N, 3, %s);" % (T, x.k, args % "OutW", ns),
+                 "    const %s RS = nest%d_serial(%s, N, 3, %s);" % (T, x.k, args % "OutS", ns),
+                 "    if (!Same(RW, RS)) { std::printf(\"MISMATCH nest %d result %%g %%g\\n\", (double)RW, (double)RS); Bad = 1; }" % x.k,
+                 "    for (int I = 0; I < N; ++I) if (!Same(OutW[I], OutS[I])) {"
+                 " std::printf(\"MISMATCH nest %d out[%%d] %%g %%g\\n\", I, (double)OutW[I], (double)OutS[I]); Bad = 1; break; }" % x.k,
+                 "  }"]
+    main += ["  std::printf(Bad ? \"FAILED\\n\" : \"OK\\n\");", "  return Bad;", "}"]
+    return "\n".join(src + main) + "\n"
+
+
+def check(args, number, source):
+    with tempfile.TemporaryDirectory() as work:
+        path = os.path.join(work, "nests%d.cpp" % number)
+        exe = os.path.join(work, "nests%d" % number)
+        with open(path, "w") as f:
+            f.write(source)
+        cmd = [args.clang, "-std=c++20", "-O1", "-I" + args.include,
+               "-fplugin=" + args.plugin, path, "-o", exe, "-L" + args.lib,
+               "-Wl,-rpath," + args.lib, "-lweft"]
+        try:
+            c = subprocess.run(cmd, capture_output=True, text=True,
+                               errors="replace", timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            return "compiler hang"
+        if c.returncode not in (0, 1) or "PLEASE submit" in c.stderr:
+            return "compiler crash (exit %d)" % c.returncode
+        if c.returncode:
+            first = [l for l in c.stderr.splitlines() if "error:" in l][:1]
+            return "rejected: " + (first[0] if first else "?")
+        env = dict(os.environ, WEFT_BACKEND="sim", WEFT_SIM_CHECK="1",
+                   WEFT_CACHE_DIR=args.cache)
+        try:
+            r = subprocess.run([exe], capture_output=True, text=True,
+                               errors="replace", timeout=args.timeout, env=env)
+        except subprocess.TimeoutExpired:
+            return "hang on the simulator"
+    if "sim checker" in r.stderr:
+        return "false checker report: " + r.stderr.strip().splitlines()[0]
+    if r.returncode != 0 or "MISMATCH" in r.stdout:
+        return "mismatch: " + (r.stdout + r.stderr).strip().replace("\n", " | ")[:300]
+    if r.stderr.strip():
+        return "fell back or warned: " + r.stderr.strip().splitlines()[0]
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    for a in ("--clang", "--plugin", "--include", "--lib"):
+        ap.add_argument(a, required=True)
+    ap.add_argument("--count", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--keep", default="")
+    ap.add_argument("--print", action="store_true",
+                    help="print the first program and stop")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    programs = [(n, program(rng)) for n in range(args.count)]
+    if args.print:
+        print(programs[0][1])
+        return 0
+    failures = rejected = 0
+    with tempfile.TemporaryDirectory() as cache:
+        args.cache = cache
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            for (n, src), why in pool.map(
+                    lambda p: (p, check(args, p[0], p[1])), programs):
+                if why is None:
+                    continue
+                if why.startswith("rejected"):
+                    rejected += 1
+                else:
+                    failures += 1
+                print("%s: program %d (seed %d): %s" % (
+                    "REJECTED" if why.startswith("rejected") else "FAIL", n,
+                    args.seed, why))
+                if args.keep:
+                    os.makedirs(args.keep, exist_ok=True)
+                    with open(os.path.join(args.keep, "nests-%d-%d.cpp" % (args.seed, n)), "w") as f:
+                        f.write("// %s\n%s" % (why, src))
+    print("nests: %d programs, seed %d: %d ran and matched, %d rejected, %d "
+          "failures (crashes, hangs, mismatches, checker reports, fallbacks)"
+          % (len(programs), args.seed, len(programs) - failures - rejected,
+             rejected, failures))
+    return 1 if failures or rejected else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
