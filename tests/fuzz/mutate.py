@@ -133,7 +133,8 @@ def check(args, number, source):
             f.write(source)
         cmd = [args.clang, "-std=c++20", "-I" + args.include,
                "-fplugin=" + args.plugin, "-fsyntax-only",
-               "-fno-color-diagnostics", "-ferror-limit=0", path]
+               "-fno-color-diagnostics", "-fno-caret-diagnostics",
+               "-ferror-limit=0", path]
         try:
             p = subprocess.run(cmd, capture_output=True, text=True,
                                errors="replace", timeout=args.timeout)
@@ -144,6 +145,8 @@ def check(args, number, source):
             or "Stack dump" in err:
         return "crash (exit %d)" % p.returncode
     for line in err.splitlines():
+        if line.startswith(" "):
+            continue  # a line of source or a stack frame, not a diagnostic
         if " error: " in line or line.startswith(("error:", "fatal error:")):
             if not LOCATED.match(line) or "<scratch space>" in line:
                 return "error without a location: " + line.strip()
