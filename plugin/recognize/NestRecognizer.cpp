@@ -16,12 +16,11 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
   for (const syntax::Extent &E : R.Clauses.Extents)
     for (const std::string &Pointer : E.Pointers) {
       bool Used = false;
-      for (std::size_t I = 0; I < CaptureSources.size(); ++I) {
-        const Expr *Source = CaptureSources[I];
-        const ValueDecl *D = isa<DeclRefExpr>(Source)
-                                 ? cast<DeclRefExpr>(Source)->getDecl()
-                                 : cast<MemberExpr>(Source)->getMemberDecl();
-        Used = Used || (CaptureExtents[I] && D->getName() == Pointer);
+      for (const Capture &C : Captures) {
+        const ValueDecl *D = isa<DeclRefExpr>(C.Source)
+                                 ? cast<DeclRefExpr>(C.Source)->getDecl()
+                                 : cast<MemberExpr>(C.Source)->getMemberDecl();
+        Used = Used || (C.Extent && D->getName() == Pointer);
       }
       if (!Used)
         diagnose(Diags, Loop->getBeginLoc(), DiagnosticsEngine::Warning,
@@ -41,10 +40,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
                                : ir::ParamKind::ReadSpan;
     R.Nest.Params.push_back(std::move(P));
   }
-  R.CaptureSources = CaptureSources;
-  R.CaptureExtents = CaptureExtents;
-  R.CaptureRanks = CaptureRanks;
-  R.CaptureArgKeys = CaptureArgKeys;
+  R.Captures = Captures;
   R.LevelLocations = LevelLocations;
   R.Nest.Functions = std::move(Functions);
   R.Nest.Structs = std::move(Structs);

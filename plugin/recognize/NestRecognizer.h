@@ -14,23 +14,28 @@
 
 namespace weft::recognize {
 
+/// How the rewrite passes one kernel parameter to the runtime.
+struct Capture {
+  /// A reference to the captured variable in the loop (a DeclRefExpr, or a
+  /// MemberExpr through `this`), copied to pass the variable.
+  const clang::Expr *Source = nullptr;
+  /// A pointer's number of elements (its extent clause), as an expression
+  /// at the loop.
+  const clang::Expr *Extent = nullptr;
+  /// R when the parameter is extent R of the mdspan Source names (passed
+  /// as weft::detail::mdspanExtent(m, R)).
+  int Rank = -1;
+  /// The key of reduction(argmax: v, at) over the outermost level (Source
+  /// names v): the reference to at, and the function of <weft/weft.hpp>
+  /// that pairs them (argmaxFirst, ...).
+  const clang::Expr *ArgAt = nullptr;
+  std::string Pairing;
+};
+
 struct RecognizedNest {
   ir::Nest Nest;
-  /// Per parameter, one reference to the captured variable in the loop (a
-  /// DeclRefExpr, or a MemberExpr through `this`); the rewrite copies it to
-  /// pass the variable to the runtime.
-  std::vector<const clang::Expr *> CaptureSources;
-  /// Per parameter: for a pointer, the number of elements it points to
-  /// (from its extent clause), as an expression at the loop; else null.
-  std::vector<const clang::Expr *> CaptureExtents;
-  /// Per parameter: R when it is extent R of the mdspan CaptureSources
-  /// names (passed as weft::detail::mdspanExtent(m, R)); else -1.
-  std::vector<int> CaptureRanks;
-  /// Per parameter: for the key of reduction(argmax: v, at) over the
-  /// outermost level (CaptureSources names v), the reference to at and the
-  /// function of <weft/weft.hpp> that pairs them (argmaxFirst, ...); else
-  /// null and empty.
-  std::vector<std::pair<const clang::Expr *, std::string>> CaptureArgKeys;
+  /// Per parameter, how the rewrite passes it.
+  std::vector<Capture> Captures;
   syntax::Clauses Clauses;
   /// Where each level's loop is, in the order of ir::levels().
   std::vector<clang::SourceLocation> LevelLocations;

@@ -88,15 +88,10 @@ bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
     P.Name = R.Key;
     P.Kind = ir::ParamKind::ReductionTarget;
     P.Element = ir::ScalarKind::ULongLong;
-    R.Param = static_cast<int>(Params.size());
-    Params.push_back(std::move(P));
-    Uses.emplace_back();
-    CaptureSources.push_back(Refs[0]);
-    InnerExtents.emplace_back();
-    CaptureExtents.push_back(nullptr);
-    MdspanShapes.emplace_back();
-    CaptureRanks.push_back(-1);
-    CaptureArgKeys.emplace_back(Refs[1], "");
+    Capture C;
+    C.Source = Refs[0];
+    C.ArgAt = Refs[1]; // its Pairing once the loop's `if` says which
+    R.Param = static_cast<int>(addParam(std::move(P), std::move(C)));
   }
   ir::Reduction Reduced;
   Reduced.Op = Max ? ir::ReductionOp::Max : ir::ReductionOp::Min;
@@ -217,7 +212,7 @@ bool Recognizer::finishArgReductions(unsigned Depth) {
                   ArgForm),
              false;
     if (R.Param >= 0)
-      CaptureArgKeys[static_cast<unsigned>(R.Param)].second = R.function();
+      Captures[static_cast<unsigned>(R.Param)].Pairing = R.function();
     else
       FinishedArgs.push_back(R);
   }

@@ -101,18 +101,25 @@ std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
                     "' cannot be captured by a weft loop",
                 Hint);
   }
-  unsigned I = static_cast<unsigned>(Params.size());
-  Params.push_back(std::move(P));
-  Uses.emplace_back();
-  CaptureSources.push_back(Source);
-  InnerExtents.push_back(Shape ? Shape->Inner
-                               : llvm::SmallVector<std::uint64_t, 2>());
-  CaptureExtents.push_back(Extent);
-  MdspanShapes.push_back(Shape && Shape->IsMdspan ? *Shape : DataShape());
-  CaptureRanks.push_back(-1);
-  CaptureArgKeys.emplace_back(nullptr, "");
+  Capture C;
+  C.Source = Source;
+  C.Extent = Extent;
+  const unsigned I =
+      addParam(std::move(P), std::move(C), Shape.value_or(DataShape()));
   CaptureIndex[D] = I;
   return I;
+}
+
+unsigned Recognizer::addParam(ir::Param P, Capture C) {
+  return addParam(std::move(P), std::move(C), DataShape());
+}
+
+unsigned Recognizer::addParam(ir::Param P, Capture C, DataShape Shape) {
+  Params.push_back(std::move(P));
+  Uses.emplace_back();
+  Captures.push_back(std::move(C));
+  Shapes.push_back(std::move(Shape));
+  return static_cast<unsigned>(Params.size() - 1);
 }
 
 ir::ExprPtr Recognizer::member(const MemberExpr *ME, const FieldDecl *F,

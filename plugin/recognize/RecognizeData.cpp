@@ -83,7 +83,7 @@ Recognizer::mdspanShape(const ClassTemplateSpecializationDecl *Md) const {
 }
 
 ir::ExprPtr Recognizer::mdspanExtent(unsigned P, unsigned R) {
-  const DataShape Shape = MdspanShapes[P]; // a copy: captures grow the vector
+  const DataShape Shape = Shapes[P]; // a copy: captures grow the vector
   if (Shape.Extents[R] >= 0)
     return integer(Shape.Extents[R]);
   auto [It, New] = ExtentParams.try_emplace({P, R}, Params.size());
@@ -92,15 +92,11 @@ ir::ExprPtr Recognizer::mdspanExtent(unsigned P, unsigned R) {
     E.Name = Params[P].Name + "_extent" + std::to_string(R);
     E.Kind = ir::ParamKind::Scalar;
     E.Element = Shape.IndexType;
-    Params.push_back(std::move(E));
-    Uses.emplace_back();
+    Capture C;
+    C.Source = Captures[P].Source;
+    C.Rank = static_cast<int>(R);
+    addParam(std::move(E), std::move(C));
     Uses.back().Read = true;
-    CaptureSources.push_back(CaptureSources[P]);
-    InnerExtents.emplace_back();
-    CaptureExtents.push_back(nullptr);
-    MdspanShapes.emplace_back();
-    CaptureRanks.push_back(static_cast<int>(R));
-    CaptureArgKeys.emplace_back(nullptr, "");
   }
   auto Ref = make(ir::Expr::ParamRef, Shape.IndexType);
   Ref->ParamIndex = It->second;
@@ -282,11 +278,11 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   std::optional<unsigned> P = spanOperand(Root);
   if (!P)
     return nullptr;
-  if (MdspanShapes[*P].IsMdspan)
+  if (Shapes[*P].IsMdspan)
     return mdspanElement(E, *P, Subscripts, A);
   // A copy: a subscript may capture more variables, which grows the
   // per-capture vectors under a reference.
-  const llvm::SmallVector<std::uint64_t, 2> Inner = InnerExtents[*P];
+  const llvm::SmallVector<std::uint64_t, 2> Inner = Shapes[*P].Inner;
   if (Subscripts.size() != Inner.size() + 1)
     return failExpr(
         E->getBeginLoc(),
@@ -334,7 +330,7 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
 ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
                                       llvm::ArrayRef<const Expr *> Subscripts,
                                       Access A) {
-  const DataShape Shape = MdspanShapes[P]; // a copy: subscripts may capture
+  const DataShape Shape = Shapes[P]; // a copy: subscripts may capture
   if (Subscripts.size() != Shape.Extents.size())
     return failExpr(E->getBeginLoc(),
                     "'" + Params[P].Name + "' has " +
@@ -380,7 +376,7 @@ ir::ExprPtr Recognizer::dataSize(const Expr *Object,
   auto R = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
   R->ParamIndex = *P;
   std::int64_t Row = 1;
-  for (std::uint64_t N : InnerExtents[*P])
+  for (std::uint64_t N : Shapes[*P].Inner)
     Row *= static_cast<std::int64_t>(N);
   if (Row == 1)
     return R;

@@ -377,18 +377,13 @@ private:
   llvm::DenseMap<const ValueDecl *, unsigned> CaptureIndex;
   std::vector<ir::Param> Params;
   std::vector<Use> Uses;
-  std::vector<const Expr *> CaptureSources;
-  /// Per captured variable: the extents of the arrays nested in each
-  /// element (DataShape::Inner), and for a pointer its extent.
-  std::vector<llvm::SmallVector<std::uint64_t, 2>> InnerExtents;
-  std::vector<const Expr *> CaptureExtents;
-  /// Per captured variable: for an mdspan, its shape; for the scalar that
-  /// holds an mdspan's run-time extent, that rank (else -1).
-  std::vector<DataShape> MdspanShapes;
-  std::vector<int> CaptureRanks;
-  /// Per captured variable: for an argmax's key, the index variable and
-  /// weft.hpp's function that makes the key from it and the value.
-  std::vector<std::pair<const Expr *, std::string>> CaptureArgKeys;
+  /// Per parameter, alongside Params and Uses: how the rewrite passes it,
+  /// and for data, how it holds its elements.
+  std::vector<Capture> Captures;
+  std::vector<DataShape> Shapes;
+  /// Adds a kernel parameter with what goes with it; returns its index.
+  unsigned addParam(ir::Param P, Capture C, DataShape Shape);
+  unsigned addParam(ir::Param P, Capture C); // not data
   llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> ExtentParams;
   std::vector<SourceLocation> LevelLocations;
   int SequentialDepth = 0;

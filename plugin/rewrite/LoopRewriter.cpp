@@ -91,26 +91,25 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   llvm::SmallVector<Expr *, 8> Args;
   Args.push_back(compat::makeStringLiteral(Ctx, Descriptor, Loc));
   Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
-  for (std::size_t I = 0; I < Nest.CaptureSources.size(); ++I) {
-    const Expr *Source = Nest.CaptureSources[I];
+  for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {
+    const recognize::Capture &C = Nest.Captures[I];
     Expr *Arg;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Source)) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(C.Source)) {
       Arg = copyRef(Ctx, Ref, Loc);
     } else {
       // this->member
-      const auto *ME = cast<MemberExpr>(Source);
+      const auto *ME = cast<MemberExpr>(C.Source);
       QualType ThisType = ME->getBase()->IgnoreParenImpCasts()->getType();
       Expr *This = CXXThisExpr::Create(Ctx, Loc, ThisType, /*IsImplicit=*/true);
       Arg = MemberExpr::CreateImplicit(Ctx, This, /*IsArrow=*/true,
                                        ME->getMemberDecl(), ME->getType(),
                                        VK_LValue, OK_Ordinary);
     }
-    if (const auto &[AtRef, Pairing] = Nest.CaptureArgKeys[I];
-        !Pairing.empty()) {
+    if (!C.Pairing.empty()) {
       // reduction(argmax: v, at): weft::detail::argmaxFirst(v, at).
-      Expr *PairArgs[] = {Arg, copyRef(Ctx, cast<DeclRefExpr>(AtRef), Loc)};
-      Arg = callDetail(S, Detail, Pairing, PairArgs, Loc, Older, Installed);
-    } else if (const int Rank = Nest.CaptureRanks[I]; Rank >= 0) {
+      Expr *PairArgs[] = {Arg, copyRef(Ctx, cast<DeclRefExpr>(C.ArgAt), Loc)};
+      Arg = callDetail(S, Detail, C.Pairing, PairArgs, Loc, Older, Installed);
+    } else if (const int Rank = C.Rank; Rank >= 0) {
       // A run-time extent of an mdspan: weft::detail::mdspanExtent(m, R).
       Expr *ExtentArgs[] = {
           Arg, IntegerLiteral::Create(
@@ -123,7 +122,7 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
     } else if (Nest.Nest.Params[I].isSpan()) {
       // Captured data: weft::detail::dataArg(v), or (p, extent).
       llvm::SmallVector<Expr *, 2> DataArgs = {Arg};
-      if (const Expr *Extent = Nest.CaptureExtents[I])
+      if (const Expr *Extent = C.Extent)
         DataArgs.push_back(const_cast<Expr *>(Extent));
       Arg = callDetail(S, Detail, "dataArg", DataArgs, Loc, Older, Installed);
     }

@@ -2,6 +2,7 @@
 #include "syntax/Clauses.h"
 
 #include <cctype>
+#include <cstring>
 
 namespace weft::syntax {
 namespace {
@@ -262,28 +263,21 @@ private:
   // extent expression: sum := product (('+'|'-') product)*;
   // product := factor (('*'|'/'|'%') factor)*; factor := number | name |
   // '(' sum ')'. Written out in postfix order.
-  bool extentSum(std::vector<ExtentToken> &Out) {
-    if (!extentProduct(Out))
-      return false;
-    while ((skipSpace(), Pos < Text.size()) &&
-           (Text[Pos] == '+' || Text[Pos] == '-')) {
-      ExtentToken Op{ExtentToken::Operator, std::string(1, Text[Pos]), Pos};
-      ++Pos;
-      if (!extentProduct(Out))
-        return false;
-      Out.push_back(Op);
-    }
-    return true;
-  }
+  bool extentSum(std::vector<ExtentToken> &Out) { return extentLevel(Out, 0); }
 
-  bool extentProduct(std::vector<ExtentToken> &Out) {
-    if (!extentFactor(Out))
+  /// Level 0 is a sum of products, 1 a product of factors.
+  bool extentLevel(std::vector<ExtentToken> &Out, int Level) {
+    static const char *const Operators[] = {"+-", "*/%"};
+    auto Operand = [&] {
+      return Level == 0 ? extentLevel(Out, 1) : extentFactor(Out);
+    };
+    if (!Operand())
       return false;
     while ((skipSpace(), Pos < Text.size()) &&
-           (Text[Pos] == '*' || Text[Pos] == '/' || Text[Pos] == '%')) {
+           std::strchr(Operators[Level], Text[Pos]) && Text[Pos] != '\0') {
       ExtentToken Op{ExtentToken::Operator, std::string(1, Text[Pos]), Pos};
       ++Pos;
-      if (!extentFactor(Out))
+      if (!Operand())
         return false;
       Out.push_back(Op);
     }
