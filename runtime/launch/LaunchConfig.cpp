@@ -55,15 +55,22 @@ bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
   bool Shrinkable[3] = {false, false, false};
   for (const DimensionInfo &D : K.Dimensions) {
     std::int64_t Blocks = 1;
-    if (D.Kind == Degree::Split) {
+    if (D.Kind == Degree::Split && D.Depth > 0) {
+      // k blocks share each iteration of the level outside: the combining
+      // step expects k partials.
       Blocks = std::max(1u, D.N);
-    } else if (D.Kind == Degree::Span) {
+    } else if (D.Kind == Degree::Span || D.Kind == Degree::Split) {
+      // An outermost Split(k) was chosen for an extent the plugin assumed;
+      // its kernel strides over the grid, so the real extent sizes it as
+      // it does Span(1) (k = 2 blocks for a million points left all but
+      // two multiprocessors idle).
       std::int64_t Count = RootCount, Lower = 0;
       if (D.Depth > 0 &&
           !evaluateTripCount(D.Bounds, K, Args, NumArgs, Lower, Count, Error))
         return false;
       const std::int64_t PerBlock =
-          static_cast<std::int64_t>(Out.Block[D.Axis]) * std::max(1u, D.N);
+          static_cast<std::int64_t>(Out.Block[D.Axis]) *
+          (D.Kind == Degree::Span ? std::max(1u, D.N) : 1u);
       Blocks = std::max<std::int64_t>(1, (Count + PerBlock - 1) / PerBlock);
       Shrinkable[D.Axis] = true;
     }

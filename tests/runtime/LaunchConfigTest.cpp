@@ -37,6 +37,25 @@ TEST(LaunchConfig, SpanCoversTheExtentAndSplitHasK) {
   EXPECT_EQ(C.threads(), 10u * 6 * 128);
 }
 
+// An outermost Split(k) (a 1-D reduction mapped for an assumed extent)
+// covers the real extent, capped at two waves as every outermost
+// reduction: it used to get k blocks whatever the extent.
+TEST(LaunchConfig, OutermostSplitCoversTheRealExtent) {
+  const KernelInfo K = parsed("weft 1\nkernel k\nloc a.cpp:1:1\n"
+                              "param scalar i32 total\n"
+                              "level (lit 0) (lit 10) 1 lt\n"
+                              "map 0 x 1024 split 2\nreduce 0 add\n");
+  LaunchConfig C;
+  std::string Error;
+  ASSERT_TRUE(computeLaunchConfig(K, nullptr, 0, 5000, h100(), C, Error))
+      << Error;
+  EXPECT_EQ(C.Grid[0], 5u); // ceil(5000 / 1024)
+  ASSERT_TRUE(computeLaunchConfig(K, nullptr, 0, 1000000, h100(), C, Error));
+  EXPECT_EQ(C.Grid[0], 2u * 132 * 2); // two waves of 2 blocks an SM
+  ASSERT_TRUE(computeLaunchConfig(K, nullptr, 0, 100, h100(), C, Error));
+  EXPECT_EQ(C.Grid[0], 1u);
+}
+
 TEST(LaunchConfig, TunedBlockReplacesTheMappedOne) {
   const KernelInfo K = parsed("weft 1\nkernel k\nloc a.cpp:1:1\n"
                               "level (lit 0) (lit 5000) 1 lt\n"
