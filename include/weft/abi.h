@@ -47,8 +47,9 @@ WEFT_WEAK void synchronizeLaunches() noexcept;
 
 /// The backend marked loops run on: "cuda", "hip", "sim", or "host" (the
 /// loops as written). Chosen once per process, from WEFT_BACKEND and what is
-/// present.
-const char *backendName() noexcept;
+/// present. Weak, as the entry points above: in a program built without the
+/// plugin and without the runtime, &weft::backendName is null.
+WEFT_WEAK const char *backendName() noexcept;
 
 /// Bytes moved between host and device so far, both ways.
 struct transfer_stats_t {
@@ -67,8 +68,9 @@ struct loop_stats_t {
 };
 /// Copies up to Capacity loops' counts to Out, in the order the loops first
 /// ran, and returns how many loops have run. WEFT_VERBOSE=1 prints them
-/// when the program exits.
-std::size_t loop_stats(loop_stats_t *Out, std::size_t Capacity) noexcept;
+/// when the program exits. Weak, as backendName.
+WEFT_WEAK std::size_t loop_stats(loop_stats_t *Out,
+                                 std::size_t Capacity) noexcept;
 
 } // namespace weft
 
