@@ -16,20 +16,52 @@ const FieldDecl *Recognizer::memberOfThis(const Expr *E) {
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
 }
 
-std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
-                                            const Expr *Source,
-                                            SourceLocation Loc,
-                                            bool ReductionTarget) {
+const FieldDecl *Recognizer::memberOfCapture(const Expr *E,
+                                             std::string &Key) const {
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+  const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!F)
+    return nullptr;
+  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  std::string Object, Name;
+  if (isa<CXXThisExpr>(Base)) {
+    Object = "this";
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
+    // An object declared in the loop is the loop's own (a struct value).
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || Locals.contains(VD) || InFunction)
+      return nullptr;
+    Object = std::to_string(reinterpret_cast<std::uintptr_t>(VD));
+    Name = VD->getName().str() + "_";
+  } else if (!memberOfCapture(Base, Object)) {
+    return nullptr;
+  } else {
+    Name = Object.substr(Object.rfind(' ') + 1) + "_";
+  }
+  // "<objects and fields> <the parameter's name>": the name follows the
+  // chain (m_rows), so that two objects' fields do not share one.
+  Key = Object.substr(0, Object.find(' ')) + (ME->isArrow() ? "->" : ".") +
+        std::to_string(reinterpret_cast<std::uintptr_t>(F)) + " " + Name +
+        F->getName().str();
+  return F;
+}
+
+std::optional<unsigned>
+Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
+                    bool ReductionTarget, const std::string &Key) {
+  const bool Chain = !Key.empty();
+  auto ChainIt = MemberCaptureIndex.find(Key);
   auto It = CaptureIndex.find(D);
-  if (It != CaptureIndex.end()) {
-    if (ReductionTarget && Params[It->second].isSpan())
+  if (Chain ? ChainIt != MemberCaptureIndex.end() : It != CaptureIndex.end()) {
+    const unsigned Index = Chain ? ChainIt->second : It->second;
+    if (ReductionTarget && Params[Index].isSpan())
       return fail(Loc, "a span cannot be a reduction target");
     if (ReductionTarget)
-      Params[It->second].Kind = ir::ParamKind::ReductionTarget;
-    return It->second;
+      Params[Index].Kind = ir::ParamKind::ReductionTarget;
+    return Index;
   }
   ir::Param P;
-  P.Name = D->getName().str();
+  P.Name = Chain ? Key.substr(Key.rfind(' ') + 1) : D->getName().str();
   // Kernel parameters need distinct names (a member and a local may not).
   for (unsigned Suffix = 1;; ++Suffix) {
     bool Taken = false;
@@ -37,7 +69,8 @@ std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
       Taken = Taken || Q.Name == P.Name;
     if (!Taken)
       break;
-    P.Name = D->getName().str() + "_" + std::to_string(Suffix);
+    P.Name = (Chain ? Key.substr(Key.rfind(' ') + 1) : D->getName().str()) +
+             "_" + std::to_string(Suffix);
   }
   QualType T = D->getType().getNonReferenceType();
   const Expr *Extent = nullptr;
@@ -106,7 +139,10 @@ std::optional<unsigned> Recognizer::capture(const ValueDecl *D,
   C.Extent = Extent;
   const unsigned I =
       addParam(std::move(P), std::move(C), Shape.value_or(DataShape()));
-  CaptureIndex[D] = I;
+  if (Chain)
+    MemberCaptureIndex[Key] = I;
+  else
+    CaptureIndex[D] = I;
   return I;
 }
 
@@ -123,9 +159,9 @@ unsigned Recognizer::addParam(ir::Param P, Capture C, DataShape Shape) {
 }
 
 ir::ExprPtr Recognizer::member(const MemberExpr *ME, const FieldDecl *F,
-                               Access A) {
+                               Access A, const std::string &Key) {
   std::optional<unsigned> P =
-      capture(F, ME, ME->getMemberLoc(), /*ReductionTarget=*/false);
+      capture(F, ME, ME->getMemberLoc(), /*ReductionTarget=*/false, Key);
   if (!P)
     return nullptr;
   if (Params[*P].isSpan())

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -114,13 +115,22 @@ private:
   /// A member reached through `this`, when E is one.
   static const FieldDecl *memberOfThis(const Expr *E);
 
-  /// Captures D (a variable, or a member through `this`); Source is the
-  /// expression the rewrite copies to pass it to the runtime.
-  std::optional<unsigned> capture(const ValueDecl *D, const Expr *Source,
-                                  SourceLocation Loc, bool ReductionTarget);
+  /// A field of an object the loop does not declare (`m.rows`,
+  /// `grid->cells`, `this->mesh.nodes`), when E is one: the launch reads it
+  /// on the host. Key names the chain of objects and fields.
+  const FieldDecl *memberOfCapture(const Expr *E, std::string &Key) const;
 
-  /// A scalar member through `this`, captured by value like a variable.
-  ir::ExprPtr member(const MemberExpr *ME, const FieldDecl *F, Access A);
+  /// Captures D (a variable, or a member through `this` or a chain Key
+  /// names); Source is the expression the rewrite copies to pass it to the
+  /// runtime.
+  std::optional<unsigned> capture(const ValueDecl *D, const Expr *Source,
+                                  SourceLocation Loc, bool ReductionTarget,
+                                  const std::string &Key = "");
+
+  /// A scalar member of a captured object, captured by value like a
+  /// variable.
+  ir::ExprPtr member(const MemberExpr *ME, const FieldDecl *F, Access A,
+                     const std::string &Key = "");
 
   void markUse(unsigned P, Access A);
 
@@ -375,6 +385,8 @@ private:
   std::vector<ir::StructDef> Structs;
   llvm::SmallPtrSet<const VarDecl *, 16> Locals;
   llvm::DenseMap<const ValueDecl *, unsigned> CaptureIndex;
+  /// Members of captured objects, by the chain that reaches them.
+  std::map<std::string, unsigned> MemberCaptureIndex;
   std::vector<ir::Param> Params;
   std::vector<Use> Uses;
   /// Per parameter, alongside Params and Uses: how the rewrite passes it,

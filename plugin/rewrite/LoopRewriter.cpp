@@ -29,6 +29,31 @@ DeclRefExpr *copyRef(ASTContext &Ctx, const DeclRefExpr *Ref,
                              Ref->getType(), Ref->getValueKind());
 }
 
+/// A copy of a captured variable, or of a member chain on one or on `this`
+/// (m.rows, grid->cells, this->mesh.nodes), for the launch's arguments.
+Expr *copyObject(ASTContext &Ctx, const Expr *E, SourceLocation Loc) {
+  E = E->IgnoreParens();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return copyRef(Ctx, Ref, Loc);
+  if (const auto *This = dyn_cast<CXXThisExpr>(E))
+    return CXXThisExpr::Create(Ctx, Loc, This->getType(), /*IsImplicit=*/true);
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    // p->f's load of p, or a derived object's base part.
+    CXXCastPath Path;
+    for (const CXXBaseSpecifier *Base : Cast->path())
+      Path.push_back(const_cast<CXXBaseSpecifier *>(Base));
+    return ImplicitCastExpr::Create(Ctx, Cast->getType(), Cast->getCastKind(),
+                                    copyObject(Ctx, Cast->getSubExpr(), Loc),
+                                    &Path, Cast->getValueKind(),
+                                    FPOptionsOverride());
+  }
+  const auto *ME = cast<MemberExpr>(E);
+  return MemberExpr::CreateImplicit(Ctx, copyObject(Ctx, ME->getBase(), Loc),
+                                    ME->isArrow(), ME->getMemberDecl(),
+                                    ME->getType(), ME->getValueKind(),
+                                    ME->getObjectKind());
+}
+
 /// weft::detail::Name(Args...), declared by <weft/weft.hpp>. Null after an
 /// error: Missing (with Hint) when the header does not declare it, Sema's
 /// own when the arguments do not fit.
@@ -94,17 +119,7 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {
     const recognize::Capture &C = Nest.Captures[I];
     Expr *Arg;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(C.Source)) {
-      Arg = copyRef(Ctx, Ref, Loc);
-    } else {
-      // this->member
-      const auto *ME = cast<MemberExpr>(C.Source);
-      QualType ThisType = ME->getBase()->IgnoreParenImpCasts()->getType();
-      Expr *This = CXXThisExpr::Create(Ctx, Loc, ThisType, /*IsImplicit=*/true);
-      Arg = MemberExpr::CreateImplicit(Ctx, This, /*IsArrow=*/true,
-                                       ME->getMemberDecl(), ME->getType(),
-                                       VK_LValue, OK_Ordinary);
-    }
+    Arg = copyObject(Ctx, C.Source, Loc);
     if (!C.Pairing.empty()) {
       // reduction(argmax: v, at): weft::detail::argmaxFirst(v, at).
       Expr *PairArgs[] = {Arg, copyRef(Ctx, cast<DeclRefExpr>(C.ArgAt), Loc)};
