@@ -1,7 +1,8 @@
 #!/bin/bash
 # scripts/setup.sh: sets up weft on a fresh Debian 12 machine and runs it.
-#   scripts/setup.sh sample   install, build, compile samples/saxpy.cpp with
-#                             the plugin and run it on the best backend present
+#   scripts/setup.sh sample   install, build, and run samples/hotspot.cpp
+#                             built with the plugin (on the best backend
+#                             present) and without: the check and the times
 #   scripts/setup.sh test     install, build and run the whole test suite
 # Dependencies come from Debian's packages (apt-get); the build goes to
 # ./build (WEFT_BUILD_DIR overrides).
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 build=${WEFT_BUILD_DIR:-build}
 
 usage() {
-  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
   exit "${1:-0}"
 }
 
@@ -45,12 +46,7 @@ build() {
 }
 
 run_sample() {
-  local config=$build/bin/weft-config
-  mkdir -p "$build/samples"
-  # shellcheck disable=SC2046
-  clang++-22 -O2 $("$config" --cxxflags) samples/saxpy.cpp \
-    $("$config" --ldflags) -o "$build/samples/saxpy"
-  "$build/samples/saxpy"
+  WEFT_BUILD_DIR=$build samples/run-sample.sh hotspot
 }
 
 run_tests() {
