@@ -2,9 +2,10 @@
 # Copies what scripts/gpu-check.sh runs from a tested build directory into
 # a small one (a few MB, within what a GPU machine's session can carry):
 # the runtime library, the end-to-end programs, the programs the lit tests
-# built with the simulator's outputs, and the GPU benchmarks (built here):
-# launch overhead, concurrency, and the nested loops with the runtimes of
-# their OpenMP and OpenACC peers packed (about 42 MB).
+# built with the simulator's outputs, the samples (with and without the
+# plugin), and the GPU benchmarks (built here): launch overhead,
+# concurrency, lud against hand-tuned kernels, and the nested loops with
+# the runtimes of their OpenMP and OpenACC peers packed (about 45 MB).
 # Usage: scripts/gpu-bundle.sh BUILD_DIR [DEST] (default DEST: gpu-bundle)
 set -euo pipefail
 build=$1 dest=${2:-gpu-bundle}
@@ -24,12 +25,20 @@ for exe in "$build"/tests/lit-*/*/Output/*.tmp.exe; do
   mkdir -p "$dest/$(dirname "$rel")"
   cp -a "$exe" "$base.sim" "$dest/$(dirname "$rel")/"
 done
+# The samples, with and without the plugin, and their remarks.
+mkdir -p "$dest/samples"
+for source in samples/*.cpp; do
+  grep -q '#include "Harness.h"' "$source" || continue
+  name=$(basename "$source" .cpp)
+  WEFT_BUILD_DIR=$build samples/run-sample.sh "$name" --build-only
+  cp -a "$build/samples/$name".{plain,weft,remarks} "$dest/samples/"
+done
 # The GPU benchmarks, built here (they need clang and the plugin).
-for bench in launch-overhead concurrency nested; do
+for bench in launch-overhead concurrency nested lud; do
   benchmarks/$bench.sh "$build" --build-only
 done
 cp -a "$build/benchmarks/launch-overhead" "$build/benchmarks/launch-overhead-kernels" \
-  "$build/benchmarks/concurrency" "$dest/benchmarks/"
+  "$build/benchmarks/concurrency" "$build/benchmarks/lud" "$dest/benchmarks/"
 nested=$build/benchmarks/nested
 mkdir -p "$dest/benchmarks/nested"
 cp -a "$nested/nested" "$nested/libweft-bench-acc.so" "$nested/kernels" "$dest/benchmarks/nested/"

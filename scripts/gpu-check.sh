@@ -4,11 +4,11 @@
 # cmake + ctest in BUILD_DIR), carry BUILD_DIR there, then run this from
 # the repository root. Runs the end-to-end programs with WEFT_BACKEND=cuda,
 # every program the lit tests built (their kernels on the GPU against the
-# simulator's results), and the GPU benchmarks.
+# simulator's results), the samples at full size, and the GPU benchmarks.
 # BUILD_DIR may be a bundle made by scripts/gpu-bundle.sh (to carry where
 # the whole build directory is too large). Each part's output also goes to
 # LOG_DIR (default: $OUT when set, as on the device machine) as
-# gpu-check-{e2e,programs,benchmarks}.log, whole, whatever the console keeps.
+# gpu-check-{e2e,programs,samples,benchmarks}.log, whole, whatever the console keeps.
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR]
 set -u
 build=${1:-build}
@@ -42,9 +42,16 @@ if [ -x "$exe" ]; then
   notes=$(env LD_LIBRARY_PATH="$build/lib" WEFT_BACKEND=cuda WEFT_VERBOSE=1 "$exe" 2>&1 >/dev/null)
   echo "$notes" | grep -E 'registers|warning|error' || { echo "$notes" | tail -n 5; status=1; }
 fi
+echo "== samples at their full sizes: weft on the GPU against the host loops"
+for weft in "$build"/samples/*.weft; do
+  [ -e "$weft" ] || continue
+  part samples env WEFT_BUILD_DIR="$build" WEFT_BACKEND=cuda \
+    samples/run-sample.sh "$(basename "$weft" .weft)" --run-only || status=1
+done
 echo "== benchmarks"
 part benchmarks nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
 part benchmarks benchmarks/launch-overhead.sh "$build" --run-only || status=1
 part benchmarks benchmarks/concurrency.sh "$build" --run-only || status=1
 part benchmarks benchmarks/nested.sh "$build" --run-only || status=1
+part benchmarks benchmarks/lud.sh "$build" --run-only || status=1
 exit $status

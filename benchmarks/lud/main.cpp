@@ -1,0 +1,160 @@
+// main.cpp: weft's lud (samples/lud.cpp, compiled here with the plugin) against
+// the hand-tuned blocked kernels of hand-tuned.cu, side by side in one run:
+// the same matrix, the fastest of three runs each, the results compared.
+// Without an NVIDIA GPU the hand-tuned side reports SKIPPED (its kernels
+// are still compiled by NVRTC for sm_90 where NVRTC is installed).
+// Usage: lud HAND_TUNED_CU [N ...]   (default sizes 1024 2048 4096)
+
+// The sample as it is, its main renamed: decompose() is what is measured.
+#define main ludSampleMain
+#include "../../samples/lud.cpp"
+#undef main
+
+#include "common/DriverSession.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using weft::bench::CUdeviceptr;
+using weft::bench::CUfunction;
+
+double millisecondsSince(Clock::time_point Start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - Start)
+      .count();
+}
+
+// The sample's input for N.
+std::vector<float> input(int N) {
+  std::vector<float> A(static_cast<std::size_t>(N) * N);
+  sample::Random Rng(37);
+  for (int I = 0; I < N; ++I)
+    for (int J = 0; J < N; ++J)
+      A[I * N + J] = Rng.uniform(0.0f, 1.0f) + (I == J ? N : 0);
+  return A;
+}
+
+struct HandTuned {
+  weft::bench::DriverSession Cuda;
+  CUfunction Diagonal = nullptr, Perimeter = nullptr, Internal = nullptr;
+  std::string Unavailable;
+
+  void open(const std::string &Path) {
+    std::ifstream In(Path);
+    std::stringstream Text;
+    Text << In.rdbuf();
+    if (Text.str().empty()) {
+      Unavailable = "cannot read " + Path;
+      return;
+    }
+    Unavailable = Cuda.open();
+    if (!Unavailable.empty()) {
+      std::string Error = Cuda.compile(Text.str(), "hand-tuned.cu", "sm_90");
+      Unavailable += Error.empty() ? "; its kernels compile with NVRTC for "
+                                     "sm_90"
+                                   : "; compiling its kernels: " + Error;
+      return;
+    }
+    if (std::string Error = Cuda.compile(Text.str(), "hand-tuned.cu");
+        !Error.empty()) {
+      Unavailable = Error;
+      return;
+    }
+    Diagonal = Cuda.function("ludDiagonal");
+    Perimeter = Cuda.function("ludPerimeter");
+    Internal = Cuda.function("ludInternal");
+    if (!Diagonal || !Perimeter || !Internal)
+      Unavailable = "a kernel is missing from hand-tuned.cu's module";
+  }
+
+  // Decomposes the N x N matrix at Device in place; false on a failed
+  // launch.
+  bool decompose(CUdeviceptr Device, int N) {
+    for (int Offset = 0; Offset < N; Offset += BlockSize) {
+      void *Params[] = {&Device, &N, &Offset};
+      const unsigned Rest = (N - Offset) / BlockSize - 1;
+      if (!Cuda.launch(Diagonal, 1, 1, 32, 32, Params))
+        return false;
+      if (Rest && (!Cuda.launch(Perimeter, Rest, 1, 64, 1, Params) ||
+                   !Cuda.launch(Internal, Rest, Rest, 32, 8, Params)))
+        return false;
+    }
+    return Cuda.synchronize();
+  }
+};
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc < 2) {
+    std::fprintf(stderr, "usage: %s HAND_TUNED_CU [N ...]\n", Argv[0]);
+    return 2;
+  }
+  std::vector<int> Sizes;
+  for (int I = 2; I < Argc; ++I)
+    Sizes.push_back(std::atoi(Argv[I]));
+  if (Sizes.empty())
+    Sizes = {1024, 2048, 4096};
+  HandTuned Hand;
+  Hand.open(Argv[1]);
+  std::printf("lud: weft on '%s' against hand-tuned blocked kernels "
+              "(block %d), fastest of 3 runs\n",
+              weft::backendName(), BlockSize);
+  if (!Hand.Unavailable.empty())
+    std::printf("hand-tuned: SKIPPED (%s)\n", Hand.Unavailable.c_str());
+  int Status = 0;
+  for (int N : Sizes) {
+    if (N % BlockSize) {
+      std::printf("lud %d: SKIPPED (not a multiple of %d)\n", N, BlockSize);
+      continue;
+    }
+    const std::vector<float> Input = input(N);
+    const double Flops = 2.0 / 3.0 * N * N * N;
+    std::vector<float> Weft;
+    double WeftMs = 1e300;
+    for (int Run = 0; Run < 4; ++Run) { // the first compiles the kernels
+      Weft = Input;
+      auto Start = Clock::now();
+      decompose(Weft, N);
+      weft::synchronize();
+      if (Run)
+        WeftMs = std::min(WeftMs, millisecondsSince(Start));
+    }
+    std::printf("lud %d: weft %.3f ms (%.1f GFLOP/s)", N, WeftMs,
+                Flops / WeftMs / 1e6);
+    if (!Hand.Unavailable.empty()) {
+      std::printf("\n");
+      continue;
+    }
+    const std::size_t Bytes = Input.size() * sizeof(float);
+    CUdeviceptr Device = Hand.Cuda.upload(nullptr, Bytes);
+    double HandMs = 1e300;
+    std::vector<float> Result(Input.size());
+    bool Ok = Device != 0;
+    for (int Run = 0; Ok && Run < 4; ++Run) {
+      Ok = !Hand.Cuda.Api.MemcpyHtoD(Device, Input.data(), Bytes) &&
+           Hand.Cuda.synchronize();
+      auto Start = Clock::now();
+      Ok = Ok && Hand.decompose(Device, N);
+      if (Run)
+        HandMs = std::min(HandMs, millisecondsSince(Start));
+    }
+    Ok = Ok && Hand.Cuda.download(Result.data(), Device, Bytes);
+    double MaxError = 0;
+    for (std::size_t I = 0; Ok && I < Result.size(); ++I)
+      MaxError = std::max<double>(MaxError, std::fabs(Result[I] - Weft[I]) /
+                                                std::max(1.0f,
+                                                         std::fabs(Result[I])));
+    const bool Same = Ok && MaxError <= 1e-3;
+    std::printf(", hand-tuned %.3f ms (%.1f GFLOP/s): weft/hand %.2f; "
+                "results %s (max relative difference %.2g)\n",
+                HandMs, Flops / HandMs / 1e6, WeftMs / HandMs,
+                Same ? "match" : "WRONG", MaxError);
+    Status |= !Same;
+  }
+  return Status;
+}
