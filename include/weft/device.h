@@ -526,6 +526,33 @@ template <> struct numeric_limits<bool> {
   static WEFT_DEVICE bool lowest() { return false; }
 };
 
+/// The key of an argmax or argmin over 64-bit values (see arg_key): the
+/// value's order, then the index, compared as one 128-bit number. A struct
+/// rather than __int128, which NVRTC takes only with --device-int128; it
+/// crosses lanes as two 64-bit halves.
+struct key128 {
+  unsigned long long hi, lo;
+};
+WEFT_DEVICE bool operator<(key128 A, key128 B) {
+  return A.hi < B.hi || (A.hi == B.hi && A.lo < B.lo);
+}
+WEFT_DEVICE bool operator==(key128 A, key128 B) {
+  return A.hi == B.hi && A.lo == B.lo;
+}
+template <> struct numeric_limits<key128> {
+  static WEFT_DEVICE key128 highest() { return {~0ull, ~0ull}; }
+  static WEFT_DEVICE key128 lowest() { return {0ull, 0ull}; }
+};
+WEFT_DEVICE key128 shfl(key128 V, unsigned Src) {
+  return {shfl(V.hi, Src), shfl(V.lo, Src)};
+}
+WEFT_DEVICE key128 shfl_down(key128 V, unsigned Delta) {
+  return {shfl_down(V.hi, Delta), shfl_down(V.lo, Delta)};
+}
+WEFT_DEVICE key128 shfl_xor(key128 V, unsigned Mask) {
+  return {shfl_xor(V.hi, Mask), shfl_xor(V.lo, Mask)};
+}
+
 // reduction(argmax: v, at) and argmin reduce one 64-bit key per element:
 // the value's bits in an order that compares as the values do (high half)
 // and its index (low half, inverted where the best key must pick the lowest
@@ -541,6 +568,21 @@ WEFT_DEVICE float bits_float(unsigned X) {
 WEFT_DEVICE unsigned float_bits(float X) { return __float_as_uint(X); }
 WEFT_DEVICE float bits_float(unsigned X) { return __uint_as_float(X); }
 #endif
+#if defined(WEFT_DIALECT_SIM) || defined(WEFT_HIP_BARE)
+WEFT_DEVICE unsigned long long double_bits(double X) {
+  return __builtin_bit_cast(unsigned long long, X);
+}
+WEFT_DEVICE double bits_double(unsigned long long X) {
+  return __builtin_bit_cast(double, X);
+}
+#else
+WEFT_DEVICE unsigned long long double_bits(double X) {
+  return (unsigned long long)__double_as_longlong(X);
+}
+WEFT_DEVICE double bits_double(unsigned long long X) {
+  return __longlong_as_double((long long)X);
+}
+#endif
 WEFT_DEVICE unsigned arg_order(float V) {
   const unsigned U = float_bits(V + 0.0f); // -0 is +0, as `>` sees them
   return (U & 0x80000000u) ? ~U : (U | 0x80000000u);
@@ -554,17 +596,54 @@ template <class T> WEFT_DEVICE unsigned arg_order(T V) { // integers <= 32 bits
 template <class T> WEFT_DEVICE T arg_value(unsigned O, T) {
   return T(-1) < T(0) ? (T)(int)(O ^ 0x80000000u) : (T)O;
 }
+// Values of 64 bits (double, long, long long) take a key of two 64-bit
+// halves: the value's order, then the index.
+WEFT_DEVICE unsigned long long arg_order64(double V) {
+  const unsigned long long U = double_bits(V + 0.0);
+  return (U >> 63) ? ~U : (U | (1ull << 63));
+}
+WEFT_DEVICE double arg_value64(unsigned long long O, double) {
+  return bits_double((O >> 63) ? (O & ~(1ull << 63)) : ~O);
+}
+template <class T> WEFT_DEVICE unsigned long long arg_order64(T V) {
+  return T(-1) < T(0) ? (unsigned long long)(long long)V ^ (1ull << 63)
+                      : (unsigned long long)V;
+}
+template <class T> WEFT_DEVICE T arg_value64(unsigned long long O, T) {
+  return T(-1) < T(0) ? (T)(long long)(O ^ (1ull << 63)) : (T)O;
+}
 /// The key of value V at Index, for argmax (Max) or argmin, ties to the
 /// first index (First: `x > v`) or the last (`x >= v`). A NaN never wins.
+/// 64 bits for values of at most 32 bits, a key128 for wider ones.
 template <bool Max, bool First, class T, class I>
-WEFT_DEVICE unsigned long long arg_key(T V, I Index) {
-  if (V != V)
-    return Max ? 0ull : ~0ull;
-  const unsigned Low = Max == First ? ~(unsigned)Index : (unsigned)Index;
-  return ((unsigned long long)arg_order(V) << 32) | Low;
+WEFT_DEVICE auto arg_key(T V, I Index) {
+  if constexpr (sizeof(T) > 4) {
+    if (V != V)
+      return Max ? key128{0ull, 0ull} : key128{~0ull, ~0ull};
+    const unsigned long long Low =
+        Max == First ? ~(unsigned long long)Index : (unsigned long long)Index;
+    return key128{arg_order64(V), Low};
+  } else {
+    if (V != V)
+      return Max ? 0ull : ~0ull;
+    const unsigned Low = Max == First ? ~(unsigned)Index : (unsigned)Index;
+    return ((unsigned long long)arg_order(V) << 32) | Low;
+  }
 }
 /// An inner level's reduced key into V and At, where it beats V as the
 /// loop's comparison says.
+template <bool Max, bool First, class T, class I>
+WEFT_DEVICE void arg_finish(key128 Key, T &V, I &At) {
+  if (Key == (Max ? key128{0ull, 0ull} : key128{~0ull, ~0ull}))
+    return;
+  const T Best = arg_value64(Key.hi, V);
+  const unsigned long long Low = Max == First ? ~Key.lo : Key.lo;
+  if (Max ? (First ? V < Best : !(Best < V))
+          : (First ? Best < V : !(V < Best))) {
+    V = Best;
+    At = (I)Low;
+  }
+}
 template <bool Max, bool First, class T, class I>
 WEFT_DEVICE void arg_finish(unsigned long long Key, T &V, I &At) {
   if (Key == (Max ? 0ull : ~0ull))
@@ -580,11 +659,14 @@ WEFT_DEVICE void arg_finish(unsigned long long Key, T &V, I &At) {
 
 /// The value that leaves any other unchanged under Op.
 template <int Op, class T> WEFT_DEVICE T identity() {
-  return Op == reduce_mul || Op == reduce_land ? T(1)
-         : Op == reduce_min                    ? numeric_limits<T>::highest()
-         : Op == reduce_max                    ? numeric_limits<T>::lowest()
-         : Op == reduce_and                    ? T(~0ull)
-                                               : T(0);
+  if constexpr (Op == reduce_min)
+    return numeric_limits<T>::highest();
+  else if constexpr (Op == reduce_max)
+    return numeric_limits<T>::lowest();
+  else
+    return Op == reduce_mul || Op == reduce_land ? T(1)
+           : Op == reduce_and                    ? T(~0ull)
+                                                 : T(0);
 }
 
 template <int Op, class T> WEFT_DEVICE T combine(T A, T B) {

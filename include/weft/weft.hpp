@@ -67,31 +67,61 @@ mdspanExtent(const std::mdspan<T, E, L, A> &Data, std::size_t Rank) {
 }
 #endif
 
+/// device.h's key128 on the host: an argmax or argmin key over 64-bit
+/// values, the value's order and then the index.
+struct Key128 {
+  unsigned long long Order, Index;
+};
+
 /// reduction(argmax: v, at) (argmin) over the outermost level: the kernel
-/// reduces one key per element (device.h's arg_key) into Key, and at the
-/// end of the launch's full expression the best key goes into v and at if
-/// it beats v as the loop's comparison says (First: `x > v`, ties to the
-/// first index). A launch that fails leaves Key empty; the host loop then
-/// computes v and at itself.
+/// reduces one key per element (device.h's arg_key: 64 bits for values of
+/// at most 32, a Key128 for wider ones) into Key, and at the end of the
+/// launch's full expression the best key goes into v and at if it beats v
+/// as the loop's comparison says (First: `x > v`, ties to the first index).
+/// A launch that fails leaves Key empty; the host loop then computes v and
+/// at itself.
 template <bool Max, bool First, class T, class I> struct ArgKey {
+  static constexpr bool Wide = sizeof(T) > 4;
   T &Value;
   I &At;
-  unsigned long long Key = Max ? 0ull : ~0ull;
+  std::conditional_t<Wide, Key128, unsigned long long> Key = empty();
+
+  static constexpr auto empty() {
+    if constexpr (Wide)
+      return Max ? Key128{0ull, 0ull} : Key128{~0ull, ~0ull};
+    else
+      return Max ? 0ull : ~0ull;
+  }
 
   constexpr ~ArgKey() {
-    if (Key == (Max ? 0ull : ~0ull))
-      return;
-    const unsigned Order = static_cast<unsigned>(Key >> 32);
     T Best;
-    if constexpr (std::is_floating_point_v<T>)
-      Best = std::bit_cast<float>((Order & 0x80000000u) ? (Order & 0x7fffffffu)
-                                                        : ~Order);
-    else if constexpr (std::is_signed_v<T>)
-      Best = static_cast<T>(static_cast<int>(Order ^ 0x80000000u));
-    else
-      Best = static_cast<T>(Order);
-    const unsigned Low =
-        Max == First ? ~static_cast<unsigned>(Key) : static_cast<unsigned>(Key);
+    unsigned long long Low;
+    if constexpr (Wide) {
+      if (Key.Order == empty().Order && Key.Index == empty().Index)
+        return;
+      const unsigned long long Order = Key.Order;
+      if constexpr (std::is_floating_point_v<T>)
+        Best = std::bit_cast<double>((Order >> 63) ? (Order & ~(1ull << 63))
+                                                   : ~Order);
+      else if constexpr (std::is_signed_v<T>)
+        Best = static_cast<T>(static_cast<long long>(Order ^ (1ull << 63)));
+      else
+        Best = static_cast<T>(Order);
+      Low = Max == First ? ~Key.Index : Key.Index;
+    } else {
+      if (Key == empty())
+        return;
+      const unsigned Order = static_cast<unsigned>(Key >> 32);
+      if constexpr (std::is_floating_point_v<T>)
+        Best = std::bit_cast<float>(
+            (Order & 0x80000000u) ? (Order & 0x7fffffffu) : ~Order);
+      else if constexpr (std::is_signed_v<T>)
+        Best = static_cast<T>(static_cast<int>(Order ^ 0x80000000u));
+      else
+        Best = static_cast<T>(Order);
+      Low = Max == First ? ~static_cast<unsigned>(Key)
+                         : static_cast<unsigned>(Key);
+    }
     if (Max ? (First ? Value < Best : !(Best < Value))
             : (First ? Best < Value : !(Value < Best))) {
       Value = Best;

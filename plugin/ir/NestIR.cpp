@@ -25,7 +25,8 @@ constexpr ScalarInfo Scalars[] = {{"bool", ScalarType::Bool, 1},
                                   {"long long", ScalarType::I64, 8},
                                   {"unsigned long long", ScalarType::U64, 8},
                                   {"float", ScalarType::F32, 4},
-                                  {"double", ScalarType::F64, 8}};
+                                  {"double", ScalarType::F64, 8},
+                                  {"weft::key128", ScalarType::K128, 16}};
 } // namespace
 
 const char *spelling(ScalarKind K) {

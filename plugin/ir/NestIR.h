@@ -28,7 +28,8 @@ enum class ScalarKind {
   LongLong,
   ULongLong,
   Float,
-  Double
+  Double,
+  Key128 // an argmax or argmin key over 64-bit values (device.h's key128)
 };
 
 /// The C++ spelling of a scalar type, e.g. "unsigned int".

@@ -1,7 +1,8 @@
 // RecognizeArgReductions.cpp: reduction(argmax: v, at) and argmin, the
 // value and index of the best element as legacy code finds them,
 // `if (x > v) { v = x; at = i; }`. Each element's value and index become one
-// 64-bit key (device.h's arg_key) reduced by max (min), so the pair needs no
+// key (device.h's arg_key: 64 bits for values of at most 32 bits, two
+// 64-bit halves for wider ones) reduced by max (min), so the pair needs no
 // reduction of its own; ties go where the serial loop sends them (`>`: the
 // first index, `>=`: the last). The key goes back into v and at after the
 // loop: on the device for an inner level, at the launch for the outermost.
@@ -42,17 +43,18 @@ bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
   const auto *At = cast<VarDecl>(Refs[1]->getDecl());
   const QualType VT = Value->getType().getNonReferenceType();
   std::optional<ir::ScalarKind> VK = scalarKind(VT);
-  // The key holds the value's bits in 32.
+  // The key holds the value's bits in 32 or 64.
   if (!VK || *VK == ir::ScalarKind::Bool ||
-      (!VT->isIntegerType() && *VK != ir::ScalarKind::Float) ||
-      Ctx.getTypeSize(VT) > 32)
+      (!VT->isIntegerType() && *VK != ir::ScalarKind::Float &&
+       *VK != ir::ScalarKind::Double) ||
+      Ctx.getTypeSize(VT) > 64)
     return fail(Refs[0]->getLocation(),
                 "the value of reduction(" + Clause.Operator + ": " +
                     Clause.Variables[0] + ", " + Clause.Variables[1] +
-                    ") must be a float or an integer of at most 32 bits",
-                "this weft version packs the value and its index into "
-                "64 bits; reduce a double with two loops (a max, then "
-                "the first index holding it)"),
+                    ") must be a float, a double or an integer of at most "
+                    "64 bits",
+                "find the best value of another type in a loop of your own "
+                "after the parallel one"),
            false;
   std::optional<ir::ScalarKind> AK =
       scalarKind(At->getType().getNonReferenceType());
@@ -79,6 +81,8 @@ bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
   R.Max = Max;
   R.ValueType = *VK;
   R.AtType = *AK;
+  R.KeyType = Ctx.getTypeSize(VT) > 32 ? ir::ScalarKind::Key128
+                                       : ir::ScalarKind::ULongLong;
   R.Depth = L.Depth;
   R.Key = "weft_argkey" + std::to_string(ArgKeys++);
   if (L.Depth == 0) {
@@ -87,7 +91,7 @@ bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
     ir::Param P;
     P.Name = R.Key;
     P.Kind = ir::ParamKind::ReductionTarget;
-    P.Element = ir::ScalarKind::ULongLong;
+    P.Element = R.KeyType;
     Capture C;
     C.Source = Refs[0];
     C.ArgAt = Refs[1]; // its Pairing once the loop's `if` says which
@@ -96,7 +100,7 @@ bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
   ir::Reduction Reduced;
   Reduced.Op = Max ? ir::ReductionOp::Max : ir::ReductionOp::Min;
   Reduced.Variable = R.Key;
-  Reduced.Type = ir::ScalarKind::ULongLong;
+  Reduced.Type = R.KeyType;
   Reduced.ParamIndex = R.Param;
   L.Reductions.push_back(std::move(Reduced));
   ArgReductions.push_back(std::move(R));
@@ -113,8 +117,8 @@ Recognizer::argReductionOf(const VarDecl *V) const {
 
 ir::ExprPtr Recognizer::argKeyRef(const ArgReduction &R) {
   if (R.Param < 0)
-    return make(ir::Expr::Local, ir::ScalarKind::ULongLong, R.Key);
-  auto E = make(ir::Expr::ParamRef, ir::ScalarKind::ULongLong);
+    return make(ir::Expr::Local, R.KeyType, R.Key);
+  auto E = make(ir::Expr::ParamRef, R.KeyType);
   E->ParamIndex = static_cast<unsigned>(R.Param);
   markUse(E->ParamIndex, Access::ReadWrite);
   return E;
@@ -182,16 +186,16 @@ std::optional<ir::StmtPtr> Recognizer::argCombine(const IfStmt *If) {
     return nullptr;
   auto AsValue = make(ir::Expr::Cast, R->ValueType);
   AsValue->Operands.push_back(std::move(Compared));
-  auto Key = make(ir::Expr::Call, ir::ScalarKind::ULongLong,
+  auto Key = make(ir::Expr::Call, R->KeyType,
                   std::string("weft::arg_key<") + (R->Max ? "true" : "false") +
                       ", " + (First ? "true" : "false") + ">");
   Key->Operands.push_back(std::move(AsValue));
   Key->Operands.push_back(std::move(At));
-  auto Best = make(ir::Expr::Call, ir::ScalarKind::ULongLong,
-                   R->Max ? "weft::max" : "weft::min");
+  auto Best =
+      make(ir::Expr::Call, R->KeyType, R->Max ? "weft::max" : "weft::min");
   Best->Operands.push_back(argKeyRef(*R));
   Best->Operands.push_back(std::move(Key));
-  auto Assign = make(ir::Expr::Binary, ir::ScalarKind::ULongLong, "=");
+  auto Assign = make(ir::Expr::Binary, R->KeyType, "=");
   Assign->Operands.push_back(argKeyRef(*R));
   Assign->Operands.push_back(std::move(Best));
   auto S = std::make_unique<ir::Stmt>();

@@ -123,15 +123,20 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     FinishedArgs.clear();
     for (const ArgReduction &A : Args) {
       auto Decl = Make(ir::Stmt::Decl);
-      Decl->VarType.Scalar = ir::ScalarKind::ULongLong;
+      Decl->VarType.Scalar = A.KeyType;
       Decl->Name = A.Key;
-      Decl->Exprs.push_back(make(ir::Expr::IntLiteral,
-                                 ir::ScalarKind::ULongLong,
-                                 A.Max ? "0ull" : "18446744073709551615ull"));
+      if (A.KeyType == ir::ScalarKind::Key128)
+        Decl->Exprs.push_back(make(ir::Expr::Call, A.KeyType,
+                                   std::string("weft::identity<weft::reduce_") +
+                                       (A.Max ? "max" : "min") +
+                                       ", weft::key128>"));
+      else
+        Decl->Exprs.push_back(make(ir::Expr::IntLiteral,
+                                   ir::ScalarKind::ULongLong,
+                                   A.Max ? "0ull" : "18446744073709551615ull"));
       Out.push_back(std::move(Decl));
       auto Finish = make(ir::Expr::Call, ir::ScalarKind::Int, A.function(true));
-      Finish->Operands.push_back(
-          make(ir::Expr::Local, ir::ScalarKind::ULongLong, A.Key));
+      Finish->Operands.push_back(make(ir::Expr::Local, A.KeyType, A.Key));
       Finish->Operands.push_back(
           make(ir::Expr::Local, A.ValueType, A.Value->getName().str()));
       Finish->Operands.push_back(

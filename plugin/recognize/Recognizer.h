@@ -285,6 +285,8 @@ private:
     int First = -1; // ties to the first index (`>`); -1 until the `if`
     ir::ScalarKind ValueType = ir::ScalarKind::Float;
     ir::ScalarKind AtType = ir::ScalarKind::Int;
+    /// 64 bits for values of at most 32, a key128 for wider ones.
+    ir::ScalarKind KeyType = ir::ScalarKind::ULongLong;
     std::string Key; // the reduced key, a local or (outermost) a parameter
     unsigned Depth = 0;
     int Param = -1;

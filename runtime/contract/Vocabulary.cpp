@@ -15,7 +15,7 @@ constexpr TypeEntry Types[] = {
     {"u16", ScalarType::U16, 2},   {"i32", ScalarType::I32, 4},
     {"u32", ScalarType::U32, 4},   {"i64", ScalarType::I64, 8},
     {"u64", ScalarType::U64, 8},   {"f32", ScalarType::F32, 4},
-    {"f64", ScalarType::F64, 8}};
+    {"f64", ScalarType::F64, 8},   {"k128", ScalarType::K128, 16}};
 
 constexpr const char *ParamWords[] = {"in", "out", "inout", "scalar"};
 constexpr const char *ReduceWords[NumReduceOps] = {

@@ -25,6 +25,7 @@ enum class ScalarType {
   U64,
   F32,
   F64,
+  K128, // an argmax or argmin key over 64-bit values: {order, index}
   Bytes
 };
 /// "f32"; Bytes has no word of its own (see typeWord(ScalarType, size)).

@@ -28,6 +28,15 @@ using contract::ScalarType;
 using contract::sizeOf;
 using contract::TuneInfo;
 
+/// An argmax or argmin key over 64-bit values (device.h's key128): the
+/// value's order, then the index, compared as one 128-bit number.
+struct Key128 {
+  std::uint64_t Order = 0, Index = 0;
+  bool operator<(const Key128 &O) const {
+    return Order < O.Order || (Order == O.Order && Index < O.Index);
+  }
+};
+
 /// Calls F with a value-initialized object of the C++ type that T names, to
 /// dispatch on it. False for Bytes, which names no such type.
 template <class Fn> bool withScalarType(ScalarType T, Fn &&F) {
@@ -64,6 +73,9 @@ template <class Fn> bool withScalarType(ScalarType T, Fn &&F) {
     return true;
   case ScalarType::F64:
     F(double{});
+    return true;
+  case ScalarType::K128:
+    F(Key128{});
     return true;
   case ScalarType::Bytes:
     return false;

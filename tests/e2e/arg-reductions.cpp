@@ -1,6 +1,7 @@
 // argmax and argmin as old C code finds them: the hottest cell of a grid
-// (ties to the first), the last minimum of a signal ('<='), and per row of
-// a matrix the column of its largest entry (an inner level).
+// (ties to the first), the last minimum of a signal ('<='), per row of a
+// matrix the column of its largest entry (an inner level), and the
+// largest residual of a double-precision solver (64-bit values).
 #include <weft/weft.hpp>
 
 #include <cstdio>
@@ -47,6 +48,18 @@ void rowPeaks(const std::vector<unsigned> &M, int Rows, int Cols,
   }
 }
 
+long worstResidual(const std::vector<double> &Residual, double &Worst) {
+  Worst = 0;
+  long At = -1;
+#pragma weft parallel for reduction(argmax : Worst, At)
+  for (long I = 0; I < (long)Residual.size(); ++I)
+    if (Residual[I] > Worst) {
+      Worst = Residual[I];
+      At = I;
+    }
+  return At;
+}
+
 int main() {
   std::vector<float> Grid(200 * 300);
   for (int I = 0; I < 200 * 300; ++I)
@@ -66,4 +79,10 @@ int main() {
     Sum = Sum * 7 + P;
   std::printf("hottest %d %.2f, last minimum %d, peaks %ld\n", H, T,
               lastMinimum(Signal), Sum);
+  std::vector<double> Residual(100003);
+  for (long I = 0; I < 100003; ++I) // differences below a float's precision
+    Residual[I] = 1e-3 * (1.0 + ((I * 7919) % 100003) * 1e-12);
+  double Worst;
+  const long At = worstResidual(Residual, Worst);
+  std::printf("worst residual %.17g at %ld\n", Worst, At);
 }

@@ -58,10 +58,26 @@ WEFT_KERNEL(weft_every_primitive, 256)
   weft::arg_finish<true, true>(weft::arg_key<true, true>(A, T), BestF, AtF);
   weft::arg_finish<false, false>(weft::arg_key<false, false>(C, T), BestI,
                                  AtI);
+  // and on double and 64-bit integer values: key128, across lanes and the
+  // block as two halves.
+  double BestD = B;
+  long long BestL = C, AtD = 0, AtL = 0;
+  weft::key128 KeyD = weft::warp_allreduce<weft::reduce_max>(
+      weft::arg_key<true, false>(B, T), weft::warp_size());
+  KeyD = weft::combine<weft::reduce_max>(KeyD, weft::shfl(KeyD, 0));
+  KeyD = weft::combine<weft::reduce_max>(KeyD, weft::shfl_down(KeyD, 1));
+  weft::arg_finish<true, false>(KeyD, BestD, AtD);
+  weft::arg_finish<false, true>(
+      weft::identity<weft::reduce_min, weft::key128>() <
+              weft::arg_key<false, true>((long long)C, T)
+          ? weft::arg_key<false, true>((long long)C, T)
+          : weft::identity<weft::reduce_min, weft::key128>(),
+      BestL, AtL);
   if (In) {
     F[T] = A + weft::identity<weft::reduce_mul, float>() + BestF + AtF +
            BestI + AtI;
-    D[T] = B + weft::identity<weft::reduce_min, double>();
+    D[T] = B + weft::identity<weft::reduce_min, double>() + BestD + AtD +
+           BestL + AtL;
     I[T] = C;
   }
   weft::atomic_add(&F[0], 1.0f);

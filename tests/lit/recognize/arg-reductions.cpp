@@ -97,6 +97,55 @@ void rowLargest(const std::vector<float> &a, std::vector<int> &where, int n,
   }
 }
 
+// Values of 64 bits take a key of two 64-bit halves (weft::key128), the
+// value's order and the index: doubles a float could not tell apart, and
+// integers beyond 32 bits.
+// CHECK: nest at {{.*}}arg-reductions.cpp:[[@LINE+7]]
+// CHECK: param 1 weft_argkey0: reduction target of weft::key128
+// CHECK: weft::max($weft_argkey0, weft::arg_key<true, true>(double($v[unsigned long(i)]), i))
+long largestDouble(std::span<const double> v, double &out) {
+  double best = -1e300;
+  long at = -1;
+#pragma weft parallel for reduction(argmax: best, at)
+  for (long i = 0; i < (long)v.size(); ++i)
+    if (v[i] > best) {
+      best = v[i];
+      at = i;
+    }
+  out = best;
+  return at;
+}
+long long smallestWide(std::span<const long long> v) {
+  long long low = 0;
+  int at = -1;
+#pragma weft parallel for reduction(argmin: low, at)
+  for (int i = 0; i < (int)v.size(); ++i)
+    if (v[i] <= low) {
+      low = v[i];
+      at = i;
+    }
+  return low + at;
+}
+// An inner level: the key starts empty (the identity of min) before it.
+// CHECK: nest at {{.*}}arg-reductions.cpp:[[@LINE+6]]
+// CHECK: decl weft::key128 weft_argkey0 = weft::identity<weft::reduce_min, weft::key128>()
+// CHECK: weft::arg_finish<false, true>(weft_argkey0, low, at)
+void rowSmallestDouble(const std::vector<double> &a, std::vector<int> &where,
+                       int n, int m) {
+#pragma weft parallel for
+  for (int r = 0; r < n; ++r) {
+    double low = 1e300;
+    int at = -1;
+#pragma weft parallel for reduction(argmin: low, at)
+    for (int c = 0; c < m; ++c)
+      if (a[r * m + c] < low) {
+        low = a[r * m + c];
+        at = c;
+      }
+    where[r] = at;
+  }
+}
+
 int main() {
   std::vector<float> v(10000);
   for (int i = 0; i < 10000; ++i)
@@ -118,12 +167,31 @@ int main() {
   for (int r = 0; r < 30; ++r)
     std::printf("%d ", where[r]);
   std::printf("\n");
+  // 1 + k ulp: as floats all would be 1.
+  std::vector<double> d(6000);
+  for (int i = 0; i < 6000; ++i)
+    d[i] = 1.0 + ((i * 37) % 101) * 2.220446049250313e-16;
+  d[3000] = NAN;
+  double BestD;
+  const long AtD = largestDouble(d, BestD);
+  std::vector<long long> l(4000);
+  for (int i = 0; i < 4000; ++i)
+    l[i] = -5000000000ll - (i * 53) % 89; // ties at the lowest, many times
+  std::vector<double> dm(20 * 500);
+  for (int i = 0; i < 20 * 500; ++i)
+    dm[i] = 1.0 - ((i * 7919) % 613) * 2.220446049250313e-16;
+  std::vector<int> whereD(20);
+  rowSmallestDouble(dm, whereD, 20, 500);
+  std::printf("%ld %.17g %lld\n", AtD, BestD, smallestWide(l));
+  for (int r = 0; r < 20; ++r)
+    std::printf("%d ", whereD[r]);
+  std::printf("\n");
 }
-// RAN-COUNT-4: calls on sim, 0 on the host
+// RAN-COUNT-7: calls on sim, 0 on the host
 
 #ifdef REFUSED
-double inDouble(std::span<const double> v) {
-  double best = 0;
+long double inLongDouble(std::span<const double> v) {
+  long double best = 0;
   int at = 0;
 #pragma weft parallel for reduction(argmax: best, at)
   for (int i = 0; i < (int)v.size(); ++i)
@@ -132,7 +200,7 @@ double inDouble(std::span<const double> v) {
       at = i;
     }
   return best + at;
-  // REFUSED: arg-reductions.cpp:[[@LINE-5]]:16: error: the value of reduction(argmax: best, at) must be a float or an integer of at most 32 bits
+  // REFUSED: arg-reductions.cpp:[[@LINE-5]]:16: error: the value of reduction(argmax: best, at) must be a float, a double or an integer of at most 64 bits
 }
 int wrongWay(std::span<const float> v) {
   float best = 0;
