@@ -139,7 +139,14 @@ def check(args, number, source):
             p = subprocess.run(cmd, capture_output=True, text=True,
                                errors="replace", timeout=args.timeout)
         except subprocess.TimeoutExpired:
-            return "hang (over %d s)" % args.timeout
+            # A loaded machine can stall one compile: a hang must repeat,
+            # with three times the time.
+            try:
+                p = subprocess.run(cmd, capture_output=True, text=True,
+                                   errors="replace",
+                                   timeout=3 * args.timeout)
+            except subprocess.TimeoutExpired:
+                return "hang (over %d s, twice)" % args.timeout
     err = p.stderr
     if p.returncode not in (0, 1) or "PLEASE submit a bug report" in err \
             or "Stack dump" in err:
@@ -189,7 +196,13 @@ def main():
     outcomes = {"accepted": 0, "rejected": 0}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = pool.map(lambda m: (m, check(args, m[0], m[2])), mutants)
-        for (n, name, source), why in results:
+        for done, ((n, name, source), why) in enumerate(results, 1):
+            if done % 250 == 0:
+                # A long run cut short still tells how far it got.
+                print("progress: %d of %d mutants, %d accepted, %d rejected, "
+                      "%d failures" % (done, len(mutants), outcomes["accepted"],
+                                       outcomes["rejected"], failures),
+                      flush=True)
             if why in outcomes:
                 outcomes[why] += 1
                 continue

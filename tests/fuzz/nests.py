@@ -332,8 +332,13 @@ def main():
     with tempfile.TemporaryDirectory() as cache:
         args.cache = cache
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            for (n, src), why in pool.map(
-                    lambda p: (p, check(args, p[0], p[1])), programs):
+            for done, ((n, src), why) in enumerate(pool.map(
+                    lambda p: (p, check(args, p[0], p[1])), programs), 1):
+                if done % 100 == 0:
+                    # A long run cut short still tells how far it got.
+                    print("progress: %d of %d programs, %d rejected, %d "
+                          "failures" % (done, len(programs), rejected,
+                                        failures), flush=True)
                 if why is None:
                     continue
                 if why.startswith("rejected"):
