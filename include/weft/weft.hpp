@@ -156,6 +156,10 @@ concept RegionData = requires(D &Data) {
   dataArg(Data);
 };
 
+/// A copy of a scalar the kernel only reads, for the launch to point at:
+/// the program's variable itself never escapes (see the rewrite).
+template <class T> constexpr T copyOf(const T &Value) { return Value; }
+
 constexpr LaunchArg makeLaunchArg(const LaunchArg &Data) { return Data; }
 template <class T> constexpr LaunchArg makeLaunchArg(const T &Scalar) {
   static_assert(std::is_trivially_copyable_v<T>,

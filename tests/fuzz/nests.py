@@ -47,8 +47,7 @@ class Nest:
         kinds = ["map", "map", "outer"]
         if self.depth >= 2:
             kinds += ["inner", "inner", "element"]
-        if T != "double":
-            kinds += ["argmax"]
+        kinds += ["argmax"]
         self.kind = rng.choice(kinds)
         self.idx = ["i%d" % d for d in range(self.depth)]
         self.pointer_extents = ["a", "b", "p", "out"] if holder == "pointer" else []
