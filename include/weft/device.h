@@ -630,26 +630,24 @@ WEFT_DEVICE auto arg_key(T V, I Index) {
     return ((unsigned long long)arg_order(V) << 32) | Low;
   }
 }
-/// An inner level's reduced key into V and At, where it beats V as the
-/// loop's comparison says.
-template <bool Max, bool First, class T, class I>
-WEFT_DEVICE void arg_finish(key128 Key, T &V, I &At) {
-  if (Key == (Max ? key128{0ull, 0ull} : key128{~0ull, ~0ull}))
-    return;
-  const T Best = arg_value64(Key.hi, V);
-  const unsigned long long Low = Max == First ? ~Key.lo : Key.lo;
-  if (Max ? (First ? V < Best : !(Best < V))
-          : (First ? Best < V : !(V < Best))) {
-    V = Best;
-    At = (I)Low;
-  }
+// A reduced key's value, and its index bits as stored (see arg_key).
+template <class T> WEFT_DEVICE T arg_best(unsigned long long Key, T V) {
+  return arg_value((unsigned)(Key >> 32), V);
 }
-template <bool Max, bool First, class T, class I>
-WEFT_DEVICE void arg_finish(unsigned long long Key, T &V, I &At) {
-  if (Key == (Max ? 0ull : ~0ull))
+template <class T> WEFT_DEVICE T arg_best(key128 Key, T V) {
+  return arg_value64(Key.hi, V);
+}
+WEFT_DEVICE unsigned arg_low(unsigned long long Key) { return (unsigned)Key; }
+WEFT_DEVICE unsigned long long arg_low(key128 Key) { return Key.lo; }
+/// An inner level's reduced key into V and At, where it beats V as the
+/// loop's comparison says. A key nothing was reduced into (the identity of
+/// max, or of min) changes nothing.
+template <bool Max, bool First, class K, class T, class I>
+WEFT_DEVICE void arg_finish(K Key, T &V, I &At) {
+  if (Key == (Max ? numeric_limits<K>::lowest() : numeric_limits<K>::highest()))
     return;
-  const T Best = arg_value((unsigned)(Key >> 32), V);
-  const unsigned Low = Max == First ? ~(unsigned)Key : (unsigned)Key;
+  const T Best = arg_best(Key, V);
+  const auto Low = Max == First ? ~arg_low(Key) : arg_low(Key);
   if (Max ? (First ? V < Best : !(Best < V))
           : (First ? Best < V : !(V < Best))) {
     V = Best;

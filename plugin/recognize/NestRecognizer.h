@@ -17,7 +17,8 @@ namespace weft::recognize {
 /// How the rewrite passes one kernel parameter to the runtime.
 struct Capture {
   /// A reference to the captured variable in the loop (a DeclRefExpr, or a
-  /// MemberExpr through `this`), copied to pass the variable.
+  /// MemberExpr: through `this`, or a chain of fields from a variable),
+  /// copied to pass the variable.
   const clang::Expr *Source = nullptr;
   /// A pointer's number of elements (its extent clause), as an expression
   /// at the loop.

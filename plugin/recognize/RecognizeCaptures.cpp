@@ -16,52 +16,57 @@ const FieldDecl *Recognizer::memberOfThis(const Expr *E) {
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
 }
 
-const FieldDecl *Recognizer::memberOfCapture(const Expr *E,
-                                             std::string &Key) const {
+std::optional<Recognizer::MemberChain>
+Recognizer::memberOfCapture(const Expr *E) const {
   const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
   const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
   if (!F)
-    return nullptr;
+    return std::nullopt;
   const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
-  std::string Object, Name;
+  MemberChain Chain;
   if (isa<CXXThisExpr>(Base)) {
-    Object = "this";
+    Chain.Key = "this";
   } else if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
     // An object declared in the loop is the loop's own (a struct value).
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD || Locals.contains(VD) || InFunction)
-      return nullptr;
-    Object = std::to_string(reinterpret_cast<std::uintptr_t>(VD));
-    Name = VD->getName().str() + "_";
-  } else if (!memberOfCapture(Base, Object)) {
-    return nullptr;
+      return std::nullopt;
+    Chain.Key = std::to_string(reinterpret_cast<std::uintptr_t>(VD));
+    Chain.Name = VD->getName().str() + "_";
+  } else if (std::optional<MemberChain> Outer = memberOfCapture(Base)) {
+    Chain.Key = std::move(Outer->Key);
+    Chain.Name = std::move(Outer->Name) + "_";
   } else {
-    Name = Object.substr(Object.rfind(' ') + 1) + "_";
+    return std::nullopt;
   }
-  // "<objects and fields> <the parameter's name>": the name follows the
-  // chain (m_rows), so that two objects' fields do not share one.
-  Key = Object.substr(0, Object.find(' ')) + (ME->isArrow() ? "->" : ".") +
-        std::to_string(reinterpret_cast<std::uintptr_t>(F)) + " " + Name +
-        F->getName().str();
-  return F;
+  Chain.Field = F;
+  Chain.Key += (ME->isArrow() ? "->" : ".") +
+               std::to_string(reinterpret_cast<std::uintptr_t>(F));
+  Chain.Name += F->getName().str();
+  return Chain;
 }
 
 std::optional<unsigned>
 Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
-                    bool ReductionTarget, const std::string &Key) {
-  const bool Chain = !Key.empty();
-  auto ChainIt = MemberCaptureIndex.find(Key);
-  auto It = CaptureIndex.find(D);
-  if (Chain ? ChainIt != MemberCaptureIndex.end() : It != CaptureIndex.end()) {
-    const unsigned Index = Chain ? ChainIt->second : It->second;
-    if (ReductionTarget && Params[Index].isSpan())
+                    bool ReductionTarget, const MemberChain *Chain) {
+  std::optional<unsigned> Known;
+  if (Chain) {
+    if (auto It = MemberCaptureIndex.find(Chain->Key);
+        It != MemberCaptureIndex.end())
+      Known = It->second;
+  } else if (auto It = CaptureIndex.find(D); It != CaptureIndex.end()) {
+    Known = It->second;
+  }
+  if (Known) {
+    if (ReductionTarget && Params[*Known].isSpan())
       return fail(Loc, "a span cannot be a reduction target");
     if (ReductionTarget)
-      Params[Index].Kind = ir::ParamKind::ReductionTarget;
-    return Index;
+      Params[*Known].Kind = ir::ParamKind::ReductionTarget;
+    return Known;
   }
   ir::Param P;
-  P.Name = Chain ? Key.substr(Key.rfind(' ') + 1) : D->getName().str();
+  const std::string Name = Chain ? Chain->Name : D->getName().str();
+  P.Name = Name;
   // Kernel parameters need distinct names (a member and a local may not).
   for (unsigned Suffix = 1;; ++Suffix) {
     bool Taken = false;
@@ -69,8 +74,7 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
       Taken = Taken || Q.Name == P.Name;
     if (!Taken)
       break;
-    P.Name = (Chain ? Key.substr(Key.rfind(' ') + 1) : D->getName().str()) +
-             "_" + std::to_string(Suffix);
+    P.Name = Name + "_" + std::to_string(Suffix);
   }
   QualType T = D->getType().getNonReferenceType();
   const Expr *Extent = nullptr;
@@ -140,7 +144,7 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
   const unsigned I =
       addParam(std::move(P), std::move(C), Shape.value_or(DataShape()));
   if (Chain)
-    MemberCaptureIndex[Key] = I;
+    MemberCaptureIndex[Chain->Key] = I;
   else
     CaptureIndex[D] = I;
   return I;
@@ -159,9 +163,9 @@ unsigned Recognizer::addParam(ir::Param P, Capture C, DataShape Shape) {
 }
 
 ir::ExprPtr Recognizer::member(const MemberExpr *ME, const FieldDecl *F,
-                               Access A, const std::string &Key) {
+                               Access A, const MemberChain *Chain) {
   std::optional<unsigned> P =
-      capture(F, ME, ME->getMemberLoc(), /*ReductionTarget=*/false, Key);
+      capture(F, ME, ME->getMemberLoc(), /*ReductionTarget=*/false, Chain);
   if (!P)
     return nullptr;
   if (Params[*P].isSpan())

@@ -229,8 +229,9 @@ std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
   if (const FieldDecl *F = memberOfThis(E))
     return capture(F, cast<MemberExpr>(E->IgnoreParenImpCasts()),
                    E->getExprLoc(), false);
-  if (std::string Key; const FieldDecl *F = memberOfCapture(E, Key))
-    return capture(F, E->IgnoreParenImpCasts(), E->getExprLoc(), false, Key);
+  if (std::optional<MemberChain> Chain = memberOfCapture(E))
+    return capture(Chain->Field, E->IgnoreParenImpCasts(), E->getExprLoc(),
+                   false, &*Chain);
   if (isa<MemberExpr>(E->IgnoreParenImpCasts()))
     return fail(E->getBeginLoc(), "members cannot be used in a weft loop yet",
                 "copy the member into a local variable (a std::span for "

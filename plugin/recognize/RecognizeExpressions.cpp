@@ -237,8 +237,8 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     R->Operands.push_back(std::move(Base));
     return R;
   }
-  if (std::string Key; const FieldDecl *F = memberOfCapture(E, Key))
-    return member(cast<MemberExpr>(E), F, A, Key);
+  if (std::optional<MemberChain> Chain = memberOfCapture(E))
+    return member(cast<MemberExpr>(E), Chain->Field, A, &*Chain);
   if (isa<CXXThisExpr>(E) || isa<MemberExpr>(E))
     return failExpr(Loc, "members cannot be used in a weft loop yet",
                     "copy the member into a local variable (a std::span "

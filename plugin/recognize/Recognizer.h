@@ -115,22 +115,27 @@ private:
   /// A member reached through `this`, when E is one.
   static const FieldDecl *memberOfThis(const Expr *E);
 
-  /// A field of an object the loop does not declare (`m.rows`,
-  /// `grid->cells`, `this->mesh.nodes`), when E is one: the launch reads it
-  /// on the host. Key names the chain of objects and fields.
-  const FieldDecl *memberOfCapture(const Expr *E, std::string &Key) const;
+  /// A chain of fields from an object the loop does not declare.
+  struct MemberChain {
+    const FieldDecl *Field = nullptr; // the last
+    std::string Key;  // the objects and fields, to capture each chain once
+    std::string Name; // the parameter's: m_rows, so objects stay apart
+  };
+  /// The chain E is (`m.rows`, `grid->cells`, `this->mesh.nodes`), if it is
+  /// one: the launch reads it on the host.
+  std::optional<MemberChain> memberOfCapture(const Expr *E) const;
 
-  /// Captures D (a variable, or a member through `this` or a chain Key
-  /// names); Source is the expression the rewrite copies to pass it to the
+  /// Captures D (a variable, or a member through `this` or the end of
+  /// Chain); Source is the expression the rewrite copies to pass it to the
   /// runtime.
   std::optional<unsigned> capture(const ValueDecl *D, const Expr *Source,
                                   SourceLocation Loc, bool ReductionTarget,
-                                  const std::string &Key = "");
+                                  const MemberChain *Chain = nullptr);
 
   /// A scalar member of a captured object, captured by value like a
   /// variable.
   ir::ExprPtr member(const MemberExpr *ME, const FieldDecl *F, Access A,
-                     const std::string &Key = "");
+                     const MemberChain *Chain = nullptr);
 
   void markUse(unsigned P, Access A);
 

@@ -8,44 +8,48 @@ namespace weft::rt {
 namespace {
 
 template <class T> bool combine(ReduceOp Op, T &A, T B) {
-  if constexpr (!std::is_arithmetic_v<T>) { // Key128: only max and min
-    if (Op != ReduceOp::Min && Op != ReduceOp::Max)
-      return false;
-    A = (Op == ReduceOp::Min) == (B < A) ? B : A;
+  switch (Op) {
+  case ReduceOp::Add:
+    A = static_cast<T>(A + B);
     return true;
-  } else {
-    switch (Op) {
-    case ReduceOp::Add:
-      A = static_cast<T>(A + B);
+  case ReduceOp::Mul:
+    A = static_cast<T>(A * B);
+    return true;
+  case ReduceOp::Min:
+    A = B < A ? B : A;
+    return true;
+  case ReduceOp::Max:
+    A = A < B ? B : A;
+    return true;
+  case ReduceOp::LAnd:
+    A = static_cast<T>(A && B);
+    return true;
+  case ReduceOp::LOr:
+    A = static_cast<T>(A || B);
+    return true;
+  case ReduceOp::And:
+  case ReduceOp::Or:
+  case ReduceOp::Xor:
+    if constexpr (std::is_integral_v<T>) {
+      A = Op == ReduceOp::And  ? static_cast<T>(A & B)
+          : Op == ReduceOp::Or ? static_cast<T>(A | B)
+                               : static_cast<T>(A ^ B);
       return true;
-    case ReduceOp::Mul:
-      A = static_cast<T>(A * B);
-      return true;
-    case ReduceOp::Min:
-      A = B < A ? B : A;
-      return true;
-    case ReduceOp::Max:
-      A = A < B ? B : A;
-      return true;
-    case ReduceOp::LAnd:
-      A = static_cast<T>(A && B);
-      return true;
-    case ReduceOp::LOr:
-      A = static_cast<T>(A || B);
-      return true;
-    case ReduceOp::And:
-    case ReduceOp::Or:
-    case ReduceOp::Xor:
-      if constexpr (std::is_integral_v<T>) {
-        A = Op == ReduceOp::And  ? static_cast<T>(A & B)
-            : Op == ReduceOp::Or ? static_cast<T>(A | B)
-                                 : static_cast<T>(A ^ B);
-        return true;
-      }
-      return false;
     }
     return false;
   }
+  return false;
+}
+
+/// An argmax or argmin key: only max and min combine it.
+bool combine(ReduceOp Op, Key128 &A, Key128 B) {
+  if (Op == ReduceOp::Min)
+    A = B < A ? B : A;
+  else if (Op == ReduceOp::Max)
+    A = A < B ? B : A;
+  else
+    return false;
+  return true;
 }
 
 template <class T>
