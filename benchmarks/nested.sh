@@ -7,18 +7,22 @@
 # WEFT_BACKEND says, the baselines report SKIPPED, and --small checks the
 # results at small sizes (a test does so on the simulator).
 # Usage: benchmarks/nested.sh [BUILD_DIR] [--small] [--run-only|--build-only]
+#          [--rounds=N] [--tune-calls=N]
 # (--run-only: on a GPU machine without clang, run what was built here;
-# BUILD_DIR may be a bundle of scripts/gpu-bundle.sh)
+# BUILD_DIR may be a bundle of scripts/gpu-bundle.sh; --tune-calls: calls of
+# weft's own mapping before the warm-up, for WEFT_TUNE=record)
 set -euo pipefail
 build=${1:-build}
 shift || true
-small="" run_only=0 build_only=0
+small="" run_only=0 build_only=0 rounds=()
 for arg in "$@"; do
   case $arg in
     --small) small=--small ;;
+    --rounds=*) rounds+=(--rounds "${arg#--rounds=}") ;;
+    --tune-calls=*) rounds+=(--tune-calls "${arg#--tune-calls=}") ;;
     --run-only) run_only=1 ;;
     --build-only) build_only=1 ;;
-    *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 config=$build/bin/weft-config
@@ -123,4 +127,4 @@ fi
 # The OpenMP runtime may run the toolkit's ptxas on the code it compiles.
 PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin \
 LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-  "$out/nested" $small benchmarks/nested/hand-written.cu
+  "$out/nested" $small "${rounds[@]}" benchmarks/nested/hand-written.cu

@@ -12,7 +12,7 @@ build=$1 dest=${2:-gpu-bundle}
 rm -rf "$dest"
 mkdir -p "$dest/lib" "$dest/bin" "$dest/benchmarks"
 cp -a "$build"/lib/libweft.so* "$dest/lib/"
-cp -a "$build/bin/weft-config" "$build/bin/weft-nvrtc" "$dest/bin/"
+cp -a "$build/bin/weft-config" "$build/bin/weft-nvrtc" "$build/bin/weft-tune" "$dest/bin/"
 shopt -s nullglob
 for dir in "$build"/tests/e2e-*; do
   mkdir -p "$dest/tests/$(basename "$dir")"
@@ -34,11 +34,12 @@ for source in samples/*.cpp; do
   cp -a "$build/samples/$name".{plain,weft,remarks} "$dest/samples/"
 done
 # The GPU benchmarks, built here (they need clang and the plugin).
-for bench in launch-overhead concurrency nested lud; do
+for bench in launch-overhead concurrency nested lud tuning; do
   benchmarks/$bench.sh "$build" --build-only
 done
 cp -a "$build/benchmarks/launch-overhead" "$build/benchmarks/launch-overhead-kernels" \
-  "$build/benchmarks/concurrency" "$build/benchmarks/lud" "$dest/benchmarks/"
+  "$build/benchmarks/concurrency" "$build/benchmarks/lud" "$build/benchmarks/tuning" \
+  "$dest/benchmarks/"
 nested=$build/benchmarks/nested
 mkdir -p "$dest/benchmarks/nested"
 cp -a "$nested/nested" "$nested/libweft-bench-acc.so" "$nested/kernels" "$dest/benchmarks/nested/"

@@ -4,11 +4,13 @@
 # cmake + ctest in BUILD_DIR), carry BUILD_DIR there, then run this from
 # the repository root. Runs the end-to-end programs with WEFT_BACKEND=cuda,
 # every program the lit tests built (their kernels on the GPU against the
-# simulator's results), the samples at full size, and the GPU benchmarks.
+# simulator's results), the samples at full size, the GPU benchmarks, and
+# the tuning of the benchmarked loops (recorded, replayed, then measured).
 # BUILD_DIR may be a bundle made by scripts/gpu-bundle.sh (to carry where
 # the whole build directory is too large). Each part's output also goes to
 # LOG_DIR (default: $OUT when set, as on the device machine) as
-# gpu-check-{e2e,programs,samples,benchmarks}.log, whole, whatever the console keeps.
+# gpu-check-{e2e,programs,samples,benchmarks,tuning}.log, whole, whatever the
+# console keeps, and the tuning recordings in LOG_DIR/tuning-recordings.
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR]
 set -u
 build=${1:-build}
@@ -52,6 +54,19 @@ echo "== benchmarks"
 part benchmarks nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
 part benchmarks benchmarks/launch-overhead.sh "$build" --run-only || status=1
 part benchmarks benchmarks/concurrency.sh "$build" --run-only || status=1
-part benchmarks benchmarks/nested.sh "$build" --run-only || status=1
+# Untuned, as every earlier run measured it; tuned below.
+part benchmarks env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only || status=1
 part benchmarks benchmarks/lud.sh "$build" --run-only || status=1
+echo "== tuning: every configuration of each benchmarked loop timed (recordings for"
+echo "   benchmarks/tuning/recordings), the searchers replayed on them, and the"
+echo "   benchmark again, started tuned from what the recording run stored"
+rec=${logs:-$build/benchmarks}/tuning-recordings
+mkdir -p "$rec"
+part tuning env WEFT_TUNE=record="$rec" benchmarks/nested.sh "$build" --run-only \
+  --rounds=3 --tune-calls=600 || status=1
+part tuning "$build/bin/weft-tune" replay "$rec"/*.txt || status=1
+part tuning env WEFT_CACHE_DIR="$build/benchmarks/nested/cache" "$build/bin/weft-tune" list || status=1
+part tuning env WEFT_TUNE=on benchmarks/nested.sh "$build" --run-only || status=1
+echo "== tuning's cost: 1000 calls untuned, tuned online, from the best of the space"
+part tuning benchmarks/tuning.sh "$build" --run-only 2048 1000 || status=1
 exit $status

@@ -2,6 +2,8 @@
 // shared arrays, per-thread buffers, tuning space and coverage claims.
 #include "plan/KernelPlan.h"
 
+#include "plan/TuningSpace.h"
+
 #include <algorithm>
 
 namespace weft::plan {
@@ -10,12 +12,61 @@ namespace {
 const char *const AxisMacro[3] = {"WEFT_BLOCK_X", "WEFT_BLOCK_Y",
                                   "WEFT_BLOCK_Z"};
 
+using contract::BoundExpr;
+
+BoundExpr mul(BoundExpr A, BoundExpr B) {
+  return BoundExpr::binary(BoundExpr::Mul, std::move(A), std::move(B));
+}
+BoundExpr add(BoundExpr A, std::int64_t B) {
+  return BoundExpr::binary(BoundExpr::Add, std::move(A), BoundExpr::literal(B));
+}
+
+/// A block size as a bound over the plan's tuning parameters.
+BoundExpr blockBound(const KernelPlan &P, int Axis) {
+  return macroBound(P.Tune, AxisMacro[Axis], P.Shape.Block[Axis]);
+}
+
+/// WEFT_BLOCK_THREADS elements of Bytes each.
+BoundExpr threadsBytes(const KernelPlan &P, unsigned Bytes) {
+  return mul(mul(blockBound(P, 0), mul(blockBound(P, 1), blockBound(P, 2))),
+             BoundExpr::literal(Bytes));
+}
+
+/// The bytes of tile array Tile, as plan.Shared's Count says.
+BoundExpr tileBytes(const KernelPlan &P, const memory::Tile &Tile,
+                    unsigned Bytes) {
+  const int Outer = P.Shape.Depths[0].Axis, Inner = P.Shape.Depths[1].Axis;
+  const BoundExpr Width = macroBound(P.Tune, "WEFT_TILE", P.Tiled->Width);
+  BoundExpr Elements;
+  if (P.RegisterTile) {
+    const BoundExpr Run =
+        Tile.AlongOuter
+            ? mul(blockBound(P, Outer),
+                  macroBound(P.Tune, "WEFT_TM", P.RegisterTile->TM))
+            : mul(blockBound(P, Inner),
+                  macroBound(P.Tune, "WEFT_TN", P.RegisterTile->TN));
+    Elements = mul(Width, add(Run, 4));
+  } else {
+    // (WEFT_STAGING ? n : 1) is max(1, WEFT_STAGING * n): staging is 0 or 1.
+    Elements = BoundExpr::binary(
+        BoundExpr::Max, BoundExpr::literal(1),
+        mul(macroBound(P.Tune, "WEFT_STAGING", 1),
+            Tile.AlongOuter ? mul(blockBound(P, Outer), add(Width, 1))
+                            : mul(Width, add(blockBound(P, Inner), 1))));
+  }
+  return mul(std::move(Elements), BoundExpr::literal(Bytes));
+}
+
 std::string typeOf(const ir::Nest &N, const ir::LocalType &T) {
   return ir::typeName(N, T.Scalar, T.Struct);
 }
 
 unsigned bytesOf(const ir::Nest &N, const ir::LocalType &T) {
   return T.Struct >= 0 ? N.Structs[T.Struct].Size : ir::byteSize(T.Scalar);
+}
+
+unsigned elementBytes(const ir::Nest &N, const ir::Param &P) {
+  return P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
 }
 
 /// Walks the nest in the order the emitter prints it, planning each level
@@ -57,9 +108,12 @@ private:
       if (P.Stages[I].Level != &L)
         continue;
       const ir::Param &Param = N.Params[P.Stages[I].Param];
-      P.Shared.push_back({ir::typeName(N, Param.Element, Param.Struct),
-                          "WEFT_STAGE" + std::to_string(I),
-                          "weft_stage" + std::to_string(I) + "_buffer"});
+      P.Shared.push_back(
+          {ir::typeName(N, Param.Element, Param.Struct),
+           "WEFT_STAGE" + std::to_string(I),
+           "weft_stage" + std::to_string(I) + "_buffer",
+           BoundExpr::literal(static_cast<std::int64_t>(P.StageCapacity[I]) *
+                              elementBytes(N, Param))});
       LP.Stages.push_back(I);
     }
     body(L.Body);
@@ -71,8 +125,9 @@ private:
         continue;
       }
       LP.Scratch.push_back("weft_scratch" + std::to_string(Scratches++));
-      P.Shared.push_back(
-          {ir::spelling(R.Type), "WEFT_BLOCK_THREADS", LP.Scratch.back()});
+      P.Shared.push_back({ir::spelling(R.Type), "WEFT_BLOCK_THREADS",
+                          LP.Scratch.back(),
+                          threadsBytes(P, ir::byteSize(R.Type))});
     }
     // The next iteration's staging must not overwrite what slower threads
     // still read; what the group's threads wrote, the code after may read
@@ -89,32 +144,6 @@ private:
   const ir::Nest &N;
   unsigned Scratches = 0;
 };
-
-/// Block sizes the runtime may try instead, as the program runs: for a
-/// kernel whose threads spread along one axis and combine nothing (so any
-/// block gives the same result bit for bit, and every barrier still spans
-/// the level's whole group).
-contract::TuneInfo tuneSpace(const KernelPlan &P) {
-  contract::TuneInfo T;
-  bool Reduces = P.SplitLevel != nullptr;
-  for (const ir::Level *L : ir::levels(*P.Nest))
-    Reduces = Reduces || !L->Reductions.empty();
-  int Axis = -1;
-  unsigned Spread = 0;
-  for (int A = 0; A < 3; ++A)
-    if (P.Shape.Block[A] > 1) {
-      ++Spread;
-      Axis = A;
-    }
-  if (Reduces || Spread != 1 || P.Tiled)
-    return T;
-  T.Axis = Axis;
-  const unsigned B = P.Shape.Block[Axis];
-  for (unsigned Candidate : {B / 2, B, B * 2})
-    if (Candidate >= 32 && Candidate <= 1024)
-      T.Blocks.push_back(Candidate);
-  return T;
-}
 
 } // namespace
 
@@ -147,10 +176,8 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
     P.Stages = memory::planStaging(N, M);
   for (const memory::Stage &S : P.Stages) {
     const ir::Param &Param = N.Params[S.Param];
-    const unsigned Bytes = Param.Struct >= 0 ? N.Structs[Param.Struct].Size
-                                             : ir::byteSize(Param.Element);
     P.StageCapacity.push_back(24 * 1024 / P.Stages.size() /
-                              std::max(1u, Bytes));
+                              std::max(1u, elementBytes(N, Param)));
   }
   P.Registers = ir::planScalarReplacement(N);
   if (P.Shape.RegisterTiled && P.Tiled)
@@ -177,6 +204,8 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   else
     P.Outer = OuterWalk::Grid;
 
+  // The tuning space first: the shared arrays' sizes are bounds over it.
+  P.Tune = tuningSpace(P);
   if (P.Tiled)
     for (std::size_t T = 0; T < P.Tiled->Tiles.size(); ++T) {
       const memory::Tile &Tile = P.Tiled->Tiles[T];
@@ -194,17 +223,26 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
                                      : "WEFT_TILE * (" + Inner + " + 1)") +
                     " : 1)";
       P.Shared.push_back({ir::typeName(N, Param.Element, Param.Struct), Count,
-                          "weft_tile" + std::to_string(T)});
+                          "weft_tile" + std::to_string(T),
+                          tileBytes(P, Tile, elementBytes(N, Param))});
     }
   P.Levels[&N.Root].Axis = P.Shape.Depths[0].Axis;
   LevelPlanner(P).body(N.Root.Body);
   for (std::size_t I = 0; I < N.Root.Reductions.size(); ++I) {
     P.OuterScratch.push_back("weft_partial_scratch" + std::to_string(I));
-    P.Shared.push_back({ir::spelling(N.Root.Reductions[I].Type),
-                        "WEFT_BLOCK_THREADS", P.OuterScratch.back()});
+    const ir::ScalarKind Type = N.Root.Reductions[I].Type;
+    P.Shared.push_back({ir::spelling(Type), "WEFT_BLOCK_THREADS",
+                        P.OuterScratch.back(),
+                        threadsBytes(P, ir::byteSize(Type))});
   }
-
-  P.Tune = tuneSpace(P);
+  // The configurations' shared memory, for the runtime to check.
+  if (!P.Tune.Params.empty() && !P.Shared.empty()) {
+    BoundExpr Sum = P.Shared.front().Bytes;
+    for (std::size_t I = 1; I < P.Shared.size(); ++I)
+      Sum =
+          BoundExpr::binary(BoundExpr::Add, std::move(Sum), P.Shared[I].Bytes);
+    P.Tune.SharedBytes = std::move(Sum);
+  }
   // Written spans the runtime need not copy in when a grid claim holds.
   P.Coverage.resize(N.Params.size());
   for (std::size_t I = 0; I < N.Params.size(); ++I)

@@ -47,6 +47,9 @@ struct SharedArray {
   std::string Element; // its element type's spelling
   std::string Count;   // elements: an expression of the kernel's macros
   std::string Name;
+  /// Its bytes over the tuning space's parameters, for the runtime to check
+  /// a configuration against the device's shared memory.
+  contract::BoundExpr Bytes;
 };
 
 /// A per-iteration array of run-time size: a slice per grid thread of a
@@ -96,7 +99,7 @@ struct KernelPlan {
   std::vector<ThreadBuffer> Buffers;
   /// Split(k) of depth 1: the level whose partials a second kernel folds.
   const ir::Level *SplitLevel = nullptr;
-  /// Block sizes the runtime may try instead of the mapped ones.
+  /// The configurations the runtime may try instead of the mapped one.
   contract::TuneInfo Tune;
   /// Per parameter: the "written everywhere" claim the runtime checks.
   std::vector<std::optional<memory::GridCoverage>> Coverage;

@@ -11,11 +11,11 @@ struct OpEntry {
 };
 constexpr OpEntry Ops[] = {
     {"lit", BoundExpr::Lit, 0},   {"arg", BoundExpr::Arg, 0},
-    {"size", BoundExpr::Size, 0}, {"add", BoundExpr::Add, 2},
-    {"sub", BoundExpr::Sub, 2},   {"mul", BoundExpr::Mul, 2},
-    {"div", BoundExpr::Div, 2},   {"rem", BoundExpr::Rem, 2},
-    {"min", BoundExpr::Min, 2},   {"max", BoundExpr::Max, 2},
-    {"neg", BoundExpr::Neg, 1}};
+    {"size", BoundExpr::Size, 0}, {"tune", BoundExpr::Tune, 0},
+    {"add", BoundExpr::Add, 2},   {"sub", BoundExpr::Sub, 2},
+    {"mul", BoundExpr::Mul, 2},   {"div", BoundExpr::Div, 2},
+    {"rem", BoundExpr::Rem, 2},   {"min", BoundExpr::Min, 2},
+    {"max", BoundExpr::Max, 2},   {"neg", BoundExpr::Neg, 1}};
 
 void skipSpaces(std::string_view Text, std::size_t &Pos) {
   while (Pos < Text.size() && Text[Pos] == ' ')
@@ -118,6 +118,7 @@ bool evaluateBound(const BoundExpr &E, const LeafValue &Leaf,
     return true;
   case BoundExpr::Arg:
   case BoundExpr::Size:
+  case BoundExpr::Tune:
     return Leaf(E, Value, Error);
   case BoundExpr::Add:
     Overflow = __builtin_add_overflow(A, B, &Value);

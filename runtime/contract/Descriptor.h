@@ -25,7 +25,22 @@
 //   combine <name> <block>                         Split(k) of depth 1: the
 //   split <bytes>                                  combining kernel, and the
 //                                                   bytes of each partial
-//   tune <x|y|z> <block>...                        block sizes to try
+//   tune <macro> <x|y|z|n0..n2|k1|k2|text> <value>...
+//                                                   a tuning parameter: a
+//                                                   macro of the text, what
+//                                                   it sets in the launch (a
+//                                                   block size along an axis,
+//                                                   n of Span(n) or k of
+//                                                   Split(k) at that depth
+//                                                   (k: the launch alone), or
+//                                                   the text alone)
+//                                                   and its values, the
+//                                                   mapped one first
+//   shared <bytes>                                 static shared memory per
+//                                                   block over (tune K)
+//   reorders                                       configurations combine a
+//                                                   floating-point reduction
+//                                                   in different orders
 //   buffer <element-bytes> <extent>                a per-iteration array, a
 //                                                   slice per grid thread
 //   text <offset> <length>                         this kernel's text within
@@ -55,7 +70,7 @@ namespace weft::contract {
 
 /// The version this plugin writes and this runtime reads. A program built
 /// by another version is refused with a message saying which to rebuild.
-constexpr int DescriptorVersion = 1;
+constexpr int DescriptorVersion = 2;
 
 struct ParamInfo {
   ParamKind Kind = ParamKind::Scalar;
@@ -113,11 +128,23 @@ struct CombineInfo {
   std::vector<std::size_t> PartialBytes; // per split reduction
 };
 
-/// Block sizes the runtime may try along one axis instead of the mapped
-/// one; empty when the kernel is not tunable.
+/// One parameter of a kernel's tuning space: a macro of its text.
+struct TuneParam {
+  std::string Macro;
+  TuneRole Role = TuneRole::Text;
+  int Target = 0;               // Block: the axis; SpanN: the level's depth
+  std::vector<unsigned> Values; // the mapped value first
+};
+
+/// The space the runtime may search instead of the mapped configuration
+/// (KTT's parameters and constraints): every parameter's values, the
+/// static shared memory a configuration needs (checked against the
+/// device's limit; threads per block are checked likewise), and whether
+/// configurations may give a floating-point reduction different bits.
 struct TuneInfo {
-  int Axis = 0;
-  std::vector<unsigned> Blocks;
+  std::vector<TuneParam> Params;
+  std::optional<BoundExpr> SharedBytes;
+  bool Reorders = false;
 };
 
 /// Mappings of one loop for different sizes: the scenarios the plugin

@@ -92,6 +92,30 @@ bool versionError(int Version, std::string &Error) {
   return false;
 }
 
+/// A macro name the runtime may define: WEFT_ and upper-case letters,
+/// digits and underscores (it reaches a compiler's command line).
+bool validMacro(std::string_view Name) {
+  if (Name.size() < 6 || Name.size() > 64 || Name.substr(0, 5) != "WEFT_")
+    return false;
+  for (char C : Name)
+    if (!((C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') || C == '_'))
+      return false;
+  return true;
+}
+
+/// Every (tune K) of E names one of Count parameters, and E has no leaf
+/// that a launch's arguments would have to give.
+bool tuneLeavesWithin(const BoundExpr &E, std::size_t Count) {
+  if (E.Kind == BoundExpr::Arg || E.Kind == BoundExpr::Size)
+    return false;
+  if (E.Kind == BoundExpr::Tune && static_cast<std::size_t>(E.Value) >= Count)
+    return false;
+  for (const BoundExpr &O : E.Operands)
+    if (!tuneLeavesWithin(O, Count))
+      return false;
+  return true;
+}
+
 } // namespace
 
 std::string descriptorLocation(std::string_view Text) {
@@ -190,15 +214,28 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
       if (!Out.Params[P].CoverCols || !Out.Params[P].CoverStride)
         return Fail("bad covers");
     } else if (Key == "tune") {
-      Out.Tune.Axis = parseAxisLetter(L.word());
-      if (Out.Tune.Axis < 0)
+      TuneParam P;
+      P.Macro = std::string(L.word());
+      if (!validMacro(P.Macro) ||
+          !parseTuneRoleWord(L.word(), P.Role, P.Target))
         return Fail("bad tune");
       while (!L.atEnd()) {
-        unsigned B = 0;
-        if (!L.integer(B) || B == 0 || B > 1024)
+        unsigned V = 0;
+        if (!L.integer(V) || V > (1u << 20) ||
+            (V == 0 && P.Role != TuneRole::Text))
           return Fail("bad tune");
-        Out.Tune.Blocks.push_back(B);
+        P.Values.push_back(V);
       }
+      if (P.Values.empty())
+        return Fail("bad tune");
+      Out.Tune.Params.push_back(std::move(P));
+    } else if (Key == "shared") {
+      Out.Tune.SharedBytes = L.bound();
+      if (!Out.Tune.SharedBytes ||
+          !tuneLeavesWithin(*Out.Tune.SharedBytes, Out.Tune.Params.size()))
+        return Fail("bad shared");
+    } else if (Key == "reorders") {
+      Out.Tune.Reorders = true;
     } else if (Key == "combine") {
       Out.Combine.Name = std::string(L.word());
       if (Out.Combine.Name.empty() || !L.integer(Out.Combine.Block) ||

@@ -40,12 +40,16 @@ std::string writeDescriptor(const KernelInfo &K) {
          "\n";
   for (std::size_t Bytes : K.Combine.PartialBytes)
     D += "split " + std::to_string(Bytes) + "\n";
-  if (!K.Tune.Blocks.empty()) {
-    D += std::string("tune ") + axisLetter(K.Tune.Axis);
-    for (unsigned B : K.Tune.Blocks)
-      D += " " + std::to_string(B);
+  for (const TuneParam &P : K.Tune.Params) {
+    D += "tune " + P.Macro + " " + tuneRoleWord(P.Role, P.Target);
+    for (unsigned V : P.Values)
+      D += " " + std::to_string(V);
     D += "\n";
   }
+  if (K.Tune.SharedBytes)
+    D += "shared " + writeBound(*K.Tune.SharedBytes) + "\n";
+  if (K.Tune.Reorders)
+    D += "reorders\n";
   for (const BufferInfo &B : K.Buffers)
     D += "buffer " + std::to_string(B.ElementBytes) + " " +
          writeBound(B.Extent) + "\n";

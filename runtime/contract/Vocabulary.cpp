@@ -104,4 +104,38 @@ int parseAxisLetter(std::string_view Word) {
                                                               : -1;
 }
 
+std::string tuneRoleWord(TuneRole Role, int Target) {
+  switch (Role) {
+  case TuneRole::Block:
+    return std::string(1, axisLetter(Target));
+  case TuneRole::SpanN:
+    return "n" + std::to_string(Target);
+  case TuneRole::SplitK:
+    return "k" + std::to_string(Target);
+  case TuneRole::Text:
+    break;
+  }
+  return "text";
+}
+
+bool parseTuneRoleWord(std::string_view Word, TuneRole &Role, int &Target) {
+  if (Word == "text") {
+    Role = TuneRole::Text;
+    Target = 0;
+    return true;
+  }
+  if (const int Axis = parseAxisLetter(Word); Axis >= 0) {
+    Role = TuneRole::Block;
+    Target = Axis;
+    return true;
+  }
+  if (Word.size() == 2 && (Word[0] == 'n' || Word[0] == 'k') &&
+      Word[1] >= '0' && Word[1] <= '2') {
+    Role = Word[0] == 'n' ? TuneRole::SpanN : TuneRole::SplitK;
+    Target = Word[1] - '0';
+    return true;
+  }
+  return false;
+}
+
 } // namespace weft::contract

@@ -59,6 +59,15 @@ std::optional<Degree> parseDegreeWord(std::string_view Word);
 char axisLetter(int Axis);
 int parseAxisLetter(std::string_view Word);
 
+/// What a tuning parameter sets besides its macro: nothing (the text
+/// alone), the block size along an axis, n of Span(n) at a depth, or k of
+/// Split(k) at a depth (the launch alone: the kernel reads its grid).
+enum class TuneRole { Text, Block, SpanN, SplitK };
+/// "text", "x".."z" (Block with its axis), "n0".."n2" (SpanN, its depth),
+/// "k1", "k2" (SplitK, its depth).
+std::string tuneRoleWord(TuneRole Role, int Target);
+bool parseTuneRoleWord(std::string_view Word, TuneRole &Role, int &Target);
+
 } // namespace weft::contract
 
 #endif

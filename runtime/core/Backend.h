@@ -18,11 +18,15 @@ namespace weft::rt {
 using Status = std::string;
 
 struct DeviceProperties {
+  std::string Name;         // e.g. "NVIDIA H100 80GB HBM3"
   std::string Architecture; // e.g. "sm_90", "gfx90a", "sim"
   unsigned MultiprocessorCount = 1;
   unsigned MaxThreadsPerBlock = 1024;
   unsigned MaxThreadsPerMultiprocessor = 2048;
   unsigned WarpSize = 32;
+  /// Static shared memory a block may declare (48 KiB on NVIDIA's GPUs
+  /// without an opt-in, 64 KiB on AMD's).
+  std::size_t MaxSharedPerBlock = 48 * 1024;
   /// Blocks a grid may have along x, y, z.
   unsigned MaxGrid[3] = {0x7fffffffu, 65535u, 65535u};
 };
@@ -43,6 +47,12 @@ public:
                            const std::vector<std::string> &Defines,
                            const std::string &Function,
                            KernelHandle &Handle) = 0;
+  /// The most threads a block of this loaded kernel may have: on a GPU its
+  /// registers decide.
+  virtual unsigned maxBlockThreads(KernelHandle Kernel) {
+    (void)Kernel;
+    return properties().MaxThreadsPerBlock;
+  }
   virtual Status allocate(std::size_t Bytes, DevicePtr &Ptr) = 0;
   virtual void release(DevicePtr Ptr) = 0;
   virtual Status copyToDevice(DevicePtr Dst, const void *Src,

@@ -27,6 +27,7 @@ using contract::ReductionInfo;
 using contract::ScalarType;
 using contract::sizeOf;
 using contract::TuneInfo;
+using contract::TuneParam;
 
 /// An argmax or argmin key over 64-bit values (device.h's key128): the
 /// value's order, then the index, compared as one 128-bit number.

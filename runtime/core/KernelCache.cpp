@@ -2,12 +2,14 @@
 // entries and entry format.
 #include "core/KernelCache.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -171,10 +173,39 @@ std::string KernelCache::fileName(const std::string &Name,
 
 std::optional<std::vector<char>> KernelCache::load(const std::string &Name,
                                                    const std::string &Key) {
+  return loadFile(fileName(Name, Key), &Key);
+}
+
+std::vector<std::string> KernelCache::files(const std::string &Prefix) {
+  std::vector<std::string> Out;
+  std::string Why;
+  if (!ready(Why))
+    return Out;
+  const int Fd = ::dup(DirFd);
+  DIR *D = Fd >= 0 ? ::fdopendir(Fd) : nullptr;
+  if (!D) {
+    if (Fd >= 0)
+      ::close(Fd);
+    return Out;
+  }
+  ::rewinddir(D);
+  while (const dirent *E = ::readdir(D)) {
+    const std::string Name = E->d_name;
+    if (Name.rfind(Prefix, 0) == 0 && Name.size() > 4 &&
+        Name.compare(Name.size() - 4, 4, ".bin") == 0)
+      Out.push_back(Name);
+  }
+  ::closedir(D);
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+std::optional<std::vector<char>> KernelCache::loadFile(const std::string &File,
+                                                       const std::string *Key) {
   std::string Why;
   if (!ready(Why))
     return std::nullopt;
-  const int Fd = openVerifiedEntry(DirFd, fileName(Name, Key));
+  const int Fd = openVerifiedEntry(DirFd, File);
   if (Fd < 0)
     return std::nullopt;
   std::vector<char> Whole;
@@ -195,7 +226,7 @@ std::optional<std::vector<char>> KernelCache::load(const std::string &Name,
   std::memcpy(&Sum, Whole.data() + 16, 8);
   std::memcpy(&KeyHash, Whole.data() + 24, 8);
   if (Size != Whole.size() - HeaderSize ||
-      KeyHash != fnv1a(Key.data(), Key.size()))
+      (Key && KeyHash != fnv1a(Key->data(), Key->size())))
     return std::nullopt; // Truncated, or a hash collision.
   std::vector<char> Binary(Whole.begin() + HeaderSize, Whole.end());
   if (fnv1a(Binary.data(), Binary.size()) != Sum)

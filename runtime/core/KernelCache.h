@@ -37,6 +37,12 @@ public:
 
   std::optional<std::vector<char>> load(const std::string &Name,
                                         const std::string &Key);
+  /// The entry in File, whatever its key (checked against Key when given);
+  /// none when it is missing, corrupt, or not verifiably this user's.
+  std::optional<std::vector<char>> loadFile(const std::string &File,
+                                            const std::string *Key = nullptr);
+  /// The entries' file names that start with Prefix.
+  std::vector<std::string> files(const std::string &Prefix);
   /// False, with the reason (a full disk), when the entry could not be
   /// written; the cache holds no partial entry then.
   bool store(const std::string &Name, const std::string &Key,

@@ -14,21 +14,16 @@
 
 namespace weft::rt {
 
+class SiteTuning;
+
 struct LoopSite {
+  LoopSite();
+  ~LoopSite();
   KernelInfo Kernel;
   KernelHandle Handle = nullptr;
   KernelHandle CombineHandle = nullptr; // Split(k) of depth 1 only
-  /// Run-time tuning of the block size along Kernel.Tune.Axis: each
-  /// variant is timed over a few launches, then the fastest is kept.
-  struct Variant {
-    unsigned Block = 0;
-    KernelHandle Handle = nullptr;
-    double Seconds = 0; // the fastest of its timed launches
-    unsigned Timed = 0;
-  };
-  std::vector<Variant> Variants;
-  int Chosen = -1; // index into Variants once tuned
-  unsigned Launches = 0;
+  /// Run-time tuning (tune/OnlineTuner), on the loop's first site only.
+  std::unique_ptr<SiteTuning> Tuning;
   /// Set after a failure: the host loop runs from then on, without more
   /// warnings.
   bool Disabled = false;

@@ -9,7 +9,6 @@
 #include "policy/BackendSelection.h"
 #include "policy/Environment.h"
 #include "policy/MappingChoice.h"
-#include "policy/Tuning.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -76,9 +75,10 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
     Why = Failed ? FailedWhy : Site.DisabledWhy;
     return false;
   }
-  LoopSite &Mapped = chooseMapped(Site, Args, NumArgs);
-  Status S = run(Mapped, Mapped.Text.empty() ? Source : Mapped.Text.c_str(),
-                 Args, NumArgs);
+  std::vector<std::int64_t> Sizes;
+  const unsigned M = chooseMapped(Site, Args, NumArgs, Sizes);
+  LoopSite &Mapped = M == 0 ? Site : *Site.Alternatives[M - 1];
+  Status S = run(Site, M, Sizes, Descriptor, Source, Args, NumArgs);
   if (S.empty())
     return true;
   // Launches in flight finish first: their results are part of what the
@@ -131,11 +131,12 @@ std::unique_ptr<LoopSite> Runtime::makeSite(const char *Descriptor,
   return Site;
 }
 
-LoopSite &Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
-                                std::size_t NumArgs) {
+unsigned Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
+                               std::size_t NumArgs,
+                               std::vector<std::int64_t> &Sizes) {
+  Sizes.clear();
   if (Site.Alternatives.empty())
-    return Site;
-  std::vector<std::int64_t> Sizes;
+    return 0;
   const unsigned M = chooseMapping(Site.Kernel, Args, NumArgs, Sizes);
   LoopSite &Mapped = M == 0 ? Site : *Site.Alternatives[M - 1];
   if (M != Site.LastMapping) {
@@ -148,23 +149,36 @@ LoopSite &Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
          Mapped.Kernel.Name);
     Site.LastMapping = M;
   }
-  return Mapped;
+  return M;
 }
 
-Status Runtime::run(LoopSite &Site, const char *Source,
+Status Runtime::run(LoopSite &Root, unsigned M,
+                    const std::vector<std::int64_t> &Sizes,
+                    const char *Descriptor, const char *LoopSource,
                     const detail::LaunchArg *Args, std::size_t NumArgs) {
-  const KernelInfo &K = Site.Kernel;
-  if (NumArgs != K.Params.size())
+  LoopSite &Mapped = M == 0 ? Root : *Root.Alternatives[M - 1];
+  if (NumArgs != Mapped.Kernel.Params.size())
     return "the call passes " + std::to_string(NumArgs) +
-           " arguments, the kernel takes " + std::to_string(K.Params.size());
+           " arguments, the kernel takes " +
+           std::to_string(Mapped.Kernel.Params.size());
   std::string Error;
   std::int64_t Lower = 0, Count = 0;
-  if (!evaluateTripCount(K.Levels[0], K, Args, NumArgs, Lower, Count, Error))
+  if (!evaluateTripCount(Mapped.Kernel.Levels[0], Mapped.Kernel, Args, NumArgs,
+                         Lower, Count, Error))
     return Error;
   if (Count == 0)
     return {}; // The host loop would not run either.
 
-  if (!Site.Handle) {
+  TuningChoice Tuned;
+  if (Status S = Tuner.choose(*Active, Root, M, Sizes, Descriptor, LoopSource,
+                              Args, NumArgs, Count, Tuned);
+      !S.empty())
+    return S;
+  TunedVariant *Variant = Tuned.Variant;
+  LoopSite &Site = Variant ? *Variant->Mapping : Mapped;
+  const KernelInfo &K = Variant ? Variant->Kernel : Site.Kernel;
+  const char *Source = Site.Text.empty() ? LoopSource : Site.Text.c_str();
+  if (!Variant && !Site.Handle) {
     Status S = injectedFault("compile");
     if (S.empty())
       S = Active->getKernel(K, Source, kernelDefines(), K.Name, Site.Handle);
@@ -176,13 +190,9 @@ Status Runtime::run(LoopSite &Site, const char *Source,
       return S;
     }
   }
-  LoopSite::Variant *Variant = nullptr;
-  if (Status S = chooseVariant(*Active, Site, Source, Variant); !S.empty())
-    return S;
   LaunchConfig Config;
   if (!computeLaunchConfig(K, Args, NumArgs, Count, Active->properties(),
-                           Config, Error, K.Tune.Axis,
-                           Variant ? Variant->Block : 0))
+                           Config, Error))
     return Error;
 
   // Said when it changes (WEFT_VERBOSE=1), or for every launch (=2).
@@ -193,8 +203,7 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   // Nothing for the host to read back (every span resident, no reduction
   // into a host variable, no launch timed for tuning): enqueue and return.
   // Anything else waits for the launches in flight first.
-  const bool Async = asyncLaunches() && K.Reductions.empty() &&
-                     !(Variant && Site.Chosen < 0) &&
+  const bool Async = asyncLaunches() && K.Reductions.empty() && !Tuned.Timed &&
                      resident(K, Args, NumArgs);
   if (!Async && !settle())
     return "a launch in flight failed";
@@ -202,8 +211,9 @@ Status Runtime::run(LoopSite &Site, const char *Source,
   if (Status S = Launch.bind(Lower, Count, Config); !S.empty())
     return S;
   const Clock::time_point Start = Clock::now();
-  Status S = Launch.enqueue(Variant ? Variant->Handle : Site.Handle,
-                            Site.CombineHandle, Config);
+  Status S = Launch.enqueue(
+      Variant ? Variant->Handle : Site.Handle,
+      Variant ? Variant->CombineHandle : Site.CombineHandle, Config);
   if (S.empty() && Async) {
     Pending.record(Site, Source, Args, NumArgs);
     Launch.handOverBuffers(Pending.buffers());
@@ -215,9 +225,8 @@ Status Runtime::run(LoopSite &Site, const char *Source,
     S = Launch.synchronize();
   if (!S.empty())
     return S;
-  recordVariantTime(
-      Site, Variant,
-      std::chrono::duration<double>(Clock::now() - Start).count());
+  if (Tuned.Timed)
+    Tuner.record(std::chrono::duration<double>(Clock::now() - Start).count());
   Launch.copyOut();
   Launch.combine();
   return {};

@@ -13,6 +13,7 @@
 #include "launch/KernelLaunch.h"
 #include "launch/PendingLaunches.h"
 #include "region/Residency.h"
+#include "tune/OnlineTuner.h"
 
 #include "weft/abi.h"
 
@@ -56,11 +57,15 @@ private:
   /// or disabled (with a warning) when the descriptor is malformed.
   std::unique_ptr<LoopSite> makeSite(const char *Descriptor,
                                      const char *Source);
-  /// The site's mapping for this launch's sizes: the site or an alternative.
-  LoopSite &chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
-                         std::size_t NumArgs);
-  Status run(LoopSite &Site, const char *Source, const detail::LaunchArg *Args,
-             std::size_t NumArgs);
+  /// The site's mapping for this launch's sizes (0: the site, else an
+  /// alternative), with the sizes it was chosen by.
+  unsigned chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
+                        std::size_t NumArgs, std::vector<std::int64_t> &Sizes);
+  /// Runs mapping M of the loop at Root, or the configuration the tuner
+  /// picks instead.
+  Status run(LoopSite &Root, unsigned M, const std::vector<std::int64_t> &Sizes,
+             const char *Descriptor, const char *Source,
+             const detail::LaunchArg *Args, std::size_t NumArgs);
   /// Every span argument lives in a region: the launch needs no copies and
   /// need not be waited for.
   bool resident(const KernelInfo &K, const detail::LaunchArg *Args,
@@ -82,6 +87,7 @@ private:
   Residency Resident;
   PendingLaunches Pending;
   LaunchScratch Scratch;
+  OnlineTuner Tuner;
   bool Failed = false; // a deferred fault: the backend is not used again
   std::string FailedWhy;
   std::unordered_map<const char *, std::unique_ptr<LoopSite>> Sites;

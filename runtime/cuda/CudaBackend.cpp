@@ -66,6 +66,10 @@ public:
     Props.MaxThreadsPerMultiprocessor =
         static_cast<unsigned>(PerMultiprocessor);
     Props.Architecture = "sm_" + std::to_string(Major * 10 + Minor);
+    char Name[256] = {};
+    if (Api.DeviceGetName &&
+        Api.DeviceGetName(Name, sizeof Name - 1, Device) == 0)
+      Props.Name = Name;
     Props.MultiprocessorCount = static_cast<unsigned>(Sms);
     Props.MaxThreadsPerBlock = static_cast<unsigned>(MaxThreads);
     Props.WarpSize = static_cast<unsigned>(Warp);

@@ -46,9 +46,11 @@ struct DriverApi {
   CUresult (*GetErrorString)(CUresult, const char **);
   /// Optional: only WEFT_VERBOSE's report of a kernel's resources uses it.
   CUresult (*FuncGetAttribute)(int *, int, CUfunction) = nullptr;
+  CUresult (*DeviceGetName)(char *, int, CUdevice) = nullptr;
 
   bool load(const DynamicLibrary &L) {
     L.get("cuFuncGetAttribute", FuncGetAttribute);
+    L.get("cuDeviceGetName", DeviceGetName);
     // The _v2 names are the current ABI of these entry points.
     return L.get("cuInit", Init) && L.get("cuDeviceGetCount", DeviceGetCount) &&
            L.get("cuDeviceGet", DeviceGet) &&

@@ -24,6 +24,12 @@ public:
       : Compiler(K), Cache(K == RuntimeCompiler::Kind::Nvrtc ? "cuda" : "hip") {
   }
   const DeviceProperties &properties() const override { return Props; }
+  unsigned maxBlockThreads(KernelHandle Kernel) override {
+    std::optional<KernelResources> R = functionResources(Kernel);
+    return R && R->MaxThreadsPerBlock > 0
+               ? static_cast<unsigned>(R->MaxThreadsPerBlock)
+               : Props.MaxThreadsPerBlock;
+  }
 
   Status getKernel(const KernelInfo &Kernel, const char *Source,
                    const std::vector<std::string> &Defines,

@@ -17,6 +17,7 @@ struct KernelResources {
   long LocalBytes = 0;       // per thread: stack frame and spills
   long SpillStoreBytes = -1; // -1: not reported (the driver does not say)
   long SpillLoadBytes = -1;
+  int MaxThreadsPerBlock = 0; // what its registers allow; 0: not reported
 };
 
 /// The resources of Kernel from the log of NVRTC run with
@@ -28,7 +29,8 @@ std::optional<KernelResources> parsePtxasLog(const std::string &Log,
 /// A loaded kernel's resources from its driver: Get(&Value, Attribute)
 /// calls cuFuncGetAttribute or hipFuncGetAttribute, whose attributes share
 /// their numbers (static shared memory 1, local memory 3, registers 4) and
-/// which return 0 on success; none when a query fails.
+/// which return 0 on success (the most threads a block may have, 0, too);
+/// none when a query fails.
 template <class GetFn>
 std::optional<KernelResources> driverResources(GetFn &&Get) {
   int Registers = 0, Shared = 0, Local = 0;
@@ -38,6 +40,8 @@ std::optional<KernelResources> driverResources(GetFn &&Get) {
   R.Registers = Registers;
   R.SharedBytes = Shared;
   R.LocalBytes = Local;
+  if (int Threads = 0; !Get(&Threads, 0))
+    R.MaxThreadsPerBlock = Threads;
   return R;
 }
 

@@ -3,6 +3,7 @@
 #include "core/DynamicLibrary.h"
 #include "gpu/GpuBackend.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace weft::rt {
@@ -127,6 +128,12 @@ public:
     }
     Props.MultiprocessorCount = static_cast<unsigned>(Sms);
     Props.MaxThreadsPerBlock = static_cast<unsigned>(MaxThreads);
+    // hipDeviceProp_t begins with the device's name, char[256], in every
+    // layout; AMD's GPUs take 64 KiB of static shared memory.
+    Props.Name.assign(Properties.data(),
+                      strnlen(Properties.data(),
+                              std::min<std::size_t>(256, Properties.size())));
+    Props.MaxSharedPerBlock = 64 * 1024;
     Props.WarpSize = static_cast<unsigned>(Warp);
     Props.MaxThreadsPerMultiprocessor =
         static_cast<unsigned>(PerMultiprocessor);

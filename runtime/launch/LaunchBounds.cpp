@@ -29,6 +29,10 @@ bool evaluateBound(const BoundExpr &E, const KernelInfo &K,
                    std::int64_t &Value, std::string &Error) {
   auto Leaf = [&](const BoundExpr &L, std::int64_t &V, std::string &Err) {
     const std::int64_t I = L.Value;
+    if (L.Kind == BoundExpr::Tune) {
+      Err = "loop bound refers to a tuning parameter";
+      return false;
+    }
     if (I < 0 || static_cast<std::size_t>(I) >= NumArgs ||
         static_cast<std::size_t>(I) >= K.Params.size()) {
       Err = "loop bound refers to a missing argument";

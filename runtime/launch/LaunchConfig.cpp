@@ -38,12 +38,10 @@ std::uint64_t residentBlocks(const DeviceProperties &Props,
 bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
                          std::size_t NumArgs, std::int64_t RootCount,
                          const DeviceProperties &Props, LaunchConfig &Out,
-                         std::string &Error, int TunedAxis,
-                         unsigned TunedBlock) {
+                         std::string &Error) {
   std::uint64_t Threads = 1;
   for (const DimensionInfo &D : K.Dimensions) {
-    Out.Block[D.Axis] =
-        D.Axis == TunedAxis && TunedBlock ? TunedBlock : D.Block;
+    Out.Block[D.Axis] = D.Block;
     Threads *= Out.Block[D.Axis];
   }
   if (Threads > Props.MaxThreadsPerBlock) {

@@ -32,12 +32,11 @@ struct LaunchConfig {
 /// block for the host to combine, and per-thread buffers grow with the
 /// threads; such a grid shrinks along z, then y, then x (x keeps the
 /// coalesced accesses). RootCount is the outermost level's trip count.
-/// TunedBlock, when given, replaces the block size along TunedAxis.
+/// A tuned configuration comes as its own KernelInfo (tune/TuningSpace).
 bool computeLaunchConfig(const KernelInfo &K, const detail::LaunchArg *Args,
                          std::size_t NumArgs, std::int64_t RootCount,
                          const DeviceProperties &Props, LaunchConfig &Out,
-                         std::string &Error, int TunedAxis = -1,
-                         unsigned TunedBlock = 0);
+                         std::string &Error);
 
 /// Resident blocks of Threads threads on the whole device.
 std::uint64_t residentBlocks(const DeviceProperties &Props,

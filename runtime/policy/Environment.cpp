@@ -74,11 +74,55 @@ const std::vector<std::string> &kernelDefines() {
   return Defines;
 }
 
-bool tuningEnabled(const Backend &B) {
-  static const int Setting = [] {
+const TuneSettings &tuneSettings() {
+  static const TuneSettings Settings = [] {
+    TuneSettings T;
     const char *V = std::getenv("WEFT_TUNE");
-    return !V || !*V ? -1 : std::strcmp(V, "0") != 0;
+    std::string Item;
+    for (const char *C = V ? V : "";; ++C) {
+      if (*C && *C != ',') {
+        Item += *C;
+        continue;
+      }
+      const std::size_t Eq = Item.find('=');
+      const std::string Key = Item.substr(0, Eq),
+                        Value =
+                            Eq == std::string::npos ? "" : Item.substr(Eq + 1);
+      std::optional<SearchMethod> Method;
+      char *End = nullptr;
+      if (Item == "0" || Item == "off")
+        T.Enabled = 0;
+      else if (Item == "1" || Item == "on")
+        T.Enabled = 1;
+      else if (Item == "reductions")
+        T.Reductions = true;
+      else if (Item == "fresh")
+        T.Fresh = true;
+      else if (Key == "budget" && !Value.empty() &&
+               std::strtoul(Value.c_str(), &End, 10) > 0 && !*End)
+        T.Budget =
+            static_cast<unsigned>(std::strtoul(Value.c_str(), nullptr, 10));
+      else if (Key == "search" && (Method = parseSearchMethod(Value)))
+        T.Method = *Method;
+      else if (Key == "record" && !Value.empty())
+        T.RecordDirectory = Value;
+      else if (!Item.empty())
+        warn("WEFT_TUNE: '" + Item +
+             "' ignored (expected off, on, reductions, fresh, budget=N, "
+             "search=exhaustive|random|model or record=DIR)");
+      if (!Item.empty() && T.Enabled < 0 && Item != "0" && Item != "off")
+        T.Enabled = 1;
+      Item.clear();
+      if (!*C)
+        break;
+    }
+    return T;
   }();
+  return Settings;
+}
+
+bool tuningEnabled(const Backend &B) {
+  const int Setting = tuneSettings().Enabled;
   return Setting < 0 ? std::strcmp(B.name(), "sim") != 0 : Setting == 1;
 }
 

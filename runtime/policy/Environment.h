@@ -5,6 +5,7 @@
 #define WEFT_RUNTIME_POLICY_ENVIRONMENT_H
 
 #include "core/Backend.h"
+#include "tune/Searcher.h"
 
 #include <string>
 #include <vector>
@@ -28,8 +29,22 @@ void chooseFaultPolicy(BackendChoice Choice);
 /// contraction into fused multiply-adds" (see RuntimeCompiler::options).
 const std::vector<std::string> &kernelDefines();
 
-/// WEFT_TUNE=0 turns run-time tuning off, WEFT_TUNE=1 on; by default it is
-/// on for GPUs (the simulator's timings say nothing about a GPU's).
+/// WEFT_TUNE, a comma-separated list: off (or 0), on (or 1), reductions
+/// (floating-point sums and products are tuned too, though their bits may
+/// change), budget=N (configurations timed per loop and size bucket),
+/// search=exhaustive|random|model, fresh (stored results are not used),
+/// record=DIR (every configuration timed, a recording per loop written to
+/// DIR). Any item but off turns tuning on.
+struct TuneSettings {
+  int Enabled = -1; // -1: on for GPUs, off on the simulator
+  bool Reductions = false, Fresh = false;
+  unsigned Budget = 20;
+  SearchMethod Method = SearchMethod::Model;
+  std::string RecordDirectory;
+};
+const TuneSettings &tuneSettings();
+/// Whether loops on B are tuned (the simulator's timings say nothing about
+/// a GPU's: off there unless asked for).
 bool tuningEnabled(const Backend &B);
 
 /// WEFT_ASYNC=0 makes every launch wait for its kernel; by default a launch

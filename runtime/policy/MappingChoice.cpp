@@ -39,4 +39,34 @@ unsigned chooseMapping(const KernelInfo &First, const detail::LaunchArg *Args,
   return Best;
 }
 
+std::vector<unsigned> rankMappings(const KernelInfo &First,
+                                   const std::vector<std::int64_t> &Sizes,
+                                   unsigned Mapped, std::size_t Mappings) {
+  std::vector<double> Nearest(Mappings,
+                              std::numeric_limits<double>::infinity());
+  const ChoiceInfo &C = First.Choice;
+  for (const ChoiceInfo::Scenario &S : C.Scenarios) {
+    if (S.Mapping >= Mappings || S.Values.size() != Sizes.size())
+      continue;
+    double Distance = 0;
+    for (std::size_t I = 0; I < Sizes.size(); ++I) {
+      const double D =
+          std::log2(static_cast<double>(std::max<std::int64_t>(Sizes[I], 1))) -
+          std::log2(static_cast<double>(S.Values[I]));
+      Distance += D * D;
+    }
+    Nearest[S.Mapping] = std::min(Nearest[S.Mapping], Distance);
+  }
+  std::vector<unsigned> Order;
+  for (unsigned M = 0; M < Mappings; ++M)
+    if (M != Mapped)
+      Order.push_back(M);
+  std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    return Nearest[A] < Nearest[B];
+  });
+  if (Mapped < Mappings)
+    Order.insert(Order.begin(), Mapped);
+  return Order;
+}
+
 } // namespace weft::rt

@@ -17,6 +17,12 @@ namespace weft::rt {
 unsigned chooseMapping(const KernelInfo &First, const detail::LaunchArg *Args,
                        std::size_t NumArgs, std::vector<std::int64_t> &Sizes);
 
+/// Every mapping of the loop (Alternatives + 1 of them), nearest scenario
+/// first by the same distance; Mapped (chooseMapping's answer) leads.
+std::vector<unsigned> rankMappings(const KernelInfo &First,
+                                   const std::vector<std::int64_t> &Sizes,
+                                   unsigned Mapped, std::size_t Mappings);
+
 } // namespace weft::rt
 
 #endif

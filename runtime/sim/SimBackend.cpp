@@ -66,6 +66,7 @@ public:
     const char *W = std::getenv("WEFT_SIM_WARP");
     Props.WarpSize = W && std::strcmp(W, "64") == 0 ? 64 : 32;
     Props.Architecture = Check ? "sim (checked)" : "sim";
+    Props.Name = "weft simulator";
     Props.MultiprocessorCount = Executor.threads();
     Props.MaxThreadsPerBlock = 1024;
   }

@@ -21,7 +21,10 @@ TEST(Contract, EveryLineRoundTrips) {
       "level (lit 1) (sub (min (arg 2) (size 0)) (lit -1)) 2 le\n"
       "map 0 y 128 span 1\nmap 1 x 32 span 4 (lit 0) (arg 2) 1 lt\n"
       "reduce 3 max\ncombine k0_combine 256\nsplit 8\nsplit 4\n"
-      "tune y 64 128\nbuffer 8 (mul (arg 2) (lit 3))\ntext 0 10\n"
+      "tune WEFT_BLOCK_Y y 128 64\ntune WEFT_TM n1 4 2 8\n"
+      "tune WEFT_STAGING text 1 0\n"
+      "shared (add (mul (tune 0) (lit 4)) (max (lit 1) (tune 2)))\nreorders\n"
+      "buffer 8 (mul (arg 2) (lit 3))\ntext 0 10\n"
       "vary (arg 2)\nvary (size 0)\nscenario 0 128 128\nscenario 1 65536 8\n"
       "alternative\n" +
       Header + "kernel k1\nloc a.cpp:1:1\nparam in f32 x\n" +

@@ -110,13 +110,13 @@ TEST(Emit, KernelSignatureAndBody) {
 TEST(Emit, Descriptor) {
   emit::EmittedKernel K = emitSaxpy(64);
   EXPECT_EQ(contract::writeDescriptor(K.Descriptor),
-            "weft 1\nkernel " + K.Name +
+            "weft 2\nkernel " + K.Name +
                 "\nloc dir/sax-py.cpp:12:3\n"
                 "param in f32 x\nparam inout f32 y\n"
                 "param scalar f32 a\nparam scalar i32 n\n"
                 "level (lit 1) (sub (arg 3) (lit 1)) 1 lt\n"
                 "map 0 x 64 span 1\n"
-                "tune x 32 64 128\n");
+                "tune WEFT_BLOCK_X x 64 32 128 256\n");
   EXPECT_NE(K.Source.find("#define WEFT_BLOCK_X 64"), std::string::npos);
 }
 

@@ -11,7 +11,7 @@ using weft::detail::LaunchArg;
 
 namespace {
 
-const char *const Saxpy = "weft 1\nkernel k\nloc a.cpp:3:5\n"
+const char *const Saxpy = "weft 2\nkernel k\nloc a.cpp:3:5\n"
                           "param in f32 x\nparam inout f32 y\n"
                           "param scalar i64 n\nparam scalar u8 c\n"
                           "level (lit 1) (sub (min (arg 2) (size 0)) (lit 1)) "
@@ -76,7 +76,7 @@ TEST(Descriptor, InclusiveBound) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(parseDescriptor(
-      "weft 1\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
+      "weft 2\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
       Error));
   std::int32_t N = 9;
   LaunchArg Args[] = {{&N, 1, 4}};
@@ -88,7 +88,7 @@ TEST(Descriptor, InclusiveBound) {
 TEST(Descriptor, BadBoundsAreErrors) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 1\nkernel k\nparam scalar f32 a\n"
+  ASSERT_TRUE(parseDescriptor("weft 2\nkernel k\nparam scalar f32 a\n"
                               "param scalar i32 z\n"
                               "level (lit 0) (div (lit 4) (arg 1)) 1 lt\n",
                               K, Error));
@@ -108,24 +108,43 @@ TEST(Descriptor, BadBoundsAreErrors) {
 TEST(Descriptor, CombiningKernelAndTuning) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 1\nkernel k\nloc a.cpp:1:1\n"
-                              "level (lit 0) (lit 9) 1 lt\n"
-                              "map 0 y 1 span 1\nmap 1 x 128 split 6\n"
-                              "combine k_combine 256\nsplit 8\nsplit 4\n"
-                              "tune y 64 128 256\n",
-                              K, Error))
+  ASSERT_TRUE(
+      parseDescriptor("weft 2\nkernel k\nloc a.cpp:1:1\n"
+                      "level (lit 0) (lit 9) 1 lt\n"
+                      "map 0 y 1 span 1\nmap 1 x 128 split 6\n"
+                      "combine k_combine 256\nsplit 8\nsplit 4\n"
+                      "tune WEFT_BLOCK_Y y 128 64 256\n"
+                      "tune WEFT_TILE text 32 16\ntune WEFT_TM n0 4 2 8\n"
+                      "shared (mul (tune 1) (lit 4))\nreorders\n",
+                      K, Error))
       << Error;
   EXPECT_EQ(K.Combine.Name, "k_combine");
   EXPECT_EQ(K.Combine.Block, 256u);
   EXPECT_EQ(K.Combine.PartialBytes, (std::vector<std::size_t>{8, 4}));
-  EXPECT_EQ(K.Tune.Axis, 1);
-  EXPECT_EQ(K.Tune.Blocks, (std::vector<unsigned>{64, 128, 256}));
+  ASSERT_EQ(K.Tune.Params.size(), 3u);
+  EXPECT_EQ(K.Tune.Params[0].Macro, "WEFT_BLOCK_Y");
+  EXPECT_EQ(K.Tune.Params[0].Role, weft::contract::TuneRole::Block);
+  EXPECT_EQ(K.Tune.Params[0].Target, 1);
+  EXPECT_EQ(K.Tune.Params[0].Values, (std::vector<unsigned>{128, 64, 256}));
+  EXPECT_EQ(K.Tune.Params[1].Role, weft::contract::TuneRole::Text);
+  EXPECT_EQ(K.Tune.Params[2].Role, weft::contract::TuneRole::SpanN);
+  EXPECT_EQ(K.Tune.Params[2].Target, 0);
+  ASSERT_TRUE(K.Tune.SharedBytes.has_value());
+  EXPECT_EQ(weft::contract::writeBound(*K.Tune.SharedBytes),
+            "(mul (tune 1) (lit 4))");
+  EXPECT_TRUE(K.Tune.Reorders);
+  // The text form round-trips.
+  KernelInfo Again;
+  ASSERT_TRUE(parseDescriptor(weft::contract::writeDescriptor(K), Again, Error))
+      << Error;
+  EXPECT_EQ(weft::contract::writeDescriptor(Again),
+            weft::contract::writeDescriptor(K));
 }
 
 TEST(Descriptor, GridCoverageClaim) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 1\nkernel k\nloc a.cpp:1:1\n"
+  ASSERT_TRUE(parseDescriptor("weft 2\nkernel k\nloc a.cpp:1:1\n"
                               "param scalar i32 cols\nparam inout f32 out\n"
                               "covers 1 (arg 0) (mul (arg 0) (lit 1))\n"
                               "level (lit 0) (lit 9) 1 lt\n",
@@ -135,7 +154,7 @@ TEST(Descriptor, GridCoverageClaim) {
   ASSERT_TRUE(K.Params[1].CoverCols);
   ASSERT_TRUE(K.Params[1].CoverStride);
   KernelInfo Bad;
-  EXPECT_FALSE(parseDescriptor("weft 1\nkernel k\nparam inout f32 out\n"
+  EXPECT_FALSE(parseDescriptor("weft 2\nkernel k\nparam inout f32 out\n"
                                "covers 3 (arg 0) (arg 0)\n"
                                "level (lit 0) (lit 9) 1 lt\n",
                                Bad, Error));
@@ -144,15 +163,23 @@ TEST(Descriptor, GridCoverageClaim) {
 TEST(Descriptor, MalformedIsRejected) {
   for (const char *Text :
        {"", "kernel k\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 1\nkernel k\n",
-        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
-        "weft 1\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
-        "weft 1\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 1\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune w 64\n",
-        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune x 2048\n",
-        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
-        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
+        "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 2\nkernel k\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
+        "weft 2\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
+        "weft 2\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 2\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X w "
+        "64\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x 0\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune X;rm x 64\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "shared (tune 1)\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "shared (arg 0)\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
+        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
     KernelInfo K;
     std::string Error;
     EXPECT_FALSE(parseDescriptor(Text, K, Error)) << Text;

@@ -24,7 +24,7 @@ DeviceProperties h100() {
 }
 
 TEST(LaunchConfig, SpanCoversTheExtentAndSplitHasK) {
-  const KernelInfo K = parsed("weft 1\nkernel k\nloc a.cpp:1:1\n"
+  const KernelInfo K = parsed("weft 2\nkernel k\nloc a.cpp:1:1\n"
                               "level (lit 0) (lit 10) 1 lt\n"
                               "map 0 y 1 span 1\nmap 1 x 128 split 6\n");
   LaunchConfig C;
@@ -41,7 +41,7 @@ TEST(LaunchConfig, SpanCoversTheExtentAndSplitHasK) {
 // covers the real extent, capped at two waves as every outermost
 // reduction: it used to get k blocks whatever the extent.
 TEST(LaunchConfig, OutermostSplitCoversTheRealExtent) {
-  const KernelInfo K = parsed("weft 1\nkernel k\nloc a.cpp:1:1\n"
+  const KernelInfo K = parsed("weft 2\nkernel k\nloc a.cpp:1:1\n"
                               "param scalar i32 total\n"
                               "level (lit 0) (lit 10) 1 lt\n"
                               "map 0 x 1024 split 2\nreduce 0 add\n");
@@ -56,26 +56,11 @@ TEST(LaunchConfig, OutermostSplitCoversTheRealExtent) {
   EXPECT_EQ(C.Grid[0], 1u);
 }
 
-TEST(LaunchConfig, TunedBlockReplacesTheMappedOne) {
-  const KernelInfo K = parsed("weft 1\nkernel k\nloc a.cpp:1:1\n"
-                              "level (lit 0) (lit 5000) 1 lt\n"
-                              "map 0 x 256 span 1\ntune x 128 256 512\n");
-  LaunchConfig Mapped, Tuned;
-  std::string Error;
-  ASSERT_TRUE(computeLaunchConfig(K, nullptr, 0, 5000, h100(), Mapped, Error));
-  ASSERT_TRUE(computeLaunchConfig(K, nullptr, 0, 5000, h100(), Tuned, Error,
-                                  K.Tune.Axis, 512));
-  EXPECT_EQ(Mapped.Block[0], 256u);
-  EXPECT_EQ(Mapped.Grid[0], 20u); // ceil(5000 / 256)
-  EXPECT_EQ(Tuned.Block[0], 512u);
-  EXPECT_EQ(Tuned.Grid[0], 10u); // ceil(5000 / 512)
-}
-
 // A two-level map nest over 16384 x 16384: every dimension covers its
 // level's extent (it used to collapse x to one block).
 TEST(LaunchConfig, EveryDimensionCoversItsLevel) {
   const KernelInfo K =
-      parsed("weft 1\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
+      parsed("weft 2\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
              "level (lit 1) (sub (arg 0) (lit 1)) 1 lt\n"
              "map 0 y 4 span 1\nmap 1 x 64 span 1 (lit 1) (sub (arg 0) (lit "
              "1)) 1 lt\n");
@@ -95,7 +80,7 @@ TEST(LaunchConfig, EveryDimensionCoversItsLevel) {
 // Without partials or buffers a huge 1-D loop gets its whole grid; with an
 // outermost reduction (a partial per block for the host) two waves.
 TEST(LaunchConfig, OnlyKernelsPayingPerBlockAreCapped) {
-  const std::string Head = "weft 1\nkernel k\nloc a.cpp:1:1\n"
+  const std::string Head = "weft 2\nkernel k\nloc a.cpp:1:1\n"
                            "param scalar f32 total\n"
                            "level (lit 0) (lit 1000000000) 1 lt\n"
                            "map 0 x 256 span 1\n";
@@ -112,7 +97,7 @@ TEST(LaunchConfig, OnlyKernelsPayingPerBlockAreCapped) {
 // A capped 2-D grid keeps x (the coalesced dimension) and shrinks y.
 TEST(LaunchConfig, CappedGridsShrinkTheOuterDimensionsFirst) {
   const KernelInfo K =
-      parsed("weft 1\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
+      parsed("weft 2\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
              "level (lit 0) (arg 0) 1 lt\n"
              "map 0 y 4 span 1\nmap 1 x 64 span 1 (lit 0) (arg 0) 1 lt\n"
              "buffer 4 (arg 0)\n");

@@ -15,14 +15,14 @@ namespace {
 
 // sumRows-like: rows (arg 0) and the span's size vary; mapping 1 for many
 // short rows, 0 otherwise.
-const std::string Piece = "weft 1\nkernel k0\nloc a.cpp:1:1\n"
+const std::string Piece = "weft 2\nkernel k0\nloc a.cpp:1:1\n"
                           "param scalar i32 rows\nparam in f32 m\n"
                           "level (lit 0) (arg 0) 1 lt\n";
 const std::string Choice = "vary (arg 0)\nvary (size 1)\n"
                            "scenario 0 128 128\nscenario 1 65536 128\n"
                            "scenario 0 128 65536\n";
 const std::string Two = Piece + "text 0 10\n" + Choice + "alternative\n" +
-                        "weft 1\nkernel k1\nloc a.cpp:1:1\n"
+                        "weft 2\nkernel k1\nloc a.cpp:1:1\n"
                         "param scalar i32 rows\nparam in f32 m\n"
                         "level (lit 0) (arg 0) 1 lt\ntext 10 5\n";
 

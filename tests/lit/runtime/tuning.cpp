@@ -1,27 +1,57 @@
-// Run-time tuning: after a loop's third launch the runtime times each block
-// size the descriptor offers (two launches each, variants compiled on first
-// use), then keeps the fastest; results stay those of the host, bit for bit.
-// A loop that reduces is not tuned (its floating-point result would depend
-// on the block); WEFT_TUNE=0 turns tuning off. On the simulator it is off
-// unless WEFT_TUNE=1 (its timings say nothing about a GPU's).
-// RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
+// Run-time tuning: from a loop's fourth launch the runtime times
+// configurations of its tuning space (here the block sizes the descriptor
+// offers: two launches each, variants compiled on first use), then keeps
+// the fastest and stores it beside the kernel cache: a second run starts
+// tuned. Results stay those of the host, bit for bit. A floating-point sum
+// is tuned only with WEFT_TUNE=reductions (another grouping changes its
+// bits); WEFT_TUNE=0 turns tuning off. On the simulator it is off unless
+// asked for (its timings say nothing about a GPU's).
+// RUN: rm -rf %t.k %t.cache %t.cache2 %t.rec && mkdir %t.rec
+// RUN: %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=1 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=1 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
 // RUN: diff %t.host %t.sim
 // RUN: FileCheck %s < %t.err
-// RUN: env WEFT_BACKEND=sim WEFT_TUNE=0 WEFT_VERBOSE=1 %t.exe > %t.off 2> %t.off.err
+// The second run takes the stored result and times nothing.
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=1 WEFT_VERBOSE=2 %t.exe > %t.again 2> %t.again.err
+// RUN: diff %t.host %t.again
+// RUN: FileCheck %s --check-prefix=AGAIN < %t.again.err
+// RUN: env WEFT_CACHE_DIR=%t.cache %weft_tune list | FileCheck %s --check-prefix=LIST
+// RUN: env WEFT_CACHE_DIR=%t.cache %weft_tune export %t.exported
+// RUN: env WEFT_CACHE_DIR=%t.cache2 %weft_tune import %t.exported | FileCheck %s --check-prefix=IMPORT
+// RUN: env WEFT_CACHE_DIR=%t.cache2 WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=1 WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=AGAIN
+// Opted in, the sum is tuned too, within a budget of three configurations.
+// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=reductions,budget=3 WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=REDUCTIONS
+// A recording times every configuration; the searchers replay it.
+// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_TUNE=record=%t.rec WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=RECORD
+// RUN: %weft_tune replay --seeds 3 %t.rec/*.txt | FileCheck %s --check-prefix=REPLAY
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_TUNE=0 WEFT_VERBOSE=1 %t.exe > %t.off 2> %t.off.err
 // RUN: diff %t.host %t.off
 // RUN: not grep tuned %t.off.err
-// RUN: env WEFT_BACKEND=sim WEFT_VERBOSE=1 %t.exe > %t.default 2> %t.default.err
+// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_VERBOSE=1 %t.exe > %t.default 2> %t.default.err
 // RUN: diff %t.host %t.default
 // RUN: not grep tuned %t.default.err
+// RUN: env WEFT_BACKEND=sim WEFT_TUNE=budget=x,sideways %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=BAD
 #include <weft/weft.hpp>
 
 #include <cstdio>
 #include <vector>
 
-// CHECK: tuning.cpp:[[@LINE+4]]:3: kernel weft_tuning_L[[@LINE+4]]_{{[0-9a-f]+}} tuned: block x {{128|256|512}} (128: {{[0-9.]+}} us, 256: {{[0-9.]+}} us, 512: {{[0-9.]+}} us)
+// CHECK: tuning.cpp:[[@LINE+17]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{64|128|256|512|1024}} (5 of 5 configurations; {{[0-9.]+}} us, mapped {{[0-9.]+}} us)
 // CHECK-NOT: tuned
+// AGAIN: tuning.cpp:[[@LINE+15]]:3: sizes 13: tuned before ({{.*}}tuning): mapping 0: WEFT_BLOCK_X=
+// AGAIN-NOT: {{[0-9]}}: tuning
+// LIST: 1 tuned configurations in {{.*}}tuning
+// LIST-NEXT: tuning.cpp:[[@LINE+12]]:3  sizes 13  on weft simulator (sim (checked), {{[0-9]+}} multiprocessors)
+// LIST-NEXT: mapping 0 (weft_tuning_L[[@LINE+11]]_{{[0-9a-f]+}}), values {{[0-9]+}}: {{[0-9.]+}} us (mapped {{[0-9.]+}} us), 5 configurations timed
+// IMPORT: 1 tuned configurations kept in {{.*}}cache2/tuning
+// REDUCTIONS-DAG: tuning.cpp:[[@LINE+9]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{[0-9]+}} (3 of 5 configurations;
+// REDUCTIONS-DAG: tuning.cpp:[[@LINE+15]]:3: sizes 13: tuned: mapping 0: {{.*}}(3 of {{[0-9]+}} configurations;
+// RECORD: tuning.cpp:[[@LINE+7]]:3: tuning recorded in {{.*}}rec/weft_tuning_L[[@LINE+7]]_{{[0-9a-f]+}}.13.txt
+// REPLAY: tuning.cpp:[[@LINE+6]]:3, sizes 13, on weft simulator (sim, {{[0-9]+}} multiprocessors): 5 configurations (5 timed), best {{[0-9.]+}} us
+// REPLAY-NEXT: exhaustive 95% of best after {{[0-9.]+}} configurations; within 20: 100.0% of best
+// BAD: WEFT_TUNE: 'budget=x' ignored
+// BAD: WEFT_TUNE: 'sideways' ignored
 void relax(std::span<const float> in, std::span<float> out) {
 #pragma weft parallel for
   for (std::size_t i = 1; i + 1 < in.size(); ++i)

@@ -1,0 +1,306 @@
+// OnlineTuner.cpp: the tuning of a loop as it runs, per size bucket.
+#include "tune/OnlineTuner.h"
+
+#include "core/Diagnostics.h"
+#include "launch/LaunchBounds.h"
+#include "policy/Environment.h"
+#include "policy/MappingChoice.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace weft::rt {
+namespace {
+
+/// Launches of a loop at a size bucket before its tuning starts (a loop
+/// run once or twice never pays for compiling variants), and timed
+/// launches per configuration (the faster counts).
+constexpr unsigned LaunchesBeforeTuning = 3, TimedLaunchesPerConfiguration = 2;
+
+/// The device as tuned results are filed under: its name, architecture and
+/// multiprocessors (a result for one GPU says little about another).
+std::string deviceKey(const Backend &B) {
+  const DeviceProperties &P = B.properties();
+  return (P.Name.empty() ? std::string(B.name()) : P.Name) + " (" +
+         P.Architecture + ", " + std::to_string(P.MultiprocessorCount) +
+         " multiprocessors)";
+}
+
+/// "12.10": each varied size's (or, without a choice, the outermost trip
+/// count's) power of two, rounded up: sizes within a factor of two share
+/// a tuning.
+std::string sizeBucket(const std::vector<std::int64_t> &Sizes,
+                       std::int64_t RootCount) {
+  std::string S;
+  auto Add = [&](std::int64_t V) {
+    unsigned Bits = 0;
+    while (Bits < 63 && (std::int64_t(1) << Bits) < V)
+      ++Bits;
+    S += (S.empty() ? "" : ".") + std::to_string(Bits);
+  };
+  if (Sizes.empty())
+    Add(RootCount);
+  for (std::int64_t V : Sizes)
+    Add(V);
+  return S;
+}
+
+std::string microseconds(double Seconds) {
+  char Buffer[32];
+  std::snprintf(Buffer, sizeof Buffer, "%.1f us", Seconds * 1e6);
+  return Buffer;
+}
+
+std::uint64_t seedOf(const std::string &Text) {
+  std::uint64_t H = 1469598103934665603ull;
+  for (char C : Text)
+    H = (H ^ static_cast<unsigned char>(C)) * 1099511628211ull;
+  return H;
+}
+
+/// The macro WEFT_KERNEL_DEFINES sets ("WEFT_TM=2" sets WEFT_TM): the
+/// user fixed it, so tuning leaves it alone.
+bool userDefines(const std::string &Macro) {
+  for (const std::string &D : kernelDefines())
+    if (D.compare(0, Macro.size() + 1, Macro + "=") == 0 || D == Macro)
+      return true;
+  return false;
+}
+
+} // namespace
+
+Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
+                           const std::vector<std::int64_t> &Sizes,
+                           const char *Descriptor, const char *Source,
+                           const detail::LaunchArg *Args, std::size_t NumArgs,
+                           std::int64_t RootCount, TuningChoice &Out) {
+  (void)Args;
+  (void)NumArgs;
+  Out = {};
+  Timing = nullptr;
+  if (!tuningEnabled(B))
+    return {};
+  const TuneSettings &Settings = tuneSettings();
+  if (!Root.Tuning) {
+    Root.Tuning = std::make_unique<SiteTuning>();
+    SiteTuning &S = *Root.Tuning;
+    std::vector<KernelInfo> Kernels{Root.Kernel};
+    bool Reorders = Root.Kernel.Tune.Reorders;
+    for (const std::unique_ptr<LoopSite> &A : Root.Alternatives) {
+      Kernels.push_back(A->Kernel);
+      Reorders = Reorders || A->Kernel.Tune.Reorders;
+    }
+    // Another grouping of a floating-point sum gives other bits: only
+    // when the user accepts that (any other reduction's result is exact).
+    S.Tunable = !Reorders || Settings.Reductions;
+    for (KernelInfo &K : Kernels)
+      for (TuneParam &P : K.Tune.Params)
+        if (userDefines(P.Macro))
+          P.Values.resize(1);
+    S.Space = TuningSpace(std::move(Kernels), B.properties());
+    S.Descriptor = Descriptor ? Descriptor : "";
+    S.KernelHash = contentHash(S.Descriptor + "\n" + (Source ? Source : ""));
+  }
+  SiteTuning &S = *Root.Tuning;
+  if (!S.Tunable || S.Space.size() < 2)
+    return {};
+  const std::string Key = sizeBucket(Sizes, RootCount);
+  auto [It, New] = S.Buckets.try_emplace(Key);
+  SiteTuning::Bucket &T = It->second;
+  const bool Recording = !Settings.RecordDirectory.empty();
+  if (New) {
+    T.Preferred =
+        rankMappings(Root.Kernel, Sizes, Mapped, Root.Alternatives.size() + 1);
+    T.Mapped = S.Space.mapped(Mapped);
+    T.Times.resize(S.Space.size());
+    if (!Settings.Fresh && !Recording)
+      if (std::optional<TunedEntry> E =
+              Store.find(S.KernelHash, deviceKey(B), Key)) {
+        const std::size_t I = S.Space.findValues(E->Mapping, E->Values);
+        if (I != TuningSpace::None) {
+          T.Chosen = I;
+          note(Root.Kernel.Location + ": sizes " + Key + ": tuned before (" +
+               Store.directory() + "): " + S.Space.describe(I));
+        }
+      }
+  }
+  if (T.Chosen == TuningSpace::None) {
+    if (++T.Launches <= LaunchesBeforeTuning)
+      return {};
+    if (!T.Search)
+      T.Search =
+          makeSearcher(Recording ? SearchMethod::Exhaustive : Settings.Method,
+                       S.Space, T.Preferred, seedOf(S.KernelHash + Key));
+    if (T.Current != TuningSpace::None &&
+        T.Timed >= TimedLaunchesPerConfiguration) {
+      T.Times[T.Current] = T.CurrentSeconds;
+      T.Search->report(T.Current, T.CurrentSeconds);
+      note(Root.Kernel.Location + ": tuning " + Key + ": " +
+               S.Space.describe(T.Current) + ": " +
+               microseconds(T.CurrentSeconds),
+           2);
+      T.Current = TuningSpace::None;
+    }
+    if (T.Current == TuningSpace::None) {
+      const unsigned Budget = Recording ? ~0u : Settings.Budget;
+      T.Current = T.Tried < Budget ? T.Search->next() : TuningSpace::None;
+      if (T.Current == TuningSpace::None) {
+        finish(B, Root, Key, T);
+      } else {
+        ++T.Tried;
+        T.Timed = 0;
+        T.CurrentSeconds = std::numeric_limits<double>::infinity();
+      }
+    }
+  }
+  const std::size_t Config =
+      T.Chosen != TuningSpace::None ? T.Chosen : T.Current;
+  if (Config == TuningSpace::None || Config == S.Space.mapped(Mapped)) {
+    Out.Timed = T.Chosen == TuningSpace::None && Config != TuningSpace::None;
+  } else if (Status E = variant(B, Root, Config, Source, Out.Variant);
+             !E.empty()) {
+    // A configuration the device cannot build or run is left out, and
+    // this launch runs the mapped kernel.
+    note(Root.Kernel.Location + ": tuning: " + S.Space.describe(Config) +
+         " left out: " + E);
+    if (T.Chosen == Config) {
+      T.Chosen = TuningSpace::None;
+      return {};
+    }
+    T.Search->report(Config, std::numeric_limits<double>::infinity());
+    T.Current = TuningSpace::None;
+    Out = {};
+    return {};
+  } else {
+    Out.Timed = T.Chosen == TuningSpace::None;
+  }
+  if (Out.Timed)
+    Timing = &T;
+  return {};
+}
+
+void OnlineTuner::record(double Seconds) {
+  if (!Timing)
+    return;
+  Timing->CurrentSeconds = std::min(Timing->CurrentSeconds, Seconds);
+  ++Timing->Timed;
+  Timing = nullptr;
+}
+
+void OnlineTuner::finish(Backend &B, LoopSite &Root, const std::string &Key,
+                         SiteTuning::Bucket &T) {
+  SiteTuning &S = *Root.Tuning;
+  T.Chosen = T.Mapped;
+  double Best = std::numeric_limits<double>::infinity();
+  for (std::size_t I = 0; I < T.Times.size(); ++I)
+    if (T.Times[I] && *T.Times[I] < Best) {
+      Best = *T.Times[I];
+      T.Chosen = I;
+    }
+  if (T.Chosen == TuningSpace::None)
+    return;
+  const double Mapped = T.Mapped != TuningSpace::None && T.Times[T.Mapped]
+                            ? *T.Times[T.Mapped]
+                            : 0;
+  note(Root.Kernel.Location + ": sizes " + Key + ": tuned: " +
+       S.Space.describe(T.Chosen) + " (" + std::to_string(T.Tried) + " of " +
+       std::to_string(S.Space.size()) + " configurations; " +
+       microseconds(Best) + ", mapped " + microseconds(Mapped) + ")");
+  TunedEntry E;
+  E.KernelHash = S.KernelHash;
+  E.Device = deviceKey(B);
+  E.Bucket = Key;
+  E.Location = Root.Kernel.Location;
+  E.Kernel = S.Space.kernels()[S.Space[T.Chosen].Mapping].Name;
+  E.Mapping = S.Space[T.Chosen].Mapping;
+  E.Values = S.Space.values(T.Chosen);
+  E.Seconds = Best;
+  E.MappedSeconds = Mapped;
+  E.Tried = T.Tried;
+  if (std::string Why; !Store.save(E, Why))
+    note("the tuned configuration is not kept: " + Why);
+  if (!tuneSettings().RecordDirectory.empty())
+    writeRecordingFile(B, Root, Key, T);
+}
+
+void OnlineTuner::writeRecordingFile(Backend &B, LoopSite &Root,
+                                     const std::string &Key,
+                                     const SiteTuning::Bucket &T) {
+  const SiteTuning &S = *Root.Tuning;
+  const DeviceProperties &P = B.properties();
+  TuningRecording R;
+  R.Location = Root.Kernel.Location;
+  R.Device = deviceKey(B);
+  R.Architecture = P.Architecture;
+  R.Bucket = Key;
+  R.MaxThreadsPerBlock = P.MaxThreadsPerBlock;
+  R.MaxSharedPerBlock = P.MaxSharedPerBlock;
+  R.Preferred = T.Preferred;
+  R.Descriptor = S.Descriptor;
+  for (std::size_t I = 0; I < S.Space.size(); ++I)
+    if (I < T.Times.size())
+      R.Times.push_back({S.Space[I].Mapping, S.Space.values(I), T.Times[I]});
+  // kernel_<hash>_<bucket>.txt: one file per loop and bucket.
+  const std::string File = tuneSettings().RecordDirectory + "/" +
+                           Root.Kernel.Name + "." + Key + ".txt";
+  const std::string Text = writeRecording(R);
+  std::FILE *F = std::fopen(File.c_str(), "w");
+  if (!F || std::fwrite(Text.data(), 1, Text.size(), F) != Text.size() ||
+      std::fclose(F) != 0) {
+    warn("WEFT_TUNE=record: cannot write " + File + ": " +
+         std::strerror(errno));
+    return;
+  }
+  note(Root.Kernel.Location + ": tuning recorded in " + File);
+}
+
+Status OnlineTuner::variant(Backend &B, LoopSite &Root, std::size_t Config,
+                            const char *Source, TunedVariant *&Out) {
+  SiteTuning &S = *Root.Tuning;
+  auto [It, New] = S.Variants.try_emplace(Config);
+  TunedVariant &V = It->second;
+  if (!New && !V.Failed.empty())
+    return V.Failed;
+  if (!New) {
+    Out = &V;
+    return {};
+  }
+  const Configuration &C = S.Space[Config];
+  V.Mapping = C.Mapping == 0 ? &Root : Root.Alternatives[C.Mapping - 1].get();
+  V.Kernel = S.Space.apply(Config);
+  const char *Text = V.Mapping->Text.empty() ? Source : V.Mapping->Text.c_str();
+  std::vector<std::string> Defines = kernelDefines();
+  for (const std::string &D : S.Space.defines(Config))
+    if (!userDefines(D.substr(0, D.find('='))))
+      Defines.push_back(D);
+  Status E = B.getKernel(V.Kernel, Text, Defines, V.Kernel.Name, V.Handle);
+  if (E.empty() && !V.Kernel.Combine.Name.empty())
+    E = B.getKernel(V.Kernel, Text, Defines, V.Kernel.Combine.Name,
+                    V.CombineHandle);
+  if (E.empty()) {
+    std::uint64_t Threads = 1;
+    for (const DimensionInfo &D : V.Kernel.Dimensions)
+      Threads *= D.Block;
+    if (Threads > B.maxBlockThreads(V.Handle))
+      E = "its registers allow blocks of " +
+          std::to_string(B.maxBlockThreads(V.Handle)) + " threads, not " +
+          std::to_string(Threads);
+  }
+  if (!E.empty()) {
+    V.Failed = E;
+    return E;
+  }
+  Out = &V;
+  return {};
+}
+
+} // namespace weft::rt
+
+namespace weft::rt {
+// Here, where SiteTuning is complete.
+LoopSite::LoopSite() = default;
+LoopSite::~LoopSite() = default;
+} // namespace weft::rt

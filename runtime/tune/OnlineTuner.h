@@ -1,0 +1,84 @@
+// OnlineTuner.h: tuning as the program runs (KTT's online mode). From a
+// loop's fourth launch at a size bucket, a searcher picks configurations of
+// every mapping the plugin emitted; each is timed over launches that
+// compute the program's real results, until the budget is spent; the
+// fastest is kept for the rest of the run and stored for the next one.
+#ifndef WEFT_RUNTIME_TUNE_ONLINETUNER_H
+#define WEFT_RUNTIME_TUNE_ONLINETUNER_H
+
+#include "core/Backend.h"
+#include "core/LoopSite.h"
+#include "tune/Searcher.h"
+#include "tune/TuningStore.h"
+
+#include "weft/abi.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace weft::rt {
+
+/// A configuration compiled: what a launch of it needs.
+struct TunedVariant {
+  LoopSite *Mapping = nullptr; // the mapping's site (its text, its kernel)
+  KernelInfo Kernel;           // under the configuration
+  KernelHandle Handle = nullptr, CombineHandle = nullptr;
+  std::string Failed; // why it cannot be built or run here
+};
+
+/// A loop's tuning: its space, the variants compiled, each size bucket's
+/// search or result.
+class SiteTuning {
+public:
+  struct Bucket {
+    std::unique_ptr<Searcher> Search;
+    std::vector<unsigned> Preferred;
+    std::size_t Mapped = TuningSpace::None; // the untuned configuration
+    std::size_t Current = TuningSpace::None, Chosen = TuningSpace::None;
+    unsigned Timed = 0, Tried = 0;
+    double CurrentSeconds = 0, BestSeconds = 0, MappedSeconds = 0;
+    std::vector<std::optional<double>> Times; // per configuration
+    unsigned Launches = 0;
+  };
+  TuningSpace Space;
+  std::string Descriptor, KernelHash;
+  bool Tunable = false;
+  std::map<std::size_t, TunedVariant> Variants;
+  std::map<std::string, Bucket> Buckets;
+};
+
+/// The configuration this launch runs: null for the mapped kernel of
+/// Mapped (the site chooseMapping picked), else a variant. Timed: the
+/// launch must be timed (synchronously) and reported.
+struct TuningChoice {
+  TunedVariant *Variant = nullptr;
+  bool Timed = false;
+};
+
+class OnlineTuner {
+public:
+  /// Root is the loop's site (its first mapping); Mapped, the mapping for
+  /// these sizes; RootCount, the outermost trip count.
+  Status choose(Backend &B, LoopSite &Root, unsigned Mapped,
+                const std::vector<std::int64_t> &Sizes, const char *Descriptor,
+                const char *Source, const detail::LaunchArg *Args,
+                std::size_t NumArgs, std::int64_t RootCount, TuningChoice &Out);
+  /// A timed launch of the choice took Seconds.
+  void record(double Seconds);
+
+private:
+  void finish(Backend &B, LoopSite &Root, const std::string &Key,
+              SiteTuning::Bucket &T);
+  void writeRecordingFile(Backend &B, LoopSite &Root, const std::string &Key,
+                          const SiteTuning::Bucket &T);
+  Status variant(Backend &B, LoopSite &Root, std::size_t Config,
+                 const char *Source, TunedVariant *&Out);
+  TuningStore Store;
+  /// The bucket a timed launch belongs to, until it is recorded.
+  SiteTuning::Bucket *Timing = nullptr;
+};
+
+} // namespace weft::rt
+
+#endif

@@ -1,0 +1,171 @@
+// TuningSpace.cpp: enumerating a loop's configurations and applying one.
+#include "tune/TuningSpace.h"
+
+#include <algorithm>
+
+namespace weft::rt {
+namespace {
+
+/// The value of parameter K in Choice; false when K is not a parameter.
+bool tuneValue(const KernelInfo &K, const std::vector<unsigned> &Choice,
+               std::int64_t Index, std::int64_t &Value) {
+  if (Index < 0 || static_cast<std::size_t>(Index) >= K.Tune.Params.size())
+    return false;
+  Value = K.Tune.Params[Index].Values[Choice[Index]];
+  return true;
+}
+
+} // namespace
+
+TuningSpace::TuningSpace(std::vector<KernelInfo> KernelsIn,
+                         const DeviceProperties &Props,
+                         const std::vector<bool> &Allowed)
+    : Kernels(std::move(KernelsIn)) {
+  for (unsigned M = 0; M < Kernels.size(); ++M) {
+    if (!Allowed.empty() && (M >= Allowed.size() || !Allowed[M]))
+      continue;
+    const std::vector<TuneParam> &Params = Kernels[M].Tune.Params;
+    // Every combination, the first parameter varying slowest.
+    std::vector<unsigned> Choice(Params.size(), 0);
+    for (;;) {
+      if (fits(Kernels[M], Choice, Props))
+        Configs.push_back({M, Choice});
+      std::size_t P = Params.size();
+      while (P > 0 && ++Choice[P - 1] == Params[P - 1].Values.size())
+        Choice[--P] = 0;
+      if (P == 0)
+        break;
+    }
+  }
+}
+
+bool TuningSpace::fits(const KernelInfo &K, const std::vector<unsigned> &Choice,
+                       const DeviceProperties &Props) const {
+  KernelInfo Applied = K;
+  std::uint64_t Threads = 1;
+  for (std::size_t P = 0; P < K.Tune.Params.size(); ++P) {
+    const TuneParam &T = K.Tune.Params[P];
+    if (T.Role == contract::TuneRole::Block)
+      for (DimensionInfo &D : Applied.Dimensions)
+        if (D.Axis == T.Target)
+          D.Block = T.Values[Choice[P]];
+  }
+  for (const DimensionInfo &D : Applied.Dimensions)
+    Threads *= D.Block;
+  if (Threads > Props.MaxThreadsPerBlock)
+    return false;
+  if (!K.Tune.SharedBytes)
+    return true;
+  std::int64_t Bytes = 0;
+  std::string Error;
+  auto Leaf = [&](const BoundExpr &L, std::int64_t &V, std::string &) {
+    return L.Kind == BoundExpr::Tune && tuneValue(K, Choice, L.Value, V);
+  };
+  return contract::evaluateBound(*K.Tune.SharedBytes, Leaf, Bytes, Error) &&
+         Bytes >= 0 &&
+         static_cast<std::size_t>(Bytes) <= Props.MaxSharedPerBlock;
+}
+
+std::size_t TuningSpace::mapped(unsigned M) const {
+  if (M >= Kernels.size())
+    return None;
+  return find({M, std::vector<unsigned>(Kernels[M].Tune.Params.size(), 0)});
+}
+
+std::size_t TuningSpace::find(const Configuration &C) const {
+  auto It = std::find(Configs.begin(), Configs.end(), C);
+  return It == Configs.end() ? None
+                             : static_cast<std::size_t>(It - Configs.begin());
+}
+
+std::vector<unsigned> TuningSpace::values(std::size_t I) const {
+  const Configuration &C = Configs[I];
+  std::vector<unsigned> V;
+  for (std::size_t P = 0; P < C.Choice.size(); ++P)
+    V.push_back(Kernels[C.Mapping].Tune.Params[P].Values[C.Choice[P]]);
+  return V;
+}
+
+std::size_t TuningSpace::findValues(unsigned M,
+                                    const std::vector<unsigned> &Values) const {
+  if (M >= Kernels.size() || Values.size() != Kernels[M].Tune.Params.size())
+    return None;
+  Configuration C{M, {}};
+  for (std::size_t P = 0; P < Values.size(); ++P) {
+    const std::vector<unsigned> &All = Kernels[M].Tune.Params[P].Values;
+    auto It = std::find(All.begin(), All.end(), Values[P]);
+    if (It == All.end())
+      return None;
+    C.Choice.push_back(static_cast<unsigned>(It - All.begin()));
+  }
+  return find(C);
+}
+
+std::vector<std::size_t> TuningSpace::neighbours(std::size_t I) const {
+  std::vector<std::size_t> Out;
+  const Configuration &C = Configs[I];
+  const KernelInfo &K = Kernels[C.Mapping];
+  for (std::size_t P = 0; P < C.Choice.size(); ++P) {
+    // Values are the mapped one, then the others ascending: step in value
+    // order, not list order.
+    std::vector<unsigned> Order(K.Tune.Params[P].Values.size());
+    for (unsigned V = 0; V < Order.size(); ++V)
+      Order[V] = V;
+    const std::vector<unsigned> &Values = K.Tune.Params[P].Values;
+    std::sort(Order.begin(), Order.end(),
+              [&](unsigned A, unsigned B) { return Values[A] < Values[B]; });
+    const std::size_t At =
+        std::find(Order.begin(), Order.end(), C.Choice[P]) - Order.begin();
+    for (std::size_t Step : {At - 1, At + 1}) {
+      if (Step >= Order.size()) // At - 1 wraps for At == 0
+        continue;
+      Configuration N = C;
+      N.Choice[P] = Order[Step];
+      if (std::size_t J = find(N); J != None)
+        Out.push_back(J);
+    }
+  }
+  return Out;
+}
+
+std::string TuningSpace::describe(std::size_t I) const {
+  std::string S = "mapping " + std::to_string(Configs[I].Mapping);
+  const std::vector<std::string> D = settings(I, true);
+  for (std::size_t P = 0; P < D.size(); ++P)
+    S += (P ? " " : ": ") + D[P];
+  return S;
+}
+
+std::vector<std::string> TuningSpace::defines(std::size_t I) const {
+  return settings(I, false);
+}
+
+std::vector<std::string> TuningSpace::settings(std::size_t I,
+                                               bool LaunchOnly) const {
+  const Configuration &C = Configs[I];
+  const KernelInfo &K = Kernels[C.Mapping];
+  std::vector<std::string> D;
+  for (std::size_t P = 0; P < C.Choice.size(); ++P)
+    if (LaunchOnly || K.Tune.Params[P].Role != contract::TuneRole::SplitK)
+      D.push_back(K.Tune.Params[P].Macro + "=" +
+                  std::to_string(K.Tune.Params[P].Values[C.Choice[P]]));
+  return D;
+}
+
+KernelInfo TuningSpace::apply(std::size_t I) const {
+  const Configuration &C = Configs[I];
+  KernelInfo K = Kernels[C.Mapping];
+  for (std::size_t P = 0; P < C.Choice.size(); ++P) {
+    const TuneParam &T = K.Tune.Params[P];
+    const unsigned V = T.Values[C.Choice[P]];
+    for (DimensionInfo &D : K.Dimensions)
+      if (T.Role == contract::TuneRole::Block ? D.Axis == T.Target
+          : T.Role != contract::TuneRole::Text
+              ? D.Depth == static_cast<unsigned>(T.Target)
+              : false)
+        (T.Role == contract::TuneRole::Block ? D.Block : D.N) = V;
+  }
+  return K;
+}
+
+} // namespace weft::rt
