@@ -2,7 +2,8 @@
 # Online tuning's cost and gain (benchmarks/tuning/main.cpp: a register-tiled
 # matrix product and a two-axis stencil, CALLS calls each), side by side in
 # one run of this script: untuned (WEFT_TUNE=off), tuned online from nothing
-# (the default budget), and started from the best configuration of the whole
+# (the default budget; as paced by default and eagerly), a second run
+# started from what the first stored, and one from the best of the whole
 # space (a WEFT_TUNE=record run first times every configuration and stores
 # the best). Needs a GPU for times that mean anything; on the simulator it
 # runs at a small size.
@@ -21,12 +22,15 @@ if [ "$mode" != --run-only ]; then
 fi
 [ "$mode" = --build-only ] && exit 0
 run() { LD_LIBRARY_PATH=$build/lib "$out/tuning" "$@"; }
-rm -rf "$out/tuning-cache" "$out/tuning-best" "$out/tuning-recordings"
+rm -rf "$out/tuning-cache" "$out/tuning-eager" "$out/tuning-best" "$out/tuning-recordings"
 mkdir -p "$out/tuning-recordings"
 echo "== untuned"
 WEFT_CACHE_DIR=$out/tuning-cache WEFT_TUNE=off run "$@"
-echo "== tuned online from nothing (WEFT_TUNE=on)"
+echo "== tuned online from nothing (WEFT_TUNE=on: a variant compiled once the loop has run as long as those before took)"
 WEFT_CACHE_DIR=$out/tuning-cache WEFT_TUNE=on WEFT_VERBOSE=1 run "$@" 2>&1 |
+  grep -v ': kernel \|^weft: backend'
+echo "== tuned online from nothing, eagerly (WEFT_TUNE=on,eager: every variant compiled when picked)"
+WEFT_CACHE_DIR=$out/tuning-eager WEFT_TUNE=on,eager WEFT_VERBOSE=1 run "$@" 2>&1 |
   grep -v ': kernel \|^weft: backend'
 echo "== a second run: started from what the first stored"
 WEFT_CACHE_DIR=$out/tuning-cache WEFT_TUNE=on run "$@"

@@ -98,6 +98,8 @@ const TuneSettings &tuneSettings() {
         T.Reductions = true;
       else if (Item == "fresh")
         T.Fresh = true;
+      else if (Item == "eager")
+        T.Eager = true;
       else if (Key == "budget" && !Value.empty() &&
                std::strtoul(Value.c_str(), &End, 10) > 0 && !*End)
         T.Budget =
@@ -108,7 +110,7 @@ const TuneSettings &tuneSettings() {
         T.RecordDirectory = Value;
       else if (!Item.empty())
         warn("WEFT_TUNE: '" + Item +
-             "' ignored (expected off, on, reductions, fresh, budget=N, "
+             "' ignored (expected off, on, reductions, fresh, eager, budget=N, "
              "search=exhaustive|random|model or record=DIR)");
       if (!Item.empty() && T.Enabled < 0 && Item != "0" && Item != "off")
         T.Enabled = 1;

@@ -33,11 +33,13 @@ const std::vector<std::string> &kernelDefines();
 /// (floating-point sums and products are tuned too, though their bits may
 /// change), budget=N (configurations timed per loop and size bucket),
 /// search=exhaustive|random|model, fresh (stored results are not used),
-/// record=DIR (every configuration timed, a recording per loop written to
-/// DIR). Any item but off turns tuning on.
+/// eager (a variant is compiled as soon as the search picks it, not once
+/// the loop has run as long as the variants before took to compile),
+/// record=DIR (every configuration timed, eagerly, a recording per loop
+/// written to DIR). Any item but off turns tuning on.
 struct TuneSettings {
   int Enabled = -1; // -1: on for GPUs, off on the simulator
-  bool Reductions = false, Fresh = false;
+  bool Reductions = false, Fresh = false, Eager = false;
   unsigned Budget = 20;
   SearchMethod Method = SearchMethod::Model;
   std::string RecordDirectory;

@@ -7,6 +7,7 @@
 #include "policy/MappingChoice.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -127,6 +128,7 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
         }
       }
   }
+  bool Waiting = false;
   if (T.Chosen == TuningSpace::None) {
     if (++T.Launches <= LaunchesBeforeTuning)
       return {};
@@ -144,7 +146,12 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
            2);
       T.Current = TuningSpace::None;
     }
-    if (T.Current == TuningSpace::None) {
+    if (T.Current == TuningSpace::None && !Recording && !Settings.Eager &&
+        paying(T)) {
+      // The loop has not yet run as long as its variants took to compile:
+      // the fastest so far runs, untimed, until it has.
+      Waiting = true;
+    } else if (T.Current == TuningSpace::None) {
       const unsigned Budget = Recording ? ~0u : Settings.Budget;
       T.Current = T.Tried < Budget ? T.Search->next() : TuningSpace::None;
       if (T.Current == TuningSpace::None) {
@@ -156,11 +163,13 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
       }
     }
   }
-  const std::size_t Config =
-      T.Chosen != TuningSpace::None ? T.Chosen : T.Current;
+  const std::size_t Config = T.Chosen != TuningSpace::None ? T.Chosen
+                             : Waiting                     ? fastest(T)
+                                                           : T.Current;
+  const bool Timed = T.Chosen == TuningSpace::None && !Waiting;
   if (Config == TuningSpace::None || Config == S.Space.mapped(Mapped)) {
-    Out.Timed = T.Chosen == TuningSpace::None && Config != TuningSpace::None;
-  } else if (Status E = variant(B, Root, Config, Source, Out.Variant);
+    Out.Timed = Timed && Config != TuningSpace::None;
+  } else if (Status E = variant(B, Root, T, Config, Source, Out.Variant);
              !E.empty()) {
     // A configuration the device cannot build or run is left out, and
     // this launch runs the mapped kernel.
@@ -175,7 +184,7 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
     Out = {};
     return {};
   } else {
-    Out.Timed = T.Chosen == TuningSpace::None;
+    Out.Timed = Timed;
   }
   if (Out.Timed)
     Timing = &T;
@@ -257,8 +266,25 @@ void OnlineTuner::writeRecordingFile(Backend &B, LoopSite &Root,
   note(Root.Kernel.Location + ": tuning recorded in " + File);
 }
 
-Status OnlineTuner::variant(Backend &B, LoopSite &Root, std::size_t Config,
-                            const char *Source, TunedVariant *&Out) {
+std::size_t OnlineTuner::fastest(const SiteTuning::Bucket &T) {
+  std::size_t Best = T.Mapped;
+  for (std::size_t I = 0; I < T.Times.size(); ++I)
+    if (T.Times[I] && (Best == TuningSpace::None || !T.Times[Best] ||
+                       *T.Times[I] < *T.Times[Best]))
+      Best = I;
+  return Best;
+}
+
+bool OnlineTuner::paying(const SiteTuning::Bucket &T) {
+  const std::size_t Best = fastest(T);
+  if (T.CompileSeconds <= 0 || Best == TuningSpace::None || !T.Times[Best])
+    return false;
+  return *T.Times[Best] * T.Launches < T.CompileSeconds;
+}
+
+Status OnlineTuner::variant(Backend &B, LoopSite &Root, SiteTuning::Bucket &T,
+                            std::size_t Config, const char *Source,
+                            TunedVariant *&Out) {
   SiteTuning &S = *Root.Tuning;
   auto [It, New] = S.Variants.try_emplace(Config);
   TunedVariant &V = It->second;
@@ -276,10 +302,14 @@ Status OnlineTuner::variant(Backend &B, LoopSite &Root, std::size_t Config,
   for (const std::string &D : S.Space.defines(Config))
     if (!userDefines(D.substr(0, D.find('='))))
       Defines.push_back(D);
+  const auto Start = std::chrono::steady_clock::now();
   Status E = B.getKernel(V.Kernel, Text, Defines, V.Kernel.Name, V.Handle);
   if (E.empty() && !V.Kernel.Combine.Name.empty())
     E = B.getKernel(V.Kernel, Text, Defines, V.Kernel.Combine.Name,
                     V.CombineHandle);
+  T.CompileSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   if (E.empty()) {
     std::uint64_t Threads = 1;
     for (const DimensionInfo &D : V.Kernel.Dimensions)

@@ -37,7 +37,10 @@ public:
     std::size_t Mapped = TuningSpace::None; // the untuned configuration
     std::size_t Current = TuningSpace::None, Chosen = TuningSpace::None;
     unsigned Timed = 0, Tried = 0;
-    double CurrentSeconds = 0, BestSeconds = 0, MappedSeconds = 0;
+    double CurrentSeconds = 0;
+    /// What compiling its variants took: the loop must run as long before
+    /// the next is compiled.
+    double CompileSeconds = 0;
     std::vector<std::optional<double>> Times; // per configuration
     unsigned Launches = 0;
   };
@@ -72,8 +75,13 @@ private:
               SiteTuning::Bucket &T);
   void writeRecordingFile(Backend &B, LoopSite &Root, const std::string &Key,
                           const SiteTuning::Bucket &T);
-  Status variant(Backend &B, LoopSite &Root, std::size_t Config,
-                 const char *Source, TunedVariant *&Out);
+  Status variant(Backend &B, LoopSite &Root, SiteTuning::Bucket &T,
+                 std::size_t Config, const char *Source, TunedVariant *&Out);
+  /// The fastest configuration timed so far (the mapped one before any).
+  static std::size_t fastest(const SiteTuning::Bucket &T);
+  /// The loop has not yet run, at its fastest so far, as long as compiling
+  /// the variants took: tuning pays for itself out of the loop's own time.
+  static bool paying(const SiteTuning::Bucket &T);
   TuningStore Store;
   /// The bucket a timed launch belongs to, until it is recorded.
   SiteTuning::Bucket *Timing = nullptr;

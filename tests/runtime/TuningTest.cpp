@@ -48,6 +48,14 @@ DeviceProperties device() {
 
 std::vector<KernelInfo> one(const char *Text) { return {parsed(Text)}; }
 
+/// The product, and a second mapping over one axis with three block sizes.
+std::vector<KernelInfo> twoMappings() {
+  return {parsed(TiledProduct),
+          parsed("weft 2\nkernel k2\nloc a.cpp:1:1\n"
+                 "param scalar i32 n\nlevel (lit 0) (arg 0) 1 lt\n"
+                 "map 0 x 256 span 1\ntune WEFT_BLOCK_X x 256 128 512\n")};
+}
+
 TEST(TuningSpace, LeavesOutWhatTheDeviceCannotRun) {
   const TuningSpace S(one(TiledProduct), device());
   // 3^5 combinations; those over 48 KiB of tiles are left out: a 32 x 32
@@ -100,11 +108,7 @@ TEST(TuningSpace, MappedNeighboursAndApplied) {
 }
 
 TEST(TuningSpace, EveryMappingTakesPart) {
-  std::vector<KernelInfo> Kernels = one(TiledProduct);
-  Kernels.push_back(parsed("weft 2\nkernel k2\nloc a.cpp:1:1\n"
-                           "param scalar i32 n\nlevel (lit 0) (arg 0) 1 lt\n"
-                           "map 0 x 256 span 1\n"
-                           "tune WEFT_BLOCK_X x 256 128 512\n"));
+  const std::vector<KernelInfo> Kernels = twoMappings();
   const TuningSpace All(Kernels, device());
   const TuningSpace First(Kernels, device(), {true, false});
   EXPECT_EQ(All.size(), First.size() + 3);
@@ -179,11 +183,7 @@ TEST(Searcher, ModelClimbsToTheOptimumWithinTwentySteps) {
 }
 
 TEST(Searcher, ModelTriesTheRankedMappingsFirst) {
-  std::vector<KernelInfo> Kernels = one(TiledProduct);
-  Kernels.push_back(parsed("weft 2\nkernel k2\nloc a.cpp:1:1\n"
-                           "param scalar i32 n\nlevel (lit 0) (arg 0) 1 lt\n"
-                           "map 0 x 256 span 1\n"
-                           "tune WEFT_BLOCK_X x 256 128 512\n"));
+  const std::vector<KernelInfo> Kernels = twoMappings();
   const TuningSpace S(Kernels, device());
   std::unique_ptr<Searcher> Search =
       makeSearcher(SearchMethod::Model, S, {1, 0}, 7);

@@ -9,19 +9,26 @@
 // RUN: rm -rf %t.k %t.cache %t.cache2 %t.rec && mkdir %t.rec
 // RUN: %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
-// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=1 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
 // RUN: diff %t.host %t.sim
 // RUN: FileCheck %s < %t.err
+// Without eager, a variant is compiled only once the loop has run, at its
+// fastest so far, as long as the variants before took to compile: these
+// loops (a fraction of a millisecond a call, a compile a tenth of a second
+// or more) never get that far in 24 calls: the mapped kernel is timed and
+// then runs on, and nothing is stored.
+// RUN: rm -rf %t.cache3 && env WEFT_CACHE_DIR=%t.cache3 WEFT_BACKEND=sim WEFT_TUNE=on WEFT_VERBOSE=2 %t.exe 2>&1 > %t.lazy | FileCheck %s --check-prefix=LAZY
+// RUN: diff %t.host %t.lazy
 // The second run takes the stored result and times nothing.
-// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=1 WEFT_VERBOSE=2 %t.exe > %t.again 2> %t.again.err
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=2 %t.exe > %t.again 2> %t.again.err
 // RUN: diff %t.host %t.again
 // RUN: FileCheck %s --check-prefix=AGAIN < %t.again.err
 // RUN: env WEFT_CACHE_DIR=%t.cache %weft_tune list | FileCheck %s --check-prefix=LIST
 // RUN: env WEFT_CACHE_DIR=%t.cache %weft_tune export %t.exported
 // RUN: env WEFT_CACHE_DIR=%t.cache2 %weft_tune import %t.exported | FileCheck %s --check-prefix=IMPORT
-// RUN: env WEFT_CACHE_DIR=%t.cache2 WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=1 WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=AGAIN
+// RUN: env WEFT_CACHE_DIR=%t.cache2 WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=AGAIN
 // Opted in, the sum is tuned too, within a budget of three configurations.
-// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=reductions,budget=3 WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=REDUCTIONS
+// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=reductions,eager,budget=3 WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=REDUCTIONS
 // A recording times every configuration; the searchers replay it.
 // RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_TUNE=record=%t.rec WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=RECORD
 // RUN: %weft_tune replay --seeds 3 %t.rec/*.txt | FileCheck %s --check-prefix=REPLAY
@@ -37,19 +44,22 @@
 #include <cstdio>
 #include <vector>
 
-// CHECK: tuning.cpp:[[@LINE+17]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{64|128|256|512|1024}} (5 of 5 configurations; {{[0-9.]+}} us, mapped {{[0-9.]+}} us)
+// CHECK: tuning.cpp:[[@LINE+20]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{64|128|256|512|1024}} (5 of 5 configurations; {{[0-9.]+}} us, mapped {{[0-9.]+}} us)
 // CHECK-NOT: tuned
-// AGAIN: tuning.cpp:[[@LINE+15]]:3: sizes 13: tuned before ({{.*}}tuning): mapping 0: WEFT_BLOCK_X=
+// AGAIN: tuning.cpp:[[@LINE+18]]:3: sizes 13: tuned before ({{.*}}tuning): mapping 0: WEFT_BLOCK_X=
 // AGAIN-NOT: {{[0-9]}}: tuning
 // LIST: 1 tuned configurations in {{.*}}tuning
-// LIST-NEXT: tuning.cpp:[[@LINE+12]]:3  sizes 13  on weft simulator (sim (checked), {{[0-9]+}} multiprocessors)
-// LIST-NEXT: mapping 0 (weft_tuning_L[[@LINE+11]]_{{[0-9a-f]+}}), values {{[0-9]+}}: {{[0-9.]+}} us (mapped {{[0-9.]+}} us), 5 configurations timed
+// LIST-NEXT: tuning.cpp:[[@LINE+15]]:3  sizes 13  on weft simulator (sim (checked), {{[0-9]+}} multiprocessors)
+// LIST-NEXT: mapping 0 (weft_tuning_L[[@LINE+14]]_{{[0-9a-f]+}}), values {{[0-9]+}}: {{[0-9.]+}} us (mapped {{[0-9.]+}} us), 5 configurations timed
 // IMPORT: 1 tuned configurations kept in {{.*}}cache2/tuning
-// REDUCTIONS-DAG: tuning.cpp:[[@LINE+9]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{[0-9]+}} (3 of 5 configurations;
-// REDUCTIONS-DAG: tuning.cpp:[[@LINE+15]]:3: sizes 13: tuned: mapping 0: {{.*}}(3 of {{[0-9]+}} configurations;
-// RECORD: tuning.cpp:[[@LINE+7]]:3: tuning recorded in {{.*}}rec/weft_tuning_L[[@LINE+7]]_{{[0-9a-f]+}}.13.txt
-// REPLAY: tuning.cpp:[[@LINE+6]]:3, sizes 13, on weft simulator (sim, {{[0-9]+}} multiprocessors): 5 configurations (5 timed), best {{[0-9.]+}} us
+// REDUCTIONS-DAG: tuning.cpp:[[@LINE+12]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{[0-9]+}} (3 of 5 configurations;
+// REDUCTIONS-DAG: tuning.cpp:[[@LINE+18]]:3: sizes 13: tuned: mapping 0: {{.*}}(3 of {{[0-9]+}} configurations;
+// RECORD: tuning.cpp:[[@LINE+10]]:3: tuning recorded in {{.*}}rec/weft_tuning_L[[@LINE+10]]_{{[0-9a-f]+}}.13.txt
+// REPLAY: tuning.cpp:[[@LINE+9]]:3, sizes 13, on weft simulator (sim, {{[0-9]+}} multiprocessors): 5 configurations (5 timed), best {{[0-9.]+}} us
 // REPLAY-NEXT: exhaustive 95% of best after {{[0-9.]+}} configurations; within 20: 100.0% of best
+// LAZY: tuning.cpp:[[@LINE+7]]:3: tuning 13: mapping 0: WEFT_BLOCK_X=256: {{[0-9.]+}} us
+// LAZY: tuning.cpp:[[@LINE+6]]:3: tuning 13: mapping 0: WEFT_BLOCK_X={{64|128|512}}: {{[0-9.]+}} us
+// LAZY-NOT: tuned
 // BAD: WEFT_TUNE: 'budget=x' ignored
 // BAD: WEFT_TUNE: 'sideways' ignored
 void relax(std::span<const float> in, std::span<float> out) {
