@@ -56,14 +56,27 @@ bool TuningSpace::fits(const KernelInfo &K, const std::vector<unsigned> &Choice,
     return false;
   if (!K.Tune.SharedBytes)
     return true;
+  const std::optional<std::int64_t> Bytes = shared(K, Choice);
+  return Bytes && *Bytes >= 0 &&
+         static_cast<std::size_t>(*Bytes) <= Props.MaxSharedPerBlock;
+}
+
+std::optional<std::int64_t>
+TuningSpace::shared(const KernelInfo &K, const std::vector<unsigned> &Choice) {
+  if (!K.Tune.SharedBytes)
+    return std::nullopt;
   std::int64_t Bytes = 0;
   std::string Error;
   auto Leaf = [&](const BoundExpr &L, std::int64_t &V, std::string &) {
     return L.Kind == BoundExpr::Tune && tuneValue(K, Choice, L.Value, V);
   };
-  return contract::evaluateBound(*K.Tune.SharedBytes, Leaf, Bytes, Error) &&
-         Bytes >= 0 &&
-         static_cast<std::size_t>(Bytes) <= Props.MaxSharedPerBlock;
+  if (!contract::evaluateBound(*K.Tune.SharedBytes, Leaf, Bytes, Error))
+    return std::nullopt;
+  return Bytes;
+}
+
+std::optional<std::int64_t> TuningSpace::sharedBytes(std::size_t I) const {
+  return shared(Kernels[Configs[I].Mapping], Configs[I].Choice);
 }
 
 std::size_t TuningSpace::mapped(unsigned M) const {

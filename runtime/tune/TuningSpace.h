@@ -8,6 +8,8 @@
 #include "core/Backend.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,9 @@ public:
   /// The macros configuration I defines ("WEFT_TILE=32"): every parameter
   /// but k of Split(k), which only the launch sets.
   std::vector<std::string> defines(std::size_t I) const;
+  /// The static shared memory configuration I needs, as its descriptor
+  /// states it (none when it states nothing).
+  std::optional<std::int64_t> sharedBytes(std::size_t I) const;
   /// The mapping's descriptor under configuration I: its block sizes and
   /// Span(n) as the configuration sets them.
   KernelInfo apply(std::size_t I) const;
@@ -62,6 +67,8 @@ private:
   bool fits(const KernelInfo &K, const std::vector<unsigned> &Choice,
             const DeviceProperties &Props) const;
   std::vector<std::string> settings(std::size_t I, bool LaunchOnly) const;
+  static std::optional<std::int64_t>
+  shared(const KernelInfo &K, const std::vector<unsigned> &Choice);
   std::vector<KernelInfo> Kernels;
   std::vector<Configuration> Configs;
 };
