@@ -5,6 +5,7 @@
 #include "core/KernelCache.h"
 #include "core/Backend.h"
 #include "launch/LaunchBounds.h"
+#include "tune/TuningStore.h"
 
 #include <gtest/gtest.h>
 
@@ -224,6 +225,64 @@ TEST_F(KernelCacheTest, SecondRunCompilesNothing) {
   std::system(("rm -rf " + Root).c_str());
   EXPECT_EXIT(simLaunch("/bin/false"), testing::ExitedWithCode(1), "");
   GTEST_FLAG_SET(death_test_style, Style);
+}
+
+} // namespace
+
+namespace {
+
+TunedEntry tunedEntry(const std::string &Bucket) {
+  TunedEntry E;
+  E.KernelHash = "00112233445566ff";
+  E.Device = "NVIDIA H100 80GB HBM3 (sm_90, 132 multiprocessors)";
+  E.Bucket = Bucket;
+  E.Location = "a.cpp:3:5";
+  E.Kernel = "weft_a_L3_0";
+  E.Mapping = 1;
+  E.Values = {128, 4};
+  E.Seconds = 1e-4;
+  E.MappedSeconds = 2e-4;
+  E.Tried = 20;
+  return E;
+}
+
+// Tuned results live beside the kernels under the same rules: found by
+// their whole key, listed, a corrupt or renamed entry ignored, nothing kept
+// or read where others could write.
+TEST_F(KernelCacheTest, TunedResultsUnderTheCacheRules) {
+  std::string Why;
+  {
+    TuningStore Store;
+    ASSERT_TRUE(Store.ready(Why)) << Why;
+    ASSERT_TRUE(Store.save(tunedEntry("11"), Why)) << Why;
+    ASSERT_TRUE(Store.save(tunedEntry("12"), Why)) << Why;
+    std::optional<TunedEntry> E =
+        Store.find("00112233445566ff", tunedEntry("11").Device, "11");
+    ASSERT_TRUE(E);
+    EXPECT_EQ(E->Values, (std::vector<unsigned>{128, 4}));
+    EXPECT_FALSE(Store.find("00112233445566ff", "another GPU", "11"));
+    EXPECT_EQ(Store.all().size(), 2u);
+  }
+  // An entry renamed to another key's file is not that key's.
+  const std::string Dir = Root + "/tuning/";
+  KernelCache Cache("tuning");
+  ASSERT_TRUE(Cache.ready(Why));
+  const std::string Eleven = Cache.fileName("tuned", tunedEntry("11").key());
+  const std::string Twelve = Cache.fileName("tuned", tunedEntry("12").key());
+  ASSERT_EQ(std::rename((Dir + Eleven).c_str(), (Dir + Twelve).c_str()), 0);
+  {
+    TuningStore Store;
+    EXPECT_FALSE(Store.find("00112233445566ff", tunedEntry("12").Device, "12"));
+    EXPECT_TRUE(Store.all().empty());
+  }
+  // Writable by others: not used at all.
+  ASSERT_EQ(::chmod(Root.c_str(), 0777), 0);
+  TuningStore Open;
+  EXPECT_FALSE(Open.ready(Why));
+  EXPECT_NE(Why.find("writable by others"), std::string::npos) << Why;
+  EXPECT_FALSE(Open.save(tunedEntry("13"), Why));
+  EXPECT_TRUE(Open.all().empty());
+  ::chmod(Root.c_str(), 0700);
 }
 
 } // namespace
