@@ -11,11 +11,17 @@
 # LOG_DIR (default: $OUT when set, as on the device machine) as
 # gpu-check-{e2e,programs,samples,benchmarks,tuning}.log, whole, whatever the
 # console keeps, and the tuning recordings in LOG_DIR/tuning-recordings.
-# Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR]
+# PARTS (default all): a comma-separated list of e2e, programs, samples,
+# benchmarks, tuning, to run the check as several commands where one may
+# run only so long (each part takes minutes; tuning the longest).
+# Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
 set -u
 build=${1:-build}
 logs=${2:-${OUT:-}}
+parts=,${3:-e2e,programs,samples,benchmarks,tuning},
 status=0
+# Whether the part named is to run.
+want() { [[ $parts == *,$1,* ]]; }
 # Runs a part of the check, its output on the console and in its log.
 part() {
   local name=$1
@@ -29,6 +35,7 @@ part() {
 }
 nvidia-smi -L || { echo "no NVIDIA GPU here"; exit 77; }
 for ver in 22 19; do
+  want e2e || break
   [ -d "$build/tests/e2e-$ver" ] || continue
   echo "== e2e (clang-$ver builds) with WEFT_BACKEND=cuda"
   part e2e env LD_LIBRARY_PATH="$build/lib" WEFT_E2E_RUN_ONLY=1 \
@@ -36,20 +43,24 @@ for ver in 22 19; do
     clang++-$ver "$build/bin/weft-config" "$build/tests/e2e-$ver" \
     "$build/tests/kernels" tests/e2e || status=1
 done
+if want programs; then
 echo "== programs built by the lit tests, on the GPU"
 part programs tests/gpu/run-built-programs.sh "$build" cuda || status=1
 echo "== what a register-tiled kernel uses, as the driver reports it (WEFT_VERBOSE)"
 exe=$build/tests/lit-22/emit/Output/register-tiles.cpp.tmp.exe
-if [ -x "$exe" ]; then
+fi
+if want programs && [ -x "$exe" ]; then
   notes=$(env LD_LIBRARY_PATH="$build/lib" WEFT_BACKEND=cuda WEFT_VERBOSE=1 "$exe" 2>&1 >/dev/null)
   echo "$notes" | grep -E 'registers|warning|error' || { echo "$notes" | tail -n 5; status=1; }
 fi
-echo "== samples at their full sizes: weft on the GPU against the host loops"
+want samples && echo "== samples at their full sizes: weft on the GPU against the host loops"
 for weft in "$build"/samples/*.weft; do
+  want samples || break
   [ -e "$weft" ] || continue
   part samples env WEFT_BUILD_DIR="$build" WEFT_BACKEND=cuda \
     samples/run-sample.sh "$(basename "$weft" .weft)" --run-only || status=1
 done
+if want benchmarks; then
 echo "== benchmarks"
 part benchmarks nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
 part benchmarks benchmarks/launch-overhead.sh "$build" --run-only || status=1
@@ -57,6 +68,8 @@ part benchmarks benchmarks/concurrency.sh "$build" --run-only || status=1
 # Untuned, as every earlier run measured it; tuned below.
 part benchmarks env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only || status=1
 part benchmarks benchmarks/lud.sh "$build" --run-only || status=1
+fi
+if want tuning; then
 echo "== tuning: every configuration of each benchmarked loop timed (recordings for"
 echo "   benchmarks/tuning/recordings), the searchers replayed on them, and the"
 echo "   benchmark again, started tuned from what the recording run stored"
@@ -69,4 +82,5 @@ part tuning env WEFT_CACHE_DIR="$build/benchmarks/nested/cache" "$build/bin/weft
 part tuning env WEFT_TUNE=on benchmarks/nested.sh "$build" --run-only || status=1
 echo "== tuning's cost: 1000 calls untuned, tuned online, from the best of the space"
 part tuning benchmarks/tuning.sh "$build" --run-only 2048 1000 || status=1
+fi
 exit $status
