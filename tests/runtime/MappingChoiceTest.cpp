@@ -82,3 +82,30 @@ TEST(MappingChoice, TakesTheNearestScenarioOnALogScale) {
 }
 
 } // namespace
+
+namespace {
+
+// Tuning's prior: every mapping, the chosen one first, then by their
+// nearest scenario's distance from the sizes.
+TEST(MappingChoice, RanksEveryMappingNearestFirst) {
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(
+      "weft 2\nkernel k0\nloc a.cpp:1:1\nparam scalar i32 rows\n"
+      "level (lit 0) (arg 0) 1 lt\nvary (arg 0)\n"
+      "scenario 0 128\nscenario 2 1024\nscenario 1 65536\nscenario 0 8192\n",
+      K, Error))
+      << Error;
+  // 2000 rows: mapping 2 (1024) is nearest, then 0 (8192), then 1.
+  EXPECT_EQ(rankMappings(K, {2000}, 2, 4), (std::vector<unsigned>{2, 0, 1, 3}));
+  // The chosen mapping leads even where another's scenario is nearer.
+  EXPECT_EQ(rankMappings(K, {2000}, 1, 3), (std::vector<unsigned>{1, 2, 0}));
+  // Without scenarios: the chosen one, then the others in order.
+  KernelInfo Plain;
+  ASSERT_TRUE(parseDescriptor("weft 2\nkernel k\nloc a.cpp:1:1\n"
+                              "level (lit 0) (lit 9) 1 lt\n",
+                              Plain, Error));
+  EXPECT_EQ(rankMappings(Plain, {}, 0, 2), (std::vector<unsigned>{0, 1}));
+}
+
+} // namespace
