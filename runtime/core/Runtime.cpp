@@ -10,6 +10,7 @@
 #include "policy/Environment.h"
 #include "policy/MappingChoice.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -34,6 +35,17 @@ Runtime::Runtime()
       const Runtime &R = get();
       for (const std::string &Line :
            R.Stats.lines(R.Active ? R.Active->name() : "the device"))
+        note("loop at " + Line);
+      // Not while another thread launches (or a fault stops the program
+      // from inside a launch).
+      std::unique_lock<std::mutex> Guard(get().Lock, std::try_to_lock);
+      std::vector<std::string> Tuned;
+      if (Guard.owns_lock())
+        for (const auto &[Descriptor, Site] : R.Sites)
+          for (const std::string &Line : OnlineTuner::summary(*Site))
+            Tuned.push_back(Site->Kernel.Location + ": " + Line);
+      std::sort(Tuned.begin(), Tuned.end());
+      for (const std::string &Line : Tuned)
         note("loop at " + Line);
     });
 }

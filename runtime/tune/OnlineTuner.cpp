@@ -191,6 +191,28 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
   return {};
 }
 
+std::vector<std::string> OnlineTuner::summary(const LoopSite &Root) {
+  std::vector<std::string> Lines;
+  if (!Root.Tuning)
+    return Lines;
+  const SiteTuning &S = *Root.Tuning;
+  for (const auto &[Key, T] : S.Buckets) {
+    const std::string Timed = std::to_string(T.Tried) + " of " +
+                              std::to_string(S.Space.size()) +
+                              " configurations timed";
+    if (T.Chosen != TuningSpace::None)
+      Lines.push_back("sizes " + Key + ": tuned, " +
+                      (T.Search ? Timed : "before") + ": " +
+                      S.Space.describe(T.Chosen));
+    else if (T.Search)
+      Lines.push_back("sizes " + Key + ": still tuning, " + Timed +
+                      (fastest(T) != TuningSpace::None
+                           ? "; fastest so far " + S.Space.describe(fastest(T))
+                           : std::string()));
+  }
+  return Lines;
+}
+
 void OnlineTuner::record(double Seconds) {
   if (!Timing)
     return;
