@@ -183,7 +183,7 @@ Status Runtime::run(LoopSite &Root, unsigned M,
 
   TuningChoice Tuned;
   if (Status S = Tuner.choose(*Active, Root, M, Sizes, Descriptor, LoopSource,
-                              Args, NumArgs, Count, Tuned);
+                              Count, Tuned);
       !S.empty())
     return S;
   TunedVariant *Variant = Tuned.Variant;

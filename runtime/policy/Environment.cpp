@@ -90,6 +90,8 @@ const TuneSettings &tuneSettings() {
                             Eq == std::string::npos ? "" : Item.substr(Eq + 1);
       std::optional<SearchMethod> Method;
       char *End = nullptr;
+      const unsigned long Budget =
+          Key == "budget" ? std::strtoul(Value.c_str(), &End, 10) : 0;
       if (Item == "0" || Item == "off")
         T.Enabled = 0;
       else if (Item == "1" || Item == "on")
@@ -100,10 +102,8 @@ const TuneSettings &tuneSettings() {
         T.Fresh = true;
       else if (Item == "eager")
         T.Eager = true;
-      else if (Key == "budget" && !Value.empty() &&
-               std::strtoul(Value.c_str(), &End, 10) > 0 && !*End)
-        T.Budget =
-            static_cast<unsigned>(std::strtoul(Value.c_str(), nullptr, 10));
+      else if (Key == "budget" && !Value.empty() && Budget > 0 && !*End)
+        T.Budget = static_cast<unsigned>(Budget);
       else if (Key == "search" && (Method = parseSearchMethod(Value)))
         T.Method = *Method;
       else if (Key == "record" && !Value.empty())

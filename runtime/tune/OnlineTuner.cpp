@@ -55,13 +55,6 @@ std::string microseconds(double Seconds) {
   return Buffer;
 }
 
-std::uint64_t seedOf(const std::string &Text) {
-  std::uint64_t H = 1469598103934665603ull;
-  for (char C : Text)
-    H = (H ^ static_cast<unsigned char>(C)) * 1099511628211ull;
-  return H;
-}
-
 /// The macro WEFT_KERNEL_DEFINES sets ("WEFT_TM=2" sets WEFT_TM): the
 /// user fixed it, so tuning leaves it alone.
 bool userDefines(const std::string &Macro) {
@@ -76,10 +69,7 @@ bool userDefines(const std::string &Macro) {
 Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
                            const std::vector<std::int64_t> &Sizes,
                            const char *Descriptor, const char *Source,
-                           const detail::LaunchArg *Args, std::size_t NumArgs,
                            std::int64_t RootCount, TuningChoice &Out) {
-  (void)Args;
-  (void)NumArgs;
   Out = {};
   Timing = nullptr;
   if (!tuningEnabled(B))
@@ -133,9 +123,10 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
     if (++T.Launches <= LaunchesBeforeTuning)
       return {};
     if (!T.Search)
-      T.Search =
-          makeSearcher(Recording ? SearchMethod::Exhaustive : Settings.Method,
-                       S.Space, T.Preferred, seedOf(S.KernelHash + Key));
+      T.Search = makeSearcher(
+          Recording ? SearchMethod::Exhaustive : Settings.Method, S.Space,
+          T.Preferred,
+          std::stoull(contentHash(S.KernelHash + Key), nullptr, 16));
     if (T.Current != TuningSpace::None &&
         T.Timed >= TimedLaunchesPerConfiguration) {
       T.Times[T.Current] = T.CurrentSeconds;
@@ -336,10 +327,9 @@ Status OnlineTuner::variant(Backend &B, LoopSite &Root, SiteTuning::Bucket &T,
     std::uint64_t Threads = 1;
     for (const DimensionInfo &D : V.Kernel.Dimensions)
       Threads *= D.Block;
-    if (Threads > B.maxBlockThreads(V.Handle))
-      E = "its registers allow blocks of " +
-          std::to_string(B.maxBlockThreads(V.Handle)) + " threads, not " +
-          std::to_string(Threads);
+    if (const unsigned Allowed = B.maxBlockThreads(V.Handle); Threads > Allowed)
+      E = "its registers allow blocks of " + std::to_string(Allowed) +
+          " threads, not " + std::to_string(Threads);
   }
   if (!E.empty()) {
     V.Failed = E;

@@ -11,8 +11,6 @@
 #include "tune/Searcher.h"
 #include "tune/TuningStore.h"
 
-#include "weft/abi.h"
-
 #include <map>
 #include <memory>
 #include <string>
@@ -65,8 +63,7 @@ public:
   /// these sizes; RootCount, the outermost trip count.
   Status choose(Backend &B, LoopSite &Root, unsigned Mapped,
                 const std::vector<std::int64_t> &Sizes, const char *Descriptor,
-                const char *Source, const detail::LaunchArg *Args,
-                std::size_t NumArgs, std::int64_t RootCount, TuningChoice &Out);
+                const char *Source, std::int64_t RootCount, TuningChoice &Out);
   /// A timed launch of the choice took Seconds.
   void record(double Seconds);
   /// What tuning did for the loop at Root, a line per size bucket, for

@@ -45,24 +45,23 @@ ReplayResult replaySearch(const ReplaySpace &S, SearchMethod Method,
   ReplayResult Result;
   std::unique_ptr<Searcher> Search =
       makeSearcher(Method, S.Space, S.Preferred, Seed);
-  double Found = std::numeric_limits<double>::infinity();
-  for (unsigned Step = 1; Step <= S.Space.size(); ++Step) {
-    const std::size_t I = Search->next();
-    if (I == TuningSpace::None)
-      break;
-    const double Seconds =
-        S.Seconds[I] ? *S.Seconds[I] : std::numeric_limits<double>::infinity();
+  const double Never = std::numeric_limits<double>::infinity();
+  double Found = Never, FoundWithinBudget = Never;
+  unsigned Step = 0;
+  for (std::size_t I = Search->next(); I != TuningSpace::None;
+       I = Search->next()) {
+    ++Step;
+    const double Seconds = S.Seconds[I] ? *S.Seconds[I] : Never;
     Search->report(I, Seconds);
     Found = std::min(Found, Seconds);
+    if (Step <= Budget)
+      FoundWithinBudget = Found;
     if (!Result.StepsToFraction && S.Best / Found >= Fraction)
       Result.StepsToFraction = Step;
-    if (Step == Budget)
-      Result.FractionWithinBudget = S.Best / Found;
     if (Result.StepsToFraction && Step >= Budget)
       break;
   }
-  if (Budget > S.Space.size() || !Result.FractionWithinBudget)
-    Result.FractionWithinBudget = S.Best / Found;
+  Result.FractionWithinBudget = S.Best / FoundWithinBudget;
   return Result;
 }
 

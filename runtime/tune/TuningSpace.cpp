@@ -15,12 +15,29 @@ bool tuneValue(const KernelInfo &K, const std::vector<unsigned> &Choice,
   return true;
 }
 
+/// Dimension D's block size (Block) or its n or k under Choice.
+unsigned settingOf(const KernelInfo &K, const std::vector<unsigned> &Choice,
+                   const DimensionInfo &D, bool Block) {
+  unsigned Value = Block ? D.Block : D.N;
+  for (std::size_t P = 0; P < K.Tune.Params.size(); ++P) {
+    const TuneParam &T = K.Tune.Params[P];
+    const bool Sets =
+        Block ? T.Role == contract::TuneRole::Block && T.Target == D.Axis
+              : (T.Role == contract::TuneRole::SpanN ||
+                 T.Role == contract::TuneRole::SplitK) &&
+                    T.Target == static_cast<int>(D.Depth);
+    if (Sets)
+      Value = T.Values[Choice[P]];
+  }
+  return Value;
+}
+
 } // namespace
 
 TuningSpace::TuningSpace(std::vector<KernelInfo> KernelsIn,
                          const DeviceProperties &Props,
                          const std::vector<bool> &Allowed)
-    : Kernels(std::move(KernelsIn)) {
+    : Kernels(std::move(KernelsIn)), Mapped(Kernels.size(), None) {
   for (unsigned M = 0; M < Kernels.size(); ++M) {
     if (!Allowed.empty() && (M >= Allowed.size() || !Allowed[M]))
       continue;
@@ -28,8 +45,13 @@ TuningSpace::TuningSpace(std::vector<KernelInfo> KernelsIn,
     // Every combination, the first parameter varying slowest.
     std::vector<unsigned> Choice(Params.size(), 0);
     for (;;) {
-      if (fits(Kernels[M], Choice, Props))
+      if (fits(Kernels[M], Choice, Props)) {
+        // The mapped configuration is every parameter's first value.
+        if (std::all_of(Choice.begin(), Choice.end(),
+                        [](unsigned C) { return C == 0; }))
+          Mapped[M] = Configs.size();
         Configs.push_back({M, Choice});
+      }
       std::size_t P = Params.size();
       while (P > 0 && ++Choice[P - 1] == Params[P - 1].Values.size())
         Choice[--P] = 0;
@@ -41,17 +63,9 @@ TuningSpace::TuningSpace(std::vector<KernelInfo> KernelsIn,
 
 bool TuningSpace::fits(const KernelInfo &K, const std::vector<unsigned> &Choice,
                        const DeviceProperties &Props) const {
-  KernelInfo Applied = K;
   std::uint64_t Threads = 1;
-  for (std::size_t P = 0; P < K.Tune.Params.size(); ++P) {
-    const TuneParam &T = K.Tune.Params[P];
-    if (T.Role == contract::TuneRole::Block)
-      for (DimensionInfo &D : Applied.Dimensions)
-        if (D.Axis == T.Target)
-          D.Block = T.Values[Choice[P]];
-  }
-  for (const DimensionInfo &D : Applied.Dimensions)
-    Threads *= D.Block;
+  for (const DimensionInfo &D : K.Dimensions)
+    Threads *= settingOf(K, Choice, D, true);
   if (Threads > Props.MaxThreadsPerBlock)
     return false;
   if (!K.Tune.SharedBytes)
@@ -80,9 +94,7 @@ std::optional<std::int64_t> TuningSpace::sharedBytes(std::size_t I) const {
 }
 
 std::size_t TuningSpace::mapped(unsigned M) const {
-  if (M >= Kernels.size())
-    return None;
-  return find({M, std::vector<unsigned>(Kernels[M].Tune.Params.size(), 0)});
+  return M < Mapped.size() ? Mapped[M] : None;
 }
 
 std::size_t TuningSpace::find(const Configuration &C) const {
@@ -167,16 +179,11 @@ std::vector<std::string> TuningSpace::settings(std::size_t I,
 
 KernelInfo TuningSpace::apply(std::size_t I) const {
   const Configuration &C = Configs[I];
-  KernelInfo K = Kernels[C.Mapping];
-  for (std::size_t P = 0; P < C.Choice.size(); ++P) {
-    const TuneParam &T = K.Tune.Params[P];
-    const unsigned V = T.Values[C.Choice[P]];
-    for (DimensionInfo &D : K.Dimensions)
-      if (T.Role == contract::TuneRole::Block ? D.Axis == T.Target
-          : T.Role != contract::TuneRole::Text
-              ? D.Depth == static_cast<unsigned>(T.Target)
-              : false)
-        (T.Role == contract::TuneRole::Block ? D.Block : D.N) = V;
+  const KernelInfo &Mapping = Kernels[C.Mapping];
+  KernelInfo K = Mapping;
+  for (DimensionInfo &D : K.Dimensions) {
+    D.Block = settingOf(Mapping, C.Choice, D, true);
+    D.N = settingOf(Mapping, C.Choice, D, false);
   }
   return K;
 }

@@ -71,6 +71,8 @@ private:
   shared(const KernelInfo &K, const std::vector<unsigned> &Choice);
   std::vector<KernelInfo> Kernels;
   std::vector<Configuration> Configs;
+  /// Per mapping, its mapped configuration's index (asked at every launch).
+  std::vector<std::size_t> Mapped;
 };
 
 } // namespace weft::rt
