@@ -217,12 +217,13 @@ private:
       if (Tiled && Tiled->Inner == Levels[I]) {
         Text += "; loop over " + Tiled->Index + " in tiles of " +
                 std::to_string(Tiled->Width) + " in shared memory:";
-        for (const memory::Tile &T : Tiled->Tiles)
-          Text +=
-              std::string(" ") + T.Description + " (shared by the " +
-              std::to_string(Chosen.Levels[T.AlongOuter ? 1 : 0].BlockSize) +
-              " threads along " +
-              map::spelling(Chosen.Levels[T.AlongOuter ? 1 : 0].Dim) + ")";
+        for (const memory::Tile &T : Tiled->Tiles) {
+          const map::LevelMapping &Sharing =
+              Chosen.Levels[Tiled->WholeBlock || !T.AlongOuter ? 0 : 1];
+          Text += std::string(" ") + T.Description + " (shared by the " +
+                  std::to_string(Sharing.BlockSize) + " threads along " +
+                  map::spelling(Sharing.Dim) + ")";
+        }
         if (P.RegisterTile)
           Text += "; each thread computes a " +
                   std::to_string(P.RegisterTile->TM) + " x " +

@@ -42,6 +42,11 @@ public:
   /// A register-tiled nest: blocks walk both levels' block tiles together,
   /// each thread computing its TM x TN outputs (RegisterTile.cpp).
   void registerTiles(int Indent);
+  /// A one-level nest's body around its loop in tiles the whole block
+  /// reads: every thread of the block walks it (the block loads each tile
+  /// together), its statements guarded where the thread is out of range
+  /// (TiledLoop.cpp).
+  void wholeBlockBody(const ir::Level &Root, int Indent);
 
 private:
   // ---- Inner levels (InnerLevel.cpp) ---------------------------------------
@@ -64,7 +69,8 @@ private:
   std::string block(unsigned Depth) const;
   /// Where a thread finds element k of its tile: row tiles (along the
   /// outer index) are [outer thread][k], padded to WEFT_TILE + 1; column
-  /// tiles [k][inner thread], padded to the block's width + 1.
+  /// tiles [k][inner thread], padded to the block's width + 1; a whole
+  /// block's tiles [k].
   std::string tileRead(std::size_t T);
   /// The inner level of a tiled nest: blocks walk it together (so that all
   /// their threads reach the tiles' barriers), each thread active where its

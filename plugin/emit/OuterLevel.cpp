@@ -69,11 +69,14 @@ std::string kernelBody(const plan::KernelPlan &P) {
        << (P.Outer == plan::OuterWalk::Uniform
                ? "    if (weft_in0)\n      weft::begin_iteration(weft_t0);\n"
                : "    weft::begin_iteration(weft_t0);\n");
-  for (const ir::StmtPtr &S : L.Body) {
-    Printer.stmt(*S, 2);
-    if (P.SplitLevel && S->Kind == ir::Stmt::ParallelFor)
-      break; // The rest runs in the combining kernel.
-  }
+  if (P.Tiled && P.Tiled->WholeBlock)
+    Printer.wholeBlockBody(L, 2);
+  else
+    for (const ir::StmtPtr &S : L.Body) {
+      Printer.stmt(*S, 2);
+      if (P.SplitLevel && S->Kind == ir::Stmt::ParallelFor)
+        break; // The rest runs in the combining kernel.
+    }
   Body << "  }\n";
   // Reductions over the outermost level: each block's partial goes to a
   // buffer the runtime combines.

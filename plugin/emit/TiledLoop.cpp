@@ -1,7 +1,8 @@
-// TiledLoop.cpp: the inner level of a tiled nest and its loop walked in
-// shared-memory tiles (the matrix-product and lud case; see
-// memory/TilingPlan.h).
+// TiledLoop.cpp: the inner level of a tiled nest, or a one-level nest's
+// body, and its loop walked in shared-memory tiles (the matrix-product, lud
+// and n-body cases; see memory/TilingPlan.h).
 #include "emit/BodyPrinter.h"
+#include "ir/IrQueries.h"
 
 namespace weft::emit {
 
@@ -20,6 +21,8 @@ std::string BodyPrinter::tileRead(std::size_t T) {
            (TL.Tiles[T].AlongOuter ? "[weft_r]" : "[weft_c]");
   const std::string K = "((weft::index_t)(" + TL.Index + ") - weft_k0)";
   const std::string Name = "weft_tile" + std::to_string(T);
+  if (TL.WholeBlock)
+    return Name + ".ld(" + K + ")";
   if (TL.Tiles[T].AlongOuter)
     return Name + ".ld((weft::index_t)weft::thread_idx(" + axis(0) +
            ") * (WEFT_TILE + 1) + " + K + ")";
@@ -82,6 +85,44 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
   OS << In << "}\n" << In << "weft::inner_level(false);\n" << Pad << "}\n";
 }
 
+void BodyPrinter::wholeBlockBody(const ir::Level &Root, int Indent) {
+  const std::string Pad(2 * Indent, ' ');
+  OS << Pad << "const bool weft_active = weft_in0;\n";
+  bool After = false;
+  for (const ir::StmtPtr &S : Root.Body) {
+    if (S.get() == Plan->Tiled->Loop) {
+      loadRegisters(*S, Pad, "weft_active");
+      RegistersHandled.insert(S.get());
+      tiledLoop(Pad, Indent);
+      RegistersHandled.erase(S.get());
+      storeRegisters(*S, Pad, "weft_active");
+      OS << Pad << "if (weft_active) {\n";
+      After = true;
+      continue;
+    }
+    if (After) {
+      stmt(*S, Indent + 1);
+      continue;
+    }
+    // Out of range, an initializer of the thread's might read outside a
+    // span or divide by zero: the thread holds a value-initialized one.
+    if (S->Kind == ir::Stmt::Decl && S->Exprs[0] &&
+        !ir::gridUniform(*S->Exprs[0])) {
+      const std::string T =
+          ir::typeName(N, S->VarType.Scalar, S->VarType.Struct);
+      OS << Pad << (S->VarType.IsConst ? "const " : "") << T << " " << S->Name
+         << " = weft_active ? (" << T << ")(" << expr(*S->Exprs[0])
+         << ") : " << T << "();\n";
+      continue;
+    }
+    if (S->Kind != ir::Stmt::Decl)
+      OS << Pad << "if (weft_active)\n";
+    stmt(*S, S->Kind == ir::Stmt::Decl ? Indent : Indent + 1);
+  }
+  if (After)
+    OS << Pad << "}\n";
+}
+
 void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
   const memory::TiledLoop &TL = *Plan->Tiled;
   const std::string KT = ir::spelling(TL.IndexType), In = Pad + "  ";
@@ -93,11 +134,27 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
      << "; weft_k0 += WEFT_TILE) {\n";
   for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
     const memory::Tile &Tile = TL.Tiles[T];
+    const std::string Span = N.Params[Tile.Param].Name;
     Renamed[TL.Index] = "((" + KT + ")(weft_k0 + weft_kk))";
-    const std::string Source = N.Params[Tile.Param].Name + ".ld(" +
-                               expr(*Tile.Reads.front()->Operands[0]) + ")";
+    const std::string At = expr(*Tile.Reads.front()->Operands[0]);
     Renamed.erase(TL.Index);
+    const std::string Source = Span + ".ld(" + At + ")";
     const std::string Name = "weft_tile" + std::to_string(T);
+    if (TL.WholeBlock) {
+      // The loop may guard its reads: the block loads only elements in
+      // the span.
+      OS << In << "for (weft::index_t weft_kk = weft::thread_idx(" << axis(0)
+         << "); weft_kk < WEFT_TILE; weft_kk += " << block(0) << ")\n"
+         << In << "  if (weft_k0 + weft_kk < " << Hi << ") {\n"
+         << In << "    const weft::index_t weft_at = (weft::index_t)(" << At
+         << ");\n"
+         << In << "    if (weft_at >= 0 && weft_at < (weft::index_t)" << Span
+         << ".size())\n"
+         << In << "      " << Name << "[weft_kk] = " << Span
+         << ".ld(weft_at);\n"
+         << In << "  }\n";
+      continue;
+    }
     const unsigned Loader = Tile.AlongOuter ? 1 : 0, Owner = 1 - Loader;
     OS << In << "for (weft::index_t weft_kk = weft::thread_idx(" << axis(Loader)
        << "); weft_kk < WEFT_TILE; weft_kk += " << block(Loader) << ")\n"

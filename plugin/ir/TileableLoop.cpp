@@ -1,5 +1,5 @@
-// TileableLoop.cpp: finds the loop of a two-level nest whose reads follow
-// one parallel index and the loop's, for shared-memory tiles.
+// TileableLoop.cpp: finds the loop of a nest whose reads follow the loop's
+// index and at most one parallel index, for shared-memory tiles.
 #include "ir/TileableLoop.h"
 
 #include "ir/IrQueries.h"
@@ -20,6 +20,13 @@ bool localsOf(const Expr &E, std::set<std::string> &Names) {
     if (!localsOf(*O, Names))
       return false;
   return true;
+}
+
+bool leavesIteration(const Stmt &S) {
+  return anyStatement(S, [](const Stmt &X) {
+    return X.Kind == Stmt::Break || X.Kind == Stmt::Continue ||
+           X.Kind == Stmt::Return;
+  });
 }
 
 bool hasBreakOrReturn(const Stmt &S) {
@@ -177,6 +184,46 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N) {
   if (T.Tiles.empty())
     return std::nullopt;
   return T;
+}
+
+std::optional<TileableLoop> findWholeBlockTileableLoop(const Nest &N) {
+  if (!N.Root.Reductions.empty())
+    return std::nullopt;
+  for (const Allocation &A : N.Allocations)
+    if (A.FixedSize < 0)
+      return std::nullopt;
+  for (const StmtPtr &S : N.Root.Body)
+    if (anyStatement(*S,
+                     [](const Stmt &X) { return X.Kind == Stmt::ParallelFor; }))
+      return std::nullopt;
+  const std::set<std::string> None;
+  for (const StmtPtr &S : N.Root.Body) {
+    std::optional<CountedLoop> C;
+    if (S->Kind == Stmt::For)
+      C = countedLoop(*S);
+    if (C && gridUniform(*C->Lower) && gridUniform(*C->Upper) &&
+        !hasBreakOrReturn(*S->Children[1])) {
+      TileableLoop T;
+      T.Inner = &N.Root;
+      T.WholeBlock = true;
+      T.Loop = S.get();
+      T.Index = C->Index;
+      T.IndexType = C->IndexType;
+      T.Lower = C->Lower;
+      T.Upper = C->Upper;
+      // No locals but the index: the same element for every thread.
+      TileSearch(N, T, None, None).walk(*S->Children[1]);
+      if (!T.Tiles.empty())
+        return T;
+    }
+    // The block's threads all pass here, in range or not: a declaration
+    // whose initializer the emitter can guard, a statement it can skip.
+    if (S->Kind == Stmt::Decl ? S->ArrayExtent || S->VarType.IsReference ||
+                                    (S->Exprs[0] && assigns(*S->Exprs[0]))
+                              : leavesIteration(*S))
+      return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 } // namespace weft::ir

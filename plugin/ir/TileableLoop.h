@@ -1,7 +1,8 @@
-// TileableLoop.h: the sequential loop of a two-level nest whose reads of
-// read-only spans follow one parallel index and the loop's own (A[i][k],
-// B[k][j]): what shared-memory tiles could serve, whatever the mapping.
-// The mapping search scores the reuse; the memory plan tiles it.
+// TileableLoop.h: the sequential loop of a nest whose reads of read-only
+// spans follow the loop's own index and at most one parallel index
+// (A[i][k], B[k][j]; n-body's p[j]): what shared-memory tiles could serve,
+// whatever the mapping. The mapping search scores the reuse; the memory
+// plan tiles it.
 #ifndef WEFT_PLUGIN_IR_TILEABLELOOP_H
 #define WEFT_PLUGIN_IR_TILEABLELOOP_H
 
@@ -24,8 +25,12 @@ struct Tile {
 };
 
 struct TileableLoop {
-  const Level *Inner = nullptr; // the level at depth 1
-  const Stmt *Loop = nullptr;   // one of Inner's own statements
+  /// The level whose body holds the loop: at depth 1, or the root of a
+  /// one-level nest, whose tiles follow no parallel index (each element is
+  /// read by the whole block: WholeBlock).
+  const Level *Inner = nullptr;
+  bool WholeBlock = false;
+  const Stmt *Loop = nullptr; // one of Inner's own statements
   std::string Index;
   ScalarKind IndexType = ScalarKind::Int;
   const Expr *Lower = nullptr, *Upper = nullptr;
@@ -39,6 +44,15 @@ struct TileableLoop {
 /// and expression statements before it; Tiles lists its reads that follow
 /// one index and k.
 std::optional<TileableLoop> findTileableLoop(const Nest &N);
+
+/// A one-level nest without reductions, nested levels or run-time arrays
+/// whose body runs `for (k = lo; k < hi; ++k)` with bounds of captures only
+/// and no break or return, reading read-only spans at subscripts of k and
+/// captures alone (n-body's `p[j]`, Coulomb's `atoms[4 * a + 1]`). Before
+/// the loop: scalar declarations (not references) and statements without
+/// break, continue or return, which every thread of a block walks (the
+/// block loads each tile together), in range or not; Tiles lists the reads.
+std::optional<TileableLoop> findWholeBlockTileableLoop(const Nest &N);
 
 } // namespace weft::ir
 

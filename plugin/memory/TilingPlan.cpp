@@ -6,8 +6,38 @@
 
 namespace weft::memory {
 
+namespace {
+
+unsigned elementBytes(const ir::Nest &N, const Tile &T) {
+  const ir::Param &P = N.Params[T.Param];
+  return P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
+}
+
+/// A one-level nest's loop in tiles the whole block reads: as many
+/// iterations as threads, up to 256, within 24 KiB.
+std::optional<TiledLoop> planWholeBlockTiling(const ir::Nest &N,
+                                              const map::LevelMapping &L) {
+  if (L.sequential() || L.Dop.Kind != map::Parallelism::Span || L.BlockSize < 2)
+    return std::nullopt;
+  std::optional<TiledLoop> Found = ir::findWholeBlockTileableLoop(N);
+  if (!Found)
+    return std::nullopt;
+  std::size_t BytesPerIteration = 0;
+  for (const Tile &T : Found->Tiles)
+    BytesPerIteration += elementBytes(N, T);
+  Found->Width = static_cast<unsigned>(std::min<std::size_t>(
+      std::min(256u, L.BlockSize), 24 * 1024 / BytesPerIteration));
+  if (Found->Width < 4)
+    return std::nullopt;
+  return Found;
+}
+
+} // namespace
+
 std::optional<TiledLoop> planTiling(const ir::Nest &N,
                                     const map::NestMapping &M) {
+  if (M.Levels.size() == 1)
+    return planWholeBlockTiling(N, M.Levels[0]);
   if (M.Levels.size() != 2)
     return std::nullopt;
   const map::LevelMapping &L0 = M.Levels[0], &L1 = M.Levels[1];
@@ -32,11 +62,9 @@ std::optional<TiledLoop> planTiling(const ir::Nest &N,
   // memory (a row of a tile padded by one element).
   std::size_t BytesPerIteration = 0;
   for (const Tile &Candidate : T.Tiles) {
-    const ir::Param &P = N.Params[Candidate.Param];
-    const unsigned Bytes =
-        P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
     BytesPerIteration +=
-        Bytes * (Candidate.AlongOuter ? 2 * L0.BlockSize : L1.BlockSize + 1);
+        elementBytes(N, Candidate) *
+        (Candidate.AlongOuter ? 2 * L0.BlockSize : L1.BlockSize + 1);
   }
   T.Width = static_cast<unsigned>(
       std::min<std::size_t>(32, 24 * 1024 / BytesPerIteration));

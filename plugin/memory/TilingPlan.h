@@ -1,9 +1,10 @@
-// TilingPlan.h: shared-memory tiles whose elements depend on the thread (the
-// lud and matrix-product case): in a nest of two levels spread over a 2-D
-// block, a sequential loop whose reads of a read-only span follow one
-// thread coordinate and the loop's index is walked in tiles; each tile is
-// loaded by the block together, padded against bank conflicts, and read
-// from shared memory by every thread sharing that coordinate.
+// TilingPlan.h: shared-memory tiles of a sequential loop's reads. In a nest
+// of two levels spread over a 2-D block (the lud and matrix-product case),
+// reads of a read-only span that follow one thread coordinate and the
+// loop's index; in a one-level nest (n-body), reads that follow the loop's
+// index alone. The loop is walked in tiles; each tile is loaded by the
+// block together (padded against bank conflicts where rows differ) and
+// read from shared memory by every thread sharing it.
 #ifndef WEFT_PLUGIN_MEMORY_TILINGPLAN_H
 #define WEFT_PLUGIN_MEMORY_TILINGPLAN_H
 
@@ -19,7 +20,9 @@ using TiledLoop = ir::TileableLoop;
 
 /// The loop to tile under this mapping, if any (ir::findTileableLoop): both
 /// levels on the grid (Span) along two dimensions; a tile is kept where at
-/// least two threads share it; Width is set.
+/// least two threads share it; Width is set. A one-level nest's
+/// (ir::findWholeBlockTileableLoop): its level on the grid (Span) with
+/// blocks of at least two threads.
 std::optional<TiledLoop> planTiling(const ir::Nest &N,
                                     const map::NestMapping &M);
 

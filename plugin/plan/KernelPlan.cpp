@@ -35,8 +35,16 @@ BoundExpr threadsBytes(const KernelPlan &P, unsigned Bytes) {
 /// The bytes of tile array Tile, as plan.Shared's Count says.
 BoundExpr tileBytes(const KernelPlan &P, const memory::Tile &Tile,
                     unsigned Bytes) {
-  const int Outer = P.Shape.Depths[0].Axis, Inner = P.Shape.Depths[1].Axis;
   const BoundExpr Width = macroBound(P.Tune, "WEFT_TILE", P.Tiled->Width);
+  const BoundExpr Staging = macroBound(P.Tune, "WEFT_STAGING", 1);
+  // (WEFT_STAGING ? n : 1) is max(1, WEFT_STAGING * n): staging is 0 or 1.
+  auto Staged = [&](BoundExpr Elements) {
+    return BoundExpr::binary(BoundExpr::Max, BoundExpr::literal(1),
+                             mul(Staging, std::move(Elements)));
+  };
+  if (P.Tiled->WholeBlock)
+    return mul(Staged(Width), BoundExpr::literal(Bytes));
+  const int Outer = P.Shape.Depths[0].Axis, Inner = P.Shape.Depths[1].Axis;
   BoundExpr Elements;
   if (P.RegisterTile) {
     const BoundExpr Run =
@@ -47,12 +55,9 @@ BoundExpr tileBytes(const KernelPlan &P, const memory::Tile &Tile,
                   macroBound(P.Tune, "WEFT_TN", P.RegisterTile->TN));
     Elements = mul(Width, add(Run, 4));
   } else {
-    // (WEFT_STAGING ? n : 1) is max(1, WEFT_STAGING * n): staging is 0 or 1.
-    Elements = BoundExpr::binary(
-        BoundExpr::Max, BoundExpr::literal(1),
-        mul(macroBound(P.Tune, "WEFT_STAGING", 1),
-            Tile.AlongOuter ? mul(blockBound(P, Outer), add(Width, 1))
-                            : mul(Width, add(blockBound(P, Inner), 1))));
+    Elements =
+        Staged(Tile.AlongOuter ? mul(blockBound(P, Outer), add(Width, 1))
+                               : mul(Width, add(blockBound(P, Inner), 1)));
   }
   return mul(std::move(Elements), BoundExpr::literal(Bytes));
 }
@@ -211,11 +216,14 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
       const memory::Tile &Tile = P.Tiled->Tiles[T];
       const ir::Param &Param = N.Params[Tile.Param];
       const std::string Outer = AxisMacro[P.Shape.Depths[0].Axis],
-                        Inner = AxisMacro[P.Shape.Depths[1].Axis];
+                        Inner = P.Tiled->WholeBlock
+                                    ? ""
+                                    : AxisMacro[P.Shape.Depths[1].Axis];
       // A register tile's are [WEFT_TILE][its block tile + 4]: fragments
       // of 4 in a row stay 16-byte aligned.
       const std::string Count =
-          P.RegisterTile
+          P.Tiled->WholeBlock ? "(WEFT_STAGING ? WEFT_TILE : 1)"
+          : P.RegisterTile
               ? (Tile.AlongOuter ? "WEFT_TILE * (WEFT_BM + 4)"
                                  : "WEFT_TILE * (WEFT_BN + 4)")
               : "(WEFT_STAGING ? " +

@@ -115,7 +115,9 @@ contract::TuneInfo tuningSpace(const KernelPlan &P) {
     T.Params.push_back(
         {"WEFT_TILE", contract::TuneRole::Text, 0,
          P.RegisterTile ? valuesAround(P.Tiled->Width, {8, 16, 32}, 1, 64)
-                        : valuesAround(P.Tiled->Width, {16, 32, 64}, 1, 128)});
+         : P.Tiled->WholeBlock
+             ? valuesAround(P.Tiled->Width, {64, 128, 256, 512}, 1, 1024)
+             : valuesAround(P.Tiled->Width, {16, 32, 64}, 1, 128)});
   if (!P.RegisterTile && (P.Tiled || !P.Stages.empty()))
     T.Params.push_back({"WEFT_STAGING", contract::TuneRole::Text, 0, {1, 0}});
   return T;

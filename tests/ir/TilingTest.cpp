@@ -2,7 +2,7 @@
 // over k is tiled under a 2-D grid mapping where threads share the row,
 // not where no two threads share it, not under a block-wide level, and not
 // for a read that follows both thread indices; the search scores the
-// reuse.
+// reuse. A one-level nest's loop (n-body's) is tiled for the whole block.
 #include "TestNests.h"
 #include "memory/TilingPlan.h"
 #include "plan/KernelShape.h"
@@ -79,6 +79,83 @@ TEST(Tiling, SearchPrefersBlocksThatShareTiles) {
   const map::NestMapping Plain = map::chooseMapping(
       Single, plan::buildableOnly(Single, In)); // nothing to share
   EXPECT_EQ(Plain.Alternatives.front().Value.Reuse, 0);
+}
+
+} // namespace
+
+namespace {
+
+using weft::test_nests::binary;
+using weft::test_nests::element;
+using weft::test_nests::level;
+using weft::test_nests::local;
+using weft::test_nests::node;
+using weft::test_nests::param;
+using weft::test_nests::statement;
+
+/// for i: { float acc = 0; for (int k = 0; k < K; ++k) acc += p[<k>]; }
+/// with <k> = k, or i + k when FollowsThread (n-body's inner loop, or not).
+ir::Nest oneLevelNest(bool FollowsThread) {
+  ir::Nest N;
+  N.Params = {{"K", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"p", ir::ParamKind::ReadSpan, ir::ScalarKind::Float, true}};
+  N.Root = level("i", 0, node(ir::Expr::IntLiteral, "1000"));
+  auto Acc = std::make_unique<ir::Stmt>();
+  Acc->Kind = ir::Stmt::Decl;
+  Acc->Name = "acc";
+  Acc->VarType.Scalar = ir::ScalarKind::Float;
+  Acc->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
+  N.Root.Body.push_back(std::move(Acc));
+  ir::ExprPtr At = local("k");
+  if (FollowsThread)
+    At = binary("+", local("i"), std::move(At));
+  auto Init = std::make_unique<ir::Stmt>();
+  Init->Kind = ir::Stmt::Decl;
+  Init->Name = "k";
+  Init->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
+  auto Loop = std::make_unique<ir::Stmt>();
+  Loop->Kind = ir::Stmt::For;
+  Loop->Exprs.push_back(binary("<", local("k"), param(0)));
+  auto Step = node(ir::Expr::Unary, "++");
+  Step->Operands.push_back(local("k"));
+  Loop->Exprs.push_back(std::move(Step));
+  Loop->Children.push_back(std::move(Init));
+  Loop->Children.push_back(
+      statement(binary("+=", local("acc"), element(1, std::move(At)))));
+  N.Root.Body.push_back(std::move(Loop));
+  ir::analyzeAccesses(N);
+  return N;
+}
+
+map::NestMapping
+oneLevel(unsigned Block,
+         map::Parallelism::KindType Kind = map::Parallelism::Span) {
+  map::NestMapping M;
+  M.Levels = {{map::Dimension::X, Block, {Kind, 1}, {}}};
+  return M;
+}
+
+// n-body's case: every thread of a block reads p[k], so the block loads it
+// once per tile; as many iterations per tile as threads, up to 256.
+TEST(Tiling, OneLevelLoopIsTiledForTheWholeBlock) {
+  ir::Nest N = oneLevelNest(false);
+  std::optional<memory::TiledLoop> T = memory::planTiling(N, oneLevel(128));
+  ASSERT_TRUE(T);
+  EXPECT_TRUE(T->WholeBlock);
+  EXPECT_EQ(T->Inner, &N.Root);
+  EXPECT_EQ(T->Index, "k");
+  ASSERT_EQ(T->Tiles.size(), 1u);
+  EXPECT_EQ(T->Tiles[0].Description, "p[k]");
+  EXPECT_EQ(T->Width, 128u);
+  EXPECT_EQ(memory::planTiling(N, oneLevel(1024))->Width, 256u);
+}
+
+TEST(Tiling, OneLevelNotWhereTheReadFollowsTheThreadOrNoneShareIt) {
+  EXPECT_FALSE(memory::planTiling(oneLevelNest(true), oneLevel(128)));
+  const ir::Nest N = oneLevelNest(false);
+  EXPECT_FALSE(memory::planTiling(N, oneLevel(1)));
+  EXPECT_FALSE(memory::planTiling(
+      N, oneLevel(128, map::Parallelism::SpanAll))); // not over the grid
 }
 
 } // namespace
