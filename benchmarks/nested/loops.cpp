@@ -6,6 +6,8 @@
 
 #include <weft/weft.hpp>
 
+#include <cmath>
+
 #define WEFT_BENCH_CAT2(A, B) A##B
 #define WEFT_BENCH_CAT(A, B) WEFT_BENCH_CAT2(A, B)
 #define WEFT_BENCH_NAME(F) WEFT_BENCH_CAT(F, WEFT_BENCH_SUFFIX)
@@ -74,6 +76,31 @@ void WEFT_BENCH_NAME(jacobi)(std::span<const float> in, std::span<float> out,
       out[i * n + j] =
           0.2f * (in[i * n + j] + in[(i - 1) * n + j] + in[(i + 1) * n + j] +
                   in[i * n + j - 1] + in[i * n + j + 1]);
+  }
+}
+
+// n-body: each body's acceleration from all n (softened), bodies as
+// (x, y, z, mass) quadruples in p, accelerations as (x, y, z) triples in a.
+// One level is marked; the loop over j stays sequential (tiled through
+// shared memory by weft: every thread of a block reads the same p[4 * j]).
+void WEFT_BENCH_NAME(nbody)(std::span<const float> p, std::span<float> a, int n,
+                            float soft) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int i = 0; i < n; ++i) {
+    const float xi = p[4 * i], yi = p[4 * i + 1], zi = p[4 * i + 2];
+    float ax = 0, ay = 0, az = 0;
+    for (int j = 0; j < n; ++j) {
+      const float dx = p[4 * j] - xi, dy = p[4 * j + 1] - yi,
+                  dz = p[4 * j + 2] - zi;
+      const float r2 = dx * dx + dy * dy + dz * dz + soft;
+      const float inv = 1.0f / std::sqrt(r2);
+      const float s = p[4 * j + 3] * inv * inv * inv;
+      ax += dx * s;
+      ay += dy * s;
+      az += dz * s;
+    }
+    a[3 * i] = ax;
+    a[3 * i + 1] = ay;
+    a[3 * i + 2] = az;
   }
 }
 

@@ -16,7 +16,9 @@ namespace weft::bench {
                       std::span<float> c, int n);                              \
   void matmulAcc##SUFFIX(std::span<const float> a, std::span<const float> b,   \
                          std::span<float> c, int n, float alpha, float beta);  \
-  void jacobi##SUFFIX(std::span<const float> in, std::span<float> out, int n);
+  void jacobi##SUFFIX(std::span<const float> in, std::span<float> out, int n); \
+  void nbody##SUFFIX(std::span<const float> p, std::span<float> a, int n,      \
+                     float soft);
 
 WEFT_BENCH_DECLARE(_auto)
 WEFT_BENCH_DECLARE(_1d)

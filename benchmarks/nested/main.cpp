@@ -42,6 +42,7 @@ using MatmulFn = void (*)(std::span<const float>, std::span<const float>,
 using MatmulAccFn = void (*)(std::span<const float>, std::span<const float>,
                              std::span<float>, int, float, float);
 using JacobiFn = void (*)(std::span<const float>, std::span<float>, int);
+using NbodyFn = void (*)(std::span<const float>, std::span<float>, int, float);
 
 /// The loops of loops.cpp under one mapping strategy.
 struct Strategy {
@@ -50,15 +51,18 @@ struct Strategy {
   MatmulFn Matmul;
   MatmulAccFn MatmulAcc;
   JacobiFn Jacobi;
+  NbodyFn Nbody;
 };
 const Strategy Strategies[] = {
     {"weft", sumRows_auto, sumCols_auto, matmul_auto, matmulAcc_auto,
-     jacobi_auto},
-    {"weft 1d", sumRows_1d, sumCols_1d, matmul_1d, matmulAcc_1d, jacobi_1d},
+     jacobi_auto, nbody_auto},
+    {"weft 1d", sumRows_1d, sumCols_1d, matmul_1d, matmulAcc_1d, jacobi_1d,
+     nbody_1d},
     {"weft thread_block", sumRows_thread_block, sumCols_thread_block,
-     matmul_thread_block, matmulAcc_thread_block, jacobi_thread_block},
+     matmul_thread_block, matmulAcc_thread_block, jacobi_thread_block,
+     nbody_thread_block},
     {"weft warp", sumRows_warp, sumCols_warp, matmul_warp, matmulAcc_warp,
-     jacobi_warp},
+     jacobi_warp, nbody_warp},
 };
 constexpr std::size_t NumStrategies = std::size(Strategies);
 
@@ -75,14 +79,15 @@ struct DirectivePeer {
   void (*Matmul)(const float *, const float *, float *, int);
   void (*MatmulAcc)(const float *, const float *, float *, int, float, float);
   void (*Jacobi)(const float *, float *, int);
+  void (*Nbody)(const float *, float *, int, float);
 };
 const DirectivePeer Peers[] = {
     {"openmp", omp::unavailable, omp::runsOnHost, omp::keep, omp::release,
      omp::takeBack, omp::sumRows, omp::sumCols, omp::matmul, omp::matmulAcc,
-     omp::jacobi},
+     omp::jacobi, omp::nbody},
     {"openacc", acc::unavailable, acc::runsOnHost, acc::keep, acc::release,
      acc::takeBack, acc::sumRows, acc::sumCols, acc::matmul, acc::matmulAcc,
-     acc::jacobi},
+     acc::jacobi, acc::nbody},
 };
 constexpr std::size_t NumPeers = std::size(Peers);
 
@@ -159,7 +164,7 @@ struct HandWritten {
   bool Broken = false;     // NVRTC rejects them: the benchmark fails
   CUfunction SumRows = nullptr, SumColsPartial = nullptr,
              SumColsCombine = nullptr, Matmul = nullptr, MatmulAcc = nullptr,
-             Jacobi = nullptr;
+             Jacobi = nullptr, Nbody = nullptr;
   unsigned Multiprocessors = 132;
   /// A device-to-device copy's rate, bytes read plus bytes written, in
   /// GB/s: the memory-bound cases' ceiling.
@@ -203,8 +208,9 @@ struct HandWritten {
     Matmul = Cuda.function("matmul");
     MatmulAcc = Cuda.function("matmulAcc");
     Jacobi = Cuda.function("jacobi");
+    Nbody = Cuda.function("nbody");
     if (!SumRows || !SumColsPartial || !SumColsCombine || !Matmul ||
-        !MatmulAcc || !Jacobi)
+        !MatmulAcc || !Jacobi || !Nbody)
       Unavailable = "a hand-written kernel is missing from its module";
     else
       measureCopy();
@@ -691,6 +697,65 @@ void jacobiCase(int N, HandWritten &H, const Options &O) {
          Variants, {2.0 * 4 * (N - 2.0) * (N - 2.0), 0});
 }
 
+/// N bodies' accelerations, checked at 64 sampled bodies (in double); 20
+/// floating-point operations an interaction, as is usual for n-body.
+void nbodyCase(int N, HandWritten &H, const Options &O) {
+  const float Soft = 0.01f;
+  std::vector<float> P = randomData(std::size_t(4) * N, 7);
+  for (int I = 0; I < N; ++I)
+    P[4 * I + 3] = 0.5f + std::fabs(P[4 * I + 3]); // positive masses
+  const std::size_t OutSize = std::size_t(3) * N;
+  std::vector<float> Reference(OutSize, 0.0f);
+  std::vector<std::size_t> Where;
+  std::mt19937 Gen(8);
+  for (int S = 0; S < 64 && S < N; ++S) {
+    const std::size_t I = Gen() % N;
+    double A[3] = {0, 0, 0};
+    for (int J = 0; J < N; ++J) {
+      double D[3], R2 = Soft;
+      for (int C = 0; C < 3; ++C) {
+        D[C] = double(P[4 * J + C]) - P[4 * I + C];
+        R2 += D[C] * D[C];
+      }
+      const double Inv = 1.0 / std::sqrt(R2);
+      for (int C = 0; C < 3; ++C)
+        A[C] += D[C] * P[4 * J + 3] * Inv * Inv * Inv;
+    }
+    for (int C = 0; C < 3; ++C) {
+      Reference[3 * I + C] = static_cast<float>(A[C]);
+      Where.push_back(3 * I + C);
+    }
+  }
+
+  std::vector<std::vector<float>> WeftOut;
+  auto Call = [&](const Strategy &S, std::span<float> Out) {
+    S.Nbody(P, Out, N, Soft);
+  };
+  std::vector<Variant> Variants = weftVariants(WeftOut, OutSize, Call);
+
+  CUdeviceptr DP = 0, DA = 0;
+  if (H.Unavailable.empty()) {
+    DP = H.Cuda.upload(P.data(), P.size() * 4);
+    DA = H.Cuda.upload(nullptr, OutSize * 4);
+  }
+  Variants.push_back(cudaVariant(H, [&] {
+    int Bodies = N;
+    float S = Soft;
+    void *Args[] = {&DP, &DA, &Bodies, &S};
+    H.Cuda.launch(H.Nbody, (N + 255) / 256, 1, 256, 1, Args);
+  }));
+  std::vector<std::vector<float>> PeerOut;
+  addPeerVariants(Variants, PeerOut, OutSize,
+                  [&](const DirectivePeer &Peer, float *Out) {
+                    Peer.Nbody(P.data(), Out, N, Soft);
+                  });
+
+  measureResident(Variants, {&P}, WeftOut, PeerOut, H, DA, O);
+  check(Variants, Reference, 1e-3, Where);
+  report("nbody [" + std::to_string(N) + " bodies]", Variants,
+         {0, 20.0 * N * double(N)});
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -753,6 +818,8 @@ int main(int Argc, char **Argv) {
       matmulCase(O.Small ? N / 32 + 3 : N, Accumulate, H, Blas, O);
   for (int N : {4096, 16384})
     jacobiCase(O.Small ? N / 64 + 2 : N, H, O);
+  for (int N : {16384, 65536})
+    nbodyCase(O.Small ? N / 64 + 3 : N, H, O);
 
   if (!VersusCuda.empty())
     std::printf("weft / hand-written CUDA, geometric mean over %zu cases: "

@@ -3,6 +3,8 @@
 // loops collapsed; data kept on the device by enter data.
 #include "peers.h"
 
+#include <cmath>
+
 #ifdef _OPENACC
 #include <openacc.h>
 #endif
@@ -102,6 +104,28 @@ void jacobi(const float *in, float *out, int n) {
       out[i * n + j] =
           0.2f * (in[i * n + j] + in[(i - 1) * n + j] + in[(i + 1) * n + j] +
                   in[i * n + j - 1] + in[i * n + j + 1]);
+}
+
+void nbody(const float *p, float *a, int n, float soft) {
+  const long long bodies = n;
+#pragma acc parallel loop present(p [0:4 * bodies], a [0:3 * bodies])
+  for (int i = 0; i < n; ++i) {
+    const float xi = p[4 * i], yi = p[4 * i + 1], zi = p[4 * i + 2];
+    float ax = 0, ay = 0, az = 0;
+    for (int j = 0; j < n; ++j) {
+      const float dx = p[4 * j] - xi, dy = p[4 * j + 1] - yi,
+                  dz = p[4 * j + 2] - zi;
+      const float r2 = dx * dx + dy * dy + dz * dz + soft;
+      const float inv = 1.0f / std::sqrt(r2);
+      const float s = p[4 * j + 3] * inv * inv * inv;
+      ax += dx * s;
+      ay += dy * s;
+      az += dz * s;
+    }
+    a[3 * i] = ax;
+    a[3 * i + 1] = ay;
+    a[3 * i + 2] = az;
+  }
 }
 
 } // namespace weft::bench::acc

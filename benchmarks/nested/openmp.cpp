@@ -4,6 +4,7 @@
 #include "peers.h"
 
 #ifdef _OPENMP
+#include <cmath>
 #include <dlfcn.h>
 #include <omp.h>
 #endif
@@ -141,6 +142,31 @@ void jacobi(const float *in, float *out, int n) {
       out[i * n + j] =
           0.2f * (in[i * n + j] + in[(i - 1) * n + j] + in[(i + 1) * n + j] +
                   in[i * n + j - 1] + in[i * n + j + 1]);
+}
+
+void nbody(const float *p, float *a, int n, float soft) {
+  const long long bodies = n;
+#pragma omp target teams distribute parallel for map(to                        \
+                                                     : p [0:4 * bodies])       \
+    map(tofrom                                                                 \
+        : a [0:3 * bodies])
+  for (int i = 0; i < n; ++i) {
+    const float xi = p[4 * i], yi = p[4 * i + 1], zi = p[4 * i + 2];
+    float ax = 0, ay = 0, az = 0;
+    for (int j = 0; j < n; ++j) {
+      const float dx = p[4 * j] - xi, dy = p[4 * j + 1] - yi,
+                  dz = p[4 * j + 2] - zi;
+      const float r2 = dx * dx + dy * dy + dz * dz + soft;
+      const float inv = 1.0f / std::sqrt(r2);
+      const float s = p[4 * j + 3] * inv * inv * inv;
+      ax += dx * s;
+      ay += dy * s;
+      az += dz * s;
+    }
+    a[3 * i] = ax;
+    a[3 * i + 1] = ay;
+    a[3 * i + 2] = az;
+  }
 }
 
 } // namespace weft::bench::omp

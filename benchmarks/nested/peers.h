@@ -24,7 +24,8 @@
   void matmul(const float *a, const float *b, float *c, int n);                \
   void matmulAcc(const float *a, const float *b, float *c, int n, float alpha, \
                  float beta);                                                  \
-  void jacobi(const float *in, float *out, int n);
+  void jacobi(const float *in, float *out, int n);                             \
+  void nbody(const float *p, float *a, int n, float soft);
 
 namespace weft::bench::omp {
 WEFT_BENCH_PEER_FUNCTIONS
