@@ -219,7 +219,9 @@ private:
                 std::to_string(Tiled->Width) + " in shared memory:";
         for (const memory::Tile &T : Tiled->Tiles) {
           const map::LevelMapping &Sharing =
-              Chosen.Levels[Tiled->WholeBlock || !T.AlongOuter ? 0 : 1];
+              Chosen.Levels[Tiled->WholeBlock ? Tiled->Inner->Depth
+                            : T.AlongOuter    ? 1
+                                              : 0];
           Text += std::string(" ") + T.Description + " (shared by the " +
                   std::to_string(Sharing.BlockSize) + " threads along " +
                   map::spelling(Sharing.Dim) + ")";

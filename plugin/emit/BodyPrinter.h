@@ -42,11 +42,12 @@ public:
   /// A register-tiled nest: blocks walk both levels' block tiles together,
   /// each thread computing its TM x TN outputs (RegisterTile.cpp).
   void registerTiles(int Indent);
-  /// A one-level nest's body around its loop in tiles the whole block
+  /// The innermost level's body around its loop in tiles the whole block
   /// reads: every thread of the block walks it (the block loads each tile
-  /// together), its statements guarded where the thread is out of range
-  /// (TiledLoop.cpp).
-  void wholeBlockBody(const ir::Level &Root, int Indent);
+  /// together), its statements guarded where the thread is out of range,
+  /// InRange false (TiledLoop.cpp).
+  void wholeBlockBody(const ir::Level &L, int Indent,
+                      const std::string &InRange);
 
 private:
   // ---- Inner levels (InnerLevel.cpp) ---------------------------------------
@@ -76,6 +77,9 @@ private:
   /// their threads reach the tiles' barriers), each thread active where its
   /// indices are in range.
   void tiledLevel(const ir::Level &L, const std::string &Pad);
+  /// An inner level whose loop is in tiles the whole block reads: blocks
+  /// walk it together, as tiledLevel.
+  void wholeBlockLevel(const ir::Level &L, const std::string &Pad);
   /// for (k = lo; k < hi; ++k) as tiles of WEFT_TILE iterations: the block
   /// loads each tile, waits, computes on it, and waits again before the
   /// next load.

@@ -11,7 +11,10 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
     return;
   }
   if (Plan->Tiled && Plan->Tiled->Inner == &L) {
-    tiledLevel(L, Pad);
+    if (Plan->Tiled->WholeBlock)
+      wholeBlockLevel(L, Pad);
+    else
+      tiledLevel(L, Pad);
     return;
   }
   const int A = Axis[L.Depth];

@@ -69,8 +69,8 @@ std::string kernelBody(const plan::KernelPlan &P) {
        << (P.Outer == plan::OuterWalk::Uniform
                ? "    if (weft_in0)\n      weft::begin_iteration(weft_t0);\n"
                : "    weft::begin_iteration(weft_t0);\n");
-  if (P.Tiled && P.Tiled->WholeBlock)
-    Printer.wholeBlockBody(L, 2);
+  if (P.Tiled && P.Tiled->Inner == &L)
+    Printer.wholeBlockBody(L, 2, "weft_in0");
   else
     for (const ir::StmtPtr &S : L.Body) {
       Printer.stmt(*S, 2);

@@ -85,11 +85,52 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
   OS << In << "}\n" << In << "weft::inner_level(false);\n" << Pad << "}\n";
 }
 
-void BodyPrinter::wholeBlockBody(const ir::Level &Root, int Indent) {
+void BodyPrinter::wholeBlockLevel(const ir::Level &L, const std::string &Pad) {
+  const std::string T = ir::spelling(L.IndexType), D = std::to_string(L.Depth),
+                    In = Pad + "  ", In2 = In + "  ";
+  const std::string A = axis(L.Depth), B = block(L.Depth);
+  // The simulator's checker tells iterations one level in apart.
+  const bool Checked = L.Depth == 1;
+  OS << Pad << "{\n"
+     << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
+     << expr(*L.Lower) << ");\n"
+     << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
+     << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
+     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
+     << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
+     << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
+  if (Checked)
+    OS << In << "weft::inner_level(true);\n";
+  OS << In << "for (weft::index_t weft_b" << D
+     << " = (weft::index_t)weft::block_idx(" << A << ") * " << B << "; weft_b"
+     << D << " < weft_count" << D << "; weft_b" << D
+     << " += (weft::index_t)weft::grid_dim(" << A << ") * " << B << ") {\n"
+     << In2 << "const weft::index_t weft_t" << D << " = weft_b" << D
+     << " + weft::thread_idx(" << A << ");\n"
+     << In2 << "const bool weft_in" << D << " = weft_t" << D << " < weft_count"
+     << D << ";\n";
+  if (Checked)
+    OS << In2 << "if (weft_in" << D << ")\n"
+       << In2 << "  weft::begin_inner_iteration(weft_t" << D << ");\n";
+  OS << In2 << "const " << T << " " << L.IndexName << " = (" << T << ")(weft_lo"
+     << D << " + weft_t" << D
+     << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
+  const unsigned Saved = Depth;
+  Depth = L.Depth;
+  wholeBlockBody(L, static_cast<int>(In2.size() / 2), "weft_in" + D);
+  Depth = Saved;
+  OS << In << "}\n";
+  if (Checked)
+    OS << In << "weft::inner_level(false);\n";
+  OS << Pad << "}\n";
+}
+
+void BodyPrinter::wholeBlockBody(const ir::Level &L, int Indent,
+                                 const std::string &InRange) {
   const std::string Pad(2 * Indent, ' ');
-  OS << Pad << "const bool weft_active = weft_in0;\n";
+  OS << Pad << "const bool weft_active = " << InRange << ";\n";
   bool After = false;
-  for (const ir::StmtPtr &S : Root.Body) {
+  for (const ir::StmtPtr &S : L.Body) {
     if (S.get() == Plan->Tiled->Loop) {
       loadRegisters(*S, Pad, "weft_active");
       RegistersHandled.insert(S.get());
@@ -143,8 +184,10 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
     if (TL.WholeBlock) {
       // The loop may guard its reads: the block loads only elements in
       // the span.
-      OS << In << "for (weft::index_t weft_kk = weft::thread_idx(" << axis(0)
-         << "); weft_kk < WEFT_TILE; weft_kk += " << block(0) << ")\n"
+      const unsigned Sharing = TL.Inner->Depth;
+      OS << In << "for (weft::index_t weft_kk = weft::thread_idx("
+         << axis(Sharing)
+         << "); weft_kk < WEFT_TILE; weft_kk += " << block(Sharing) << ")\n"
          << In << "  if (weft_k0 + weft_kk < " << Hi << ") {\n"
          << In << "    const weft::index_t weft_at = (weft::index_t)(" << At
          << ");\n"

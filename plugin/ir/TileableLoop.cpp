@@ -187,32 +187,57 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N) {
 }
 
 std::optional<TileableLoop> findWholeBlockTileableLoop(const Nest &N) {
-  if (!N.Root.Reductions.empty())
-    return std::nullopt;
   for (const Allocation &A : N.Allocations)
     if (A.FixedSize < 0)
       return std::nullopt;
-  for (const StmtPtr &S : N.Root.Body)
-    if (anyStatement(*S,
-                     [](const Stmt &X) { return X.Kind == Stmt::ParallelFor; }))
+  // Down the chain: each outer level holds declarations and the next.
+  const Level *L = &N.Root;
+  std::set<std::string> Outer;
+  for (;;) {
+    if (!L->Reductions.empty())
       return std::nullopt;
+    const Level *Next = nullptr;
+    for (const StmtPtr &S : L->Body)
+      if (S->Kind == Stmt::ParallelFor && !Next)
+        Next = S->Nested.get();
+      else if (anyStatement(*S, [](const Stmt &X) {
+                 return X.Kind == Stmt::ParallelFor;
+               }))
+        return std::nullopt;
+    if (!Next)
+      break;
+    for (const StmtPtr &S : L->Body)
+      if (S->Kind != Stmt::ParallelFor &&
+          (S->Kind != Stmt::Decl || S->ArrayExtent || S->VarType.IsReference))
+        return std::nullopt;
+    Outer.insert(L->IndexName);
+    L = Next;
+  }
+  auto Uniform = [&](const Expr &E) {
+    return !anyExpression(E, [&](const Expr &X) {
+      return (X.Kind == Expr::Local && !Outer.count(X.Text)) ||
+             X.Kind == Expr::LocalElement || X.Kind == Expr::SpanElement ||
+             X.Kind == Expr::Call || assigns(X);
+    });
+  };
   const std::set<std::string> None;
-  for (const StmtPtr &S : N.Root.Body) {
+  for (const StmtPtr &S : L->Body) {
     std::optional<CountedLoop> C;
     if (S->Kind == Stmt::For)
       C = countedLoop(*S);
-    if (C && gridUniform(*C->Lower) && gridUniform(*C->Upper) &&
+    if (C && Uniform(*C->Lower) && Uniform(*C->Upper) &&
         !hasBreakOrReturn(*S->Children[1])) {
       TileableLoop T;
-      T.Inner = &N.Root;
+      T.Inner = L;
       T.WholeBlock = true;
       T.Loop = S.get();
       T.Index = C->Index;
       T.IndexType = C->IndexType;
       T.Lower = C->Lower;
       T.Upper = C->Upper;
-      // No locals but the index: the same element for every thread.
-      TileSearch(N, T, None, None).walk(*S->Children[1]);
+      // No locals but the index and outer indices: the same element for
+      // every thread of a block.
+      TileSearch(N, T, Outer, None).walk(*S->Children[1]);
       if (!T.Tiles.empty())
         return T;
     }

@@ -45,13 +45,17 @@ struct TileableLoop {
 /// one index and k.
 std::optional<TileableLoop> findTileableLoop(const Nest &N);
 
-/// A one-level nest without reductions, nested levels or run-time arrays
-/// whose body runs `for (k = lo; k < hi; ++k)` with bounds of captures only
-/// and no break or return, reading read-only spans at subscripts of k and
-/// captures alone (n-body's `p[j]`, Coulomb's `atoms[4 * a + 1]`). Before
-/// the loop: scalar declarations (not references) and statements without
-/// break, continue or return, which every thread of a block walks (the
-/// block loads each tile together), in range or not; Tiles lists the reads.
+/// A chain of levels without reductions or run-time arrays, each outer
+/// level's body only scalar declarations and the next level (a mapping
+/// may give the outer levels one thread per block along their dimensions:
+/// then a block shares their indices), whose innermost level runs `for (k =
+/// lo; k < hi; ++k)` with bounds of captures and outer indices only and no
+/// break or return, reading read-only spans at subscripts of k, captures
+/// and outer indices alone (n-body's `p[j]`, Coulomb's `atoms[4 * a + 1]`).
+/// Before the loop: scalar declarations (not references) and statements
+/// without break, continue or return, which every thread of a block walks
+/// (the block loads each tile together), in range or not; Tiles lists the
+/// reads.
 std::optional<TileableLoop> findWholeBlockTileableLoop(const Nest &N);
 
 } // namespace weft::ir

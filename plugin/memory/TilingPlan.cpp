@@ -13,15 +13,22 @@ unsigned elementBytes(const ir::Nest &N, const Tile &T) {
   return P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
 }
 
-/// A one-level nest's loop in tiles the whole block reads: as many
+/// A loop in tiles the whole block reads: the outer levels' indices the
+/// same in each block (one thread along their dimensions, or in the
+/// thread), the innermost level's threads sharing the tiles; as many
 /// iterations as threads, up to 256, within 24 KiB.
 std::optional<TiledLoop> planWholeBlockTiling(const ir::Nest &N,
-                                              const map::LevelMapping &L) {
+                                              const map::NestMapping &M) {
+  std::optional<TiledLoop> Found = ir::findWholeBlockTileableLoop(N);
+  if (!Found || M.Levels.size() != Found->Inner->Depth + 1)
+    return std::nullopt;
+  const map::LevelMapping &L = M.Levels.back();
   if (L.sequential() || L.Dop.Kind != map::Parallelism::Span || L.BlockSize < 2)
     return std::nullopt;
-  std::optional<TiledLoop> Found = ir::findWholeBlockTileableLoop(N);
-  if (!Found)
-    return std::nullopt;
+  for (std::size_t D = 0; D + 1 < M.Levels.size(); ++D)
+    if (!M.Levels[D].sequential() &&
+        (M.Levels[D].BlockSize != 1 || M.Levels[D].Dim == L.Dim))
+      return std::nullopt;
   std::size_t BytesPerIteration = 0;
   for (const Tile &T : Found->Tiles)
     BytesPerIteration += elementBytes(N, T);
@@ -32,12 +39,24 @@ std::optional<TiledLoop> planWholeBlockTiling(const ir::Nest &N,
   return Found;
 }
 
+std::optional<TiledLoop> planPairTiling(const ir::Nest &N,
+                                        const map::NestMapping &M);
+
 } // namespace
 
 std::optional<TiledLoop> planTiling(const ir::Nest &N,
                                     const map::NestMapping &M) {
-  if (M.Levels.size() == 1)
-    return planWholeBlockTiling(N, M.Levels[0]);
+  // The two-level tiles first: a register tile builds on them.
+  if (std::optional<TiledLoop> Pair = planPairTiling(N, M))
+    return Pair;
+  return planWholeBlockTiling(N, M);
+}
+
+namespace {
+
+/// Tiles of a two-level nest spread over a 2-D block.
+std::optional<TiledLoop> planPairTiling(const ir::Nest &N,
+                                        const map::NestMapping &M) {
   if (M.Levels.size() != 2)
     return std::nullopt;
   const map::LevelMapping &L0 = M.Levels[0], &L1 = M.Levels[1];
@@ -72,5 +91,7 @@ std::optional<TiledLoop> planTiling(const ir::Nest &N,
     return std::nullopt;
   return Found;
 }
+
+} // namespace
 
 } // namespace weft::memory

@@ -20,9 +20,10 @@ using TiledLoop = ir::TileableLoop;
 
 /// The loop to tile under this mapping, if any (ir::findTileableLoop): both
 /// levels on the grid (Span) along two dimensions; a tile is kept where at
-/// least two threads share it; Width is set. A one-level nest's
-/// (ir::findWholeBlockTileableLoop): its level on the grid (Span) with
-/// blocks of at least two threads.
+/// least two threads share it; Width is set. Or one whose tiles the whole
+/// block reads (ir::findWholeBlockTileableLoop): the innermost level on the
+/// grid (Span) in blocks of two threads or more, the others in the thread
+/// or one thread a block along their dimensions.
 std::optional<TiledLoop> planTiling(const ir::Nest &N,
                                     const map::NestMapping &M);
 

@@ -159,3 +159,34 @@ TEST(Tiling, OneLevelNotWhereTheReadFollowsTheThreadOrNoneShareIt) {
 }
 
 } // namespace
+
+namespace {
+
+// A chain's innermost level: for i: for j: acc += a[i * K + k] in a loop
+// over k. With the outer level in the thread, or one thread a block along
+// its dimension where no two-level tile applies, the block shares i.
+TEST(Tiling, InnermostLevelTiledWhereTheBlockSharesTheOuterIndices) {
+  const ir::Nest Rows =
+      weft::test_nests::productNest(false, ir::ParamKind::ReadSpan);
+  map::NestMapping M;
+  M.Levels = {{map::Dimension::None, 1, {map::Parallelism::Span, 1}, {}},
+              {map::Dimension::X, 128, {map::Parallelism::Span, 1}, {}}};
+  std::optional<memory::TiledLoop> T = memory::planTiling(Rows, M);
+  ASSERT_TRUE(T);
+  EXPECT_TRUE(T->WholeBlock);
+  EXPECT_EQ(T->Inner->Depth, 1u);
+  ASSERT_EQ(T->Tiles.size(), 1u);
+  EXPECT_EQ(T->Tiles[0].Description, "a[((i * $K) + k)]");
+  // On the grid, the two-level plan's row tile comes first (a register
+  // tile builds on it).
+  M.Levels[0].Dim = map::Dimension::Y;
+  std::optional<memory::TiledLoop> Pair = memory::planTiling(Rows, M);
+  ASSERT_TRUE(Pair);
+  EXPECT_FALSE(Pair->WholeBlock);
+  // A read following the inner index is no whole block's.
+  M.Levels[0].Dim = map::Dimension::None;
+  EXPECT_FALSE(memory::planTiling(
+      weft::test_nests::productNest(true, ir::ParamKind::ReadSpan), M));
+}
+
+} // namespace

@@ -1,4 +1,5 @@
-// Tiles the whole block reads (the n-body case): in a one-level nest, a
+// Tiles the whole block reads (the n-body case): in a one-level nest (or
+// the innermost level of a chain whose outer levels a block shares), a
 // sequential loop whose reads follow its own index alone is walked in tiles
 // that the block loads together into shared memory, waits, and reads from
 // there; every thread of the block walks the tiles, in range or not. Sizes
@@ -8,6 +9,7 @@
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat $(grep -l 'dspan<const float> px' %t.k/*.cu) | FileCheck %s --check-prefix=KERNEL
 // RUN: cat $(grep -l 'dspan<const weft_st_Particle' %t.k/*.cu) | FileCheck %s --check-prefix=STRUCT
+// RUN: cat $(grep -l 'int gz' %t.k/*.cu) | FileCheck %s --check-prefix=THREE
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
@@ -125,6 +127,38 @@ void coulomb(std::span<const float> atoms, std::span<float> grid, int natoms,
   }
 }
 
+// Coulomb's potential as KTT writes it: three parallel levels, the outer
+// two one thread a block along their dimensions (a block shares z and y),
+// the atoms' reads following a alone; the grid's first and last points out
+// of the loop's reach only through the outer indices' bounds.
+// CHECK: remark: weft: level 0 (z): dim {{[yz]}}, block 1,
+// CHECK: remark: weft: level 1 (y): dim {{[yz]}}, block 1,
+// CHECK: remark: weft: level 2 (x): dim x, block {{[0-9]+}}, Span(1){{.*}}; loop over a in tiles of {{[0-9]+}} in shared memory: atoms[(4 * a)]
+void coulomb3d(std::span<const float> atoms, std::span<float> grid,
+               int natoms, int gx, int gy, int gz, float spacing) {
+#pragma weft parallel for
+  for (int z = 0; z < gz; ++z)
+#pragma weft parallel for
+    for (int y = 0; y < gy; ++y)
+#pragma weft parallel for
+      for (int x = 0; x < gx; ++x) {
+        float e = 0;
+        for (int a = 0; a < natoms; ++a) {
+          const float dx = x * spacing - atoms[4 * a];
+          const float dy = y * spacing - atoms[4 * a + 1];
+          const float dz = z * spacing - atoms[4 * a + 2];
+          e += atoms[4 * a + 3] / std::sqrt(dx * dx + dy * dy + dz * dz);
+        }
+        grid[(z * gy + y) * gx + x] = e;
+      }
+}
+// THREE: for (weft::index_t weft_b2 = (weft::index_t)weft::block_idx(0) * WEFT_BLOCK_X; weft_b2 < weft_count2;
+// THREE-NEXT: const weft::index_t weft_t2 = weft_b2 + weft::thread_idx(0);
+// THREE-NEXT: const bool weft_in2 = weft_t2 < weft_count2;
+// THREE-NEXT: const int x =
+// THREE-NEXT: const bool weft_active = weft_in2;
+// THREE: weft::barrier();
+
 // Not tiled: the loop's bounds follow the thread (a triangle), a loop that
 // breaks, and reads that follow the thread's index.
 // CHECK: remark: weft: level 0 (i): dim x, block {{[0-9]+}}, Span(1); {{[^;]*}}; {{[^;]*}}; score {{[^;]*}}; the extent
@@ -190,6 +224,20 @@ int main() {
     for (int I = 0; I < GX * GY; ++I)
       Check += G[I] * (1 + I % 5);
     std::printf("coulomb: %.4f\n", Check);
+  }
+  {
+    const int Atoms = 300, GX = 37, GY = 5, GZ = 3;
+    std::vector<float> A(4 * Atoms), G(GX * GY * GZ);
+    for (int I = 0; I < Atoms; ++I) {
+      A[4 * I] = static_cast<float>(I % 17) * 0.3f + 0.1f;
+      A[4 * I + 1] = static_cast<float>(I % 5) - 0.35f;
+      A[4 * I + 2] = static_cast<float>(I % 3) * 1.7f + 0.2f;
+      A[4 * I + 3] = (I % 3 ? 1.0f : -2.0f);
+    }
+    coulomb3d(A, G, Atoms, GX, GY, GZ, 0.45f);
+    for (int I = 0; I < GX * GY * GZ; ++I)
+      Check += G[I] * (1 + I % 3);
+    std::printf("coulomb3d: %.4f\n", Check);
   }
   {
     const int N = 70;
