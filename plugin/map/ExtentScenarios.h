@@ -37,11 +37,11 @@ struct ScenarioChoice {
 
 /// The values each symbol takes in the scenarios: a decade and a half
 /// apart on a log scale, from a few warps to many waves of the device.
-inline constexpr std::int64_t ScenarioValues[] = {128, 1024, 8192, 65536};
+inline constexpr std::int64_t ScenarioValues[] = {16, 128, 1024, 8192, 65536};
 /// At most this many symbols vary (the rest keep the default extent), and
 /// at most this many mappings are kept (a scenario whose winner is dropped
 /// gets the default mapping).
-inline constexpr unsigned MaxVariedSymbols = 2, MaxMappings = 6;
+inline constexpr unsigned MaxVariedSymbols = 2, MaxMappings = 8;
 
 /// Default is chooseMapping(N, In). Symbols already in In.Symbols are known
 /// and do not vary. Nests of one level get no scenarios.

@@ -322,9 +322,17 @@ private:
       }
       Along[D] = static_cast<double>(L.Dop.N) * L.BlockSize;
     }
+    // Threads with work: a block wider than its level's extent launches
+    // idle ones, which hide no latency.
     double Threads = 1;
-    for (double A : Along)
-      Threads *= A;
+    for (std::size_t D = 0; D < C.Levels.size(); ++D) {
+      const LevelMapping &L = C.Levels[D];
+      const double E =
+          static_cast<double>(std::max<std::int64_t>(Depths[D].Extent, 1));
+      Threads *= std::min(Along[D], L.Dop.Kind == Parallelism::Split
+                                        ? E
+                                        : std::ceil(E / std::max(1u, L.Dop.N)));
+    }
     C.Threads = static_cast<std::uint64_t>(std::min(Threads, 1e18));
 
     // Reductions across a block's threads stage partials in shared memory.
@@ -349,8 +357,9 @@ private:
     const Weights &W = In.Weight;
     Score S;
     for (const AccessInfo &A : Accesses)
-      if (A.UnitStrideDepth >= 0 && coalesces(C.Levels, A.UnitStrideDepth))
-        S.Coalescing += W.Coalescing * A.Frequency;
+      if (A.UnitStrideDepth >= 0)
+        S.Coalescing +=
+            W.Coalescing * A.Frequency * coalesces(C.Levels, A.UnitStrideDepth);
     // Small blocks cannot fill an SM: it holds only so many blocks.
     const double Resident = std::min<double>(
         static_cast<double>(Dev.ConcurrentThreads),
@@ -440,16 +449,26 @@ private:
            (L[0].Dop.N > 1 || L[1].Dop.N > 1);
   }
 
-  /// A warp reads consecutive addresses: the unit-stride level is on x,
-  /// with whole warps, and has a warp's worth of iterations to give them.
-  /// In a register tile a thread's outputs come in runs of 4 along x (n a
-  /// multiple of 4), next to its neighbours' runs.
-  bool coalesces(const std::vector<LevelMapping> &Levels, std::size_t D) const {
+  /// How much of a warp reads consecutive addresses (1: all of it): the
+  /// unit-stride level is on x, with whole warps, and has a warp's worth of
+  /// iterations to give them. In a register tile a thread's outputs come in
+  /// runs of 4 along x (n a multiple of 4), next to its neighbours' runs. A
+  /// level of fewer iterations than a warp, all of them in the block along
+  /// x, gives the warp runs of that many (a batch of small matrices' rows).
+  double coalesces(const std::vector<LevelMapping> &Levels,
+                   std::size_t D) const {
     const LevelMapping &L = Levels[D];
     const unsigned Run =
         L.BlockSize * (registerTiled(Levels) && L.Dop.N % 4 == 0 ? 4 : 1);
-    return L.Dim == Dimension::X && Run % In.Device.WarpSize == 0 &&
-           Depths[D].Extent >= In.Device.WarpSize;
+    const std::int64_t Warp = In.Device.WarpSize, Extent = Depths[D].Extent;
+    if (L.Dim != Dimension::X)
+      return 0;
+    if (Run % Warp == 0 && Extent >= Warp)
+      return 1;
+    if (Extent > 1 && Extent < Warp && Run >= Extent && L.Dop.N == 1 &&
+        L.Dop.Kind == Parallelism::Span)
+      return static_cast<double>(Extent) / static_cast<double>(Warp);
+    return 0;
   }
 
   /// How cheaply a level combines its reduction: in registers or warp
@@ -498,8 +517,8 @@ private:
       for (const AccessInfo &A : Accesses)
         if (A.UnitStrideDepth == static_cast<int>(D)) {
           ++Count;
-          if (coalesces(C.Levels, D))
-            Coalesced += In.Weight.Coalescing * A.Frequency;
+          Coalesced +=
+              In.Weight.Coalescing * A.Frequency * coalesces(C.Levels, D);
         }
       if (Count && Coalesced > 0)
         R.push_back("coalescing: " + std::to_string(Count) +

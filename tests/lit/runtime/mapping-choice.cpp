@@ -16,11 +16,11 @@
 #include <vector>
 
 // REMARK: mapping-choice.cpp:[[@LINE+11]]:3: remark: weft: level 0 (r): {{.*}}the extent of level 0 (r) is assumed to be 1024
-// REMARK: mapping-choice.cpp:[[@LINE+10]]:3: remark: weft: mapping 1 of [[N:[2-6]]], for sizes near rows = {{[0-9]+}}, cols = {{[0-9]+}}{{.*}}; level 0: {{.*}}; level 1: {{.*}}; kernel weft_mapping_choice_L[[@LINE+10]]_{{[0-9a-f]+}}
+// REMARK: mapping-choice.cpp:[[@LINE+10]]:3: remark: weft: mapping 1 of [[N:[2-8]]], for sizes near rows = {{[0-9]+}}, cols = {{[0-9]+}}{{.*}}; level 0: {{.*}}; level 1: {{.*}}; kernel weft_mapping_choice_L[[@LINE+10]]_{{[0-9a-f]+}}
 // Short rows take another mapping than long ones (two kernels run), and
 // the same one again when they come back.
-// CHOICE: mapping-choice.cpp:[[@LINE+7]]:3: sizes (16384, 16): mapping [[SHORT:[0-5]]] of [[M:[2-6]]], kernel [[K:weft_mapping_choice_L[0-9]+_[0-9a-f]+]]
-// CHOICE: sizes (16, 16384): mapping {{[0-5]}} of [[M]], kernel
+// CHOICE: mapping-choice.cpp:[[@LINE+7]]:3: sizes (16384, 16): mapping [[SHORT:[0-7]]] of [[M:[2-8]]], kernel [[K:weft_mapping_choice_L[0-9]+_[0-9a-f]+]]
+// CHOICE: sizes (16, 16384): mapping {{[0-7]}} of [[M]], kernel
 // CHOICE: sizes (16384, 16): mapping [[SHORT]] of [[M]], kernel [[K]]{{$}}
 // CHOICE-NOT: sizes
 void sumRows(std::span<const float> m, std::span<float> out, int rows,
