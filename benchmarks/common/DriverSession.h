@@ -77,9 +77,9 @@ public:
   }
 
   bool launch(CUfunction F, unsigned GridX, unsigned GridY, unsigned BlockX,
-              unsigned BlockY, void **Params) {
-    return !Api.LaunchKernel(F, GridX, GridY, 1, BlockX, BlockY, 1, 0, nullptr,
-                             Params, nullptr);
+              unsigned BlockY, void **Params, unsigned GridZ = 1) {
+    return !Api.LaunchKernel(F, GridX, GridY, GridZ, BlockX, BlockY, 1, 0,
+                             nullptr, Params, nullptr);
   }
   bool synchronize() { return !Api.CtxSynchronize(); }
   bool copy(CUdeviceptr To, CUdeviceptr From, std::size_t Bytes) {

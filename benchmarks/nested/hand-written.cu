@@ -147,3 +147,47 @@ extern "C" __global__ void nbody(const float4 *p, float *a, int n,
     a[3 * (long long)i + 2] = az;
   }
 }
+
+// coulomb: one grid point per thread, 256 along x a block (n a multiple of
+// it or not); the block stages 256 atoms at a time in shared memory as
+// float4, the tail padded with uncharged atoms far away. The arithmetic is
+// the loop's as written.
+extern "C" __global__ void coulomb(const float4 *atoms, float *grid,
+                                   int natoms, int n, float spacing) {
+  __shared__ float4 tile[256];
+  const int x = blockIdx.x * 256 + threadIdx.x, y = blockIdx.y,
+            z = blockIdx.z;
+  float e = 0;
+  for (int a0 = 0; a0 < natoms; a0 += 256) {
+    tile[threadIdx.x] = a0 + threadIdx.x < natoms
+                            ? atoms[a0 + threadIdx.x]
+                            : make_float4(1e30f, 1e30f, 1e30f, 0.0f);
+    __syncthreads();
+#pragma unroll 8
+    for (int a = 0; a < 256; ++a) {
+      const float4 q = tile[a];
+      const float dx = x * spacing - q.x, dy = y * spacing - q.y,
+                  dz = z * spacing - q.z;
+      e += q.w / sqrtf(dx * dx + dy * dy + dz * dz);
+    }
+    __syncthreads();
+  }
+  if (x < n)
+    grid[((long long)z * n + y) * n + x] = e;
+}
+
+// batchedMatmul: one block of n x n threads a matrix (n <= 32), both
+// operands staged in shared memory, one output a thread.
+extern "C" __global__ void batchedMatmul(const float *a, const float *b,
+                                         float *c, int n) {
+  __shared__ float ta[32][33], tb[32][33];
+  const long long base = (long long)blockIdx.x * n * n;
+  const int i = threadIdx.y, j = threadIdx.x;
+  ta[i][j] = a[base + i * n + j];
+  tb[i][j] = b[base + i * n + j];
+  __syncthreads();
+  float s = 0;
+  for (int k = 0; k < n; ++k)
+    s += ta[i][k] * tb[k][j];
+  c[base + i * n + j] = s;
+}

@@ -104,4 +104,42 @@ void WEFT_BENCH_NAME(nbody)(std::span<const float> p, std::span<float> a, int n,
   }
 }
 
+// Coulomb's potential on an n^3 grid from natoms atoms (x, y, z, charge),
+// as the KTT benchmark set has it: three parallel levels, the loop over the
+// atoms sequential (its reads follow a alone: tiled for the whole block).
+void WEFT_BENCH_NAME(coulomb)(std::span<const float> atoms,
+                              std::span<float> grid, int natoms, int n,
+                              float spacing) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int z = 0; z < n; ++z)
+#pragma weft parallel for
+      for (int y = 0; y < n; ++y)
+#pragma weft parallel for
+          for (int x = 0; x < n; ++x) {
+    float e = 0;
+    for (int a = 0; a < natoms; ++a) {
+      const float dx = x * spacing - atoms[4 * a];
+      const float dy = y * spacing - atoms[4 * a + 1];
+      const float dz = z * spacing - atoms[4 * a + 2];
+      e += atoms[4 * a + 3] / std::sqrt(dx * dx + dy * dy + dz * dz);
+    }
+    grid[(z * n + y) * n + x] = e;
+  }
+}
+
+// A batch of small n x n matrix products, row-major, one after another.
+void WEFT_BENCH_NAME(batchedMatmul)(std::span<const float> a,
+                                    std::span<const float> b,
+                                    std::span<float> c, int batch, int n) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int p = 0; p < batch; ++p)
+#pragma weft parallel for
+      for (int i = 0; i < n; ++i)
+#pragma weft parallel for
+          for (int j = 0; j < n; ++j) {
+    float s = 0;
+    for (int k = 0; k < n; ++k)
+      s += a[(p * n + i) * n + k] * b[(p * n + k) * n + j];
+    c[(p * n + i) * n + j] = s;
+  }
+}
+
 } // namespace weft::bench

@@ -18,7 +18,12 @@ namespace weft::bench {
                          std::span<float> c, int n, float alpha, float beta);  \
   void jacobi##SUFFIX(std::span<const float> in, std::span<float> out, int n); \
   void nbody##SUFFIX(std::span<const float> p, std::span<float> a, int n,      \
-                     float soft);
+                     float soft);                                              \
+  void coulomb##SUFFIX(std::span<const float> atoms, std::span<float> grid,    \
+                       int natoms, int n, float spacing);                      \
+  void batchedMatmul##SUFFIX(std::span<const float> a,                         \
+                             std::span<const float> b, std::span<float> c,     \
+                             int batch, int n);
 
 WEFT_BENCH_DECLARE(_auto)
 WEFT_BENCH_DECLARE(_1d)

@@ -43,6 +43,10 @@ using MatmulAccFn = void (*)(std::span<const float>, std::span<const float>,
                              std::span<float>, int, float, float);
 using JacobiFn = void (*)(std::span<const float>, std::span<float>, int);
 using NbodyFn = void (*)(std::span<const float>, std::span<float>, int, float);
+using CoulombFn = void (*)(std::span<const float>, std::span<float>, int, int,
+                           float);
+using BatchedFn = void (*)(std::span<const float>, std::span<const float>,
+                           std::span<float>, int, int);
 
 /// The loops of loops.cpp under one mapping strategy.
 struct Strategy {
@@ -52,17 +56,19 @@ struct Strategy {
   MatmulAccFn MatmulAcc;
   JacobiFn Jacobi;
   NbodyFn Nbody;
+  CoulombFn Coulomb;
+  BatchedFn Batched;
 };
 const Strategy Strategies[] = {
     {"weft", sumRows_auto, sumCols_auto, matmul_auto, matmulAcc_auto,
-     jacobi_auto, nbody_auto},
+     jacobi_auto, nbody_auto, coulomb_auto, batchedMatmul_auto},
     {"weft 1d", sumRows_1d, sumCols_1d, matmul_1d, matmulAcc_1d, jacobi_1d,
-     nbody_1d},
+     nbody_1d, coulomb_1d, batchedMatmul_1d},
     {"weft thread_block", sumRows_thread_block, sumCols_thread_block,
      matmul_thread_block, matmulAcc_thread_block, jacobi_thread_block,
-     nbody_thread_block},
+     nbody_thread_block, coulomb_thread_block, batchedMatmul_thread_block},
     {"weft warp", sumRows_warp, sumCols_warp, matmul_warp, matmulAcc_warp,
-     jacobi_warp, nbody_warp},
+     jacobi_warp, nbody_warp, coulomb_warp, batchedMatmul_warp},
 };
 constexpr std::size_t NumStrategies = std::size(Strategies);
 
@@ -80,14 +86,16 @@ struct DirectivePeer {
   void (*MatmulAcc)(const float *, const float *, float *, int, float, float);
   void (*Jacobi)(const float *, float *, int);
   void (*Nbody)(const float *, float *, int, float);
+  void (*Coulomb)(const float *, float *, int, int, float);
+  void (*Batched)(const float *, const float *, float *, int, int);
 };
 const DirectivePeer Peers[] = {
     {"openmp", omp::unavailable, omp::runsOnHost, omp::keep, omp::release,
      omp::takeBack, omp::sumRows, omp::sumCols, omp::matmul, omp::matmulAcc,
-     omp::jacobi, omp::nbody},
+     omp::jacobi, omp::nbody, omp::coulomb, omp::batchedMatmul},
     {"openacc", acc::unavailable, acc::runsOnHost, acc::keep, acc::release,
      acc::takeBack, acc::sumRows, acc::sumCols, acc::matmul, acc::matmulAcc,
-     acc::jacobi, acc::nbody},
+     acc::jacobi, acc::nbody, acc::coulomb, acc::batchedMatmul},
 };
 constexpr std::size_t NumPeers = std::size(Peers);
 
@@ -164,7 +172,8 @@ struct HandWritten {
   bool Broken = false;     // NVRTC rejects them: the benchmark fails
   CUfunction SumRows = nullptr, SumColsPartial = nullptr,
              SumColsCombine = nullptr, Matmul = nullptr, MatmulAcc = nullptr,
-             Jacobi = nullptr, Nbody = nullptr;
+             Jacobi = nullptr, Nbody = nullptr, Coulomb = nullptr,
+             Batched = nullptr;
   unsigned Multiprocessors = 132;
   /// A device-to-device copy's rate, bytes read plus bytes written, in
   /// GB/s: the memory-bound cases' ceiling.
@@ -209,8 +218,10 @@ struct HandWritten {
     MatmulAcc = Cuda.function("matmulAcc");
     Jacobi = Cuda.function("jacobi");
     Nbody = Cuda.function("nbody");
+    Coulomb = Cuda.function("coulomb");
+    Batched = Cuda.function("batchedMatmul");
     if (!SumRows || !SumColsPartial || !SumColsCombine || !Matmul ||
-        !MatmulAcc || !Jacobi || !Nbody)
+        !MatmulAcc || !Jacobi || !Nbody || !Coulomb || !Batched)
       Unavailable = "a hand-written kernel is missing from its module";
     else
       measureCopy();
@@ -756,6 +767,112 @@ void nbodyCase(int N, HandWritten &H, const Options &O) {
          {0, 20.0 * N * double(N)});
 }
 
+/// Coulomb's potential on an N^3 grid from Atoms atoms, checked at 64
+/// sampled points (in double); 10 floating-point operations an interaction
+/// (3 subtractions, 3 multiplications, 2 additions, a square root and a
+/// division, each counted once).
+void coulombCase(int N, int Atoms, HandWritten &H, const Options &O) {
+  const float Spacing = 0.1f;
+  std::vector<float> A = randomData(std::size_t(4) * Atoms, 9);
+  for (int I = 0; I < Atoms; ++I) {
+    for (int C = 0; C < 3; ++C) // inside the grid, off its points
+      A[4 * I + C] = (A[4 * I + C] * (N - 1) + 0.37f) * Spacing;
+    A[4 * I + 3] = A[4 * I + 3] - 0.5f; // charges of both signs
+  }
+  const std::size_t Points = std::size_t(N) * N * N;
+  std::vector<float> Reference(Points, 0.0f);
+  std::vector<std::size_t> Where;
+  std::mt19937 Gen(10);
+  for (int S = 0; S < 64; ++S) {
+    const std::size_t P = Gen() % Points;
+    const double X = double(P % N) * Spacing, Y = double(P / N % N) * Spacing,
+                 Z = double(P / N / N) * Spacing;
+    double E = 0;
+    for (int I = 0; I < Atoms; ++I) {
+      const double DX = X - A[4 * I], DY = Y - A[4 * I + 1],
+                   DZ = Z - A[4 * I + 2];
+      E += A[4 * I + 3] / std::sqrt(DX * DX + DY * DY + DZ * DZ);
+    }
+    Reference[P] = static_cast<float>(E);
+    Where.push_back(P);
+  }
+
+  std::vector<std::vector<float>> WeftOut;
+  auto Call = [&](const Strategy &S, std::span<float> Out) {
+    S.Coulomb(A, Out, Atoms, N, Spacing);
+  };
+  std::vector<Variant> Variants = weftVariants(WeftOut, Points, Call);
+
+  CUdeviceptr DA = 0, DGrid = 0;
+  if (H.Unavailable.empty()) {
+    DA = H.Cuda.upload(A.data(), A.size() * 4);
+    DGrid = H.Cuda.upload(nullptr, Points * 4);
+  }
+  Variants.push_back(cudaVariant(H, [&] {
+    int Count = Atoms, Extent = N;
+    float S = Spacing;
+    void *Args[] = {&DA, &DGrid, &Count, &Extent, &S};
+    H.Cuda.launch(H.Coulomb, (N + 255) / 256, N, 256, 1, Args, N);
+  }));
+  std::vector<std::vector<float>> PeerOut;
+  addPeerVariants(Variants, PeerOut, Points,
+                  [&](const DirectivePeer &Peer, float *Out) {
+                    Peer.Coulomb(A.data(), Out, Atoms, N, Spacing);
+                  });
+
+  measureResident(Variants, {&A}, WeftOut, PeerOut, H, DGrid, O);
+  check(Variants, Reference, 1e-3, Where);
+  report("coulomb [" + std::to_string(N) + "^3, " + std::to_string(Atoms) +
+             " atoms]",
+         Variants, {0, 10.0 * double(Points) * Atoms});
+}
+
+/// Batch products of N x N matrices (N <= 32), checked everywhere (in
+/// double).
+void batchedCase(int Batch, int N, HandWritten &H, const Options &O) {
+  const std::size_t Size = std::size_t(Batch) * N * N;
+  const std::vector<float> A = randomData(Size, 11), B = randomData(Size, 12);
+  std::vector<float> Reference(Size);
+  for (int P = 0; P < Batch; ++P)
+    for (int I = 0; I < N; ++I)
+      for (int J = 0; J < N; ++J) {
+        double Sum = 0;
+        for (int K = 0; K < N; ++K)
+          Sum += double(A[(std::size_t(P) * N + I) * N + K]) *
+                 B[(std::size_t(P) * N + K) * N + J];
+        Reference[(std::size_t(P) * N + I) * N + J] = static_cast<float>(Sum);
+      }
+
+  std::vector<std::vector<float>> WeftOut;
+  auto Call = [&](const Strategy &S, std::span<float> Out) {
+    S.Batched(A, B, Out, Batch, N);
+  };
+  std::vector<Variant> Variants = weftVariants(WeftOut, Size, Call);
+
+  CUdeviceptr DA = 0, DB = 0, DC = 0;
+  if (H.Unavailable.empty()) {
+    DA = H.Cuda.upload(A.data(), Size * 4);
+    DB = H.Cuda.upload(B.data(), Size * 4);
+    DC = H.Cuda.upload(nullptr, Size * 4);
+  }
+  Variants.push_back(cudaVariant(H, [&] {
+    int Extent = N;
+    void *Args[] = {&DA, &DB, &DC, &Extent};
+    H.Cuda.launch(H.Batched, Batch, 1, N, N, Args);
+  }));
+  std::vector<std::vector<float>> PeerOut;
+  addPeerVariants(Variants, PeerOut, Size,
+                  [&](const DirectivePeer &Peer, float *Out) {
+                    Peer.Batched(A.data(), B.data(), Out, Batch, N);
+                  });
+
+  measureResident(Variants, {&A, &B}, WeftOut, PeerOut, H, DC, O);
+  check(Variants, Reference, 1e-4);
+  report("batched matmul [" + std::to_string(Batch) + " x " +
+             std::to_string(N) + "^2]",
+         Variants, {0, 2.0 * double(Size) * N});
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -820,6 +937,11 @@ int main(int Argc, char **Argv) {
     jacobiCase(O.Small ? N / 64 + 2 : N, H, O);
   for (int N : {16384, 65536})
     nbodyCase(O.Small ? N / 64 + 3 : N, H, O);
+  for (const auto &[N, Atoms] : {std::pair{128, 512}, std::pair{64, 4096}})
+    coulombCase(O.Small ? N / 8 + 3 : N, O.Small ? Atoms / 16 + 5 : Atoms, H,
+                O);
+  for (const auto &[Batch, N] : {std::pair{32768, 16}, std::pair{8192, 32}})
+    batchedCase(O.Small ? Batch / 256 : Batch, N, H, O);
 
   if (!VersusCuda.empty())
     std::printf("weft / hand-written CUDA, geometric mean over %zu cases: "

@@ -169,4 +169,41 @@ void nbody(const float *p, float *a, int n, float soft) {
   }
 }
 
+void coulomb(const float *atoms, float *grid, int natoms, int n,
+             float spacing) {
+  const long long points = static_cast<long long>(n) * n * n;
+#pragma omp target teams distribute parallel for collapse(3)                   \
+    map(to                                                                     \
+        : atoms [0:4 * natoms]) map(tofrom                                     \
+                                    : grid [0:points])
+  for (int z = 0; z < n; ++z)
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) {
+        float e = 0;
+        for (int a = 0; a < natoms; ++a) {
+          const float dx = x * spacing - atoms[4 * a];
+          const float dy = y * spacing - atoms[4 * a + 1];
+          const float dz = z * spacing - atoms[4 * a + 2];
+          e += atoms[4 * a + 3] / std::sqrt(dx * dx + dy * dy + dz * dz);
+        }
+        grid[(z * n + y) * n + x] = e;
+      }
+}
+
+void batchedMatmul(const float *a, const float *b, float *c, int batch, int n) {
+  const long long size = static_cast<long long>(batch) * n * n;
+#pragma omp target teams distribute parallel for collapse(3)                   \
+    map(to                                                                     \
+        : a [0:size], b [0:size]) map(tofrom                                   \
+                                      : c [0:size])
+  for (int p = 0; p < batch; ++p)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        float s = 0;
+        for (int k = 0; k < n; ++k)
+          s += a[(p * n + i) * n + k] * b[(p * n + k) * n + j];
+        c[(p * n + i) * n + j] = s;
+      }
+}
+
 } // namespace weft::bench::omp

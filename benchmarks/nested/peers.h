@@ -25,7 +25,11 @@
   void matmulAcc(const float *a, const float *b, float *c, int n, float alpha, \
                  float beta);                                                  \
   void jacobi(const float *in, float *out, int n);                             \
-  void nbody(const float *p, float *a, int n, float soft);
+  void nbody(const float *p, float *a, int n, float soft);                     \
+  void coulomb(const float *atoms, float *grid, int natoms, int n,             \
+               float spacing);                                                 \
+  void batchedMatmul(const float *a, const float *b, float *c, int batch,      \
+                     int n);
 
 namespace weft::bench::omp {
 WEFT_BENCH_PEER_FUNCTIONS

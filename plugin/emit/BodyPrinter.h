@@ -42,10 +42,11 @@ public:
   /// A register-tiled nest: blocks walk both levels' block tiles together,
   /// each thread computing its TM x TN outputs (RegisterTile.cpp).
   void registerTiles(int Indent);
-  /// The innermost level's body around its loop in tiles the whole block
-  /// reads: every thread of the block walks it (the block loads each tile
-  /// together), its statements guarded where the thread is out of range,
-  /// InRange false (TiledLoop.cpp).
+  /// A level's body in a nest with tiles the whole block reads: every
+  /// thread of the block walks it (the block loads each tile together),
+  /// its statements guarded where the thread is out of range, InRange
+  /// false; above the tiled level, its declarations and the next level
+  /// (TiledLoop.cpp).
   void wholeBlockBody(const ir::Level &L, int Indent,
                       const std::string &InRange);
 
@@ -77,8 +78,9 @@ private:
   /// their threads reach the tiles' barriers), each thread active where its
   /// indices are in range.
   void tiledLevel(const ir::Level &L, const std::string &Pad);
-  /// An inner level whose loop is in tiles the whole block reads: blocks
-  /// walk it together, as tiledLevel.
+  /// An inner level of a nest with tiles the whole block reads: blocks
+  /// walk it together, as tiledLevel, each thread in range where it is
+  /// here and in the levels around.
   void wholeBlockLevel(const ir::Level &L, const std::string &Pad);
   /// for (k = lo; k < hi; ++k) as tiles of WEFT_TILE iterations: the block
   /// loads each tile, waits, computes on it, and waits again before the

@@ -10,11 +10,14 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
     combineSplit(L, Pad);
     return;
   }
+  // Whole-block tiles: every level down to the tiled one walked by blocks
+  // together (a nest of one chain: each level is on it).
+  if (Plan->Tiled && Plan->Tiled->WholeBlock) {
+    wholeBlockLevel(L, Pad);
+    return;
+  }
   if (Plan->Tiled && Plan->Tiled->Inner == &L) {
-    if (Plan->Tiled->WholeBlock)
-      wholeBlockLevel(L, Pad);
-    else
-      tiledLevel(L, Pad);
+    tiledLevel(L, Pad);
     return;
   }
   const int A = Axis[L.Depth];

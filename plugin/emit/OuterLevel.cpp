@@ -69,7 +69,7 @@ std::string kernelBody(const plan::KernelPlan &P) {
        << (P.Outer == plan::OuterWalk::Uniform
                ? "    if (weft_in0)\n      weft::begin_iteration(weft_t0);\n"
                : "    weft::begin_iteration(weft_t0);\n");
-  if (P.Tiled && P.Tiled->Inner == &L)
+  if (P.Tiled && P.Tiled->WholeBlock)
     Printer.wholeBlockBody(L, 2, "weft_in0");
   else
     for (const ir::StmtPtr &S : L.Body) {

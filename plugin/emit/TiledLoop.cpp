@@ -91,6 +91,8 @@ void BodyPrinter::wholeBlockLevel(const ir::Level &L, const std::string &Pad) {
   const std::string A = axis(L.Depth), B = block(L.Depth);
   // The simulator's checker tells iterations one level in apart.
   const bool Checked = L.Depth == 1;
+  // Out of range above, the bounds might read outside the spans: they read
+  // only captures and indices the block shares (memory/TilingPlan).
   OS << Pad << "{\n"
      << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
      << expr(*L.Lower) << ");\n"
@@ -108,7 +110,7 @@ void BodyPrinter::wholeBlockLevel(const ir::Level &L, const std::string &Pad) {
      << In2 << "const weft::index_t weft_t" << D << " = weft_b" << D
      << " + weft::thread_idx(" << A << ");\n"
      << In2 << "const bool weft_in" << D << " = weft_t" << D << " < weft_count"
-     << D << ";\n";
+     << D << " && weft_in" << L.Depth - 1 << ";\n";
   if (Checked)
     OS << In2 << "if (weft_in" << D << ")\n"
        << In2 << "  weft::begin_inner_iteration(weft_t" << D << ");\n";
@@ -128,21 +130,26 @@ void BodyPrinter::wholeBlockLevel(const ir::Level &L, const std::string &Pad) {
 void BodyPrinter::wholeBlockBody(const ir::Level &L, int Indent,
                                  const std::string &InRange) {
   const std::string Pad(2 * Indent, ' ');
-  OS << Pad << "const bool weft_active = " << InRange << ";\n";
+  // Above the tiled level: its declarations, then the next level, which
+  // the block walks together too.
+  const bool Above = &L != Plan->Tiled->Inner;
+  const std::string Active = Above ? InRange : "weft_active";
+  if (!Above)
+    OS << Pad << "const bool weft_active = " << InRange << ";\n";
   bool After = false;
   for (const ir::StmtPtr &S : L.Body) {
     if (S.get() == Plan->Tiled->Loop) {
-      loadRegisters(*S, Pad, "weft_active");
+      loadRegisters(*S, Pad, Active);
       RegistersHandled.insert(S.get());
       tiledLoop(Pad, Indent);
       RegistersHandled.erase(S.get());
-      storeRegisters(*S, Pad, "weft_active");
-      OS << Pad << "if (weft_active) {\n";
+      storeRegisters(*S, Pad, Active);
+      OS << Pad << "if (" << Active << ") {\n";
       After = true;
       continue;
     }
-    if (After) {
-      stmt(*S, Indent + 1);
+    if (After || S->Kind == ir::Stmt::ParallelFor) {
+      stmt(*S, After ? Indent + 1 : Indent);
       continue;
     }
     // Out of range, an initializer of the thread's might read outside a
@@ -152,12 +159,12 @@ void BodyPrinter::wholeBlockBody(const ir::Level &L, int Indent,
       const std::string T =
           ir::typeName(N, S->VarType.Scalar, S->VarType.Struct);
       OS << Pad << (S->VarType.IsConst ? "const " : "") << T << " " << S->Name
-         << " = weft_active ? (" << T << ")(" << expr(*S->Exprs[0])
+         << " = " << Active << " ? (" << T << ")(" << expr(*S->Exprs[0])
          << ") : " << T << "();\n";
       continue;
     }
     if (S->Kind != ir::Stmt::Decl)
-      OS << Pad << "if (weft_active)\n";
+      OS << Pad << "if (" << Active << ")\n";
     stmt(*S, S->Kind == ir::Stmt::Decl ? Indent : Indent + 1);
   }
   if (After)
@@ -184,10 +191,10 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
     if (TL.WholeBlock) {
       // The loop may guard its reads: the block loads only elements in
       // the span.
-      const unsigned Sharing = TL.Inner->Depth;
-      OS << In << "for (weft::index_t weft_kk = weft::thread_idx("
-         << axis(Sharing)
-         << "); weft_kk < WEFT_TILE; weft_kk += " << block(Sharing) << ")\n"
+      OS << In
+         << "for (weft::index_t weft_kk = "
+            "(weft::index_t)weft::linear_thread(); "
+            "weft_kk < WEFT_TILE; weft_kk += WEFT_BLOCK_THREADS)\n"
          << In << "  if (weft_k0 + weft_kk < " << Hi << ") {\n"
          << In << "    const weft::index_t weft_at = (weft::index_t)(" << At
          << ");\n"

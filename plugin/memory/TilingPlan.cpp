@@ -2,7 +2,10 @@
 // threads share, and sizes them within the shared memory budget.
 #include "memory/TilingPlan.h"
 
+#include "ir/IrQueries.h"
+
 #include <algorithm>
+#include <set>
 
 namespace weft::memory {
 
@@ -13,27 +16,56 @@ unsigned elementBytes(const ir::Nest &N, const Tile &T) {
   return P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
 }
 
-/// A loop in tiles the whole block reads: the outer levels' indices the
-/// same in each block (one thread along their dimensions, or in the
-/// thread), the innermost level's threads sharing the tiles; as many
-/// iterations as threads, up to 256, within 24 KiB.
+/// E reads no local but indices the whole block shares.
+bool blockUniform(const ir::Expr &E, const std::set<std::string> &Shared) {
+  return !ir::anyExpression(E, [&](const ir::Expr &X) {
+    return (X.Kind == ir::Expr::Local && !Shared.count(X.Text)) ||
+           X.Kind == ir::Expr::LocalElement ||
+           X.Kind == ir::Expr::SpanElement || X.Kind == ir::Expr::Call;
+  });
+}
+
+/// A loop in tiles the whole block reads: every level of the chain on the
+/// grid (Span), walked by blocks together; a tile whose subscript reads an
+/// outer index needs that level one thread a block (else the block's
+/// threads would want different elements), and so do the levels' bounds
+/// (else their threads would walk different counts past the barriers); as
+/// many iterations as threads, up to 256, within 24 KiB.
 std::optional<TiledLoop> planWholeBlockTiling(const ir::Nest &N,
                                               const map::NestMapping &M) {
   std::optional<TiledLoop> Found = ir::findWholeBlockTileableLoop(N);
   if (!Found || M.Levels.size() != Found->Inner->Depth + 1)
     return std::nullopt;
-  const map::LevelMapping &L = M.Levels.back();
-  if (L.sequential() || L.Dop.Kind != map::Parallelism::Span || L.BlockSize < 2)
-    return std::nullopt;
-  for (std::size_t D = 0; D + 1 < M.Levels.size(); ++D)
-    if (!M.Levels[D].sequential() &&
-        (M.Levels[D].BlockSize != 1 || M.Levels[D].Dim == L.Dim))
+  unsigned Threads = 1;
+  std::set<std::string> Shared;
+  std::vector<const ir::Level *> Chain = ir::levels(N);
+  for (std::size_t D = 0; D < M.Levels.size(); ++D) {
+    const map::LevelMapping &L = M.Levels[D];
+    if (L.sequential() || L.Dop.Kind != map::Parallelism::Span)
       return std::nullopt;
+    Threads *= L.BlockSize;
+    if (D > 0 && (!blockUniform(*Chain[D]->Lower, Shared) ||
+                  !blockUniform(*Chain[D]->Upper, Shared)))
+      return std::nullopt;
+    if (L.BlockSize == 1 && D + 1 < M.Levels.size())
+      Shared.insert(Chain[D]->IndexName);
+  }
+  if (Threads < 2 || !blockUniform(*Found->Lower, Shared) ||
+      !blockUniform(*Found->Upper, Shared))
+    return std::nullopt;
+  Shared.insert(Found->Index);
+  std::vector<Tile> Kept;
+  for (Tile &T : Found->Tiles)
+    if (blockUniform(*T.Reads.front()->Operands[0], Shared))
+      Kept.push_back(std::move(T));
+  Found->Tiles = std::move(Kept);
+  if (Found->Tiles.empty())
+    return std::nullopt;
   std::size_t BytesPerIteration = 0;
   for (const Tile &T : Found->Tiles)
     BytesPerIteration += elementBytes(N, T);
   Found->Width = static_cast<unsigned>(std::min<std::size_t>(
-      std::min(256u, L.BlockSize), 24 * 1024 / BytesPerIteration));
+      std::min(256u, Threads), 24 * 1024 / BytesPerIteration));
   if (Found->Width < 4)
     return std::nullopt;
   return Found;

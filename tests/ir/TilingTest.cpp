@@ -162,31 +162,48 @@ TEST(Tiling, OneLevelNotWhereTheReadFollowsTheThreadOrNoneShareIt) {
 
 namespace {
 
-// A chain's innermost level: for i: for j: acc += a[i * K + k] in a loop
-// over k. With the outer level in the thread, or one thread a block along
-// its dimension where no two-level tile applies, the block shares i.
-TEST(Tiling, InnermostLevelTiledWhereTheBlockSharesTheOuterIndices) {
-  const ir::Nest Rows =
-      weft::test_nests::productNest(false, ir::ParamKind::ReadSpan);
+/// for z: for i: for j (all parallel): acc += a[<RowBase> + k] in a loop
+/// over k: productNest inside another level.
+ir::Nest chainOfThree(bool ThreadRow) {
+  ir::Nest Two =
+      weft::test_nests::productNest(ThreadRow, ir::ParamKind::ReadSpan);
+  ir::Nest N;
+  N.Params = std::move(Two.Params);
+  N.Root = level("z", 0, node(ir::Expr::IntLiteral, "8"));
+  auto Middle = std::make_unique<ir::Level>(std::move(Two.Root));
+  Middle->Depth = 1;
+  Middle->Body[0]->Nested->Depth = 2;
+  auto P = std::make_unique<ir::Stmt>();
+  P->Kind = ir::Stmt::ParallelFor;
+  P->Nested = std::move(Middle);
+  N.Root.Body.push_back(std::move(P));
+  ir::analyzeAccesses(N);
+  return N;
+}
+
+map::NestMapping threeLevels(unsigned MiddleBlock) {
   map::NestMapping M;
-  M.Levels = {{map::Dimension::None, 1, {map::Parallelism::Span, 1}, {}},
+  M.Levels = {{map::Dimension::Y, 1, {map::Parallelism::Span, 1}, {}},
+              {map::Dimension::Z, MiddleBlock, {map::Parallelism::Span, 1}, {}},
               {map::Dimension::X, 128, {map::Parallelism::Span, 1}, {}}};
-  std::optional<memory::TiledLoop> T = memory::planTiling(Rows, M);
+  return M;
+}
+
+// Coulomb's shape: the innermost level of three holds the loop; a read
+// following the middle index is the whole block's where that level has one
+// thread a block, and no tile where it has two.
+TEST(Tiling, InnermostLevelTiledWhereTheBlockSharesTheOuterIndices) {
+  const ir::Nest N = chainOfThree(false);
+  std::optional<memory::TiledLoop> T = memory::planTiling(N, threeLevels(1));
   ASSERT_TRUE(T);
   EXPECT_TRUE(T->WholeBlock);
-  EXPECT_EQ(T->Inner->Depth, 1u);
+  EXPECT_EQ(T->Inner->Depth, 2u);
   ASSERT_EQ(T->Tiles.size(), 1u);
   EXPECT_EQ(T->Tiles[0].Description, "a[((i * $K) + k)]");
-  // On the grid, the two-level plan's row tile comes first (a register
-  // tile builds on it).
-  M.Levels[0].Dim = map::Dimension::Y;
-  std::optional<memory::TiledLoop> Pair = memory::planTiling(Rows, M);
-  ASSERT_TRUE(Pair);
-  EXPECT_FALSE(Pair->WholeBlock);
-  // A read following the inner index is no whole block's.
-  M.Levels[0].Dim = map::Dimension::None;
-  EXPECT_FALSE(memory::planTiling(
-      weft::test_nests::productNest(true, ir::ParamKind::ReadSpan), M));
+  EXPECT_EQ(T->Width, 128u);
+  EXPECT_FALSE(memory::planTiling(N, threeLevels(2)));
+  // A read following the innermost index is no whole block's.
+  EXPECT_FALSE(memory::planTiling(chainOfThree(true), threeLevels(1)));
 }
 
 } // namespace

@@ -9,7 +9,8 @@
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat $(grep -l 'dspan<const float> px' %t.k/*.cu) | FileCheck %s --check-prefix=KERNEL
 // RUN: cat $(grep -l 'dspan<const weft_st_Particle' %t.k/*.cu) | FileCheck %s --check-prefix=STRUCT
-// RUN: cat $(grep -l 'int gz' %t.k/*.cu) | FileCheck %s --check-prefix=THREE
+// RUN: cat $(grep -l 'int gz' %t.k/*.cu | head -1) | FileCheck %s --check-prefix=THREE
+// RUN: cat $(grep -l 'WEFT_BLOCK_X 32' %t.k/*.cu) | FileCheck %s --check-prefix=ROWS
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
@@ -66,7 +67,7 @@ void accelerations(std::span<const float> px, std::span<const float> py,
 // KERNEL: float fx = ((float)0);
 // KERNEL: #if WEFT_STAGING
 // KERNEL-NEXT: for (weft::index_t weft_k0 = (weft::index_t)(0); weft_k0 < (weft::index_t)(n); weft_k0 += WEFT_TILE) {
-// KERNEL-NEXT: for (weft::index_t weft_kk = weft::thread_idx(0); weft_kk < WEFT_TILE; weft_kk += WEFT_BLOCK_X)
+// KERNEL-NEXT: for (weft::index_t weft_kk = (weft::index_t)weft::linear_thread(); weft_kk < WEFT_TILE; weft_kk += WEFT_BLOCK_THREADS)
 // KERNEL-NEXT: if (weft_k0 + weft_kk < (weft::index_t)(n)) {
 // KERNEL-NEXT: const weft::index_t weft_at =
 // KERNEL-NEXT: if (weft_at >= 0 && weft_at < (weft::index_t)px.size())
@@ -154,10 +155,37 @@ void coulomb3d(std::span<const float> atoms, std::span<float> grid,
 }
 // THREE: for (weft::index_t weft_b2 = (weft::index_t)weft::block_idx(0) * WEFT_BLOCK_X; weft_b2 < weft_count2;
 // THREE-NEXT: const weft::index_t weft_t2 = weft_b2 + weft::thread_idx(0);
-// THREE-NEXT: const bool weft_in2 = weft_t2 < weft_count2;
+// THREE-NEXT: const bool weft_in2 = weft_t2 < weft_count2 && weft_in1;
 // THREE-NEXT: const int x =
 // THREE-NEXT: const bool weft_active = weft_in2;
 // THREE: weft::barrier();
+
+// The same with four rows of y a block: the block walks y together too
+// (its threads past the last row still reach the barriers), and the tiles
+// follow a alone.
+// CHECK: remark: weft: level 2 (x): dim x, block 32, Span(1){{.*}}; loop over a in tiles of {{[0-9]+}} in shared memory: atoms[(4 * a)]
+void coulombRows(std::span<const float> atoms, std::span<float> grid,
+                 int natoms, int gx, int gy, int gz, float spacing) {
+#pragma weft parallel for
+  for (int z = 0; z < gz; ++z)
+#pragma weft parallel for block(4)
+    for (int y = 0; y < gy; ++y)
+#pragma weft parallel for block(32)
+      for (int x = 0; x < gx; ++x) {
+        float e = 0;
+        for (int a = 0; a < natoms; ++a) {
+          const float dx = x * spacing - atoms[4 * a];
+          const float dy = y * spacing - atoms[4 * a + 1];
+          const float dz = z * spacing - atoms[4 * a + 2];
+          e += atoms[4 * a + 3] / std::sqrt(dx * dx + dy * dy + dz * dz);
+        }
+        grid[(z * gy + y) * gx + x] = e;
+      }
+}
+// ROWS: for (weft::index_t weft_b1 = (weft::index_t)weft::block_idx({{[12]}}) * WEFT_BLOCK_{{[YZ]}}; weft_b1 < weft_count1;
+// ROWS: const bool weft_in1 = weft_t1 < weft_count1 && weft_in0;
+// ROWS: const bool weft_in2 = weft_t2 < weft_count2 && weft_in1;
+// ROWS: weft::barrier();
 
 // Not tiled: the loop's bounds follow the thread (a triangle), a loop that
 // breaks, and reads that follow the thread's index.
@@ -238,6 +266,10 @@ int main() {
     for (int I = 0; I < GX * GY * GZ; ++I)
       Check += G[I] * (1 + I % 3);
     std::printf("coulomb3d: %.4f\n", Check);
+    coulombRows(A, G, Atoms, GX, GY, GZ, 0.45f);
+    for (int I = 0; I < GX * GY * GZ; ++I)
+      Check += G[I] * (1 + I % 5);
+    std::printf("coulombRows: %.4f\n", Check);
   }
   {
     const int N = 70;
