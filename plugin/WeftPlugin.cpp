@@ -220,8 +220,8 @@ private:
         for (const memory::Tile &T : Tiled->Tiles) {
           const map::LevelMapping &Sharing =
               Chosen.Levels[Tiled->WholeBlock ? Tiled->Inner->Depth
-                            : T.AlongOuter    ? 1
-                                              : 0];
+                            : T.AlongOuter    ? Tiled->Inner->Depth
+                                              : Tiled->Outer->Depth];
           Text += std::string(" ") + T.Description + " (shared by the " +
                   std::to_string(Sharing.BlockSize) + " threads along " +
                   map::spelling(Sharing.Dim) + ")";

@@ -47,8 +47,7 @@ public:
   /// its statements guarded where the thread is out of range, InRange
   /// false; above the tiled level, its declarations and the next level
   /// (TiledLoop.cpp).
-  void wholeBlockBody(const ir::Level &L, int Indent,
-                      const std::string &InRange);
+  void walkedBody(const ir::Level &L, int Indent, const std::string &InRange);
 
 private:
   // ---- Inner levels (InnerLevel.cpp) ---------------------------------------
@@ -78,10 +77,11 @@ private:
   /// their threads reach the tiles' barriers), each thread active where its
   /// indices are in range.
   void tiledLevel(const ir::Level &L, const std::string &Pad);
-  /// An inner level of a nest with tiles the whole block reads: blocks
-  /// walk it together, as tiledLevel, each thread in range where it is
-  /// here and in the levels around.
-  void wholeBlockLevel(const ir::Level &L, const std::string &Pad);
+  /// An inner level above or holding a loop of tiles the whole block
+  /// reads, or the outer level of a tiled pair below the root: blocks walk
+  /// it together, as tiledLevel, each thread in range where it is here and
+  /// in the levels around.
+  void walkedLevel(const ir::Level &L, const std::string &Pad);
   /// for (k = lo; k < hi; ++k) as tiles of WEFT_TILE iterations: the block
   /// loads each tile, waits, computes on it, and waits again before the
   /// next load.

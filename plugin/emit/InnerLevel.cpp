@@ -10,10 +10,11 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
     combineSplit(L, Pad);
     return;
   }
-  // Whole-block tiles: every level down to the tiled one walked by blocks
-  // together (a nest of one chain: each level is on it).
-  if (Plan->Tiled && Plan->Tiled->WholeBlock) {
-    wholeBlockLevel(L, Pad);
+  // Tiles: every level down to the tiled one walked by blocks together (a
+  // nest of one chain: each level is on it), the pair's inner one with its
+  // tiles' rows and columns.
+  if (Plan->Tiled && (Plan->Tiled->WholeBlock || &L == Plan->Tiled->Outer)) {
+    walkedLevel(L, Pad);
     return;
   }
   if (Plan->Tiled && Plan->Tiled->Inner == &L) {

@@ -70,7 +70,7 @@ std::string kernelBody(const plan::KernelPlan &P) {
                ? "    if (weft_in0)\n      weft::begin_iteration(weft_t0);\n"
                : "    weft::begin_iteration(weft_t0);\n");
   if (P.Tiled && P.Tiled->WholeBlock)
-    Printer.wholeBlockBody(L, 2, "weft_in0");
+    Printer.walkedBody(L, 2, "weft_in0");
   else
     for (const ir::StmtPtr &S : L.Body) {
       Printer.stmt(*S, 2);

@@ -23,37 +23,46 @@ std::string BodyPrinter::tileRead(std::size_t T) {
   const std::string Name = "weft_tile" + std::to_string(T);
   if (TL.WholeBlock)
     return Name + ".ld(" + K + ")";
+  const unsigned D = TL.Inner->Depth;
   if (TL.Tiles[T].AlongOuter)
-    return Name + ".ld((weft::index_t)weft::thread_idx(" + axis(0) +
+    return Name + ".ld((weft::index_t)weft::thread_idx(" + axis(D - 1) +
            ") * (WEFT_TILE + 1) + " + K + ")";
-  return Name + ".ld(" + K + " * (" + block(1) + " + 1) + weft::thread_idx(" +
-         axis(1) + "))";
+  return Name + ".ld(" + K + " * (" + block(D) + " + 1) + weft::thread_idx(" +
+         axis(D) + "))";
 }
 
 void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
   const std::string T = ir::spelling(L.IndexType), In = Pad + "  ",
                     In2 = In + "  ";
+  const std::string D = std::to_string(L.Depth),
+                    O = std::to_string(L.Depth - 1);
+  const std::string A = axis(L.Depth), B = block(L.Depth);
+  // The simulator's checker tells iterations one level in apart.
+  const bool Checked = L.Depth == 1;
   OS << Pad << "{\n"
-     << In << "const weft::index_t weft_lo1 = (weft::index_t)("
+     << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
      << expr(*L.Lower) << ");\n"
-     << In << "const weft::index_t weft_hi1 = (weft::index_t)("
+     << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
      << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
-     << In
-     << "const weft::index_t weft_count1 = weft_hi1 > weft_lo1 ? (weft_hi1 "
-        "- weft_lo1 + "
-     << (L.Step - 1) << ") / " << L.Step << " : 0;\n"
-     << In << "weft::inner_level(true);\n"
-     << In << "for (weft::index_t weft_b1 = (weft::index_t)weft::block_idx("
-     << axis(1) << ") * " << block(1)
-     << "; weft_b1 < weft_count1; weft_b1 += (weft::index_t)weft::grid_dim("
-     << axis(1) << ") * " << block(1) << ") {\n"
-     << In2 << "const weft::index_t weft_t1 = weft_b1 + weft::thread_idx("
-     << axis(1) << ");\n"
-     << In2 << "const bool weft_in1 = weft_t1 < weft_count1;\n"
-     << In2 << "const bool weft_active = weft_in0 && weft_in1;\n"
-     << In2 << "weft::begin_inner_iteration(weft_t1);\n"
-     << In2 << "const " << T << " " << L.IndexName << " = (" << T
-     << ")(weft_lo1 + weft_t1"
+     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
+     << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
+     << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
+  if (Checked)
+    OS << In << "weft::inner_level(true);\n";
+  OS << In << "for (weft::index_t weft_b" << D
+     << " = (weft::index_t)weft::block_idx(" << A << ") * " << B << "; weft_b"
+     << D << " < weft_count" << D << "; weft_b" << D
+     << " += (weft::index_t)weft::grid_dim(" << A << ") * " << B << ") {\n"
+     << In2 << "const weft::index_t weft_t" << D << " = weft_b" << D
+     << " + weft::thread_idx(" << A << ");\n"
+     << In2 << "const bool weft_in" << D << " = weft_t" << D << " < weft_count"
+     << D << ";\n"
+     << In2 << "const bool weft_active = weft_in" << O << " && weft_in" << D
+     << ";\n";
+  if (Checked)
+    OS << In2 << "weft::begin_inner_iteration(weft_t" << D << ");\n";
+  OS << In2 << "const " << T << " " << L.IndexName << " = (" << T << ")(weft_lo"
+     << D << " + weft_t" << D
      << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
   const unsigned Saved = Depth;
   Depth = L.Depth;
@@ -82,10 +91,13 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
   }
   OS << In2 << "}\n";
   Depth = Saved;
-  OS << In << "}\n" << In << "weft::inner_level(false);\n" << Pad << "}\n";
+  OS << In << "}\n";
+  if (Checked)
+    OS << In << "weft::inner_level(false);\n";
+  OS << Pad << "}\n";
 }
 
-void BodyPrinter::wholeBlockLevel(const ir::Level &L, const std::string &Pad) {
+void BodyPrinter::walkedLevel(const ir::Level &L, const std::string &Pad) {
   const std::string T = ir::spelling(L.IndexType), D = std::to_string(L.Depth),
                     In = Pad + "  ", In2 = In + "  ";
   const std::string A = axis(L.Depth), B = block(L.Depth);
@@ -119,7 +131,7 @@ void BodyPrinter::wholeBlockLevel(const ir::Level &L, const std::string &Pad) {
      << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
   const unsigned Saved = Depth;
   Depth = L.Depth;
-  wholeBlockBody(L, static_cast<int>(In2.size() / 2), "weft_in" + D);
+  walkedBody(L, static_cast<int>(In2.size() / 2), "weft_in" + D);
   Depth = Saved;
   OS << In << "}\n";
   if (Checked)
@@ -127,8 +139,8 @@ void BodyPrinter::wholeBlockLevel(const ir::Level &L, const std::string &Pad) {
   OS << Pad << "}\n";
 }
 
-void BodyPrinter::wholeBlockBody(const ir::Level &L, int Indent,
-                                 const std::string &InRange) {
+void BodyPrinter::walkedBody(const ir::Level &L, int Indent,
+                             const std::string &InRange) {
   const std::string Pad(2 * Indent, ' ');
   // Above the tiled level: its declarations, then the next level, which
   // the block walks together too.
@@ -205,16 +217,21 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
          << In << "  }\n";
       continue;
     }
-    const unsigned Loader = Tile.AlongOuter ? 1 : 0, Owner = 1 - Loader;
+    // The pair's depths: the outer level's threads own rows, the inner's
+    // columns; the other dimension's threads load them.
+    const unsigned Inner = TL.Inner->Depth, Outer = Inner - 1;
+    const unsigned Loader = Tile.AlongOuter ? Inner : Outer,
+                   Owner = Tile.AlongOuter ? Outer : Inner;
     OS << In << "for (weft::index_t weft_kk = weft::thread_idx(" << axis(Loader)
        << "); weft_kk < WEFT_TILE; weft_kk += " << block(Loader) << ")\n"
        << In << "  if (weft_in" << Owner << " && weft_k0 + weft_kk < " << Hi
        << ")\n"
        << In << "    " << Name << "["
-       << (Tile.AlongOuter ? "(weft::index_t)weft::thread_idx(" + axis(0) +
-                                 ") * (WEFT_TILE + 1) + weft_kk"
-                           : "weft_kk * (" + block(1) +
-                                 " + 1) + weft::thread_idx(" + axis(1) + ")")
+       << (Tile.AlongOuter
+               ? "(weft::index_t)weft::thread_idx(" + axis(Outer) +
+                     ") * (WEFT_TILE + 1) + weft_kk"
+               : "weft_kk * (" + block(Inner) + " + 1) + weft::thread_idx(" +
+                     axis(Inner) + ")")
        << "] = " << Source << ";\n";
   }
   OS << In << "weft::barrier();\n"

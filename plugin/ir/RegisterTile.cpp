@@ -31,8 +31,8 @@ std::optional<RegisterTileable>
 registerTileable(const Nest &N, const TileableLoop &T,
                  const std::vector<ReplacedElement> &Registers) {
   const Level &Inner = *T.Inner;
-  if (N.Root.Body.size() != 1 || !gridUniform(*Inner.Lower) ||
-      !gridUniform(*Inner.Upper))
+  if (T.Outer != &N.Root || N.Root.Body.size() != 1 ||
+      !gridUniform(*Inner.Lower) || !gridUniform(*Inner.Upper))
     return std::nullopt;
   RegisterTileable R;
   bool After = false;

@@ -45,9 +45,12 @@ bool safeDeclaration(const Stmt &S) {
 
 class TileSearch {
 public:
+  /// Shared: indices every thread of a block has alike (levels above the
+  /// pair), read as captures.
   TileSearch(const Nest &N, TileableLoop &T, const std::set<std::string> &Outer,
-             const std::set<std::string> &Inner)
-      : N(N), T(T), Outer(Outer), Inner(Inner) {}
+             const std::set<std::string> &Inner,
+             const std::set<std::string> &Shared = {})
+      : N(N), T(T), Outer(Outer), Inner(Inner), Shared(Shared) {}
 
   void walk(const Stmt &S) {
     for (const ExprPtr &E : S.Exprs)
@@ -73,7 +76,7 @@ private:
     for (const std::string &Name : Names) {
       UsesOuter = UsesOuter || Outer.count(Name);
       UsesInner = UsesInner || Inner.count(Name);
-      if (!Outer.count(Name) && !Inner.count(Name))
+      if (!Outer.count(Name) && !Inner.count(Name) && !Shared.count(Name))
         return; // declared inside the loop: not known at the load
     }
     if (UsesOuter && UsesInner)
@@ -89,28 +92,28 @@ private:
     Tile Found;
     Found.Param = E.ParamIndex;
     Found.AlongOuter = !UsesInner;
+    Found.FollowsThread = UsesOuter || UsesInner;
     Found.Reads.push_back(&E);
     Found.Description = Description;
     T.Tiles.push_back(std::move(Found));
   }
 
-  /// Sub as a sum of terms, one of them the loop's index (times a
-  /// coefficient of captures), the others free of it; Names collects the
-  /// locals the others read.
+  /// Sub as a sum of terms (products of sums and captures distributed),
+  /// one of them the loop's index (times a coefficient of captures), the
+  /// others free of it; Names collects the locals the others read.
   bool split(const Expr &Sub, bool &HasIndex,
              std::set<std::string> &Names) const {
     const Expr &E = stripCasts(Sub);
     if (E.Kind == Expr::Binary && E.Text == "+")
       return split(*E.Operands[0], HasIndex, Names) &&
              split(*E.Operands[1], HasIndex, Names);
-    auto IsIndex = [&](const Expr &X) {
-      const Expr &V = stripCasts(X);
-      return V.Kind == Expr::Local && V.Text == T.Index;
-    };
-    if (IsIndex(E) ||
-        (E.Kind == Expr::Binary && E.Text == "*" &&
-         ((IsIndex(*E.Operands[0]) && gridUniform(*E.Operands[1])) ||
-          (IsIndex(*E.Operands[1]) && gridUniform(*E.Operands[0]))))) {
+    // A sum times captures, (p * n + k) * n: each term times them.
+    if (E.Kind == Expr::Binary && E.Text == "*")
+      for (int Scaled : {0, 1})
+        if (gridUniform(*E.Operands[1 - Scaled]) &&
+            !gridUniform(*E.Operands[Scaled]))
+          return split(*E.Operands[Scaled], HasIndex, Names);
+    if (E.Kind == Expr::Local && E.Text == T.Index) {
       if (HasIndex)
         return false;
       HasIndex = true;
@@ -126,6 +129,7 @@ private:
   const Nest &N;
   TileableLoop &T;
   const std::set<std::string> &Outer, &Inner;
+  const std::set<std::string> Shared;
 };
 
 } // namespace
@@ -134,25 +138,50 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N) {
   for (const Allocation &A : N.Allocations)
     if (A.FixedSize < 0)
       return std::nullopt;
-  // The outermost body: safe declarations and the one inner level.
-  std::set<std::string> Outer = {N.Root.IndexName};
-  const Level *InnerLevel = nullptr;
-  if (!N.Root.Reductions.empty())
-    return std::nullopt;
-  for (const StmtPtr &S : N.Root.Body) {
-    if (S->Kind == Stmt::ParallelFor && !InnerLevel) {
-      InnerLevel = S->Nested.get();
-      continue;
-    }
-    if (InnerLevel || !safeDeclaration(*S))
+  // Down a chain of levels, each body safe declarations and the next level:
+  // the last two are the pair the tiles follow, the ones above walked with
+  // one thread a block (memory/TilingPlan), their indices alike in a block.
+  std::vector<const Level *> Chain = {&N.Root};
+  std::set<std::string> Outer, Shared;
+  for (;;) {
+    const Level &L = *Chain.back();
+    if (!L.Reductions.empty())
       return std::nullopt;
-    Outer.insert(S->Name);
+    const Level *Next = nullptr;
+    for (const StmtPtr &S : L.Body)
+      if (S->Kind == Stmt::ParallelFor && !Next)
+        Next = S->Nested.get();
+    if (!Next)
+      break;
+    Shared.insert(Outer.begin(), Outer.end());
+    Outer = {L.IndexName};
+    for (const StmtPtr &S : L.Body) {
+      if (S->Kind == Stmt::ParallelFor && S->Nested.get() == Next)
+        continue;
+      if (!safeDeclaration(*S))
+        return std::nullopt;
+      Outer.insert(S->Name);
+    }
+    Chain.push_back(Next);
   }
-  if (!InnerLevel || !InnerLevel->Reductions.empty())
+  if (Chain.size() < 2)
+    return std::nullopt;
+  const Level *InnerLevel = Chain.back();
+  // The blocks walk the inner level together: its bounds the same for all
+  // their threads (captures and indices above the pair).
+  auto Uniform = [&](const Expr &E) {
+    return !anyExpression(E, [&](const Expr &X) {
+      return (X.Kind == Expr::Local && !Shared.count(X.Text)) ||
+             X.Kind == Expr::LocalElement || X.Kind == Expr::SpanElement ||
+             X.Kind == Expr::Call || assigns(X);
+    });
+  };
+  if (!Uniform(*InnerLevel->Lower) || !Uniform(*InnerLevel->Upper))
     return std::nullopt;
   // The inner body: safe declarations and expression statements, then the
   // loop.
   TileableLoop T;
+  T.Outer = Chain[Chain.size() - 2];
   T.Inner = InnerLevel;
   std::set<std::string> Inner = {InnerLevel->IndexName};
   for (const StmtPtr &S : InnerLevel->Body) {
@@ -180,7 +209,7 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N) {
   }
   if (!T.Loop)
     return std::nullopt;
-  TileSearch(N, T, Outer, Inner).walk(*T.Loop->Children[1]);
+  TileSearch(N, T, Outer, Inner, Shared).walk(*T.Loop->Children[1]);
   if (T.Tiles.empty())
     return std::nullopt;
   return T;

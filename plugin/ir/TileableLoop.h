@@ -20,14 +20,19 @@ struct Tile {
   /// row, shared along the inner dimension: A[i][k]); false: the inner one
   /// (B[k][j], shared along the outer dimension).
   bool AlongOuter = true;
+  /// False: the reads follow neither index of the pair (k alone), so that
+  /// every row of the tile is the same.
+  bool FollowsThread = true;
   std::vector<const Expr *> Reads; // the SpanElement expressions
   std::string Description;
 };
 
 struct TileableLoop {
-  /// The level whose body holds the loop: at depth 1, or the root of a
-  /// one-level nest, whose tiles follow no parallel index (each element is
-  /// read by the whole block: WholeBlock).
+  /// The level whose body holds the loop, and the one around it (the pair
+  /// the tiles follow; null for WholeBlock). Or the innermost level of a
+  /// chain whose tiles follow no parallel index the block's threads tell
+  /// apart (each element is read by the whole block: WholeBlock).
+  const Level *Outer = nullptr;
   const Level *Inner = nullptr;
   bool WholeBlock = false;
   const Stmt *Loop = nullptr; // one of Inner's own statements
@@ -38,11 +43,14 @@ struct TileableLoop {
   unsigned Width = 0; // iterations per tile, set by the memory plan
 };
 
-/// A perfectly nested chain of two levels without reductions or run-time
-/// arrays whose inner level runs `for (k = lo; k < hi; ++k)` with bounds of
-/// captures only, no break, and only declarations without span accesses
+/// A perfectly nested chain of levels without reductions or run-time
+/// arrays, each outer body only declarations without span accesses and the
+/// next level, whose innermost level (with bounds of captures and indices
+/// above the last two levels) runs `for (k = lo; k < hi; ++k)` with bounds
+/// of captures only, no break, and only declarations without span accesses
 /// and expression statements before it; Tiles lists its reads that follow
-/// one index and k.
+/// one index of the last two levels and k (and indices above them, which a
+/// mapping shares among a block's threads: a batch of small products).
 std::optional<TileableLoop> findTileableLoop(const Nest &N);
 
 /// A chain of levels without reductions or run-time arrays, each outer

@@ -78,26 +78,39 @@ std::optional<TiledLoop> planPairTiling(const ir::Nest &N,
 
 std::optional<TiledLoop> planTiling(const ir::Nest &N,
                                     const map::NestMapping &M) {
-  // The two-level tiles first: a register tile builds on them.
-  if (std::optional<TiledLoop> Pair = planPairTiling(N, M))
+  // The pair's tiles first where some follow a thread's index (a register
+  // tile builds on them); else the whole block's, which load each element
+  // once a block rather than once a row of it.
+  std::optional<TiledLoop> Pair = planPairTiling(N, M);
+  if (Pair && std::any_of(Pair->Tiles.begin(), Pair->Tiles.end(),
+                          [](const Tile &T) { return T.FollowsThread; }))
     return Pair;
-  return planWholeBlockTiling(N, M);
+  if (std::optional<TiledLoop> Whole = planWholeBlockTiling(N, M))
+    return Whole;
+  return Pair;
 }
 
 namespace {
 
-/// Tiles of a two-level nest spread over a 2-D block.
+/// Tiles of the last two levels of a nest spread over a 2-D block.
 std::optional<TiledLoop> planPairTiling(const ir::Nest &N,
                                         const map::NestMapping &M) {
-  if (M.Levels.size() != 2)
+  std::optional<TiledLoop> Found = ir::findTileableLoop(N);
+  // At most one level above the pair (the root, walked by blocks
+  // together), with one thread a block: a batch index.
+  if (!Found || M.Levels.size() != Found->Inner->Depth + 1 ||
+      M.Levels.size() > 3)
     return std::nullopt;
-  const map::LevelMapping &L0 = M.Levels[0], &L1 = M.Levels[1];
+  const std::size_t Pair = Found->Outer->Depth;
+  for (std::size_t D = 0; D < Pair; ++D)
+    if (M.Levels[D].sequential() ||
+        M.Levels[D].Dop.Kind != map::Parallelism::Span ||
+        M.Levels[D].BlockSize != 1)
+      return std::nullopt;
+  const map::LevelMapping &L0 = M.Levels[Pair], &L1 = M.Levels[Pair + 1];
   if (L0.sequential() || L1.sequential() ||
       L0.Dop.Kind != map::Parallelism::Span ||
       L1.Dop.Kind != map::Parallelism::Span || L0.Dim == L1.Dim)
-    return std::nullopt;
-  std::optional<TiledLoop> Found = ir::findTileableLoop(N);
-  if (!Found)
     return std::nullopt;
   TiledLoop &T = *Found;
   // A tile pays when threads share it: a row along the inner dimension's

@@ -18,8 +18,9 @@ namespace weft::memory {
 using Tile = ir::Tile;
 using TiledLoop = ir::TileableLoop;
 
-/// The loop to tile under this mapping, if any (ir::findTileableLoop): both
-/// levels on the grid (Span) along two dimensions; a tile is kept where at
+/// The loop to tile under this mapping, if any (ir::findTileableLoop): the
+/// last two levels on the grid (Span) along two dimensions, a level above
+/// them (at most one) with one thread a block; a tile is kept where at
 /// least two threads share it; Width is set. Or one whose tiles the whole
 /// block reads (ir::findWholeBlockTileableLoop): the innermost level on the
 /// grid (Span) in blocks of two threads or more, the others in the thread

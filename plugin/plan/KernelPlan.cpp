@@ -44,7 +44,9 @@ BoundExpr tileBytes(const KernelPlan &P, const memory::Tile &Tile,
   };
   if (P.Tiled->WholeBlock)
     return mul(Staged(Width), BoundExpr::literal(Bytes));
-  const int Outer = P.Shape.Depths[0].Axis, Inner = P.Shape.Depths[1].Axis;
+  const unsigned Pair = P.Tiled->Outer->Depth;
+  const int Outer = P.Shape.Depths[Pair].Axis,
+            Inner = P.Shape.Depths[Pair + 1].Axis;
   BoundExpr Elements;
   if (P.RegisterTile) {
     const BoundExpr Run =
@@ -215,10 +217,11 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
     for (std::size_t T = 0; T < P.Tiled->Tiles.size(); ++T) {
       const memory::Tile &Tile = P.Tiled->Tiles[T];
       const ir::Param &Param = N.Params[Tile.Param];
-      const std::string Outer = AxisMacro[P.Shape.Depths[0].Axis],
+      const unsigned Pair = P.Tiled->Outer ? P.Tiled->Outer->Depth : 0;
+      const std::string Outer = AxisMacro[P.Shape.Depths[Pair].Axis],
                         Inner = P.Tiled->WholeBlock
                                     ? ""
-                                    : AxisMacro[P.Shape.Depths[1].Axis];
+                                    : AxisMacro[P.Shape.Depths[Pair + 1].Axis];
       // A register tile's are [WEFT_TILE][its block tile + 4]: fragments
       // of 4 in a row stay 16-byte aligned.
       const std::string Count =

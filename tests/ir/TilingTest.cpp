@@ -189,20 +189,24 @@ map::NestMapping threeLevels(unsigned MiddleBlock) {
   return M;
 }
 
-// Coulomb's shape: the innermost level of three holds the loop; a read
-// following the middle index is the whole block's where that level has one
-// thread a block, and no tile where it has two.
-TEST(Tiling, InnermostLevelTiledWhereTheBlockSharesTheOuterIndices) {
+// A batch of products' shape: the last two levels of three are the pair
+// the tiles follow, the level above them one thread a block (the block
+// shares its index); with two threads a block there, no tiles.
+TEST(Tiling, PairUnderABatchLevelIsTiled) {
   const ir::Nest N = chainOfThree(false);
   std::optional<memory::TiledLoop> T = memory::planTiling(N, threeLevels(1));
   ASSERT_TRUE(T);
-  EXPECT_TRUE(T->WholeBlock);
+  EXPECT_FALSE(T->WholeBlock);
+  ASSERT_TRUE(T->Outer);
+  EXPECT_EQ(T->Outer->Depth, 1u);
   EXPECT_EQ(T->Inner->Depth, 2u);
   ASSERT_EQ(T->Tiles.size(), 1u);
+  EXPECT_TRUE(T->Tiles[0].AlongOuter);
   EXPECT_EQ(T->Tiles[0].Description, "a[((i * $K) + k)]");
-  EXPECT_EQ(T->Width, 128u);
-  EXPECT_FALSE(memory::planTiling(N, threeLevels(2)));
-  // A read following the innermost index is no whole block's.
+  map::NestMapping TwoABlock = threeLevels(4);
+  TwoABlock.Levels[0].BlockSize = 2;
+  EXPECT_FALSE(memory::planTiling(N, TwoABlock));
+  // A read following both of the pair's indices is no tile's.
   EXPECT_FALSE(memory::planTiling(chainOfThree(true), threeLevels(1)));
 }
 
