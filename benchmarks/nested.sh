@@ -23,7 +23,7 @@ for arg in "$@"; do
     --tune-calls=*) rounds+=(--tune-calls "${arg#--tune-calls=}") ;;
     --run-only) run_only=1 ;;
     --build-only) build_only=1 ;;
-    *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 config=$build/bin/weft-config
