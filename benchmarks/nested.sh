@@ -1,7 +1,7 @@
 #!/bin/bash
 # weft on nested loops (Lee et al.'s sumRows/sumCols at their three shapes, a
 # matrix product, a Jacobi step, n-body, Coulomb 3-D, batches of small
-# products) against hand-written CUDA, the paper's fixed mappings, clang
+# products, a 5 x 5 convolution) against hand-written CUDA, the paper's fixed mappings, clang
 # 19's OpenMP offload and GCC 12's OpenACC, side by side in one run
 # (nested/main.cpp); every result checked against the loops
 # built without the plugin. Times need an NVIDIA GPU; elsewhere weft runs where

@@ -191,3 +191,31 @@ extern "C" __global__ void batchedMatmul(const float *a, const float *b,
     s += ta[i][k] * tb[k][j];
   c[base + i * n + j] = s;
 }
+
+// conv5: 32 x 8 outputs a block from a 36 x 12 tile of the image (the
+// outputs' 2-element halo on each side) and the filter, both in shared
+// memory; one output a thread.
+extern "C" __global__ void conv5(const float *in, const float *f, float *out,
+                                 int h, int w) {
+  __shared__ float tile[12][37], filter[25];
+  const int x0 = blockIdx.x * 32, y0 = blockIdx.y * 8;
+  const int t = threadIdx.y * 32 + threadIdx.x;
+  if (t < 25)
+    filter[t] = f[t];
+  for (int e = t; e < 12 * 36; e += 256) {
+    const int r = e / 36, c = e % 36;
+    tile[r][c] = y0 + r < h && x0 + c < w ? in[(long long)(y0 + r) * w + x0 + c]
+                                          : 0.0f;
+  }
+  __syncthreads();
+  const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
+  if (x >= w - 4 || y >= h - 4)
+    return;
+  float s = 0;
+#pragma unroll
+  for (int dy = 0; dy < 5; ++dy)
+#pragma unroll
+    for (int dx = 0; dx < 5; ++dx)
+      s += tile[threadIdx.y + dy][threadIdx.x + dx] * filter[dy * 5 + dx];
+  out[(long long)y * (w - 4) + x] = s;
+}

@@ -142,4 +142,19 @@ void WEFT_BENCH_NAME(batchedMatmul)(std::span<const float> a,
   }
 }
 
+// A 2-D convolution with a 5 x 5 filter over an h x w image (its valid
+// part: (h - 4) x (w - 4) outputs).
+void WEFT_BENCH_NAME(conv5)(std::span<const float> in, std::span<const float> f,
+                            std::span<float> out, int h, int w) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int y = 0; y < h - 4; ++y)
+#pragma weft parallel for
+      for (int x = 0; x < w - 4; ++x) {
+    float s = 0;
+    for (int dy = 0; dy < 5; ++dy)
+      for (int dx = 0; dx < 5; ++dx)
+        s += in[(y + dy) * w + x + dx] * f[dy * 5 + dx];
+    out[y * (w - 4) + x] = s;
+  }
+}
+
 } // namespace weft::bench

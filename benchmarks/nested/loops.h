@@ -23,7 +23,9 @@ namespace weft::bench {
                        int natoms, int n, float spacing);                      \
   void batchedMatmul##SUFFIX(std::span<const float> a,                         \
                              std::span<const float> b, std::span<float> c,     \
-                             int batch, int n);
+                             int batch, int n);                                \
+  void conv5##SUFFIX(std::span<const float> in, std::span<const float> f,      \
+                     std::span<float> out, int h, int w);
 
 WEFT_BENCH_DECLARE(_auto)
 WEFT_BENCH_DECLARE(_1d)

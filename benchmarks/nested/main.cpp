@@ -47,6 +47,8 @@ using CoulombFn = void (*)(std::span<const float>, std::span<float>, int, int,
                            float);
 using BatchedFn = void (*)(std::span<const float>, std::span<const float>,
                            std::span<float>, int, int);
+using ConvFn = void (*)(std::span<const float>, std::span<const float>,
+                        std::span<float>, int, int);
 
 /// The loops of loops.cpp under one mapping strategy.
 struct Strategy {
@@ -58,17 +60,19 @@ struct Strategy {
   NbodyFn Nbody;
   CoulombFn Coulomb;
   BatchedFn Batched;
+  ConvFn Conv5;
 };
 const Strategy Strategies[] = {
     {"weft", sumRows_auto, sumCols_auto, matmul_auto, matmulAcc_auto,
-     jacobi_auto, nbody_auto, coulomb_auto, batchedMatmul_auto},
+     jacobi_auto, nbody_auto, coulomb_auto, batchedMatmul_auto, conv5_auto},
     {"weft 1d", sumRows_1d, sumCols_1d, matmul_1d, matmulAcc_1d, jacobi_1d,
-     nbody_1d, coulomb_1d, batchedMatmul_1d},
+     nbody_1d, coulomb_1d, batchedMatmul_1d, conv5_1d},
     {"weft thread_block", sumRows_thread_block, sumCols_thread_block,
      matmul_thread_block, matmulAcc_thread_block, jacobi_thread_block,
-     nbody_thread_block, coulomb_thread_block, batchedMatmul_thread_block},
+     nbody_thread_block, coulomb_thread_block, batchedMatmul_thread_block,
+     conv5_thread_block},
     {"weft warp", sumRows_warp, sumCols_warp, matmul_warp, matmulAcc_warp,
-     jacobi_warp, nbody_warp, coulomb_warp, batchedMatmul_warp},
+     jacobi_warp, nbody_warp, coulomb_warp, batchedMatmul_warp, conv5_warp},
 };
 constexpr std::size_t NumStrategies = std::size(Strategies);
 
@@ -88,14 +92,15 @@ struct DirectivePeer {
   void (*Nbody)(const float *, float *, int, float);
   void (*Coulomb)(const float *, float *, int, int, float);
   void (*Batched)(const float *, const float *, float *, int, int);
+  void (*Conv5)(const float *, const float *, float *, int, int);
 };
 const DirectivePeer Peers[] = {
     {"openmp", omp::unavailable, omp::runsOnHost, omp::keep, omp::release,
      omp::takeBack, omp::sumRows, omp::sumCols, omp::matmul, omp::matmulAcc,
-     omp::jacobi, omp::nbody, omp::coulomb, omp::batchedMatmul},
+     omp::jacobi, omp::nbody, omp::coulomb, omp::batchedMatmul, omp::conv5},
     {"openacc", acc::unavailable, acc::runsOnHost, acc::keep, acc::release,
      acc::takeBack, acc::sumRows, acc::sumCols, acc::matmul, acc::matmulAcc,
-     acc::jacobi, acc::nbody, acc::coulomb, acc::batchedMatmul},
+     acc::jacobi, acc::nbody, acc::coulomb, acc::batchedMatmul, acc::conv5},
 };
 constexpr std::size_t NumPeers = std::size(Peers);
 
@@ -173,7 +178,7 @@ struct HandWritten {
   CUfunction SumRows = nullptr, SumColsPartial = nullptr,
              SumColsCombine = nullptr, Matmul = nullptr, MatmulAcc = nullptr,
              Jacobi = nullptr, Nbody = nullptr, Coulomb = nullptr,
-             Batched = nullptr;
+             Batched = nullptr, Conv5 = nullptr;
   unsigned Multiprocessors = 132;
   /// A device-to-device copy's rate, bytes read plus bytes written, in
   /// GB/s: the memory-bound cases' ceiling.
@@ -220,8 +225,9 @@ struct HandWritten {
     Nbody = Cuda.function("nbody");
     Coulomb = Cuda.function("coulomb");
     Batched = Cuda.function("batchedMatmul");
+    Conv5 = Cuda.function("conv5");
     if (!SumRows || !SumColsPartial || !SumColsCombine || !Matmul ||
-        !MatmulAcc || !Jacobi || !Nbody || !Coulomb || !Batched)
+        !MatmulAcc || !Jacobi || !Nbody || !Coulomb || !Batched || !Conv5)
       Unavailable = "a hand-written kernel is missing from its module";
     else
       measureCopy();
@@ -873,6 +879,51 @@ void batchedCase(int Batch, int N, HandWritten &H, const Options &O) {
          Variants, {0, 2.0 * double(Size) * N});
 }
 
+/// A 5 x 5 convolution over an N x N image, checked everywhere (in
+/// double); 2 floating-point operations a tap.
+void conv5Case(int N, HandWritten &H, const Options &O) {
+  const std::size_t Size = std::size_t(N) * N,
+                    OutSize = std::size_t(N - 4) * (N - 4);
+  const std::vector<float> In = randomData(Size, 13), F = randomData(25, 14);
+  std::vector<float> Reference(OutSize);
+  for (int Y = 0; Y < N - 4; ++Y)
+    for (int X = 0; X < N - 4; ++X) {
+      double S = 0;
+      for (int DY = 0; DY < 5; ++DY)
+        for (int DX = 0; DX < 5; ++DX)
+          S += double(In[std::size_t(Y + DY) * N + X + DX]) * F[DY * 5 + DX];
+      Reference[std::size_t(Y) * (N - 4) + X] = static_cast<float>(S);
+    }
+
+  std::vector<std::vector<float>> WeftOut;
+  auto Call = [&](const Strategy &S, std::span<float> Out) {
+    S.Conv5(In, F, Out, N, N);
+  };
+  std::vector<Variant> Variants = weftVariants(WeftOut, OutSize, Call);
+
+  CUdeviceptr DIn = 0, DF = 0, DOut = 0;
+  if (H.Unavailable.empty()) {
+    DIn = H.Cuda.upload(In.data(), Size * 4);
+    DF = H.Cuda.upload(F.data(), 25 * 4);
+    DOut = H.Cuda.upload(nullptr, OutSize * 4);
+  }
+  Variants.push_back(cudaVariant(H, [&] {
+    int Rows = N, Cols = N;
+    void *Args[] = {&DIn, &DF, &DOut, &Rows, &Cols};
+    H.Cuda.launch(H.Conv5, (N - 4 + 31) / 32, (N - 4 + 7) / 8, 32, 8, Args);
+  }));
+  std::vector<std::vector<float>> PeerOut;
+  addPeerVariants(Variants, PeerOut, OutSize,
+                  [&](const DirectivePeer &Peer, float *Out) {
+                    Peer.Conv5(In.data(), F.data(), Out, N, N);
+                  });
+
+  measureResident(Variants, {&In, &F}, WeftOut, PeerOut, H, DOut, O);
+  check(Variants, Reference, 1e-4);
+  report("conv 5x5 [" + std::to_string(N) + " x " + std::to_string(N) + "]",
+         Variants, {0, 50.0 * double(OutSize)});
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -942,6 +993,8 @@ int main(int Argc, char **Argv) {
                 O);
   for (const auto &[Batch, N] : {std::pair{32768, 16}, std::pair{8192, 32}})
     batchedCase(O.Small ? Batch / 256 : Batch, N, H, O);
+  for (int N : {4096, 8192})
+    conv5Case(O.Small ? N / 64 + 5 : N, H, O);
 
   if (!VersusCuda.empty())
     std::printf("weft / hand-written CUDA, geometric mean over %zu cases: "

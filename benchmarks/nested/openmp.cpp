@@ -206,4 +206,21 @@ void batchedMatmul(const float *a, const float *b, float *c, int batch, int n) {
       }
 }
 
+void conv5(const float *in, const float *f, float *out, int h, int w) {
+  const long long size = static_cast<long long>(h) * w,
+                  outs = static_cast<long long>(h - 4) * (w - 4);
+#pragma omp target teams distribute parallel for collapse(2)                   \
+    map(to                                                                     \
+        : in [0:size], f [0:25]) map(tofrom                                    \
+                                     : out [0:outs])
+  for (int y = 0; y < h - 4; ++y)
+    for (int x = 0; x < w - 4; ++x) {
+      float s = 0;
+      for (int dy = 0; dy < 5; ++dy)
+        for (int dx = 0; dx < 5; ++dx)
+          s += in[(y + dy) * w + x + dx] * f[dy * 5 + dx];
+      out[y * (w - 4) + x] = s;
+    }
+}
+
 } // namespace weft::bench::omp

@@ -29,7 +29,8 @@
   void coulomb(const float *atoms, float *grid, int natoms, int n,             \
                float spacing);                                                 \
   void batchedMatmul(const float *a, const float *b, float *c, int batch,      \
-                     int n);
+                     int n);                                                   \
+  void conv5(const float *in, const float *f, float *out, int h, int w);
 
 namespace weft::bench::omp {
 WEFT_BENCH_PEER_FUNCTIONS
