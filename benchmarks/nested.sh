@@ -8,10 +8,11 @@
 # WEFT_BACKEND says, the baselines report SKIPPED, and --small checks the
 # results at small sizes (a test does so on the simulator).
 # Usage: benchmarks/nested.sh [BUILD_DIR] [--small] [--run-only|--build-only]
-#          [--rounds=N] [--tune-calls=N]
+#          [--rounds=N] [--tune-calls=N] [--cases=LIST]
 # (--run-only: on a GPU machine without clang, run what was built here;
 # BUILD_DIR may be a bundle of scripts/gpu-bundle.sh; --tune-calls: calls of
-# weft's own mapping before the warm-up, for WEFT_TUNE=record)
+# weft's own mapping before the warm-up, for WEFT_TUNE=record; --cases: a
+# comma-separated subset of sum,matmul,jacobi,nbody,coulomb,batched,conv)
 set -euo pipefail
 build=${1:-build}
 shift || true
@@ -21,9 +22,10 @@ for arg in "$@"; do
     --small) small=--small ;;
     --rounds=*) rounds+=(--rounds "${arg#--rounds=}") ;;
     --tune-calls=*) rounds+=(--tune-calls "${arg#--tune-calls=}") ;;
+    --cases=*) rounds+=(--cases "${arg#--cases=}") ;;
     --run-only) run_only=1 ;;
     --build-only) build_only=1 ;;
-    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 config=$build/bin/weft-config

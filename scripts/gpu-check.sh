@@ -9,16 +9,17 @@
 # BUILD_DIR may be a bundle made by scripts/gpu-bundle.sh (to carry where
 # the whole build directory is too large). Each part's output also goes to
 # LOG_DIR (default: $OUT when set, as on the device machine) as
-# gpu-check-{e2e,programs,samples,benchmarks,tuning}.log, whole, whatever the
-# console keeps, and the tuning recordings in LOG_DIR/tuning-recordings.
-# PARTS (default all): a comma-separated list of e2e, programs, samples,
-# benchmarks, tuning, to run the check as several commands where one may
-# run only so long (each part takes minutes; tuning the longest).
+# gpu-check-{e2e,programs,samples,benchmarks,compute,tuning}.log, whole,
+# whatever the console keeps, and the tuning recordings in
+# LOG_DIR/tuning-recordings. PARTS (default all): a comma-separated list of
+# e2e, programs, samples, benchmarks, compute (the compute-bound nests),
+# tuning, to run the check as several commands where one may run only so
+# long (each part takes minutes; tuning the longest).
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
 set -u
 build=${1:-build}
 logs=${2:-${OUT:-}}
-parts=,${3:-e2e,programs,samples,benchmarks,tuning},
+parts=,${3:-e2e,programs,samples,benchmarks,compute,tuning},
 status=0
 # Whether the part named is to run.
 want() { [[ $parts == *,$1,* ]]; }
@@ -66,8 +67,14 @@ part benchmarks nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --forma
 part benchmarks benchmarks/launch-overhead.sh "$build" --run-only || status=1
 part benchmarks benchmarks/concurrency.sh "$build" --run-only || status=1
 # Untuned, as every earlier run measured it; tuned below.
-part benchmarks env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only || status=1
+part benchmarks env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only \
+  --cases=sum,matmul,jacobi || status=1
 part benchmarks benchmarks/lud.sh "$build" --run-only || status=1
+fi
+if want compute; then
+echo "== compute-bound nests: n-body, Coulomb 3-D, batched small products, 5x5 convolution"
+part compute env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only \
+  --cases=nbody,coulomb,batched,conv || status=1
 fi
 if want tuning; then
 echo "== tuning: every configuration of each benchmarked loop timed (recordings for"
@@ -76,10 +83,11 @@ echo "   benchmark again, started tuned from what the recording run stored"
 rec=${logs:-$build/benchmarks}/tuning-recordings
 mkdir -p "$rec"
 part tuning env WEFT_TUNE=record="$rec" benchmarks/nested.sh "$build" --run-only \
-  --rounds=3 --tune-calls=600 || status=1
+  --rounds=3 --tune-calls=600 --cases=sum,matmul,jacobi || status=1
 part tuning "$build/bin/weft-tune" replay "$rec"/*.txt || status=1
 part tuning env WEFT_CACHE_DIR="$build/benchmarks/nested/cache" "$build/bin/weft-tune" list || status=1
-part tuning env WEFT_TUNE=on benchmarks/nested.sh "$build" --run-only || status=1
+part tuning env WEFT_TUNE=on benchmarks/nested.sh "$build" --run-only \
+  --cases=sum,matmul,jacobi || status=1
 echo "== tuning's cost: 1000 calls untuned, tuned online, from the best of the space"
 part tuning benchmarks/tuning.sh "$build" --run-only 2048 1000 || status=1
 fi

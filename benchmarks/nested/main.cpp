@@ -153,6 +153,12 @@ struct Options {
   /// (WEFT_TUNE=record) before anything is measured.
   int TuneCalls = 0;
   std::string HandWritten;
+  /// The cases to run (",sum,matmul,"); empty: all.
+  std::string Cases;
+  bool runs(const char *Case) const {
+    return Cases.empty() ||
+           Cases.find("," + std::string(Case) + ",") != std::string::npos;
+  }
 };
 
 /// One way of running a case's loop: its timings and its result.
@@ -937,17 +943,19 @@ int main(int Argc, char **Argv) {
       O.Rounds = std::max(1, std::atoi(Argv[++I]));
     } else if (!std::strcmp(Argv[I], "--tune-calls") && I + 1 < Argc) {
       O.TuneCalls = std::max(0, std::atoi(Argv[++I]));
+    } else if (!std::strcmp(Argv[I], "--cases") && I + 1 < Argc) {
+      O.Cases = "," + std::string(Argv[++I]) + ",";
     } else if (Argv[I][0] != '-') {
       O.HandWritten = Argv[I];
     } else {
       std::fprintf(stderr, "usage: nested [--small] [--rounds N] "
-                           "[--tune-calls N] HAND_WRITTEN.cu\n");
+                           "[--tune-calls N] [--cases LIST] HAND_WRITTEN.cu\n");
       return 2;
     }
   }
   if (O.HandWritten.empty()) {
     std::fprintf(stderr, "usage: nested [--small] [--rounds N] "
-                         "[--tune-calls N] HAND_WRITTEN.cu\n");
+                         "[--tune-calls N] [--cases LIST] HAND_WRITTEN.cu\n");
     return 2;
   }
   probePeers();
@@ -980,21 +988,28 @@ int main(int Argc, char **Argv) {
   const int Shapes[][2] = {{65536, 1024}, {8192, 8192}, {1024, 65536}};
   for (bool Rows : {true, false})
     for (const auto &S : Shapes)
-      sumCase(Rows, S[0] / Scale, O.Small ? S[1] / 16 : S[1], H, O);
+      if (O.runs("sum"))
+        sumCase(Rows, S[0] / Scale, O.Small ? S[1] / 16 : S[1], H, O);
   for (bool Accumulate : {false, true})
     for (int N : {2048, 4096})
-      matmulCase(O.Small ? N / 32 + 3 : N, Accumulate, H, Blas, O);
+      if (O.runs("matmul"))
+        matmulCase(O.Small ? N / 32 + 3 : N, Accumulate, H, Blas, O);
   for (int N : {4096, 16384})
-    jacobiCase(O.Small ? N / 64 + 2 : N, H, O);
+    if (O.runs("jacobi"))
+      jacobiCase(O.Small ? N / 64 + 2 : N, H, O);
   for (int N : {16384, 65536})
-    nbodyCase(O.Small ? N / 64 + 3 : N, H, O);
+    if (O.runs("nbody"))
+      nbodyCase(O.Small ? N / 64 + 3 : N, H, O);
   for (const auto &[N, Atoms] : {std::pair{128, 512}, std::pair{64, 4096}})
-    coulombCase(O.Small ? N / 8 + 3 : N, O.Small ? Atoms / 16 + 5 : Atoms, H,
-                O);
+    if (O.runs("coulomb"))
+      coulombCase(O.Small ? N / 8 + 3 : N, O.Small ? Atoms / 16 + 5 : Atoms, H,
+                  O);
   for (const auto &[Batch, N] : {std::pair{32768, 16}, std::pair{8192, 32}})
-    batchedCase(O.Small ? Batch / 256 : Batch, N, H, O);
+    if (O.runs("batched"))
+      batchedCase(O.Small ? Batch / 256 : Batch, N, H, O);
   for (int N : {4096, 8192})
-    conv5Case(O.Small ? N / 64 + 5 : N, H, O);
+    if (O.runs("conv"))
+      conv5Case(O.Small ? N / 64 + 5 : N, H, O);
 
   if (!VersusCuda.empty())
     std::printf("weft / hand-written CUDA, geometric mean over %zu cases: "
