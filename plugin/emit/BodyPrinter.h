@@ -77,6 +77,13 @@ private:
   /// their threads reach the tiles' barriers), each thread active where its
   /// indices are in range.
   void tiledLevel(const ir::Level &L, const std::string &Pad);
+  /// `{ lo, hi, count; for (blocks of the level's dimension) { t; weft_inD
+  /// (and Above, where not empty); the index;`: a level that the block's
+  /// threads walk together, every one reaching its barriers.
+  /// GuardIteration: the checker's iteration only where in range.
+  void openBlockWalk(const ir::Level &L, const std::string &Pad,
+                     const std::string &Above, bool GuardIteration);
+  void closeBlockWalk(const ir::Level &L, const std::string &Pad);
   /// An inner level above or holding a loop of tiles the whole block
   /// reads, or the outer level of a tiled pair below the root: blocks walk
   /// it together, as tiledLevel, each thread in range where it is here and

@@ -31,14 +31,11 @@ std::string BodyPrinter::tileRead(std::size_t T) {
          axis(D) + "))";
 }
 
-void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
-  const std::string T = ir::spelling(L.IndexType), In = Pad + "  ",
-                    In2 = In + "  ";
-  const std::string D = std::to_string(L.Depth),
-                    O = std::to_string(L.Depth - 1);
+void BodyPrinter::openBlockWalk(const ir::Level &L, const std::string &Pad,
+                                const std::string &Above, bool GuardIteration) {
+  const std::string T = ir::spelling(L.IndexType), D = std::to_string(L.Depth),
+                    In = Pad + "  ", In2 = In + "  ";
   const std::string A = axis(L.Depth), B = block(L.Depth);
-  // The simulator's checker tells iterations one level in apart.
-  const bool Checked = L.Depth == 1;
   OS << Pad << "{\n"
      << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
      << expr(*L.Lower) << ");\n"
@@ -47,7 +44,8 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
      << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
      << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
      << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
-  if (Checked)
+  // The simulator's checker tells iterations one level in apart.
+  if (L.Depth == 1)
     OS << In << "weft::inner_level(true);\n";
   OS << In << "for (weft::index_t weft_b" << D
      << " = (weft::index_t)weft::block_idx(" << A << ") * " << B << "; weft_b"
@@ -56,14 +54,29 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
      << In2 << "const weft::index_t weft_t" << D << " = weft_b" << D
      << " + weft::thread_idx(" << A << ");\n"
      << In2 << "const bool weft_in" << D << " = weft_t" << D << " < weft_count"
-     << D << ";\n"
-     << In2 << "const bool weft_active = weft_in" << O << " && weft_in" << D
-     << ";\n";
-  if (Checked)
-    OS << In2 << "weft::begin_inner_iteration(weft_t" << D << ");\n";
+     << D << (Above.empty() ? "" : " && " + Above) << ";\n";
+  if (L.Depth == 1)
+    OS << In2 << (GuardIteration ? "if (weft_in" + D + ")\n" + In2 + "  " : "")
+       << "weft::begin_inner_iteration(weft_t" << D << ");\n";
   OS << In2 << "const " << T << " " << L.IndexName << " = (" << T << ")(weft_lo"
      << D << " + weft_t" << D
      << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
+}
+
+void BodyPrinter::closeBlockWalk(const ir::Level &L, const std::string &Pad) {
+  OS << Pad << "  }\n";
+  if (L.Depth == 1)
+    OS << Pad << "  weft::inner_level(false);\n";
+  OS << Pad << "}\n";
+}
+
+void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
+  const std::string In = Pad + "  ", In2 = In + "  ";
+  const std::string D = std::to_string(L.Depth),
+                    O = std::to_string(L.Depth - 1);
+  openBlockWalk(L, Pad, "", false);
+  OS << In2 << "const bool weft_active = weft_in" << O << " && weft_in" << D
+     << ";\n";
   const unsigned Saved = Depth;
   Depth = L.Depth;
   const int Indent = static_cast<int>(In2.size() / 2);
@@ -91,52 +104,19 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
   }
   OS << In2 << "}\n";
   Depth = Saved;
-  OS << In << "}\n";
-  if (Checked)
-    OS << In << "weft::inner_level(false);\n";
-  OS << Pad << "}\n";
+  closeBlockWalk(L, Pad);
 }
 
 void BodyPrinter::walkedLevel(const ir::Level &L, const std::string &Pad) {
-  const std::string T = ir::spelling(L.IndexType), D = std::to_string(L.Depth),
-                    In = Pad + "  ", In2 = In + "  ";
-  const std::string A = axis(L.Depth), B = block(L.Depth);
-  // The simulator's checker tells iterations one level in apart.
-  const bool Checked = L.Depth == 1;
   // Out of range above, the bounds might read outside the spans: they read
   // only captures and indices the block shares (memory/TilingPlan).
-  OS << Pad << "{\n"
-     << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
-     << expr(*L.Lower) << ");\n"
-     << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
-     << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
-     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
-     << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
-     << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
-  if (Checked)
-    OS << In << "weft::inner_level(true);\n";
-  OS << In << "for (weft::index_t weft_b" << D
-     << " = (weft::index_t)weft::block_idx(" << A << ") * " << B << "; weft_b"
-     << D << " < weft_count" << D << "; weft_b" << D
-     << " += (weft::index_t)weft::grid_dim(" << A << ") * " << B << ") {\n"
-     << In2 << "const weft::index_t weft_t" << D << " = weft_b" << D
-     << " + weft::thread_idx(" << A << ");\n"
-     << In2 << "const bool weft_in" << D << " = weft_t" << D << " < weft_count"
-     << D << " && weft_in" << L.Depth - 1 << ";\n";
-  if (Checked)
-    OS << In2 << "if (weft_in" << D << ")\n"
-       << In2 << "  weft::begin_inner_iteration(weft_t" << D << ");\n";
-  OS << In2 << "const " << T << " " << L.IndexName << " = (" << T << ")(weft_lo"
-     << D << " + weft_t" << D
-     << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
+  openBlockWalk(L, Pad, "weft_in" + std::to_string(L.Depth - 1), true);
   const unsigned Saved = Depth;
   Depth = L.Depth;
-  walkedBody(L, static_cast<int>(In2.size() / 2), "weft_in" + D);
+  walkedBody(L, static_cast<int>(Pad.size() / 2) + 2,
+             "weft_in" + std::to_string(L.Depth));
   Depth = Saved;
-  OS << In << "}\n";
-  if (Checked)
-    OS << In << "weft::inner_level(false);\n";
-  OS << Pad << "}\n";
+  closeBlockWalk(L, Pad);
 }
 
 void BodyPrinter::walkedBody(const ir::Level &L, int Indent,

@@ -42,7 +42,7 @@ void batched(std::span<const float> a, std::span<const float> b,
 // batch level is too; the tiles' rows along y, columns along x.
 // KERNEL: const bool weft_in1 = weft_t1 < weft_count1 && weft_in0;
 // KERNEL: const bool weft_in2 = weft_t2 < weft_count2;
-// KERNEL-NEXT: const bool weft_active = weft_in1 && weft_in2;
+// KERNEL: const bool weft_active = weft_in1 && weft_in2;
 // KERNEL: for (weft::index_t weft_kk = weft::thread_idx(0); weft_kk < WEFT_TILE; weft_kk += WEFT_BLOCK_X)
 // KERNEL-NEXT: if (weft_in1 && weft_k0 + weft_kk < (weft::index_t)(n))
 // KERNEL-NEXT: weft_tile0[(weft::index_t)weft::thread_idx(1) * (WEFT_TILE + 1) + weft_kk] =
