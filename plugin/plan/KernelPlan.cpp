@@ -246,12 +246,18 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
                         P.OuterScratch.back(),
                         threadsBytes(P, ir::byteSize(Type))});
   }
-  // The configurations' shared memory, for the runtime to check.
+  // The configurations' shared memory, for the runtime to check: each
+  // array 16-byte aligned (weft::shared_array), so taking a multiple of 16.
   if (!P.Tune.Params.empty() && !P.Shared.empty()) {
-    BoundExpr Sum = P.Shared.front().Bytes;
+    auto Aligned = [](BoundExpr Bytes) {
+      return mul(BoundExpr::binary(BoundExpr::Div, add(std::move(Bytes), 15),
+                                   BoundExpr::literal(16)),
+                 BoundExpr::literal(16));
+    };
+    BoundExpr Sum = Aligned(P.Shared.front().Bytes);
     for (std::size_t I = 1; I < P.Shared.size(); ++I)
-      Sum =
-          BoundExpr::binary(BoundExpr::Add, std::move(Sum), P.Shared[I].Bytes);
+      Sum = BoundExpr::binary(BoundExpr::Add, std::move(Sum),
+                              Aligned(P.Shared[I].Bytes));
     P.Tune.SharedBytes = std::move(Sum);
   }
   // Written spans the runtime need not copy in when a grid claim holds.
