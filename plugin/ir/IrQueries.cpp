@@ -95,6 +95,18 @@ bool gridUniform(const Expr &E) {
   return true;
 }
 
+bool readsOnly(const Expr &E, const std::set<std::string> &Allowed) {
+  return !anyExpression(E, [&](const Expr &X) {
+    return (X.Kind == Expr::Local && !Allowed.count(X.Text)) ||
+           X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
+           X.Kind == Expr::Call || assigns(X);
+  });
+}
+
+unsigned elementBytes(const Nest &N, const Param &P) {
+  return P.Struct >= 0 ? N.Structs[P.Struct].Size : byteSize(P.Element);
+}
+
 bool touchesSpan(const Expr &E) {
   return anyExpression(
       E, [](const Expr &X) { return X.Kind == Expr::SpanElement; });

@@ -34,6 +34,11 @@ std::optional<CountedLoop> countedLoop(const Stmt &S);
 bool touchesSpan(const Expr &E);
 /// Captures and literals only: the same value in every thread of the grid.
 bool gridUniform(const Expr &E);
+/// Captures, literals and the locals in Allowed only (no span or array
+/// element, no call, no assignment): the same value wherever Allowed's are.
+bool readsOnly(const Expr &E, const std::set<std::string> &Allowed);
+/// The bytes of one element of span P.
+unsigned elementBytes(const Nest &N, const Param &P);
 /// F holds for E or an expression inside it.
 bool anyExpression(const Expr &E, const std::function<bool(const Expr &)> &F);
 /// F holds for S or a statement inside it (nested levels not entered).

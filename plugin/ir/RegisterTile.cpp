@@ -16,15 +16,6 @@ bool leavesEarly(const Stmt &S) {
   });
 }
 
-/// Every local E reads is one of Allowed.
-bool readsOnly(const Expr &E, const std::set<std::string> &Allowed) {
-  return !anyExpression(E, [&](const Expr &X) {
-    return (X.Kind == Expr::Local && !Allowed.count(X.Text)) ||
-           X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
-           X.Kind == Expr::Call || assigns(X);
-  });
-}
-
 } // namespace
 
 std::optional<RegisterTileable>

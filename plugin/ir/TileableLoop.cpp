@@ -43,6 +43,28 @@ bool safeDeclaration(const Stmt &S) {
          (!S.Exprs[0] || (!touchesSpan(*S.Exprs[0]) && !assigns(*S.Exprs[0])));
 }
 
+/// The nest's levels from the root down, when each body holds at most one
+/// level (and nothing else that does) and none reduces.
+std::optional<std::vector<const Level *>> levelChain(const Nest &N) {
+  std::vector<const Level *> Chain = {&N.Root};
+  for (;;) {
+    const Level &L = *Chain.back();
+    if (!L.Reductions.empty())
+      return std::nullopt;
+    const Level *Next = nullptr;
+    for (const StmtPtr &S : L.Body)
+      if (S->Kind == Stmt::ParallelFor && !Next)
+        Next = S->Nested.get();
+      else if (anyStatement(*S, [](const Stmt &X) {
+                 return X.Kind == Stmt::ParallelFor;
+               }))
+        return std::nullopt;
+    if (!Next)
+      return Chain;
+    Chain.push_back(Next);
+  }
+}
+
 class TileSearch {
 public:
   /// Shared: indices every thread of a block has alike (levels above the
@@ -138,50 +160,34 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N) {
   for (const Allocation &A : N.Allocations)
     if (A.FixedSize < 0)
       return std::nullopt;
-  // Down a chain of levels, each body safe declarations and the next level:
-  // the last two are the pair the tiles follow, the ones above walked with
-  // one thread a block (memory/TilingPlan), their indices alike in a block.
-  std::vector<const Level *> Chain = {&N.Root};
+  // A chain of levels, each body safe declarations and the next level: the
+  // last two are the pair the tiles follow, the ones above walked with one
+  // thread a block (memory/TilingPlan), their indices alike in a block.
+  std::optional<std::vector<const Level *>> Chain = levelChain(N);
+  if (!Chain || Chain->size() < 2)
+    return std::nullopt;
   std::set<std::string> Outer, Shared;
-  for (;;) {
-    const Level &L = *Chain.back();
-    if (!L.Reductions.empty())
-      return std::nullopt;
-    const Level *Next = nullptr;
-    for (const StmtPtr &S : L.Body)
-      if (S->Kind == Stmt::ParallelFor && !Next)
-        Next = S->Nested.get();
-    if (!Next)
-      break;
+  for (std::size_t D = 0; D + 1 < Chain->size(); ++D) {
     Shared.insert(Outer.begin(), Outer.end());
-    Outer = {L.IndexName};
-    for (const StmtPtr &S : L.Body) {
-      if (S->Kind == Stmt::ParallelFor && S->Nested.get() == Next)
+    Outer = {(*Chain)[D]->IndexName};
+    for (const StmtPtr &S : (*Chain)[D]->Body) {
+      if (S->Kind == Stmt::ParallelFor)
         continue;
       if (!safeDeclaration(*S))
         return std::nullopt;
       Outer.insert(S->Name);
     }
-    Chain.push_back(Next);
   }
-  if (Chain.size() < 2)
-    return std::nullopt;
-  const Level *InnerLevel = Chain.back();
+  const Level *InnerLevel = Chain->back();
   // The blocks walk the inner level together: its bounds the same for all
   // their threads (captures and indices above the pair).
-  auto Uniform = [&](const Expr &E) {
-    return !anyExpression(E, [&](const Expr &X) {
-      return (X.Kind == Expr::Local && !Shared.count(X.Text)) ||
-             X.Kind == Expr::LocalElement || X.Kind == Expr::SpanElement ||
-             X.Kind == Expr::Call || assigns(X);
-    });
-  };
-  if (!Uniform(*InnerLevel->Lower) || !Uniform(*InnerLevel->Upper))
+  if (!readsOnly(*InnerLevel->Lower, Shared) ||
+      !readsOnly(*InnerLevel->Upper, Shared))
     return std::nullopt;
   // The inner body: safe declarations and expression statements, then the
   // loop.
   TileableLoop T;
-  T.Outer = Chain[Chain.size() - 2];
+  T.Outer = (*Chain)[Chain->size() - 2];
   T.Inner = InnerLevel;
   std::set<std::string> Inner = {InnerLevel->IndexName};
   for (const StmtPtr &S : InnerLevel->Body) {
@@ -219,42 +225,25 @@ std::optional<TileableLoop> findWholeBlockTileableLoop(const Nest &N) {
   for (const Allocation &A : N.Allocations)
     if (A.FixedSize < 0)
       return std::nullopt;
-  // Down the chain: each outer level holds declarations and the next.
-  const Level *L = &N.Root;
+  // Each outer level holds scalar declarations and the next.
+  std::optional<std::vector<const Level *>> Chain = levelChain(N);
+  if (!Chain)
+    return std::nullopt;
   std::set<std::string> Outer;
-  for (;;) {
-    if (!L->Reductions.empty())
-      return std::nullopt;
-    const Level *Next = nullptr;
-    for (const StmtPtr &S : L->Body)
-      if (S->Kind == Stmt::ParallelFor && !Next)
-        Next = S->Nested.get();
-      else if (anyStatement(*S, [](const Stmt &X) {
-                 return X.Kind == Stmt::ParallelFor;
-               }))
-        return std::nullopt;
-    if (!Next)
-      break;
-    for (const StmtPtr &S : L->Body)
+  for (std::size_t D = 0; D + 1 < Chain->size(); ++D) {
+    for (const StmtPtr &S : (*Chain)[D]->Body)
       if (S->Kind != Stmt::ParallelFor &&
           (S->Kind != Stmt::Decl || S->ArrayExtent || S->VarType.IsReference))
         return std::nullopt;
-    Outer.insert(L->IndexName);
-    L = Next;
+    Outer.insert((*Chain)[D]->IndexName);
   }
-  auto Uniform = [&](const Expr &E) {
-    return !anyExpression(E, [&](const Expr &X) {
-      return (X.Kind == Expr::Local && !Outer.count(X.Text)) ||
-             X.Kind == Expr::LocalElement || X.Kind == Expr::SpanElement ||
-             X.Kind == Expr::Call || assigns(X);
-    });
-  };
+  const Level *L = Chain->back();
   const std::set<std::string> None;
   for (const StmtPtr &S : L->Body) {
     std::optional<CountedLoop> C;
     if (S->Kind == Stmt::For)
       C = countedLoop(*S);
-    if (C && Uniform(*C->Lower) && Uniform(*C->Upper) &&
+    if (C && readsOnly(*C->Lower, Outer) && readsOnly(*C->Upper, Outer) &&
         !hasBreakOrReturn(*S->Children[1])) {
       TileableLoop T;
       T.Inner = L;

@@ -428,9 +428,7 @@ private:
   std::uint64_t registerTileBytes(const std::vector<LevelMapping> &L) const {
     std::uint64_t Bytes = 0;
     for (const ir::Tile &T : Tileable->Tiles) {
-      const ir::Param &P = N.Params[T.Param];
-      const std::uint64_t Element =
-          P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
+      const std::uint64_t Element = ir::elementBytes(N, N.Params[T.Param]);
       const LevelMapping &Along = T.AlongOuter ? L[0] : L[1];
       Bytes += Element * RegisterTileWidth *
                (std::uint64_t(Along.BlockSize) * Along.Dop.N + 4);

@@ -12,17 +12,7 @@ namespace weft::memory {
 namespace {
 
 unsigned elementBytes(const ir::Nest &N, const Tile &T) {
-  const ir::Param &P = N.Params[T.Param];
-  return P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
-}
-
-/// E reads no local but indices the whole block shares.
-bool blockUniform(const ir::Expr &E, const std::set<std::string> &Shared) {
-  return !ir::anyExpression(E, [&](const ir::Expr &X) {
-    return (X.Kind == ir::Expr::Local && !Shared.count(X.Text)) ||
-           X.Kind == ir::Expr::LocalElement ||
-           X.Kind == ir::Expr::SpanElement || X.Kind == ir::Expr::Call;
-  });
+  return ir::elementBytes(N, N.Params[T.Param]);
 }
 
 /// A loop in tiles the whole block reads: every level of the chain on the
@@ -44,19 +34,19 @@ std::optional<TiledLoop> planWholeBlockTiling(const ir::Nest &N,
     if (L.sequential() || L.Dop.Kind != map::Parallelism::Span)
       return std::nullopt;
     Threads *= L.BlockSize;
-    if (D > 0 && (!blockUniform(*Chain[D]->Lower, Shared) ||
-                  !blockUniform(*Chain[D]->Upper, Shared)))
+    if (D > 0 && (!ir::readsOnly(*Chain[D]->Lower, Shared) ||
+                  !ir::readsOnly(*Chain[D]->Upper, Shared)))
       return std::nullopt;
     if (L.BlockSize == 1 && D + 1 < M.Levels.size())
       Shared.insert(Chain[D]->IndexName);
   }
-  if (Threads < 2 || !blockUniform(*Found->Lower, Shared) ||
-      !blockUniform(*Found->Upper, Shared))
+  if (Threads < 2 || !ir::readsOnly(*Found->Lower, Shared) ||
+      !ir::readsOnly(*Found->Upper, Shared))
     return std::nullopt;
   Shared.insert(Found->Index);
   std::vector<Tile> Kept;
   for (Tile &T : Found->Tiles)
-    if (blockUniform(*T.Reads.front()->Operands[0], Shared))
+    if (ir::readsOnly(*T.Reads.front()->Operands[0], Shared))
       Kept.push_back(std::move(T));
   Found->Tiles = std::move(Kept);
   if (Found->Tiles.empty())
@@ -70,27 +60,6 @@ std::optional<TiledLoop> planWholeBlockTiling(const ir::Nest &N,
     return std::nullopt;
   return Found;
 }
-
-std::optional<TiledLoop> planPairTiling(const ir::Nest &N,
-                                        const map::NestMapping &M);
-
-} // namespace
-
-std::optional<TiledLoop> planTiling(const ir::Nest &N,
-                                    const map::NestMapping &M) {
-  // The pair's tiles first where some follow a thread's index (a register
-  // tile builds on them); else the whole block's, which load each element
-  // once a block rather than once a row of it.
-  std::optional<TiledLoop> Pair = planPairTiling(N, M);
-  if (Pair && std::any_of(Pair->Tiles.begin(), Pair->Tiles.end(),
-                          [](const Tile &T) { return T.FollowsThread; }))
-    return Pair;
-  if (std::optional<TiledLoop> Whole = planWholeBlockTiling(N, M))
-    return Whole;
-  return Pair;
-}
-
-namespace {
 
 /// Tiles of the last two levels of a nest spread over a 2-D block.
 std::optional<TiledLoop> planPairTiling(const ir::Nest &N,
@@ -138,5 +107,19 @@ std::optional<TiledLoop> planPairTiling(const ir::Nest &N,
 }
 
 } // namespace
+
+std::optional<TiledLoop> planTiling(const ir::Nest &N,
+                                    const map::NestMapping &M) {
+  // The pair's tiles first where some follow a thread's index (a register
+  // tile builds on them); else the whole block's, which load each element
+  // once a block rather than once a row of it.
+  std::optional<TiledLoop> Pair = planPairTiling(N, M);
+  if (Pair && std::any_of(Pair->Tiles.begin(), Pair->Tiles.end(),
+                          [](const Tile &T) { return T.FollowsThread; }))
+    return Pair;
+  if (std::optional<TiledLoop> Whole = planWholeBlockTiling(N, M))
+    return Whole;
+  return Pair;
+}
 
 } // namespace weft::memory

@@ -4,6 +4,8 @@
 
 #include "plan/TuningSpace.h"
 
+#include "ir/IrQueries.h"
+
 #include <algorithm>
 
 namespace weft::plan {
@@ -72,10 +74,6 @@ unsigned bytesOf(const ir::Nest &N, const ir::LocalType &T) {
   return T.Struct >= 0 ? N.Structs[T.Struct].Size : ir::byteSize(T.Scalar);
 }
 
-unsigned elementBytes(const ir::Nest &N, const ir::Param &P) {
-  return P.Struct >= 0 ? N.Structs[P.Struct].Size : ir::byteSize(P.Element);
-}
-
 /// Walks the nest in the order the emitter prints it, planning each level
 /// and naming the arrays the kernel declares.
 class LevelPlanner {
@@ -120,7 +118,7 @@ private:
            "WEFT_STAGE" + std::to_string(I),
            "weft_stage" + std::to_string(I) + "_buffer",
            BoundExpr::literal(static_cast<std::int64_t>(P.StageCapacity[I]) *
-                              elementBytes(N, Param))});
+                              ir::elementBytes(N, Param))});
       LP.Stages.push_back(I);
     }
     body(L.Body);
@@ -184,7 +182,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   for (const memory::Stage &S : P.Stages) {
     const ir::Param &Param = N.Params[S.Param];
     P.StageCapacity.push_back(24 * 1024 / P.Stages.size() /
-                              std::max(1u, elementBytes(N, Param)));
+                              std::max(1u, ir::elementBytes(N, Param)));
   }
   P.Registers = ir::planScalarReplacement(N);
   if (P.Shape.RegisterTiled && P.Tiled)
@@ -235,7 +233,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
                     " : 1)";
       P.Shared.push_back({ir::typeName(N, Param.Element, Param.Struct), Count,
                           "weft_tile" + std::to_string(T),
-                          tileBytes(P, Tile, elementBytes(N, Param))});
+                          tileBytes(P, Tile, ir::elementBytes(N, Param))});
     }
   P.Levels[&N.Root].Axis = P.Shape.Depths[0].Axis;
   LevelPlanner(P).body(N.Root.Body);
