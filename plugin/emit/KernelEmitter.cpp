@@ -12,9 +12,12 @@ EmittedKernel emitKernel(const plan::KernelPlan &P) {
   const std::string Params = kernelParameters(P);
   const std::string Body = kernelBody(P);
   const std::string Combine = P.SplitLevel ? combineKernelBody(P) : "";
+  const std::string Preamble = kernelPreamble(P);
   EmittedKernel K;
-  K.Name = kernelName(P, Functions + Params + "\n" + Body + Combine);
-  K.Source = kernelPreamble(P) + "\n" + Functions + "WEFT_KERNEL(" + K.Name +
+  // The preamble too: mappings of one loop may differ only in its macros
+  // (a register tile's WEFT_TN, a stage's capacity).
+  K.Name = kernelName(P, Preamble + Functions + Params + "\n" + Body + Combine);
+  K.Source = Preamble + "\n" + Functions + "WEFT_KERNEL(" + K.Name +
              ", WEFT_BLOCK_THREADS)\n(" + Params + ") {\n" + Body;
   if (P.SplitLevel)
     K.Source +=

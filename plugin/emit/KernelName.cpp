@@ -31,8 +31,8 @@ std::string lineOf(const std::string &Location) {
 
 std::string kernelName(const plan::KernelPlan &P, const std::string &Text) {
   // The hash covers where the kernel comes from, what it computes (two
-  // instantiations of one template differ in types) and its block
-  // (mappings of one loop may differ in that alone).
+  // instantiations of one template differ in types) and its block and
+  // macros (mappings of one loop may differ in those alone).
   const std::string &Location = P.Nest->Location;
   std::string Blocks;
   for (unsigned B : P.Shape.Block)
