@@ -47,6 +47,8 @@ bool RuntimeCompiler::load(std::string &Error) {
       Get("Version", Version) && Get("GetErrorString", GetErrorString);
   if (!Ok)
     Error = Library.path() + " lacks a " + name() + " entry point";
+  if (Ok && Which == Kind::Nvrtc)
+    Ok = Get("GetPTXSize", GetPtxSize) && Get("GetPTX", GetPtx);
   return Ok;
 }
 
@@ -77,11 +79,29 @@ RuntimeCompiler::options(const std::string &Arch,
   return Options;
 }
 
-bool RuntimeCompiler::compile(const std::string &Source,
-                              const std::string &Name, const std::string &Arch,
-                              const std::vector<std::string> &Defines,
-                              std::vector<char> &Cubin,
-                              std::string &Log) const {
+bool RuntimeCompiler::ptx(const std::string &Source, const std::string &Name,
+                          const std::string &Arch,
+                          const std::vector<std::string> &Defines,
+                          std::string &Ptx, std::string &Log) const {
+  if (!GetPtx) {
+    Log = std::string(name()) + " gives no PTX";
+    return false;
+  }
+  std::vector<char> Code;
+  if (!compileTo(Source, Name, Arch, Defines, Code, Log, true))
+    return false;
+  Ptx.assign(Code.begin(), Code.end());
+  while (!Ptx.empty() && Ptx.back() == '\0')
+    Ptx.pop_back();
+  return true;
+}
+
+bool RuntimeCompiler::compileTo(const std::string &Source,
+                                const std::string &Name,
+                                const std::string &Arch,
+                                const std::vector<std::string> &Defines,
+                                std::vector<char> &Cubin, std::string &Log,
+                                bool Ptx) const {
   Program Prog = nullptr;
   const char *Headers[] = {DevicePreludeText};
   const char *HeaderNames[] = {DevicePreludeName};
@@ -106,9 +126,9 @@ bool RuntimeCompiler::compile(const std::string &Source,
   bool Ok = R == 0;
   if (Ok) {
     std::size_t Size = 0;
-    Ok = GetCodeSize(Prog, &Size) == 0;
+    Ok = (Ptx ? GetPtxSize : GetCodeSize)(Prog, &Size) == 0;
     Cubin.resize(Size);
-    Ok = Ok && GetCode(Prog, Cubin.data()) == 0;
+    Ok = Ok && (Ptx ? GetPtx : GetCode)(Prog, Cubin.data()) == 0;
   } else if (Log.empty()) {
     Log = GetErrorString(R);
   }

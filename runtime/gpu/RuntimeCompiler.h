@@ -40,9 +40,21 @@ public:
   /// (NVRTC: ptxas's resource use, see KernelResources).
   bool compile(const std::string &Source, const std::string &Name,
                const std::string &Arch, const std::vector<std::string> &Defines,
-               std::vector<char> &Binary, std::string &Log) const;
+               std::vector<char> &Binary, std::string &Log) const {
+    return compileTo(Source, Name, Arch, Defines, Binary, Log, false);
+  }
+  /// NVRTC's PTX for Source instead (what weft-nvrtc --ptx prints: where
+  /// the tests check which loads a kernel makes); false from hipRTC.
+  bool ptx(const std::string &Source, const std::string &Name,
+           const std::string &Arch, const std::vector<std::string> &Defines,
+           std::string &Ptx, std::string &Log) const;
 
 private:
+  bool compileTo(const std::string &Source, const std::string &Name,
+                 const std::string &Arch,
+                 const std::vector<std::string> &Defines,
+                 std::vector<char> &Code, std::string &Log, bool Ptx) const;
+
   using Program = void *;
   Kind Which;
   DynamicLibrary Library;
@@ -54,6 +66,8 @@ private:
   int (*GetLog)(Program, char *) = nullptr;
   int (*GetCodeSize)(Program, std::size_t *) = nullptr;
   int (*GetCode)(Program, char *) = nullptr;
+  int (*GetPtxSize)(Program, std::size_t *) = nullptr; // NVRTC only
+  int (*GetPtx)(Program, char *) = nullptr;
   int (*Version)(int *, int *) = nullptr;
   const char *(*GetErrorString)(int) = nullptr;
 };

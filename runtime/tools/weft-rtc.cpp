@@ -21,10 +21,11 @@ static const auto Which = weft::rt::RuntimeCompiler::Kind::Nvrtc;
 
 static int usage() {
   std::fprintf(stderr,
-               "usage: %s [--arch=ARCH] FILE.cu...\n"
+               "usage: %s [--arch=ARCH] [--ptx] FILE.cu...\n"
                "Compiles each kernel file with %s for ARCH (default %s) and\n"
                "prints what each kernel uses (registers, shared memory,\n"
-               "spills) where the compiler reports it.\n"
+               "spills) where the compiler reports it; with --ptx (NVRTC\n"
+               "only), prints each kernel's PTX instead.\n"
                "Exit status: 0 all compiled, 1 a compile failed, 77 the "
                "compiler is not installed.\n",
                Tool,
@@ -37,9 +38,13 @@ static int usage() {
 int main(int Argc, char **Argv) {
   std::string Arch = DefaultArch;
   std::vector<std::string> Files;
+  bool Ptx = false;
   for (int I = 1; I < Argc; ++I) {
     if (!std::strncmp(Argv[I], "--arch=", 7))
       Arch = Argv[I] + 7;
+    else if (!std::strcmp(Argv[I], "--ptx") &&
+             Which == weft::rt::RuntimeCompiler::Kind::Nvrtc)
+      Ptx = true;
     else if (!std::strcmp(Argv[I], "--help") || Argv[I][0] == '-')
       return usage();
     else
@@ -62,6 +67,16 @@ int main(int Argc, char **Argv) {
     std::vector<char> Binary;
     std::string Log;
     std::string Name = File.substr(File.find_last_of('/') + 1);
+    if (Ptx) {
+      std::string Code;
+      if (Compiler.ptx(Text.str(), Name, Arch, {}, Code, Log)) {
+        std::printf("%s", Code.c_str());
+      } else {
+        std::printf("FAILED: %s\n%s\n", File.c_str(), Log.c_str());
+        ++Failed;
+      }
+      continue;
+    }
     if (Compiler.compile(Text.str(), Name, Arch, {}, Binary, Log)) {
       std::printf("ok: %s (%zu bytes for %s)\n", File.c_str(), Binary.size(),
                   Arch.c_str());
