@@ -118,6 +118,32 @@ template <class T> struct dspan {
   WEFT_DEVICE T *data() const { return Data; }
 };
 
+/// Elements I .. I + V - 1 of S into Out, those from Valid on as T(): one
+/// V * sizeof(T)-byte load where all V are valid and the first is aligned
+/// to it (a register tile's 128-bit loads), else one load per valid
+/// element. The simulator takes the same path, each element checked.
+template <int V, class T, class E>
+WEFT_DEVICE void load_run(T (&Out)[V], const dspan<E> &S, index_t I,
+                          index_t Valid) {
+  struct alignas(V * sizeof(E)) run {
+    T Elements[V];
+  };
+  E *const Data = S.Data;
+  const size_type Extent = S.Extent;
+  (void)Extent;
+  if (V > 1 && Valid >= V &&
+      ((size_type)(Data + I) & (size_type)(V * sizeof(E) - 1)) == 0) {
+    for (int J = 0; J < V; ++J)
+      WEFT_SIM_SPAN_ACCESS(I + J, 0);
+    const run R = *reinterpret_cast<const run *>(Data + I);
+    for (int J = 0; J < V; ++J)
+      Out[J] = R.Elements[J];
+    return;
+  }
+  for (int J = 0; J < V; ++J)
+    Out[J] = J < Valid ? (T)S.ld(I + J) : T();
+}
+
 /// A per-iteration array in a buffer the runtime preallocated for all
 /// iterations: element J at Base[J * Stride].
 template <class T> struct strided {

@@ -101,8 +101,16 @@ private:
   /// iterations for the simulator's checker.
   void eachOutput(const std::string &Pad, bool Guarded,
                   const std::function<void(const std::string &)> &Print);
-  /// The block's cooperative load of each tile's next WEFT_TILE iterations.
-  void loadRegisterTiles(const std::string &Pad);
+  /// Each thread's share of each tile's WEFT_TILE iterations from weft_kn:
+  /// the registers (runs of WEFT_VECn elements, WEFT_UNITSn of them) that
+  /// hold it, its loads from global memory (128-bit where the run allows),
+  /// and its stores into buffer Buffer (0 or 1) of the tile.
+  void declareNextTiles(const std::string &Pad);
+  void fetchRegisterTiles(const std::string &Pad);
+  void storeRegisterTiles(const std::string &Pad, const std::string &Buffer);
+  /// weft_e, the first element of unit weft_q of tile T, and its place in
+  /// the tile (weft_m, weft_kk or weft_kk, weft_n).
+  void unitPosition(const std::string &Pad, std::size_t T);
   /// One iteration of the loop for all the thread's outputs: a fragment of
   /// each tile, then the body for each output.
   void registerTileStep(const std::string &Pad);

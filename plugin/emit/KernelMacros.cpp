@@ -39,6 +39,18 @@ std::string kernelPreamble(const plan::KernelPlan &P) {
         << "#define WEFT_COL(c) (((c) / WEFT_VN) * (WEFT_BLOCK_" << Col
         << " * WEFT_VN) + (weft::index_t)weft::thread_idx("
         << P.Shape.Depths[1].Axis << ") * WEFT_VN + (c) % WEFT_VN)\n";
+    // Per tile: the elements a thread loads at once (16 bytes where the
+    // subscript runs along the loaded row), and how many such runs.
+    for (std::size_t T = 0; T < P.Tiled->Tiles.size(); ++T) {
+      const bool Row = P.Tiled->Tiles[T].AlongOuter;
+      const std::string Id = std::to_string(T),
+                        Width = std::to_string(P.RegisterTile->VectorWidth[T]);
+      Src << "#define WEFT_VEC" << Id << " (" << (Row ? "WEFT_TILE" : "WEFT_BN")
+          << " % " << Width << " == 0 ? " << Width << " : 1)\n"
+          << "#define WEFT_UNITS" << Id << " ((WEFT_TILE * "
+          << (Row ? "WEFT_BM" : "WEFT_BN") << " / WEFT_VEC" << Id
+          << " + WEFT_BLOCK_THREADS - 1) / WEFT_BLOCK_THREADS)\n";
+    }
   }
   if (P.Tiled)
     Src << "// Iterations of the tiled loop per tile in shared memory.\n"

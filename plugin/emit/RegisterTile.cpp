@@ -46,41 +46,88 @@ void BodyPrinter::eachOutput(
   OS << Pad << "  }\n";
 }
 
-void BodyPrinter::loadRegisterTiles(const std::string &Pad) {
+void BodyPrinter::fetchRegisterTiles(const std::string &Pad) {
   const memory::TiledLoop &TL = *Plan->Tiled;
   const ir::Level &Root = N.Root, &Inner = *TL.Inner;
   const std::string KT = ir::spelling(TL.IndexType), In = Pad + "  ";
   for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
     const memory::Tile &Tile = TL.Tiles[T];
     const ir::Param &P = N.Params[Tile.Param];
-    const std::string Type = ir::typeName(N, P.Element, P.Struct);
-    // Along the loop fastest for a row tile (its subscript's unit stride),
-    // along the level for a column tile.
-    const std::string Span = Tile.AlongOuter ? "WEFT_BM" : "WEFT_BN";
-    const std::string Pos = Tile.AlongOuter ? "weft_m" : "weft_n";
+    const std::string Id = std::to_string(T);
     const std::map<std::string, std::string> Saved = Renamed;
-    Renamed[TL.Index] = "((" + KT + ")(weft_k0 + weft_kk))";
+    Renamed[TL.Index] = "((" + KT + ")(weft_kn + weft_kk))";
     if (Tile.AlongOuter)
       Renamed[Root.IndexName] = indexAt(Root, 0, "weft_b0 + weft_m");
     else
       Renamed[Inner.IndexName] = indexAt(Inner, 1, "weft_b1 + weft_n");
-    const std::string Source =
-        P.Name + ".ld(" + expr(*Tile.Reads.front()->Operands[0]) + ")";
+    const std::string Subscript = expr(*Tile.Reads.front()->Operands[0]);
     Renamed = Saved;
-    OS << Pad << "for (weft::index_t weft_e = weft::linear_thread(); weft_e < "
-       << "WEFT_TILE * " << Span << "; weft_e += WEFT_BLOCK_THREADS) {\n";
+    OS << Pad << "#pragma unroll\n"
+       << Pad << "for (int weft_q = 0; weft_q < WEFT_UNITS" << Id
+       << "; ++weft_q) {\n";
+    unitPosition(In, T);
+    // Elements of the run the span holds: the rest of the row's (column's)
+    // iterations, or none past the block's outputs and the tile.
     if (Tile.AlongOuter)
-      OS << In << "const weft::index_t weft_m = weft_e / WEFT_TILE, "
-         << "weft_kk = weft_e % WEFT_TILE;\n";
+      OS << In << "const weft::index_t weft_valid = weft_e < WEFT_TILE * "
+         << "WEFT_BM && weft_b0 + weft_m < weft_count0 ? weft_khi - (weft_kn "
+         << "+ weft_kk) : 0;\n";
     else
-      OS << In << "const weft::index_t weft_kk = weft_e / WEFT_BN, "
-         << "weft_n = weft_e % WEFT_BN;\n";
-    OS << In << "weft_tile" << T << "[weft_kk * (" << Span << " + 4) + " << Pos
-       << "] = "
-       << (Tile.AlongOuter ? "weft_b0 + weft_m < weft_count0"
-                           : "weft_b1 + weft_n < weft_count1")
-       << " && weft_k0 + weft_kk < weft_khi ? " << Source << " : " << Type
-       << "();\n"
+      OS << In << "const weft::index_t weft_valid = weft_e < WEFT_TILE * "
+         << "WEFT_BN && weft_kn + weft_kk < weft_khi ? weft_count1 - (weft_b1 "
+         << "+ weft_n) : 0;\n";
+    OS << In << "weft::load_run(weft_next" << Id << "[weft_q], " << P.Name
+       << ", " << Subscript << ", weft_valid);\n"
+       << Pad << "}\n";
+  }
+}
+
+void BodyPrinter::declareNextTiles(const std::string &Pad) {
+  const memory::TiledLoop &TL = *Plan->Tiled;
+  for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
+    const ir::Param &P = N.Params[TL.Tiles[T].Param];
+    const std::string Id = std::to_string(T);
+    OS << Pad << ir::typeName(N, P.Element, P.Struct) << " weft_next" << Id
+       << "[WEFT_UNITS" << Id << "][WEFT_VEC" << Id << "];\n";
+  }
+}
+
+void BodyPrinter::unitPosition(const std::string &Pad, std::size_t T) {
+  const std::string Id = std::to_string(T);
+  OS << Pad << "const weft::index_t weft_e = ((weft::index_t)"
+     << "weft::linear_thread() + (weft::index_t)weft_q * WEFT_BLOCK_THREADS) "
+     << "* WEFT_VEC" << Id << ";\n";
+  // A row tile's runs go along the loop (the subscript's unit stride), a
+  // column tile's along the level.
+  if (Plan->Tiled->Tiles[T].AlongOuter)
+    OS << Pad << "const weft::index_t weft_m = weft_e / WEFT_TILE, weft_kk = "
+       << "weft_e % WEFT_TILE;\n";
+  else
+    OS << Pad << "const weft::index_t weft_kk = weft_e / WEFT_BN, weft_n = "
+       << "weft_e % WEFT_BN;\n";
+}
+
+void BodyPrinter::storeRegisterTiles(const std::string &Pad,
+                                     const std::string &Buffer) {
+  const memory::TiledLoop &TL = *Plan->Tiled;
+  const std::string In = Pad + "  ", In2 = In + "  ";
+  for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
+    const bool Row = TL.Tiles[T].AlongOuter;
+    const std::string Id = std::to_string(T),
+                      Span = Row ? "WEFT_BM" : "WEFT_BN";
+    OS << Pad << "#pragma unroll\n"
+       << Pad << "for (int weft_q = 0; weft_q < WEFT_UNITS" << Id
+       << "; ++weft_q) {\n";
+    unitPosition(In, T);
+    OS << In << "if (weft_e < WEFT_TILE * " << Span << ") {\n"
+       << In2 << "#pragma unroll\n"
+       << In2 << "for (int weft_v = 0; weft_v < WEFT_VEC" << Id
+       << "; ++weft_v)\n"
+       << In2 << "  weft_tile" << Id << "[((" << Buffer << ") * WEFT_TILE + "
+       << (Row ? "weft_kk + weft_v) * (WEFT_BM + 4) + weft_m"
+               : "weft_kk) * (WEFT_BN + 4) + weft_n + weft_v")
+       << "] = weft_next" << Id << "[weft_q][weft_v];\n"
+       << In << "}\n"
        << Pad << "}\n";
   }
 }
@@ -101,9 +148,9 @@ void BodyPrinter::registerTileStep(const std::string &Pad) {
        << Pad << "for (int " << I << " = 0; " << I << " < " << Count << "; ++"
        << I << ")\n"
        << Pad << "  weft_frag" << T << "[" << I << "] = weft_tile" << T
-       << ".ld(weft_kk * (" << (Tile.AlongOuter ? "WEFT_BM" : "WEFT_BN")
-       << " + 4) + " << (Tile.AlongOuter ? "WEFT_ROW" : "WEFT_COL") << "(" << I
-       << "));\n";
+       << ".ld((weft_read * WEFT_TILE + weft_kk) * ("
+       << (Tile.AlongOuter ? "WEFT_BM" : "WEFT_BN") << " + 4) + "
+       << (Tile.AlongOuter ? "WEFT_ROW" : "WEFT_COL") << "(" << I << "));\n";
   }
   eachOutput(Pad, /*Guarded=*/false, [&](const std::string &In) {
     nested(*TL.Loop->Children[1], static_cast<int>(In.size() / 2) - 1);
@@ -174,15 +221,31 @@ void BodyPrinter::registerTiles(int Indent) {
          << expr(*E.Subscript) << ");\n";
     }
   });
-  // The loop, a tile of iterations at a time.
+  // The loop, a tile of iterations at a time, in two buffers: each thread
+  // fetches its share of the next tile into registers, computes from this
+  // one, then stores its share; one barrier a tile, and the global loads'
+  // latency hidden behind the tile's arithmetic.
   const std::string K = In2 + "  ", K2 = K + "  ";
-  OS << In2 << "for (weft::index_t weft_k0 = (weft::index_t)("
-     << expr(*TL.Lower) << "); weft_k0 < weft_khi; weft_k0 += WEFT_TILE) {\n";
   InRegisterTile = false;
-  loadRegisterTiles(K);
+  OS << In2 << "const weft::index_t weft_klo = (weft::index_t)("
+     << expr(*TL.Lower) << ");\n"
+     << In2 << "int weft_read = 0;\n"
+     << In2 << "if (weft_klo < weft_khi) {\n"
+     << K << "const weft::index_t weft_kn = weft_klo;\n";
+  declareNextTiles(K);
+  fetchRegisterTiles(K);
+  storeRegisterTiles(K, "0");
+  OS << In2 << "}\n"
+     << In2 << "weft::barrier();\n"
+     << In2 << "for (weft::index_t weft_k0 = weft_klo; weft_k0 < weft_khi; "
+     << "weft_k0 += WEFT_TILE) {\n"
+     << K << "const weft::index_t weft_kn = weft_k0 + WEFT_TILE;\n";
+  declareNextTiles(K);
+  OS << K << "if (weft_kn < weft_khi) {\n";
+  fetchRegisterTiles(K + "  ");
+  OS << K << "}\n";
   InRegisterTile = true;
-  OS << K << "weft::barrier();\n"
-     << K << "if (weft_khi - weft_k0 >= WEFT_TILE) {\n"
+  OS << K << "if (weft_khi - weft_k0 >= WEFT_TILE) {\n"
      << K2 << "#pragma unroll\n"
      << K2 << "for (int weft_kk = 0; weft_kk < WEFT_TILE; ++weft_kk) {\n";
   registerTileStep(K2 + "  ");
@@ -191,7 +254,12 @@ void BodyPrinter::registerTiles(int Indent) {
      << K2 << "for (int weft_kk = 0; weft_kk < weft_khi - weft_k0; ++weft_kk) "
      << "{\n";
   registerTileStep(K2 + "  ");
-  OS << K2 << "}\n" << K << "}\n" << K << "weft::barrier();\n" << In2 << "}\n";
+  OS << K2 << "}\n" << K << "}\n" << K << "if (weft_kn < weft_khi) {\n";
+  storeRegisterTiles(K + "  ", "1 - weft_read");
+  OS << K << "}\n"
+     << K << "weft::barrier();\n"
+     << K << "weft_read = 1 - weft_read;\n"
+     << In2 << "}\n";
   // After the loop: each output's registers back, then its code.
   eachOutput(In2, /*Guarded=*/true, [&](const std::string &Out) {
     for (std::size_t R : RT.Registers) {

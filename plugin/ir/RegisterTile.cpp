@@ -2,6 +2,7 @@
 // be computed a register tile per thread.
 #include "ir/RegisterTile.h"
 
+#include "ir/AffineForm.h"
 #include "ir/IrQueries.h"
 
 #include <set>
@@ -14,6 +15,28 @@ bool leavesEarly(const Stmt &S) {
     return X.Kind == Stmt::Break || X.Kind == Stmt::Continue ||
            X.Kind == Stmt::Return || X.Kind == Stmt::ParallelFor;
   });
+}
+
+/// 16 / the element's bytes where the tile's subscript steps by one element
+/// along Fast; else 1.
+unsigned vectorWidth(const Nest &N, const Tile &Tile, const std::string &Fast,
+                     const std::string &Other) {
+  const Param &P = N.Params[Tile.Param];
+  const unsigned Bytes = P.Struct >= 0 ? 0 : byteSize(P.Element);
+  if (Bytes != 4 && Bytes != 8)
+    return 1;
+  AffineScope Scope;
+  Scope.IsVariable = [&](const std::string &Name) {
+    return Name == Fast || Name == Other;
+  };
+  std::optional<AffineForm> F =
+      affineForm(N, *Tile.Reads.front()->Operands[0], Scope);
+  if (!F)
+    return 1;
+  auto It = F->Coefficients.find(Fast);
+  if (It == F->Coefficients.end() || It->second.constantValue() != 1)
+    return 1;
+  return 16 / Bytes;
 }
 
 } // namespace
@@ -53,6 +76,10 @@ registerTileable(const Nest &N, const TileableLoop &T,
         return std::nullopt;
       Tiled.insert(Read);
     }
+    R.VectorWidth.push_back(
+        Tile.AlongOuter   ? vectorWidth(N, Tile, T.Index, N.Root.IndexName)
+        : Inner.Step == 1 ? vectorWidth(N, Tile, Inner.IndexName, T.Index)
+                          : 1);
   }
   std::set<const Expr *> Held;
   for (std::size_t I = 0; I < Registers.size(); ++I)

@@ -21,6 +21,11 @@ struct RegisterTileable {
   /// The loop's elements held in registers (ir/ScalarReplacement): one per
   /// output likewise.
   std::vector<std::size_t> Registers; // indices into the replacements
+  /// Per tile: elements one 16-byte load brings, where the tile's
+  /// subscript has unit stride along the position a block loads fastest
+  /// (the loop's index in a row tile, the level's in a column tile) and
+  /// its element is a scalar of 4 or 8 bytes; else 1.
+  std::vector<unsigned> VectorWidth;
 };
 
 /// When T's loop can be register-tiled: the outermost body holds only the

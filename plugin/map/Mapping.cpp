@@ -424,13 +424,14 @@ private:
 
   /// A register tile's shared memory: per tile, its block's rows (or
   /// columns) times the n outputs a thread along them, padded by 4, for
-  /// each of the RegisterTileWidth iterations a tile holds (plan/KernelPlan).
+  /// each of the RegisterTileWidth iterations a tile holds, in two buffers
+  /// (plan/KernelPlan).
   std::uint64_t registerTileBytes(const std::vector<LevelMapping> &L) const {
     std::uint64_t Bytes = 0;
     for (const ir::Tile &T : Tileable->Tiles) {
       const std::uint64_t Element = ir::elementBytes(N, N.Params[T.Param]);
       const LevelMapping &Along = T.AlongOuter ? L[0] : L[1];
-      Bytes += Element * RegisterTileWidth *
+      Bytes += 2 * Element * RegisterTileWidth *
                (std::uint64_t(Along.BlockSize) * Along.Dop.N + 4);
     }
     return Bytes;

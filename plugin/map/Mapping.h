@@ -41,10 +41,11 @@ struct LevelMapping {
 /// What the search knows of the device. The defaults are an H100 SXM: 132
 /// SMs of 2048 resident threads in at most 32 resident blocks.
 /// Iterations of the loop a register tile's shared-memory tiles hold, and
-/// the shared memory those tiles may take (as for tiles without register
-/// tiling, memory/TilingPlan: two blocks an SM still fit).
+/// the shared memory those tiles may take in their two buffers (the next
+/// tile stored while this one is read): a 128 x 128 block tile of floats
+/// fits, as do two blocks an SM of 64 KiB.
 constexpr unsigned RegisterTileWidth = 8;
-constexpr std::uint64_t RegisterTileSharedBytes = 24 * 1024;
+constexpr std::uint64_t RegisterTileSharedBytes = 32 * 1024;
 
 struct DeviceModel {
   unsigned WarpSize = 32;

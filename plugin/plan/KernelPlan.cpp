@@ -57,7 +57,8 @@ BoundExpr tileBytes(const KernelPlan &P, const memory::Tile &Tile,
                   macroBound(P.Tune, "WEFT_TM", P.RegisterTile->TM))
             : mul(blockBound(P, Inner),
                   macroBound(P.Tune, "WEFT_TN", P.RegisterTile->TN));
-    Elements = mul(Width, add(Run, 4));
+    // Two buffers: the next tile is stored while this one is read.
+    Elements = mul(BoundExpr::literal(2), mul(Width, add(Run, 4)));
   } else {
     Elements =
         Staged(Tile.AlongOuter ? mul(blockBound(P, Outer), add(Width, 1))
@@ -188,8 +189,9 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   if (P.Shape.RegisterTiled && P.Tiled)
     if (std::optional<ir::RegisterTileable> R =
             ir::registerTileable(N, *P.Tiled, P.Registers)) {
-      P.RegisterTile = RegisterTilePlan{M.Levels[0].Dop.N, M.Levels[1].Dop.N,
-                                        R->Accumulators, R->Registers};
+      P.RegisterTile =
+          RegisterTilePlan{M.Levels[0].Dop.N, M.Levels[1].Dop.N,
+                           R->Accumulators, R->Registers, R->VectorWidth};
       // Iterations of the loop per tile: each a fragment per tile read.
       P.Tiled->Width = map::RegisterTileWidth;
     }
@@ -225,8 +227,8 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
       const std::string Count =
           P.Tiled->WholeBlock ? "(WEFT_STAGING ? WEFT_TILE : 1)"
           : P.RegisterTile
-              ? (Tile.AlongOuter ? "WEFT_TILE * (WEFT_BM + 4)"
-                                 : "WEFT_TILE * (WEFT_BN + 4)")
+              ? (Tile.AlongOuter ? "2 * WEFT_TILE * (WEFT_BM + 4)"
+                                 : "2 * WEFT_TILE * (WEFT_BN + 4)")
               : "(WEFT_STAGING ? " +
                     (Tile.AlongOuter ? Outer + " * (WEFT_TILE + 1)"
                                      : "WEFT_TILE * (" + Inner + " + 1)") +

@@ -40,6 +40,7 @@ struct RegisterTilePlan {
   unsigned TM = 1, TN = 1;
   std::vector<const ir::Stmt *> Accumulators; // arrays [TM][TN]
   std::vector<std::size_t> Registers;         // of Registers, arrays [TM][TN]
+  std::vector<unsigned> VectorWidth; // per tile, ir::RegisterTileable's
 };
 
 /// A kernel-scope shared-memory array.

@@ -100,8 +100,9 @@ TEST(RegisterTile, TheRegisterBudgetBoundsTheTile) {
 }
 
 // The tiles a register tile stages (its block's rows and columns times the
-// outputs a thread along them, for 8 iterations of the loop) fit the
-// shared memory set aside for tiles, whatever the extents.
+// outputs a thread along them, for 8 iterations of the loop, in two
+// buffers) fit the shared memory set aside for tiles, whatever the
+// extents.
 TEST(RegisterTile, TilesFitTheirSharedMemory) {
   for (const auto &[Rows, Cols] :
        {std::pair<std::int64_t, std::int64_t>{128, 128},
@@ -113,13 +114,45 @@ TEST(RegisterTile, TilesFitTheirSharedMemory) {
     const map::NestMapping M = chosen(N, 64 * 1024);
     ASSERT_EQ(M.Levels.size(), 2u);
     const map::LevelMapping &R = M.Levels[0], &C = M.Levels[1];
-    const std::uint64_t Bytes = sizeof(float) * map::RegisterTileWidth *
+    const std::uint64_t Bytes = 2 * sizeof(float) * map::RegisterTileWidth *
                                 (std::uint64_t(R.BlockSize) * R.Dop.N + 4 +
                                  std::uint64_t(C.BlockSize) * C.Dop.N + 4);
     EXPECT_LE(Bytes, map::RegisterTileSharedBytes)
         << Rows << " x " << Cols << ": " << map::describe(R) << "; "
         << map::describe(C);
   }
+}
+
+/// The widths of the 16-byte runs the block loads each tile in.
+std::vector<unsigned> vectorWidths(const ir::Nest &N) {
+  std::optional<ir::TileableLoop> T = ir::findTileableLoop(N);
+  if (!T)
+    return {};
+  std::optional<ir::RegisterTileable> R =
+      ir::registerTileable(N, *T, ir::planScalarReplacement(N));
+  return R ? R->VectorWidth : std::vector<unsigned>{};
+}
+
+// a[i * K + k] runs along k, b[k * K + j] along j: four floats a load; two
+// doubles; an element at a time where b's column steps by 2 elements or
+// the level by 2 iterations, or the element is a struct.
+TEST(RegisterTile, RunsWhereTheSubscriptHasUnitStride) {
+  EXPECT_EQ(vectorWidths(accumulatingProduct(false, 2048, 2048)),
+            (std::vector<unsigned>{4, 4}));
+  ir::Nest Doubles = accumulatingProduct(false, 2048, 2048);
+  Doubles.Params[1].Element = Doubles.Params[2].Element =
+      ir::ScalarKind::Double;
+  EXPECT_EQ(vectorWidths(Doubles), (std::vector<unsigned>{2, 2}));
+  ir::Nest Strided = accumulatingProduct(false, 2048, 2048);
+  Strided.Root.Body.front()->Nested->Step = 2;
+  EXPECT_EQ(vectorWidths(Strided), (std::vector<unsigned>{4, 1}));
+  ir::Nest Structs = accumulatingProduct(false, 2048, 2048);
+  ir::StructDef Pair;
+  Pair.Name = "Pair";
+  Pair.Size = 8;
+  Structs.Structs.push_back(Pair);
+  Structs.Params[1].Struct = 0;
+  EXPECT_EQ(vectorWidths(Structs), (std::vector<unsigned>{1, 4}));
 }
 
 // A read that follows both indices shares nothing: no register tile.

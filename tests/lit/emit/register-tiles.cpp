@@ -4,7 +4,8 @@
 // block's tile of the loop staged in shared memory; the shape is macros of
 // the kernel text (WEFT_TM, WEFT_TN, WEFT_TILE, the block). Checked on the
 // simulator with its checker, 32- and 64-wide warps, at sizes that are
-// multiples of no tile (1, 17, 1000, 1023, 2049) and non-square; the
+// multiples of no tile (1, 17, 1000, 1023, 2049), non-square, and with
+// every row 16-byte aligned (64 x 128 x 64, all 128-bit loads); the
 // local-accumulator form, the output-accumulating form, a prologue and an
 // epilogue reading other spans, doubles. The search takes register tiles
 // for a matrix product on its own.
@@ -41,8 +42,13 @@ void product(std::span<const float> a, std::span<const float> b,
 }
 // KERNEL: #define WEFT_TM 4
 // KERNEL: #define WEFT_TN 8
+// KERNEL: #define WEFT_VEC0 (WEFT_TILE % 4 == 0 ? 4 : 1)
+// KERNEL: #define WEFT_VEC1 (WEFT_BN % 4 == 0 ? 4 : 1)
 // KERNEL: float s[WEFT_TM][WEFT_TN];
-// KERNEL: weft_frag0[weft_r] = weft_tile0.ld(weft_kk * (WEFT_BM + 4) + WEFT_ROW(weft_r));
+// KERNEL: weft::load_run(weft_next0[weft_q], a,
+// KERNEL: weft::barrier();
+// KERNEL: for (weft::index_t weft_k0 = weft_klo;
+// KERNEL: weft_frag0[weft_r] = weft_tile0.ld((weft_read * WEFT_TILE + weft_kk) * (WEFT_BM + 4) + WEFT_ROW(weft_r));
 // KERNEL: (s[weft_r][weft_c] += (weft_frag0[weft_r] * weft_frag1[weft_c]));
 
 // The output-accumulating form, with an epilogue reading a bias, in
@@ -76,7 +82,7 @@ template <class T> double checksum(const std::vector<T> &V) {
 int main() {
   const int Shapes[][3] = {{1, 1, 1},      {17, 17, 17},  {1000, 17, 9},
                            {17, 1023, 5},  {2049, 1, 17}, {33, 2049, 3},
-                           {130, 129, 40}, {1023, 64, 1}};
+                           {130, 129, 40}, {1023, 64, 1}, {64, 128, 64}};
   for (const auto &S : Shapes) {
     const int N = S[0], M = S[1], K = S[2];
     std::vector<float> A(N * K), B(K * M), C(N * M, -1.0f);
