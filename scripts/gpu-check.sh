@@ -9,17 +9,18 @@
 # BUILD_DIR may be a bundle made by scripts/gpu-bundle.sh (to carry where
 # the whole build directory is too large). Each part's output also goes to
 # LOG_DIR (default: $OUT when set, as on the device machine) as
-# gpu-check-{e2e,programs,samples,benchmarks,compute,tuning}.log, whole,
+# gpu-check-{e2e,programs,sanitizer,samples,benchmarks,compute,tuning}.log, whole,
 # whatever the console keeps, and the tuning recordings in
 # LOG_DIR/tuning-recordings. PARTS (default all): a comma-separated list of
-# e2e, programs, samples, benchmarks, compute (the compute-bound nests),
-# tuning, to run the check as several commands where one may run only so
-# long (each part takes minutes; tuning the longest).
+# e2e, programs, sanitizer (the tiled kernels under compute-sanitizer's
+# memcheck, racecheck and synccheck), samples, benchmarks, compute (the compute-bound
+# nests), tuning, to run the check as several commands where one may run
+# only so long (each part takes minutes; tuning the longest).
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
 set -u
 build=${1:-build}
 logs=${2:-${OUT:-}}
-parts=,${3:-e2e,programs,samples,benchmarks,compute,tuning},
+parts=,${3:-e2e,programs,sanitizer,samples,benchmarks,compute,tuning},
 status=0
 # Whether the part named is to run.
 want() { [[ $parts == *,$1,* ]]; }
@@ -53,6 +54,30 @@ fi
 if want programs && [ -x "$exe" ]; then
   notes=$(env LD_LIBRARY_PATH="$build/lib" WEFT_BACKEND=cuda WEFT_VERBOSE=1 "$exe" 2>&1 >/dev/null)
   echo "$notes" | grep -E 'registers|warning|error' || { echo "$notes" | tail -n 5; status=1; }
+fi
+if want sanitizer; then
+  echo "== tiled kernels under compute-sanitizer: memcheck (the 128-bit loads"
+  echo "   and guards), racecheck and synccheck (shared tiles, double buffers, barriers)"
+  san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+  if [ -z "$san" ]; then
+    echo "SKIPPED: compute-sanitizer not found"
+  else
+    for t in register-tiles whole-block-tiles batched-tiles tiling staging; do
+      exe=$build/tests/lit-22/emit/Output/$t.cpp.tmp.exe
+      [ -x "$exe" ] || { echo "SKIPPED: $t: not built"; continue; }
+      for tool in memcheck racecheck synccheck; do
+        out=$(mktemp)
+        if part sanitizer env LD_LIBRARY_PATH="$build/lib" WEFT_BACKEND=cuda \
+            "$san" --tool "$tool" --error-exitcode 3 "$exe" >"$out" &&
+          ! grep -q 'weft: warning' "$out"; then
+          echo "PASS: $t under $tool"
+        else
+          echo "FAIL: $t under $tool"; tail -n 20 "$out"; status=1
+        fi
+        rm -f "$out"
+      done
+    done
+  fi
 fi
 want samples && echo "== samples at their full sizes: weft on the GPU against the host loops"
 for weft in "$build"/samples/*.weft; do
