@@ -4,8 +4,12 @@
 Generates programs of 1-3 random nests (depth 1-3; map levels, reductions
 over the outermost or an inner level with every operator on int, float and
 double, argmax and argmin, element reductions; affine reads with guarded
-offsets, sequential inner loops, if/else, helper functions, a struct; data
-held in spans, vectors or pointers with an extent clause). Each nest is
+offsets, sequential inner loops, if/else, helper functions, a struct;
+products of two levels and batches of them, in the local-accumulator and
+output-accumulating forms, with clauses that ask for register tiles, and
+loops that read the span at their own index alone, which the block tiles
+in shared memory; data held in spans, vectors or pointers with an extent
+clause). Each nest is
 emitted twice, marked and not; main() runs both and compares (exactly for
 integers; floating-point inputs are multiples of 1/8, so sums come out
 exact in any order, and elementwise math gets a tolerance for contraction).
@@ -44,11 +48,13 @@ class Nest:
         while self.product() > 40000:
             self.ext[rng.randrange(self.depth)] //= 2
             self.ext = [max(1, e) for e in self.ext]
-        kinds = ["map", "map", "outer"]
+        kinds = ["map", "map", "outer", "pairs"]
         if self.depth >= 2:
-            kinds += ["inner", "inner", "element"]
+            kinds += ["inner", "inner", "element", "product", "product"]
         kinds += ["argmax"]
         self.kind = rng.choice(kinds)
+        # The loop's length in products and in loops over all of b.
+        self.nk = rng.choice([1, 3, 4, 8, 9, 16, 33])
         self.idx = ["i%d" % d for d in range(self.depth)]
         self.pointer_extents = ["a", "b", "p", "out"] if holder == "pointer" else []
         self.lines = None
@@ -58,6 +64,15 @@ class Nest:
         for e in self.ext:
             p *= e
         return p
+
+    def need(self):
+        """Elements a, b, p and out must hold."""
+        if self.kind != "product":
+            return self.product()
+        batch = self.ext[0] if self.depth == 3 else 1
+        rows, cols = self.ext[-2], self.ext[-1]
+        return max(self.product(), batch * rows * self.nk,
+                   batch * self.nk * cols)
 
     def flat(self, upto):
         """Row-major index of the first `upto` levels."""
@@ -120,6 +135,45 @@ class Nest:
         lines.append("for (int %s = 0; %s < n%d; ++%s)" % (self.idx[d], self.idx[d], d, self.idx[d]))
         return lines
 
+    def product_body(self, marked):
+        """C = A B (a batch of them at depth 3): a local accumulator or the
+        output accumulating, sometimes a prologue and an epilogue, clauses
+        that ask for a register tile or a block shape."""
+        rng, T, D = self.rng, self.T, self.depth
+        ind = lambda n: "  " * n
+        i, j = self.idx[-2], self.idx[-1]
+        nr, nc = "n%d" % (D - 2), "n%d" % (D - 1)
+        if D == 3:
+            p = self.idx[0]
+            arow = "(%s * %s + %s)" % (p, nr, i)
+            brow = "(%s * %d + k)" % (p, self.nk)
+        else:
+            arow, brow = i, "k"
+        where = self.flat(D)
+        clauses = {D - 2: ["", "", "span(4)", "span(2)", "block(8)", "dim(y)"],
+                   D - 1: ["", "", "span(4)", "span(8)", "block(16)"]}
+        lines = []
+        for d in range(D):
+            c = rng.choice(clauses.get(d, [""]))
+            lines += [ind(d) + l for l in self.header(d, marked, c)]
+        term = "a[%s * %d + k] * b[%s * %s + %s]" % (arow, self.nk, brow, nc, j)
+        if rng.random() < 0.3:
+            term = "%s * (%s)p[%s * %d + k].x" % (term, T, arow, self.nk)
+        form = rng.choice(["local", "output", "scaled"])
+        if form == "local":
+            s = ["%s acc = %s;" % (T, rng.choice(["(%s)0" % T, "b[%s]" % where])),
+                 "for (int k = 0; k < %d; ++k)" % self.nk,
+                 "  acc += %s;" % term,
+                 "out[%s] = %s;" % (where, rng.choice(["acc", "acc + a[%s]" % where,
+                                                        "std::max(acc, (%s)0)" % T]))]
+        else:
+            s = ["out[%s] = %s;" % (where, "(%s)0" % T if form == "output"
+                                    else "(%s)2 * b[%s]" % (T, where)),
+                 "for (int k = 0; k < %d; ++k)" % self.nk,
+                 "  out[%s] += %s;" % (where, term)]
+        lines += [ind(D - 1) + "{"] + [ind(D) + x for x in s] + [ind(D - 1) + "}"]
+        return lines
+
     def combine(self, var, op, e):
         forms = {"+": ["%s += %s;", "%s = %s + %s;"],
                  "*": ["%s *= (%s) > 0 ? (T)1 : (T)-1;"],
@@ -145,6 +199,29 @@ class Nest:
         rng, T, D = self.rng, self.T, self.depth
         out = ["%s r = 0;" % T]
         ind = lambda n: "  " * n
+        if self.kind == "product":
+            return out + self.product_body(marked) + ["return r;"]
+        if self.kind == "pairs":
+            # The loop reads b and p at k alone: the whole block's tiles.
+            lines = []
+            for d in range(D):
+                lines += [ind(d) + l for l in self.header(d, marked)]
+            where = self.flat(D)
+            nb = rng.choice(["s", str(self.nk)])
+            first = rng.random() < 0.5
+            s = ["const %s own = %s;" % (T, self.expr(1, where)) if first else
+                 "%s own = a[%s];" % (T, where),
+                 "%s acc = (%s)0;" % (T, T),
+                 "for (int k = 0; k < %s; ++k) {" % nb]
+            if rng.random() < 0.3:
+                s.append("  if (k == %s) continue;" % self.idx[-1])
+            s += ["  acc += std::%s(own, b[k]) + (%s)p[k].%s;" % (
+                      rng.choice(["min", "max"]), T, rng.choice(["x", "y"])),
+                  "}",
+                  "out[%s] = acc;" % where]
+            lines += [ind(D - 1) + "{"] + [ind(D) + x for x in s] + \
+                     [ind(D - 1) + "}"]
+            return out + lines + ["return r;"]
         if self.kind == "map":
             lines = []
             for d in range(D):
@@ -238,7 +315,7 @@ def program(rng):
     T = rng.choice(TYPES)
     holder = rng.choice(["span", "vector", "pointer"])
     nests = [Nest(rng, k, T, holder) for k in range(rng.randint(1, 3))]
-    n = max(x.product() for x in nests) + 8
+    n = max(x.need() for x in nests) + 8
     fill = "(%s)((int)(Seed %% 17u) - 8) / (%s)8" % (T, T) if T != "int" else \
         "(int)(Seed % 19u) - 9"
     src = ["#include <weft/weft.hpp>", "#include <algorithm>", "#include <cmath>",
