@@ -342,15 +342,21 @@ private:
         Shared += BlockThreads * Depths[D].ReductionBytes;
     if (Shared > Dev.SharedMemoryPerBlock)
       return false;
-    // A register tile's registers: its outputs, a fragment of each tile,
-    // and some 32 for addresses and indices; two blocks an SM at least, so
-    // that one computes while the other loads.
+    // A register tile's registers, in 32-bit words: its outputs and a
+    // fragment of each tile at the width of the tiles' elements (a double
+    // takes two), the thread's share of the next tiles fetched ahead (one
+    // buffer's worth among the block), and some 32 for addresses and
+    // indices; two blocks an SM at least, so that one computes while the
+    // other loads.
     if (registerTiled(C.Levels)) {
       const std::uint64_t N0 = C.Levels[0].Dop.N, N1 = C.Levels[1].Dop.N;
-      if (BlockThreads * (N0 * N1 + N0 + N1 + 32) >
+      const std::uint64_t Bytes = registerTileBytes(C.Levels);
+      const std::uint64_t Ahead = (Bytes / 2 / 4 + BlockThreads - 1) /
+                                  std::max<std::uint64_t>(1, BlockThreads);
+      if (BlockThreads * (tileWords() * (N0 * N1 + N0 + N1) + Ahead + 32) >
           Dev.RegistersPerMultiprocessor / 2)
         return false;
-      if (registerTileBytes(C.Levels) > RegisterTileSharedBytes)
+      if (Bytes > RegisterTileSharedBytes)
         return false;
     }
 
@@ -420,6 +426,15 @@ private:
            static_cast<double>(T.Reads.size()) * Share;
     }
     return R;
+  }
+
+  /// 32-bit words a value of the widest tiled element takes.
+  std::uint64_t tileWords() const {
+    std::uint64_t Bytes = 4;
+    for (const ir::Tile &T : Tileable->Tiles)
+      Bytes = std::max<std::uint64_t>(Bytes,
+                                      ir::elementBytes(N, N.Params[T.Param]));
+    return Bytes / 4;
   }
 
   /// A register tile's shared memory: per tile, its block's rows (or

@@ -99,6 +99,24 @@ TEST(RegisterTile, TheRegisterBudgetBoundsTheTile) {
       << map::describe(M.Levels[0]) << "; " << map::describe(M.Levels[1]);
 }
 
+// A double takes two registers: a product of doubles gets a tile whose
+// outputs and fragments, at two words a value, still leave two blocks an
+// SM, on an SM of 64K registers and on one of 32K.
+TEST(RegisterTile, DoublesTakeTwoRegistersAValue) {
+  ir::Nest N = accumulatingProduct(false, 2048, 2048);
+  N.Params[1].Element = N.Params[2].Element = ir::ScalarKind::Double;
+  for (std::uint64_t Registers : {64 * 1024, 32 * 1024}) {
+    const map::NestMapping M = chosen(N, Registers);
+    ASSERT_EQ(M.Levels.size(), 2u);
+    const std::uint64_t N0 = M.Levels[0].Dop.N, N1 = M.Levels[1].Dop.N;
+    const std::uint64_t Threads =
+        std::uint64_t(M.Levels[0].BlockSize) * M.Levels[1].BlockSize;
+    EXPECT_LE(Threads * (2 * (N0 * N1 + N0 + N1) + 32), Registers / 2)
+        << Registers << ": " << map::describe(M.Levels[0]) << "; "
+        << map::describe(M.Levels[1]);
+  }
+}
+
 // The tiles a register tile stages (its block's rows and columns times the
 // outputs a thread along them, for 8 iterations of the loop, in two
 // buffers) fit the shared memory set aside for tiles, whatever the
