@@ -135,7 +135,12 @@ WEFT_DEVICE void load_run(T (&Out)[V], const dspan<E> &S, index_t I,
       ((size_type)(Data + I) & (size_type)(V * sizeof(E) - 1)) == 0) {
     for (int J = 0; J < V; ++J)
       WEFT_SIM_SPAN_ACCESS(I + J, 0);
+#if defined(WEFT_DIALECT_SIM)
+    run R; // the host compiler keeps its aliasing rules
+    __builtin_memcpy(&R, Data + I, sizeof R);
+#else
     const run R = *reinterpret_cast<const run *>(Data + I);
+#endif
     for (int J = 0; J < V; ++J)
       Out[J] = R.Elements[J];
     return;
