@@ -347,14 +347,16 @@ private:
     // takes two), the thread's share of the next tiles fetched ahead (one
     // buffer's worth among the block), and some 32 for addresses and
     // indices; two blocks an SM at least, so that one computes while the
-    // other loads.
+    // other loads (one, where clauses set both tiles' n: the user's shape
+    // is taken as long as a block fits).
     if (registerTiled(C.Levels)) {
       const std::uint64_t N0 = C.Levels[0].Dop.N, N1 = C.Levels[1].Dop.N;
       const std::uint64_t Bytes = registerTileBytes(C.Levels);
       const std::uint64_t Ahead = (Bytes / 2 / 4 + BlockThreads - 1) /
                                   std::max<std::uint64_t>(1, BlockThreads);
+      const bool Asked = spanForced(0) && spanForced(1);
       if (BlockThreads * (tileWords() * (N0 * N1 + N0 + N1) + Ahead + 32) >
-          Dev.RegistersPerMultiprocessor / 2)
+          Dev.RegistersPerMultiprocessor / (Asked ? 1 : 2))
         return false;
       if (Bytes > RegisterTileSharedBytes)
         return false;
@@ -426,6 +428,11 @@ private:
            static_cast<double>(T.Reads.size()) * Share;
     }
     return R;
+  }
+
+  /// Whether a clause sets level D's n (span(n)).
+  bool spanForced(std::size_t D) const {
+    return D < Depths.size() && Depths[D].Forced && Depths[D].Forced->Span > 1;
   }
 
   /// 32-bit words a value of the widest tiled element takes.
