@@ -48,6 +48,12 @@ public:
   /// false; above the tiled level, its declarations and the next level
   /// (TiledLoop.cpp).
   void walkedBody(const ir::Level &L, int Indent, const std::string &InRange);
+  /// The tiled level's body where each thread computes WEFT_CM of its
+  /// iterations (plan Coarsened), inside a walk whose blocks step by
+  /// WEFT_CM blocks: the thread's declarations before the loop as arrays,
+  /// one element an iteration, each tile walked once for all of them.
+  /// Above: the levels around in range (empty at the root).
+  void coarsenedBody(const ir::Level &L, int Indent, const std::string &Above);
 
 private:
   // ---- Inner levels (InnerLevel.cpp) ---------------------------------------
@@ -83,6 +89,16 @@ private:
   /// GuardIteration: the checker's iteration only where in range.
   void openBlockWalk(const ir::Level &L, const std::string &Pad,
                      const std::string &Above, bool GuardIteration);
+  /// The loop and the walk for a coarsened level: blocks step by WEFT_CM
+  /// blocks, and the threads' indices come per iteration (coarsenedBody).
+  void openCoarsenedWalk(const ir::Level &L, const std::string &Pad);
+  /// For each of the thread's WEFT_CM iterations of the coarsened level in
+  /// range: its index and the checker's iteration, then Print's code.
+  void eachCoarsenedIteration(
+      const std::string &Pad,
+      const std::function<void(const std::string &, int)> &Print);
+  /// weft_tD and the level's index for iteration weft_u of the thread.
+  void coarsenedIndex(const std::string &Pad);
   void closeBlockWalk(const ir::Level &L, const std::string &Pad);
   /// An inner level above or holding a loop of tiles the whole block
   /// reads, or the outer level of a tiled pair below the root: blocks walk
@@ -176,6 +192,8 @@ private:
   /// Printing a register tile's per-output code: tile reads are fragments,
   /// the tile's accumulators and registers arrays [weft_r][weft_c].
   bool InRegisterTile = false;
+  /// The coarsened level being printed (coarsenedBody), else null.
+  const ir::Level *Coarse = nullptr;
   std::set<std::size_t> PerOutputRegisters;
   /// Locals printed as something else (the tiled loop's index in a load).
   std::map<std::string, std::string> Renamed;

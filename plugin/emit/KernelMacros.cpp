@@ -56,6 +56,9 @@ std::string kernelPreamble(const plan::KernelPlan &P) {
     Src << "// Iterations of the tiled loop per tile in shared memory.\n"
         << "#ifndef WEFT_TILE\n#define WEFT_TILE " << P.Tiled->Width
         << "\n#endif\n";
+  if (P.Coarsened)
+    Src << "// Iterations of the tiled level each thread computes.\n"
+        << "#ifndef WEFT_CM\n#define WEFT_CM 1\n#endif\n";
   if (!P.Stages.empty() || P.Tiled)
     Src << "#ifndef WEFT_STAGING\n#define WEFT_STAGING 1\n#endif\n";
   for (std::size_t S = 0; S < P.Stages.size(); ++S)

@@ -17,6 +17,15 @@ std::string outerIndex(const ir::Level &L) {
          (L.Step != 1 ? " * " + std::to_string(L.Step) : "") + ");\n";
 }
 
+/// The kernel's shared arrays' declarations.
+std::string sharedArrays(const plan::KernelPlan &P) {
+  std::string Shared;
+  for (const plan::SharedArray &S : P.Shared)
+    Shared += "  WEFT_SHARED weft::shared_array<" + S.Element + ", " + S.Count +
+              "> " + S.Name + ";\n";
+  return Shared;
+}
+
 } // namespace
 
 std::string kernelBody(const plan::KernelPlan &P) {
@@ -30,11 +39,19 @@ std::string kernelBody(const plan::KernelPlan &P) {
   if (P.Outer == plan::OuterWalk::RegisterTiles) {
     Printer.registerTiles(1);
     Body << "}\n";
-    std::string Shared;
-    for (const plan::SharedArray &S : P.Shared)
-      Shared += "  WEFT_SHARED weft::shared_array<" + S.Element + ", " +
-                S.Count + "> " + S.Name + ";\n";
-    return Shared + Body.str();
+    return sharedArrays(P) + Body.str();
+  }
+  if (P.Coarsened && P.Tiled->Inner == &L) {
+    // Blocks step by WEFT_CM blocks; each thread's iterations come in its
+    // body (coarsenedBody).
+    Body << "  for (weft::index_t weft_b0 = (weft::index_t)weft::block_idx("
+         << A << ") * " << B
+         << " * WEFT_CM; weft_b0 < weft_count0;\n       weft_b0 += "
+            "(weft::index_t)weft::grid_dim("
+         << A << ") * " << B << " * WEFT_CM) {\n";
+    Printer.coarsenedBody(L, 2, "");
+    Body << "  }\n}\n";
+    return sharedArrays(P) + Body.str();
   }
   switch (P.Outer) {
   case plan::OuterWalk::Uniform:
@@ -94,11 +111,7 @@ std::string kernelBody(const plan::KernelPlan &P) {
          << "[(weft::index_t)weft::linear_block()] = weft_r;\n  }\n";
   }
   Body << "}\n";
-  std::string Shared;
-  for (const plan::SharedArray &S : P.Shared)
-    Shared += "  WEFT_SHARED weft::shared_array<" + S.Element + ", " + S.Count +
-              "> " + S.Name + ";\n";
-  return Shared + Prologue.str() + Body.str();
+  return sharedArrays(P) + Prologue.str() + Body.str();
 }
 
 std::string combineKernelBody(const plan::KernelPlan &P) {

@@ -21,6 +21,8 @@ std::string BodyPrinter::tileRead(std::size_t T) {
            (TL.Tiles[T].AlongOuter ? "[weft_r]" : "[weft_c]");
   const std::string K = "((weft::index_t)(" + TL.Index + ") - weft_k0)";
   const std::string Name = "weft_tile" + std::to_string(T);
+  if (Coarse)
+    return "weft_v" + std::to_string(T); // read once for all iterations
   if (TL.WholeBlock)
     return Name + ".ld(" + K + ")";
   const unsigned D = TL.Inner->Depth;
@@ -108,6 +110,16 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
 }
 
 void BodyPrinter::walkedLevel(const ir::Level &L, const std::string &Pad) {
+  if (Plan->Coarsened && &L == Plan->Tiled->Inner) {
+    openCoarsenedWalk(L, Pad);
+    const unsigned Saved = Depth;
+    Depth = L.Depth;
+    coarsenedBody(L, static_cast<int>(Pad.size() / 2) + 2,
+                  "weft_in" + std::to_string(L.Depth - 1));
+    Depth = Saved;
+    closeBlockWalk(L, Pad);
+    return;
+  }
   // Out of range above, the bounds might read outside the spans: they read
   // only captures and indices the block shares (memory/TilingPlan).
   openBlockWalk(L, Pad, "weft_in" + std::to_string(L.Depth - 1), true);
@@ -163,6 +175,117 @@ void BodyPrinter::walkedBody(const ir::Level &L, int Indent,
     OS << Pad << "}\n";
 }
 
+void BodyPrinter::openCoarsenedWalk(const ir::Level &L,
+                                    const std::string &Pad) {
+  const std::string D = std::to_string(L.Depth), In = Pad + "  ";
+  const std::string A = axis(L.Depth), B = block(L.Depth);
+  OS << Pad << "{\n"
+     << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
+     << expr(*L.Lower) << ");\n"
+     << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
+     << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
+     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
+     << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
+     << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
+  if (L.Depth == 1)
+    OS << In << "weft::inner_level(true);\n";
+  OS << In << "for (weft::index_t weft_b" << D
+     << " = (weft::index_t)weft::block_idx(" << A << ") * " << B
+     << " * WEFT_CM; weft_b" << D << " < weft_count" << D << "; weft_b" << D
+     << " += (weft::index_t)weft::grid_dim(" << A << ") * " << B
+     << " * WEFT_CM) {\n";
+}
+
+void BodyPrinter::coarsenedIndex(const std::string &Pad) {
+  const ir::Level &L = *Coarse;
+  const std::string T = ir::spelling(L.IndexType), D = std::to_string(L.Depth);
+  OS << Pad << "const weft::index_t weft_t" << D << " = weft_b" << D
+     << " + (weft::index_t)weft_u * " << block(L.Depth)
+     << " + weft::thread_idx(" << axis(L.Depth) << ");\n"
+     << Pad << "const " << T << " " << L.IndexName << " = (" << T << ")(weft_lo"
+     << D << " + weft_t" << D
+     << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
+}
+
+void BodyPrinter::eachCoarsenedIteration(
+    const std::string &Pad,
+    const std::function<void(const std::string &, int)> &Print) {
+  const std::string In = Pad + "    ";
+  OS << Pad << "#pragma unroll\n"
+     << Pad << "for (int weft_u = 0; weft_u < WEFT_CM; ++weft_u)\n"
+     << Pad << "  if (weft_on[weft_u]) {\n";
+  coarsenedIndex(In);
+  // The checker tells the thread's iterations apart.
+  const std::string D = std::to_string(Coarse->Depth);
+  if (Coarse->Depth == 0)
+    OS << In << "weft::begin_iteration(weft_t0);\n";
+  else if (Coarse->Depth == 1)
+    OS << In << "weft::begin_inner_iteration(weft_t1);\n";
+  Print(In, static_cast<int>(In.size() / 2));
+  OS << Pad << "  }\n";
+}
+
+void BodyPrinter::coarsenedBody(const ir::Level &L, int Indent,
+                                const std::string &Above) {
+  const std::string Pad(2 * Indent, ' '), In = Pad + "  ";
+  const std::string D = std::to_string(L.Depth);
+  const std::map<std::string, std::string> Saved = Renamed;
+  Coarse = &L;
+  // The thread's iterations: in range or not, and their declarations.
+  OS << Pad << "bool weft_on[WEFT_CM];\n";
+  for (const ir::StmtPtr &S : L.Body) {
+    if (S.get() == Plan->Tiled->Loop)
+      break;
+    if (S->Kind != ir::Stmt::Decl)
+      continue;
+    OS << Pad << ir::typeName(N, S->VarType.Scalar, S->VarType.Struct) << " "
+       << S->Name << "[WEFT_CM];\n";
+  }
+  OS << Pad << "#pragma unroll\n"
+     << Pad << "for (int weft_u = 0; weft_u < WEFT_CM; ++weft_u) {\n";
+  coarsenedIndex(In);
+  OS << In << "weft_on[weft_u] = weft_t" << D << " < weft_count" << D
+     << (Above.empty() ? "" : " && " + Above) << ";\n";
+  if (L.Depth <= 1)
+    OS << In << "if (weft_on[weft_u])\n"
+       << In << "  weft::begin_" << (L.Depth == 0 ? "" : "inner_")
+       << "iteration(weft_t" << D << ");\n";
+  for (const ir::StmtPtr &S : L.Body) {
+    if (S.get() == Plan->Tiled->Loop)
+      break;
+    if (S->Kind == ir::Stmt::Decl) {
+      Renamed[S->Name] = S->Name + "[weft_u]";
+      if (!S->Exprs[0])
+        continue;
+      // Out of range, an initializer might read outside a span.
+      const std::string T =
+          ir::typeName(N, S->VarType.Scalar, S->VarType.Struct);
+      OS << In << S->Name << "[weft_u] = ";
+      if (ir::gridUniform(*S->Exprs[0]))
+        OS << expr(*S->Exprs[0]) << ";\n";
+      else
+        OS << "weft_on[weft_u] ? (" << T << ")(" << expr(*S->Exprs[0])
+           << ") : " << T << "();\n";
+      continue;
+    }
+    OS << In << "if (weft_on[weft_u])\n";
+    stmt(*S, Indent + 2);
+  }
+  OS << Pad << "}\n";
+  tiledLoop(Pad, Indent);
+  // After the loop, each iteration's code where it is in range.
+  bool After = false;
+  eachCoarsenedIteration(Pad, [&](const std::string &, int Depth) {
+    for (const ir::StmtPtr &S : L.Body) {
+      if (After)
+        stmt(*S, Depth);
+      After = After || S.get() == Plan->Tiled->Loop;
+    }
+  });
+  Coarse = nullptr;
+  Renamed = Saved;
+}
+
 void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
   const memory::TiledLoop &TL = *Plan->Tiled;
   const std::string KT = ir::spelling(TL.IndexType), In = Pad + "  ";
@@ -214,18 +337,39 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
                      axis(Inner) + ")")
        << "] = " << Source << ";\n";
   }
-  OS << In << "weft::barrier();\n"
-     << In << "if (weft_active)\n"
-     << In << "  for (" << KT << " " << TL.Index << " = (" << KT
-     << ")weft_k0; (weft::index_t)" << TL.Index << " < " << Hi
-     << " && (weft::index_t)" << TL.Index << " < weft_k0 + WEFT_TILE; ++"
-     << TL.Index << ")\n";
-  nested(*TL.Loop->Children[1], Indent + 2);
+  const std::string Header = "for (" + KT + " " + TL.Index + " = (" + KT +
+                             ")weft_k0; (weft::index_t)" + TL.Index + " < " +
+                             Hi + " && (weft::index_t)" + TL.Index +
+                             " < weft_k0 + WEFT_TILE; ++" + TL.Index + ")";
+  OS << In << "weft::barrier();\n";
+  if (Coarse) {
+    // Each shared element read once for the thread's iterations (a read
+    // the body guards may find an element never loaded: it goes unused).
+    OS << In << Header << " {\n";
+    for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
+      const ir::Param &P = N.Params[TL.Tiles[T].Param];
+      OS << In << "  const " << ir::typeName(N, P.Element, P.Struct)
+         << " weft_v" << T << " = weft_tile" << T << ".ld((weft::index_t)("
+         << TL.Index << ") - weft_k0);\n";
+    }
+    eachCoarsenedIteration(In + "  ", [&](const std::string &, int Depth) {
+      stmt(*TL.Loop->Children[1], Depth);
+    });
+    OS << In << "}\n";
+  } else {
+    OS << In << "if (weft_active)\n" << In << "  " << Header << "\n";
+    nested(*TL.Loop->Children[1], Indent + 2);
+  }
   OS << In << "weft::barrier();\n" << Pad << "}\n#else\n";
   std::map<const ir::Expr *, std::size_t> Tiles;
   std::swap(Tiles, TileReads);
-  OS << Pad << "if (weft_active)\n";
-  stmt(*TL.Loop, Indent + 1);
+  if (Coarse) {
+    eachCoarsenedIteration(
+        Pad, [&](const std::string &, int Depth) { stmt(*TL.Loop, Depth); });
+  } else {
+    OS << Pad << "if (weft_active)\n";
+    stmt(*TL.Loop, Indent + 1);
+  }
   std::swap(Tiles, TileReads);
   OS << "#endif\n";
 }

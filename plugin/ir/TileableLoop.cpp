@@ -269,4 +269,23 @@ std::optional<TileableLoop> findWholeBlockTileableLoop(const Nest &N) {
   return std::nullopt;
 }
 
+bool coarsenable(const TileableLoop &T, bool HeldAlongLoop) {
+  if (!T.WholeBlock || HeldAlongLoop)
+    return false;
+  bool Before = true;
+  for (const StmtPtr &S : T.Inner->Body) {
+    if (S.get() == T.Loop) {
+      Before = false;
+      continue;
+    }
+    if (Before &&
+        (S->Kind != Stmt::ExprStmt &&
+         (S->Kind != Stmt::Decl || S->ArrayExtent || S->VarType.IsReference)))
+      return false;
+    if (hasBreakOrReturn(*S))
+      return false;
+  }
+  return !hasBreakOrReturn(*T.Loop->Children[1]);
+}
+
 } // namespace weft::ir

@@ -66,6 +66,14 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N);
 /// reads.
 std::optional<TileableLoop> findWholeBlockTileableLoop(const Nest &N);
 
+/// Whether a thread can compute several iterations of T's level (WholeBlock)
+/// at once, walking each tile once for all of them (thread coarsening, n-body
+/// over the j loop): before the loop only scalar declarations and expression
+/// statements, nowhere a break or return (a continue stays with its
+/// iteration), and no element of a span held in a register along the loop
+/// (HeldAlongLoop).
+bool coarsenable(const TileableLoop &T, bool HeldAlongLoop);
+
 } // namespace weft::ir
 
 #endif

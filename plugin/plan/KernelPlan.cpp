@@ -196,6 +196,17 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
       P.Tiled->Width = map::RegisterTileWidth;
     }
   P.Shape.RegisterTiled = P.RegisterTile.has_value();
+  // Where the mapping gives the level one iteration a thread and no
+  // span(n) clause fixes it.
+  if (P.Tiled && P.Tiled->WholeBlock &&
+      M.Levels[P.Tiled->Inner->Depth].Dop.Kind == map::Parallelism::Span &&
+      M.Levels[P.Tiled->Inner->Depth].Dop.N <= 1 &&
+      P.Tiled->Inner->Forced.Span < 0)
+    P.Coarsened = ir::coarsenable(
+        *P.Tiled, std::any_of(P.Registers.begin(), P.Registers.end(),
+                              [&](const ir::ReplacedElement &E) {
+                                return E.Loop == P.Tiled->Loop;
+                              }));
   if (P.Shape.SplitInner)
     P.SplitLevel = P.firstAtDepth(1);
 

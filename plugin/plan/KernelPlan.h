@@ -91,6 +91,9 @@ struct KernelPlan {
   /// Span elements held in registers for the length of a loop.
   std::vector<ir::ReplacedElement> Registers;
   std::optional<RegisterTilePlan> RegisterTile;
+  /// Whole-block tiles whose level's threads compute WEFT_CM iterations
+  /// each (ir::coarsenable): the tuning space offers 1, 2 and 4.
+  bool Coarsened = false;
   std::map<const ir::Level *, LevelPlan> Levels;
   /// In declaration order: tiles, then per level its stages and reduction
   /// scratch, then the outermost reductions' partials.

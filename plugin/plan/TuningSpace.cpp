@@ -118,6 +118,10 @@ contract::TuneInfo tuningSpace(const KernelPlan &P) {
          : P.Tiled->WholeBlock
              ? valuesAround(P.Tiled->Width, {64, 128, 256, 512}, 1, 1024)
              : valuesAround(P.Tiled->Width, {16, 32, 64}, 1, 128)});
+  if (P.Coarsened)
+    T.Params.push_back({"WEFT_CM", contract::TuneRole::SpanN,
+                        static_cast<int>(P.Tiled->Inner->Depth),
+                        valuesAround(1, {2, 4}, 1, 4)});
   if (!P.RegisterTile && (P.Tiled || !P.Stages.empty()))
     T.Params.push_back({"WEFT_STAGING", contract::TuneRole::Text, 0, {1, 0}});
   return T;

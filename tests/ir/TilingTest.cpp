@@ -150,6 +150,20 @@ TEST(Tiling, OneLevelLoopIsTiledForTheWholeBlock) {
   EXPECT_EQ(memory::planTiling(N, oneLevel(1024))->Width, 256u);
 }
 
+// A thread may compute several iterations of the level at once (WEFT_CM),
+// its declarations before the loop one per iteration: not where an
+// element is held in a register along the loop, nor where a declaration
+// before it is a reference.
+TEST(Tiling, WholeBlockTilesAreCoarsenable) {
+  ir::Nest N = oneLevelNest(false);
+  std::optional<memory::TiledLoop> T = memory::planTiling(N, oneLevel(128));
+  ASSERT_TRUE(T);
+  EXPECT_TRUE(ir::coarsenable(*T, false));
+  EXPECT_FALSE(ir::coarsenable(*T, true));
+  N.Root.Body.front()->VarType.IsReference = true;
+  EXPECT_FALSE(ir::coarsenable(*T, false));
+}
+
 TEST(Tiling, OneLevelNotWhereTheReadFollowsTheThreadOrNoneShareIt) {
   EXPECT_FALSE(memory::planTiling(oneLevelNest(true), oneLevel(128)));
   const ir::Nest N = oneLevelNest(false);

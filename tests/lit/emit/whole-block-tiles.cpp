@@ -4,7 +4,11 @@
 // that the block loads together into shared memory, waits, and reads from
 // there; every thread of the block walks the tiles, in range or not. Sizes
 // that are multiples of no tile; checked on the simulator with 32- and
-// 64-wide warps, other tile widths and block sizes, and staging off.
+// 64-wide warps, other tile widths and block sizes, and staging off. Where
+// the loop allows, each thread computes WEFT_CM iterations of its level
+// (thread coarsening: each shared element read once for all of them), 1 by
+// default, tunable to 2 and 4: run also with 2, 3 and 4, with other tiles,
+// warps and staging off.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat $(grep -l 'dspan<const float> px' %t.k/*.cu) | FileCheck %s --check-prefix=KERNEL
@@ -27,6 +31,15 @@
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_STAGING=0 %t.exe > %t.off 2> %t.err.off
 // RUN: count 0 < %t.err.off
 // RUN: diff %t.host %t.off
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_CM=2 %t.exe > %t.cm2 2> %t.err.cm2
+// RUN: count 0 < %t.err.cm2
+// RUN: diff %t.host %t.cm2
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 WEFT_KERNEL_DEFINES="WEFT_CM=3 WEFT_TILE=7" %t.exe > %t.cm3 2> %t.err.cm3
+// RUN: count 0 < %t.err.cm3
+// RUN: diff %t.host %t.cm3
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES="WEFT_CM=4 WEFT_STAGING=0" %t.exe > %t.cm4 2> %t.err.cm4
+// RUN: count 0 < %t.err.cm4
+// RUN: diff %t.host %t.cm4
 #include <weft/weft.hpp>
 
 #include <cmath>
@@ -59,12 +72,16 @@ void accelerations(std::span<const float> px, std::span<const float> py,
   }
 }
 // The body's own initializers are guarded (an out-of-range thread would
-// read past the spans); the block loads each tile, waits, computes from it
-// where its index is in range, and waits again; the rest where in range.
+// read past the spans), one per iteration of the thread; the block loads
+// each tile, waits, reads each element once and computes from it for each
+// iteration in range, and waits again; the rest where in range.
 // KERNEL: WEFT_SHARED weft::shared_array<float, (WEFT_STAGING ? WEFT_TILE : 1)> weft_tile0;
-// KERNEL: const bool weft_active = weft_in0;
-// KERNEL-NEXT: const float xi = weft_active ? (float)(px.ld(
-// KERNEL: float fx = ((float)0);
+// KERNEL: weft_b0 += (weft::index_t)weft::grid_dim(0) * WEFT_BLOCK_X * WEFT_CM) {
+// KERNEL-NEXT: bool weft_on[WEFT_CM];
+// KERNEL-NEXT: float xi[WEFT_CM];
+// KERNEL: weft_on[weft_u] = weft_t0 < weft_count0;
+// KERNEL: xi[weft_u] = weft_on[weft_u] ? (float)(px.ld(
+// KERNEL: fx[weft_u] = ((float)0);
 // KERNEL: #if WEFT_STAGING
 // KERNEL-NEXT: for (weft::index_t weft_k0 = (weft::index_t)(0); weft_k0 < (weft::index_t)(n); weft_k0 += WEFT_TILE) {
 // KERNEL-NEXT: for (weft::index_t weft_kk = (weft::index_t)weft::linear_thread(); weft_kk < WEFT_TILE; weft_kk += WEFT_BLOCK_THREADS)
@@ -73,14 +90,17 @@ void accelerations(std::span<const float> px, std::span<const float> py,
 // KERNEL-NEXT: if (weft_at >= 0 && weft_at < (weft::index_t)px.size())
 // KERNEL-NEXT: weft_tile0[weft_kk] = px.ld(weft_at);
 // KERNEL: weft::barrier();
-// KERNEL-NEXT: if (weft_active)
-// KERNEL-NEXT: for (int j = (int)weft_k0; (weft::index_t)j < (weft::index_t)(n) && (weft::index_t)j < weft_k0 + WEFT_TILE; ++j)
-// KERNEL: weft_tile0.ld(((weft::index_t)(j) - weft_k0))
+// KERNEL-NEXT: for (int j = (int)weft_k0; (weft::index_t)j < (weft::index_t)(n) && (weft::index_t)j < weft_k0 + WEFT_TILE; ++j) {
+// KERNEL-NEXT: const float weft_v0 = weft_tile0.ld((weft::index_t)(j) - weft_k0);
+// KERNEL: for (int weft_u = 0; weft_u < WEFT_CM; ++weft_u)
+// KERNEL-NEXT: if (weft_on[weft_u]) {
+// KERNEL: (weft_v0 - xi[weft_u])
+// KERNEL: (fx[weft_u] += (dx * s));
 // KERNEL: weft::barrier();
 // KERNEL: #else
 // KERNEL: #endif
-// KERNEL-NEXT: if (weft_active) {
-// KERNEL-NEXT: (ax[
+// KERNEL: if (weft_on[weft_u]) {
+// KERNEL: (ax[{{.*}}] = fx[weft_u]);
 
 struct Particle {
   float x, y, z, m;
@@ -153,11 +173,11 @@ void coulomb3d(std::span<const float> atoms, std::span<float> grid,
         grid[(z * gy + y) * gx + x] = e;
       }
 }
-// THREE: for (weft::index_t weft_b2 = (weft::index_t)weft::block_idx(0) * WEFT_BLOCK_X; weft_b2 < weft_count2;
-// THREE-NEXT: const weft::index_t weft_t2 = weft_b2 + weft::thread_idx(0);
-// THREE-NEXT: const bool weft_in2 = weft_t2 < weft_count2 && weft_in1;
+// THREE: for (weft::index_t weft_b2 = (weft::index_t)weft::block_idx(0) * WEFT_BLOCK_X * WEFT_CM; weft_b2 < weft_count2;
+// THREE-NEXT: bool weft_on[WEFT_CM];
+// THREE: const weft::index_t weft_t2 = weft_b2 + (weft::index_t)weft_u * WEFT_BLOCK_X + weft::thread_idx(0);
 // THREE-NEXT: const int x =
-// THREE-NEXT: const bool weft_active = weft_in2;
+// THREE-NEXT: weft_on[weft_u] = weft_t2 < weft_count2 && weft_in1;
 // THREE: weft::barrier();
 
 // The same with four rows of y a block: the block walks y together too
@@ -184,7 +204,7 @@ void coulombRows(std::span<const float> atoms, std::span<float> grid,
 }
 // ROWS: for (weft::index_t weft_b1 = (weft::index_t)weft::block_idx({{[12]}}) * WEFT_BLOCK_{{[YZ]}}; weft_b1 < weft_count1;
 // ROWS: const bool weft_in1 = weft_t1 < weft_count1 && weft_in0;
-// ROWS: const bool weft_in2 = weft_t2 < weft_count2 && weft_in1;
+// ROWS: weft_on[weft_u] = weft_t2 < weft_count2 && weft_in1;
 // ROWS: weft::barrier();
 
 // Not tiled: the loop's bounds follow the thread (a triangle), a loop that
