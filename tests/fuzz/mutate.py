@@ -19,6 +19,8 @@ import concurrent.futures
 import os
 import random
 import re
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -148,14 +150,22 @@ def check(args, number, source):
             p = subprocess.run(cmd, capture_output=True, text=True,
                                errors="replace", timeout=args.timeout)
         except subprocess.TimeoutExpired:
-            # A loaded machine can stall one compile: a hang must repeat,
-            # with three times the time.
+            # A loaded machine can stall one compile (a process at low
+            # priority may wait minutes for a core): a hang must repeat,
+            # measured in the compiler's own CPU time, within 30 times the
+            # time on the clock.
+            limit = lambda: resource.setrlimit(
+                resource.RLIMIT_CPU, (args.timeout, args.timeout + 5))
             try:
                 p = subprocess.run(cmd, capture_output=True, text=True,
-                                   errors="replace",
-                                   timeout=3 * args.timeout)
+                                   errors="replace", preexec_fn=limit,
+                                   timeout=30 * args.timeout)
             except subprocess.TimeoutExpired:
-                return "hang (over %d s, twice)" % args.timeout
+                return "hang (over %d s, then over %d s waiting)" % (
+                    args.timeout, 30 * args.timeout)
+            if p.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+                return "hang (over %d s, then over %d s of CPU)" % (
+                    args.timeout, args.timeout)
         err = p.stderr
         if p.returncode not in (0, 1) or "PLEASE submit a bug report" in err \
                 or "Stack dump" in err:

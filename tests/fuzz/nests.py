@@ -28,6 +28,8 @@ import argparse
 import concurrent.futures
 import os
 import random
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -352,6 +354,27 @@ def program(rng):
     return "\n".join(src + main) + "\n"
 
 
+def run_limited(cmd, args, env=None):
+    """Runs cmd; None where it ran out of time twice: over --timeout on the
+    clock, then over --timeout of its own CPU time (a loaded machine stalls
+    a process at low priority for minutes; within 30 times the time on the
+    clock)."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              errors="replace", timeout=args.timeout, env=env)
+    except subprocess.TimeoutExpired:
+        pass
+    limit = lambda: resource.setrlimit(
+        resource.RLIMIT_CPU, (args.timeout, args.timeout + 5))
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True,
+                           errors="replace", timeout=30 * args.timeout,
+                           env=env, preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        return None
+    return None if r.returncode in (-signal.SIGXCPU, -signal.SIGKILL) else r
+
+
 def check(args, number, source):
     with tempfile.TemporaryDirectory() as work:
         path = os.path.join(work, "nests%d.cpp" % number)
@@ -361,10 +384,8 @@ def check(args, number, source):
         cmd = [args.clang, "-std=c++20", "-O1", "-I" + args.include,
                "-fplugin=" + args.plugin, path, "-o", exe, "-L" + args.lib,
                "-Wl,-rpath," + args.lib, "-lweft"]
-        try:
-            c = subprocess.run(cmd, capture_output=True, text=True,
-                               errors="replace", timeout=args.timeout)
-        except subprocess.TimeoutExpired:
+        c = run_limited(cmd, args)
+        if c is None:
             return "compiler hang"
         if c.returncode not in (0, 1) or "PLEASE submit" in c.stderr:
             return "compiler crash (exit %d)" % c.returncode
@@ -373,10 +394,8 @@ def check(args, number, source):
             return "rejected: " + (first[0] if first else "?")
         env = dict(os.environ, WEFT_BACKEND="sim", WEFT_SIM_CHECK="1",
                    WEFT_CACHE_DIR=args.cache)
-        try:
-            r = subprocess.run([exe], capture_output=True, text=True,
-                               errors="replace", timeout=args.timeout, env=env)
-        except subprocess.TimeoutExpired:
+        r = run_limited([exe], args, env)
+        if r is None:
             return "hang on the simulator"
     if "sim checker" in r.stderr:
         return "false checker report: " + r.stderr.strip().splitlines()[0]
