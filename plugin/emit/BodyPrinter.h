@@ -87,11 +87,11 @@ private:
   /// (and Above, where not empty); the index;`: a level that the block's
   /// threads walk together, every one reaching its barriers.
   /// GuardIteration: the checker's iteration only where in range.
+  /// Coarsened: blocks step by WEFT_CM blocks, the threads' indices left
+  /// to coarsenedBody.
   void openBlockWalk(const ir::Level &L, const std::string &Pad,
-                     const std::string &Above, bool GuardIteration);
-  /// The loop and the walk for a coarsened level: blocks step by WEFT_CM
-  /// blocks, and the threads' indices come per iteration (coarsenedBody).
-  void openCoarsenedWalk(const ir::Level &L, const std::string &Pad);
+                     const std::string &Above, bool GuardIteration,
+                     bool Coarsened = false);
   /// For each of the thread's WEFT_CM iterations of the coarsened level in
   /// range: its index and the checker's iteration, then Print's code.
   void eachCoarsenedIteration(

@@ -34,7 +34,8 @@ std::string BodyPrinter::tileRead(std::size_t T) {
 }
 
 void BodyPrinter::openBlockWalk(const ir::Level &L, const std::string &Pad,
-                                const std::string &Above, bool GuardIteration) {
+                                const std::string &Above, bool GuardIteration,
+                                bool Coarsened) {
   const std::string T = ir::spelling(L.IndexType), D = std::to_string(L.Depth),
                     In = Pad + "  ", In2 = In + "  ";
   const std::string A = axis(L.Depth), B = block(L.Depth);
@@ -49,11 +50,16 @@ void BodyPrinter::openBlockWalk(const ir::Level &L, const std::string &Pad,
   // The simulator's checker tells iterations one level in apart.
   if (L.Depth == 1)
     OS << In << "weft::inner_level(true);\n";
+  // Coarsened, blocks step by WEFT_CM blocks and each thread's indices
+  // come per iteration (coarsenedBody).
+  const std::string Step = B + (Coarsened ? " * WEFT_CM" : "");
   OS << In << "for (weft::index_t weft_b" << D
-     << " = (weft::index_t)weft::block_idx(" << A << ") * " << B << "; weft_b"
-     << D << " < weft_count" << D << "; weft_b" << D
-     << " += (weft::index_t)weft::grid_dim(" << A << ") * " << B << ") {\n"
-     << In2 << "const weft::index_t weft_t" << D << " = weft_b" << D
+     << " = (weft::index_t)weft::block_idx(" << A << ") * " << Step
+     << "; weft_b" << D << " < weft_count" << D << "; weft_b" << D
+     << " += (weft::index_t)weft::grid_dim(" << A << ") * " << Step << ") {\n";
+  if (Coarsened)
+    return;
+  OS << In2 << "const weft::index_t weft_t" << D << " = weft_b" << D
      << " + weft::thread_idx(" << A << ");\n"
      << In2 << "const bool weft_in" << D << " = weft_t" << D << " < weft_count"
      << D << (Above.empty() ? "" : " && " + Above) << ";\n";
@@ -111,7 +117,7 @@ void BodyPrinter::tiledLevel(const ir::Level &L, const std::string &Pad) {
 
 void BodyPrinter::walkedLevel(const ir::Level &L, const std::string &Pad) {
   if (Plan->Coarsened && &L == Plan->Tiled->Inner) {
-    openCoarsenedWalk(L, Pad);
+    openBlockWalk(L, Pad, "", false, /*Coarsened=*/true);
     const unsigned Saved = Depth;
     Depth = L.Depth;
     coarsenedBody(L, static_cast<int>(Pad.size() / 2) + 2,
@@ -173,27 +179,6 @@ void BodyPrinter::walkedBody(const ir::Level &L, int Indent,
   }
   if (After)
     OS << Pad << "}\n";
-}
-
-void BodyPrinter::openCoarsenedWalk(const ir::Level &L,
-                                    const std::string &Pad) {
-  const std::string D = std::to_string(L.Depth), In = Pad + "  ";
-  const std::string A = axis(L.Depth), B = block(L.Depth);
-  OS << Pad << "{\n"
-     << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
-     << expr(*L.Lower) << ");\n"
-     << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
-     << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
-     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
-     << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
-     << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
-  if (L.Depth == 1)
-    OS << In << "weft::inner_level(true);\n";
-  OS << In << "for (weft::index_t weft_b" << D
-     << " = (weft::index_t)weft::block_idx(" << A << ") * " << B
-     << " * WEFT_CM; weft_b" << D << " < weft_count" << D << "; weft_b" << D
-     << " += (weft::index_t)weft::grid_dim(" << A << ") * " << B
-     << " * WEFT_CM) {\n";
 }
 
 void BodyPrinter::coarsenedIndex(const std::string &Pad) {
