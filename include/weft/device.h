@@ -125,7 +125,9 @@ template <class T> struct dspan {
 template <int V, class T, class E>
 WEFT_DEVICE void load_run(T (&Out)[V], const dspan<E> &S, index_t I,
                           index_t Valid) {
-  struct alignas(V * sizeof(E)) run {
+  // Aligned to the run where it is one load (V > 1: 4- and 8-byte
+  // elements); a struct of any size otherwise.
+  struct alignas(V > 1 ? V * sizeof(E) : alignof(E)) run {
     T Elements[V];
   };
   E *const Data = S.Data;
