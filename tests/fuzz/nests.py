@@ -322,7 +322,7 @@ def program(rng):
         "(int)(Seed % 19u) - 9"
     src = ["#include <weft/weft.hpp>", "#include <algorithm>", "#include <cmath>",
            "#include <cstdio>", "#include <vector>",
-           "struct Pair { %s x; int y; };" % T,
+           "struct Pair { %s x; int y; int z; };" % T,
            "static %s helper(%s u, %s v) { if (u > v) return u - v; return v * (%s)2 + u; }" % (T, T, T, T)]
     for x in nests:
         src.append(x.function(True))
