@@ -93,10 +93,13 @@ private:
                      const std::string &Above, bool GuardIteration,
                      bool Coarsened = false);
   /// For each of the thread's WEFT_CM iterations of the coarsened level in
-  /// range: its index and the checker's iteration, then Print's code.
-  void eachCoarsenedIteration(
-      const std::string &Pad,
-      const std::function<void(const std::string &, int)> &Print);
+  /// range: its index and the checker's iteration, then Print's code at
+  /// the indent it is given.
+  void eachCoarsenedIteration(const std::string &Pad,
+                              const std::function<void(int)> &Print);
+  /// The checker's call that starts the coarsened level's iteration
+  /// weft_tD (its outermost or one-in level), or empty.
+  std::string coarsenedCheckerIteration() const;
   /// weft_tD and the level's index for iteration weft_u of the thread.
   void coarsenedIndex(const std::string &Pad);
   void closeBlockWalk(const ir::Level &L, const std::string &Pad);

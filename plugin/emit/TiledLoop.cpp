@@ -192,21 +192,26 @@ void BodyPrinter::coarsenedIndex(const std::string &Pad) {
      << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
 }
 
+std::string BodyPrinter::coarsenedCheckerIteration() const {
+  // The checker tells iterations of the outermost level and the one in
+  // apart, the thread's several ones too.
+  if (Coarse->Depth == 0)
+    return "weft::begin_iteration(weft_t0);\n";
+  if (Coarse->Depth == 1)
+    return "weft::begin_inner_iteration(weft_t1);\n";
+  return "";
+}
+
 void BodyPrinter::eachCoarsenedIteration(
-    const std::string &Pad,
-    const std::function<void(const std::string &, int)> &Print) {
+    const std::string &Pad, const std::function<void(int)> &Print) {
   const std::string In = Pad + "    ";
   OS << Pad << "#pragma unroll\n"
      << Pad << "for (int weft_u = 0; weft_u < WEFT_CM; ++weft_u)\n"
      << Pad << "  if (weft_on[weft_u]) {\n";
   coarsenedIndex(In);
-  // The checker tells the thread's iterations apart.
-  const std::string D = std::to_string(Coarse->Depth);
-  if (Coarse->Depth == 0)
-    OS << In << "weft::begin_iteration(weft_t0);\n";
-  else if (Coarse->Depth == 1)
-    OS << In << "weft::begin_inner_iteration(weft_t1);\n";
-  Print(In, static_cast<int>(In.size() / 2));
+  if (const std::string Begin = coarsenedCheckerIteration(); !Begin.empty())
+    OS << In << Begin;
+  Print(static_cast<int>(In.size() / 2));
   OS << Pad << "  }\n";
 }
 
@@ -231,10 +236,8 @@ void BodyPrinter::coarsenedBody(const ir::Level &L, int Indent,
   coarsenedIndex(In);
   OS << In << "weft_on[weft_u] = weft_t" << D << " < weft_count" << D
      << (Above.empty() ? "" : " && " + Above) << ";\n";
-  if (L.Depth <= 1)
-    OS << In << "if (weft_on[weft_u])\n"
-       << In << "  weft::begin_" << (L.Depth == 0 ? "" : "inner_")
-       << "iteration(weft_t" << D << ");\n";
+  if (const std::string Begin = coarsenedCheckerIteration(); !Begin.empty())
+    OS << In << "if (weft_on[weft_u])\n" << In << "  " << Begin;
   for (const ir::StmtPtr &S : L.Body) {
     if (S.get() == Plan->Tiled->Loop)
       break;
@@ -260,7 +263,7 @@ void BodyPrinter::coarsenedBody(const ir::Level &L, int Indent,
   tiledLoop(Pad, Indent);
   // After the loop, each iteration's code where it is in range.
   bool After = false;
-  eachCoarsenedIteration(Pad, [&](const std::string &, int Depth) {
+  eachCoarsenedIteration(Pad, [&](int Depth) {
     for (const ir::StmtPtr &S : L.Body) {
       if (After)
         stmt(*S, Depth);
@@ -337,9 +340,8 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
          << " weft_v" << T << " = weft_tile" << T << ".ld((weft::index_t)("
          << TL.Index << ") - weft_k0);\n";
     }
-    eachCoarsenedIteration(In + "  ", [&](const std::string &, int Depth) {
-      stmt(*TL.Loop->Children[1], Depth);
-    });
+    eachCoarsenedIteration(
+        In + "  ", [&](int Depth) { stmt(*TL.Loop->Children[1], Depth); });
     OS << In << "}\n";
   } else {
     OS << In << "if (weft_active)\n" << In << "  " << Header << "\n";
@@ -349,8 +351,7 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
   std::map<const ir::Expr *, std::size_t> Tiles;
   std::swap(Tiles, TileReads);
   if (Coarse) {
-    eachCoarsenedIteration(
-        Pad, [&](const std::string &, int Depth) { stmt(*TL.Loop, Depth); });
+    eachCoarsenedIteration(Pad, [&](int Depth) { stmt(*TL.Loop, Depth); });
   } else {
     OS << Pad << "if (weft_active)\n";
     stmt(*TL.Loop, Indent + 1);

@@ -285,7 +285,8 @@ bool coarsenable(const TileableLoop &T, bool HeldAlongLoop) {
     if (hasBreakOrReturn(*S))
       return false;
   }
-  return !hasBreakOrReturn(*T.Loop->Children[1]);
+  // The loop's own body has none (findWholeBlockTileableLoop).
+  return true;
 }
 
 } // namespace weft::ir
