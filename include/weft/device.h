@@ -35,8 +35,8 @@
   extern "C" __global__ void __launch_bounds__(MaxThreads) Name
 #define WEFT_SHARED __shared__
 #else
-#include <atomic>
-#include <cmath>
+// No <atomic> or <cmath>: parsing them is most of the time a simulator
+// kernel takes to compile; GCC's builtins do the same work.
 #include <cstdint>
 #define WEFT_DEVICE inline
 #define WEFT_KERNEL(Name, MaxThreads) extern "C" void Name
@@ -384,28 +384,52 @@ inline bool any(bool P) { return sim_hook_table.Warp(P, SimAny, 0) != 0; }
 inline unsigned long long ballot(bool P) {
   return sim_hook_table.Warp(P, SimBallot, 0);
 }
+// Sequentially consistent, as std::atomic_ref's members are. The
+// compare-and-swap loops compare bytes, so they also serve floats.
 template <class T> inline T atomic_add(T *A, T V) {
-  return std::atomic_ref<T>(*A).fetch_add(V);
+  return __atomic_fetch_add(A, V, __ATOMIC_SEQ_CST);
+}
+template <class T> inline T sim_atomic_add_float(T *A, T V) {
+  T Old;
+  __atomic_load(A, &Old, __ATOMIC_SEQ_CST);
+  T New = Old + V;
+  while (!__atomic_compare_exchange(A, &Old, &New, true, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST))
+    New = Old + V;
+  return Old;
+}
+inline float atomic_add(float *A, float V) {
+  return sim_atomic_add_float(A, V);
+}
+inline double atomic_add(double *A, double V) {
+  return sim_atomic_add_float(A, V);
 }
 template <class T> inline T atomic_min(T *A, T V) {
-  std::atomic_ref<T> R(*A);
-  T Old = R.load();
-  while (V < Old && !R.compare_exchange_weak(Old, V)) {
+  T Old;
+  __atomic_load(A, &Old, __ATOMIC_SEQ_CST);
+  while (V < Old &&
+         !__atomic_compare_exchange(A, &Old, &V, true, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST)) {
   }
   return Old;
 }
 template <class T> inline T atomic_max(T *A, T V) {
-  std::atomic_ref<T> R(*A);
-  T Old = R.load();
-  while (Old < V && !R.compare_exchange_weak(Old, V)) {
+  T Old;
+  __atomic_load(A, &Old, __ATOMIC_SEQ_CST);
+  while (Old < V &&
+         !__atomic_compare_exchange(A, &Old, &V, true, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST)) {
   }
   return Old;
 }
 template <class T> inline T atomic_exch(T *A, T V) {
-  return std::atomic_ref<T>(*A).exchange(V);
+  T Old;
+  __atomic_exchange(A, &V, &Old, __ATOMIC_SEQ_CST);
+  return Old;
 }
 template <class T> inline T atomic_cas(T *A, T Expected, T V) {
-  std::atomic_ref<T>(*A).compare_exchange_strong(Expected, V);
+  __atomic_compare_exchange(A, &Expected, &V, false, __ATOMIC_SEQ_CST,
+                            __ATOMIC_SEQ_CST);
   return Expected;
 }
 #endif
@@ -422,11 +446,13 @@ WEFT_DEVICE index_t global_size_x() {
 // functions; WEFT_EXACTn are the ones every GPU does in instructions.
 #if defined(WEFT_DIALECT_SIM)
 #define WEFT_MATH1(Name)                                                       \
-  WEFT_DEVICE float Name(float X) { return std::Name(X); }                     \
-  WEFT_DEVICE double Name(double X) { return std::Name(X); }
+  WEFT_DEVICE float Name(float X) { return __builtin_##Name##f(X); }           \
+  WEFT_DEVICE double Name(double X) { return __builtin_##Name(X); }
 #define WEFT_MATH2(Name)                                                       \
-  WEFT_DEVICE float Name(float X, float Y) { return std::Name(X, Y); }         \
-  WEFT_DEVICE double Name(double X, double Y) { return std::Name(X, Y); }
+  WEFT_DEVICE float Name(float X, float Y) {                                   \
+    return __builtin_##Name##f(X, Y);                                          \
+  }                                                                            \
+  WEFT_DEVICE double Name(double X, double Y) { return __builtin_##Name(X, Y); }
 #elif defined(WEFT_HIP_BARE)
 // ROCm's device library (ocml), linked where the code object is made.
 #define WEFT_MATH1(Name)                                                       \
@@ -488,17 +514,16 @@ WEFT_MATH1(acos) WEFT_MATH1(atan) WEFT_MATH1(sinh) WEFT_MATH1(cosh)
 WEFT_MATH1(tanh) WEFT_MATH1(asinh) WEFT_MATH1(acosh) WEFT_MATH1(atanh)
 WEFT_MATH1(erf) WEFT_MATH1(erfc) WEFT_MATH1(tgamma) WEFT_MATH1(lgamma)
 WEFT_MATH2(pow) WEFT_MATH2(atan2) WEFT_MATH2(fmod) WEFT_MATH2(hypot)
-// clang-format on
 #undef WEFT_MATH1
 #undef WEFT_MATH2
 #undef WEFT_EXACT1
 #undef WEFT_EXACT2
 
-    // std::abs, std::min, std::max and std::clamp as <cmath>/<algorithm> define
-    // them for arithmetic types.
-    WEFT_DEVICE float abs(float X) {
-  return fabs(X);
-}
+// std::abs, std::min, std::max and std::clamp as <cmath>/<algorithm> define
+// them for arithmetic types. (Formatting stays off to here: the macro lines
+// above end in no semicolon, which clang-format reads as one statement.)
+WEFT_DEVICE float abs(float X) { return fabs(X); }
+// clang-format on
 WEFT_DEVICE double abs(double X) { return fabs(X); }
 WEFT_DEVICE int abs(int X) { return X < 0 ? -X : X; }
 WEFT_DEVICE long abs(long X) { return X < 0 ? -X : X; }
