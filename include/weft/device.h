@@ -800,6 +800,48 @@ template <class T, unsigned Capacity, class Span> struct staged {
   }
 };
 
+/// A window of a span (a halo tile): Rows x Cols elements, element (r, c)
+/// at Lo + r * RowStride + c * ColStride, loaded by the block into shared
+/// memory where it fits, enabled.
+template <class T, unsigned Capacity, class Span> struct window {
+  shared_array<T, Capacity> &Buffer;
+  Span Source;
+  index_t Lo, Rows, Cols, RowStride, ColStride;
+  bool InShared;
+  WEFT_DEVICE window(shared_array<T, Capacity> &Buffer, Span Source, index_t Lo,
+                     index_t Rows, index_t Cols, index_t RowStride,
+                     index_t ColStride, bool Enabled)
+      : Buffer(Buffer), Source(Source), Lo(Lo), Rows(Rows), Cols(Cols),
+        RowStride(RowStride), ColStride(ColStride),
+        InShared(Enabled && Rows > 0 && Cols > 0 &&
+                 Rows * Cols <= (index_t)Capacity) {}
+  /// Every thread of the block calls it; a barrier must follow.
+  WEFT_DEVICE void load(unsigned Thread, unsigned Threads) const {
+    if (!InShared)
+      return;
+    // Only elements inside the span: the loop may never read the others.
+    for (index_t I = Thread; I < Rows * Cols; I += Threads) {
+      const index_t R = I / Cols,
+                    G = Lo + R * RowStride + (I - R * Cols) * ColStride;
+      if (G >= 0 && G < (index_t)Source.size())
+        Buffer[I] = Source.ld(G);
+    }
+  }
+  /// Element I of the span, which is (R, C) of the window: from shared
+  /// memory where the window holds it (a later round of the level's
+  /// iterations lies outside), else from the span. The simulator sends a
+  /// read outside the span to the span too, whose checker reports it.
+  WEFT_DEVICE T ld(index_t I, index_t R, index_t C) const {
+    return InShared && (size_type)R < (size_type)Rows &&
+                   (size_type)C < (size_type)Cols
+#if defined(WEFT_DIALECT_SIM)
+                   && (size_type)I < (size_type)Source.size()
+#endif
+               ? Buffer.ld(R * Cols + C)
+               : Source.ld(I);
+  }
+};
+
 WEFT_DEVICE unsigned linear_thread() {
   return thread_idx(0) +
          block_dim(0) * (thread_idx(1) + block_dim(1) * thread_idx(2));

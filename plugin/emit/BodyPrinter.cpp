@@ -71,8 +71,7 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
                   ? "[weft_r][weft_c]"
                   : "");
     if (auto It = StagedReads.find(&E); It != StagedReads.end())
-      return "weft_stage" + std::to_string(It->second) + ".ld(" +
-             expr(*E.Operands[0]) + ")";
+      return stagedRead(E, It->second);
     if (auto It = TileReads.find(&E); It != TileReads.end())
       return tileRead(It->second);
     // ld() is a pure read: the simulator's checker tells reads and writes

@@ -136,9 +136,14 @@ private:
 
   // ---- Staging (StagedRanges.cpp) ------------------------------------------
 
-  /// The block loads each range staged for this level into shared memory
-  /// (when it fits), then waits for all of it.
+  /// The block loads each range or window staged for this level into
+  /// shared memory (when it fits), then waits for all of it.
   void stage(const plan::LevelPlan &LP, const std::string &In);
+  /// Read E of stage I: from shared memory where the element is there.
+  std::string stagedRead(const ir::Expr &E, std::size_t I);
+  /// (weft::index_t)(f1) * ... * Value.
+  std::string product(const std::vector<const ir::Expr *> &Factors,
+                      const std::string &Value);
 
   // ---- Split(k) (SplitReduction.cpp) ---------------------------------------
 

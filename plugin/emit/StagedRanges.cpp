@@ -1,8 +1,17 @@
-// StagedRanges.cpp: the block's load of the ranges staged for a level (see
-// memory/StagingPlan.h), before the level's loop.
+// StagedRanges.cpp: the block's load of the ranges and windows staged for a
+// level (see memory/StagingPlan.h), before the level's loop, and the reads
+// that find their element there.
 #include "emit/BodyPrinter.h"
 
 namespace weft::emit {
+
+std::string BodyPrinter::product(const std::vector<const ir::Expr *> &Factors,
+                                 const std::string &Value) {
+  std::string Text;
+  for (const ir::Expr *F : Factors)
+    Text += "(weft::index_t)(" + expr(*F) + ") * ";
+  return Text + Value;
+}
 
 void BodyPrinter::stage(const plan::LevelPlan &LP, const std::string &In) {
   for (std::size_t I : LP.Stages) {
@@ -11,29 +20,70 @@ void BodyPrinter::stage(const plan::LevelPlan &LP, const std::string &In) {
     const std::string K = std::to_string(I), Name = "weft_stage" + K;
     const std::string T = ir::typeName(N, P.Element, P.Struct);
     // The range the reads span: from every index at its lower bound to
-    // every index at its last value.
-    std::string Lo, Count = "1";
-    for (const ir::Expr *B : S.Base)
-      Lo += "(weft::index_t)(" + expr(*B) + ") + ";
+    // every index at its last value; a window's first column is the
+    // block's first iteration of the level, its rows and columns each
+    // index's reach.
+    std::string Lo, Count = "1", Columns;
+    for (const memory::Stage::Offset &B : S.Base)
+      Lo += std::string(B.Negative ? "- " : "") +
+            product(B.Scale, "(weft::index_t)(" + expr(*B.Value) + ")") + " + ";
+    if (S.Window) {
+      const unsigned D = S.Level->Depth;
+      OS << In << "const weft::index_t " << Name << "_x0 = weft_lo" << D
+         << " + (weft::index_t)weft::block_idx(" << axis(D) << ") * "
+         << block(D) << ";\n";
+      Lo += product(S.ColumnStride, Name + "_x0") + " + ";
+      Columns = block(D);
+    }
     for (const memory::Stage::Term &Term : S.Terms) {
-      const std::string C =
-          Term.Coefficient
-              ? "(weft::index_t)(" + expr(*Term.Coefficient) + ") * "
-              : "";
-      Lo += C + "(weft::index_t)(" + expr(*Term.Lower) + ") + ";
-      Count += " + " + C + "((weft::index_t)(" + expr(*Term.Upper) +
-               ") - 1 - (weft::index_t)(" + expr(*Term.Lower) + "))";
+      const std::string Reach = "((weft::index_t)(" + expr(*Term.Upper) +
+                                ") - 1 - (weft::index_t)(" + expr(*Term.Lower) +
+                                "))";
+      Lo += product(Term.Coefficient,
+                    "(weft::index_t)(" + expr(*Term.Lower) + ")") +
+            " + ";
+      if (!S.Window)
+        Count += " + " + product(Term.Coefficient, Reach);
+      else if (Term.Row)
+        Count += " + " + Reach;
+      else
+        Columns += " + " + Reach;
     }
     Lo.resize(Lo.size() - 3);
-    OS << In << "const weft::index_t " << Name << "_lo = " << Lo << ";\n"
-       << In << "const weft::staged<" << T << ", WEFT_STAGE" << K
-       << ", decltype(" << P.Name << ")> " << Name << "{" << Name << "_buffer, "
-       << P.Name << ", " << Name << "_lo, " << Count
-       << ", WEFT_STAGING != 0};\n"
-       << In << Name << ".load(weft::linear_thread(), WEFT_BLOCK_THREADS);\n";
+    OS << In << "const weft::index_t " << Name << "_lo = " << Lo << ";\n";
+    if (S.Window)
+      OS << In << "const weft::window<" << T << ", WEFT_STAGE" << K
+         << ", decltype(" << P.Name << ")> " << Name << "{" << Name
+         << "_buffer, " << P.Name << ", " << Name << "_lo, " << Count << ", "
+         << Columns << ", "
+         << (S.RowStride.empty() ? "0" : product(S.RowStride, "1")) << ", "
+         << product(S.ColumnStride, "1") << ", WEFT_STAGING != 0};\n";
+    else
+      OS << In << "const weft::staged<" << T << ", WEFT_STAGE" << K
+         << ", decltype(" << P.Name << ")> " << Name << "{" << Name
+         << "_buffer, " << P.Name << ", " << Name << "_lo, " << Count
+         << ", WEFT_STAGING != 0};\n";
+    OS << In << Name << ".load(weft::linear_thread(), WEFT_BLOCK_THREADS);\n";
   }
   if (!LP.Stages.empty())
     OS << In << "weft::barrier();\n";
+}
+
+std::string BodyPrinter::stagedRead(const ir::Expr &E, std::size_t I) {
+  const memory::Stage &S = Plan->Stages[I];
+  const std::string Name = "weft_stage" + std::to_string(I);
+  const std::string Index = expr(*E.Operands[0]);
+  if (!S.Window)
+    return Name + ".ld(" + Index + ")";
+  // Each index's distance from its first value: along the rows, or the
+  // columns after the thread's own.
+  std::string Row = "0", Column = "((weft::index_t)(" + S.Level->IndexName +
+                                  ") - " + Name + "_x0)";
+  for (const memory::Stage::Term &Term : S.Terms)
+    (Term.Row ? Row : Column) += " + ((weft::index_t)(" + Term.Index +
+                                 ") - (weft::index_t)(" + expr(*Term.Lower) +
+                                 "))";
+  return Name + ".ld(" + Index + ", " + Row + ", " + Column + ")";
 }
 
 } // namespace weft::emit

@@ -17,7 +17,8 @@ using ir::writesLocal;
 
 class StagingSearch {
 public:
-  StagingSearch(const ir::Nest &N, const ir::Level &L) : N(N), L(L) {
+  StagingSearch(const ir::Nest &N, const ir::Level &L, bool Windows)
+      : N(N), L(L), Windows(Windows) {
     Inner.insert(L.IndexName);
     for (const ir::StmtPtr &S : L.Body)
       declaredNames(*S, Inner);
@@ -81,39 +82,84 @@ private:
         walk(*C, Out);
   }
 
-  /// Sub as a sum of block-uniform terms and coefficient * loop index
-  /// terms, each loop at most once; false when it is not of that form.
-  bool linearize(const ir::Expr &Sub, Stage &S) const {
+  /// Factors' spelling, to tell coefficients apart.
+  std::string spelling(const std::vector<const ir::Expr *> &Factors) const {
+    std::string Text;
+    for (const ir::Expr *F : Factors)
+      Text += "(" + ir::exprText(N, stripCasts(*F)) + ")*";
+    return Text;
+  }
+
+  /// Sub times Scale (block-uniform factors), negated where Negative, as a
+  /// sum of block-uniform offsets, coefficient * loop index terms (each
+  /// loop at most once, never negated) and at most one term of the level's
+  /// own index (Thread); false when it is not of that form.
+  bool linearize(const ir::Expr &Sub, Stage &S,
+                 std::vector<const ir::Expr *> &Scale, bool Negative,
+                 std::optional<std::vector<const ir::Expr *>> &Thread) const {
     const ir::Expr &E = stripCasts(Sub);
-    if (E.Kind == ir::Expr::Binary && E.Text == "+")
-      return linearize(*E.Operands[0], S) && linearize(*E.Operands[1], S);
-    auto LoopOf = [&](const ir::Expr &X) -> const Loop * {
-      const ir::Expr &V = stripCasts(X);
-      if (V.Kind == ir::Expr::Local)
-        for (const Loop &L : Loops)
-          if (L.Index == V.Text)
-            return &L;
-      return nullptr;
-    };
-    const Loop *Index = LoopOf(E);
-    const ir::Expr *Coefficient = nullptr;
-    if (!Index && E.Kind == ir::Expr::Binary && E.Text == "*")
-      for (int Side = 0; Side < 2 && !Index; ++Side)
-        if ((Index = LoopOf(*E.Operands[Side])))
-          Coefficient = E.Operands[1 - Side].get();
-    if (!Index) {
-      if (!blockUniform(E))
-        return false;
-      S.Base.push_back(&Sub);
+    if (blockUniform(E)) {
+      S.Base.push_back({&Sub, Scale, Negative});
       return true;
     }
-    if (Coefficient && !blockUniform(*Coefficient))
+    if (E.Kind == ir::Expr::Binary && (E.Text == "+" || E.Text == "-"))
+      return linearize(*E.Operands[0], S, Scale, Negative, Thread) &&
+             linearize(*E.Operands[1], S, Scale,
+                       E.Text == "-" ? !Negative : Negative, Thread);
+    if (E.Kind == ir::Expr::Binary && E.Text == "*") {
+      // One factor the same in every thread scales the other.
+      for (int Side = 0; Side < 2; ++Side) {
+        if (!blockUniform(*E.Operands[Side]))
+          continue;
+        Scale.push_back(E.Operands[Side].get());
+        const bool Done =
+            linearize(*E.Operands[1 - Side], S, Scale, Negative, Thread);
+        Scale.pop_back();
+        return Done;
+      }
       return false;
-    for (const Stage::Term &T : S.Terms)
-      if (T.Index == Index->Index)
+    }
+    if (E.Kind != ir::Expr::Local || Negative)
+      return false;
+    if (E.Text == L.IndexName && Windows && L.Step == 1 && !Thread) {
+      Thread = Scale;
+      return true;
+    }
+    for (const Loop &Candidate : Loops)
+      if (Candidate.Index == E.Text) {
+        for (const Stage::Term &T : S.Terms)
+          if (T.Index == E.Text)
+            return false;
+        S.Terms.push_back(
+            {E.Text, Scale, Candidate.Lower, Candidate.Upper, false});
+        return true;
+      }
+    return false;
+  }
+
+  /// A window's rows and columns: the terms whose coefficient is the
+  /// thread's are columns, all others rows of one stride. The columns
+  /// must overlap from thread to thread (else no element is read twice).
+  bool shapeWindow(Stage &S,
+                   const std::vector<const ir::Expr *> &Thread) const {
+    const std::string Column = spelling(Thread);
+    std::optional<std::string> Row;
+    bool Overlap = false;
+    for (Stage::Term &T : S.Terms) {
+      const std::string C = spelling(T.Coefficient);
+      if (C == Column) {
+        Overlap = true;
+        continue;
+      }
+      if (Row && *Row != C)
         return false;
-    S.Terms.push_back({Index->Index, Coefficient, Index->Lower, Index->Upper});
-    return true;
+      Row = C;
+      T.Row = true;
+      S.RowStride = T.Coefficient;
+    }
+    S.Window = true;
+    S.ColumnStride = Thread;
+    return Overlap;
   }
 
   void visit(const ir::Expr &E, std::vector<Stage> &Out) {
@@ -123,7 +169,10 @@ private:
         N.Params[E.ParamIndex].Kind != ir::ParamKind::ReadSpan)
       return;
     Stage S;
-    if (!linearize(*E.Operands[0], S) || S.Terms.empty())
+    std::vector<const ir::Expr *> Scale;
+    std::optional<std::vector<const ir::Expr *>> Thread;
+    if (!linearize(*E.Operands[0], S, Scale, false, Thread) ||
+        S.Terms.empty() || (Thread && !shapeWindow(S, *Thread)))
       return;
     S.Param = E.ParamIndex;
     S.Level = &L;
@@ -132,6 +181,8 @@ private:
     for (const Stage::Term &T : S.Terms)
       S.Description += ", " + T.Index + " in [" + ir::exprText(N, *T.Lower) +
                        ", " + ir::exprText(N, *T.Upper) + ")";
+    if (S.Window)
+      S.Description += ", a window along " + L.IndexName;
     for (Stage &Known : Out)
       if (Known.Level == S.Level && Known.Description == S.Description) {
         Known.Reads.push_back(&E);
@@ -143,6 +194,7 @@ private:
 
   const ir::Nest &N;
   const ir::Level &L;
+  bool Windows; // the level's first round covers a block's whole share
   std::set<std::string> Inner;
   std::vector<Loop> Loops;
 };
@@ -164,9 +216,13 @@ std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M) {
   if (Inner.sequential() || Inner.Dop.Kind == map::Parallelism::Split ||
       Inner.BlockSize != BlockThreads || BlockThreads < 2)
     return Stages;
+  // A window holds the block's first round of the level's iterations:
+  // with Span(1) all of them where the grid covers the level.
+  const bool Windows =
+      Inner.Dop.Kind == map::Parallelism::Span && Inner.Dop.N == 1;
   for (const ir::Level *L : ir::levels(N))
     if (L->Depth == 1)
-      StagingSearch(N, *L).run(Stages);
+      StagingSearch(N, *L, Windows).run(Stages);
   return Stages;
 }
 

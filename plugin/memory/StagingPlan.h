@@ -18,16 +18,34 @@ namespace weft::memory {
 /// (a row: a[row + k]; a tile: w[base + r * width + c]). The block loads
 /// the range the reads span into shared memory before Level and reads it
 /// there (a read outside it, were a coefficient negative, goes to the span).
+///
+/// A window (a halo tile: a convolution's in[(y + dy) * w + x + dx]) also
+/// reads at Level's own index x, times a coefficient cx, beside loops whose
+/// coefficient is cx too (dx: the columns, which overlap from thread to
+/// thread) and at most one other coefficient (dy: the rows). The block
+/// loads the rows by (its first round of x plus the columns' reach) and
+/// each read finds its row and column there.
 struct Stage {
+  /// Value times the product of Scale, subtracted where Negative.
+  struct Offset {
+    const ir::Expr *Value = nullptr;
+    std::vector<const ir::Expr *> Scale;
+    bool Negative = false;
+  };
   struct Term {
     std::string Index;
-    const ir::Expr *Coefficient = nullptr; // null: 1
+    std::vector<const ir::Expr *> Coefficient; // a product; empty: 1
     const ir::Expr *Lower = nullptr, *Upper = nullptr;
+    bool Row = false; // a window's: along its rows, not its columns
   };
   unsigned Param = 0;
   const ir::Level *Level = nullptr;
-  std::vector<const ir::Expr *> Base; // summed; none: 0
+  std::vector<Offset> Base; // summed; none: 0
   std::vector<Term> Terms;
+  /// A window's: Level's index's coefficient (the column stride; empty: 1)
+  /// and the row terms' (the row stride).
+  bool Window = false;
+  std::vector<const ir::Expr *> ColumnStride, RowStride;
   std::vector<const ir::Expr *> Reads; // the SpanElement expressions
   std::string Description;             // "m[(i * cols) + k], k in [0, cols)"
 };

@@ -31,7 +31,7 @@ TEST(Staging, RowReadByTheWholeBlockIsStaged) {
   EXPECT_EQ(S[0].Description, "a[((i * $K) + k)], k in [0, $K)");
   ASSERT_EQ(S[0].Terms.size(), 1u);
   EXPECT_EQ(S[0].Terms[0].Index, "k");
-  EXPECT_EQ(S[0].Terms[0].Coefficient, nullptr);
+  EXPECT_TRUE(S[0].Terms[0].Coefficient.empty());
   EXPECT_EQ(S[0].Base.size(), 1u);
 }
 
@@ -49,6 +49,40 @@ TEST(Staging, NotARowThatDependsOnTheThread) {
   ir::Nest N = productNest(true, ir::ParamKind::ReadSpan);
   EXPECT_TRUE(
       memory::planStaging(N, mapping(map::Parallelism::SpanAll)).empty());
+}
+
+TEST(Staging, ReadsThatOverlapFromThreadToThreadAreAWindow) {
+  // a[i * K + j + k]: thread j reads j .. j + K - 1, as its neighbours do.
+  ir::Nest N = productNest(true, ir::ParamKind::ReadSpan);
+  std::vector<memory::Stage> S =
+      memory::planStaging(N, mapping(map::Parallelism::Span));
+  ASSERT_EQ(S.size(), 1u);
+  EXPECT_TRUE(S[0].Window);
+  EXPECT_EQ(S[0].Description, "a[(((i * $K) + j) + k)], k in [0, $K), a "
+                              "window along j");
+  ASSERT_EQ(S[0].Terms.size(), 1u);
+  EXPECT_FALSE(S[0].Terms[0].Row); // k moves along the thread's columns
+  EXPECT_TRUE(S[0].ColumnStride.empty());
+  EXPECT_TRUE(S[0].RowStride.empty());
+  ASSERT_EQ(S[0].Base.size(), 1u);
+  EXPECT_EQ(S[0].Base[0].Scale.size(), 0u);
+}
+
+TEST(Staging, AWindowOnlyWhereTheFirstRoundIsTheBlocksShare) {
+  ir::Nest N = productNest(true, ir::ParamKind::ReadSpan);
+  map::NestMapping Coarse = mapping(map::Parallelism::Span);
+  Coarse.Levels[1].Dop.N = 2; // each thread's second iteration is elsewhere
+  EXPECT_TRUE(memory::planStaging(N, Coarse).empty());
+}
+
+TEST(Staging, NoWindowWhereNoElementIsReadTwice) {
+  // b[k * K + j]: a column each thread reads alone; a's row is staged.
+  ir::Nest N = productNest(false, ir::ParamKind::ReadSpan, /*WithB=*/true);
+  std::vector<memory::Stage> S =
+      memory::planStaging(N, mapping(map::Parallelism::Span));
+  ASSERT_EQ(S.size(), 1u);
+  EXPECT_EQ(S[0].Param, 1u);
+  EXPECT_FALSE(S[0].Window);
 }
 
 TEST(Staging, NotASpanTheNestWrites) {
