@@ -116,7 +116,20 @@ template <class T> struct dspan {
   }
   WEFT_DEVICE size_type size() const { return Extent; }
   WEFT_DEVICE T *data() const { return Data; }
+  /// The simulator's check of a read that shared memory serves.
+  WEFT_DEVICE void check_read(index_t I) const { WEFT_SIM_SPAN_ACCESS(I, 0); }
 };
+
+/// Span's element I read from shared memory, as Value (a tile; staged::ld
+/// and window::ld do the same): the simulator still checks I against the span,
+/// so that a read past its end is reported as the loop without shared memory
+/// would be, and its checker records the read; a GPU reads Value alone.
+#if defined(WEFT_DIALECT_SIM)
+#define WEFT_SPAN_READ(Span, I, Value)                                         \
+  ((Span).check_read((weft::index_t)(I)), (Value))
+#else
+#define WEFT_SPAN_READ(Span, I, Value) (Value)
+#endif
 
 /// Elements I .. I + V - 1 of S into Out, those from Valid on as T(): one
 /// V * sizeof(T)-byte load where all V are valid and the first is aligned
@@ -795,6 +808,9 @@ template <class T, unsigned Capacity, class Span> struct staged {
   }
   /// Inside the range from shared memory; anything else from the span.
   WEFT_DEVICE T ld(index_t I) const {
+#if defined(WEFT_DIALECT_SIM)
+    Source.check_read(I); // as WEFT_SPAN_READ
+#endif
     return InShared && I >= Lo && I - Lo < Count ? Buffer.ld(I - Lo)
                                                  : Source.ld(I);
   }
@@ -829,14 +845,13 @@ template <class T, unsigned Capacity, class Span> struct window {
   }
   /// Element I of the span, which is (R, C) of the window: from shared
   /// memory where the window holds it (a later round of the level's
-  /// iterations lies outside), else from the span. The simulator sends a
-  /// read outside the span to the span too, whose checker reports it.
+  /// iterations lies outside), else from the span.
   WEFT_DEVICE T ld(index_t I, index_t R, index_t C) const {
+#if defined(WEFT_DIALECT_SIM)
+    Source.check_read(I); // as WEFT_SPAN_READ
+#endif
     return InShared && (size_type)R < (size_type)Rows &&
                    (size_type)C < (size_type)Cols
-#if defined(WEFT_DIALECT_SIM)
-                   && (size_type)I < (size_type)Source.size()
-#endif
                ? Buffer.ld(R * Cols + C)
                : Source.ld(I);
   }

@@ -72,8 +72,13 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
                   : "");
     if (auto It = StagedReads.find(&E); It != StagedReads.end())
       return stagedRead(E, It->second);
+    // A tile's read keeps its subscript for the simulator's check, except
+    // in a register tile, whose outputs past the edge compute on unused.
     if (auto It = TileReads.find(&E); It != TileReads.end())
-      return tileRead(It->second);
+      return InRegisterTile ? tileRead(It->second)
+                            : "WEFT_SPAN_READ(" + N.Params[E.ParamIndex].Name +
+                                  ", (" + expr(*E.Operands[0]) + "), " +
+                                  tileRead(It->second) + ")";
     // ld() is a pure read: the simulator's checker tells reads and writes
     // apart by it.
     return N.Params[E.ParamIndex].Name +

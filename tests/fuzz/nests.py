@@ -53,10 +53,14 @@ class Nest:
         kinds = ["map", "map", "outer", "pairs"]
         if self.depth >= 2:
             kinds += ["inner", "inner", "element", "product", "product"]
+        if self.depth == 2:
+            kinds += ["stencil", "stencil"]
         kinds += ["argmax"]
         self.kind = rng.choice(kinds)
         # The loop's length in products and in loops over all of b.
         self.nk = rng.choice([1, 3, 4, 8, 9, 16, 33])
+        # A stencil's reach in rows and columns (its halo plus one).
+        self.halo = (rng.choice([1, 2, 3, 5]), rng.choice([2, 3, 5]))
         self.idx = ["i%d" % d for d in range(self.depth)]
         self.pointer_extents = ["a", "b", "p", "out"] if holder == "pointer" else []
         self.lines = None
@@ -69,6 +73,12 @@ class Nest:
 
     def need(self):
         """Elements a, b, p and out must hold."""
+        if self.kind == "pairs":
+            return max(self.product(), self.nk)
+        if self.kind == "stencil":
+            ky, kx = self.halo
+            return max((self.ext[0] + ky - 1) * (self.ext[1] + kx - 1),
+                       ky * kx)
         if self.kind != "product":
             return self.product()
         batch = self.ext[0] if self.depth == 3 else 1
@@ -203,6 +213,35 @@ class Nest:
         ind = lambda n: "  " * n
         if self.kind == "product":
             return out + self.product_body(marked) + ["return r;"]
+        if self.kind == "stencil":
+            # Reads at the thread's index plus the loops': halo windows.
+            ky, kx = self.halo
+            lines = []
+            for d, options in ((0, ["", "block(1)", "block(1)"]),
+                               (1, ["", "block(32)", "block(64)"])):
+                lines += [ind(d) + l for l in
+                          self.header(d, marked, rng.choice(options))]
+            width = "(n1 + %d)" % (kx - 1)
+            cy, cx = rng.randrange(ky), rng.randrange(kx)
+            row, col = "i0 + dy", "i1 + dx"
+            guard = None
+            if cy or cx:
+                # Centred: reads before the first row or column are guarded.
+                row, col = "i0 + dy - %d" % cy, "i1 + dx - %d" % cx
+                guard = "if (%s >= 0 && %s >= 0)" % (row, col)
+            weight = rng.choice(["(%s)(dy + 2 * dx + 1)" % T,
+                                 "b[dy * %d + dx]" % kx])
+            read = "%s[(%s) * %s + %s]" % (rng.choice(["a", "b"]), row,
+                                           width, col)
+            body = "acc += %s * %s;" % (read, weight)
+            s = ["%s acc = (%s)0;" % (T, T),
+                 "for (int dy = 0; dy < %d; ++dy)" % ky,
+                 "  for (int dx = 0; dx < %d; ++dx)" % kx]
+            s += (["    " + guard, "      " + body] if guard else
+                  ["    " + body])
+            s.append("out[%s] = acc;" % self.flat(2))
+            lines += [ind(1) + "{"] + [ind(2) + x for x in s] + [ind(1) + "}"]
+            return out + lines + ["return r;"]
         if self.kind == "pairs":
             # The loop reads b and p at k alone: the whole block's tiles.
             lines = []

@@ -33,7 +33,7 @@ void matmulAcc(std::span<const float> a, std::span<const float> b,
     }
 }
 // KERNEL: weft_reg0 = weft_active ? c.ld({{.*}}) : float(); // c[
-// KERNEL: weft_reg0 += ((alpha * weft_tile0.ld(
+// KERNEL: weft_reg0 += ((alpha * WEFT_SPAN_READ(a, {{.*}}, weft_tile0.ld(
 // KERNEL: #endif
 // KERNEL-NEXT: if (weft_active)
 // KERNEL-NEXT: c[{{.*}}] = weft_reg0;

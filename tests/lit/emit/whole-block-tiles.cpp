@@ -94,7 +94,7 @@ void accelerations(std::span<const float> px, std::span<const float> py,
 // KERNEL-NEXT: const float weft_v0 = weft_tile0.ld((weft::index_t)(j) - weft_k0);
 // KERNEL: for (int weft_u = 0; weft_u < WEFT_CM; ++weft_u)
 // KERNEL-NEXT: if (weft_on[weft_u]) {
-// KERNEL: (weft_v0 - xi[weft_u])
+// KERNEL: (WEFT_SPAN_READ(px, (((unsigned long)j)), weft_v0) - xi[weft_u])
 // KERNEL: (fx[weft_u] += (dx * s));
 // KERNEL: weft::barrier();
 // KERNEL: #else

@@ -5,6 +5,9 @@
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t shift 2>&1 | FileCheck %s --check-prefix=SHIFT
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t overrun 2>&1 | FileCheck %s --check-prefix=OOB
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t collide 2>&1 | FileCheck %s --check-prefix=COLLIDE
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t tiled 2>&1 | FileCheck %s --check-prefix=TILED
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t windowed 2>&1 | FileCheck %s --check-prefix=WINDOWED
+// RUN: env WEFT_BACKEND=sim not %t tiled 2>&1 | FileCheck %s --check-prefix=TILED
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t twin 2>&1 | FileCheck %s --check-prefix=TWIN
 #include <weft/weft.hpp>
 
@@ -33,6 +36,33 @@ void collide(std::span<int> hist, std::span<const int> keys) {
 }
 // COLLIDE: weft: error: sim checker: loop iterations are not independent {{.*}} of span 'hist'
 
+// Reads past the end that shared memory serves (a whole block's tile, a
+// halo window) are caught as the loop without them would be: the tile's
+// load skips elements outside the span, the read still checks its index.
+void tiled(std::span<const int> x, std::span<int> y) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    int s = 0;
+    for (std::size_t k = 0; k < 70; ++k)
+      s += x[k] * static_cast<int>(i);
+    y[i] = s;
+  }
+}
+// TILED: weft: error: sim checker: out-of-bounds access in kernel weft_planted_bugs_L[[@LINE-7]]_{{.*}}: reads element 64 of span 'x', which has 64 elements
+
+void windowed(std::span<const int> x, std::span<int> y) {
+#pragma weft parallel for block(1)
+  for (int r = 0; r < 2; ++r)
+#pragma weft parallel for block(32)
+    for (int i = 0; i < 32; ++i) {
+      int s = 0;
+      for (int k = 0; k < 3; ++k)
+        s += x[r * 32 + i + k];
+      y[r * 32 + i] = s;
+    }
+}
+// WINDOWED: weft: error: sim checker: out-of-bounds access in kernel weft_planted_bugs_L[[@LINE-9]]_{{.*}}: reads element 64 of span 'x', which has 64 elements
+
 void twin(std::span<const int> x, std::span<int> y) {
 #pragma weft parallel for
   for (std::size_t i = 1; i + 1 < y.size(); ++i)
@@ -48,6 +78,10 @@ int main(int Argc, char **Argv) {
     overrun(X, Y);
   else if (!std::strcmp(Argv[1], "collide"))
     collide(Y, X);
+  else if (!std::strcmp(Argv[1], "tiled"))
+    tiled(X, Y);
+  else if (!std::strcmp(Argv[1], "windowed"))
+    windowed(X, Y);
   else
     twin(X, Y);
   // TWIN: result 6
