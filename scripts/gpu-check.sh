@@ -62,7 +62,8 @@ if want sanitizer; then
   if [ -z "$san" ]; then
     echo "SKIPPED: compute-sanitizer not found"
   else
-    for t in register-tiles whole-block-tiles batched-tiles tiling staging; do
+    for t in register-tiles whole-block-tiles batched-tiles tiling staging \
+        halo-windows; do
       exe=$build/tests/lit-22/emit/Output/$t.cpp.tmp.exe
       [ -x "$exe" ] || { echo "SKIPPED: $t: not built"; continue; }
       for tool in memcheck racecheck synccheck; do
