@@ -2,8 +2,10 @@
 // along a sequential loop, for the emitter to stage in shared memory.
 #include "memory/StagingPlan.h"
 
+#include "ir/AffineForm.h"
 #include "ir/IrQueries.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -199,6 +201,54 @@ private:
   std::vector<Loop> Loops;
 };
 
+/// E's value where it is a constant (of literals alone).
+std::optional<std::int64_t> constantValue(const ir::Nest &N,
+                                          const ir::Expr &E) {
+  const ir::AffineScope Scope{[](const std::string &) { return false; },
+                              nullptr};
+  std::optional<ir::AffineForm> F = ir::affineForm(N, E, Scope);
+  if (!F || F->dependsOnVariables())
+    return std::nullopt;
+  return F->Offset.constantValue();
+}
+
+/// The product of Factors where each is a constant.
+std::optional<std::int64_t>
+constantProduct(const ir::Nest &N,
+                const std::vector<const ir::Expr *> &Factors) {
+  std::int64_t V = 1;
+  for (const ir::Expr *F : Factors) {
+    std::optional<std::int64_t> C = constantValue(N, *F);
+    if (!C)
+      return std::nullopt;
+    V *= *C;
+  }
+  return V;
+}
+
+/// Elements, Rows and ColumnReach where the stage's extents are constants
+/// (each term's reach: its coefficient, for a range, times upper - 1 -
+/// lower; a range's elements are 1 plus the reaches).
+void sizeIfConstant(const ir::Nest &N, Stage &S) {
+  std::int64_t Reach[2] = {0, 0}; // a range's, or a window's columns; rows
+  for (const Stage::Term &T : S.Terms) {
+    std::optional<std::int64_t> Lower = constantValue(N, *T.Lower),
+                                Upper = constantValue(N, *T.Upper);
+    std::optional<std::int64_t> C = S.Window
+                                        ? std::optional<std::int64_t>(1)
+                                        : constantProduct(N, T.Coefficient);
+    if (!Lower || !Upper || !C || *C < 0 || *Upper - 1 - *Lower > 4096)
+      return;
+    Reach[T.Row] += *C * std::max<std::int64_t>(0, *Upper - 1 - *Lower);
+  }
+  if (!S.Window) {
+    S.Elements = 1 + Reach[0];
+    return;
+  }
+  S.Rows = 1 + Reach[1];
+  S.ColumnReach = Reach[0];
+}
+
 } // namespace
 
 std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M) {
@@ -223,6 +273,8 @@ std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M) {
   for (const ir::Level *L : ir::levels(N))
     if (L->Depth == 1)
       StagingSearch(N, *L, Windows).run(Stages);
+  for (Stage &S : Stages)
+    sizeIfConstant(N, S);
   return Stages;
 }
 

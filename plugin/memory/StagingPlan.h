@@ -7,6 +7,8 @@
 #include "ir/NestIR.h"
 #include "map/Mapping.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,10 @@ struct Stage {
   std::vector<const ir::Expr *> ColumnStride, RowStride;
   std::vector<const ir::Expr *> Reads; // the SpanElement expressions
   std::string Description;             // "m[(i * cols) + k], k in [0, cols)"
+  /// Where the loops' bounds and coefficients are constants: the range's
+  /// elements, or a window's rows and how far its columns reach past the
+  /// block's (its shared array can then fit it exactly).
+  std::optional<std::int64_t> Elements, Rows, ColumnReach;
 };
 
 /// The stages for a nest under its mapping. Only a level at depth 1 that is

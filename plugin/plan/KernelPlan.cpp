@@ -34,6 +34,58 @@ BoundExpr threadsBytes(const KernelPlan &P, unsigned Bytes) {
              BoundExpr::literal(Bytes));
 }
 
+/// The stages' capacities (KernelPlan::StageCapacity): those of constant
+/// extents exactly, where together they take at most the 24 KiB (a
+/// window's at the mapped block size), the others what is left.
+void sizeStages(KernelPlan &P) {
+  const ir::Nest &N = *P.Nest;
+  constexpr std::int64_t Budget = 24 * 1024;
+  std::int64_t Fixed = 0;
+  std::size_t Pooled = 0;
+  std::vector<std::optional<std::int64_t>> Exact;
+  for (const memory::Stage &S : P.Stages) {
+    std::optional<std::int64_t> Elements = S.Elements;
+    if (S.Window && S.Rows && S.ColumnReach)
+      Elements = *S.Rows * (P.Shape.Block[P.Shape.Depths[S.Level->Depth].Axis] +
+                            *S.ColumnReach);
+    Exact.push_back(Elements);
+    if (Elements)
+      Fixed += *Elements * ir::elementBytes(N, N.Params[S.Param]);
+    else
+      ++Pooled;
+  }
+  if (Fixed > Budget) {
+    std::fill(Exact.begin(), Exact.end(), std::nullopt);
+    Fixed = 0;
+    Pooled = P.Stages.size();
+  }
+  for (std::size_t I = 0; I < P.Stages.size(); ++I) {
+    const memory::Stage &S = P.Stages[I];
+    if (!Exact[I]) {
+      P.StageCapacity.push_back(
+          std::to_string((Budget - Fixed) / static_cast<std::int64_t>(Pooled) /
+                         std::max(1u, ir::elementBytes(N, N.Params[S.Param]))));
+    } else if (S.Elements) {
+      P.StageCapacity.push_back(std::to_string(*S.Elements));
+    } else {
+      P.StageCapacity.push_back("(" + std::to_string(*S.Rows) + " * (" +
+                                AxisMacro[P.Shape.Depths[S.Level->Depth].Axis] +
+                                " + " + std::to_string(*S.ColumnReach) + "))");
+    }
+  }
+}
+
+/// The bytes of stage I's array, as its capacity says.
+BoundExpr stageBytes(const KernelPlan &P, std::size_t I, unsigned Bytes) {
+  const memory::Stage &S = P.Stages[I];
+  const std::string &Capacity = P.StageCapacity[I];
+  if (Capacity.front() != '(')
+    return BoundExpr::literal(std::stoll(Capacity) * Bytes);
+  return mul(
+      add(blockBound(P, P.Shape.Depths[S.Level->Depth].Axis), *S.ColumnReach),
+      BoundExpr::literal(*S.Rows * Bytes));
+}
+
 /// The bytes of tile array Tile, as plan.Shared's Count says.
 BoundExpr tileBytes(const KernelPlan &P, const memory::Tile &Tile,
                     unsigned Bytes) {
@@ -114,12 +166,10 @@ private:
       if (P.Stages[I].Level != &L)
         continue;
       const ir::Param &Param = N.Params[P.Stages[I].Param];
-      P.Shared.push_back(
-          {ir::typeName(N, Param.Element, Param.Struct),
-           "WEFT_STAGE" + std::to_string(I),
-           "weft_stage" + std::to_string(I) + "_buffer",
-           BoundExpr::literal(static_cast<std::int64_t>(P.StageCapacity[I]) *
-                              ir::elementBytes(N, Param))});
+      P.Shared.push_back({ir::typeName(N, Param.Element, Param.Struct),
+                          "WEFT_STAGE" + std::to_string(I),
+                          "weft_stage" + std::to_string(I) + "_buffer",
+                          stageBytes(P, I, ir::elementBytes(N, Param))});
       LP.Stages.push_back(I);
     }
     body(L.Body);
@@ -180,11 +230,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   P.Tiled = memory::planTiling(N, M);
   if (!P.Tiled)
     P.Stages = memory::planStaging(N, M);
-  for (const memory::Stage &S : P.Stages) {
-    const ir::Param &Param = N.Params[S.Param];
-    P.StageCapacity.push_back(24 * 1024 / P.Stages.size() /
-                              std::max(1u, ir::elementBytes(N, Param)));
-  }
+  sizeStages(P);
   P.Registers = ir::planScalarReplacement(N);
   if (P.Shape.RegisterTiled && P.Tiled)
     if (std::optional<ir::RegisterTileable> R =

@@ -84,9 +84,11 @@ struct KernelPlan {
   OuterWalk Outer = OuterWalk::GlobalX;
   std::vector<memory::Transfer> Transfers; // one per parameter
   std::vector<memory::Stage> Stages;
-  /// Elements of shared memory per staged range (24 KiB among them); a
-  /// range that does not fit is read in place.
-  std::vector<unsigned> StageCapacity;
+  /// Elements of shared memory per staged range or window (WEFT_STAGEn's
+  /// value): exactly what it holds where its extents are constants (a
+  /// window's columns follow its block's macro), else a share of what is
+  /// left of 24 KiB; a range that does not fit is read in place.
+  std::vector<std::string> StageCapacity;
   std::optional<memory::TiledLoop> Tiled;
   /// Span elements held in registers for the length of a loop.
   std::vector<ir::ReplacedElement> Registers;

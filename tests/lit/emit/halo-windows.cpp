@@ -44,6 +44,9 @@ void conv5(std::span<const float> img, std::span<const float> f,
       out[y * (w - 4) + x] = s;
     }
 }
+// Shared arrays that fit exactly: the window's follows the block's width.
+// KERNEL: #define WEFT_STAGE0 (5 * (WEFT_BLOCK_X + 4))
+// KERNEL: #define WEFT_STAGE1 25
 // KERNEL: const weft::index_t weft_stage0_x0 = weft_lo1 + (weft::index_t)weft::block_idx(0) * WEFT_BLOCK_X;
 // KERNEL: const weft::index_t weft_stage0_lo = (weft::index_t)(w) * (weft::index_t)(y) + weft_stage0_x0 + (weft::index_t)(w) * (weft::index_t)(0) + (weft::index_t)(0);
 // KERNEL: const weft::window<float, WEFT_STAGE0, decltype(img)> weft_stage0{weft_stage0_buffer, img, weft_stage0_lo, 1 + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), WEFT_BLOCK_X + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), (weft::index_t)(w) * 1, 1, WEFT_STAGING != 0};
