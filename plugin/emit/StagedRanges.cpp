@@ -3,6 +3,8 @@
 // that find their element there.
 #include "emit/BodyPrinter.h"
 
+#include <algorithm>
+
 namespace weft::emit {
 
 std::string BodyPrinter::product(const std::vector<const ir::Expr *> &Factors,
@@ -34,6 +36,18 @@ void BodyPrinter::stage(const plan::LevelPlan &LP, const std::string &In) {
          << block(D) << ";\n";
       Lo += product(S.ColumnStride, Name + "_x0") + " + ";
       Columns = block(D);
+      // The reads' least constant offsets, and how far the others reach.
+      if (S.MinOffset[0])
+        Lo += product(S.RowStride, "(" + std::to_string(S.MinOffset[0]) + ")") +
+              " + ";
+      if (S.MinOffset[1])
+        Lo += product(S.ColumnStride,
+                      "(" + std::to_string(S.MinOffset[1]) + ")") +
+              " + ";
+      if (S.MaxOffset[0] > S.MinOffset[0])
+        Count += " + " + std::to_string(S.MaxOffset[0] - S.MinOffset[0]);
+      if (S.MaxOffset[1] > S.MinOffset[1])
+        Columns += " + " + std::to_string(S.MaxOffset[1] - S.MinOffset[1]);
     }
     for (const memory::Stage::Term &Term : S.Terms) {
       const std::string Reach = "((weft::index_t)(" + expr(*Term.Upper) +
@@ -77,8 +91,13 @@ std::string BodyPrinter::stagedRead(const ir::Expr &E, std::size_t I) {
     return Name + ".ld(" + Index + ")";
   // Each index's distance from its first value: along the rows, or the
   // columns after the thread's own.
-  std::string Row = "0", Column = "((weft::index_t)(" + S.Level->IndexName +
-                                  ") - " + Name + "_x0)";
+  const std::size_t At = static_cast<std::size_t>(
+      std::find(S.Reads.begin(), S.Reads.end(), &E) - S.Reads.begin());
+  std::string Row = std::to_string(S.Offsets[At][0] - S.MinOffset[0]),
+              Column = "((weft::index_t)(" + S.Level->IndexName + ") - " +
+                       Name + "_x0)";
+  if (const std::int64_t C = S.Offsets[At][1] - S.MinOffset[1])
+    Column += " + " + std::to_string(C);
   for (const memory::Stage::Term &Term : S.Terms)
     (Term.Row ? Row : Column) += " + ((weft::index_t)(" + Term.Index +
                                  ") - (weft::index_t)(" + expr(*Term.Lower) +

@@ -6,6 +6,7 @@
 #include "ir/IrQueries.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <set>
 
@@ -20,7 +21,7 @@ using ir::writesLocal;
 class StagingSearch {
 public:
   StagingSearch(const ir::Nest &N, const ir::Level &L, bool Windows)
-      : N(N), L(L), Windows(Windows) {
+      : N(N), L(L), WindowsAllowed(Windows) {
     Inner.insert(L.IndexName);
     for (const ir::StmtPtr &S : L.Body)
       declaredNames(*S, Inner);
@@ -29,6 +30,14 @@ public:
   void run(std::vector<Stage> &Out) {
     for (const ir::StmtPtr &S : L.Body)
       walk(*S, Out);
+    // Only windows whose reads overlap from thread to thread pay.
+    for (std::size_t I = WindowAt.size(); I-- > 0;) {
+      const Stage &W = Out[WindowAt[I]];
+      if (W.MaxOffset[1] == W.MinOffset[1] &&
+          std::none_of(W.Terms.begin(), W.Terms.end(),
+                       [](const Stage::Term &T) { return !T.Row; }))
+        Out.erase(Out.begin() + static_cast<std::ptrdiff_t>(WindowAt[I]));
+    }
   }
 
 private:
@@ -100,30 +109,41 @@ private:
                  std::vector<const ir::Expr *> &Scale, bool Negative,
                  std::optional<std::vector<const ir::Expr *>> &Thread) const {
     const ir::Expr &E = stripCasts(Sub);
-    if (blockUniform(E)) {
-      S.Base.push_back({&Sub, Scale, Negative});
-      return true;
-    }
-    if (E.Kind == ir::Expr::Binary && (E.Text == "+" || E.Text == "-"))
+    auto IsSum = [](const ir::Expr &X) {
+      const ir::Expr &V = stripCasts(X);
+      return V.Kind == ir::Expr::Binary && (V.Text == "+" || V.Text == "-");
+    };
+    // Sums are split even where uniform, so that a window's constant
+    // offsets stand apart: (i - 1) * n is i * n and -1 * n.
+    if (IsSum(E))
       return linearize(*E.Operands[0], S, Scale, Negative, Thread) &&
              linearize(*E.Operands[1], S, Scale,
                        E.Text == "-" ? !Negative : Negative, Thread);
     if (E.Kind == ir::Expr::Binary && E.Text == "*") {
-      // One factor the same in every thread scales the other.
-      for (int Side = 0; Side < 2; ++Side) {
-        if (!blockUniform(*E.Operands[Side]))
-          continue;
-        Scale.push_back(E.Operands[Side].get());
-        const bool Done =
-            linearize(*E.Operands[1 - Side], S, Scale, Negative, Thread);
-        Scale.pop_back();
-        return Done;
-      }
-      return false;
+      // A factor the same in every thread scales the other: the left one
+      // where both are, unless only the right is a sum (i * n and
+      // (i - 1) * n then both scale i by n).
+      const bool Uniform[2] = {blockUniform(*E.Operands[0]),
+                               blockUniform(*E.Operands[1])};
+      if (!Uniform[0] && !Uniform[1])
+        return false;
+      const int Into = !Uniform[0]                                       ? 0
+                       : !Uniform[1]                                     ? 1
+                       : IsSum(*E.Operands[1]) && !IsSum(*E.Operands[0]) ? 1
+                                                                         : 0;
+      Scale.push_back(E.Operands[1 - Into].get());
+      const bool Done =
+          linearize(*E.Operands[Into], S, Scale, Negative, Thread);
+      Scale.pop_back();
+      return Done;
+    }
+    if (blockUniform(E)) {
+      S.Base.push_back({&Sub, Scale, Negative});
+      return true;
     }
     if (E.Kind != ir::Expr::Local || Negative)
       return false;
-    if (E.Text == L.IndexName && Windows && L.Step == 1 && !Thread) {
+    if (E.Text == L.IndexName && WindowsAllowed && L.Step == 1 && !Thread) {
       Thread = Scale;
       return true;
     }
@@ -140,28 +160,102 @@ private:
   }
 
   /// A window's rows and columns: the terms whose coefficient is the
-  /// thread's are columns, all others rows of one stride. The columns
-  /// must overlap from thread to thread (else no element is read twice).
+  /// thread's are columns, all others rows of one stride; constant offsets
+  /// in Base move to the read's row or column offset likewise. False where
+  /// there are more strides, or an offset is no multiple of one.
   bool shapeWindow(Stage &S,
                    const std::vector<const ir::Expr *> &Thread) const {
     const std::string Column = spelling(Thread);
     std::optional<std::string> Row;
-    bool Overlap = false;
-    for (Stage::Term &T : S.Terms) {
-      const std::string C = spelling(T.Coefficient);
-      if (C == Column) {
-        Overlap = true;
-        continue;
-      }
+    auto RowStride = [&](const std::vector<const ir::Expr *> &Factors) {
+      const std::string C = spelling(Factors);
       if (Row && *Row != C)
         return false;
       Row = C;
+      S.RowStride = Factors;
+      return true;
+    };
+    for (Stage::Term &T : S.Terms) {
+      if (spelling(T.Coefficient) == Column)
+        continue;
+      if (!RowStride(T.Coefficient))
+        return false;
       T.Row = true;
-      S.RowStride = T.Coefficient;
     }
+    std::array<std::int64_t, 2> Offset = {0, 0};
+    std::vector<Stage::Offset> Rest;
+    for (const Stage::Offset &B : S.Base) {
+      std::optional<std::int64_t> V = literal(*B.Value);
+      if (!V) {
+        Rest.push_back(B);
+        continue;
+      }
+      const bool AlongColumns = spelling(B.Scale) == Column;
+      if (!AlongColumns && (B.Scale.empty() || !RowStride(B.Scale)))
+        return false;
+      Offset[AlongColumns] += B.Negative ? -*V : *V;
+    }
+    S.Base = std::move(Rest);
     S.Window = true;
     S.ColumnStride = Thread;
-    return Overlap;
+    S.Offsets = {Offset};
+    S.MinOffset = S.MaxOffset = Offset;
+    return true;
+  }
+
+  /// An integer literal's value.
+  static std::optional<std::int64_t> literal(const ir::Expr &E) {
+    const ir::Expr &V = stripCasts(E);
+    if (V.Kind != ir::Expr::IntLiteral)
+      return std::nullopt;
+    char *End = nullptr;
+    const long long X = std::strtoll(V.Text.c_str(), &End, 0);
+    if (End == V.Text.c_str() || X < 0 || X > (1 << 20))
+      return std::nullopt;
+    return X;
+  }
+
+  /// What tells a window's reads apart, but for their offsets.
+  std::string windowKey(const Stage &S) const {
+    std::string Key = std::to_string(S.Param) + "|" + spelling(S.ColumnStride);
+    for (const Stage::Offset &B : S.Base)
+      Key += (B.Negative ? "|-" : "|+") + spelling(B.Scale) +
+             ir::exprText(N, stripCasts(*B.Value));
+    for (const Stage::Term &T : S.Terms)
+      Key += "|" + T.Index + spelling(T.Coefficient) + "[" +
+             ir::exprText(N, *T.Lower) + "," + ir::exprText(N, *T.Upper) + ")";
+    return Key;
+  }
+
+  /// Read E (its window shaped in S) joins a window of the same key and
+  /// row stride, or starts one.
+  void addToWindow(const ir::Expr &E, Stage &&S, std::vector<Stage> &Out) {
+    const std::string Key = windowKey(S);
+    for (std::size_t I = 0; I < WindowAt.size(); ++I) {
+      Stage &W = Out[WindowAt[I]];
+      if (WindowKeys[I] != Key ||
+          (!W.RowStride.empty() && !S.RowStride.empty() &&
+           spelling(W.RowStride) != spelling(S.RowStride)))
+        continue;
+      if (W.RowStride.empty())
+        W.RowStride = S.RowStride;
+      const std::array<std::int64_t, 2> O = S.Offsets.front();
+      for (int A = 0; A < 2; ++A) {
+        W.MinOffset[A] = std::min(W.MinOffset[A], O[A]);
+        W.MaxOffset[A] = std::max(W.MaxOffset[A], O[A]);
+      }
+      W.Reads.push_back(&E);
+      W.Offsets.push_back(O);
+      const std::size_t More = W.Reads.size() - 1;
+      W.Description = W.Description.substr(0, W.Description.find(" (and ")) +
+                      " (and " + std::to_string(More) + " more read" +
+                      (More > 1 ? "s" : "") + " at other offsets)";
+      return;
+    }
+    S.Reads.push_back(&E);
+    WindowKeys.push_back(Key);
+    WindowAt.push_back(Out.size());
+    Out.push_back(std::move(S));
   }
 
   void visit(const ir::Expr &E, std::vector<Stage> &Out) {
@@ -174,7 +268,7 @@ private:
     std::vector<const ir::Expr *> Scale;
     std::optional<std::vector<const ir::Expr *>> Thread;
     if (!linearize(*E.Operands[0], S, Scale, false, Thread) ||
-        S.Terms.empty() || (Thread && !shapeWindow(S, *Thread)))
+        (!Thread && S.Terms.empty()) || (Thread && !shapeWindow(S, *Thread)))
       return;
     S.Param = E.ParamIndex;
     S.Level = &L;
@@ -183,8 +277,11 @@ private:
     for (const Stage::Term &T : S.Terms)
       S.Description += ", " + T.Index + " in [" + ir::exprText(N, *T.Lower) +
                        ", " + ir::exprText(N, *T.Upper) + ")";
-    if (S.Window)
+    if (S.Window) {
       S.Description += ", a window along " + L.IndexName;
+      addToWindow(E, std::move(S), Out);
+      return;
+    }
     for (Stage &Known : Out)
       if (Known.Level == S.Level && Known.Description == S.Description) {
         Known.Reads.push_back(&E);
@@ -196,8 +293,12 @@ private:
 
   const ir::Nest &N;
   const ir::Level &L;
-  bool Windows; // the level's first round covers a block's whole share
+  bool WindowsAllowed; // the level's first round covers a block's share
   std::set<std::string> Inner;
+  /// The windows this level's reads made so far (their places in the
+  /// stages; run() drops those whose reads do not overlap), their keys.
+  std::vector<std::size_t> WindowAt;
+  std::vector<std::string> WindowKeys;
   std::vector<Loop> Loops;
 };
 
@@ -245,8 +346,8 @@ void sizeIfConstant(const ir::Nest &N, Stage &S) {
     S.Elements = 1 + Reach[0];
     return;
   }
-  S.Rows = 1 + Reach[1];
-  S.ColumnReach = Reach[0];
+  S.Rows = 1 + Reach[1] + S.MaxOffset[0] - S.MinOffset[0];
+  S.ColumnReach = Reach[0] + S.MaxOffset[1] - S.MinOffset[1];
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "ir/NestIR.h"
 #include "map/Mapping.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,7 +27,9 @@ namespace weft::memory {
 /// coefficient is cx too (dx: the columns, which overlap from thread to
 /// thread) and at most one other coefficient (dy: the rows). The block
 /// loads the rows by (its first round of x plus the columns' reach) and
-/// each read finds its row and column there.
+/// each read finds its row and column there. Reads of one span that differ
+/// in constant rows and columns alone (a stencil's in[(y - 1) * w + x],
+/// in[y * w + x + 1], ...) share one window, each at its offset.
 struct Stage {
   /// Value times the product of Scale, subtracted where Negative.
   struct Offset {
@@ -48,6 +51,10 @@ struct Stage {
   /// and the row terms' (the row stride).
   bool Window = false;
   std::vector<const ir::Expr *> ColumnStride, RowStride;
+  /// A window's: per read, its constant row and column offset (what Base
+  /// leaves out), and the least and greatest of them.
+  std::vector<std::array<std::int64_t, 2>> Offsets;
+  std::array<std::int64_t, 2> MinOffset = {0, 0}, MaxOffset = {0, 0};
   std::vector<const ir::Expr *> Reads; // the SpanElement expressions
   std::string Description;             // "m[(i * cols) + k], k in [0, cols)"
   /// Where the loops' bounds and coefficients are constants: the range's

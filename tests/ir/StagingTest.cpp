@@ -64,8 +64,10 @@ TEST(Staging, ReadsThatOverlapFromThreadToThreadAreAWindow) {
   EXPECT_FALSE(S[0].Terms[0].Row); // k moves along the thread's columns
   EXPECT_TRUE(S[0].ColumnStride.empty());
   EXPECT_TRUE(S[0].RowStride.empty());
-  ASSERT_EQ(S[0].Base.size(), 1u);
-  EXPECT_EQ(S[0].Base[0].Scale.size(), 0u);
+  ASSERT_EQ(S[0].Base.size(), 1u); // i, scaled by K
+  EXPECT_EQ(S[0].Base[0].Scale.size(), 1u);
+  ASSERT_EQ(S[0].Offsets.size(), 1u);
+  EXPECT_EQ(S[0].Offsets[0], (std::array<std::int64_t, 2>{0, 0}));
 }
 
 TEST(Staging, AWindowOnlyWhereTheFirstRoundIsTheBlocksShare) {

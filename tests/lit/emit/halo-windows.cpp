@@ -7,6 +7,7 @@
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat $(grep -l 'float> img' %t.k/*.cu) | FileCheck %s --check-prefix=KERNEL
+// RUN: cat $(grep -l 'float> in,' %t.k/*.cu | xargs grep -l 'weft::window') | FileCheck %s --check-prefix=STENCIL
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
@@ -88,6 +89,37 @@ void taps7(std::span<const int> sig, std::span<int> out, int signals,
         s -= sig[r * len + 2 * i + 2 * k];
       out[r * len + i] = s;
     }
+}
+
+// A 5-point stencil: five reads at constant offsets share one window of 3
+// rows by the block's columns plus 2, each read at its own row and column.
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 64 threads of the block): in[((i * $n) + j)], a window along j (and 4 more reads at other offsets){{$}}
+void jacobi(std::span<const float> in, std::span<float> out, int n) {
+#pragma weft parallel for block(1)
+  for (int i = 1; i < n - 1; ++i)
+#pragma weft parallel for block(64)
+    for (int j = 1; j < n - 1; ++j)
+      out[i * n + j] = 0.25f * (in[i * n + j] - in[(i - 1) * n + j]) +
+                       in[(i + 1) * n + j] + 2.0f * in[i * n + j - 1] -
+                       in[i * n + (j + 1)];
+}
+// STENCIL: #define WEFT_STAGE0 (3 * (WEFT_BLOCK_X + 2))
+// STENCIL: const weft::index_t weft_stage0_lo = (weft::index_t)(n) * (weft::index_t)(i) + weft_stage0_x0 + (weft::index_t)(n) * (-1) + (-1);
+// STENCIL: weft::window<float, WEFT_STAGE0, decltype(in)> weft_stage0{weft_stage0_buffer, in, weft_stage0_lo, 1 + 2, WEFT_BLOCK_X + 2, (weft::index_t)(n) * 1, 1, WEFT_STAGING != 0};
+// STENCIL: weft_stage0.ld(((unsigned long)((i * n) + j)), 1, ((weft::index_t)(j) - weft_stage0_x0) + 1)
+// STENCIL: weft_stage0.ld(((unsigned long)(((i - 1) * n) + j)), 0, ((weft::index_t)(j) - weft_stage0_x0) + 1)
+// STENCIL: weft_stage0.ld(((unsigned long)(((i + 1) * n) + j)), 2, ((weft::index_t)(j) - weft_stage0_x0) + 1)
+// STENCIL: weft_stage0.ld(((unsigned long)(((i * n) + j) - 1)), 1, ((weft::index_t)(j) - weft_stage0_x0))
+// STENCIL: weft_stage0.ld(((unsigned long)((i * n) + (j + 1))), 1, ((weft::index_t)(j) - weft_stage0_x0) + 2)
+
+// Rows above and below alone: no element is read by two threads.
+// CHECK: remark: weft: level 1 (j): dim x, block 64, Span(1); constrained by this loop's dim/block/span/split clauses; coalescing: 3 access(es) have unit stride in this index [{{[^]]*}}]{{$}}
+void vertical(std::span<const float> in, std::span<float> out, int n) {
+#pragma weft parallel for block(1)
+  for (int i = 1; i < n - 1; ++i)
+#pragma weft parallel for block(64)
+    for (int j = 0; j < n; ++j)
+      out[i * n + j] = in[(i - 1) * n + j] + in[(i + 1) * n + j];
 }
 
 // Not windows: rows whose elements each thread reads alone (no halo to
@@ -174,6 +206,14 @@ int main() {
       Sig[X] = static_cast<int>((X * 7) % 23) - 11;
     taps7(Sig, Out, Signals, Len);
     std::printf("taps7: %.0f\n", checksum(Out));
+  }
+  for (int N : {3, 70, 130}) {
+    std::vector<float> In(N * N), Out(N * N, 0.0f), Vert(N * N, 0.0f);
+    for (std::size_t X = 0; X < In.size(); ++X)
+      In[X] = static_cast<float>((X * 5) % 19) * 0.5f;
+    jacobi(In, Out, N);
+    vertical(In, Vert, N);
+    std::printf("jacobi %d: %.3f %.3f\n", N, checksum(Out), checksum(Vert));
   }
   {
     const int N = 40;
