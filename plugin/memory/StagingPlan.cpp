@@ -22,6 +22,9 @@ class StagingSearch {
 public:
   StagingSearch(const ir::Nest &N, const ir::Level &L, bool Windows)
       : N(N), L(L), WindowsAllowed(Windows) {
+    for (const ir::Level *Outer : ir::levels(N))
+      if (Outer->Depth < L.Depth)
+        OuterIndices.insert(Outer->IndexName);
     Inner.insert(L.IndexName);
     for (const ir::StmtPtr &S : L.Body)
       declaredNames(*S, Inner);
@@ -120,17 +123,20 @@ private:
              linearize(*E.Operands[1], S, Scale,
                        E.Text == "-" ? !Negative : Negative, Thread);
     if (E.Kind == ir::Expr::Binary && E.Text == "*") {
-      // A factor the same in every thread scales the other: the left one
-      // where both are, unless only the right is a sum (i * n and
-      // (i - 1) * n then both scale i by n).
+      // A factor the same in every thread scales the other. Where both
+      // are, the one holding an outer level's index is the row scaled by
+      // the other, the stride (i * (n + 2) and (i - 1) * (n + 2) then both
+      // scale i by n + 2); else the left one.
       const bool Uniform[2] = {blockUniform(*E.Operands[0]),
                                blockUniform(*E.Operands[1])};
       if (!Uniform[0] && !Uniform[1])
         return false;
-      const int Into = !Uniform[0]                                       ? 0
-                       : !Uniform[1]                                     ? 1
-                       : IsSum(*E.Operands[1]) && !IsSum(*E.Operands[0]) ? 1
-                                                                         : 0;
+      const int Into = !Uniform[0]   ? 0
+                       : !Uniform[1] ? 1
+                       : mentionsOuterIndex(*E.Operands[1]) &&
+                               !mentionsOuterIndex(*E.Operands[0])
+                           ? 1
+                           : 0;
       Scale.push_back(E.Operands[1 - Into].get());
       const bool Done =
           linearize(*E.Operands[Into], S, Scale, Negative, Thread);
@@ -203,9 +209,13 @@ private:
     return true;
   }
 
-  /// An integer literal's value.
+  /// An integer literal's value (negated: -1).
   static std::optional<std::int64_t> literal(const ir::Expr &E) {
     const ir::Expr &V = stripCasts(E);
+    if (V.Kind == ir::Expr::Unary && V.Text == "-") {
+      std::optional<std::int64_t> X = literal(*V.Operands[0]);
+      return X ? std::optional<std::int64_t>(-*X) : std::nullopt;
+    }
     if (V.Kind != ir::Expr::IntLiteral)
       return std::nullopt;
     char *End = nullptr;
@@ -213,6 +223,14 @@ private:
     if (End == V.Text.c_str() || X < 0 || X > (1 << 20))
       return std::nullopt;
     return X;
+  }
+
+  bool mentionsOuterIndex(const ir::Expr &E) const {
+    if (E.Kind == ir::Expr::Local && OuterIndices.count(E.Text))
+      return true;
+    return std::any_of(
+        E.Operands.begin(), E.Operands.end(),
+        [&](const ir::ExprPtr &O) { return mentionsOuterIndex(*O); });
   }
 
   /// What tells a window's reads apart, but for their offsets.
@@ -294,7 +312,7 @@ private:
   const ir::Nest &N;
   const ir::Level &L;
   bool WindowsAllowed; // the level's first round covers a block's share
-  std::set<std::string> Inner;
+  std::set<std::string> Inner, OuterIndices;
   /// The windows this level's reads made so far (their places in the
   /// stages; run() drops those whose reads do not overlap), their keys.
   std::vector<std::size_t> WindowAt;

@@ -76,7 +76,9 @@ class Nest:
         if self.kind == "pairs":
             return max(self.product(), self.nk)
         if self.kind == "stencil":
-            ky, kx = self.halo
+            # Room for the loops' reach, or for a point's row and column
+            # past the last (n1 + 2 wide).
+            ky, kx = max(self.halo[0], 3), max(self.halo[1], 3)
             return max((self.ext[0] + ky - 1) * (self.ext[1] + kx - 1),
                        ky * kx)
         if self.kind != "product":
@@ -229,6 +231,22 @@ class Nest:
                 # Centred: reads before the first row or column are guarded.
                 row, col = "i0 + dy - %d" % cy, "i1 + dx - %d" % cx
                 guard = "if (%s >= 0 && %s >= 0)" % (row, col)
+            if rng.random() < 0.4:
+                # Reads at constant offsets (a 5- or 9-point stencil): one
+                # window, each read at its row and column.
+                offsets = rng.sample([(y, x) for y in (-1, 0, 1)
+                                      for x in (-1, 0, 1)], rng.randint(2, 6))
+                span = rng.choice(["a", "b"])
+                terms = []
+                for oy, ox in offsets:
+                    row = "(i0 + %d)" % oy if oy else "i0"
+                    col = " + %d" % ox if ox > 0 else " - %d" % -ox if ox else ""
+                    terms.append("(i0 + %d >= 0 && i1 + %d >= 0 ? %s[%s * (n1 + 2) + i1%s] : (%s)1)"
+                                 % (oy, ox, span, row, col, T))
+                s = ["%s acc = %s;" % (T, " + ".join(terms)),
+                     "out[%s] = acc;" % self.flat(2)]
+                lines += [ind(1) + "{"] + [ind(2) + x for x in s] + [ind(1) + "}"]
+                return out + lines + ["return r;"]
             weight = rng.choice(["(%s)(dy + 2 * dx + 1)" % T,
                                  "b[dy * %d + dx]" % kx])
             read = "%s[(%s) * %s + %s]" % (rng.choice(["a", "b"]), row,

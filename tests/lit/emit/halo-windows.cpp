@@ -112,6 +112,18 @@ void jacobi(std::span<const float> in, std::span<float> out, int n) {
 // STENCIL: weft_stage0.ld(((unsigned long)(((i * n) + j) - 1)), 1, ((weft::index_t)(j) - weft_stage0_x0))
 // STENCIL: weft_stage0.ld(((unsigned long)((i * n) + (j + 1))), 1, ((weft::index_t)(j) - weft_stage0_x0) + 2)
 
+// A padded row (a stride that is itself a sum) and an offset written as
+// "+ -1": the row is the factor holding the outer index, one window.
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 64 threads of the block): p[((i * ($n + 2)) + j)], a window along j (and 2 more reads at other offsets){{$}}
+void padded(std::span<const int> p, std::span<int> out, int n) {
+#pragma weft parallel for block(1)
+  for (int i = 1; i < n; ++i)
+#pragma weft parallel for block(64)
+    for (int j = 1; j < n + 1; ++j)
+      out[i * n + j - 1] = p[i * (n + 2) + j] - p[(i + -1) * (n + 2) + j + 1] +
+                           3 * p[(n + 2) * (i + 1) + j + -1];
+}
+
 // Rows above and below alone: no element is read by two threads.
 // CHECK: remark: weft: level 1 (j): dim x, block 64, Span(1); constrained by this loop's dim/block/span/split clauses; coalescing: 3 access(es) have unit stride in this index [{{[^]]*}}]{{$}}
 void vertical(std::span<const float> in, std::span<float> out, int n) {
@@ -214,6 +226,11 @@ int main() {
     jacobi(In, Out, N);
     vertical(In, Vert, N);
     std::printf("jacobi %d: %.3f %.3f\n", N, checksum(Out), checksum(Vert));
+    std::vector<int> P((N + 1) * (N + 2)), Q(N * N + N, 0);
+    for (std::size_t X = 0; X < P.size(); ++X)
+      P[X] = static_cast<int>((X * 11) % 29) - 14;
+    padded(P, Q, N);
+    std::printf("padded %d: %.0f\n", N, checksum(Q));
   }
   {
     const int N = 40;
