@@ -846,14 +846,14 @@ template <class T, unsigned Capacity, class Span> struct window {
   /// Element I of the span, which is (R, C) of the window: from shared
   /// memory where the window holds it (a later round of the level's
   /// iterations lies outside), else from the span.
-  WEFT_DEVICE T ld(index_t I, index_t R, index_t C) const {
+  template <class Index> WEFT_DEVICE T ld(index_t R, index_t C, Index I) const {
 #if defined(WEFT_DIALECT_SIM)
-    Source.check_read(I); // as WEFT_SPAN_READ
+    Source.check_read(I()); // as WEFT_SPAN_READ
 #endif
-    return InShared && (size_type)R < (size_type)Rows &&
-                   (size_type)C < (size_type)Cols
-               ? Buffer.ld(R * Cols + C)
-               : Source.ld(I);
+    if (InShared && (size_type)R < (size_type)Rows &&
+        (size_type)C < (size_type)Cols)
+      return Buffer.ld(R * Cols + C);
+    return Source.ld(I());
   }
 };
 

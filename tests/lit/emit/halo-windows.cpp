@@ -53,7 +53,7 @@ void conv5(std::span<const float> img, std::span<const float> f,
 // KERNEL: const weft::window<float, WEFT_STAGE0, decltype(img)> weft_stage0{weft_stage0_buffer, img, weft_stage0_lo, 1 + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), WEFT_BLOCK_X + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), (weft::index_t)(w) * 1, 1, WEFT_STAGING != 0};
 // KERNEL: weft_stage0.load(weft::linear_thread(), WEFT_BLOCK_THREADS);
 // KERNEL: weft::barrier();
-// KERNEL: weft_stage0.ld(((unsigned long)((((y + dy) * w) + x) + dx)), 0 + ((weft::index_t)(dy) - (weft::index_t)(0)), ((weft::index_t)(x) - weft_stage0_x0) + ((weft::index_t)(dx) - (weft::index_t)(0)))
+// KERNEL: weft_stage0.ld(0 + ((weft::index_t)(dy) - (weft::index_t)(0)), ((weft::index_t)(x) - weft_stage0_x0) + ((weft::index_t)(dx) - (weft::index_t)(0)), [&] { return (weft::index_t)(((unsigned long)((((y + dy) * w) + x) + dx))); })
 
 // Centred, with offsets subtracted; the window starts a row and a column
 // before the thread's, and its last rows run past the span's end where a
@@ -106,11 +106,11 @@ void jacobi(std::span<const float> in, std::span<float> out, int n) {
 // STENCIL: #define WEFT_STAGE0 (3 * (WEFT_BLOCK_X + 2))
 // STENCIL: const weft::index_t weft_stage0_lo = (weft::index_t)(n) * (weft::index_t)(i) + weft_stage0_x0 + (weft::index_t)(n) * (-1) + (-1);
 // STENCIL: weft::window<float, WEFT_STAGE0, decltype(in)> weft_stage0{weft_stage0_buffer, in, weft_stage0_lo, 1 + 2, WEFT_BLOCK_X + 2, (weft::index_t)(n) * 1, 1, WEFT_STAGING != 0};
-// STENCIL: weft_stage0.ld(((unsigned long)((i * n) + j)), 1, ((weft::index_t)(j) - weft_stage0_x0) + 1)
-// STENCIL: weft_stage0.ld(((unsigned long)(((i - 1) * n) + j)), 0, ((weft::index_t)(j) - weft_stage0_x0) + 1)
-// STENCIL: weft_stage0.ld(((unsigned long)(((i + 1) * n) + j)), 2, ((weft::index_t)(j) - weft_stage0_x0) + 1)
-// STENCIL: weft_stage0.ld(((unsigned long)(((i * n) + j) - 1)), 1, ((weft::index_t)(j) - weft_stage0_x0))
-// STENCIL: weft_stage0.ld(((unsigned long)((i * n) + (j + 1))), 1, ((weft::index_t)(j) - weft_stage0_x0) + 2)
+// STENCIL: weft_stage0.ld(1, ((weft::index_t)(j) - weft_stage0_x0) + 1, [&] { return (weft::index_t)(((unsigned long)((i * n) + j))); })
+// STENCIL: weft_stage0.ld(0, ((weft::index_t)(j) - weft_stage0_x0) + 1, [&] { return (weft::index_t)(((unsigned long)(((i - 1) * n) + j))); })
+// STENCIL: weft_stage0.ld(2, ((weft::index_t)(j) - weft_stage0_x0) + 1, [&] { return (weft::index_t)(((unsigned long)(((i + 1) * n) + j))); })
+// STENCIL: weft_stage0.ld(1, ((weft::index_t)(j) - weft_stage0_x0), [&] { return (weft::index_t)(((unsigned long)(((i * n) + j) - 1))); })
+// STENCIL: weft_stage0.ld(1, ((weft::index_t)(j) - weft_stage0_x0) + 2, [&] { return (weft::index_t)(((unsigned long)((i * n) + (j + 1)))); })
 
 // A padded row (a stride that is itself a sum) and an offset written as
 // "+ -1": the row is the factor holding the outer index, one window.
