@@ -8,6 +8,7 @@
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t tiled 2>&1 | FileCheck %s --check-prefix=TILED
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t windowed 2>&1 | FileCheck %s --check-prefix=WINDOWED
 // RUN: env WEFT_BACKEND=sim not %t tiled 2>&1 | FileCheck %s --check-prefix=TILED
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t product 2>&1 | FileCheck %s --check-prefix=PRODUCT
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t twin 2>&1 | FileCheck %s --check-prefix=TWIN
 #include <weft/weft.hpp>
 
@@ -63,6 +64,22 @@ void windowed(std::span<const int> x, std::span<int> y) {
 }
 // WINDOWED: weft: error: sim checker: out-of-bounds access in kernel weft_planted_bugs_L[[@LINE-9]]_{{.*}}: reads element 64 of span 'x', which has 64 elements
 
+// A product whose k runs one past the end (k < n + 1), in register tiles:
+// their loads cover the loop's range, not the span's, and check it.
+void product(std::span<const float> a, std::span<const float> b,
+             std::span<float> c, int n) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < n; ++j) {
+      float s = 0;
+      for (int k = 0; k < n + 1; ++k)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+}
+// PRODUCT: weft: error: sim checker: out-of-bounds access in kernel weft_planted_bugs_L[[@LINE-9]]_{{.*}}: reads element {{[0-9]+}} of span '{{a|b}}', which has 4096 elements
+
 void twin(std::span<const int> x, std::span<int> y) {
 #pragma weft parallel for
   for (std::size_t i = 1; i + 1 < y.size(); ++i)
@@ -82,6 +99,10 @@ int main(int Argc, char **Argv) {
     tiled(X, Y);
   else if (!std::strcmp(Argv[1], "windowed"))
     windowed(X, Y);
+  else if (!std::strcmp(Argv[1], "product")) {
+    std::vector<float> A(64 * 64, 1.0f), B(64 * 64, 1.0f), C(64 * 64);
+    product(A, B, C, 64);
+  }
   else
     twin(X, Y);
   // TWIN: result 6
