@@ -76,8 +76,15 @@ private:
                    "' both write this element of '" +
                    R.Nest.Params[A.ParamIndex].Name +
                    "': its index does not depend on '" + C.Index + "'",
-               "accumulate into a local with a reduction clause and write it "
-               "once, or mark the loop whose index the element follows");
+               A.Read ? "combine into it with a reduction clause naming the "
+                        "array (reduction(+: " +
+                            R.Nest.Params[A.ParamIndex].Name +
+                            "), atomic updates), accumulate into a local "
+                            "and write it once, or mark the loop whose "
+                            "index the element follows"
+                      : "accumulate into a local with a reduction clause "
+                        "and write it once, or mark the loop whose index "
+                        "the element follows");
     }
   }
 

@@ -1,6 +1,7 @@
 // kmeans: Lloyd's k-means clustering (Rodinia's kmeans): each point to its
-// nearest center in parallel, counting the points that moved; the centers
-// recomputed on the host, as Rodinia does.
+// nearest center in parallel, counting the points that moved; the centers'
+// sums and sizes accumulated in parallel too (Rodinia does that on the
+// host), each point adding into its cluster's elements.
 #include "Harness.h"
 
 #include <cfloat>
@@ -49,6 +50,7 @@ std::vector<float> cluster(const std::vector<float> &Points, int NumPoints,
         assignClusters(Points, Centers, Membership, NumPoints, Features, K);
     std::vector<float> Sums(K * Features, 0.0f);
     std::vector<int> Sizes(K, 0);
+#pragma weft parallel for reduction(+ : Sums, Sizes)
     for (int P = 0; P < NumPoints; ++P) {
       ++Sizes[Membership[P]];
       for (int F = 0; F < Features; ++F)

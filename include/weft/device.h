@@ -114,6 +114,13 @@ template <class T> struct dspan {
     WEFT_SIM_SPAN_ACCESS(I, 0);
     return Data[I];
   }
+  /// Element I's address for an array reduction's atomic update: checked
+  /// against the extent, but (Write 2) not as a conflict between iterations,
+  /// whose updates combine in any order.
+  WEFT_DEVICE T *at(index_t I) const {
+    WEFT_SIM_SPAN_ACCESS(I, 2);
+    return Data + I;
+  }
   WEFT_DEVICE size_type size() const { return Extent; }
   WEFT_DEVICE T *data() const { return Data; }
   /// The simulator's check of a read that shared memory serves.
@@ -268,6 +275,21 @@ template <class T> WEFT_DEVICE T atomic_exch(T *A, T V) {
   return __hip_atomic_exchange(A, V, __ATOMIC_RELAXED,
                                __HIP_MEMORY_SCOPE_AGENT);
 }
+template <class T> WEFT_DEVICE T atomic_and(T *A, T V) {
+  return __hip_atomic_fetch_and(A, V, __ATOMIC_RELAXED,
+                                __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T> WEFT_DEVICE T atomic_or(T *A, T V) {
+  return __hip_atomic_fetch_or(A, V, __ATOMIC_RELAXED,
+                               __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T> WEFT_DEVICE T atomic_xor(T *A, T V) {
+  return __hip_atomic_fetch_xor(A, V, __ATOMIC_RELAXED,
+                                __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T> WEFT_DEVICE T atomic_load(T *A) {
+  return __hip_atomic_load(A, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
 template <class T> WEFT_DEVICE T atomic_cas(T *A, T Expected, T V) {
   __hip_atomic_compare_exchange_strong(A, &Expected, V, __ATOMIC_RELAXED,
                                        __ATOMIC_RELAXED,
@@ -341,6 +363,16 @@ template <class T> WEFT_DEVICE T atomic_max(T *A, T V) {
 template <class T> WEFT_DEVICE T atomic_exch(T *A, T V) {
   return atomicExch(A, V);
 }
+template <class T> WEFT_DEVICE T atomic_and(T *A, T V) {
+  return atomicAnd(A, V);
+}
+template <class T> WEFT_DEVICE T atomic_or(T *A, T V) { return atomicOr(A, V); }
+template <class T> WEFT_DEVICE T atomic_xor(T *A, T V) {
+  return atomicXor(A, V);
+}
+/// A read other threads' atomics may race with: any value it returns is
+/// one the element held, which a compare-and-swap then checks.
+template <class T> WEFT_DEVICE T atomic_load(T *A) { return *(volatile T *)A; }
 template <class T> WEFT_DEVICE T atomic_cas(T *A, T Expected, T V) {
   return atomicCAS(A, Expected, V);
 }
@@ -439,6 +471,18 @@ template <class T> inline T atomic_exch(T *A, T V) {
   T Old;
   __atomic_exchange(A, &V, &Old, __ATOMIC_SEQ_CST);
   return Old;
+}
+template <class T> inline T atomic_and(T *A, T V) {
+  return __atomic_fetch_and(A, V, __ATOMIC_SEQ_CST);
+}
+template <class T> inline T atomic_or(T *A, T V) {
+  return __atomic_fetch_or(A, V, __ATOMIC_SEQ_CST);
+}
+template <class T> inline T atomic_xor(T *A, T V) {
+  return __atomic_fetch_xor(A, V, __ATOMIC_SEQ_CST);
+}
+template <class T> inline T atomic_load(T *A) {
+  return __atomic_load_n(A, __ATOMIC_SEQ_CST);
 }
 template <class T> inline T atomic_cas(T *A, T Expected, T V) {
   __atomic_compare_exchange(A, &Expected, &V, false, __ATOMIC_SEQ_CST,
@@ -757,6 +801,93 @@ template <int Op, class T> WEFT_DEVICE T combine(T A, T B) {
     return (T)(A | B);
   else
     return (T)(A ^ B);
+}
+
+// reduction(op: a) of an array: each update of an element is one atomic
+// step. The GPUs add, take minima and maxima of integers, and and, or and
+// xor words in one instruction (integers as the unsigned word of their size
+// where only the bits matter); the rest loop on a compare-and-swap.
+template <unsigned Bytes> struct word_of;
+template <> struct word_of<4> {
+  typedef unsigned type;
+  typedef int signed_type;
+};
+template <> struct word_of<8> {
+  typedef unsigned long long type;
+  typedef long long signed_type;
+};
+template <class T> struct atomic_word {
+  typedef typename word_of<sizeof(T)>::type type;
+  static const bool floating = false;
+  WEFT_DEVICE static type bits(T V) { return (type)V; }
+  WEFT_DEVICE static T value(type W) { return (T)W; }
+};
+template <> struct atomic_word<float> {
+  typedef unsigned type;
+  static const bool floating = true;
+  WEFT_DEVICE static type bits(float V) { return float_bits(V); }
+  WEFT_DEVICE static float value(type W) { return bits_float(W); }
+};
+template <> struct atomic_word<double> {
+  typedef unsigned long long type;
+  static const bool floating = true;
+  WEFT_DEVICE static type bits(double V) { return double_bits(V); }
+  WEFT_DEVICE static double value(type W) { return bits_double(W); }
+};
+
+template <int Op, class T> WEFT_DEVICE void combine_by_cas(T *A, T V) {
+  typedef atomic_word<T> Word;
+  typename Word::type *W = (typename Word::type *)A;
+  typename Word::type Old = atomic_load(W);
+  while (true) {
+    const typename Word::type New =
+        Word::bits(combine<Op>(Word::value(Old), V));
+    if (New == Old)
+      return; // a minimum that is already smaller, say
+    const typename Word::type Seen = atomic_cas(W, Old, New);
+    if (Seen == Old)
+      return;
+    Old = Seen;
+  }
+}
+
+template <int Op, class T> WEFT_DEVICE void combine_into(T *A, T V) {
+  typedef atomic_word<T> Word;
+  typedef typename word_of<sizeof(T)>::type U;
+  typedef typename word_of<sizeof(T)>::signed_type S;
+  if constexpr (Op == reduce_add && Word::floating)
+    atomic_add(A, V);
+  else if constexpr (Op == reduce_add)
+    atomic_add((U *)A, (U)V);
+  else if constexpr ((Op == reduce_min || Op == reduce_max) &&
+                     !Word::floating) {
+#if defined(WEFT_DIALECT_HIP)
+    // HIP's headers have no atomicMin of long long; clang's builtin takes
+    // every integer.
+    if constexpr (Op == reduce_min)
+      __hip_atomic_fetch_min(A, V, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    else
+      __hip_atomic_fetch_max(A, V, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#else
+    if constexpr ((T)-1 < (T)0) {
+      if constexpr (Op == reduce_min)
+        atomic_min((S *)A, (S)V);
+      else
+        atomic_max((S *)A, (S)V);
+    } else if constexpr (Op == reduce_min) {
+      atomic_min((U *)A, (U)V);
+    } else {
+      atomic_max((U *)A, (U)V);
+    }
+#endif
+  } else if constexpr (Op == reduce_and)
+    atomic_and((U *)A, (U)V);
+  else if constexpr (Op == reduce_or)
+    atomic_or((U *)A, (U)V);
+  else if constexpr (Op == reduce_xor)
+    atomic_xor((U *)A, (U)V);
+  else
+    combine_by_cas<Op>(A, V);
 }
 
 /// Every lane of a warp gets V combined over the warp's Width lanes

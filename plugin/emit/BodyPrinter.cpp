@@ -109,6 +109,14 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
     return expr(*E.Operands[0]) + "." + E.Text;
   case ir::Expr::LocalElement:
     return E.Text + "[" + expr(*E.Operands[0]) + "]";
+  case ir::Expr::Combine: {
+    // One atomic step: other iterations combine into the same element.
+    const ir::Expr &Target = *E.Operands[0];
+    return "weft::combine_into<" + reduceOp(*ir::reductionOpNamed(E.Text)) +
+           ">(" + N.Params[Target.ParamIndex].Name + ".at(" +
+           expr(*Target.Operands[0]) + "), (" + ir::spelling(E.Type) + ")(" +
+           expr(*E.Operands[1]) + "))";
+  }
   case ir::Expr::InitList: {
     std::string S = ir::typeName(N, E.Type, E.Struct) + "{";
     for (std::size_t I = 0; I < E.Operands.size(); ++I)

@@ -128,6 +128,14 @@ private:
       visit(*E.Operands[0], Use::Read);
       return;
     }
+    if (E.Kind == Expr::Combine) {
+      const Expr &Target = *E.Operands[0];
+      record(Target, Use::ReadWrite);
+      N.Accesses.back().Combined = true;
+      visit(*Target.Operands[0], Use::Read);
+      visit(*E.Operands[1], Use::Read);
+      return;
+    }
     if (E.Kind == Expr::SpanElement) {
       record(E, U);
       visit(*E.Operands[0], Use::Read);
@@ -203,7 +211,7 @@ std::vector<WriteConflict> provableWriteConflicts(const Nest &N) {
     Starts[L->IndexName] = exprText(N, *L->Lower);
   std::vector<WriteConflict> Out;
   for (const Access &A : N.Accesses) {
-    if (!A.Write || !A.Affine || !A.EveryIteration)
+    if (!A.Write || !A.Affine || !A.EveryIteration || A.Combined)
       continue;
     for (const std::string &Index : A.Levels) {
       bool Involved = false;

@@ -10,7 +10,8 @@ const Expr &stripCasts(const Expr &E) {
 }
 
 bool assigns(const Expr &E) {
-  return (E.Kind == Expr::Binary && E.Text.back() == '=' && E.Text != "==" &&
+  return E.Kind == Expr::Combine ||
+         (E.Kind == Expr::Binary && E.Text.back() == '=' && E.Text != "==" &&
           E.Text != "!=" && E.Text != "<=" && E.Text != ">=") ||
          ((E.Kind == Expr::Unary || E.Kind == Expr::Postfix) &&
           (E.Text == "++" || E.Text == "--"));

@@ -15,7 +15,8 @@ namespace weft::ir {
 
 /// E without the casts around it.
 const Expr &stripCasts(const Expr &E);
-/// An assignment (=, +=, ...) or an increment or decrement.
+/// An assignment (=, +=, ...), an increment or decrement, or an array
+/// reduction's combine (Operands[0] is then the target in each case).
 bool assigns(const Expr &E);
 /// Writes local Name anywhere in E (or S, nested levels included).
 bool writesLocal(const Expr &E, const std::string &Name);

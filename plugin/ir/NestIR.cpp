@@ -67,6 +67,13 @@ const char *spelling(ReductionOp Op) {
   return Names[static_cast<int>(Op)];
 }
 
+std::optional<ReductionOp> reductionOpNamed(const std::string &Spelling) {
+  for (int Op = 0; Op <= static_cast<int>(ReductionOp::Or); ++Op)
+    if (Spelling == spelling(static_cast<ReductionOp>(Op)))
+      return static_cast<ReductionOp>(Op);
+  return std::nullopt;
+}
+
 static void collectLevels(const Level &L, std::vector<const Level *> &Out);
 
 static void collectLevels(const std::vector<StmtPtr> &Body,
@@ -129,6 +136,8 @@ std::string exprText(const Nest &N, const Expr &E) {
     return Sub(0) + "." + E.Text;
   case Expr::LocalElement:
     return E.Text + "[" + Sub(0) + "]";
+  case Expr::Combine:
+    return "combine(" + E.Text + ": " + Sub(0) + ", " + Sub(1) + ")";
   case Expr::InitList: {
     // A struct's initializer names its type; an array's does not.
     std::string S = (E.Struct >= 0 ? typeName(N, E.Type, E.Struct) : "") + "{";
@@ -214,6 +223,9 @@ private:
        << (L.Inclusive ? "]" : ")") << " step " << L.Step;
     for (const Reduction &R : L.Reductions)
       OS << ", reduction(" << spelling(R.Op) << ": " << R.Variable << ")";
+    for (const ArrayReduction &R : L.ArrayReductions)
+      OS << ", reduction(" << spelling(R.Op) << ": $"
+         << N.Params[R.ParamIndex].Name << ", atomic)";
     OS << "\n";
     for (const StmtPtr &S : L.Body)
       stmt(*S, Depth + 1);

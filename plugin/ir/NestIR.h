@@ -106,7 +106,10 @@ struct Expr {
     Cast,         // Type: the target type
     Member,       // Operands[0].Text: a field of a struct value
     InitList,     // Operands: a struct's fields (or an array's elements)
-    LocalElement  // Text: a per-iteration array; Operands[0]: the subscript
+    LocalElement, // Text: a per-iteration array; Operands[0]: the subscript
+    Combine       // an array reduction's update, one atomic step: Text: the
+                  // operator ("+", "min", ...); Operands[0]: the SpanElement it
+                  // combines into; [1]: the value, of the element's type
   } Kind;
   ScalarKind Type = ScalarKind::Int;
   int Struct = -1; // the value's struct, if it is one
@@ -156,6 +159,8 @@ struct Stmt {
 
 enum class ReductionOp { Add, Mul, Min, Max, BitAnd, BitOr, BitXor, And, Or };
 const char *spelling(ReductionOp Op); // "+", "min", "&&", ...
+/// The operator a clause or an Expr::Combine spells so; nullopt for none.
+std::optional<ReductionOp> reductionOpNamed(const std::string &Spelling);
 /// The descriptor's (and device.h's) operator for it.
 contract::ReduceOp descriptorOp(ReductionOp Op);
 
@@ -170,6 +175,14 @@ struct Reduction {
   /// An element reduced through Variable, as the clause names it ("tmp[i]");
   /// empty for a variable.
   std::string Element;
+};
+
+/// reduction(op: a) naming an array: the level's iterations combine into
+/// its elements at subscripts known only at run time (a histogram's
+/// `hist[bin(x)] += 1`), each update one atomic step (Expr::Combine).
+struct ArrayReduction {
+  ReductionOp Op = ReductionOp::Add;
+  unsigned ParamIndex = 0;
 };
 
 /// What a level's clauses force on its mapping; absent fields are searched.
@@ -191,6 +204,7 @@ struct Level {
   std::string Location; // file:line:col of the loop
   unsigned Depth = 0;   // 0 for the outermost level
   std::vector<Reduction> Reductions;
+  std::vector<ArrayReduction> ArrayReductions;
   MappingClauses Forced;
 };
 
@@ -213,6 +227,8 @@ struct Access {
   /// nest: every iteration of its levels makes it.
   bool EveryIteration = false;
   unsigned Origin = 0; // the element expression's Expr::Origin
+  /// An array reduction's atomic update: iterations may share its element.
+  bool Combined = false;
 };
 
 /// A function called from the nest, emitted into the kernel text.

@@ -12,7 +12,7 @@ namespace weft::ir {
 namespace {
 
 /// The span elements of E (and its operands), with whether they are an
-/// lvalue bound to a call's reference parameter.
+/// lvalue bound to a call's reference parameter or combined into.
 void collectElements(const Expr &E, std::vector<const Expr *> &Out,
                      std::set<const Expr *> &PassedToCalls) {
   if (E.Kind == Expr::SpanElement)
@@ -21,6 +21,10 @@ void collectElements(const Expr &E, std::vector<const Expr *> &Out,
     for (const ExprPtr &O : E.Operands)
       if (O->Kind == Expr::SpanElement && O->LValue)
         PassedToCalls.insert(O.get());
+  // Other threads combine into an array reduction's element too: a register
+  // would lose their updates.
+  if (E.Kind == Expr::Combine)
+    PassedToCalls.insert(E.Operands[0].get());
   for (const ExprPtr &O : E.Operands)
     collectElements(*O, Out, PassedToCalls);
 }

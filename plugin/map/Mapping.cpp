@@ -50,6 +50,7 @@ struct DepthInfo {
   bool CapturedReduction = false; // into a variable outside the nest
   unsigned ReductionBytes = 0;
   std::vector<std::string> ReductionNames;
+  std::vector<std::string> ArrayReductionNames;
   const ir::MappingClauses *Forced = nullptr;
   double Frequency = 1; // iterations of this depth over the whole nest
 };
@@ -75,6 +76,14 @@ public:
     NestMapping Result;
     Result.Strategy = N.Strategy;
     analyze(Result);
+    for (std::size_t D = 1; D < Depths.size(); ++D)
+      if (Depths[D].Forced && Depths[D].Forced->Split &&
+          D > ShallowestCombine) {
+        Result.Error = "split(k) cannot divide level " + std::to_string(D) +
+                       ": an array reduction's update around it would be "
+                       "made once per block of the split; drop split(k)";
+        return Result;
+      }
     if (N.Strategy != "auto") {
       Candidate C;
       C.Levels =
@@ -109,6 +118,9 @@ private:
           Tileable &&
           ir::registerTileable(N, *Tileable, ir::planScalarReplacement(N));
     }
+    for (const ir::Access &A : N.Accesses)
+      if (A.Combined)
+        ShallowestCombine = std::min(ShallowestCombine, A.Depth);
     std::map<std::string, unsigned> IndexDepth;
     for (const ir::Level *L : ir::levels(N)) {
       if (Depths.size() <= L->Depth)
@@ -141,6 +153,10 @@ private:
             std::string("reduction(") + ir::spelling(R.Op) + ": " +
             (R.Element.empty() ? R.Variable : R.Element) + ")");
       }
+      for (const ir::ArrayReduction &R : L->ArrayReductions)
+        D.ArrayReductionNames.push_back(std::string("reduction(") +
+                                        ir::spelling(R.Op) + ": " +
+                                        N.Params[R.ParamIndex].Name + ")");
     }
     double F = 1;
     for (DepthInfo &D : Depths) {
@@ -180,7 +196,10 @@ private:
         O.push_back({Parallelism::Span, 8u});
     }
     O.push_back({Parallelism::SpanAll, 0});
-    if (I.Reduces)
+    // Split(k) runs the enclosing levels' code in each of k blocks and again
+    // in the combining kernel: an array reduction's update there would count
+    // more than once.
+    if (I.Reduces && (D == 0 || D <= ShallowestCombine))
       O.push_back({Parallelism::Split, 0}); // k is chosen per candidate
     return O;
   }
@@ -552,6 +571,8 @@ private:
                     "warp of iterations)");
       for (const std::string &Name : Depths[D].ReductionNames)
         R.push_back(Name + " combined " + reductionMechanism(L, D));
+      for (const std::string &Name : Depths[D].ArrayReductionNames)
+        R.push_back(Name + " combined by atomic updates of its elements");
       if (!L.sequential() && Depths[D].Extent < L.BlockSize)
         R.push_back("idle lanes: extent " + std::to_string(Depths[D].Extent) +
                     " < block " + std::to_string(L.BlockSize));
@@ -578,6 +599,8 @@ private:
   }
 
   const ir::Nest &N;
+  /// The shallowest depth of an array reduction's update (Access::Depth).
+  unsigned ShallowestCombine = ~0u;
   const MappingInput &In;
   std::vector<DepthInfo> Depths;
   std::vector<AccessInfo> Accesses;

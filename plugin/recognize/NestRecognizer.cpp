@@ -11,6 +11,9 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
   syntax::parseClauses(ClauseText, R.Clauses, CE);
   if (!level(Loop, R.Clauses, R.Nest.Root) || Failed)
     return std::nullopt;
+  checkReducedArrayUses();
+  if (Failed)
+    return std::nullopt;
   // An extent clause for a pointer the loop does not index is a typo, or
   // left over from an edit: harmless, but worth a word.
   for (const syntax::Extent &E : R.Clauses.Extents)

@@ -281,6 +281,8 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   std::optional<unsigned> P = spanOperand(Root);
   if (!P)
     return nullptr;
+  if (stripped(E) != CombinedElement)
+    PlainArrayUses.try_emplace(*P, E->getBeginLoc());
   if (Shapes[*P].IsMdspan)
     return mdspanElement(E, *P, Subscripts, A);
   // A copy: a subscript may capture more variables, which grows the

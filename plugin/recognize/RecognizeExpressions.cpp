@@ -456,6 +456,9 @@ ir::ExprPtr Recognizer::unary(const UnaryOperator *U,
       Op == UO_Coawait)
     return failExpr(U->getOperatorLoc(), "this operator is not supported in "
                                          "a weft loop");
+  if (U->isIncrementDecrementOp())
+    if (std::optional<unsigned> P = reducedArrayOf(U->getSubExpr()))
+      return arrayCombine(U, U->getSubExpr(), *P);
   // ++v and v-- combine a sum.
   const Expr *Counted = nullptr;
   if (const VarDecl *V = reductionVariable(U->getSubExpr());
@@ -478,9 +481,12 @@ ir::ExprPtr Recognizer::unary(const UnaryOperator *U,
 ir::ExprPtr Recognizer::binary(const BinaryOperator *B,
                                std::optional<ir::ScalarKind> K) {
   BinaryOperatorKind Op = B->getOpcode();
-  if (B->isAssignmentOp())
+  if (B->isAssignmentOp()) {
+    if (std::optional<unsigned> P = reducedArrayOf(B->getLHS()))
+      return arrayCombine(B, B->getLHS(), *P);
     if (const VarDecl *V = reductionVariable(B->getLHS()))
       return combine(B, V, K);
+  }
   if (Op == BO_Comma || Op == BO_PtrMemD || Op == BO_PtrMemI || Op == BO_Cmp)
     return failExpr(B->getOperatorLoc(),
                     "this operator is not supported in a weft loop",

@@ -62,6 +62,8 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
   SwitchDepth = SavedSwitch;
   for (const VarDecl *V : Reducing)
     ActiveReductions.erase(V);
+  for (const ir::ArrayReduction &R : L.ArrayReductions)
+    ReducedArrays[R.ParamIndex].Active = false;
   if (!Failed)
     finishArgReductions(L.Depth);
   // Its elements' stand-ins are the enclosing level's business now
@@ -190,6 +192,7 @@ bool Recognizer::rangeHeader(CXXForRangeStmt *RF, ir::Level &L) {
   T.IsReference = VT->isReferenceType();
   T.IsConst = VT.getNonReferenceType().isConstQualified();
   markUse(*P, T.IsReference && !T.IsConst ? Access::ReadWrite : Access::Read);
+  PlainArrayUses.try_emplace(*P, Range->getBeginLoc());
 
   L.IndexName = "weft_i" + std::to_string(L.Depth);
   Indices.push_back(nullptr); // synthesized: the body cannot name it

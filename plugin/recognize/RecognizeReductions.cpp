@@ -70,7 +70,9 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
     return fail(Element->getBeginLoc(),
                 "an element can be reduced by an inner parallel loop only",
                 "reduce into a local variable and assign it to '" + Name +
-                    "' after the loop"),
+                    "' after the loop, or name the array, whose elements "
+                    "then combine atomically: 'reduction(op: " +
+                    Base + ")'"),
            nullptr;
   // The element is the same in every iteration: its subscript reads
   // nothing the loop declares (its index included) or assigns.
@@ -145,6 +147,8 @@ const VarDecl *Recognizer::reduction(Stmt *Loop, const Stmt *Body,
   const auto *V = cast<VarDecl>(Ref->getDecl());
   std::optional<ir::ScalarKind> K =
       scalarKind(V->getType().getNonReferenceType());
+  if (!K && !Locals.contains(V) && dataShape(V->getType()))
+    return arrayReduction(Loop, Ref, Op, L), nullptr;
   ir::Reduction R;
   R.Op = reductionOp(Op);
   const bool Bitwise = R.Op == ir::ReductionOp::BitAnd ||
@@ -202,16 +206,7 @@ bool Recognizer::isAssignedIn(const VarDecl *V, const Stmt *S) const {
 }
 
 ir::ReductionOp Recognizer::reductionOp(const std::string &Spelling) {
-  static const std::pair<const char *, ir::ReductionOp> Ops[] = {
-      {"+", ir::ReductionOp::Add},    {"*", ir::ReductionOp::Mul},
-      {"min", ir::ReductionOp::Min},  {"max", ir::ReductionOp::Max},
-      {"&", ir::ReductionOp::BitAnd}, {"|", ir::ReductionOp::BitOr},
-      {"^", ir::ReductionOp::BitXor}, {"&&", ir::ReductionOp::And},
-      {"||", ir::ReductionOp::Or}};
-  for (const auto &[S, Kind] : Ops)
-    if (Spelling == S)
-      return Kind;
-  return ir::ReductionOp::Add;
+  return ir::reductionOpNamed(Spelling).value_or(ir::ReductionOp::Add);
 }
 
 const DeclRefExpr *Recognizer::findReference(const Stmt *S,

@@ -46,7 +46,11 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     return;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
+    const Expr *SavedUnused = UnusedValue;
+    const auto *Cleanups = dyn_cast<ExprWithCleanups>(E);
+    UnusedValue = (Cleanups ? Cleanups->getSubExpr() : E)->IgnoreParens();
     ir::ExprPtr X = expr(E, Access::Read);
+    UnusedValue = SavedUnused;
     if (!X)
       return;
     auto R = Make(ir::Stmt::ExprStmt);

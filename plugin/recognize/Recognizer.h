@@ -283,6 +283,33 @@ private:
                                   const std::string &Name, ir::Level &L,
                                   ir::Reduction &R);
 
+  /// reduction(op: a) naming an array (RecognizeArrayReductions): checks
+  /// and captures it, and records it as reduced by L; false after a
+  /// diagnostic.
+  bool arrayReduction(const Stmt *Loop, const DeclRefExpr *Ref,
+                      const std::string &Op, ir::Level &L);
+  /// The array Element (a[i], a[i][j]) is of, when the level that reduces
+  /// it is being read.
+  std::optional<unsigned> reducedArrayOf(const Expr *Element) const;
+  /// `a[e] += x`, `++a[e]`, `a[e] = std::max(a[e], x)`, ...: Update of
+  /// Target, an element of reduced array P, as an Expr::Combine.
+  ir::ExprPtr arrayCombine(const Expr *Update, const Expr *Target, unsigned P);
+  /// A reduced array used otherwise anywhere in the nest is an error.
+  void checkReducedArrayUses();
+  struct ReducedArray {
+    ir::ReductionOp Op = ir::ReductionOp::Add;
+    bool Active = true; // its level is being read
+    SourceLocation Loop;
+  };
+  std::map<unsigned, ReducedArray> ReducedArrays; // by parameter
+  /// Each captured array's first use other than a combine.
+  std::map<unsigned, SourceLocation> PlainArrayUses;
+  /// The element a combine updates, while it is read.
+  const Expr *CombinedElement = nullptr;
+  /// The expression of the expression statement being read: its value is
+  /// unused.
+  const Expr *UnusedValue = nullptr;
+
   /// reduction(argmax: v, at) / argmin on a level (RecognizeArgReductions).
   struct ArgReduction {
     const VarDecl *Value = nullptr, *At = nullptr;

@@ -419,6 +419,8 @@ void hookSpanAccess(const void *Data, weft::index_t I, weft::size_type Extent,
             std::string(Write ? "writes" : "reads") + " element " +
                 std::to_string(I) + " of " + spanName(Data) + ", which has " +
                 std::to_string(Extent) + " elements");
+  if (Write == 2)
+    return; // an array reduction's atomic update: any order is the loop's
   Lane *L = CurrentBlock->Current;
   const std::uint64_t Iteration = L->State.Iteration;
   BufferHeader *H = headerOf(Data);

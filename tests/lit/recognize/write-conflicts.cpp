@@ -15,7 +15,8 @@ void conflicts(std::span<const float> a, std::span<const float> x,
     out[0] = a[i];
 
   // The transposed matrix-vector product marked on the wrong loop.
-  // CHECK: write-conflicts.cpp:[[@LINE+5]]:7: warning: iterations i = 1 and i = 2 of the parallel loop over 'i' both write this element of 'y'
+  // CHECK: write-conflicts.cpp:[[@LINE+6]]:7: warning: iterations i = 1 and i = 2 of the parallel loop over 'i' both write this element of 'y'
+  // CHECK-NEXT: note: combine into it with a reduction clause naming the array (reduction(+: y), atomic updates), accumulate into a local and write it once, or mark the loop whose index the element follows
 #pragma weft parallel for
   for (int i = 1; i < n; ++i)
 #pragma weft parallel for
@@ -47,6 +48,12 @@ void undecided(std::span<const float> a, std::span<const float> x,
 
 void correct(std::span<const float> a, std::span<float> out,
              std::span<float> c, int n, float &total) {
+  // The transposed product with its columns combined atomically.
+#pragma weft parallel for reduction(+: out)
+  for (int i = 0; i < n; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < n; ++j)
+      out[j] += a[i * n + j];
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) {
     float s = 0;
