@@ -3,7 +3,8 @@
 
 Generates programs of 1-3 random nests (depth 1-3; map levels, reductions
 over the outermost or an inner level with every operator on int, float and
-double, argmax and argmin, element reductions; affine reads with guarded
+double, argmax and argmin, element reductions, array reductions (a
+histogram's bins picked by the data); affine reads with guarded
 offsets, sequential inner loops, if/else, helper functions, a struct;
 products of two levels and batches of them, in the local-accumulator and
 output-accumulating forms, with clauses that ask for register tiles, and
@@ -16,7 +17,7 @@ exact in any order, and elementwise math gets a tolerance for contraction).
 Each program is compiled with the plugin and run on the checked simulator.
 
   nests.py --clang CLANG --plugin SO --include DIR --lib DIR --count N
-           --seed S [--jobs J] [--timeout SECONDS] [--keep DIR]
+           --seed S [--jobs J] [--timeout SECONDS] [--keep DIR] [--kind K]
 
 A failure is a compiler crash or hang, a mismatch, a report of the
 simulator's checker (the programs are race-free by construction), or a loop
@@ -35,6 +36,9 @@ import sys
 import tempfile
 
 TYPES = ["int", "float", "double"]
+KINDS = ["map", "outer", "pairs", "inner", "element", "product", "stencil",
+         "argmax", "histogram"]
+KIND = None  # --kind: every nest of this kind (depth permitting)
 OPS = {"int": ["+", "*", "min", "max", "&", "|", "^", "&&", "||"],
        "float": ["+", "*", "min", "max"], "double": ["+", "*", "min", "max"]}
 INIT = {"+": "0", "*": "1", "min": "1000000", "max": "-1000000", "&": "-1",
@@ -45,6 +49,9 @@ class Nest:
     def __init__(self, rng, k, T, holder):
         self.rng, self.k, self.T, self.holder = rng, k, T, holder
         self.depth = rng.choice([1, 1, 2, 2, 3])
+        if KIND == "stencil" or (KIND in ("inner", "element", "product")
+                                 and self.depth < 2):
+            self.depth = 2
         self.ext = [rng.choice([1, 2, 7, 31, 33, 64, 100, 257])
                     for _ in range(self.depth)]
         while self.product() > 40000:
@@ -55,8 +62,10 @@ class Nest:
             kinds += ["inner", "inner", "element", "product", "product"]
         if self.depth == 2:
             kinds += ["stencil", "stencil"]
-        kinds += ["argmax"]
-        self.kind = rng.choice(kinds)
+        kinds += ["argmax", "histogram"]
+        self.kind = KIND or rng.choice(kinds)
+        # A histogram's bins (out's first elements).
+        self.bins = rng.choice([1, 3, 16, 100])
         # The loop's length in products and in loops over all of b.
         self.nk = rng.choice([1, 3, 4, 8, 9, 16, 33])
         # A stencil's reach in rows and columns (its halo plus one).
@@ -81,6 +90,8 @@ class Nest:
             ky, kx = max(self.halo[0], 3), max(self.halo[1], 3)
             return max((self.ext[0] + ky - 1) * (self.ext[1] + kx - 1),
                        ky * kx)
+        if self.kind == "histogram":
+            return max(self.product(), self.bins)
         if self.kind != "product":
             return self.product()
         batch = self.ext[0] if self.depth == 3 else 1
@@ -329,6 +340,34 @@ class Nest:
             lines += ["{"] + ["  " + l for l in inner] + [
                 "  " + ind(D - 1) + "if (%s %s best) { best = %s; at = i0; }" % (e, cmp, e), "}"]
             return out + lines + ["r = best + (%s)at;" % T, "return r;"]
+        if self.kind == "histogram":
+            # An array reduction: the deepest body combines into out at a
+            # bin its data picks; the clause on one of the levels.
+            op = rng.choice(OPS[T][:7] if T == "int" else OPS[T])
+            at = rng.randrange(D)
+            lines = []
+            for d in range(D):
+                clause = "reduction(%s: out)" % op if d == at else ""
+                lines += [ind(d) + l for l in self.header(d, marked, clause)]
+            where = self.flat(D)
+            e = self.expr(2, where, exact=True)
+            bin_ = "((int)(a[%s] * (%s)8) %% %d + %d) %% %d" % (
+                where, T, self.bins, self.bins, self.bins)
+            o = "out[bin]"
+            forms = {"+": ["%s += %s;" % (o, e), "%s = %s + %s;" % (o, o, e),
+                           "%s = %s + %s;" % (o, e, o), "++%s;" % o,
+                           "%s--;" % o, "%s -= %s;" % (o, e)],
+                     "*": ["%s *= (%s) > 0 ? (%s)1 : (%s)-1;" % (o, e, T, T)],
+                     "min": ["%s = std::min(%s, %s);" % (o, o, e),
+                             "%s = std::min(%s, %s);" % (o, e, o)],
+                     "max": ["%s = std::max(%s, %s);" % (o, o, e),
+                             "%s = std::max(%s, %s);" % (o, e, o)],
+                     "&": ["%s &= %s;" % (o, e)], "|": ["%s |= %s;" % (o, e)],
+                     "^": ["%s = %s ^ %s;" % (o, o, e)]}
+            s = ["const int bin = %s;" % bin_, rng.choice(forms[op])]
+            lines += [ind(D - 1) + "{"] + [ind(D) + x for x in s] + \
+                     [ind(D - 1) + "}"]
+            return out + lines + ["return r;"]
         # inner and element reductions: the last level reduces into its
         # enclosing level's local (or out element).
         op = rng.choice(OPS[T]) if self.kind == "inner" else "+"
@@ -474,7 +513,11 @@ def main():
     ap.add_argument("--keep", default="")
     ap.add_argument("--print", action="store_true",
                     help="print the first program and stop")
+    ap.add_argument("--kind", choices=KINDS,
+                    help="only nests of this kind (a focused run)")
     args = ap.parse_args()
+    global KIND
+    KIND = args.kind
     rng = random.Random(args.seed)
     programs = [(n, program(rng)) for n in range(args.count)]
     if args.print:
