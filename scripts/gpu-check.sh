@@ -56,15 +56,16 @@ if want programs && [ -x "$exe" ]; then
   echo "$notes" | grep -E 'registers|warning|error' || { echo "$notes" | tail -n 5; status=1; }
 fi
 if want sanitizer; then
-  echo "== tiled kernels under compute-sanitizer: memcheck (the 128-bit loads"
-  echo "   and guards), racecheck and synccheck (shared tiles, double buffers, barriers)"
+  echo "== tiled kernels and array reductions under compute-sanitizer: memcheck"
+  echo "   (the 128-bit loads, guards, atomics), racecheck and synccheck (shared"
+  echo "   tiles, double buffers, barriers)"
   san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
   if [ -z "$san" ]; then
     echo "SKIPPED: compute-sanitizer not found"
   else
-    for t in register-tiles whole-block-tiles batched-tiles tiling staging \
-        halo-windows; do
-      exe=$build/tests/lit-22/emit/Output/$t.cpp.tmp.exe
+    for t in emit/register-tiles emit/whole-block-tiles emit/batched-tiles \
+        emit/tiling emit/staging emit/halo-windows recognize/array-reductions; do
+      exe=$build/tests/lit-22/$(dirname "$t")/Output/$(basename "$t").cpp.tmp.exe
       [ -x "$exe" ] || { echo "SKIPPED: $t: not built"; continue; }
       for tool in memcheck racecheck synccheck; do
         out=$(mktemp)

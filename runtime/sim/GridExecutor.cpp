@@ -402,14 +402,20 @@ std::mutex FindingLock;
 
 void hookBarrier(unsigned Site) { CurrentBlock->barrier(Site); }
 
-std::string spanName(const void *Data) {
+/// The kernel parameter holding Data, or "" where none does.
+std::string spanParamName(const void *Data) {
   const LaunchRequest *R = CurrentBlock ? CurrentBlock->Request : nullptr;
   if (R)
     for (std::size_t I = 0; I < R->Kernel->ParamNames.size(); ++I)
       if (R->Kernel->ParamIsSpan[I] &&
           *static_cast<void **>(R->Params[I]) == Data)
-        return "span '" + R->Kernel->ParamNames[I] + "'";
-  return "a span";
+        return R->Kernel->ParamNames[I];
+  return "";
+}
+
+std::string spanName(const void *Data) {
+  const std::string Name = spanParamName(Data);
+  return Name.empty() ? "a span" : "span '" + Name + "'";
 }
 
 void hookSpanAccess(const void *Data, weft::index_t I, weft::size_type Extent,
@@ -463,12 +469,20 @@ void hookSpanAccess(const void *Data, weft::index_t I, weft::size_type Extent,
   auto Conflict = [&](const Accessor &Other, const char *Verb,
                       const char *OtherVerb) {
     const bool Inner = Other.Outer == Me.Outer;
-    finding(Inner ? "inner loop iterations are not independent"
-                  : "loop iterations are not independent",
-            Name(Me, Other) + " " + Verb + " element " + std::to_string(I) +
-                " of " + spanName(Data) + ", which " + Name(Other, Me) + " " +
-                OtherVerb + "; the " + (Inner ? "inner loop" : "loop") +
-                " is marked parallel, so their order is undefined");
+    finding(
+        Inner ? "inner loop iterations are not independent"
+              : "loop iterations are not independent",
+        Name(Me, Other) + " " + Verb + " element " + std::to_string(I) +
+            " of " + spanName(Data) + ", which " + Name(Other, Me) + " " +
+            OtherVerb + "; the " + (Inner ? "inner loop" : "loop") +
+            " is marked parallel, so their order is undefined" +
+            (Write && std::string(OtherVerb) == "writes"
+                 ? "; where each adds into it (a histogram), name the "
+                   "array in the mark: reduction(+: " +
+                       (spanParamName(Data).empty() ? std::string("the array")
+                                                    : spanParamName(Data)) +
+                       ")"
+                 : ""));
   };
   std::lock_guard<std::mutex> Guard(
       ShadowStripes[(reinterpret_cast<std::uintptr_t>(&Cell) >> 5) % 256]);

@@ -15,6 +15,8 @@
 // RUN: diff %t.host %t.sim
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_WARP=64 %t.exe > %t.sim64
 // RUN: diff %t.host %t.sim64
+// RUN: %weftxx -DRACY %s -o %t.racy %weft_link
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t.racy 2>&1 | FileCheck %s --check-prefix=RACY
 // RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
 #include <weft/weft.hpp>
 
@@ -28,8 +30,14 @@
 // CHECK: level 0 at {{.*}}, reduction(+: $hist, atomic)
 // CHECK-NEXT: combine(+: $hist[unsigned long(($data[unsigned long(i)] % 16))], 1)
 // KERNEL-DAG: weft::combine_into<weft::reduce_add>(hist.at(((unsigned long)(data.ld(((unsigned long)i)) % 16))), (int)(1));
+// Without the clause the checker reports the race, and names the fix.
+// RACY: weft: error: sim checker: loop iterations are not independent {{.*}} writes element {{[0-9]+}} of span 'hist', which {{.*}} writes; the loop is marked parallel, so their order is undefined; where each adds into it (a histogram), name the array in the mark: reduction(+: hist)
 void histogram(const std::vector<int> &data, std::vector<int> &hist, int n) {
+#ifdef RACY
+#pragma weft parallel for
+#else
 #pragma weft parallel for reduction(+: hist)
+#endif
   for (int i = 0; i < n; ++i)
     ++hist[data[i] % 16];
 }
