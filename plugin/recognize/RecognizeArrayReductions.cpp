@@ -16,9 +16,9 @@ std::string combineForm(ir::ReductionOp Op, const std::string &Name) {
   case ir::ReductionOp::Mul:
     return E + " *= x";
   case ir::ReductionOp::Min:
-    return E + " = std::min(" + E + ", x)";
+    return E + " = std::min(" + E + ", x)', 'if (x < " + E + ") " + E + " = x;";
   case ir::ReductionOp::Max:
-    return E + " = std::max(" + E + ", x)";
+    return E + " = std::max(" + E + ", x)', 'if (x > " + E + ") " + E + " = x;";
   case ir::ReductionOp::BitAnd:
     return E + " &= x";
   case ir::ReductionOp::BitOr:
@@ -40,6 +40,25 @@ const Expr *elementRoot(const Expr *E) {
     else
       return X;
   }
+}
+
+/// `x > t`, `t < x`, ... (>=, <= too): the operator that keeps x where
+/// the comparison holds, with x; nullopt where Cond compares nothing with t.
+std::optional<std::pair<ir::ReductionOp, const Expr *>>
+keptWhenTrue(const Expr *Cond,
+             llvm::function_ref<bool(const Expr *)> IsTarget) {
+  const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  if (!B || !(B->getOpcode() == BO_LT || B->getOpcode() == BO_LE ||
+              B->getOpcode() == BO_GT || B->getOpcode() == BO_GE))
+    return std::nullopt;
+  const bool Greater = B->getOpcode() == BO_GT || B->getOpcode() == BO_GE;
+  if (IsTarget(B->getRHS()) && !IsTarget(B->getLHS())) // x > t
+    return std::make_pair(Greater ? ir::ReductionOp::Max : ir::ReductionOp::Min,
+                          B->getLHS());
+  if (IsTarget(B->getLHS()) && !IsTarget(B->getRHS())) // t < x
+    return std::make_pair(Greater ? ir::ReductionOp::Min : ir::ReductionOp::Max,
+                          B->getRHS());
+  return std::nullopt;
 }
 
 bool isSubscript(const Expr *E) {
@@ -110,8 +129,44 @@ std::optional<unsigned> Recognizer::reducedArrayOf(const Expr *Element) const {
   return Param->second;
 }
 
+std::optional<ir::StmtPtr> Recognizer::guardedArrayCombine(const IfStmt *If) {
+  if (If->getElse() || If->getInit() || If->getConditionVariable())
+    return std::nullopt;
+  const Stmt *Then = If->getThen();
+  if (const auto *Block = dyn_cast<CompoundStmt>(Then)) {
+    if (Block->size() != 1)
+      return std::nullopt;
+    Then = Block->body_front();
+  }
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Then))
+    Then = Cleanups->getSubExpr();
+  const auto *Assign = dyn_cast<BinaryOperator>(Then);
+  if (!Assign || Assign->getOpcode() != BO_Assign)
+    return std::nullopt;
+  std::optional<unsigned> P = reducedArrayOf(Assign->getLHS());
+  if (!P)
+    return std::nullopt;
+  auto Kept = keptWhenTrue(If->getCond(), [&](const Expr *E) {
+    return sameValue(E, Assign->getLHS());
+  });
+  // `if (x > a[e]) a[e] = x;`: the update, when it keeps the better value.
+  if (!Kept || Kept->first != ReducedArrays.find(*P)->second.Op ||
+      !sameValue(Kept->second, Assign->getRHS()))
+    return std::nullopt;
+  const Expr *SavedUnused = UnusedValue;
+  UnusedValue = Assign;
+  ir::ExprPtr C = arrayCombine(Assign, Assign->getLHS(), *P, Kept->second);
+  UnusedValue = SavedUnused;
+  if (!C)
+    return ir::StmtPtr();
+  auto S = std::make_unique<ir::Stmt>();
+  S->Kind = ir::Stmt::ExprStmt;
+  S->Exprs.push_back(std::move(C));
+  return S;
+}
+
 ir::ExprPtr Recognizer::arrayCombine(const Expr *Update, const Expr *Target,
-                                     unsigned P) {
+                                     unsigned P, const Expr *Guarded) {
   const ReducedArray &Array = ReducedArrays.find(P)->second;
   const std::string Name = Params[P].Name;
   const std::string Form = combineForm(Array.Op, Name);
@@ -127,7 +182,10 @@ ir::ExprPtr Recognizer::arrayCombine(const Expr *Update, const Expr *Target,
   const Expr *Value = nullptr;
   bool Negated = false;
   const auto *U = dyn_cast<UnaryOperator>(Update);
-  if (U) {
+  if (Guarded) {
+    Op = Array.Op;
+    Value = Guarded;
+  } else if (U) {
     Op = ir::ReductionOp::Add;
     Negated = U->isDecrementOp();
   } else {
@@ -179,6 +237,23 @@ ir::ExprPtr Recognizer::arrayCombine(const Expr *Update, const Expr *Target,
         if (Value)
           Op = Min ? ir::ReductionOp::Min : ir::ReductionOp::Max;
       }
+      // a[e] = x > a[e] ? x : a[e], and the other orders that keep the
+      // better value
+      if (const auto *C = dyn_cast<ConditionalOperator>(RHS))
+        if (auto Kept = keptWhenTrue(C->getCond(), IsTarget)) {
+          const bool TakenFirst = IsTarget(C->getFalseExpr());
+          const Expr *Taken = TakenFirst ? C->getTrueExpr() : C->getFalseExpr();
+          const Expr *Other = TakenFirst ? C->getFalseExpr() : C->getTrueExpr();
+          const ir::ReductionOp R = TakenFirst
+                                        ? Kept->first
+                                        : (Kept->first == ir::ReductionOp::Max
+                                               ? ir::ReductionOp::Min
+                                               : ir::ReductionOp::Max);
+          if (IsTarget(Other) && sameValue(Taken, Kept->second)) {
+            Op = R;
+            Value = Taken;
+          }
+        }
     }
   }
   if (!Op || *Op != Array.Op)

@@ -64,6 +64,11 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
                         "'if' with an initializer or a declaration is not "
                         "supported in a weft loop",
                         "declare the variable before the 'if'");
+    if (std::optional<ir::StmtPtr> Update = guardedArrayCombine(If)) {
+      if (*Update)
+        Out.push_back(std::move(*Update));
+      return;
+    }
     if (std::optional<ir::StmtPtr> Arg = argCombine(If)) {
       if (*Arg)
         Out.push_back(std::move(*Arg));

@@ -293,7 +293,13 @@ private:
   std::optional<unsigned> reducedArrayOf(const Expr *Element) const;
   /// `a[e] += x`, `++a[e]`, `a[e] = std::max(a[e], x)`, ...: Update of
   /// Target, an element of reduced array P, as an Expr::Combine.
-  ir::ExprPtr arrayCombine(const Expr *Update, const Expr *Target, unsigned P);
+  /// Guarded: the value of `if (x > a[e]) a[e] = x;`, already matched.
+  ir::ExprPtr arrayCombine(const Expr *Update, const Expr *Target, unsigned P,
+                           const Expr *Guarded = nullptr);
+  /// `if (x > a[e]) a[e] = x;` (any comparison keeping the better value)
+  /// as an update of a reduced array; nullopt where If is not one, a null
+  /// statement after a diagnostic.
+  std::optional<ir::StmtPtr> guardedArrayCombine(const IfStmt *If);
   /// A reduced array used otherwise anywhere in the nest is an error.
   void checkReducedArrayUses();
   struct ReducedArray {

@@ -95,6 +95,31 @@ void everyOperator(std::span<const int> data, std::vector<double> &sum,
   }
 }
 
+// The guarded and conditional forms old code writes for a maximum and a
+// minimum.
+// CHECK: level 0 at {{.*}}, reduction(max: $hi, atomic), reduction(min: $lo, atomic)
+// CHECK-NEXT: decl const int b
+// CHECK-NEXT: decl const double v
+// CHECK-NEXT: combine(max: $hi[unsigned long(b)], $data[unsigned long(i)])
+// CHECK-NEXT: combine(max: $hi[unsigned long((b + 6))], (i % 50))
+// CHECK-NEXT: combine(min: $lo[unsigned long(b)], v)
+// CHECK-NEXT: combine(min: $lo[unsigned long((b + 6))], (-v))
+void guardedForms(std::span<const int> data, std::vector<int> &hi,
+                  std::vector<double> &lo, int n) {
+#pragma weft parallel for reduction(max: hi) reduction(min: lo)
+  for (int i = 0; i < n; ++i) {
+    const int b = data[i] % 6;
+    const double v = (data[i] % 37) * 0.5 - 9;
+    if (data[i] > hi[b])
+      hi[b] = data[i];
+    if (hi[b + 6] <= i % 50) {
+      hi[b + 6] = i % 50;
+    }
+    lo[b] = v < lo[b] ? v : lo[b];
+    lo[b + 6] = lo[b + 6] > -v ? -v : lo[b + 6];
+  }
+}
+
 // 2-D data and a pointer with its extent.
 // CHECK: level 0 at {{.*}}, reduction(+: $grid, atomic), reduction(max: $peak, atomic)
 int grid[4][8];
@@ -206,6 +231,13 @@ void refused(std::span<const int> data, std::vector<int> &hist,
 #pragma weft parallel for reduction(+: hist)
   for (int i = 0; i < n; ++i)
     hist[data[i] % 4] *= 2;
+  // A guard that keeps the larger value under reduction(min):
+  // REFUSED: array-reductions.cpp:[[@LINE+5]]:25: error: array 'hist' is reduced with 'min': inside the loop its elements may only be combined so
+  // REFUSED-NEXT: note: write 'hist[e] = std::min(hist[e], x)', 'if (x < hist[e]) hist[e] = x;'
+#pragma weft parallel for reduction(min: hist)
+  for (int i = 0; i < n; ++i)
+    if (i > hist[data[i] % 4])
+      hist[data[i] % 4] = i;
   // REFUSED: array-reductions.cpp:[[@LINE+3]]:23: error: array 'hist' is reduced with 'max': inside the loop its elements may only be combined so
 #pragma weft parallel for reduction(max: hist)
   for (int i = 0; i < n; ++i)
@@ -286,6 +318,12 @@ int main() {
     print("parity", parity);
     print("product", product);
     print("count", count);
+
+    std::vector<int> hi(12, -1);
+    std::vector<double> lo(12, 3.0);
+    guardedForms(data, hi, lo, n);
+    print("hi", hi);
+    print("lo", lo);
 
     const int m = 6;
     std::vector<int> peak(m, -5);
