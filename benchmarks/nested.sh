@@ -76,7 +76,7 @@ if [ $run_only = 0 ]; then
   # a shared library (GCC's link step embeds the device code); without it,
   # the benchmark reports it SKIPPED.
   if ! g++-12 -std=c++20 -O2 -fPIC -shared -fopenacc -foffload=nvptx-none \
-       -foffload-options=nvptx-none=-misa=sm_80 $src/openacc.cpp \
+       "-foffload-options=nvptx-none=-misa=sm_80 -lm" $src/openacc.cpp \
        -o "$out/libweft-bench-acc.so" 2>"$out/openacc.log"; then
     echo "nested: OpenACC offload not built (needs gcc-12-offload-nvptx; see $out/openacc.log)"
     clang++-22 -std=c++20 -O2 -fPIC -shared $src/openacc.cpp -o "$out/libweft-bench-acc.so"

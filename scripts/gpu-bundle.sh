@@ -65,4 +65,7 @@ if [ -n "$(ls "$pack/lib")" ]; then
   tar -C "$pack" -cf - lib fallback | xz -T0 -6 >"$dest/benchmarks/nested/openmp-runtime.tar.xz"
 fi
 rm -rf "$pack"
+# Without their debug information the libraries and tools are a quarter
+# of their size, which keeps the bundle within what a session carries.
+strip --strip-debug "$dest"/lib/libweft.so.*.* "$dest"/bin/weft-nvrtc "$dest"/bin/weft-tune
 du -sh "$dest"

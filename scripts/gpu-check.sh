@@ -96,6 +96,8 @@ part benchmarks benchmarks/concurrency.sh "$build" --run-only || status=1
 # Untuned, as every earlier run measured it; tuned below.
 part benchmarks env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only \
   --cases=sum,matmul,jacobi || status=1
+part benchmarks env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
+echo "== lud again, tuned as it runs (the default)"
 part benchmarks benchmarks/lud.sh "$build" --run-only || status=1
 fi
 if want compute; then

@@ -104,9 +104,11 @@ const DirectivePeer Peers[] = {
 };
 constexpr std::size_t NumPeers = std::size(Peers);
 
-/// Each peer's availability (empty: it runs on the GPU), found in a child
-/// process before anything touches the GPU: an offload runtime that
-/// crashes on its first region takes only the probe down, not the run.
+/// Each peer's availability (empty: it runs on the GPU), found in a fresh
+/// process of this program (--probe-peer P): an offload runtime that
+/// crashes on its first region takes only the probe down, not the run. Not
+/// a fork: an offload runtime initializes the driver when the program
+/// loads, and a forked child cannot use a driver its parent initialized.
 std::string PeerUnavailable[NumPeers];
 
 /// A peer whose runtime crashed in the probe is not called at all.
@@ -115,32 +117,32 @@ bool peerUsable(std::size_t P) {
 }
 
 void probePeers() {
+  char Self[4096];
+  const ssize_t Length = readlink("/proc/self/exe", Self, sizeof Self - 1);
   for (std::size_t P = 0; P < NumPeers; ++P) {
-    int Pipe[2];
-    if (pipe(Pipe) != 0) {
+    if (Length <= 0) {
       PeerUnavailable[P] = Peers[P].Unavailable();
       continue;
     }
+    const std::string Command =
+        "'" + std::string(Self, Length) + "' --probe-peer " + std::to_string(P);
     std::fflush(stdout);
-    const pid_t Child = fork();
-    if (Child == 0) {
-      close(Pipe[0]);
-      const std::string Why = Peers[P].Unavailable();
-      const ssize_t Written = write(Pipe[1], Why.data(), Why.size());
-      _exit(Written == static_cast<ssize_t>(Why.size()) ? 0 : 1);
+    FILE *Child = popen(Command.c_str(), "r");
+    if (!Child) {
+      PeerUnavailable[P] = Peers[P].Unavailable();
+      continue;
     }
-    close(Pipe[1]);
     std::string Why;
     char Buffer[512];
-    for (ssize_t N; (N = read(Pipe[0], Buffer, sizeof Buffer)) > 0;)
-      Why.append(Buffer, static_cast<std::size_t>(N));
-    close(Pipe[0]);
-    int Status = 0;
-    waitpid(Child, &Status, 0);
-    if (WIFSIGNALED(Status))
-      Why = "its offload runtime crashed on the first target region "
-            "(signal " +
-            std::to_string(WTERMSIG(Status)) + ")";
+    for (std::size_t N; (N = std::fread(Buffer, 1, sizeof Buffer, Child)) > 0;)
+      Why.append(Buffer, N);
+    const int Status = pclose(Child);
+    if (Status == -1 || !WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
+      Why = "its offload runtime crashed on the first target region (" +
+            (Status != -1 && WIFSIGNALED(Status)
+                 ? "signal " + std::to_string(WTERMSIG(Status))
+                 : "exit " + std::to_string(WEXITSTATUS(Status))) +
+            ")";
     PeerUnavailable[P] = Why;
   }
 }
@@ -457,7 +459,12 @@ weftVariants(std::vector<std::vector<float>> &Outputs, std::size_t OutSize,
     Variant V;
     V.Name = Strategies[S].Name;
     std::span<float> Out(Outputs[S]);
-    V.Run = [Call, &Strat = Strategies[S], Out] { Call(Strat, Out); };
+    // Launches into a region do not wait for the kernel; a call is timed
+    // to its end, as the hand-written kernels' are.
+    V.Run = [Call, &Strat = Strategies[S], Out] {
+      Call(Strat, Out);
+      weft::synchronize();
+    };
     Variants.push_back(std::move(V));
   }
   return Variants;
@@ -933,6 +940,15 @@ void conv5Case(int N, HandWritten &H, const Options &O) {
 } // namespace
 
 int main(int Argc, char **Argv) {
+  // The probe of one peer, in a process of its own (probePeers).
+  if (Argc == 3 && !std::strcmp(Argv[1], "--probe-peer")) {
+    const std::size_t P = std::strtoul(Argv[2], nullptr, 10);
+    if (P >= NumPeers)
+      return 2;
+    const std::string Why = Peers[P].Unavailable();
+    std::fwrite(Why.data(), 1, Why.size(), stdout);
+    return 0;
+  }
   Options O;
   for (int I = 1; I < Argc; ++I) {
     if (!std::strcmp(Argv[I], "--small")) {
