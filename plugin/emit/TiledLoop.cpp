@@ -289,7 +289,11 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
     Renamed[TL.Index] = "((" + KT + ")(weft_k0 + weft_kk))";
     const std::string At = expr(*Tile.Reads.front()->Operands[0]);
     Renamed.erase(TL.Index);
-    const std::string Source = Span + ".ld(" + At + ")";
+    // A span the nest writes after the loop: the load is no iteration's
+    // read (the read from shared memory records it), only checked against
+    // the extent.
+    const std::string Source = Tile.Written ? "(*" + Span + ".at(" + At + "))"
+                                            : Span + ".ld(" + At + ")";
     const std::string Name = "weft_tile" + std::to_string(T);
     if (TL.WholeBlock) {
       // The loop may guard its reads: the block loads only elements in
@@ -303,8 +307,9 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
          << ");\n"
          << In << "    if (weft_at >= 0 && weft_at < (weft::index_t)" << Span
          << ".size())\n"
-         << In << "      " << Name << "[weft_kk] = " << Span
-         << ".ld(weft_at);\n"
+         << In << "      " << Name << "[weft_kk] = "
+         << (Tile.Written ? "*" + Span + ".at(weft_at)" : Span + ".ld(weft_at)")
+         << ";\n"
          << In << "  }\n";
       continue;
     }

@@ -88,7 +88,7 @@ private:
     for (const ExprPtr &O : E.Operands)
       visit(*O);
     if (E.Kind != Expr::SpanElement || E.LValue ||
-        N.Params[E.ParamIndex].Kind != ParamKind::ReadSpan)
+        !sharedReadable(N, E.ParamIndex, *T.Inner, *T.Loop))
       return;
     bool HasIndex = false;
     std::set<std::string> Names;
@@ -115,6 +115,7 @@ private:
     Found.Param = E.ParamIndex;
     Found.AlongOuter = !UsesInner;
     Found.FollowsThread = UsesOuter || UsesInner;
+    Found.Written = N.Params[E.ParamIndex].Kind != ParamKind::ReadSpan;
     Found.Reads.push_back(&E);
     Found.Description = Description;
     T.Tiles.push_back(std::move(Found));
@@ -154,7 +155,47 @@ private:
   const std::set<std::string> Shared;
 };
 
+/// The elements of span P that S (nested levels included) writes, binds to
+/// a reference or combines into.
+unsigned writesOf(const Stmt &S, unsigned P) {
+  unsigned Count = 0;
+  for (const ExprPtr &E : S.Exprs)
+    if (E)
+      anyExpression(*E, [&](const Expr &X) {
+        if ((X.Kind == Expr::SpanElement && X.LValue && X.ParamIndex == P) ||
+            (X.Kind == Expr::Combine && X.Operands[0]->ParamIndex == P &&
+             !X.Operands[0]->LValue))
+          ++Count;
+        return false;
+      });
+  for (const StmtPtr &C : S.Children)
+    if (C)
+      Count += writesOf(*C, P);
+  if (S.Nested)
+    for (const StmtPtr &C : S.Nested->Body)
+      Count += writesOf(*C, P);
+  return Count;
+}
+
 } // namespace
+
+bool sharedReadable(const Nest &N, unsigned P, const Level &L,
+                    const Stmt &Loop) {
+  if (N.Params[P].Kind == ParamKind::ReadSpan)
+    return true;
+  if (N.Params[P].Kind != ParamKind::ReadWriteSpan)
+    return false;
+  unsigned All = 0, After = 0;
+  for (const StmtPtr &S : N.Root.Body)
+    All += writesOf(*S, P);
+  bool Past = false;
+  for (const StmtPtr &S : L.Body) {
+    if (Past)
+      After += writesOf(*S, P);
+    Past = Past || S.get() == &Loop;
+  }
+  return Past && All == After;
+}
 
 std::optional<TileableLoop> findTileableLoop(const Nest &N) {
   for (const Allocation &A : N.Allocations)

@@ -1,8 +1,8 @@
-// TileableLoop.h: the sequential loop of a nest whose reads of read-only
-// spans follow the loop's own index and at most one parallel index
-// (A[i][k], B[k][j]; n-body's p[j]): what shared-memory tiles could serve,
-// whatever the mapping. The mapping search scores the reuse; the memory
-// plan tiles it.
+// TileableLoop.h: the sequential loop of a nest whose reads of spans it does
+// not write before the loop ends follow the loop's own index and at most one
+// parallel index (A[i][k], B[k][j]; n-body's p[j]): what shared-memory tiles
+// could serve, whatever the mapping. The mapping search scores the reuse; the
+// memory plan tiles it.
 #ifndef WEFT_PLUGIN_IR_TILEABLELOOP_H
 #define WEFT_PLUGIN_IR_TILEABLELOOP_H
 
@@ -23,6 +23,9 @@ struct Tile {
   /// False: the reads follow neither index of the pair (k alone), so that
   /// every row of the tile is the same.
   bool FollowsThread = true;
+  /// The nest writes the span too (only after the loop: sharedReadable),
+  /// so the block's loads are not reads of an iteration.
+  bool Written = false;
   std::vector<const Expr *> Reads; // the SpanElement expressions
   std::string Description;
 };
@@ -65,6 +68,16 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N);
 /// (the block loads each tile together), in range or not; Tiles lists the
 /// reads.
 std::optional<TileableLoop> findWholeBlockTileableLoop(const Nest &N);
+
+/// Whether shared memory may serve the reads of span P in Loop, one of
+/// Level L's own statements: the nest never writes P, or writes it only in
+/// L's statements after Loop. Iterations that claim independence never
+/// write an element another one reads (the simulator's checker verifies
+/// the claim), so no element a block loads changes while the block reads
+/// it, and an iteration's own writes come after its reads (lud's trailing
+/// update reads the block row and column it does not write).
+bool sharedReadable(const Nest &N, unsigned P, const Level &L,
+                    const Stmt &Loop);
 
 /// Whether a thread can compute several iterations of T's level (WholeBlock)
 /// at once, walking each tile once for all of them (thread coarsening, n-body
