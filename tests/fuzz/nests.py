@@ -6,8 +6,9 @@ over the outermost or an inner level with every operator on int, float and
 double, argmax and argmin, element reductions, array reductions (a
 histogram's bins picked by the data); affine reads with guarded
 offsets, sequential inner loops, if/else, helper functions, a struct;
-products of two levels and batches of them, in the local-accumulator and
-output-accumulating forms, with clauses that ask for register tiles, and
+products of two levels and batches of them, in the local-accumulator,
+output-accumulating and in-place forms (in place: A's rows read from the
+output span past the outputs, lud's trailing update), with clauses that ask for register tiles, and
 loops that read the span at their own index alone, which the block tiles
 in shared memory; data held in spans, vectors or pointers with an extent
 clause). Each nest is
@@ -96,7 +97,8 @@ class Nest:
             return self.product()
         batch = self.ext[0] if self.depth == 3 else 1
         rows, cols = self.ext[-2], self.ext[-1]
-        return max(self.product(), batch * rows * self.nk,
+        # In place, the rows of A come from out past the outputs.
+        return max(self.product() + batch * rows * self.nk,
                    batch * self.nk * cols)
 
     def flat(self, upto):
@@ -184,8 +186,16 @@ class Nest:
         term = "a[%s * %d + k] * b[%s * %s + %s]" % (arow, self.nk, brow, nc, j)
         if rng.random() < 0.3:
             term = "%s * (%s)p[%s * %d + k].x" % (term, T, arow, self.nk)
-        form = rng.choice(["local", "output", "scaled"])
-        if form == "local":
+        form = rng.choice(["local", "output", "scaled", "inplace"])
+        if form == "inplace":
+            # lud's trailing update: A's rows read from out past the
+            # outputs, each output written after the loop (written tiles).
+            term = term.replace("a[", "out[%d + " % self.product(), 1)
+            s = ["%s acc = (%s)0;" % (T, T),
+                 "for (int k = 0; k < %d; ++k)" % self.nk,
+                 "  acc += %s;" % term,
+                 "out[%s] %s acc;" % (where, rng.choice(["=", "-=", "+="]))]
+        elif form == "local":
             s = ["%s acc = %s;" % (T, rng.choice(["(%s)0" % T, "b[%s]" % where])),
                  "for (int k = 0; k < %d; ++k)" % self.nk,
                  "  acc += %s;" % term,
@@ -439,7 +449,8 @@ def program(rng):
             args = "A.data(), B.data(), P.data(), %s.data()"
         else:
             args = "A, B, P, %s"
-        main += ["  {", "    std::vector<%s> OutW(N, (%s)7), OutS(N, (%s)7);" % (T, T, T),
+        main += ["  {", "    std::vector<%s> OutW(N), OutS(N);" % T,
+                 "    for (int I = 0; I < N; ++I) OutW[I] = OutS[I] = B[(I * 7 + 3) %% N] + (%s)1;" % T,
                  "    const %s RW = nest%d_weft(%s, N, 3, %s);" % (T, x.k, args % "OutW", ns),
                  "    const %s RS = nest%d_serial(%s, N, 3, %s);" % (T, x.k, args % "OutS", ns),
                  "    if (!Same(RW, RS)) { std::printf(\"MISMATCH nest %d result %%g %%g\\n\", (double)RW, (double)RS); Bad = 1; }" % x.k,
