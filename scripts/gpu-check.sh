@@ -99,6 +99,16 @@ part benchmarks env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only \
 part benchmarks env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
 echo "== lud again, tuned as it runs (the default)"
 part benchmarks benchmarks/lud.sh "$build" --run-only || status=1
+echo "== lud at 2048 under Nsight Compute: each kernel's time on the GPU (weft's"
+echo "   perimeter and trailing kernels, the hand-tuned ones); their sum against"
+echo "   the run's time tells kernels from copies and host work"
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+if [ -z "$ncu" ]; then
+  echo "SKIPPED: ncu (Nsight Compute) not found"
+else
+  part benchmarks env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
+    --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048 || status=1
+fi
 fi
 if want compute; then
 echo "== compute-bound nests: n-body, Coulomb 3-D, batched small products, 5x5 convolution"
