@@ -64,7 +64,8 @@ if want sanitizer; then
     echo "SKIPPED: compute-sanitizer not found"
   else
     for t in emit/register-tiles emit/whole-block-tiles emit/batched-tiles \
-        emit/tiling emit/staging emit/halo-windows recognize/array-reductions; do
+        emit/tiling emit/written-tiles emit/staging emit/halo-windows \
+        recognize/array-reductions; do
       exe=$build/tests/lit-22/$(dirname "$t")/Output/$(basename "$t").cpp.tmp.exe
       [ -x "$exe" ] || { echo "SKIPPED: $t: not built"; continue; }
       for tool in memcheck racecheck synccheck; do

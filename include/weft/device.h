@@ -137,14 +137,25 @@ template <class T> struct dspan {
 #else
 #define WEFT_SPAN_READ(Span, I, Value) (Value)
 #endif
+/// The same where Cond holds (a register tile's output in range: those past
+/// the edge compute on unused values, their subscripts unchecked).
+#if defined(WEFT_DIALECT_SIM)
+#define WEFT_SPAN_READ_IF(Cond, Span, I, Value)                                \
+  ((Cond) ? (Span).check_read((weft::index_t)(I)) : (void)0, (Value))
+#else
+#define WEFT_SPAN_READ_IF(Cond, Span, I, Value) (Value)
+#endif
 
 /// Elements I .. I + V - 1 of S into Out, those from Valid on as T(): one
 /// V * sizeof(T)-byte load where all V are valid and the first is aligned
 /// to it (a register tile's 128-bit loads), else one load per valid
-/// element. The simulator takes the same path, each element checked.
+/// element. The simulator takes the same path, each element checked: as
+/// the current iteration's read (Access 0), or against the extent alone
+/// (Access 2: a span the nest writes, whose reading iterations record
+/// their own reads).
 template <int V, class T, class E>
 WEFT_DEVICE void load_run(T (&Out)[V], const dspan<E> &S, index_t I,
-                          index_t Valid) {
+                          index_t Valid, int Access = 0) {
   // Aligned to the run where it is one load (V > 1: 4- and 8-byte
   // elements); a struct of any size otherwise.
   struct alignas(V > 1 ? V * sizeof(E) : alignof(E)) run {
@@ -156,7 +167,7 @@ WEFT_DEVICE void load_run(T (&Out)[V], const dspan<E> &S, index_t I,
   if (V > 1 && Valid >= V &&
       ((size_type)(Data + I) & (size_type)(V * sizeof(E) - 1)) == 0) {
     for (int J = 0; J < V; ++J)
-      WEFT_SIM_SPAN_ACCESS(I + J, 0);
+      WEFT_SIM_SPAN_ACCESS(I + J, Access);
 #if defined(WEFT_DIALECT_SIM)
     run R; // the host compiler keeps its aliasing rules
     __builtin_memcpy(&R, Data + I, sizeof R);
@@ -168,7 +179,7 @@ WEFT_DEVICE void load_run(T (&Out)[V], const dspan<E> &S, index_t I,
     return;
   }
   for (int J = 0; J < V; ++J)
-    Out[J] = J < Valid ? (T)S.ld(I + J) : T();
+    Out[J] = J < Valid ? (T)(Access ? *S.at(I + J) : S.ld(I + J)) : T();
 }
 
 /// A per-iteration array in a buffer the runtime preallocated for all

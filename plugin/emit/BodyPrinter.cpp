@@ -74,11 +74,16 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
       return stagedRead(E, It->second);
     // A tile's read keeps its subscript for the simulator's check, except
     // in a register tile, whose outputs past the edge compute on unused.
-    if (auto It = TileReads.find(&E); It != TileReads.end())
-      return InRegisterTile ? tileRead(It->second)
-                            : "WEFT_SPAN_READ(" + N.Params[E.ParamIndex].Name +
-                                  ", (" + expr(*E.Operands[0]) + "), " +
-                                  tileRead(It->second) + ")";
+    // A register tile's reads of a span the nest also writes are checked
+    // for the outputs in range alone.
+    if (auto It = TileReads.find(&E); It != TileReads.end()) {
+      if (InRegisterTile && !Plan->Tiled->Tiles[It->second].Written)
+        return tileRead(It->second);
+      return std::string(InRegisterTile ? "WEFT_SPAN_READ_IF(weft_out_in, "
+                                        : "WEFT_SPAN_READ(") +
+             N.Params[E.ParamIndex].Name + ", (" + expr(*E.Operands[0]) +
+             "), " + tileRead(It->second) + ")";
+    }
     // ld() is a pure read: the simulator's checker tells reads and writes
     // apart by it.
     return N.Params[E.ParamIndex].Name +

@@ -7,6 +7,8 @@
 // the nest's extents are computed on zeros and never stored.
 #include "emit/BodyPrinter.h"
 
+#include <algorithm>
+
 namespace weft::emit {
 namespace {
 
@@ -77,7 +79,8 @@ void BodyPrinter::fetchRegisterTiles(const std::string &Pad) {
          << "WEFT_BN && weft_kn + weft_kk < weft_khi ? weft_count1 - (weft_b1 "
          << "+ weft_n) : 0;\n";
     OS << In << "weft::load_run(weft_next" << Id << "[weft_q], " << P.Name
-       << ", " << Subscript << ", weft_valid);\n"
+       << ", " << Subscript << ", weft_valid" << (Tile.Written ? ", 2" : "")
+       << ");\n"
        << Pad << "}\n";
   }
 }
@@ -152,7 +155,22 @@ void BodyPrinter::registerTileStep(const std::string &Pad) {
        << (Tile.AlongOuter ? "WEFT_BM" : "WEFT_BN") << " + 4) + "
        << (Tile.AlongOuter ? "WEFT_ROW" : "WEFT_COL") << "(" << I << "));\n";
   }
+  // A span the nest also writes: on the simulator each output in range
+  // records its reads as its own iteration's, so that the checker still
+  // tells a read of what another iteration writes.
+  const bool Written =
+      std::any_of(TL.Tiles.begin(), TL.Tiles.end(),
+                  [](const memory::Tile &T) { return T.Written; });
   eachOutput(Pad, /*Guarded=*/false, [&](const std::string &In) {
+    if (Written)
+      OS << "#if defined(WEFT_DIALECT_SIM)\n"
+         << In << "const bool weft_out_in = weft_t0 < weft_count0 && "
+         << "weft_t1 < weft_count1;\n"
+         << In << "if (weft_out_in) {\n"
+         << In << "  weft::begin_iteration(weft_t0);\n"
+         << In << "  weft::begin_inner_iteration(weft_t1);\n"
+         << In << "}\n"
+         << "#endif\n";
     nested(*TL.Loop->Children[1], static_cast<int>(In.size() / 2) - 1);
   });
 }

@@ -69,11 +69,6 @@ registerTileable(const Nest &N, const TileableLoop &T,
   // Tiles a block can load for all its threads' rows and columns.
   std::set<const Expr *> Tiled;
   for (const Tile &Tile : T.Tiles) {
-    // Its loads check and record the reads for the simulator's checker in
-    // the loading thread, not the reading iteration: right only where no
-    // iteration writes the span.
-    if (Tile.Written)
-      return std::nullopt;
     const std::set<std::string> Allowed = {
         Tile.AlongOuter ? N.Root.IndexName : Inner.IndexName, T.Index};
     for (const Expr *Read : Tile.Reads) {

@@ -61,7 +61,7 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N);
 /// may give the outer levels one thread per block along their dimensions:
 /// then a block shares their indices), whose innermost level runs `for (k =
 /// lo; k < hi; ++k)` with bounds of captures and outer indices only and no
-/// break or return, reading read-only spans at subscripts of k, captures
+/// break or return, reading spans (sharedReadable) at subscripts of k, captures
 /// and outer indices alone (n-body's `p[j]`, Coulomb's `atoms[4 * a + 1]`).
 /// Before the loop: scalar declarations (not references) and statements
 /// without break, continue or return, which every thread of a block walks

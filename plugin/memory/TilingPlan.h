@@ -1,10 +1,10 @@
 // TilingPlan.h: shared-memory tiles of a sequential loop's reads. In a nest
 // of two levels spread over a 2-D block (the lud and matrix-product case),
-// reads of a read-only span that follow one thread coordinate and the
-// loop's index; in a one-level nest (n-body), reads that follow the loop's
-// index alone. The loop is walked in tiles; each tile is loaded by the
-// block together (padded against bank conflicts where rows differ) and
-// read from shared memory by every thread sharing it.
+// reads of a span the nest does not write before the loop ends that follow one
+// thread coordinate and the loop's index; in a one-level nest (n-body), reads
+// that follow the loop's index alone. The loop is walked in tiles; each tile is
+// loaded by the block together (padded against bank conflicts where rows
+// differ) and read from shared memory by every thread sharing it.
 #ifndef WEFT_PLUGIN_MEMORY_TILINGPLAN_H
 #define WEFT_PLUGIN_MEMORY_TILINGPLAN_H
 

@@ -2,7 +2,8 @@
 // over k is tiled under a 2-D grid mapping where threads share the row,
 // not where no two threads share it, not under a block-wide level, and not
 // for a read that follows both thread indices; the search scores the
-// reuse. A one-level nest's loop (n-body's) is tiled for the whole block.
+// reuse. A span the nest writes is tiled only where its writes follow the
+// loop. A one-level nest's loop (n-body's) is tiled for the whole block.
 #include "TestNests.h"
 #include "memory/TilingPlan.h"
 #include "plan/KernelShape.h"
@@ -48,9 +49,32 @@ TEST(Tiling, NotAReadFollowingBothIndices) {
   EXPECT_FALSE(memory::planTiling(N, grid(8, 16)));
 }
 
-TEST(Tiling, NotASpanTheNestWrites) {
+/// The product nest with a[i * K + j] = 0 among the inner level's
+/// statements, before the loop or after it.
+ir::Nest productWritingA(bool Before) {
+  using namespace weft::test_nests;
   ir::Nest N = productNest(false, ir::ParamKind::ReadWriteSpan);
-  EXPECT_FALSE(memory::planTiling(N, grid(8, 16)));
+  std::vector<ir::StmtPtr> &Body = N.Root.Body[0]->Nested->Body;
+  ir::StmtPtr Write = statement(binary(
+      "=",
+      element(1, binary("+", binary("*", local("i"), param(0)), local("j")),
+              /*Write=*/true),
+      node(ir::Expr::IntLiteral, "0")));
+  Body.insert(Before ? Body.begin() : Body.end(), std::move(Write));
+  return N;
+}
+
+// A span the nest writes only after the loop (lud's trailing update in
+// place) is tiled, its tile marked written; one written before the loop
+// is not.
+TEST(Tiling, ASpanWrittenAfterTheLoop) {
+  ir::Nest N = productWritingA(/*Before=*/false);
+  std::optional<memory::TiledLoop> T = memory::planTiling(N, grid(8, 16));
+  ASSERT_TRUE(T);
+  ASSERT_EQ(T->Tiles.size(), 1u);
+  EXPECT_TRUE(T->Tiles[0].Written);
+  EXPECT_FALSE(
+      memory::planTiling(productWritingA(/*Before=*/true), grid(8, 16)));
 }
 
 } // namespace

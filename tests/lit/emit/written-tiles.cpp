@@ -5,7 +5,8 @@
 // read from shared memory records it). A write before or inside the loop
 // keeps the reads in global memory. The checked simulator matches the host
 // at sizes that fill no tile, down to one column; an in-place product
-// whose iterations read what others write is still reported.
+// whose iterations read what others write is still reported, with and
+// without register tiles.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
@@ -17,6 +18,7 @@
 // RUN: count 0 < %t.err64
 // RUN: diff %t.host %t.sim64
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t.exe in-place 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 not %t.exe in-place-tiled 2>&1 | FileCheck %s --check-prefix=RACE-TILED
 #include <weft/weft.hpp>
 
 #include <cstdio>
@@ -39,9 +41,9 @@ void trailing(std::span<float> a, int n, int offset) {
     }
 }
 // The loads only check the extent (at()); the reads record themselves.
-// KERNEL: weft_tile0[{{.*}}] = (*a.at(
-// KERNEL: weft_tile1[{{.*}}] = (*a.at(
-// KERNEL: WEFT_SPAN_READ(a, ({{.*}}((i * n) + k))), weft_tile0.ld(
+// KERNEL-DAG: weft_tile0[{{.*}}] = (*a.at(
+// KERNEL-DAG: weft_tile1[{{.*}}] = (*a.at(
+// KERNEL-DAG: WEFT_SPAN_READ(a, ({{.*}}((i * n) + k))), weft_tile0.ld(
 
 // Every thread reads the same row (a whole block's tile), each writes its
 // own element past it afterwards.
@@ -99,6 +101,38 @@ void inPlace(std::span<float> a, std::span<const float> b, int n) {
     }
 }
 
+// Register tiles too: the loads check the extent alone, each output in
+// range records its reads on the simulator.
+// CHECK: remark: weft: level 1 (j): dim x, block 16, Span(4);{{.*}}the 4 x 4 outputs of each thread's register tile
+void trailingTiled(std::span<float> a, int n, int offset) {
+  const int end = offset + 32;
+#pragma weft parallel for dim(y) block(8) span(4)
+  for (int i = end; i < n; ++i)
+#pragma weft parallel for dim(x) block(16) span(4)
+    for (int j = end; j < n; ++j) {
+      float sum = 0;
+      for (int k = offset; k < end; ++k)
+        sum += a[i * n + k] * a[k * n + j];
+      a[i * n + j] -= sum;
+    }
+}
+// KERNEL-DAG: weft::load_run(weft_next0[weft_q], a, {{.*}}, weft_valid, 2);
+// KERNEL-DAG: weft::begin_inner_iteration(weft_t1);
+// KERNEL-DAG: WEFT_SPAN_READ_IF(weft_out_in, a,
+
+// RACE-TILED: weft: error: sim checker: inner loop iterations are not independent in kernel weft_written_tiles_L[[@LINE+3]]_{{.*}} writes element {{[0-9]+}} of span 'a', which other iterations of the loop one level in read
+void inPlaceTiled(std::span<float> a, std::span<const float> b, int n) {
+#pragma weft parallel for dim(y) block(4) span(4)
+  for (int i = 0; i < n; ++i)
+#pragma weft parallel for dim(x) block(8) span(4)
+    for (int j = 0; j < n; ++j) {
+      float sum = 0;
+      for (int k = 0; k < n; ++k)
+        sum += a[i * n + k] * b[k * n + j];
+      a[i * n + j] = sum;
+    }
+}
+
 double checksum(const std::vector<float> &V) {
   double S = 0;
   for (std::size_t X = 0; X < V.size(); ++X)
@@ -107,10 +141,13 @@ double checksum(const std::vector<float> &V) {
 }
 
 int main(int Argc, char **Argv) {
-  if (Argc > 1 && !std::strcmp(Argv[1], "in-place")) {
+  if (Argc > 1 && !std::strncmp(Argv[1], "in-place", 8)) {
     const int N = 12;
     std::vector<float> A(N * N, 1.0f), B(N * N, 0.5f);
-    inPlace(A, B, N);
+    if (!std::strcmp(Argv[1], "in-place-tiled"))
+      inPlaceTiled(A, B, N);
+    else
+      inPlace(A, B, N);
     std::printf("in place: %.3f\n", checksum(A));
     return 0;
   }
@@ -122,8 +159,11 @@ int main(int Argc, char **Argv) {
       std::vector<float> A(N * N);
       for (int X = 0; X < N * N; ++X)
         A[X] = static_cast<float>(X % 13) * 0.125f - 0.5f;
+      std::vector<float> T = A;
       trailing(A, N, Offset);
-      std::printf("trailing %d at %d: %.4f\n", N, Offset, checksum(A));
+      trailingTiled(T, N, Offset);
+      std::printf("trailing %d at %d: %.4f, register-tiled %.4f\n", N, Offset,
+                  checksum(A), checksum(T));
     }
   }
   for (int N : {1, 7, 40}) {
