@@ -292,8 +292,11 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
     // A span the nest writes after the loop: the load is no iteration's
     // read (the read from shared memory records it), only checked against
     // the extent.
-    const std::string Source = Tile.Written ? "(*" + Span + ".at(" + At + "))"
-                                            : Span + ".ld(" + At + ")";
+    const auto Load = [&](const std::string &I) {
+      return Tile.Written ? "(*" + Span + ".at(" + I + "))"
+                          : Span + ".ld(" + I + ")";
+    };
+    const std::string Source = Load(At);
     const std::string Name = "weft_tile" + std::to_string(T);
     if (TL.WholeBlock) {
       // The loop may guard its reads: the block loads only elements in
@@ -307,9 +310,7 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
          << ");\n"
          << In << "    if (weft_at >= 0 && weft_at < (weft::index_t)" << Span
          << ".size())\n"
-         << In << "      " << Name << "[weft_kk] = "
-         << (Tile.Written ? "*" + Span + ".at(weft_at)" : Span + ".ld(weft_at)")
-         << ";\n"
+         << In << "      " << Name << "[weft_kk] = " << Load("weft_at") << ";\n"
          << In << "  }\n";
       continue;
     }

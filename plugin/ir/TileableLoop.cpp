@@ -4,6 +4,7 @@
 
 #include "ir/IrQueries.h"
 
+#include <map>
 #include <set>
 
 namespace weft::ir {
@@ -87,8 +88,7 @@ private:
   void visit(const Expr &E) {
     for (const ExprPtr &O : E.Operands)
       visit(*O);
-    if (E.Kind != Expr::SpanElement || E.LValue ||
-        !sharedReadable(N, E.ParamIndex, *T.Inner, *T.Loop))
+    if (E.Kind != Expr::SpanElement || E.LValue || !readable(E.ParamIndex))
       return;
     bool HasIndex = false;
     std::set<std::string> Names;
@@ -119,6 +119,14 @@ private:
     Found.Reads.push_back(&E);
     Found.Description = Description;
     T.Tiles.push_back(std::move(Found));
+  }
+
+  /// sharedReadable, asked once a span (it walks the whole nest).
+  bool readable(unsigned P) {
+    auto [It, New] = Readable.try_emplace(P, false);
+    if (New)
+      It->second = sharedReadable(N, P, *T.Inner, *T.Loop);
+    return It->second;
   }
 
   /// Sub as a sum of terms (products of sums and captures distributed),
@@ -153,6 +161,7 @@ private:
   TileableLoop &T;
   const std::set<std::string> &Outer, &Inner;
   const std::set<std::string> Shared;
+  std::map<unsigned, bool> Readable;
 };
 
 /// The elements of span P that S (nested levels included) writes, binds to

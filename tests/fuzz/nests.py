@@ -8,8 +8,8 @@ histogram's bins picked by the data); affine reads with guarded
 offsets, sequential inner loops, if/else, helper functions, a struct;
 products of two levels and batches of them, in the local-accumulator,
 output-accumulating and in-place forms (in place: A's rows read from the
-output span past the outputs, lud's trailing update), with clauses that ask for register tiles, and
-loops that read the span at their own index alone, which the block tiles
+output span past the outputs, lud's trailing update), with clauses that
+ask for register tiles, and loops that read the span at their own index alone, which the block tiles
 in shared memory; data held in spans, vectors or pointers with an extent
 clause). Each nest is
 emitted twice, marked and not; main() runs both and compares (exactly for
