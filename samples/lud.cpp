@@ -1,8 +1,8 @@
 // lud: LU decomposition without pivoting, blocked as Rodinia's OpenMP lud
 // is: per step, the diagonal block on the host, the perimeter (the block
 // row's U and the block column's L) and the trailing matrix's update, the
-// last two marked. The matrix stays on the device in a region; the step's
-// row strip goes to the host for the diagonal block and back.
+// last two marked. The matrix stays on the device in a region; each step's
+// diagonal block goes to the host and back (a 32 x 32 weft::submatrix).
 #include "Harness.h"
 
 #include <span>
@@ -76,10 +76,10 @@ void decompose(std::vector<float> &Matrix, int N) {
   std::span<float> A(Matrix);
   weft::region OnDevice(A);
   for (int Offset = 0; Offset < N; Offset += BlockSize) {
-    std::span<float> Strip = A.subspan(Offset * N, BlockSize * N);
-    OnDevice.update_host(Strip);
+    auto Diagonal = weft::submatrix(A, N, Offset, Offset, BlockSize, BlockSize);
+    OnDevice.update_host(Diagonal);
     factorDiagonal(A, N, Offset);
-    OnDevice.update_device(Strip);
+    OnDevice.update_device(Diagonal);
     if (Offset + BlockSize < N) {
       perimeter(A, N, Offset);
       updateTrailing(A, N, Offset);

@@ -40,6 +40,11 @@ WEFT_WEAK void regionExit(void *Region) noexcept;
 /// Copies one resident range (or part of one) to the device or the host.
 WEFT_WEAK void regionUpdate(void *Region, const void *Data, std::size_t Bytes,
                             bool ToDevice) noexcept;
+/// Copies Rows rows of RowBytes each, PitchBytes apart from Data on (a block
+/// of a row-major matrix in a resident range), to the device or the host.
+WEFT_WEAK void regionUpdateRows(void *Region, const void *Data,
+                                std::size_t RowBytes, std::size_t Rows,
+                                std::size_t PitchBytes, bool ToDevice) noexcept;
 /// Waits for the marked loops still running on the device.
 WEFT_WEAK void synchronizeLaunches() noexcept;
 

@@ -8,6 +8,8 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <iterator>
 #include <span>
 #include <type_traits>
@@ -181,6 +183,37 @@ constexpr bool launch(const char *Descriptor, const char *Source,
 
 } // namespace detail
 
+/// A block of a row-major matrix: Rows rows of Columns elements, Pitch
+/// elements from one row's start to the next. weft::region's update_host
+/// and update_device copy it without the rest of its rows (one 2-D copy).
+template <class T> struct submatrix_view {
+  T *First;
+  std::size_t Rows, Columns, Pitch;
+};
+
+/// The block of Data (a row-major matrix of Pitch elements a row: a
+/// std::span, std::vector, std::array or C array) with Rows x Columns
+/// elements from (Row, Column). A block outside Data stops the program.
+///
+///   R.update_host(weft::submatrix(A, N, Offset, Offset, 32, 32));
+template <detail::ContiguousData D>
+auto submatrix(D &&Data, std::size_t Pitch, std::size_t Row, std::size_t Column,
+               std::size_t Rows, std::size_t Columns) {
+  auto *First = std::ranges::data(Data);
+  const auto Size = static_cast<std::size_t>(std::ranges::size(Data));
+  if (Rows && Columns &&
+      (Column + Columns > Pitch ||
+       (Row + Rows - 1) * Pitch + Column + Columns > Size)) {
+    std::fprintf(stderr,
+                 "weft::submatrix: %zu x %zu elements from (%zu, %zu) with "
+                 "%zu a row are not inside the %zu elements given\n",
+                 Rows, Columns, Row, Column, Pitch, Size);
+    std::abort();
+  }
+  return submatrix_view<std::remove_reference_t<decltype(*First)>>{
+      First + Row * Pitch + Column, Rows, Columns, Pitch};
+}
+
 /// Keeps data resident on the device while it lives: marked loops in its
 /// scope use the device copies, without copying them in or out. Host code in
 /// between sees the host copies: update_host and update_device move data
@@ -220,6 +253,14 @@ public:
   template <detail::RegionData D> void update_host(D &&Data) {
     update(range(Data), false);
   }
+  /// A block of a matrix (weft::submatrix): its rows' other elements stay
+  /// as they are on the other side.
+  template <class T> void update_device(const submatrix_view<T> &Block) {
+    update(Block, true);
+  }
+  template <class T> void update_host(const submatrix_view<T> &Block) {
+    update(Block, false);
+  }
 
 private:
   template <class D> static detail::ResidentRange range(D &Data) {
@@ -229,6 +270,12 @@ private:
   void update(detail::ResidentRange R, bool ToDevice) {
     if (Handle)
       detail::regionUpdate(Handle, R.Data, R.Bytes, ToDevice);
+  }
+  template <class T>
+  void update(const submatrix_view<T> &Block, bool ToDevice) {
+    if (Handle && &detail::regionUpdateRows)
+      detail::regionUpdateRows(Handle, Block.First, Block.Columns * sizeof(T),
+                               Block.Rows, Block.Pitch * sizeof(T), ToDevice);
   }
 
 private:

@@ -34,6 +34,13 @@ struct DeviceProperties {
 using DevicePtr = std::uint64_t;
 using KernelHandle = void *;
 
+/// Rows of equal length a fixed distance apart, in host and device memory
+/// alike (a block of a row-major matrix): a region's device copy mirrors
+/// its host range, so one pitch serves both sides.
+struct RowBlock {
+  std::size_t RowBytes, Rows, PitchBytes;
+};
+
 class Backend {
 public:
   virtual ~Backend();
@@ -58,6 +65,12 @@ public:
   virtual Status copyToDevice(DevicePtr Dst, const void *Src,
                               std::size_t Bytes) = 0;
   virtual Status copyToHost(void *Dst, DevicePtr Src, std::size_t Bytes) = 0;
+  /// A block of rows one way, in one copy where the API has a 2-D copy;
+  /// by default a copy a row.
+  virtual Status copyRowsToDevice(DevicePtr Dst, const void *Src,
+                                  const RowBlock &Block);
+  virtual Status copyRowsToHost(void *Dst, DevicePtr Src,
+                                const RowBlock &Block);
   /// Launches a 1-3 dimensional grid; Params as cuLaunchKernel takes them.
   virtual Status launch(KernelHandle Kernel, const unsigned Grid[3],
                         const unsigned Block[3], void **Params) = 0;

@@ -20,6 +20,14 @@ public:
     BytesToHost += Bytes;
     return B->copyToHost(Dst, Src, Bytes);
   }
+  Status rowsToDevice(DevicePtr Dst, const void *Src, const RowBlock &Rows) {
+    BytesToDevice += Rows.RowBytes * Rows.Rows;
+    return B->copyRowsToDevice(Dst, Src, Rows);
+  }
+  Status rowsToHost(void *Dst, DevicePtr Src, const RowBlock &Rows) {
+    BytesToHost += Rows.RowBytes * Rows.Rows;
+    return B->copyRowsToHost(Dst, Src, Rows);
+  }
   std::uint64_t BytesToDevice = 0, BytesToHost = 0;
 
 private:

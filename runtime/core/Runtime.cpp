@@ -19,8 +19,6 @@ namespace weft::rt {
 
 using Clock = std::chrono::steady_clock;
 
-Backend::~Backend() = default;
-
 Runtime &Runtime::get() {
   static Runtime *R = new Runtime(); // Never destroyed: used from atexit code.
   return *R;
@@ -314,10 +312,11 @@ void Runtime::exitRegion(void *Region) {
   Resident.exit(Region);
 }
 
-void Runtime::updateRegion(const void *Host, std::size_t Bytes, bool ToDevice) {
+void Runtime::updateRegion(const void *Host, const RowBlock &Rows,
+                           bool ToDevice) {
   std::lock_guard<std::mutex> Guard(Lock);
   settle();
-  Resident.update(Host, Bytes, ToDevice);
+  Resident.update(Host, Rows, ToDevice);
 }
 
 } // namespace weft::rt
@@ -333,7 +332,16 @@ void weft::detail::regionExit(void *Region) noexcept {
 
 void weft::detail::regionUpdate(void *, const void *Data, std::size_t Bytes,
                                 bool ToDevice) noexcept {
-  rt::Runtime::get().updateRegion(Data, Bytes, ToDevice);
+  rt::Runtime::get().updateRegion(Data, rt::RowBlock{Bytes, 1, Bytes},
+                                  ToDevice);
+}
+
+void weft::detail::regionUpdateRows(void *, const void *Data,
+                                    std::size_t RowBytes, std::size_t Rows,
+                                    std::size_t PitchBytes,
+                                    bool ToDevice) noexcept {
+  rt::Runtime::get().updateRegion(
+      Data, rt::RowBlock{RowBytes, Rows, PitchBytes}, ToDevice);
 }
 
 void weft::detail::synchronizeLaunches() noexcept {

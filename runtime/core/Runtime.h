@@ -40,7 +40,7 @@ public:
   // Regions (weft::region): host ranges kept resident on the device.
   void *enterRegion(const detail::ResidentRange *Ranges, std::size_t Count);
   void exitRegion(void *Region);
-  void updateRegion(const void *Data, std::size_t Bytes, bool ToDevice);
+  void updateRegion(const void *Data, const RowBlock &Rows, bool ToDevice);
 
   /// Waits for the launches in flight (weft::synchronize()).
   void synchronize();

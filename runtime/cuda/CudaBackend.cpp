@@ -101,6 +101,28 @@ public:
       return S;
     return status(Api.MemcpyDtoH(Dst, Src, Bytes), "cuMemcpyDtoH");
   }
+  Status copyRowsToDevice(DevicePtr Dst, const void *Src,
+                          const RowBlock &Block) override {
+    if (!Api.Memcpy2D)
+      return Backend::copyRowsToDevice(Dst, Src, Block);
+    CudaMemcpy2D Copy = copyOf(Block);
+    Copy.SrcMemoryType = CU_MEMORYTYPE_HOST;
+    Copy.SrcHost = Src;
+    Copy.DstMemoryType = CU_MEMORYTYPE_DEVICE;
+    Copy.DstDevice = Dst;
+    return copy2D(Copy);
+  }
+  Status copyRowsToHost(void *Dst, DevicePtr Src,
+                        const RowBlock &Block) override {
+    if (!Api.Memcpy2D)
+      return Backend::copyRowsToHost(Dst, Src, Block);
+    CudaMemcpy2D Copy = copyOf(Block);
+    Copy.SrcMemoryType = CU_MEMORYTYPE_DEVICE;
+    Copy.SrcDevice = Src;
+    Copy.DstMemoryType = CU_MEMORYTYPE_HOST;
+    Copy.DstHost = Dst;
+    return copy2D(Copy);
+  }
   Status launch(KernelHandle Kernel, const unsigned Grid[3],
                 const unsigned Block[3], void **Params) override {
     if (Status S = current(); !S.empty())
@@ -144,6 +166,18 @@ private:
       return Api.FuncGetAttribute(Value, Attribute,
                                   static_cast<CUfunction>(Handle));
     });
+  }
+  static CudaMemcpy2D copyOf(const RowBlock &Block) {
+    CudaMemcpy2D Copy;
+    Copy.SrcPitch = Copy.DstPitch = Block.PitchBytes;
+    Copy.WidthInBytes = Block.RowBytes;
+    Copy.Height = Block.Rows;
+    return Copy;
+  }
+  Status copy2D(const CudaMemcpy2D &Copy) {
+    if (Status S = current(); !S.empty())
+      return S;
+    return status(Api.Memcpy2D(&Copy), "cuMemcpy2D");
   }
   Status status(CUresult R, const char *What) const {
     if (R == 0)

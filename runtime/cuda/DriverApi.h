@@ -24,6 +24,25 @@ constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39;
+constexpr int CU_MEMORYTYPE_HOST = 1;
+constexpr int CU_MEMORYTYPE_DEVICE = 2;
+
+/// CUDA_MEMCPY2D (the _v2 layout, size_t fields); CUmemorytype is an enum.
+struct CudaMemcpy2D {
+  std::size_t SrcXInBytes = 0, SrcY = 0;
+  int SrcMemoryType = 0;
+  const void *SrcHost = nullptr;
+  CUdeviceptr SrcDevice = 0;
+  void *SrcArray = nullptr;
+  std::size_t SrcPitch = 0;
+  std::size_t DstXInBytes = 0, DstY = 0;
+  int DstMemoryType = 0;
+  void *DstHost = nullptr;
+  CUdeviceptr DstDevice = 0;
+  void *DstArray = nullptr;
+  std::size_t DstPitch = 0;
+  std::size_t WidthInBytes = 0, Height = 0;
+};
 
 struct DriverApi {
   CUresult (*Init)(unsigned);
@@ -47,10 +66,13 @@ struct DriverApi {
   /// Optional: only WEFT_VERBOSE's report of a kernel's resources uses it.
   CUresult (*FuncGetAttribute)(int *, int, CUfunction) = nullptr;
   CUresult (*DeviceGetName)(char *, int, CUdevice) = nullptr;
+  /// Optional: without it a block of rows is copied a row at a time.
+  CUresult (*Memcpy2D)(const CudaMemcpy2D *) = nullptr;
 
   bool load(const DynamicLibrary &L) {
     L.get("cuFuncGetAttribute", FuncGetAttribute);
     L.get("cuDeviceGetName", DeviceGetName);
+    L.get("cuMemcpy2D_v2", Memcpy2D);
     // The _v2 names are the current ABI of these entry points.
     return L.get("cuInit", Init) && L.get("cuDeviceGetCount", DeviceGetCount) &&
            L.get("cuDeviceGet", DeviceGet) &&

@@ -19,6 +19,8 @@ constexpr int hipDeviceAttributeMultiprocessorCount = 63;
 constexpr int hipDeviceAttributeWarpSize = 87;
 constexpr int hipDeviceAttributeMaxGridDimX = 29; // then Y, Z
 constexpr int hipDeviceAttributeMaxThreadsPerMultiProcessor = 57;
+constexpr int hipMemcpyHostToDevice = 1;
+constexpr int hipMemcpyDeviceToHost = 2;
 
 struct HipApi {
   hipError_t (*Init)(unsigned);
@@ -39,9 +41,13 @@ struct HipApi {
   const char *(*GetErrorString)(hipError_t);
   /// Optional: only WEFT_VERBOSE's report of a kernel's resources uses it.
   hipError_t (*FuncGetAttribute)(int *, int, hipFunction_t) = nullptr;
+  /// Optional: without it a block of rows is copied a row at a time.
+  hipError_t (*Memcpy2D)(void *, std::size_t, const void *, std::size_t,
+                         std::size_t, std::size_t, int) = nullptr;
 
   bool load(const DynamicLibrary &L) {
     L.get("hipFuncGetAttribute", FuncGetAttribute);
+    L.get("hipMemcpy2D", Memcpy2D);
     // ROCm 6 renamed hipGetDeviceProperties for its new struct layout.
     if (!L.get("hipGetDevicePropertiesR0600", GetDeviceProperties) &&
         !L.get("hipGetDeviceProperties", GetDeviceProperties))
@@ -166,6 +172,29 @@ public:
       return S;
     return status(Api.MemcpyDtoH(Dst, reinterpret_cast<void *>(Src), Bytes),
                   "hipMemcpyDtoH");
+  }
+  Status copyRowsToDevice(DevicePtr Dst, const void *Src,
+                          const RowBlock &Block) override {
+    if (!Api.Memcpy2D)
+      return Backend::copyRowsToDevice(Dst, Src, Block);
+    if (Status S = current(); !S.empty())
+      return S;
+    return status(Api.Memcpy2D(reinterpret_cast<void *>(Dst), Block.PitchBytes,
+                               Src, Block.PitchBytes, Block.RowBytes,
+                               Block.Rows, hipMemcpyHostToDevice),
+                  "hipMemcpy2D");
+  }
+  Status copyRowsToHost(void *Dst, DevicePtr Src,
+                        const RowBlock &Block) override {
+    if (!Api.Memcpy2D)
+      return Backend::copyRowsToHost(Dst, Src, Block);
+    if (Status S = current(); !S.empty())
+      return S;
+    return status(Api.Memcpy2D(Dst, Block.PitchBytes,
+                               reinterpret_cast<const void *>(Src),
+                               Block.PitchBytes, Block.RowBytes, Block.Rows,
+                               hipMemcpyDeviceToHost),
+                  "hipMemcpy2D");
   }
   Status launch(KernelHandle Kernel, const unsigned Grid[3],
                 const unsigned Block[3], void **Params) override {

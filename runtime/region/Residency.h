@@ -34,8 +34,10 @@ public:
   void *enter(const detail::ResidentRange *Ranges, std::size_t Count);
   /// Copies the region's ranges back and releases them.
   void exit(void *Region);
-  /// Copies [Host, Host + Bytes) of a resident range one way.
-  void update(const void *Host, std::size_t Bytes, bool ToDevice);
+  /// Copies part of a resident range one way: a block of rows from Host on
+  /// (a block of a matrix, without the rest of its rows), or one range
+  /// (one row).
+  void update(const void *Host, const RowBlock &Rows, bool ToDevice);
   /// After a failure: every resident range back to the host, released; the
   /// host loops carry on with current data.
   void evictAll();

@@ -1,7 +1,7 @@
 // A stencil's time loop inside a weft::region: the grids stay on the device
 // between steps; host code in the middle goes through update_host and
-// update_device; then the pragma form. The result must equal the serial
-// program's.
+// update_device; then the pragma form; then one block of a matrix on the
+// host (weft::submatrix). The result must equal the serial program's.
 #include <weft/weft.hpp>
 
 #include <cstdio>
@@ -15,6 +15,12 @@ void relax(std::span<const float> In, std::span<float> Out, int N) {
     for (int J = 1; J < N - 1; ++J)
       Out[I * N + J] = 0.25f * (In[(I - 1) * N + J] + In[(I + 1) * N + J] +
                                 In[I * N + J - 1] + In[I * N + J + 1]);
+}
+
+void bump(std::span<float> Grid) {
+#pragma weft parallel for
+  for (std::size_t I = 0; I < Grid.size(); ++I)
+    Grid[I] = Grid[I] * 1.5f + 1.0f;
 }
 
 int main() {
@@ -51,5 +57,27 @@ int main() {
   for (int I = 0; I < N * N; ++I)
     S += Cur[I] * (I % 5 + 1);
   std::printf("relaxed more: %.4f\n", S);
+
+  // A block of a matrix: host code works on it alone, and the rest of its
+  // rows, newer on the device, must stay as they are there.
+  const int Rows = 40, Pitch = 48;
+  std::vector<float> Grid(Rows * Pitch);
+  for (int I = 0; I < Rows * Pitch; ++I)
+    Grid[I] = static_cast<float>(I % 13);
+  {
+    weft::region OnDevice(Grid);
+    bump(Grid);
+    auto Block = weft::submatrix(Grid, Pitch, 8, 5, 16, 20);
+    OnDevice.update_host(Block);
+    for (int I = 8; I < 24; ++I)
+      for (int J = 5; J < 25; ++J)
+        Grid[I * Pitch + J] = -Grid[I * Pitch + J];
+    OnDevice.update_device(Block);
+    bump(Grid);
+  }
+  S = 0;
+  for (int I = 0; I < Rows * Pitch; ++I)
+    S += Grid[I] * (I % 11 + 1);
+  std::printf("one block on the host: %.4f\n", S);
   return 0;
 }

@@ -1,0 +1,120 @@
+// ResidencyTest.cpp: a region's updates on the simulator's memory: a block
+// of a matrix's rows moves one way with nothing of its rows' other elements,
+// its bytes counted; rows that meet move as one range; updates of data no
+// region holds change nothing.
+#include "region/Residency.h"
+
+#include "core/Backend.h"
+#include "core/DataMover.h"
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+using namespace weft::rt;
+
+namespace {
+
+constexpr std::size_t Rows = 9, Columns = 11;
+
+class ResidencyTest : public testing::Test {
+protected:
+  void SetUp() override {
+    setenv("WEFT_SIM_CHECK", "0", 1);
+    std::string Reason;
+    Sim = createSimBackend(Reason);
+    ASSERT_TRUE(Sim) << Reason;
+    Mover = std::make_unique<DataMover>(Sim.get());
+    Resident = std::make_unique<Residency>(Sim.get(), *Mover);
+    for (std::size_t I = 0; I < Matrix.size(); ++I)
+      Matrix[I] = static_cast<int>(I);
+    const weft::detail::ResidentRange Range{Matrix.data(),
+                                            Matrix.size() * sizeof(int)};
+    Region = Resident->enter(&Range, 1);
+    ASSERT_FALSE(Resident->empty());
+  }
+
+  /// The device copy's elements, read without the Residency.
+  std::vector<int> deviceCopy() {
+    Residency::Range *R =
+        Resident->find(Matrix.data(), Matrix.size() * sizeof(int));
+    std::vector<int> Copy(Matrix.size());
+    EXPECT_EQ(Sim->copyToHost(Copy.data(), R->Device, R->Bytes), "");
+    return Copy;
+  }
+
+  /// NR rows of NC columns of the matrix, as a RowBlock.
+  static RowBlock block(std::size_t NR, std::size_t NC) {
+    return {NC * sizeof(int), NR, Columns * sizeof(int)};
+  }
+  static bool inside(std::size_t I, std::size_t R0, std::size_t C0,
+                     std::size_t NR, std::size_t NC) {
+    const std::size_t R = I / Columns, C = I % Columns;
+    return R >= R0 && R < R0 + NR && C >= C0 && C < C0 + NC;
+  }
+
+  std::unique_ptr<Backend> Sim;
+  std::unique_ptr<DataMover> Mover;
+  std::unique_ptr<Residency> Resident;
+  std::vector<int> Matrix = std::vector<int>(Rows * Columns);
+  void *Region = nullptr;
+};
+
+TEST_F(ResidencyTest, BlockToDeviceLeavesTheRowsOtherElements) {
+  for (int &E : Matrix)
+    E = -E - 1; // the host changes everything, then sends a block
+  const std::uint64_t Before = Mover->BytesToDevice;
+  Resident->update(&Matrix[2 * Columns + 3], block(4, 5), true);
+  EXPECT_EQ(Mover->BytesToDevice - Before, 4 * 5 * sizeof(int));
+  const std::vector<int> Device = deviceCopy();
+  for (std::size_t I = 0; I < Matrix.size(); ++I)
+    EXPECT_EQ(Device[I], inside(I, 2, 3, 4, 5) ? -static_cast<int>(I) - 1
+                                               : static_cast<int>(I))
+        << "element " << I;
+}
+
+TEST_F(ResidencyTest, BlockToHostLeavesTheRowsOtherElements) {
+  for (int &E : Matrix)
+    E = 1000; // stale host data; the device keeps 0, 1, 2, ...
+  const std::uint64_t Before = Mover->BytesToHost;
+  Resident->update(&Matrix[5 * Columns + 6], block(4, 5), false);
+  EXPECT_EQ(Mover->BytesToHost - Before, 4 * 5 * sizeof(int));
+  for (std::size_t I = 0; I < Matrix.size(); ++I)
+    EXPECT_EQ(Matrix[I], inside(I, 5, 6, 4, 5) ? static_cast<int>(I) : 1000)
+        << "element " << I;
+}
+
+TEST_F(ResidencyTest, WholeRowsAreOneRange) {
+  for (int &E : Matrix)
+    E = 7;
+  Resident->update(&Matrix[Columns],
+                   RowBlock{Columns * sizeof(int), 3, Columns * sizeof(int)},
+                   false);
+  for (std::size_t I = 0; I < Matrix.size(); ++I)
+    EXPECT_EQ(Matrix[I], inside(I, 1, 0, 3, Columns) ? static_cast<int>(I) : 7)
+        << "element " << I;
+}
+
+TEST_F(ResidencyTest, ABlockPastTheRangeIsNotResident) {
+  // The block's last row would end past the matrix: the host copy is the
+  // only one as far as the region knows, and nothing moves.
+  const std::uint64_t Before = Mover->BytesToHost;
+  for (int &E : Matrix)
+    E = 7;
+  Resident->update(&Matrix[7 * Columns], block(3, 2), false);
+  EXPECT_EQ(Mover->BytesToHost, Before);
+  for (int E : Matrix)
+    EXPECT_EQ(E, 7);
+}
+
+TEST_F(ResidencyTest, ExitCopiesEverythingBack) {
+  for (int &E : Matrix)
+    E = 0;
+  Resident->exit(Region);
+  EXPECT_TRUE(Resident->empty());
+  for (std::size_t I = 0; I < Matrix.size(); ++I)
+    EXPECT_EQ(Matrix[I], static_cast<int>(I));
+}
+
+} // namespace
