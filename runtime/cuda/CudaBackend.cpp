@@ -101,33 +101,6 @@ public:
       return S;
     return status(Api.MemcpyDtoH(Dst, Src, Bytes), "cuMemcpyDtoH");
   }
-  Status copyRowsToDevice(DevicePtr Dst, const void *Src,
-                          const RowBlock &Block) override {
-    if (!Api.Memcpy2D)
-      return Backend::copyRowsToDevice(Dst, Src, Block);
-    CudaMemcpy2D Copy = copyOf(Block);
-    Copy.SrcMemoryType = CU_MEMORYTYPE_HOST;
-    Copy.SrcHost = Src;
-    Copy.DstMemoryType = CU_MEMORYTYPE_DEVICE;
-    Copy.DstDevice = Dst;
-    // A pitch beyond the driver's limit: a copy a row still does it.
-    if (copy2D(Copy).empty())
-      return {};
-    return Backend::copyRowsToDevice(Dst, Src, Block);
-  }
-  Status copyRowsToHost(void *Dst, DevicePtr Src,
-                        const RowBlock &Block) override {
-    if (!Api.Memcpy2D)
-      return Backend::copyRowsToHost(Dst, Src, Block);
-    CudaMemcpy2D Copy = copyOf(Block);
-    Copy.SrcMemoryType = CU_MEMORYTYPE_DEVICE;
-    Copy.SrcDevice = Src;
-    Copy.DstMemoryType = CU_MEMORYTYPE_HOST;
-    Copy.DstHost = Dst;
-    if (copy2D(Copy).empty())
-      return {};
-    return Backend::copyRowsToHost(Dst, Src, Block);
-  }
   Status launch(KernelHandle Kernel, const unsigned Grid[3],
                 const unsigned Block[3], void **Params) override {
     if (Status S = current(); !S.empty())
@@ -172,17 +145,26 @@ private:
                                   static_cast<CUfunction>(Handle));
     });
   }
-  static CudaMemcpy2D copyOf(const RowBlock &Block) {
+  bool copy2D(DevicePtr Device, void *Host, const RowBlock &Block,
+              bool ToDevice) override {
+    if (!Api.Memcpy2D)
+      return false;
     CudaMemcpy2D Copy;
     Copy.SrcPitch = Copy.DstPitch = Block.PitchBytes;
     Copy.WidthInBytes = Block.RowBytes;
     Copy.Height = Block.Rows;
-    return Copy;
-  }
-  Status copy2D(const CudaMemcpy2D &Copy) {
-    if (Status S = current(); !S.empty())
-      return S;
-    return status(Api.Memcpy2D(&Copy), "cuMemcpy2D");
+    if (ToDevice) {
+      Copy.SrcMemoryType = CU_MEMORYTYPE_HOST;
+      Copy.SrcHost = Host;
+      Copy.DstMemoryType = CU_MEMORYTYPE_DEVICE;
+      Copy.DstDevice = Device;
+    } else {
+      Copy.SrcMemoryType = CU_MEMORYTYPE_DEVICE;
+      Copy.SrcDevice = Device;
+      Copy.DstMemoryType = CU_MEMORYTYPE_HOST;
+      Copy.DstHost = Host;
+    }
+    return Api.Memcpy2D(&Copy) == 0;
   }
   Status status(CUresult R, const char *What) const {
     if (R == 0)

@@ -74,7 +74,28 @@ public:
     return S;
   }
 
+  Status copyRowsToDevice(DevicePtr Dst, const void *Src,
+                          const RowBlock &Block) final {
+    if (Status S = current(); !S.empty())
+      return S;
+    if (copy2D(Dst, const_cast<void *>(Src), Block, true))
+      return {};
+    return Backend::copyRowsToDevice(Dst, Src, Block);
+  }
+  Status copyRowsToHost(void *Dst, DevicePtr Src, const RowBlock &Block) final {
+    if (Status S = current(); !S.empty())
+      return S;
+    if (copy2D(Src, Dst, Block, false))
+      return {};
+    return Backend::copyRowsToHost(Dst, Src, Block);
+  }
+
 protected:
+  /// A block of rows in one 2-D copy, one way; false where the API has
+  /// none or refuses this one (a pitch past its limit): then a copy a row
+  /// does it.
+  virtual bool copy2D(DevicePtr Device, void *Host, const RowBlock &Block,
+                      bool ToDevice) = 0;
   /// Loads the runtime compiler once the device is known; Reason on failure.
   bool loadCompiler(std::string &Reason) {
     std::string Error;

@@ -173,31 +173,6 @@ public:
     return status(Api.MemcpyDtoH(Dst, reinterpret_cast<void *>(Src), Bytes),
                   "hipMemcpyDtoH");
   }
-  Status copyRowsToDevice(DevicePtr Dst, const void *Src,
-                          const RowBlock &Block) override {
-    if (!Api.Memcpy2D)
-      return Backend::copyRowsToDevice(Dst, Src, Block);
-    if (Status S = current(); !S.empty())
-      return S;
-    // A pitch beyond the runtime's limit: a copy a row still does it.
-    if (Api.Memcpy2D(reinterpret_cast<void *>(Dst), Block.PitchBytes, Src,
-                     Block.PitchBytes, Block.RowBytes, Block.Rows,
-                     hipMemcpyHostToDevice) == 0)
-      return {};
-    return Backend::copyRowsToDevice(Dst, Src, Block);
-  }
-  Status copyRowsToHost(void *Dst, DevicePtr Src,
-                        const RowBlock &Block) override {
-    if (!Api.Memcpy2D)
-      return Backend::copyRowsToHost(Dst, Src, Block);
-    if (Status S = current(); !S.empty())
-      return S;
-    if (Api.Memcpy2D(Dst, Block.PitchBytes, reinterpret_cast<const void *>(Src),
-                     Block.PitchBytes, Block.RowBytes, Block.Rows,
-                     hipMemcpyDeviceToHost) == 0)
-      return {};
-    return Backend::copyRowsToHost(Dst, Src, Block);
-  }
   Status launch(KernelHandle Kernel, const unsigned Grid[3],
                 const unsigned Block[3], void **Params) override {
     if (Status S = current(); !S.empty())
@@ -234,6 +209,16 @@ private:
     return driverResources([&](int *Value, int Attribute) {
       return Api.FuncGetAttribute(Value, Attribute, Handle);
     });
+  }
+  bool copy2D(DevicePtr Device, void *Host, const RowBlock &Block,
+              bool ToDevice) override {
+    void *DevicePointer = reinterpret_cast<void *>(Device);
+    return Api.Memcpy2D &&
+           Api.Memcpy2D(ToDevice ? DevicePointer : Host, Block.PitchBytes,
+                        ToDevice ? Host : DevicePointer, Block.PitchBytes,
+                        Block.RowBytes, Block.Rows,
+                        ToDevice ? hipMemcpyHostToDevice
+                                 : hipMemcpyDeviceToHost) == 0;
   }
   Status status(hipError_t R, const char *What) const {
     if (R == 0)
