@@ -13,6 +13,7 @@
 #include <iterator>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <version>
 #if defined(__cpp_lib_mdspan)
 #include <mdspan>
@@ -213,6 +214,60 @@ auto submatrix(D &&Data, std::size_t Pitch, std::size_t Row, std::size_t Column,
   return submatrix_view<std::remove_reference_t<decltype(*First)>>{
       First + Row * Pitch + Column, Rows, Columns, Pitch};
 }
+
+namespace detail {
+/// A row of a 2-D array of scalars (E[M], std::array<E, M>): its element
+/// and its length, the matrix's pitch.
+template <class Row> struct MatrixRow { static constexpr bool Is = false; };
+template <class E, std::size_t M> struct MatrixRow<E[M]> {
+  static constexpr bool Is = std::is_scalar_v<E>;
+  using Element = E;
+  static constexpr std::size_t Columns = M;
+};
+template <class E, std::size_t M> struct MatrixRow<std::array<E, M>> {
+  static constexpr bool Is = std::is_scalar_v<E>;
+  using Element = E;
+  static constexpr std::size_t Columns = M;
+};
+template <class D>
+using RowOf =
+    std::remove_pointer_t<decltype(std::ranges::data(std::declval<D &>()))>;
+} // namespace detail
+
+/// The same for a 2-D array, its rows' length the pitch: float A[64][64],
+/// std::array<std::array<float, 64>, 64>, std::vector<std::array<float,
+/// 64>>.
+///
+///   R.update_device(weft::submatrix(Grid, 8, 0, 16, 64));
+template <detail::ContiguousData D>
+requires detail::MatrixRow<std::remove_cv_t<detail::RowOf<D>>>::Is auto
+submatrix(D &&Data, std::size_t Row, std::size_t Column, std::size_t Rows,
+          std::size_t Columns) {
+  using RowType = detail::RowOf<D>;
+  using Shape = detail::MatrixRow<std::remove_cv_t<RowType>>;
+  using E = std::conditional_t<std::is_const_v<RowType>,
+                               const typename Shape::Element,
+                               typename Shape::Element>;
+  const std::span<E> Flat(reinterpret_cast<E *>(std::ranges::data(Data)),
+                          static_cast<std::size_t>(std::ranges::size(Data)) *
+                              Shape::Columns);
+  return submatrix(Flat, Shape::Columns, Row, Column, Rows, Columns);
+}
+
+#if defined(__cpp_lib_mdspan)
+/// And for a std::mdspan of rank 2 (layout_right), extent(1) the pitch.
+template <class T, class E, class A>
+requires(E::rank() ==
+         2) auto submatrix(const std::mdspan<T, E, std::layout_right, A> &Data,
+                           std::size_t Row, std::size_t Column,
+                           std::size_t Rows, std::size_t Columns) {
+  return submatrix(std::span<T>(Data.data_handle(),
+                                static_cast<std::size_t>(
+                                    Data.mapping().required_span_size())),
+                   static_cast<std::size_t>(Data.extent(1)), Row, Column, Rows,
+                   Columns);
+}
+#endif
 
 /// Keeps data resident on the device while it lives: marked loops in its
 /// scope use the device copies, without copying them in or out. Host code in

@@ -1,8 +1,9 @@
 // std::mdspan (C++23, libc++; libstdc++ 12 has no <mdspan>): A[i, j]
 // flattened row-major with static extents as constants and run-time ones as
 // scalars the launch passes (A.extent(r), also in bounds), a region keeping
-// one resident; against the plugin-free build on the checked simulator;
-// layouts other than layout_right refused.
+// one resident (and a weft::submatrix of it updated); against the
+// plugin-free build on the checked simulator; layouts other than
+// layout_right refused.
 // REQUIRES: mdspan
 // RUN: %weftxx -std=c++23 -stdlib=libc++ -fsyntax-only -fplugin-arg-weft-dump-ir %s | FileCheck %s
 // RUN: %weftxx -std=c++23 -stdlib=libc++ %s -o %t.exe %weft_link
@@ -56,6 +57,12 @@ int main() {
   Matrix A(a.data(), 10, 7);
   {
     weft::region Resident(A);
+    scaleRows(A, Rows4(b.data(), 7));
+    // A block of it to the host and back (extent(1) its pitch).
+    auto Block = weft::submatrix(A, 2, 1, 3, 4);
+    Resident.update_host(Block);
+    A[3, 2] += 1000;
+    Resident.update_device(Block);
     scaleRows(A, Rows4(b.data(), 7));
   }
   std::vector<double> c(105);
