@@ -156,15 +156,25 @@ void BodyPrinter::stmt(const ir::Stmt &S, int Indent) {
     // dimensions would happen once per thread: only their leader makes it.
     std::string Guard =
         Plan && writesSharedState(*S.Exprs[0]) ? leaderGuard() : "";
+    // The other threads read what the leader writes, or wrote, only across
+    // a barrier: without one, a later warp may read the element before the
+    // write, or after it where it read it before (a value the thread then
+    // works with in the levels inside).
+    const bool Fenced = !Guard.empty() && Mode == Phase::Kernel &&
+                        readsBack(*S.Exprs[0]) && blockShared();
     // Threads whose outermost iteration is out of range only take part in
     // the inner level's combining.
     if (Plan && Mode == Phase::Kernel && Plan->Shape.UniformOuter && Depth == 0)
       Guard = Guard.empty() ? "weft_in0" : "weft_in0 && " + Guard;
+    if (Fenced)
+      OS << Pad << "weft::barrier();\n";
     if (!Guard.empty())
       OS << Pad << "if (" << Guard << ")\n" << Pad << "  ";
     else
       OS << Pad;
     OS << expr(*S.Exprs[0]) << ";\n";
+    if (Fenced)
+      OS << Pad << "weft::barrier();\n";
     return;
   }
   case ir::Stmt::If:
@@ -250,6 +260,26 @@ std::string BodyPrinter::leaderGuard() const {
       G += (G.empty() ? "" : " && ") + std::string("weft::thread_idx(") +
            std::to_string(Axis[D]) + ") == 0";
   return G;
+}
+
+bool BodyPrinter::blockShared() const {
+  for (unsigned D = 0; D <= Depth && D < Plan->Shape.Depths.size(); ++D)
+    if (Plan->Shape.Depths[D].Axis >= 0 && Plan->Shape.Depths[D].Block != 1)
+      return false;
+  return true;
+}
+
+bool BodyPrinter::readsBack(const ir::Expr &Write) const {
+  if (ir::assigns(Write) && !Write.Operands.empty())
+    if (const ir::Expr &Target = rootOf(*Write.Operands[0]);
+        Target.Kind == ir::Expr::SpanElement)
+      return N.Params[Target.ParamIndex].Kind == ir::ParamKind::ReadWriteSpan;
+  // Through a reference (a local or a call's parameter): any span the nest
+  // reads and writes.
+  for (const ir::Param &P : N.Params)
+    if (P.Kind == ir::ParamKind::ReadWriteSpan)
+      return true;
+  return false;
 }
 
 const ir::Expr &BodyPrinter::rootOf(const ir::Expr &E) {

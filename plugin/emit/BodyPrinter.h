@@ -164,6 +164,11 @@ private:
   static const ir::Expr &rootOf(const ir::Expr &E);
   bool sharedTarget(const ir::Expr &E) const;
   bool writesSharedState(const ir::Expr &E) const;
+  /// Every thread of the block works on the same iterations of the levels
+  /// down to this one: a barrier here is one all of them reach.
+  bool blockShared() const;
+  /// A write (made by the leader) to an element the nest may also read.
+  bool readsBack(const ir::Expr &Write) const;
   /// A per-iteration array: of constant size, in the thread's own memory;
   /// of run-time size, the thread's slice of a buffer the runtime allocates
   /// for the whole grid, interleaved (element j of thread g at

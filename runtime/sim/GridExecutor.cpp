@@ -312,7 +312,8 @@ private:
   void schedule() {
     while (true) {
       unsigned Done = 0, AtBarrier = 0, Runnable = 0;
-      for (Lane &L : Lanes) {
+      for (std::size_t I = 0; I < Lanes.size(); ++I) {
+        Lane &L = Lanes[Request->Reverse ? Lanes.size() - 1 - I : I];
         if (L.Status == LaneStatus::AtWarpOp &&
             Warps[L.Linear / Request->WarpSize].Generation != L.WaitGeneration)
           L.Status = LaneStatus::Runnable;

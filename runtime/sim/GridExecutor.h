@@ -33,6 +33,10 @@ struct LaunchRequest {
   void **Params;
   bool Check;
   unsigned WarpSize;
+  /// The threads of a block run, between barriers, last first: a read that
+  /// a missing barrier leaves racing with another thread's write then sees
+  /// the value a GPU may give it, not the one thread order happens to give.
+  bool Reverse = false;
 };
 
 class GridExecutor {

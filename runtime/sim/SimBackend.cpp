@@ -62,7 +62,8 @@ bool environmentFlag(const char *Name) {
 class SimBackend final : public Backend {
 public:
   SimBackend()
-      : Check(environmentFlag("WEFT_SIM_CHECK")), Executor(threadCount()) {
+      : Check(environmentFlag("WEFT_SIM_CHECK")), Reverse(reverseOrder(Check)),
+        Executor(threadCount()) {
     const char *W = std::getenv("WEFT_SIM_WARP");
     Props.WarpSize = W && std::strcmp(W, "64") == 0 ? 64 : 32;
     Props.Architecture = Check ? "sim (checked)" : "sim";
@@ -140,7 +141,8 @@ public:
                     {Block[0], Block[1], Block[2]},
                     Params,
                     Check,
-                    Props.WarpSize};
+                    Props.WarpSize,
+                    Reverse};
     const std::uint64_t Ran = Executor.run(R);
     note("sim: kernel " + R.Kernel->Name + " ran " + std::to_string(Ran) +
              " blocks of grid (" + std::to_string(Grid[0]) + ", " +
@@ -160,7 +162,18 @@ private:
     return N ? N : 2;
   }
 
-  bool Check;
+  /// WEFT_SIM_ORDER=reverse (the checker's default): a block's threads
+  /// run last first, so that a thread's read of what thread 0 writes with no
+  /// barrier in between sees the old value, as a GPU's later warps may;
+  /// =forward: first first.
+  static bool reverseOrder(bool Checked) {
+    const char *O = std::getenv("WEFT_SIM_ORDER");
+    if (O && std::strcmp(O, "forward") == 0)
+      return false;
+    return Checked || (O && std::strcmp(O, "reverse") == 0);
+  }
+
+  bool Check, Reverse;
   DeviceProperties Props;
   HostCompiler Compiler;
   GridExecutor Executor;

@@ -2,12 +2,12 @@
 # End-to-end tests: each program in SRC_DIR is built with and without the
 # plugin, run, and its output compared. Runs with WEFT_BACKEND=host (the
 # fallback path), auto, sim (the generated kernels executed on the CPU, with
-# the checker on; sim64 with 64-wide warps, as AMD's wavefronts), cuda and
-# hip; the cuda (hip) run must launch real kernels
-# when an NVIDIA (AMD) GPU is present, else it is reported SKIPPED after
-# checking the fault policies: the explicit backend stops the program with
-# one error line, and with WEFT_ON_FAULT=fallback the host loop runs after
-# one warning line.
+# the checker on, a block's threads last first; sim64 with 64-wide warps, as
+# AMD's wavefronts, first first), cuda and hip; the cuda (hip) run must
+# launch real kernels when an NVIDIA (AMD) GPU is present, else it is
+# reported SKIPPED after checking the fault policies: the explicit backend
+# stops the program with one error line, and with WEFT_ON_FAULT=fallback the
+# host loop runs after one warning line.
 #
 # Usage: run-e2e.sh CLANGXX WEFT_CONFIG WORK_DIR KERNEL_DIR SRC_DIR
 # With WEFT_E2E_RUN_ONLY=1 it runs the programs already built in WORK_DIR
@@ -96,8 +96,10 @@ for file in "$src"/*.cpp; do
   fi
   "$plain" >"$work/$name.expected" 2>&1 || { fail "$name: plain run"; continue; }
   for backend in ${WEFT_E2E_BACKENDS:-host auto sim sim64 cuda hip}; do
-    # sim64: the simulator with AMD's 64-wide wavefronts.
+    # sim64: the simulator with AMD's 64-wide wavefronts, and its threads in
+    # the other order (a missing barrier shows in one order or the other).
     WEFT_BACKEND=${backend%64} WEFT_SIM_WARP=$([ "$backend" = sim64 ] && echo 64 || echo 32) \
+      WEFT_SIM_ORDER=$([ "$backend" = sim64 ] && echo forward || echo reverse) \
       WEFT_SIM_CHECK=1 "$weft" >"$work/$name.$backend.out" 2>"$work/$name.$backend.err"
     status=$?
     warnings=$(grep -c 'weft: warning' "$work/$name.$backend.err")
