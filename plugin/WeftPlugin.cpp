@@ -19,6 +19,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace weft {
@@ -211,8 +213,13 @@ private:
       const map::LevelMapping &L = Chosen.Levels[D];
       std::string Text = "weft: level " + std::to_string(D) + " (" +
                          Levels[I]->IndexName + "): " + map::describe(L);
-      for (const std::string &Why : L.Reasons)
-        Text += "; " + Why;
+      if (D == 0 && R.Clauses.Sequential)
+        Text = "weft: sequential loop: its iterations run in order on the "
+               "device, in one block of threads that the marked loops "
+               "inside share";
+      else
+        for (const std::string &Why : L.Reasons)
+          Text += "; " + Why;
       for (const ir::ReplacedElement &E : P.Registers)
         if (E.Level == Levels[I])
           Text += "; " + E.Description + " kept in a register along its loop";
@@ -240,8 +247,11 @@ private:
                   " register tile of outputs from fragments of the tiles";
       }
       if (D == 0) {
-        for (const std::string &A : Chosen.Assumptions)
-          Text += "; " + A;
+        for (std::size_t J = 0; J < Chosen.Assumptions.size(); ++J)
+          if (std::find(
+                  Chosen.Assumptions.begin(), Chosen.Assumptions.begin() + J,
+                  Chosen.Assumptions[J]) == Chosen.Assumptions.begin() + J)
+            Text += "; " + Chosen.Assumptions[J]; // once each
         Text += "; kernel " + K.Name;
       }
       diagnose(CI.getDiagnostics(), R.LevelLocations[I],

@@ -156,7 +156,8 @@ public:
   explicit Dumper(const Nest &N) : N(N) {}
 
   std::string run() {
-    OS << "nest at " << N.Location << "\n";
+    OS << "nest at " << N.Location << (N.Sequential ? " (sequential)" : "")
+       << "\n";
     for (std::size_t I = 0; I < N.Params.size(); ++I) {
       const Param &P = N.Params[I];
       OS << "  param " << I << " " << P.Name << ": " << spelling(P.Kind)

@@ -267,6 +267,9 @@ struct Nest {
   std::vector<Access> Accesses;
   std::vector<Allocation> Allocations;
   std::string Strategy = "auto"; // strategy(...) of the outermost level
+  /// `#pragma weft sequential for`: Root is one iteration (one block), its
+  /// body the loop, run in order by all the block's threads.
+  bool Sequential = false;
 };
 
 /// The levels of a nest in pre-order (the root first).

@@ -8,8 +8,10 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
   RecognizedNest R;
   syntax::ClauseError CE;
   // The syntax stage validated the text already.
-  syntax::parseClauses(ClauseText, R.Clauses, CE);
-  if (!level(Loop, R.Clauses, R.Nest.Root) || Failed)
+  syntax::parseMark(ClauseText, R.Clauses, CE);
+  if (!(R.Clauses.Sequential ? sequentialLevel(Loop, R.Clauses, R.Nest.Root)
+                             : level(Loop, R.Clauses, R.Nest.Root)) ||
+      Failed)
     return std::nullopt;
   checkReducedArrayUses();
   if (Failed)
@@ -33,6 +35,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
                  "loop writes it");
     }
   R.Nest.Location = R.Nest.Root.Location;
+  R.Nest.Sequential = R.Clauses.Sequential;
   if (R.Clauses.Strategy)
     R.Nest.Strategy = R.Clauses.Strategy->Value;
   for (std::size_t I = 0; I < Params.size(); ++I) {

@@ -4,7 +4,21 @@
 
 #include "ir/HostBound.h"
 
+#include <algorithm>
+
 namespace weft::recognize {
+namespace {
+
+bool containsParallelFor(const ir::Stmt &S) {
+  if (S.Kind == ir::Stmt::ParallelFor)
+    return true;
+  for (const ir::StmtPtr &C : S.Children)
+    if (C && containsParallelFor(*C))
+      return true;
+  return false;
+}
+
+} // namespace
 
 bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
                        ir::Level &L) {
@@ -75,6 +89,34 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
                  [&](const ReducedElement &R) { return R.Depth == L.Depth; });
   Indices.pop_back();
   return !Failed;
+}
+
+bool Recognizer::sequentialLevel(Stmt *Loop, const syntax::Clauses &Clauses,
+                                 ir::Level &L) {
+  L.Depth = 0;
+  Extents = &Clauses.Extents;
+  L.Location = locationText(SM, compat::loopLocation(Loop));
+  LevelLocations.push_back(Loop->getBeginLoc());
+  L.IndexName = "weft_sequential";
+  Indices.push_back(nullptr); // synthesized: the body cannot name it
+  L.IndexType = ir::ScalarKind::Int;
+  L.Lower = make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0");
+  L.Upper = make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "1");
+  body(Loop, L.Body);
+  Indices.pop_back();
+  if (Failed)
+    return false;
+  const bool Marked =
+      std::any_of(L.Body.begin(), L.Body.end(), [](const ir::StmtPtr &S) {
+        return S && containsParallelFor(*S);
+      });
+  if (!Marked)
+    diagnose(Diags, Loop->getBeginLoc(), DiagnosticsEngine::Warning,
+             "this sequential loop has no marked loop inside: it runs on "
+             "one thread of the device",
+             "mark its parallel loops with '#pragma weft parallel for', or "
+             "remove the mark to run it on the host");
+  return true;
 }
 
 bool Recognizer::header(ForStmt *F, ir::Level &L) {

@@ -95,10 +95,20 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     Out.push_back(std::move(R));
     return;
   }
-  if (std::optional<compat::Mark> M = compat::findMark(const_cast<Stmt *>(S))) {
+  std::optional<compat::Mark> M = compat::findMark(const_cast<Stmt *>(S));
+  if (M && M->Loop == Loop)
+    M.reset(); // a sequential loop's own mark: the loop, in order
+  if (M) {
     syntax::Clauses Clauses;
     syntax::ClauseError CE;
-    syntax::parseClauses(M->Clauses, Clauses, CE);
+    syntax::parseMark(M->Clauses, Clauses, CE);
+    if (Clauses.Sequential)
+      return (void)fail(M->Loop->getBeginLoc(),
+                        "a sequential loop cannot be marked inside a weft "
+                        "nest: there, a loop without a mark already runs in "
+                        "order",
+                        "remove '#pragma weft sequential for'; or mark this "
+                        "loop alone, outside the nest");
     auto R = Make(ir::Stmt::ParallelFor);
     R->Nested = std::make_unique<ir::Level>();
     FinishedElements.clear();

@@ -88,6 +88,10 @@ private:
 
   /// One parallel level: header, reductions, body.
   bool level(Stmt *Loop, const syntax::Clauses &Clauses, ir::Level &L);
+  /// A sequential loop's nest: a level of one iteration (one block of
+  /// threads) whose body is the loop, its marked loops one level in.
+  bool sequentialLevel(Stmt *Loop, const syntax::Clauses &Clauses,
+                       ir::Level &L);
 
   /// Checks and records `reduction(Op: Name)` on level L.
   const VarDecl *reduction(Stmt *Loop, const Stmt *Body, const std::string &Op,

@@ -3,6 +3,8 @@
 
 #include <cctype>
 #include <cstring>
+#include <optional>
+#include <utility>
 
 namespace weft::syntax {
 namespace {
@@ -313,6 +315,43 @@ private:
 
 bool parseClauses(const std::string &Text, Clauses &Out, ClauseError &Error) {
   return ClauseParser(Text, Out, Error).run();
+}
+
+bool parseMark(const std::string &MarkText, Clauses &Out, ClauseError &Error) {
+  const std::size_t Prefix = std::strlen(SequentialPrefix);
+  if (MarkText.compare(0, Prefix, SequentialPrefix) != 0)
+    return parseClauses(MarkText, Out, Error);
+  Out.Sequential = true;
+  return parseClauses(MarkText.substr(Prefix), Out, Error);
+}
+
+bool checkSequentialClauses(const Clauses &C, ClauseError &Error) {
+  std::optional<std::pair<std::size_t, const char *>> First;
+  auto Note = [&](std::size_t At, const char *Name) {
+    if (!First || At < First->first)
+      First.emplace(At, Name);
+  };
+  for (const Reduction &R : C.Reductions)
+    Note(R.Offset, "reduction");
+  if (C.Strategy)
+    Note(C.Strategy->Offset, "strategy");
+  if (C.Dim)
+    Note(C.Dim->Offset, "dim");
+  if (C.Block)
+    Note(C.Block->Offset, "block");
+  if (C.Span)
+    Note(C.Span->Offset, "span");
+  if (C.Split)
+    Note(C.Split->Offset, "split");
+  if (!First)
+    return true;
+  Error.Offset = First->first;
+  Error.Message = std::string("'") + First->second +
+                  "' does not apply to a sequential loop: its iterations run "
+                  "in order, in one block of threads";
+  Error.Hint = "a sequential loop takes if(...) and extent(...); put "
+               "mapping and reduction clauses on the marked loops inside it";
+  return false;
 }
 
 } // namespace weft::syntax

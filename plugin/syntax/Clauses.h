@@ -42,6 +42,9 @@ template <class T> struct Given {
 };
 
 struct Clauses {
+  /// `#pragma weft sequential for`: the loop runs in order on the device,
+  /// one block of threads sharing the marked loops inside it.
+  bool Sequential = false;
   std::vector<Reduction> Reductions;
   std::vector<Extent> Extents;
   std::optional<Given<std::string>> Strategy; // auto 1d thread_block warp
@@ -60,6 +63,17 @@ struct ClauseError {
 
 /// Parses Text; on error returns false and fills Error.
 bool parseClauses(const std::string &Text, Clauses &Out, ClauseError &Error);
+
+/// What a sequential loop's mark keeps in front of its clauses.
+inline constexpr const char *SequentialPrefix = "sequential;";
+
+/// A mark's text (what the attribute keeps: a sequential loop's clauses
+/// after SequentialPrefix), parsed.
+bool parseMark(const std::string &MarkText, Clauses &Out, ClauseError &Error);
+
+/// False, with the first clause a sequential loop cannot take in Error,
+/// unless every clause is one it takes (if, extent).
+bool checkSequentialClauses(const Clauses &C, ClauseError &Error);
 
 } // namespace weft::syntax
 

@@ -1,5 +1,6 @@
-// ParallelAttr.cpp: the [[weft::parallel("clauses")]] statement attribute,
-// which `#pragma weft parallel for` also turns into.
+// ParallelAttr.cpp: the [[weft::parallel("clauses")]] and
+// [[weft::sequential("clauses")]] statement attributes, which `#pragma weft
+// parallel for` and `#pragma weft sequential for` also turn into.
 #include "compat/ClangCompat.h"
 #include "support/Diagnose.h"
 #include "syntax/Clauses.h"
@@ -11,30 +12,24 @@ using namespace clang;
 namespace weft {
 namespace {
 
-const char *const UsageHint =
-    "write '#pragma weft parallel for [clauses]' or "
-    "'[[weft::parallel(\"clauses\")]]' right before a 'for' loop";
-
-class ParallelAttrInfo final : public compat::StmtMarkAttrInfo {
-public:
-  ParallelAttrInfo() {
+/// The two marks differ in their name, their clauses and what their mark
+/// keeps (a sequential loop's clauses after syntax::SequentialPrefix).
+class LoopMarkAttrInfo : public compat::StmtMarkAttrInfo {
+protected:
+  explicit LoopMarkAttrInfo(bool Sequential)
+      : Sequential(Sequential), Name(Sequential ? "sequential" : "parallel") {
     OptArgs = 1;
     IsStmt = 1;
-    // The unscoped spelling is there only so that the parser reads the
-    // argument list (it looks attributes up by their unscoped name); its use
-    // is rejected below.
-    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "weft::parallel"},
-                                     {ParsedAttr::AS_CXX11, "parallel"}};
-    Spellings = S;
   }
 
+public:
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
                             const Decl *) const override {
     if (!isOurs(S, A))
       return false;
     error(S.getDiagnostics(), A.getLoc(),
           markSpelling(S, A) + " must precede a 'for' loop, not a declaration",
-          UsageHint);
+          usageHint());
     return false;
   }
 
@@ -46,12 +41,19 @@ protected:
     DiagnosticsEngine &D = S.getDiagnostics();
     if (!isa<ForStmt, CXXForRangeStmt>(St)) {
       error(D, A.getLoc(), markSpelling(S, A) + " must precede a 'for' loop",
-            UsageHint);
+            usageHint());
+      return false;
+    }
+    if (Sequential && isa<CXXForRangeStmt>(St)) {
+      error(D, A.getLoc(),
+            markSpelling(S, A) + " must precede an index loop, not a "
+                                 "range-based 'for'",
+            "write the loop as 'for (int i = lo; i < hi; ++i)'");
       return false;
     }
     if (A.getNumArgs() > 1) {
-      error(D, A.getLoc(), "'weft::parallel' takes one string of clauses",
-            "write [[weft::parallel(\"reduction(+: s) block(128)\")]]");
+      error(D, A.getLoc(), "'weft::" + Name + "' takes one string of clauses",
+            "write [[weft::" + Name + "(\"" + exampleClauses() + "\")]]");
       return false;
     }
     if (A.getNumArgs() == 1) {
@@ -59,13 +61,14 @@ protected:
           A.isArgExpr(0) ? A.getArgAsExpr(0)->IgnoreParens() : nullptr);
       if (!Lit || !Lit->isOrdinary()) {
         error(D, A.getLoc(),
-              "the argument of 'weft::parallel' must be a string literal",
-              "write [[weft::parallel(\"reduction(+: s)\")]]");
+              "the argument of 'weft::" + Name + "' must be a string literal",
+              "write [[weft::" + Name + "(\"" + exampleClauses() + "\")]]");
         return false;
       }
       syntax::Clauses C;
       syntax::ClauseError E;
-      if (!syntax::parseClauses(Lit->getString().str(), C, E)) {
+      if (!syntax::parseClauses(Lit->getString().str(), C, E) ||
+          (Sequential && !syntax::checkSequentialClauses(C, E))) {
         SourceLocation Loc = Lit->getLocationOfByte(
             static_cast<unsigned>(E.Offset), S.getSourceManager(),
             S.getLangOpts(), S.getASTContext().getTargetInfo());
@@ -77,33 +80,67 @@ protected:
   }
 
   std::string clauseText(const ParsedAttr &A) const override {
+    const std::string Prefix = Sequential ? syntax::SequentialPrefix : "";
     if (A.getNumArgs() == 0)
-      return "";
-    return cast<StringLiteral>(A.getArgAsExpr(0)->IgnoreParens())
-        ->getString()
-        .str();
+      return Prefix;
+    return Prefix + cast<StringLiteral>(A.getArgAsExpr(0)->IgnoreParens())
+                        ->getString()
+                        .str();
   }
 
 private:
+  std::string usageHint() const {
+    return "write '#pragma weft " + Name +
+           " for [clauses]' or '[[weft::" + Name +
+           "(\"clauses\")]]' right before a 'for' loop";
+  }
+  std::string exampleClauses() const {
+    return Sequential ? "if(n > 64)" : "reduction(+: s)";
+  }
+
   /// The mark as the user wrote it: the pragma's attribute tokens live in
   /// scratch space (syntax/PragmaHandler).
-  static std::string markSpelling(Sema &S, const ParsedAttr &A) {
+  std::string markSpelling(Sema &S, const ParsedAttr &A) const {
     const SourceManager &SM = S.getSourceManager();
     return A.getLoc().isMacroID() &&
                    SM.isWrittenInScratchSpace(SM.getSpellingLoc(A.getLoc()))
-               ? "'#pragma weft parallel for'"
-               : "'weft::parallel'";
+               ? "'#pragma weft " + Name + " for'"
+               : "'weft::" + Name + "'";
   }
 
-  /// True for weft::parallel; the bare [[parallel]] spelling is ignored
-  /// with the warning clang gives any unknown attribute.
-  static bool isOurs(Sema &S, const ParsedAttr &A) {
+  /// True for weft::parallel (weft::sequential); the bare spelling is
+  /// ignored with the warning clang gives any unknown attribute.
+  bool isOurs(Sema &S, const ParsedAttr &A) const {
     if (A.getScopeName() && A.getScopeName()->getName() == "weft")
       return true;
     diagnose(S.getDiagnostics(), A.getLoc(), DiagnosticsEngine::Warning,
-             "unknown attribute 'parallel' ignored",
-             "did you mean 'weft::parallel'?");
+             "unknown attribute '" + Name + "' ignored",
+             "did you mean 'weft::" + Name + "'?");
     return false;
+  }
+
+  const bool Sequential;
+  const std::string Name;
+};
+
+class ParallelAttrInfo final : public LoopMarkAttrInfo {
+public:
+  ParallelAttrInfo() : LoopMarkAttrInfo(false) {
+    // The unscoped spelling is there only so that the parser reads the
+    // argument list (it looks attributes up by their unscoped name); its use
+    // is rejected above.
+    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "weft::parallel"},
+                                     {ParsedAttr::AS_CXX11, "parallel"}};
+    Spellings = S;
+  }
+};
+
+class SequentialAttrInfo final : public LoopMarkAttrInfo {
+public:
+  SequentialAttrInfo() : LoopMarkAttrInfo(true) {
+    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "weft::sequential"},
+                                     {ParsedAttr::AS_CXX11, "sequential"}};
+    Spellings = S;
   }
 };
 
@@ -112,3 +149,5 @@ private:
 
 static ParsedAttrInfoRegistry::Add<weft::ParallelAttrInfo>
     RegisterParallelAttr("weft-parallel", "weft parallel loop mark");
+static ParsedAttrInfoRegistry::Add<weft::SequentialAttrInfo>
+    RegisterSequentialAttr("weft-sequential", "weft sequential loop mark");

@@ -1,7 +1,8 @@
-// PragmaHandler.cpp: `#pragma weft parallel for [clauses]`, which becomes
-// `[[weft::parallel("clauses")]]` by token injection, so both spellings share
-// one path from here on; and `#pragma weft region(spans...)` before a
-// statement, which becomes `if (weft::region R(spans...); true)`.
+// PragmaHandler.cpp: `#pragma weft parallel for [clauses]` and `#pragma weft
+// sequential for [clauses]`, which become `[[weft::parallel("clauses")]]`
+// and `[[weft::sequential("clauses")]]` by token injection, so both
+// spellings share one path from here on; and `#pragma weft region(spans...)`
+// before a statement, which becomes `if (weft::region R(spans...); true)`.
 #include "support/Diagnose.h"
 #include "syntax/Clauses.h"
 
@@ -34,23 +35,30 @@ public:
   void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
                     Token &FirstTok) override {
     DiagnosticsEngine &D = PP.getDiagnostics();
-    const char *Hint = "write '#pragma weft parallel for [clauses]' or "
+    const char *Hint = "write '#pragma weft parallel for [clauses]', "
+                       "'#pragma weft sequential for [clauses]' or "
                        "'#pragma weft region(spans...)'";
     Token Tok;
     PP.Lex(Tok);
     if (Tok.is(tok::identifier) &&
         Tok.getIdentifierInfo()->getName() == "region")
       return region(PP, FirstTok.getLocation(), Tok);
-    if (!Tok.is(tok::identifier) ||
-        Tok.getIdentifierInfo()->getName() != "parallel") {
+    const llvm::StringRef Kind =
+        Tok.is(tok::identifier) ? Tok.getIdentifierInfo()->getName() : "";
+    if (Kind != "parallel" && Kind != "sequential") {
       error(D, Tok.getLocation(),
-            "expected 'parallel' or 'region' after '#pragma weft'", Hint);
+            "expected 'parallel', 'sequential' or 'region' after "
+            "'#pragma weft'",
+            Hint);
       return skipToEnd(PP, Tok);
     }
+    const bool Sequential = Kind == "sequential";
     PP.Lex(Tok);
     if (!Tok.is(tok::kw_for)) {
       error(D, Tok.getLocation(),
-            "expected 'for' after '#pragma weft parallel'", Hint);
+            std::string("expected 'for' after '#pragma weft ") +
+                (Sequential ? "sequential'" : "parallel'"),
+            Hint);
       return skipToEnd(PP, Tok);
     }
 
@@ -65,7 +73,8 @@ public:
     }
     syntax::Clauses Clauses;
     syntax::ClauseError Error;
-    if (!syntax::parseClauses(Text, Clauses, Error)) {
+    if (!syntax::parseClauses(Text, Clauses, Error) ||
+        (Sequential && !syntax::checkSequentialClauses(Clauses, Error))) {
       SourceLocation Loc = Tok.getLocation(); // end of line
       for (const auto &[Offset, Origin] : Origins)
         if (Offset <= Error.Offset)
@@ -74,7 +83,8 @@ public:
       error(D, Loc, Error.Message, Error.Hint);
       return;
     }
-    inject(PP, FirstTok.getLocation(), Text);
+    inject(PP, FirstTok.getLocation(), Sequential ? "sequential" : "parallel",
+           Text);
   }
 
 private:
@@ -150,13 +160,13 @@ private:
       PP.Lex(Tok);
   }
 
-  /// Enters `[[weft::parallel("Text")]]`. The tokens are sliced out of one
+  /// Enters `[[weft::Name("Text")]]`. The tokens are sliced out of one
   /// scratch string (one CreateString per token would split them), located
   /// as an expansion of the pragma so that diagnostics point at it.
   static void inject(Preprocessor &PP, SourceLocation PragmaLoc,
-                     const std::string &Text) {
+                     const std::string &Name, const std::string &Text) {
     const std::string Literal = "\"" + escapeForLiteral(Text) + "\"";
-    const std::string Source = "[[weft::parallel(" + Literal + ")]]";
+    const std::string Source = "[[weft::" + Name + "(" + Literal + ")]]";
     Token Whole;
     Whole.startToken();
     Whole.setKind(tok::string_literal);
@@ -169,14 +179,15 @@ private:
       unsigned Offset, Length;
       const char *Identifier;
     };
-    const unsigned LitStart = 17; // after `[[weft::parallel(`
+    const unsigned NameLen = static_cast<unsigned>(Name.size());
+    const unsigned LitStart = 9 + NameLen; // after `[[weft::Name(`
     const unsigned LitLen = static_cast<unsigned>(Literal.size());
     const Piece Pieces[] = {{tok::l_square, 0, 1, nullptr},
                             {tok::l_square, 1, 1, nullptr},
                             {tok::identifier, 2, 4, "weft"},
                             {tok::coloncolon, 6, 2, nullptr},
-                            {tok::identifier, 8, 8, "parallel"},
-                            {tok::l_paren, 16, 1, nullptr},
+                            {tok::identifier, 8, NameLen, Name.c_str()},
+                            {tok::l_paren, 8 + NameLen, 1, nullptr},
                             {tok::string_literal, LitStart, LitLen, nullptr},
                             {tok::r_paren, LitStart + LitLen, 1, nullptr},
                             {tok::r_square, LitStart + LitLen + 1, 1, nullptr},

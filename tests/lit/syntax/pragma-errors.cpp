@@ -15,7 +15,7 @@ void f(std::span<float> y) {
   for (int i = 0; i < 4; ++i)
     y[i] = 0;
 
-  // CHECK: pragma-errors.cpp:[[@LINE+1]]:14: error: expected 'parallel' or 'region' after '#pragma weft'
+  // CHECK: pragma-errors.cpp:[[@LINE+1]]:14: error: expected 'parallel', 'sequential' or 'region' after '#pragma weft'
 #pragma weft paralel for
   for (int i = 0; i < 4; ++i)
     y[i] = 0;
