@@ -51,17 +51,17 @@ void factorDiagonal(std::span<float> A, int N, int Offset, int Size) {
 int jacobi(std::span<float> A, std::span<float> B, int N, int MaxSweeps) {
   int Sweeps = MaxSweeps;
   std::span<int> Taken(&Sweeps, 1);
-#pragma weft sequential for if(N > 4)
+#pragma weft sequential for if (N > 4)
   for (int T = 0; T < MaxSweeps; ++T) {
     float Change = 0;
     if (T % 2 == 0) {
-#pragma weft parallel for reduction(max: Change)
+#pragma weft parallel for reduction(max : Change)
       for (int I = 1; I < N - 1; ++I) {
         B[I] = 0.5f * (A[I - 1] + A[I + 1]);
         Change = std::fmax(Change, std::fabs(B[I] - A[I]));
       }
     } else {
-#pragma weft parallel for reduction(max: Change)
+#pragma weft parallel for reduction(max : Change)
       for (int I = 1; I < N - 1; ++I) {
         A[I] = 0.5f * (B[I - 1] + B[I + 1]);
         Change = std::fmax(Change, std::fabs(A[I] - B[I]));
