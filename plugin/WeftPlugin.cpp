@@ -19,8 +19,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
-
 using namespace clang;
 
 namespace weft {
@@ -211,13 +209,16 @@ private:
     for (std::size_t I = 0; I < Levels.size(); ++I) {
       const unsigned D = Levels[I]->Depth;
       const map::LevelMapping &L = Chosen.Levels[D];
-      std::string Text = "weft: level " + std::to_string(D) + " (" +
-                         Levels[I]->IndexName + "): " + map::describe(L);
-      if (D == 0 && R.Clauses.Sequential)
-        Text = "weft: sequential loop: its iterations run in order on the "
-               "device, in one block of threads that the marked loops "
-               "inside share";
-      else
+      // A sequential loop's level is its one block: no mapping to explain.
+      const bool SequentialRoot = D == 0 && R.Nest.Sequential;
+      std::string Text =
+          SequentialRoot
+              ? "weft: sequential loop: its iterations run in order on the "
+                "device, in one block of threads that the marked loops "
+                "inside share"
+              : "weft: level " + std::to_string(D) + " (" +
+                    Levels[I]->IndexName + "): " + map::describe(L);
+      if (!SequentialRoot)
         for (const std::string &Why : L.Reasons)
           Text += "; " + Why;
       for (const ir::ReplacedElement &E : P.Registers)
@@ -247,11 +248,8 @@ private:
                   " register tile of outputs from fragments of the tiles";
       }
       if (D == 0) {
-        for (std::size_t J = 0; J < Chosen.Assumptions.size(); ++J)
-          if (std::find(
-                  Chosen.Assumptions.begin(), Chosen.Assumptions.begin() + J,
-                  Chosen.Assumptions[J]) == Chosen.Assumptions.begin() + J)
-            Text += "; " + Chosen.Assumptions[J]; // once each
+        for (const std::string &A : Chosen.Assumptions)
+          Text += "; " + A;
         Text += "; kernel " + K.Name;
       }
       diagnose(CI.getDiagnostics(), R.LevelLocations[I],

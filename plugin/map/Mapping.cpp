@@ -136,10 +136,14 @@ private:
         const std::int64_t Span = *Hi - *Lo + (L->Inclusive ? 1 : 0);
         Extent = std::max<std::int64_t>(0, (Span + L->Step - 1) / L->Step);
       } else {
-        Result.Assumptions.push_back("the extent of level " +
-                                     std::to_string(L->Depth) + " (" +
-                                     L->IndexName + ") is assumed to be " +
-                                     std::to_string(In.DefaultExtent));
+        // Sibling levels of one name (a sequential loop's) say it once.
+        std::string Assumed = "the extent of level " +
+                              std::to_string(L->Depth) + " (" + L->IndexName +
+                              ") is assumed to be " +
+                              std::to_string(In.DefaultExtent);
+        if (std::find(Result.Assumptions.begin(), Result.Assumptions.end(),
+                      Assumed) == Result.Assumptions.end())
+          Result.Assumptions.push_back(std::move(Assumed));
       }
       D.Extent = std::max(D.Extent, Extent);
       if (L->Depth > 0 &&

@@ -72,16 +72,13 @@ void Residency::update(const void *Host, const RowBlock &Rows, bool ToDevice) {
     return; // Not resident: the host copy is the only one.
   const std::size_t Offset = static_cast<const char *>(Host) - R->Host;
   // Rows that meet are one range: one copy, the fastest on every API.
-  const RowBlock Block = Rows.RowBytes >= Rows.PitchBytes || Rows.Rows == 1
-                             ? RowBlock{Extent, 1, Extent}
-                             : Rows;
+  const bool OneRange = Rows.Rows == 1 || Rows.RowBytes >= Rows.PitchBytes;
+  const DevicePtr Device = R->Device + Offset;
   void *HostBlock = const_cast<void *>(Host);
-  Status S =
-      Block.Rows == 1
-          ? (ToDevice ? Data.toDevice(R->Device + Offset, Host, Extent)
-                      : Data.toHost(HostBlock, R->Device + Offset, Extent))
-          : (ToDevice ? Data.rowsToDevice(R->Device + Offset, Host, Block)
-                      : Data.rowsToHost(HostBlock, R->Device + Offset, Block));
+  Status S = OneRange ? (ToDevice ? Data.toDevice(Device, Host, Extent)
+                                  : Data.toHost(HostBlock, Device, Extent))
+                      : (ToDevice ? Data.rowsToDevice(Device, Host, Rows)
+                                  : Data.rowsToHost(HostBlock, Device, Rows));
   if (!S.empty()) {
     warn("a weft::region update failed (" + S +
          "); the host data is no longer reliable");
