@@ -14,6 +14,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace weft::compat {
@@ -54,12 +55,22 @@ protected:
                               const clang::Stmt *St) const = 0;
   /// The clause text of the attribute, already validated.
   virtual std::string clauseText(const clang::ParsedAttr &A) const = 0;
+  /// Diagnoses A, a second mark on a loop that has one.
+  virtual void diagnoseSecondMark(clang::Sema &S,
+                                  const clang::ParsedAttr &A) const = 0;
 
 public:
 #if CLANG_VERSION_MAJOR >= 20
   bool diagAppertainsToStmt(clang::Sema &S, const clang::ParsedAttr &A,
                             const clang::Stmt *St) const override {
-    return checkStatement(S, A, St);
+    if (!checkStatement(S, A, St))
+      return false;
+    // Parsing sees each loop once (instantiation copies its attributes).
+    static std::set<const clang::Stmt *> Marked;
+    if (Marked.insert(St).second)
+      return true;
+    diagnoseSecondMark(S, A);
+    return false;
   }
   AttrHandling handleStmtAttribute(clang::Sema &S, clang::Stmt *St,
                                    const clang::ParsedAttr &A,
@@ -72,8 +83,9 @@ public:
 #else
   bool diagAppertainsToStmt(clang::Sema &S, const clang::ParsedAttr &A,
                             const clang::Stmt *St) const override {
-    if (checkStatement(S, A, St))
-      marksByLocation()[loopLocation(St)] = clauseText(A);
+    if (checkStatement(S, A, St) &&
+        !marksByLocation().emplace(loopLocation(St), clauseText(A)).second)
+      diagnoseSecondMark(S, A);
     // Dropped without a diagnostic: the mark lives in marksByLocation().
     return false;
   }

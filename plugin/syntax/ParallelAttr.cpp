@@ -79,6 +79,13 @@ protected:
     return true;
   }
 
+  void diagnoseSecondMark(Sema &S, const ParsedAttr &A) const override {
+    error(S.getDiagnostics(), A.getLoc(),
+          markSpelling(S, A) + " marks a loop that has a weft mark already",
+          "keep one mark: 'parallel' for a loop whose iterations are "
+          "independent, 'sequential' for one whose iterations run in order");
+  }
+
   std::string clauseText(const ParsedAttr &A) const override {
     const std::string Prefix = Sequential ? syntax::SequentialPrefix : "";
     if (A.getNumArgs() == 0)

@@ -81,5 +81,17 @@ void errors(std::span<float> y, int n) {
   [[sequential]]
   for (int k = 0; k < n; ++k)
     y[k] = 0;
+
+  // Two marks on one loop: the second is an error, in either order.
+  // CHECK-DAG: sequential.cpp:[[@LINE+3]]:9: error: '#pragma weft sequential for' marks a loop that has a weft mark already
+  // CHECK-DAG: note: keep one mark: 'parallel' for a loop whose iterations are independent, 'sequential' for one whose iterations run in order
+#pragma weft parallel for
+#pragma weft sequential for
+  for (int k = 0; k < n; ++k)
+    y[k] = 1;
+  // CHECK-DAG: sequential.cpp:[[@LINE+1]]:26: error: 'weft::parallel' marks a loop that has a weft mark already
+  [[weft::sequential]] [[weft::parallel]]
+  for (int k = 0; k < n; ++k)
+    y[k] = 2;
 }
 #endif
