@@ -21,6 +21,12 @@ struct LaunchArg {
 bool launchKernel(const char *Descriptor, const char *Source,
                   const LaunchArg *Args, std::size_t NumArgs) noexcept;
 
+/// The host loop of Descriptor is about to run on Args (its if clause was
+/// false): what a region keeps on the device is copied back first, and
+/// what the loop writes is copied to the device when a launch needs it.
+void hostLoop(const char *Descriptor, const char *Source, const LaunchArg *Args,
+              std::size_t NumArgs) noexcept;
+
 /// Host memory a region keeps resident on the device.
 struct ResidentRange {
   void *Data;

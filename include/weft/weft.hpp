@@ -182,6 +182,22 @@ constexpr bool launch(const char *Descriptor, const char *Source,
   return launchKernel(Descriptor, Source, ArgArray, sizeof...(Args));
 }
 
+/// A loop with `if(condition)`: the plugin writes `if (!launchIf(condition,
+/// ...)) <loop>`. When the condition is false the host loop runs, on host
+/// data made current first (hostLoop).
+template <class... Args>
+constexpr bool launchIf(bool Condition, const char *Descriptor,
+                        const char *Source, Args &&...Captures) {
+  if (std::is_constant_evaluated())
+    return false;
+  const LaunchArg ArgArray[sizeof...(Args) + 1] = {makeLaunchArg(Captures)...,
+                                                   LaunchArg{nullptr, 0, 0}};
+  if (Condition)
+    return launchKernel(Descriptor, Source, ArgArray, sizeof...(Args));
+  hostLoop(Descriptor, Source, ArgArray, sizeof...(Args));
+  return false;
+}
+
 } // namespace detail
 
 /// A block of a row-major matrix: Rows rows of Columns elements, Pitch

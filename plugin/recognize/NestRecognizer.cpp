@@ -14,6 +14,8 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
       Failed)
     return std::nullopt;
   checkReducedArrayUses();
+  if (R.Clauses.If)
+    R.Condition = conditionExpr(R.Clauses.If->Value, Loop->getBeginLoc());
   if (Failed)
     return std::nullopt;
   // An extent clause for a pointer the loop does not index is a typo, or

@@ -38,6 +38,9 @@ struct RecognizedNest {
   /// Per parameter, how the rewrite passes it.
   std::vector<Capture> Captures;
   syntax::Clauses Clauses;
+  /// The if clause's condition (a bool), or null: the launch runs the host
+  /// loop when it is false.
+  clang::Expr *Condition = nullptr;
   /// Where each level's loop is, in the order of ir::levels().
   std::vector<clang::SourceLocation> LevelLocations;
 };

@@ -4,6 +4,10 @@
 // flattened so that the affine analysis sees one index.
 #include "recognize/Recognizer.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+
 namespace weft::recognize {
 
 std::optional<Recognizer::DataShape> Recognizer::dataShape(QualType T) const {
@@ -138,16 +142,65 @@ bool visibleDecls(const Stmt *S, const Stmt *Target, llvm::StringRef Name,
 }
 
 BinaryOperatorKind binaryKind(llvm::StringRef Op) {
-  return Op == "+"   ? BO_Add
-         : Op == "-" ? BO_Sub
-         : Op == "*" ? BO_Mul
-         : Op == "/" ? BO_Div
-                     : BO_Rem;
+  return llvm::StringSwitch<BinaryOperatorKind>(Op)
+      .Case("+", BO_Add)
+      .Case("-", BO_Sub)
+      .Case("*", BO_Mul)
+      .Case("/", BO_Div)
+      .Case("%", BO_Rem)
+      .Case("<<", BO_Shl)
+      .Case(">>", BO_Shr)
+      .Case("<", BO_LT)
+      .Case("<=", BO_LE)
+      .Case(">", BO_GT)
+      .Case(">=", BO_GE)
+      .Case("==", BO_EQ)
+      .Case("!=", BO_NE)
+      .Case("&", BO_And)
+      .Case("^", BO_Xor)
+      .Case("|", BO_Or)
+      .Case("&&", BO_LAnd)
+      .Default(BO_LOr);
+}
+
+/// The value of the constant template parameter Name in the instantiation
+/// F: of its own template, or of a class template around it.
+std::optional<TemplateArgument> templateArgument(const FunctionDecl *F,
+                                                 llvm::StringRef Name) {
+  auto Find = [&](const TemplateParameterList *Params,
+                  llvm::ArrayRef<TemplateArgument> Args)
+      -> std::optional<TemplateArgument> {
+    for (unsigned I = 0; I < Params->size() && I < Args.size(); ++I)
+      if (const auto *P =
+              dyn_cast<NonTypeTemplateParmDecl>(Params->getParam(I));
+          P && P->getIdentifier() && P->getName() == Name &&
+          Args[I].getKind() == TemplateArgument::Integral)
+        return Args[I];
+    return std::nullopt;
+  };
+  if (const FunctionTemplateSpecializationInfo *Info =
+          F->getTemplateSpecializationInfo())
+    if (auto A = Find(Info->getTemplate()->getTemplateParameters(),
+                      Info->TemplateArguments->asArray()))
+      return A;
+  for (const DeclContext *DC = F->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(DC))
+      if (auto A = Find(Spec->getSpecializedTemplate()->getTemplateParameters(),
+                        Spec->getTemplateArgs().asArray()))
+        return A;
+  return std::nullopt;
+}
+
+UnaryOperatorKind unaryKind(llvm::StringRef Op) {
+  return Op == "!" ? UO_LNot : Op == "-" ? UO_Minus : UO_Not;
 }
 
 } // namespace
 
-Expr *Recognizer::extentName(const syntax::ExtentToken &T, SourceLocation Loc) {
+Expr *Recognizer::hostName(const syntax::ExprToken &T, SourceLocation Loc,
+                           llvm::StringRef Clause) {
+  if (T.Text == "true" || T.Text == "false")
+    return CXXBoolLiteralExpr::Create(Ctx, T.Text == "true", Ctx.BoolTy, Loc);
   // A local or parameter of the function, then a member of its class, then
   // a variable of the namespaces around it.
   const ValueDecl *Found = nullptr;
@@ -157,6 +210,17 @@ Expr *Recognizer::extentName(const syntax::ExtentToken &T, SourceLocation Loc) {
         Found = P;
     if (Function->getBody())
       visibleDecls(Function->getBody(), Loop, T.Text, Found);
+  }
+  // In a lambda, a variable of the functions around it that it captures.
+  bool Captured = false;
+  if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Function);
+      !Found && Method && Method->getParent()->isLambda()) {
+    llvm::DenseMap<const ValueDecl *, FieldDecl *> Fields;
+    FieldDecl *ThisField = nullptr;
+    Method->getParent()->getCaptureFields(Fields, ThisField);
+    for (const auto &[V, Field] : Fields)
+      if (V->getIdentifier() && V->getName() == T.Text)
+        Found = V, Captured = true;
   }
   if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Function);
       !Found && Method && Method->isInstance())
@@ -169,53 +233,141 @@ Expr *Recognizer::extentName(const syntax::ExtentToken &T, SourceLocation Loc) {
                                           const_cast<FieldDecl *>(F),
                                           F->getType(), VK_LValue, OK_Ordinary);
       }
+  if (std::optional<TemplateArgument> Value =
+          Found || !Function ? std::nullopt
+                             : templateArgument(Function, T.Text)) {
+    // A template's constant: its value in this instantiation.
+    const llvm::APSInt &V = Value->getAsIntegral();
+    QualType Type = Value->getIntegralType();
+    if (Type->isBooleanType())
+      return CXXBoolLiteralExpr::Create(Ctx, V.getBoolValue(), Ctx.BoolTy, Loc);
+    if (const auto *Enum = Type->getAs<EnumType>())
+      Type = Enum->getDecl()->getIntegerType();
+    return IntegerLiteral::Create(Ctx, V.extOrTrunc(Ctx.getIntWidth(Type)),
+                                  Type, Loc);
+  }
   for (const DeclContext *DC = Function ? Function->getDeclContext() : nullptr;
        !Found && DC; DC = DC->getParent())
     for (const NamedDecl *D : DC->lookup(&Ctx.Idents.get(T.Text)))
       if (isa<VarDecl, EnumConstantDecl>(D))
         Found = cast<ValueDecl>(D);
   if (!Found) {
-    fail(Loc, "no variable '" + T.Text + "' is visible at this loop",
-         "an extent is an integer expression of the variables in scope "
-         "and constants");
+    fail(Loc,
+         "no variable '" + T.Text + "' is visible at this loop (in '" +
+             Clause.str() + "')",
+         "'" + Clause.str() +
+             "' takes the variables in scope at the loop (in a lambda, "
+             "those it captures) and constants");
     return nullptr;
   }
   QualType Type = Found->getType().getNonReferenceType();
   return DeclRefExpr::Create(
       Ctx, NestedNameSpecifierLoc(), SourceLocation(),
-      const_cast<ValueDecl *>(Found), /*RefersToEnclosing=*/false, Loc, Type,
+      const_cast<ValueDecl *>(Found), Captured, Loc, Type,
       isa<EnumConstantDecl>(Found) ? VK_PRValue : VK_LValue);
 }
 
-const Expr *Recognizer::extentExpr(const syntax::Extent &E,
-                                   llvm::StringRef Pointer,
-                                   SourceLocation Loc) {
+Expr *Recognizer::hostNumber(llvm::StringRef Text, SourceLocation Loc,
+                             bool SizeConstants) {
+  const std::size_t SuffixAt = Text.find_last_not_of("uUlLfF") + 1;
+  const std::string Digits = Text.substr(0, SuffixAt).str();
+  const std::string Suffix = Text.substr(SuffixAt).lower();
+  if (Digits.find_first_not_of("0123456789") != std::string::npos) {
+    QualType Type = Suffix == "f"   ? Ctx.FloatTy
+                    : Suffix == "l" ? Ctx.LongDoubleTy
+                                    : Ctx.DoubleTy;
+    llvm::APFloat V(Ctx.getFloatTypeSemantics(Type), Digits);
+    return FloatingLiteral::Create(Ctx, V, /*isexact=*/false, Type, Loc);
+  }
+  // C's type for a decimal constant: the first that holds it of int, long,
+  // long long (unsigned ones with a u; from long with an l, from long long
+  // with ll). The parser allows 18 digits.
+  const unsigned long long V = std::stoull(Digits);
+  const bool Unsigned = Suffix.find('u') != std::string::npos;
+  const auto Longs = std::count(Suffix.begin(), Suffix.end(), 'l');
+  QualType Type = Ctx.LongLongTy;
+  if (SizeConstants) {
+    Type = Ctx.getSizeType();
+  } else {
+    const QualType Signed[] = {Ctx.IntTy, Ctx.LongTy, Ctx.LongLongTy};
+    const QualType Unsigneds[] = {Ctx.UnsignedIntTy, Ctx.UnsignedLongTy,
+                                  Ctx.UnsignedLongLongTy};
+    for (auto I = Longs; I < 3; ++I) {
+      const QualType Candidate = Unsigned ? Unsigneds[I] : Signed[I];
+      const unsigned Bits = Ctx.getIntWidth(Candidate) - (Unsigned ? 0 : 1);
+      if (Bits >= 64 || V < (1ULL << Bits)) {
+        Type = Candidate;
+        break;
+      }
+    }
+  }
+  return IntegerLiteral::Create(Ctx, llvm::APInt(Ctx.getTypeSize(Type), V),
+                                Type, Loc);
+}
+
+Expr *Recognizer::hostExpr(const syntax::HostExpr &E, SourceLocation Loc,
+                           llvm::StringRef Clause, bool SizeConstants) {
   Sema::ContextRAII InFunction(S, const_cast<FunctionDecl *>(Function));
   std::vector<Expr *> Stack;
-  for (const syntax::ExtentToken &T : E.Postfix) {
-    if (T.Kind == syntax::ExtentToken::Number) {
-      const unsigned Bits = Ctx.getTypeSize(Ctx.getSizeType());
-      llvm::APInt V(Bits, T.Text, 10);
-      Stack.push_back(IntegerLiteral::Create(Ctx, V, Ctx.getSizeType(), Loc));
-    } else if (T.Kind == syntax::ExtentToken::Name) {
-      Expr *N = extentName(T, Loc);
-      if (!N)
+  for (const syntax::ExprToken &T : E.Postfix) {
+    ExprResult Built;
+    if (T.Kind == syntax::ExprToken::Number) {
+      Built = hostNumber(T.Text, Loc, SizeConstants);
+    } else if (T.Kind == syntax::ExprToken::Name) {
+      Built = hostName(T, Loc, Clause);
+      if (!Built.get())
         return nullptr;
-      Stack.push_back(N);
+    } else if (T.Kind == syntax::ExprToken::Unary) {
+      Expr *Operand = Stack.back();
+      Stack.pop_back();
+      Built = S.BuildUnaryOp(nullptr, Loc, unaryKind(T.Text), Operand);
     } else {
       Expr *R = Stack.back();
       Stack.pop_back();
       Expr *L = Stack.back();
       Stack.pop_back();
-      ExprResult B = S.BuildBinOp(nullptr, Loc, binaryKind(T.Text), L, R);
-      if (B.isInvalid())
-        return fail(Loc, "the extent '" + E.Text + "' of '" + Pointer.str() +
-                             "' is not an integer expression"),
-               nullptr;
-      Stack.push_back(B.get());
+      Built = S.BuildBinOp(nullptr, Loc, binaryKind(T.Text), L, R);
     }
+    if (Built.isInvalid() || !Built.get())
+      return fail(Loc,
+                  "'" + E.Text + "' in '" + Clause.str() +
+                      "' is not an expression of numbers",
+                  "'" + Clause.str() +
+                      "' takes arithmetic variables and constants"),
+             nullptr;
+    Stack.push_back(Built.get());
   }
-  Expr *Result = Stack.back();
+  return Stack.back();
+}
+
+Expr *Recognizer::conditionExpr(const syntax::HostExpr &E, SourceLocation Loc) {
+  Expr *Condition = hostExpr(E, Loc, "if", /*SizeConstants=*/false);
+  if (!Condition)
+    return nullptr;
+  QualType Type = Condition->getType();
+  if (!Type->isArithmeticType() && !Type->isPointerType() &&
+      !Type->isEnumeralType())
+    return fail(Loc,
+                "the condition '" + E.Text + "' of 'if' is of type '" +
+                    Type.getAsString(Ctx.getPrintingPolicy()) +
+                    "', not a number, bool or pointer",
+                "compute the condition into a bool before the loop"),
+           nullptr;
+  Sema::ContextRAII InFunction(S, const_cast<FunctionDecl *>(Function));
+  ExprResult AsBool = S.PerformContextuallyConvertToBool(Condition);
+  if (AsBool.isInvalid())
+    return fail(Loc, "the condition '" + E.Text + "' of 'if' is not a bool",
+                "compute the condition into a bool before the loop"),
+           nullptr;
+  return AsBool.get();
+}
+
+const Expr *Recognizer::extentExpr(const syntax::Extent &E,
+                                   llvm::StringRef Pointer,
+                                   SourceLocation Loc) {
+  Expr *Result = hostExpr(E, Loc, "extent", /*SizeConstants=*/true);
+  if (!Result)
+    return nullptr;
   if (!Result->getType()->isIntegerType())
     return fail(Loc,
                 "the extent '" + E.Text + "' of '" + Pointer.str() +

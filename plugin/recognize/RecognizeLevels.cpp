@@ -30,6 +30,12 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
                 "an extent clause belongs on the outermost marked loop",
                 "move extent(...) to the mark of the nest's first loop"),
            false;
+  if (L.Depth > 0 && Clauses.If)
+    return fail(Loop->getBeginLoc(),
+                "an if clause belongs on the outermost marked loop: the nest "
+                "runs as one kernel or on the host as a whole",
+                "move if(...) to the mark of the nest's first loop"),
+           false;
   L.Location = locationText(SM, compat::loopLocation(Loop));
   LevelLocations.push_back(Loop->getBeginLoc());
   if (L.Depth >= 4)

@@ -170,8 +170,21 @@ private:
   /// An extent, as an expression the launch evaluates; null after an error.
   const Expr *extentExpr(const syntax::Extent &E, llvm::StringRef Pointer,
                          SourceLocation Loc);
-  /// A variable an extent names, as a reference at the loop.
-  Expr *extentName(const syntax::ExtentToken &T, SourceLocation Loc);
+  /// The condition of an if clause, as the launch's first argument (a
+  /// bool); null after an error.
+  Expr *conditionExpr(const syntax::HostExpr &E, SourceLocation Loc);
+  /// A host expression of a clause, built by Sema at the loop; Clause names
+  /// it in diagnostics. SizeConstants: integer constants are size_t (an
+  /// extent), else typed as C types them. Null after an error.
+  Expr *hostExpr(const syntax::HostExpr &E, SourceLocation Loc,
+                 llvm::StringRef Clause, bool SizeConstants);
+  /// A constant of a host expression, typed as C types it (as size_t where
+  /// SizeConstants).
+  Expr *hostNumber(llvm::StringRef Text, SourceLocation Loc,
+                   bool SizeConstants);
+  /// A variable a host expression names, as a reference at the loop.
+  Expr *hostName(const syntax::ExprToken &T, SourceLocation Loc,
+                 llvm::StringRef Clause);
 
   /// The captured data a subscript or size() applies to.
   std::optional<unsigned> spanOperand(const Expr *E);

@@ -96,13 +96,25 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
       Weft ? dyn_cast_or_null<NamespaceDecl>(lookupIn(
                  S, Weft, "detail", Sema::LookupNamespaceName, DetailLookup))
            : nullptr;
-  LookupResult Launch(S, &Ctx.Idents.get("launch"), Loc,
-                      Sema::LookupOrdinaryName);
-  if (!Detail ||
-      !lookupIn(S, Detail, "launch", Sema::LookupOrdinaryName, Launch)) {
+  if (!Detail) {
     error(Ctx.getDiagnostics(), Loc,
           "a weft loop needs the declarations of <weft/weft.hpp>",
           "add '#include <weft/weft.hpp>' to this file");
+    return nullptr;
+  }
+  const char *Older = "this <weft/weft.hpp> is older than the plugin";
+  const char *Installed = "use the weft headers installed with this plugin";
+  // With an if clause, weft::detail::launchIf(condition, ...): the
+  // condition is evaluated once, before the loop, as OpenMP's is.
+  const char *Entry = Nest.Condition ? "launchIf" : "launch";
+  LookupResult Launch(S, &Ctx.Idents.get(Entry), Loc, Sema::LookupOrdinaryName);
+  if (!lookupIn(S, Detail, Entry, Sema::LookupOrdinaryName, Launch)) {
+    error(Ctx.getDiagnostics(), Loc,
+          Nest.Condition ? Older
+                         : "a weft loop needs the declarations of "
+                           "<weft/weft.hpp>",
+          Nest.Condition ? Installed
+                         : "add '#include <weft/weft.hpp>' to this file");
     return nullptr;
   }
   CXXScopeSpec NoScope;
@@ -111,9 +123,9 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   if (Callee.isInvalid())
     return nullptr;
 
-  const char *Older = "this <weft/weft.hpp> is older than the plugin";
-  const char *Installed = "use the weft headers installed with this plugin";
   llvm::SmallVector<Expr *, 8> Args;
+  if (Nest.Condition)
+    Args.push_back(Nest.Condition);
   Args.push_back(compat::makeStringLiteral(Ctx, Descriptor, Loc));
   Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
   for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {

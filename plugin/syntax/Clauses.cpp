@@ -1,6 +1,7 @@
 // Clauses.cpp: a hand-written parser for the clause grammar in Clauses.h.
 #include "syntax/Clauses.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <optional>
@@ -149,20 +150,8 @@ private:
       if (!once(Out.Split, Name, At) || !number(Out.Split->Value, "split"))
         return false;
     } else if (Name == "if") {
-      if (!once(Out.If, Name, At))
+      if (!once(Out.If, Name, At) || !hostExpr(Out.If->Value, 0, "if"))
         return false;
-      // Balanced text up to the closing parenthesis.
-      std::size_t Start = Pos;
-      int Depth = 0;
-      for (; Pos < Text.size(); ++Pos) {
-        if (Text[Pos] == '(')
-          ++Depth;
-        else if (Text[Pos] == ')' && Depth-- == 0)
-          break;
-      }
-      Out.If->Value = Text.substr(Start, Pos - Start);
-      if (Out.If->Value.find_first_not_of(" \t") == std::string::npos)
-        return fail(Start, "'if' needs a condition");
     } else {
       return fail(At, "unknown clause '" + Name + "'", ClauseList);
     }
@@ -248,60 +237,181 @@ private:
       E.Pointers.push_back(P);
       skipSpace();
     } while (Pos < Text.size() && Text[Pos] == ',' && ++Pos);
-    if (!expect(':', "after the pointers of 'extent'"))
+    if (!expect(':', "after the pointers of 'extent'") ||
+        !hostExpr(E, SumLevel, "extent"))
       return false;
-    skipSpace();
-    const std::size_t Start = Pos;
-    if (!extentSum(E.Postfix))
-      return false;
-    E.Text = Text.substr(Start, Pos - Start);
-    while (!E.Text.empty() &&
-           std::isspace(static_cast<unsigned char>(E.Text.back())))
-      E.Text.pop_back();
     Out.Extents.push_back(std::move(E));
     return true;
   }
 
-  // extent expression: sum := product (('+'|'-') product)*;
-  // product := factor (('*'|'/'|'%') factor)*; factor := number | name |
-  // '(' sum ')'. Written out in postfix order.
-  bool extentSum(std::vector<ExtentToken> &Out) { return extentLevel(Out, 0); }
-
-  /// Level 0 is a sum of products, 1 a product of factors.
-  bool extentLevel(std::vector<ExtentToken> &Out, int Level) {
-    static const char *const Operators[] = {"+-", "*/%"};
-    auto Operand = [&] {
-      return Level == 0 ? extentLevel(Out, 1) : extentFactor(Out);
-    };
-    if (!Operand())
+  // A host expression, by precedence climbing over C's binary operators
+  // (Levels, loosest first), then unary ! - ~, then a number, a name or a
+  // parenthesized expression; written out in postfix order. An extent
+  // starts at the sums.
+  static constexpr int SumLevel = 8;
+  bool hostExpr(HostExpr &Out, int Level, const char *Clause) {
+    skipSpace();
+    const std::size_t Start = Pos;
+    if (!binary(Out.Postfix, Level, Level, Clause))
       return false;
-    while ((skipSpace(), Pos < Text.size()) &&
-           std::strchr(Operators[Level], Text[Pos]) && Text[Pos] != '\0') {
-      ExtentToken Op{ExtentToken::Operator, std::string(1, Text[Pos]), Pos};
-      ++Pos;
-      if (!Operand())
-        return false;
-      Out.push_back(Op);
-    }
+    Out.Text = Text.substr(Start, Pos - Start);
+    while (!Out.Text.empty() &&
+           std::isspace(static_cast<unsigned char>(Out.Text.back())))
+      Out.Text.pop_back();
     return true;
   }
 
-  bool extentFactor(std::vector<ExtentToken> &Out) {
+  /// The operator at Pos, the longest that matches, or "".
+  std::string peekOperator() {
+    static const char *const Operators[] = {
+        "||", "&&", "==", "!=", "<=", ">=", "<<", ">>", "|", "^",
+        "&",  "<",  ">",  "+",  "-",  "*",  "/",  "%",  "!", "~"};
+    skipSpace();
+    for (const char *Op : Operators)
+      if (Text.compare(Pos, std::strlen(Op), Op) == 0)
+        return Op;
+    return "";
+  }
+
+  bool binary(std::vector<ExprToken> &Out, int Level, int Top,
+              const char *Clause) {
+    static const std::vector<std::vector<std::string>> Levels = {
+        {"||"},
+        {"&&"},
+        {"|"},
+        {"^"},
+        {"&"},
+        {"==", "!="},
+        {"<", "<=", ">", ">="},
+        {"<<", ">>"},
+        {"+", "-"},
+        {"*", "/", "%"}};
+    if (Level == static_cast<int>(Levels.size()))
+      return unary(Out, Top, Clause);
+    if (!binary(Out, Level + 1, Top, Clause))
+      return false;
+    while (true) {
+      const std::string Op = peekOperator();
+      const std::vector<std::string> &Here = Levels[Level];
+      if (std::find(Here.begin(), Here.end(), Op) == Here.end())
+        return true;
+      ExprToken Token{ExprToken::Binary, Op, Pos};
+      Pos += Op.size();
+      if (!binary(Out, Level + 1, Top, Clause))
+        return false;
+      Out.push_back(Token);
+    }
+  }
+
+  bool unary(std::vector<ExprToken> &Out, int Top, const char *Clause) {
+    const std::string Op = peekOperator();
+    if (Top == 0 && (Op == "!" || Op == "-" || Op == "~")) {
+      ExprToken Token{ExprToken::Unary, Op, Pos};
+      ++Pos;
+      if (!unary(Out, Top, Clause))
+        return false;
+      Out.push_back(Token);
+      return true;
+    }
+    return factor(Out, Top, Clause);
+  }
+
+  bool factor(std::vector<ExprToken> &Out, int Top, const char *Clause) {
+    const bool Extent = Top != 0;
+    const std::string Hint =
+        Extent ? "an extent is an integer expression of variables and "
+                 "constants with + - * / %, such as extent(p: rows * cols)"
+               : "a condition is an expression of variables and constants "
+                 "with C's operators, such as if(n * m > 4096 && !debug); "
+                 "compute anything else into a variable before the loop";
     skipSpace();
     const std::size_t At = Pos;
     if (Pos < Text.size() && Text[Pos] == '(') {
       ++Pos;
-      return extentSum(Out) && expect(')', "in the extent");
+      return binary(Out, Top, Top, Clause) &&
+             expect(')', (std::string("in the ") + Clause).c_str());
     }
+    if (Pos < Text.size() &&
+        std::isdigit(static_cast<unsigned char>(Text[Pos])))
+      return literal(Out, Extent);
     std::string W = word();
     if (W.empty())
-      return fail(At, "expected a number or a variable in the extent",
-                  "an extent is an integer expression of variables and "
-                  "constants with + - * / %, such as extent(p: rows * cols)");
-    const bool Number = std::isdigit(static_cast<unsigned char>(W[0]));
-    if (Number && W.find_first_not_of("0123456789") != std::string::npos)
-      return fail(At, "'" + W + "' is not a decimal integer");
-    Out.push_back({Number ? ExtentToken::Number : ExtentToken::Name, W, At});
+      return fail(At,
+                  std::string("expected a number or a variable in '") + Clause +
+                      "'",
+                  Hint);
+    skipSpace();
+    if (Pos < Text.size() && std::strchr(".([", Text[Pos]) && Text[Pos] != '\0')
+      return fail(Pos,
+                  std::string("'") + Clause +
+                      "' takes variables and constants, not members, calls "
+                      "or elements",
+                  Hint);
+    if (Text.compare(Pos, 2, "->") == 0)
+      return fail(Pos,
+                  std::string("'") + Clause +
+                      "' takes variables and constants, not members",
+                  Hint);
+    Out.push_back({ExprToken::Name, W, At});
+    return true;
+  }
+
+  /// A decimal integer; in a condition also a floating-point constant.
+  bool literal(std::vector<ExprToken> &Out, bool Extent) {
+    const std::size_t At = Pos;
+    auto Digits = [&] {
+      while (Pos < Text.size() &&
+             std::isdigit(static_cast<unsigned char>(Text[Pos])))
+        ++Pos;
+    };
+    Digits();
+    bool Integer = true;
+    if (Pos < Text.size() && Text[Pos] == '.') {
+      ++Pos;
+      Digits();
+      Integer = false;
+    }
+    if (Pos < Text.size() && (Text[Pos] == 'e' || Text[Pos] == 'E')) {
+      std::size_t Sign = Pos + 1;
+      if (Sign < Text.size() && (Text[Sign] == '+' || Text[Sign] == '-'))
+        ++Sign;
+      if (Sign < Text.size() &&
+          std::isdigit(static_cast<unsigned char>(Text[Sign]))) {
+        Pos = Sign;
+        Digits();
+        Integer = false;
+      }
+    }
+    // C's suffixes: u, l, ll and their combinations; f or l after a
+    // floating-point constant.
+    const std::size_t SuffixAt = Pos;
+    while (!Extent && Pos < Text.size() && std::strchr("uUlLfF", Text[Pos]) &&
+           Text[Pos] != '\0')
+      ++Pos;
+    std::string Suffix = Text.substr(SuffixAt, Pos - SuffixAt);
+    for (char &C : Suffix)
+      C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+    static const char *const IntegerSuffixes[] = {"",   "u",  "l",   "ul",
+                                                  "lu", "ll", "ull", "llu"};
+    const bool SuffixFits =
+        Integer
+            ? std::find(std::begin(IntegerSuffixes), std::end(IntegerSuffixes),
+                        Suffix) != std::end(IntegerSuffixes)
+            : Suffix.empty() || Suffix == "f" || Suffix == "l";
+    const std::string Number = Text.substr(At, Pos - At);
+    // Another suffix, hex digits, a name that starts with a digit.
+    if (!SuffixFits ||
+        (Pos < Text.size() &&
+         (std::isalnum(static_cast<unsigned char>(Text[Pos])) ||
+          Text[Pos] == '_' || Text[Pos] == '.')) ||
+        (Extent && !Integer)) {
+      word();
+      return fail(At, "'" + Text.substr(At, Pos - At) + "' is not a decimal " +
+                          (Extent ? "integer" : "number"));
+    }
+    if (Integer && SuffixAt - At > 18)
+      return fail(At, "'" + Number + "' has more than 18 digits");
+    Out.push_back({ExprToken::Number, Number, At});
     return true;
   }
 

@@ -18,20 +18,26 @@ struct Reduction {
   std::size_t Offset = 0;
 };
 
-/// One token of an extent, in postfix order: a number, a variable's name,
-/// or one of + - * / % applied to the two values before it.
-struct ExtentToken {
-  enum KindType { Number, Name, Operator } Kind = Number;
+/// One token of a host expression, in postfix order: a number, a variable's
+/// name, or an operator applied to the value (Unary) or the two values
+/// (Binary) before it.
+struct ExprToken {
+  enum KindType { Number, Name, Unary, Binary } Kind = Number;
   std::string Text;
   std::size_t Offset = 0;
 };
 
+/// An expression the host evaluates before a launch: variables in scope and
+/// constants with C's arithmetic, comparison and logical operators.
+struct HostExpr {
+  std::vector<ExprToken> Postfix;
+  std::string Text; // as written
+};
+
 /// `extent(p, q: n * m)`: pointers the loop indexes and how many elements
-/// each points to (an integer expression of variables and constants).
-struct Extent {
+/// each points to (an integer expression of + - * / %).
+struct Extent : HostExpr {
   std::vector<std::string> Pointers;
-  std::vector<ExtentToken> Postfix;
-  std::string Text; // the expression as written
   std::size_t Offset = 0;
 };
 
@@ -52,7 +58,8 @@ struct Clauses {
   std::optional<Given<unsigned>> Block;
   std::optional<Given<unsigned>> Span; // 0 means span(all)
   std::optional<Given<unsigned>> Split;
-  std::optional<Given<std::string>> If; // the condition's text
+  /// `if(n > 1000)`: the loop runs on the device only when this holds.
+  std::optional<Given<HostExpr>> If;
 };
 
 struct ClauseError {

@@ -111,6 +111,30 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
   return false;
 }
 
+void Runtime::hostLoop(const char *Descriptor, const char *Source,
+                       const detail::LaunchArg *Args, std::size_t NumArgs) {
+  Stats.record(Descriptor, false, "its if clause was false");
+  if (!Active)
+    return;
+  std::lock_guard<std::mutex> Guard(Lock);
+  // Outside regions every launch copied its results back already.
+  if (Failed || Resident.empty() || !settle())
+    return;
+  std::unique_ptr<LoopSite> &Slot = Sites[Descriptor];
+  if (!Slot)
+    Slot = makeSite(Descriptor, Source);
+  const std::vector<ParamInfo> &Params = Slot->Kernel.Params;
+  if (Params.size() != NumArgs) {
+    // A descriptor that does not fit: its spans' access is unknown.
+    Resident.evictAll();
+    return;
+  }
+  for (std::size_t I = 0; I < NumArgs; ++I)
+    if (Params[I].isSpan())
+      Resident.useOnHost(Args[I].Data, Args[I].Count * Args[I].ElementSize,
+                         Params[I].writesDevice());
+}
+
 std::unique_ptr<LoopSite> Runtime::makeSite(const char *Descriptor,
                                             const char *Source) {
   auto Site = std::make_unique<LoopSite>();
@@ -320,6 +344,17 @@ void Runtime::updateRegion(const void *Host, const RowBlock &Rows,
 }
 
 } // namespace weft::rt
+
+void weft::detail::hostLoop(const char *Descriptor, const char *Source,
+                            const LaunchArg *Args,
+                            std::size_t NumArgs) noexcept {
+  try {
+    rt::Runtime::get().hostLoop(Descriptor, Source, Args, NumArgs);
+  } catch (const std::exception &E) {
+    rt::fault(std::string("internal error: ") + E.what(),
+              "the loop runs on the host");
+  }
+}
 
 void *weft::detail::regionEnter(const ResidentRange *Ranges,
                                 std::size_t Count) noexcept {

@@ -32,6 +32,11 @@ public:
   bool launch(const char *Descriptor, const char *Source,
               const detail::LaunchArg *Args, std::size_t NumArgs);
 
+  /// The host loop of Descriptor runs (its if clause was false): counted,
+  /// and the region data it uses made current on the host.
+  void hostLoop(const char *Descriptor, const char *Source,
+                const detail::LaunchArg *Args, std::size_t NumArgs);
+
   const RunStats &stats() const { return Stats; }
 
   /// The backend in use, or null for the host loop.

@@ -84,7 +84,10 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
     Work.Spans[I].Extent = A.Count;
     // Inside a region the span lives on the device already: no copies.
     if (Residency::Range *R = Resident.find(A.Data, Bytes)) {
-      Work.Spans[I].Data = R->Device + (static_cast<const char *>(A.Data) - R->Host);
+      if (Status S = Resident.current(*R); !S.empty())
+        return S;
+      Work.Spans[I].Data =
+          R->Device + (static_cast<const char *>(A.Data) - R->Host);
       Work.InRegion[I] = true;
       Work.Params.push_back(&Work.Spans[I]);
       continue;
@@ -128,8 +131,9 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
     Work.Arrays[Buf].Extent =
         static_cast<std::uint64_t>(std::max<std::int64_t>(Extent, 0)) *
         Config.threads();
-    if (Status S = allocate(Work.Arrays[Buf].Extent * K.Buffers[Buf].ElementBytes,
-                            Work.Arrays[Buf].Data);
+    if (Status S =
+            allocate(Work.Arrays[Buf].Extent * K.Buffers[Buf].ElementBytes,
+                     Work.Arrays[Buf].Data);
         !S.empty())
       return S;
     Work.Params.push_back(&Work.Arrays[Buf]);
@@ -143,8 +147,9 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
   for (std::size_t R = 0; R < Work.SplitPartials.size(); ++R) {
     Work.SplitPartials[R].Extent =
         static_cast<std::uint64_t>(Count) * static_cast<std::uint64_t>(Splits);
-    if (Status S = allocate(Work.SplitPartials[R].Extent * K.Combine.PartialBytes[R],
-                            Work.SplitPartials[R].Data);
+    if (Status S =
+            allocate(Work.SplitPartials[R].Extent * K.Combine.PartialBytes[R],
+                     Work.SplitPartials[R].Data);
         !S.empty())
       return S;
     Work.Params.push_back(&Work.SplitPartials[R]);
@@ -198,9 +203,9 @@ void KernelLaunch::combine() {
     std::vector<char> Host(Work.Partials[R].Extent * P.Bytes);
     std::string Error;
     Status S = Data.toHost(Host.data(), Work.Partials[R].Data, Host.size());
-    if (S.empty() &&
-        !combineIntoTarget(Info.Op, P.Type, Host.data(), Work.Partials[R].Extent,
-                           const_cast<void *>(Args[Info.Param].Data), Error))
+    if (S.empty() && !combineIntoTarget(
+                         Info.Op, P.Type, Host.data(), Work.Partials[R].Extent,
+                         const_cast<void *>(Args[Info.Param].Data), Error))
       S = Error;
     if (!S.empty()) {
       warn(K.Location + ": combining reduction '" + P.Name + "' of kernel " +

@@ -52,7 +52,9 @@ void Residency::exit(void *Region) {
       Kept.push_back(R);
       continue;
     }
-    if (Status S = Data.toHost(R.Host, R.Device, R.Bytes); !S.empty()) {
+    if (Status S =
+            R.HostNewer ? Status() : Data.toHost(R.Host, R.Device, R.Bytes);
+        !S.empty()) {
       warn("copying a weft::region's data back failed (" + S +
            "); the host data is no longer reliable");
       std::abort();
@@ -68,8 +70,8 @@ void Residency::update(const void *Host, const RowBlock &Rows, bool ToDevice) {
     return;
   const std::size_t Extent = (Rows.Rows - 1) * Rows.PitchBytes + Rows.RowBytes;
   Range *R = find(Host, Extent);
-  if (!R)
-    return; // Not resident: the host copy is the only one.
+  if (!R || (R->HostNewer && !ToDevice))
+    return; // The host copy is the only one, or the newer.
   const std::size_t Offset = static_cast<const char *>(Host) - R->Host;
   // Rows that meet are one range: one copy, the fastest on every API.
   const bool OneRange = Rows.Rows == 1 || Rows.RowBytes >= Rows.PitchBytes;
@@ -86,6 +88,29 @@ void Residency::update(const void *Host, const RowBlock &Rows, bool ToDevice) {
   }
 }
 
+void Residency::useOnHost(const void *Host, std::size_t Bytes, bool Writes) {
+  Range *R = find(Host, Bytes);
+  if (!R)
+    return;
+  if (!R->HostNewer) {
+    if (Status S = Data.toHost(R->Host, R->Device, R->Bytes); !S.empty()) {
+      warn("copying a weft::region's data back for a host loop failed (" + S +
+           "); the host data is no longer reliable");
+      std::abort();
+    }
+  }
+  R->HostNewer = R->HostNewer || Writes;
+}
+
+Status Residency::current(Range &R) {
+  if (!R.HostNewer)
+    return {};
+  Status S = Data.toDevice(R.Device, R.Host, R.Bytes);
+  if (S.empty())
+    R.HostNewer = false;
+  return S;
+}
+
 void Residency::dropAll() {
   for (Range &R : Ranges)
     B->release(R.Device);
@@ -94,7 +119,9 @@ void Residency::dropAll() {
 
 void Residency::evictAll() {
   for (Range &R : Ranges) {
-    if (Status S = Data.toHost(R.Host, R.Device, R.Bytes); !S.empty()) {
+    if (Status S =
+            R.HostNewer ? Status() : Data.toHost(R.Host, R.Device, R.Bytes);
+        !S.empty()) {
       warn("copying resident data back after a failure failed (" + S +
            "); the host data is no longer reliable");
       std::abort();

@@ -20,6 +20,9 @@ public:
     std::size_t Bytes;
     DevicePtr Device;
     void *Region;
+    /// A host loop wrote the host copy last (useOnHost): the device copy
+    /// is stale until a launch needs it (current).
+    bool HostNewer = false;
   };
 
   Residency(Backend *B, DataMover &Data) : B(B), Data(Data) {}
@@ -38,6 +41,13 @@ public:
   /// (a block of a matrix, without the rest of its rows), or one range
   /// (one row).
   void update(const void *Host, const RowBlock &Rows, bool ToDevice);
+  /// A host loop is about to use [Host, Host + Bytes): the resident range
+  /// holding it comes back to the host (unless the host's copy is the
+  /// newer), and where the loop Writes it, the host's copy is the newer.
+  void useOnHost(const void *Host, std::size_t Bytes, bool Writes);
+  /// R's device copy made current for a launch: a host loop's writes copied
+  /// over first.
+  Status current(Range &R);
   /// After a failure: every resident range back to the host, released; the
   /// host loops carry on with current data.
   void evictAll();

@@ -33,6 +33,9 @@ CLAUSES = [
     "split(4294967296)", "dim(q)", "dim()", "strategy()", "strategy(fast)",
     "((((", "))))", "extent(p: )", "extent(: n)", "extent(p: n +* 3)",
     "extent(p: 99999999999999999999999)", "extent(p: -1)", "if(", "if()",
+    "if(true)", "if(false || !true)", "if(1.5e3f > 2ull)", "if(n > 0)",
+    "if(0 / 0)", "if(1 << 99)", "if(99999999999999999999)", "if(-)",
+    "if(a.b)", "if(s[0])", "if(f())", "if(!!!!!!!!1)", "if(1e99999 > 0)",
     "nonsense(1)", "reduction(+: s) reduction(+: s)", "block(64) block(64)",
     "\\", "\"", "'", "/*", "#", "??=", "reduction(+: s,", ",,,,", "é",
 ]

@@ -4,7 +4,9 @@
 Generates programs of 1-3 random nests (depth 1-3; map levels, reductions
 over the outermost or an inner level with every operator on int, float and
 double, argmax and argmin, element reductions, array reductions (a
-histogram's bins picked by the data); affine reads with guarded
+histogram's bins picked by the data); sequential loops of steps
+(a pivot written by one thread and read by all, a max-reduction and a
+break on it); affine reads with guarded
 offsets, sequential inner loops, if/else, helper functions, a struct;
 products of two levels and batches of them, in the local-accumulator,
 output-accumulating and in-place forms (in place: A's rows read from the
@@ -38,7 +40,7 @@ import tempfile
 
 TYPES = ["int", "float", "double"]
 KINDS = ["map", "outer", "pairs", "inner", "element", "product", "stencil",
-         "argmax", "histogram"]
+         "argmax", "histogram", "sequential"]
 KIND = None  # --kind: every nest of this kind (depth permitting)
 OPS = {"int": ["+", "*", "min", "max", "&", "|", "^", "&&", "||"],
        "float": ["+", "*", "min", "max"], "double": ["+", "*", "min", "max"]}
@@ -63,8 +65,10 @@ class Nest:
             kinds += ["inner", "inner", "element", "product", "product"]
         if self.depth == 2:
             kinds += ["stencil", "stencil"]
-        kinds += ["argmax", "histogram"]
+        kinds += ["argmax", "histogram", "sequential"]
         self.kind = KIND or rng.choice(kinds)
+        if self.kind == "sequential" and self.depth > 2:
+            self.depth, self.ext = 2, self.ext[:2]
         # A histogram's bins (out's first elements).
         self.bins = rng.choice([1, 3, 16, 100])
         # The loop's length in products and in loops over all of b.
@@ -150,11 +154,11 @@ class Nest:
             return "(%s %% 7)" % a
         return "(%s %s 15)" % (a, op)
 
-    def header(self, d, marked, clauses=""):
+    def header(self, d, marked, clauses="", extent=True):
         lines = []
         if marked:
             extra = []
-            if d == 0 and self.pointer_extents:
+            if d == 0 and self.pointer_extents and extent:
                 extra.append("extent(%s: na)" % ", ".join(self.pointer_extents))
             if clauses:
                 extra.append(clauses)
@@ -209,6 +213,49 @@ class Nest:
         lines += [ind(D - 1) + "{"] + [ind(D) + x for x in s] + [ind(D - 1) + "}"]
         return lines
 
+    def sequential_body(self):
+        """A sequential loop of steps, each one block's: a pivot element
+        (sometimes written first, by one thread, then read by all), a
+        marked nest updating every other element from it, sometimes a
+        max-reduction whose result the step adds into out past the nest's
+        elements, and a break on it."""
+        rng, T, D = self.rng, self.T, self.depth
+        ind = lambda n: "  " * n
+        total = self.product()
+        where = self.flat(D)
+        mark = "#pragma weft sequential for"
+        if self.pointer_extents:
+            mark += " extent(%s: na)" % ", ".join(self.pointer_extents)
+        if T == "int":
+            lead = "(out[piv] + a[piv]) % 101"
+            update = "(out[%s] + c + a[%s]) %% 89" % (where, where)
+            limit = rng.choice(["20", "60", "1000"])
+        else:
+            lead = "out[piv] * (%s)0.5 + a[piv]" % T
+            update = "out[%s] * (%s)0.5 + c * (%s)0.25 + a[%s] * (%s)0.125" % (
+                where, T, T, where, T)
+            limit = "(%s)%s" % (T, rng.choice(["0.5", "1.5", "1000"]))
+        step = ["const int piv = (t * 7) %% %d;" % total]
+        if rng.random() < 0.6:
+            step.append("out[piv] = %s;" % lead)
+        step.append("const %s c = out[piv];" % T)
+        for d in range(D):
+            step += [ind(d) + l for l in self.header(d, True, extent=False)]
+        step.append(ind(D) + "if (%s != piv) out[%s] = %s;" % (where, where,
+                                                                 update))
+        if rng.random() < 0.6:
+            step.append("%s m = (%s)-1000000;" % (T, T))
+            step += self.header(0, True, "reduction(max: m)", extent=False)
+            for d in range(1, D):
+                step += [ind(d) + l for l in self.header(d, False)]
+            step.append(ind(D) + "m = std::max(m, out[%s]);" % where)
+            step.append("out[%d] += m;" % total)
+            if rng.random() < 0.5:
+                step.append("if (m > %s) break;" % limit)
+        steps = min(self.nk, 9)
+        return [mark, "for (int t = 0; t < %d; ++t) {" % steps] + \
+            ["  " + l for l in step] + ["}"]
+
     def combine(self, var, op, e):
         forms = {"+": ["%s += %s;", "%s = %s + %s;"],
                  "*": ["%s *= (%s) > 0 ? (T)1 : (T)-1;"],
@@ -236,6 +283,8 @@ class Nest:
         ind = lambda n: "  " * n
         if self.kind == "product":
             return out + self.product_body(marked) + ["return r;"]
+        if self.kind == "sequential":
+            return out + self.sequential_body() + ["return r;"]
         if self.kind == "stencil":
             # Reads at the thread's index plus the loops': halo windows.
             ky, kx = self.halo

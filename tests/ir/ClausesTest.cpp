@@ -37,7 +37,35 @@ TEST(Clauses, AllClauses) {
   EXPECT_EQ(C.Block->Value, 128u);
   EXPECT_EQ(C.Span->Value, 0u); // all
   EXPECT_EQ(C.Split->Value, 4u);
-  EXPECT_EQ(C.If->Value, "n > (2 * k)");
+  EXPECT_EQ(C.If->Value.Text, "n > (2 * k)");
+  EXPECT_EQ(C.If->Offset, 89u);
+}
+
+std::string postfix(const weft::syntax::HostExpr &E) {
+  std::string Out;
+  for (const weft::syntax::ExprToken &T : E.Postfix)
+    Out += T.Text + (T.Kind == weft::syntax::ExprToken::Unary ? "u " : " ");
+  return Out;
+}
+
+// A condition takes C's binary operators at C's precedence, left to right,
+// unary ! - ~, and floating-point constants.
+TEST(Clauses, Conditions) {
+  Clauses C;
+  ClauseError E;
+  ASSERT_TRUE(parseClauses("if(!a && b || c < 1 + 2 * d == e)", C, E))
+      << E.Message;
+  EXPECT_EQ(postfix(C.If->Value), "a !u b && c 1 2 d * + < e == || ");
+  Clauses D;
+  ASSERT_TRUE(parseClauses("if(-n <= 3.5e2 & m >> 2 != ~k ^ 1 | x % 2)", D, E))
+      << E.Message;
+  EXPECT_EQ(postfix(D.If->Value),
+            "n -u 3.5e2 <= m 2 >> k ~u != & 1 ^ x 2 % | ");
+  Clauses Bad, F;
+  EXPECT_FALSE(parseClauses("if((n - m) - 1 >= .5)", Bad, E));
+  ASSERT_TRUE(parseClauses("if((n - m) - 1 >= 0.5)", F, E)) << E.Message;
+  EXPECT_EQ(postfix(F.If->Value), "n m - 1 - 0.5 >= ");
+  EXPECT_EQ(F.If->Value.Postfix[5].Kind, weft::syntax::ExprToken::Number);
 }
 
 TEST(Clauses, ReductionOperators) {
@@ -90,13 +118,13 @@ TEST(Clauses, Extents) {
   EXPECT_EQ(C.Extents[0].Pointers, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(C.Extents[0].Text, "(rows + 1) * cols");
   std::string Postfix;
-  for (const weft::syntax::ExtentToken &T : C.Extents[0].Postfix)
+  for (const weft::syntax::ExprToken &T : C.Extents[0].Postfix)
     Postfix += T.Text + " ";
   EXPECT_EQ(Postfix, "rows 1 + cols * ");
   EXPECT_EQ(C.Extents[0].Postfix[0].Offset, 14u);
-  EXPECT_EQ(C.Extents[0].Postfix[0].Kind, weft::syntax::ExtentToken::Name);
-  EXPECT_EQ(C.Extents[0].Postfix[1].Kind, weft::syntax::ExtentToken::Number);
-  EXPECT_EQ(C.Extents[0].Postfix[2].Kind, weft::syntax::ExtentToken::Operator);
+  EXPECT_EQ(C.Extents[0].Postfix[0].Kind, weft::syntax::ExprToken::Name);
+  EXPECT_EQ(C.Extents[0].Postfix[1].Kind, weft::syntax::ExprToken::Number);
+  EXPECT_EQ(C.Extents[0].Postfix[2].Kind, weft::syntax::ExprToken::Binary);
   EXPECT_EQ(C.Extents[1].Pointers, (std::vector<std::string>{"p"}));
   ASSERT_EQ(C.Extents[1].Postfix.size(), 1u);
   EXPECT_EQ(C.Extents[1].Postfix[0].Text, "64");
@@ -104,7 +132,7 @@ TEST(Clauses, Extents) {
   Clauses D;
   ASSERT_TRUE(parseClauses("extent(p: n - m - 1)", D, E));
   Postfix.clear();
-  for (const weft::syntax::ExtentToken &T : D.Extents[0].Postfix)
+  for (const weft::syntax::ExprToken &T : D.Extents[0].Postfix)
     Postfix += T.Text + " ";
   EXPECT_EQ(Postfix, "n m - 1 - ");
 }
@@ -140,7 +168,19 @@ INSTANTIATE_TEST_SUITE_P(
         Rejected{"reduction(+ s)", 12, "expected ':'"},
         Rejected{"reduction(+: )", 13, "variable name"},
         Rejected{"block(64) block(32)", 10, "given twice"},
-        Rejected{"if()", 3, "needs a condition"},
+        Rejected{"if()", 3, "a number or a variable in 'if'"},
+        Rejected{"if(v.size() > 3)", 4, "not members, calls or elements"},
+        Rejected{"if(p[0])", 4, "not members, calls or elements"},
+        Rejected{"if(s->n)", 4, "not members"},
+        Rejected{"if(n > 0x10)", 7, "'0x10' is not a decimal number"},
+        Rejected{"if(n > 1.5e)", 7, "'1.5e' is not a decimal number"},
+        Rejected{"if(n >)", 6, "a number or a variable in 'if'"},
+        Rejected{"if(n > 1", 8, "expected ')'"},
+        Rejected{"if(n = 1)", 5, "expected ')'"},
+        Rejected{"if(a) if(b)", 6, "given twice"},
+        Rejected{"extent(p: n > 1)", 12, "expected ')'"},
+        Rejected{"extent(p: 1.5)", 10, "not a decimal integer"},
+        Rejected{"extent(p: 1234567890123456789)", 10, "more than 18 digits"},
         Rejected{"span(some)", 5, "positive integer"},
         Rejected{"reduction(argmax: v)", 10, "value and its index"},
         Rejected{"reduction(argmin: v, at, w)", 10, "value and its index"},
@@ -151,6 +191,6 @@ INSTANTIATE_TEST_SUITE_P(
         Rejected{"extent(p: n +)", 13, "a number or a variable"},
         Rejected{"extent(p: (n)", 13, "expected ')'"},
         Rejected{"extent(p: 12ab)", 10, "not a decimal integer"},
-        Rejected{"extent(p: n.size())", 11, "expected ')'"}));
+        Rejected{"extent(p: n.size())", 11, "not members, calls"}));
 
 } // namespace

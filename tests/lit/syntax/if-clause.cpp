@@ -1,0 +1,65 @@
+// if(condition): an expression of the variables in scope at the loop and
+// constants, with C's operators; the outermost marked loop's clause. What it
+// cannot take is an error at the clause (the parser's) or at the loop (the
+// recognizer's), with a hint.
+// RUN: %weftxx -fsyntax-only %s
+// RUN: not %weftxx -fsyntax-only -DERRORS %s 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+#include <weft/weft.hpp>
+
+#include <vector>
+
+enum Size { Small = 100 };
+int GlobalLimit = 4096;
+
+struct Grid {
+  std::span<float> Cells;
+  int Width = 0;
+  bool Enabled = true;
+  void clear(long N, unsigned Flags, const float *Hint) {
+#pragma weft parallel for if(Enabled && N * Width > GlobalLimit || !(Flags & 1u) && Hint)
+    for (long I = 0; I < N; ++I)
+      Cells[I] = 0;
+    [[weft::parallel("if(N >= Small && true)")]]
+    for (long I = 0; I < N; ++I)
+      Cells[I] = 1;
+  }
+};
+
+#ifdef ERRORS
+struct Options {
+  bool Gpu;
+};
+
+void errors(std::span<float> Y, int N, Options Opt, std::vector<int> V) {
+  // CHECK-DAG: if-clause.cpp:[[@LINE+2]]:31: error: 'if' takes variables and constants, not members, calls or elements
+  // CHECK-DAG: note: a condition is an expression of variables and constants with C's operators, such as if(n * m > 4096 && !debug); compute anything else into a variable before the loop
+#pragma weft parallel for if(V.size() > 100)
+  for (int I = 0; I < N; ++I)
+    Y[I] = 0;
+
+  // CHECK-DAG: if-clause.cpp:[[@LINE+1]]:27: error: expected a number or a variable in 'if'
+  [[weft::parallel("if(N >)")]]
+  for (int I = 0; I < N; ++I)
+    Y[I] = 1;
+
+  // CHECK-DAG: if-clause.cpp:[[@LINE+3]]:3: error: no variable 'Count' is visible at this loop (in 'if')
+  // CHECK-DAG: note: 'if' takes the variables in scope at the loop (in a lambda, those it captures) and constants
+#pragma weft parallel for if(Count > 8)
+  for (int I = 0; I < N; ++I)
+    Y[I] = 2;
+
+  // CHECK-DAG: if-clause.cpp:[[@LINE+3]]:3: error: the condition 'Opt' of 'if' is of type 'Options', not a number, bool or pointer
+  // CHECK-DAG: note: compute the condition into a bool before the loop
+#pragma weft parallel for if(Opt)
+  for (int I = 0; I < N; ++I)
+    Y[I] = 3;
+
+  // CHECK-DAG: if-clause.cpp:[[@LINE+5]]:5: error: an if clause belongs on the outermost marked loop: the nest runs as one kernel or on the host as a whole
+  // CHECK-DAG: note: move if(...) to the mark of the nest's first loop
+#pragma weft parallel for
+  for (int I = 0; I < N; ++I)
+#pragma weft parallel for if(N > 64)
+    for (int J = 0; J < N; ++J)
+      Y[I * N + J] = 4;
+}
+#endif
