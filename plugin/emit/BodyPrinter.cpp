@@ -32,8 +32,9 @@ BodyPrinter::BodyPrinter(const ir::Nest &N, std::ostringstream &OS,
   if (Mode == Phase::Combine)
     Axis[0] = 0;
   for (const ir::Level *L : ir::levels(N))
-    for (const ir::Reduction &R : L->Reductions)
-      ReductionVars.insert(R.Variable);
+    if (L->Depth >= Axis.size() || Axis[L->Depth] >= 0 || Mode != Phase::Kernel)
+      for (const ir::Reduction &R : L->Reductions)
+        ReductionVars.insert(R.Variable);
   for (std::size_t B = 0; B < Plan->Buffers.size(); ++B)
     BufferOf[Plan->Buffers[B].Decl] = B;
   for (std::size_t R = 0; R < Plan->Registers.size(); ++R) {

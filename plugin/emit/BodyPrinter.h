@@ -192,8 +192,12 @@ private:
   Phase Mode;
   std::vector<int> Axis; // per depth: 0, 1, 2 for x, y, z; -1 in-thread
   unsigned Depth = 0;    // of the level whose body is being printed
-  std::set<std::string> SpanAliases;   // references bound to span elements
-  std::set<std::string> ReductionVars; // every reduction variable
+  std::set<std::string> SpanAliases; // references bound to span elements
+  /// The reduction variables combined across threads (of levels spread
+  /// over the block): a thread's replicas along deeper levels' dimensions
+  /// must not each add to them. Those of in-thread levels are each
+  /// thread's own, the whole result in every replica.
+  std::set<std::string> ReductionVars;
   std::map<const ir::Expr *, std::size_t> StagedReads, TileReads;
   std::map<const ir::Stmt *, std::size_t> BufferOf; // declaration -> buffer
   /// Span elements held in registers: the accesses each replaces, and the

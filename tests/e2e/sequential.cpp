@@ -3,10 +3,12 @@
 // marked loops. A Cholesky factorization (a write at the sequential level
 // that the marked loops then read), lud's diagonal block (two marked loops
 // an iteration), and a Jacobi sweep that alternates its two grids in
-// branches and stops once a max-reduction says it has converged. The
-// result must equal the serial program's.
+// branches and stops once a max-reduction says it has converged, and steps
+// on a grid that stop on its maximum. The result must equal the serial
+// program's.
 #include <weft/weft.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -75,6 +77,38 @@ int jacobi(std::span<float> A, std::span<float> B, int N, int MaxSweeps) {
   return Sweeps;
 }
 
+// Steps that update a grid (a nest of two levels) from a pivot, then take
+// the grid's maximum (a second marked loop, one level) and stop on it: at
+// these sizes the maximum's level runs within each thread while the grid's
+// inner level spreads over the block, and every thread must hold the whole
+// maximum to agree on the break.
+double relaxUntil(std::span<double> Out, std::span<const double> A, int Rows,
+                  int Cols) {
+  const int Total = Rows * Cols;
+#pragma weft sequential for
+  for (int T = 0; T < 9; ++T) {
+    const int Pivot = (T * 7) % Total;
+    Out[Pivot] = Out[Pivot] * 0.5 + A[Pivot];
+    const double C = Out[Pivot];
+#pragma weft parallel for
+    for (int I = 0; I < Rows; ++I)
+#pragma weft parallel for
+      for (int J = 0; J < Cols; ++J)
+        if (I * Cols + J != Pivot)
+          Out[I * Cols + J] =
+              Out[I * Cols + J] * 0.5 + C * 0.25 + A[I * Cols + J] * 0.125;
+    double M = -1e6;
+#pragma weft parallel for reduction(max : M)
+    for (int I = 0; I < Rows; ++I)
+      for (int J = 0; J < Cols; ++J)
+        M = std::max(M, Out[I * Cols + J]);
+    Out[Total] += M;
+    if (M > 0.5)
+      break;
+  }
+  return Out[Total];
+}
+
 int main() {
   const int N = 40;
   std::vector<float> C(N * N);
@@ -108,4 +142,16 @@ int main() {
   for (int I = 0; I < G; ++I)
     S += (Sweeps % 2 ? B[I] : A[I]) * (I % 4 + 1);
   std::printf("jacobi: %d sweeps, %.4f\n", Sweeps, S);
+
+  const int Rows = 7, Cols = 64;
+  std::vector<double> Grid(Rows * Cols + 1), Input(Rows * Cols);
+  for (int I = 0; I < Rows * Cols; ++I) {
+    Grid[I] = ((I * 37) % 17 - 8) / 8.0;
+    Input[I] = ((I * 11) % 13 - 6) / 8.0;
+  }
+  const double Last = relaxUntil(Grid, Input, Rows, Cols);
+  S = 0;
+  for (int I = 0; I < Rows * Cols; ++I)
+    S += Grid[I] * (I % 7 + 1);
+  std::printf("relaxed until: %.6f, %.6f\n", Last, S);
 }
