@@ -6,7 +6,7 @@ over the outermost or an inner level with every operator on int, float and
 double, argmax and argmin, element reductions, array reductions (a
 histogram's bins picked by the data); sequential loops of steps
 (a pivot written by one thread and read by all, a max-reduction and a
-break on it); affine reads with guarded
+break on it); if clauses on the outermost loop; affine reads with guarded
 offsets, sequential inner loops, if/else, helper functions, a struct;
 products of two levels and batches of them, in the local-accumulator,
 output-accumulating and in-place forms (in place: A's rows read from the
@@ -160,6 +160,10 @@ class Nest:
             extra = []
             if d == 0 and self.pointer_extents and extent:
                 extra.append("extent(%s: na)" % ", ".join(self.pointer_extents))
+            if d == 0 and extent and self.rng.random() < 0.15:
+                # Sometimes the host loop, sometimes the kernel.
+                extra.append("if(n0 > %d && s != 0)" % self.rng.choice(
+                    [0, 7, 100000]))
             if clauses:
                 extra.append(clauses)
             lines.append("#pragma weft parallel for " + " ".join(extra))
@@ -226,6 +230,8 @@ class Nest:
         mark = "#pragma weft sequential for"
         if self.pointer_extents:
             mark += " extent(%s: na)" % ", ".join(self.pointer_extents)
+        if rng.random() < 0.15:
+            mark += " if(n0 > %d)" % rng.choice([0, 7, 100000])
         if T == "int":
             lead = "(out[piv] + a[piv]) % 101"
             update = "(out[%s] + c + a[%s]) %% 89" % (where, where)

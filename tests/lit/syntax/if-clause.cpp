@@ -25,6 +25,16 @@ struct Grid {
   }
 };
 
+// A class template's constants, and a member function template's.
+template <int Limit, bool Enabled> struct Blur {
+  template <long Scale> void run(std::span<float> Cells, int N) {
+#pragma weft parallel for if(Enabled && N * Scale > Limit)
+    for (int I = 0; I < N; ++I)
+      Cells[I] *= 0.5f;
+  }
+};
+template void Blur<64, true>::run<2>(std::span<float>, int);
+
 #ifdef ERRORS
 struct Options {
   bool Gpu;
