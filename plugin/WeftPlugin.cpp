@@ -251,6 +251,9 @@ private:
         for (const std::string &A : Chosen.Assumptions)
           Text += "; " + A;
         Text += "; kernel " + K.Name;
+        if (R.Clauses.If)
+          Text += ", launched when " + R.Clauses.If->Value.Text +
+                  " (else the loop runs on the host)";
       }
       diagnose(CI.getDiagnostics(), R.LevelLocations[I],
                DiagnosticsEngine::Remark, Text);

@@ -2,7 +2,7 @@
 // constants, with C's operators; the outermost marked loop's clause. What it
 // cannot take is an error at the clause (the parser's) or at the loop (the
 // recognizer's), with a hint.
-// RUN: %weftxx -fsyntax-only %s
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: not %weftxx -fsyntax-only -DERRORS %s 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 #include <weft/weft.hpp>
 
@@ -16,6 +16,7 @@ struct Grid {
   int Width = 0;
   bool Enabled = true;
   void clear(long N, unsigned Flags, const float *Hint) {
+    // REMARK: if-clause.cpp:[[@LINE+2]]:5: remark: weft: level 0 (I): {{.*}}; kernel weft_if_clause_L{{[0-9]+}}_{{[0-9a-f]+}}, launched when Enabled && N * Width > GlobalLimit || !(Flags & 1u) && Hint (else the loop runs on the host)
 #pragma weft parallel for if(Enabled && N * Width > GlobalLimit || !(Flags & 1u) && Hint)
     for (long I = 0; I < N; ++I)
       Cells[I] = 0;
