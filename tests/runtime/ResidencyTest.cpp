@@ -1,7 +1,7 @@
 // ResidencyTest.cpp: a region's updates on the simulator's memory: a block
 // of a matrix's rows moves one way with nothing of its rows' other elements,
 // its bytes counted; rows that meet move as one range; updates of data no
-// region holds change nothing.
+// region holds change nothing; a host loop's writes are the newer copy.
 #include "region/Residency.h"
 
 #include "core/Backend.h"
@@ -113,6 +113,58 @@ TEST_F(ResidencyTest, ExitCopiesEverythingBack) {
     E = 0;
   Resident->exit(Region);
   EXPECT_TRUE(Resident->empty());
+  for (std::size_t I = 0; I < Matrix.size(); ++I)
+    EXPECT_EQ(Matrix[I], static_cast<int>(I));
+}
+
+// A host loop (an if clause that is false) reads the device's results, and
+// what it writes is the newer copy: updates to the host skip it, the next
+// launch's current() sends it, and the region's end keeps it.
+TEST_F(ResidencyTest, AHostLoopsWritesAreTheNewerCopy) {
+  for (int &E : Matrix)
+    E = 1000; // stale: the device holds 0, 1, 2, ...
+  const std::size_t Bytes = Matrix.size() * sizeof(int);
+  const std::uint64_t Back = Mover->BytesToHost;
+  Resident->useOnHost(&Matrix[Columns], 2 * Columns * sizeof(int), true);
+  EXPECT_EQ(Mover->BytesToHost - Back, Bytes); // the whole range, once
+  for (std::size_t I = 0; I < Matrix.size(); ++I)
+    EXPECT_EQ(Matrix[I], static_cast<int>(I)) << "element " << I;
+  for (int &E : Matrix)
+    E = -1; // the host loop writes
+  Resident->useOnHost(Matrix.data(), Bytes, false);
+  Resident->update(&Matrix[Columns], block(2, 4), false);
+  EXPECT_EQ(Mover->BytesToHost - Back, Bytes); // nothing more back
+  for (int E : Matrix)
+    EXPECT_EQ(E, -1);
+  Residency::Range *R = Resident->find(Matrix.data(), Bytes);
+  ASSERT_TRUE(R);
+  const std::uint64_t Sent = Mover->BytesToDevice;
+  EXPECT_EQ(Resident->current(*R), "");
+  EXPECT_EQ(Resident->current(*R), ""); // once
+  EXPECT_EQ(Mover->BytesToDevice - Sent, Bytes);
+  for (int E : deviceCopy())
+    EXPECT_EQ(E, -1);
+  // Written on the host again, then the region ends: the host's copy stays.
+  Resident->useOnHost(Matrix.data(), Bytes, true);
+  for (int &E : Matrix)
+    E = 5;
+  Resident->exit(Region);
+  for (int E : Matrix)
+    EXPECT_EQ(E, 5);
+}
+
+// A host loop that only reads leaves the device copy current: the region's
+// end copies it back as usual.
+TEST_F(ResidencyTest, AHostLoopThatReadsLeavesTheDeviceCopy) {
+  Resident->useOnHost(Matrix.data(), Matrix.size() * sizeof(int), false);
+  Residency::Range *R =
+      Resident->find(Matrix.data(), Matrix.size() * sizeof(int));
+  const std::uint64_t Sent = Mover->BytesToDevice;
+  EXPECT_EQ(Resident->current(*R), "");
+  EXPECT_EQ(Mover->BytesToDevice, Sent);
+  for (int &E : Matrix)
+    E = 3; // not a host loop's write: the region does not know of it
+  Resident->exit(Region);
   for (std::size_t I = 0; I < Matrix.size(); ++I)
     EXPECT_EQ(Matrix[I], static_cast<int>(I));
 }
