@@ -98,8 +98,9 @@ part benchmarks benchmarks/concurrency.sh "$build" --run-only || status=1
 part benchmarks env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only \
   --cases=sum,matmul,jacobi || status=1
 part benchmarks env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
-echo "== lud again, tuned as it runs (the default)"
-part benchmarks benchmarks/lud.sh "$build" --run-only || status=1
+echo "== lud again, tuned as it runs (the default): small grids start with smaller"
+echo "   blocks (the notes say which), then each loop is tuned"
+part benchmarks env WEFT_VERBOSE=1 benchmarks/lud.sh "$build" --run-only || status=1
 echo "== lud at 2048 under Nsight Compute: each kernel's time on the GPU (weft's"
 echo "   perimeter and trailing kernels, the hand-tuned ones); their sum against"
 echo "   the run's time tells kernels from copies and host work"
@@ -108,6 +109,9 @@ if [ -z "$ncu" ]; then
   echo "SKIPPED: ncu (Nsight Compute) not found"
 else
   part benchmarks env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
+    --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048 || status=1
+  echo "== the same with tuning on: the perimeter kernels in blocks that fill the SMs"
+  part benchmarks "$ncu" --metrics gpu__time_duration.sum \
     --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048 || status=1
 fi
 fi

@@ -84,11 +84,14 @@ contract::TuneInfo tuningSpace(const KernelPlan &P) {
     const unsigned Lo = P.RegisterTile ? 4 : A == 0 ? 32 : 1;
     // A sequential nest's one block: its inner loops are often short
     // (a block's columns), and each barrier waits for all its warps.
+    // Blocks down to an eighth: a small grid fills the device with them
+    // (tune/StartConfiguration.h).
     std::vector<unsigned> Values =
         P.RegisterTile ? valuesAround(B, {B / 2, B * 2}, Lo, MaxBlock[A])
         : P.Nest->Sequential
             ? valuesAround(B, {32, 64, 128, 256, 512, 1024}, Lo, MaxBlock[A])
-            : valuesAround(B, {B / 4, B / 2, B * 2, B * 4}, Lo, MaxBlock[A]);
+            : valuesAround(B, {B / 8, B / 4, B / 2, B * 2, B * 4}, Lo,
+                           MaxBlock[A]);
     if (Values.size() > 1)
       T.Params.push_back(
           {BlockMacro[A], contract::TuneRole::Block, A, std::move(Values)});

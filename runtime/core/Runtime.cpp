@@ -205,7 +205,7 @@ Status Runtime::run(LoopSite &Root, unsigned M,
 
   TuningChoice Tuned;
   if (Status S = Tuner.choose(*Active, Root, M, Sizes, Descriptor, LoopSource,
-                              Count, Tuned);
+                              Args, NumArgs, Count, Tuned);
       !S.empty())
     return S;
   TunedVariant *Variant = Tuned.Variant;

@@ -5,6 +5,7 @@
 #include "launch/LaunchBounds.h"
 #include "policy/Environment.h"
 #include "policy/MappingChoice.h"
+#include "tune/StartConfiguration.h"
 
 #include <cerrno>
 #include <chrono>
@@ -69,6 +70,7 @@ bool userDefines(const std::string &Macro) {
 Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
                            const std::vector<std::int64_t> &Sizes,
                            const char *Descriptor, const char *Source,
+                           const detail::LaunchArg *Args, std::size_t NumArgs,
                            std::int64_t RootCount, TuningChoice &Out) {
   Out = {};
   Timing = nullptr;
@@ -106,6 +108,13 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
     T.Preferred =
         rankMappings(Root.Kernel, Sizes, Mapped, Root.Alternatives.size() + 1);
     T.Mapped = S.Space.mapped(Mapped);
+    T.Start = fillingStart(S.Space, T.Mapped, B.properties(), Args, NumArgs,
+                           RootCount);
+    if (T.Start != T.Mapped)
+      note(Root.Kernel.Location + ": sizes " + Key +
+           ": the mapped grid leaves multiprocessors idle; untuned launches "
+           "run " +
+           S.Space.describe(T.Start));
     T.Times.resize(S.Space.size());
     if (!Settings.Fresh && !Recording)
       if (std::optional<TunedEntry> E =
@@ -119,14 +128,14 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
       }
   }
   bool Waiting = false;
-  if (T.Chosen == TuningSpace::None) {
-    if (++T.Launches <= LaunchesBeforeTuning)
-      return {};
+  if (T.Chosen == TuningSpace::None && ++T.Launches <= LaunchesBeforeTuning) {
+    Waiting = true;
+  } else if (T.Chosen == TuningSpace::None) {
     if (!T.Search)
       T.Search = makeSearcher(
           Recording ? SearchMethod::Exhaustive : Settings.Method, S.Space,
           T.Preferred,
-          std::stoull(contentHash(S.KernelHash + Key), nullptr, 16));
+          std::stoull(contentHash(S.KernelHash + Key), nullptr, 16), T.Start);
     if (T.Current != TuningSpace::None &&
         T.Timed >= TimedLaunchesPerConfiguration) {
       T.Times[T.Current] = T.CurrentSeconds;
@@ -166,10 +175,14 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
     // this launch runs the mapped kernel.
     note(Root.Kernel.Location + ": tuning: " + S.Space.describe(Config) +
          " left out: " + E);
+    if (T.Start == Config)
+      T.Start = T.Mapped;
     if (T.Chosen == Config) {
       T.Chosen = TuningSpace::None;
       return {};
     }
+    if (Waiting)
+      return {};
     T.Search->report(Config, std::numeric_limits<double>::infinity());
     T.Current = TuningSpace::None;
     Out = {};
@@ -215,7 +228,7 @@ void OnlineTuner::record(double Seconds) {
 void OnlineTuner::finish(Backend &B, LoopSite &Root, const std::string &Key,
                          SiteTuning::Bucket &T) {
   SiteTuning &S = *Root.Tuning;
-  T.Chosen = T.Mapped;
+  T.Chosen = T.Start;
   double Best = std::numeric_limits<double>::infinity();
   for (std::size_t I = 0; I < T.Times.size(); ++I)
     if (T.Times[I] && *T.Times[I] < Best) {
@@ -280,7 +293,7 @@ void OnlineTuner::writeRecordingFile(Backend &B, LoopSite &Root,
 }
 
 std::size_t OnlineTuner::fastest(const SiteTuning::Bucket &T) {
-  std::size_t Best = T.Mapped;
+  std::size_t Best = T.Start;
   for (std::size_t I = 0; I < T.Times.size(); ++I)
     if (T.Times[I] && (Best == TuningSpace::None || !T.Times[Best] ||
                        *T.Times[I] < *T.Times[Best]))
@@ -320,9 +333,11 @@ Status OnlineTuner::variant(Backend &B, LoopSite &Root, SiteTuning::Bucket &T,
   if (E.empty() && !V.Kernel.Combine.Name.empty())
     E = B.getKernel(V.Kernel, Text, Defines, V.Kernel.Combine.Name,
                     V.CombineHandle);
-  T.CompileSeconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-          .count();
+  // The start's compile replaces the mapped kernel's: tuning did not add it.
+  if (Config != T.Start)
+    T.CompileSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
   if (E.empty()) {
     std::uint64_t Threads = 1;
     for (const DimensionInfo &D : V.Kernel.Dimensions)

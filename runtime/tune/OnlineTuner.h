@@ -32,7 +32,11 @@ public:
   struct Bucket {
     std::unique_ptr<Searcher> Search;
     std::vector<unsigned> Preferred;
-    std::size_t Mapped = TuningSpace::None; // the untuned configuration
+    std::size_t Mapped = TuningSpace::None; // the configuration mapped
+    /// What runs until tuning has chosen: the mapped configuration, or
+    /// where its grid leaves multiprocessors idle, the same with smaller
+    /// blocks (see fillingStart).
+    std::size_t Start = TuningSpace::None;
     std::size_t Current = TuningSpace::None, Chosen = TuningSpace::None;
     unsigned Timed = 0, Tried = 0;
     double CurrentSeconds = 0;
@@ -60,10 +64,11 @@ struct TuningChoice {
 class OnlineTuner {
 public:
   /// Root is the loop's site (its first mapping); Mapped, the mapping for
-  /// these sizes; RootCount, the outermost trip count.
+  /// these sizes; Args, the launch's; RootCount, the outermost trip count.
   Status choose(Backend &B, LoopSite &Root, unsigned Mapped,
                 const std::vector<std::int64_t> &Sizes, const char *Descriptor,
-                const char *Source, std::int64_t RootCount, TuningChoice &Out);
+                const char *Source, const detail::LaunchArg *Args,
+                std::size_t NumArgs, std::int64_t RootCount, TuningChoice &Out);
   /// A timed launch of the choice took Seconds.
   void record(double Seconds);
   /// What tuning did for the loop at Root, a line per size bucket, for
@@ -78,7 +83,7 @@ private:
                           const SiteTuning::Bucket &T);
   Status variant(Backend &B, LoopSite &Root, SiteTuning::Bucket &T,
                  std::size_t Config, const char *Source, TunedVariant *&Out);
-  /// The fastest configuration timed so far (the mapped one before any).
+  /// The fastest configuration timed so far (the start before any).
   static std::size_t fastest(const SiteTuning::Bucket &T);
   /// The loop has not yet run, at its fastest so far, as long as compiling
   /// the variants took: tuning pays for itself out of the loop's own time.

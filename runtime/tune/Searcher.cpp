@@ -11,13 +11,12 @@ namespace {
 /// The tried set and the first configuration, shared by all.
 class SearcherBase : public Searcher {
 public:
-  SearcherBase(const TuningSpace &Space, const std::vector<unsigned> &Preferred)
-      : Space(Space), Tried(Space.size(), false) {
-    for (unsigned M : Preferred)
-      if (std::size_t I = Space.mapped(M); I != TuningSpace::None) {
-        Start = I;
-        break;
-      }
+  SearcherBase(const TuningSpace &Space, const std::vector<unsigned> &Preferred,
+               std::size_t First)
+      : Space(Space), Tried(Space.size(), false), Start(First) {
+    for (auto M = Preferred.begin();
+         Start == TuningSpace::None && M != Preferred.end(); ++M)
+      Start = Space.mapped(*M);
     if (Start == TuningSpace::None && Space.size())
       Start = 0;
   }
@@ -62,8 +61,9 @@ private:
 class RandomSearcher final : public SearcherBase {
 public:
   RandomSearcher(const TuningSpace &Space,
-                 const std::vector<unsigned> &Preferred, std::uint64_t Seed)
-      : SearcherBase(Space, Preferred), Order(Space.size()) {
+                 const std::vector<unsigned> &Preferred, std::size_t First,
+                 std::uint64_t Seed)
+      : SearcherBase(Space, Preferred, First), Order(Space.size()) {
     for (std::size_t I = 0; I < Order.size(); ++I)
       Order[I] = I;
     std::mt19937_64 Random(Seed);
@@ -91,8 +91,12 @@ private:
 class ModelSearcher final : public SearcherBase {
 public:
   ModelSearcher(const TuningSpace &Space,
-                const std::vector<unsigned> &Preferred, std::uint64_t Seed)
-      : SearcherBase(Space, Preferred), Random(Space, Preferred, Seed) {
+                const std::vector<unsigned> &Preferred, std::size_t First,
+                std::uint64_t Seed)
+      : SearcherBase(Space, Preferred, First),
+        Random(Space, Preferred, First, Seed) {
+    if (First != TuningSpace::None)
+      Starts.push_back(First);
     for (unsigned M : Preferred)
       if (std::size_t I = Space.mapped(M); I != TuningSpace::None)
         Starts.push_back(I);
@@ -170,16 +174,16 @@ std::optional<SearchMethod> parseSearchMethod(std::string_view Word) {
 std::unique_ptr<Searcher> makeSearcher(SearchMethod Method,
                                        const TuningSpace &Space,
                                        const std::vector<unsigned> &Preferred,
-                                       std::uint64_t Seed) {
+                                       std::uint64_t Seed, std::size_t First) {
   switch (Method) {
   case SearchMethod::Exhaustive:
-    return std::make_unique<ExhaustiveSearcher>(Space, Preferred);
+    return std::make_unique<ExhaustiveSearcher>(Space, Preferred, First);
   case SearchMethod::Random:
-    return std::make_unique<RandomSearcher>(Space, Preferred, Seed);
+    return std::make_unique<RandomSearcher>(Space, Preferred, First, Seed);
   case SearchMethod::Model:
     break;
   }
-  return std::make_unique<ModelSearcher>(Space, Preferred, Seed);
+  return std::make_unique<ModelSearcher>(Space, Preferred, First, Seed);
 }
 
 } // namespace weft::rt

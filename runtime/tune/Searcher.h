@@ -1,6 +1,7 @@
 // Searcher.h: the order in which a tuning run tries configurations:
 // exhaustive, random, or guided by a model (KTT's searchers). Every one
-// starts from the configuration the plugin mapped for these sizes, so a
+// starts from the configuration the untuned program runs (the plugin's
+// mapped one for these sizes, or its start sized to the device), so a
 // search never ends slower than the untuned program.
 #ifndef WEFT_RUNTIME_TUNE_SEARCHER_H
 #define WEFT_RUNTIME_TUNE_SEARCHER_H
@@ -32,11 +33,14 @@ public:
 /// A searcher over Space. Preferred: the mappings in the order the
 /// plugin's analysis ranks them for these sizes (the nearest scenario's
 /// first); the model searcher climbs from each one's mapped configuration
-/// in that order. Seed makes the random choices repeatable.
+/// in that order. Seed makes the random choices repeatable. First, where
+/// given, is timed before all (the configuration untuned launches ran,
+/// tune/StartConfiguration.h), and the model climbs from it first.
 std::unique_ptr<Searcher> makeSearcher(SearchMethod Method,
                                        const TuningSpace &Space,
                                        const std::vector<unsigned> &Preferred,
-                                       std::uint64_t Seed);
+                                       std::uint64_t Seed,
+                                       std::size_t First = TuningSpace::None);
 
 } // namespace weft::rt
 

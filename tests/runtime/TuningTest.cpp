@@ -1,9 +1,11 @@
 // TuningTest.cpp: the tuning space (its constraints, neighbours, applied
-// configurations), the searchers on landscapes of known optimum, the text
-// forms, and the searchers replayed against the recordings kept under
-// benchmarks/tuning (recorded on a GPU by scripts/gpu-check.sh).
+// configurations), the start that fills the device, the searchers on
+// landscapes of known optimum, the text forms, and the searchers replayed
+// against the recordings kept under benchmarks/tuning (recorded on a GPU by
+// scripts/gpu-check.sh).
 #include "tune/Replay.h"
 #include "tune/Searcher.h"
+#include "tune/StartConfiguration.h"
 #include "tune/TuningRecord.h"
 #include "tune/TuningSpace.h"
 
@@ -133,6 +135,60 @@ TEST(TuningSpace, SplitKSetsTheLaunchNotTheText) {
   EXPECT_EQ(S.describe(I), "mapping 0: WEFT_BLOCK_X=128 WEFT_SPLIT1=32");
 }
 
+DeviceProperties h100() {
+  DeviceProperties P = device();
+  P.MultiprocessorCount = 132;
+  return P;
+}
+
+/// lud's perimeter as the plugin maps it: one thread per row, 256 a block.
+const char *const RowPerThread =
+    "weft 2\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
+    "level (lit 0) (arg 0) 1 lt\nmap 0 x 256 span 1\n"
+    "tune WEFT_BLOCK_X x 256 32 64 128 512 1024\n";
+
+// A grid of fewer blocks than multiprocessors starts with smaller blocks:
+// lud's 2016 rows in 63 blocks of 32 (8 of 256 used 8 of 132), 200 rows
+// in 7 of 32; a grid that fills the device keeps the mapped blocks.
+TEST(StartConfiguration, SmallGridsFillTheDevice) {
+  const TuningSpace S(one(RowPerThread), h100());
+  const std::size_t M = S.mapped(0);
+  auto Start = [&](int N) {
+    weft::detail::LaunchArg Args[] = {{&N, 1, 4}};
+    return S.values(fillingStart(S, M, h100(), Args, 1, N));
+  };
+  EXPECT_EQ(Start(2016), (std::vector<unsigned>{32}));
+  EXPECT_EQ(Start(200), (std::vector<unsigned>{32}));
+  EXPECT_EQ(Start(132 * 256), (std::vector<unsigned>{256}));
+  EXPECT_EQ(Start(1 << 20), (std::vector<unsigned>{256}));
+  // 64 threads a block reach 132 blocks; 128 would leave SMs idle.
+  EXPECT_EQ(Start(132 * 64), (std::vector<unsigned>{64}));
+  // A one-SM device: the mapped grid fills it.
+  DeviceProperties One = h100();
+  One.MultiprocessorCount = 1;
+  int N = 2016;
+  weft::detail::LaunchArg Args[] = {{&N, 1, 4}};
+  EXPECT_EQ(fillingStart(S, M, One, Args, 1, N), M);
+}
+
+// Only block sizes change, and only downward: a register tile keeps its
+// shape and tile width; a grid of one block by design (no smaller block
+// adds any) keeps the mapped block.
+TEST(StartConfiguration, OnlySmallerBlocks) {
+  const TuningSpace S(one(TiledProduct), h100());
+  const std::size_t M = S.mapped(0);
+  int N = 256; // 16 x 16 threads of 4 x 4 outputs: 4 x 4 blocks
+  weft::detail::LaunchArg Args[] = {{&N, 1, 4}};
+  EXPECT_EQ(S.values(fillingStart(S, M, h100(), Args, 1, N)),
+            (std::vector<unsigned>{8, 8, 4, 4, 8}));
+  const TuningSpace One(
+      one("weft 2\nkernel k\nloc a.cpp:1:1\nlevel (lit 0) (lit 1) 1 lt\n"
+          "map 0 x 256 span 1\ntune WEFT_BLOCK_X x 256 32 64 1024\n"),
+      h100());
+  EXPECT_EQ(fillingStart(One, One.mapped(0), h100(), nullptr, 0, 1),
+            One.mapped(0));
+}
+
 /// Seconds of a configuration on a landscape whose optimum is known: the
 /// further each parameter from its best value (in log steps), the slower.
 double landscape(const TuningSpace &S, std::size_t I,
@@ -160,6 +216,26 @@ TEST(Searcher, ExhaustiveAndRandomVisitEachOnceMappedFirst) {
     EXPECT_EQ(Seen.size(), S.size());
     EXPECT_EQ(First, S.mapped(0));
   }
+}
+
+// The start untuned launches ran is timed first by every searcher, and the
+// model climbs from it: (8, 8, ...) is one step from (8, 16, ...).
+TEST(Searcher, TheStartFirst) {
+  const TuningSpace S(one(TiledProduct), device());
+  const std::size_t Start = S.findValues(0, {8, 16, 4, 4, 8});
+  ASSERT_NE(Start, TuningSpace::None);
+  for (SearchMethod M :
+       {SearchMethod::Exhaustive, SearchMethod::Random, SearchMethod::Model}) {
+    std::unique_ptr<Searcher> Search = makeSearcher(M, S, {0}, 7, Start);
+    EXPECT_EQ(Search->next(), Start) << searchMethodWord(M);
+  }
+  std::unique_ptr<Searcher> Model =
+      makeSearcher(SearchMethod::Model, S, {0}, 7, Start);
+  ASSERT_EQ(Model->next(), Start);
+  Model->report(Start, 1.0);
+  const std::size_t Next = Model->next();
+  const std::vector<std::size_t> Near = S.neighbours(Start);
+  EXPECT_NE(std::find(Near.begin(), Near.end(), Next), Near.end());
 }
 
 TEST(Searcher, ModelClimbsToTheOptimumWithinTwentySteps) {

@@ -51,7 +51,7 @@ void smooth(std::span<const float> in, std::span<float> out, int n) {
                                  in[i * n + j - 1] + in[i * n + j + 1]);
 }
 
-// CHECK-DAG: tuning-space.cpp:[[@LINE+4]]:3: sizes 14: tuned: mapping 0: WEFT_BLOCK_X={{[0-9]+}} (3 of 3 configurations;
+// CHECK-DAG: tuning-space.cpp:[[@LINE+4]]:3: sizes 14: tuned: mapping 0: WEFT_BLOCK_X={{[0-9]+}} (4 of 4 configurations;
 long long count(std::span<const float> v) {
   long long c = 0;
 #pragma weft parallel for reduction(+: c)

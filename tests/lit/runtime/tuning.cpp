@@ -44,24 +44,24 @@
 #include <cstdio>
 #include <vector>
 
-// CHECK: tuning.cpp:[[@LINE+22]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{64|128|256|512|1024}} (5 of 5 configurations; {{[0-9.]+}} us, mapped {{[0-9.]+}} us)
+// CHECK: tuning.cpp:[[@LINE+22]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{32|64|128|256|512|1024}} (6 of 6 configurations; {{[0-9.]+}} us, mapped {{[0-9.]+}} us)
 // CHECK-NOT: tuned
-// CHECK: loop at {{.*}}tuning.cpp:[[@LINE+20]]:3: sizes 13: tuned, 5 of 5 configurations timed: mapping 0: WEFT_BLOCK_X=
+// CHECK: loop at {{.*}}tuning.cpp:[[@LINE+20]]:3: sizes 13: tuned, 6 of 6 configurations timed: mapping 0: WEFT_BLOCK_X=
 // AGAIN: tuning.cpp:[[@LINE+19]]:3: sizes 13: tuned before ({{.*}}tuning): mapping 0: WEFT_BLOCK_X=
 // AGAIN-NOT: {{[0-9]}}: tuning
 // LIST: 1 tuned configurations in {{.*}}tuning
 // LIST-NEXT: tuning.cpp:[[@LINE+16]]:3  sizes 13  on weft simulator (sim (checked), {{[0-9]+}} multiprocessors)
-// LIST-NEXT: mapping 0 (weft_tuning_L[[@LINE+15]]_{{[0-9a-f]+}}), values {{[0-9]+}}: {{[0-9.]+}} us (mapped {{[0-9.]+}} us), 5 configurations timed
+// LIST-NEXT: mapping 0 (weft_tuning_L[[@LINE+15]]_{{[0-9a-f]+}}), values {{[0-9]+}}: {{[0-9.]+}} us (mapped {{[0-9.]+}} us), 6 configurations timed
 // IMPORT: 1 tuned configurations kept in {{.*}}cache2/tuning
-// REDUCTIONS-DAG: tuning.cpp:[[@LINE+13]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{[0-9]+}} (3 of 5 configurations;
+// REDUCTIONS-DAG: tuning.cpp:[[@LINE+13]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{[0-9]+}} (3 of 6 configurations;
 // REDUCTIONS-DAG: tuning.cpp:[[@LINE+19]]:3: sizes 13: tuned: mapping 0: {{.*}}(3 of {{[0-9]+}} configurations;
 // RECORD: tuning.cpp:[[@LINE+11]]:3: tuning recorded in {{.*}}rec/weft_tuning_L[[@LINE+11]]_{{[0-9a-f]+}}.13.txt
-// REPLAY: tuning.cpp:[[@LINE+10]]:3, sizes 13, on weft simulator (sim, {{[0-9]+}} multiprocessors): 5 configurations (5 timed), best {{[0-9.]+}} us
+// REPLAY: tuning.cpp:[[@LINE+10]]:3, sizes 13, on weft simulator (sim, {{[0-9]+}} multiprocessors): 6 configurations (6 timed), best {{[0-9.]+}} us
 // REPLAY-NEXT: exhaustive 95% of best after {{[0-9.]+}} configurations; within 20: 100.0% of best
 // LAZY: tuning.cpp:[[@LINE+8]]:3: tuning 13: mapping 0: WEFT_BLOCK_X=256: {{[0-9.]+}} us
-// LAZY: tuning.cpp:[[@LINE+7]]:3: tuning 13: mapping 0: WEFT_BLOCK_X={{64|128|512}}: {{[0-9.]+}} us
+// LAZY: tuning.cpp:[[@LINE+7]]:3: tuning 13: mapping 0: WEFT_BLOCK_X={{32|64|128|512}}: {{[0-9.]+}} us
 // LAZY-NOT: tuned
-// LAZY: loop at {{.*}}tuning.cpp:[[@LINE+5]]:3: sizes 13: still tuning, 2 of 5 configurations timed; fastest so far mapping 0: WEFT_BLOCK_X=
+// LAZY: loop at {{.*}}tuning.cpp:[[@LINE+5]]:3: sizes 13: still tuning, 2 of 6 configurations timed; fastest so far mapping 0: WEFT_BLOCK_X=
 // BAD: WEFT_TUNE: 'budget=x' ignored
 // BAD: WEFT_TUNE: 'sideways' ignored
 void relax(std::span<const float> in, std::span<float> out) {
