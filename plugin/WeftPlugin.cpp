@@ -89,8 +89,8 @@ private:
   }
 
   Stmt *runPipeline(FunctionDecl *FD, const compat::Mark &M) {
-    std::optional<recognize::RecognizedNest> R =
-        recognize::recognizeNest(CI.getSema(), FD, M.Loop, M.Clauses);
+    std::optional<recognize::RecognizedNest> R = recognize::recognizeNest(
+        CI.getSema(), FD, M.Loop, M.Clauses, M.Literal);
     if (!R)
       return nullptr;
     if (Options.DumpIR)

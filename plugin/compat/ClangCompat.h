@@ -28,6 +28,9 @@ struct Mark {
   clang::Stmt *Loop = nullptr;
   clang::Stmt *Replaced = nullptr;
   std::string Clauses;
+  /// The string the clauses were written in (null without clauses), for
+  /// locating them (support/ClauseLocations.h).
+  const clang::StringLiteral *Literal = nullptr;
 };
 
 /// Where Clang 19 keeps marks: it has no statement-attribute hook for
@@ -44,6 +47,22 @@ inline clang::SourceLocation loopLocation(const clang::Stmt *S) {
   if (const auto *R = llvm::dyn_cast<clang::CXXForRangeStmt>(S))
     return R->getForLoc();
   return {};
+}
+
+/// The string of clauses of the mark on each loop, by the loop's `for`
+/// location (which template instantiation preserves).
+inline std::map<clang::SourceLocation, const clang::StringLiteral *> &
+clauseLiterals() {
+  static std::map<clang::SourceLocation, const clang::StringLiteral *> Literals;
+  return Literals;
+}
+
+/// A's string of clauses (the pragma's, injected), if it has one.
+inline const clang::StringLiteral *clauseLiteral(const clang::ParsedAttr &A) {
+  if (A.getNumArgs() != 1 || !A.isArgExpr(0) || !A.getArgAsExpr(0))
+    return nullptr;
+  return llvm::dyn_cast<clang::StringLiteral>(
+      A.getArgAsExpr(0)->IgnoreParens());
 }
 
 /// The ParsedAttrInfo base of the weft::parallel attribute. Subclasses
@@ -76,6 +95,7 @@ public:
                                    const clang::ParsedAttr &A,
                                    clang::Attr *&Result) const override {
     std::string Annotation = (MarkAnnotation + ":" + clauseText(A)).str();
+    clauseLiterals()[loopLocation(St)] = clauseLiteral(A);
     Result = clang::AnnotateAttr::Create(S.Context, Annotation, nullptr, 0,
                                          A.getRange());
     return AttributeApplied;
@@ -83,8 +103,11 @@ public:
 #else
   bool diagAppertainsToStmt(clang::Sema &S, const clang::ParsedAttr &A,
                             const clang::Stmt *St) const override {
-    if (checkStatement(S, A, St) &&
-        !marksByLocation().emplace(loopLocation(St), clauseText(A)).second)
+    if (!checkStatement(S, A, St))
+      return false;
+    if (marksByLocation().emplace(loopLocation(St), clauseText(A)).second)
+      clauseLiterals().emplace(loopLocation(St), clauseLiteral(A));
+    else
       diagnoseSecondMark(S, A);
     // Dropped without a diagnostic: the mark lives in marksByLocation().
     return false;
@@ -110,6 +133,7 @@ inline std::optional<Mark> findMark(clang::Stmt *S) {
     M.Replaced = S;
     M.Clauses =
         Ann->getAnnotation().drop_front(MarkAnnotation.size() + 1).str();
+    M.Literal = clauseLiterals()[loopLocation(M.Loop)];
     return M;
   }
   return std::nullopt;
@@ -119,7 +143,7 @@ inline std::optional<Mark> findMark(clang::Stmt *S) {
   auto It = marksByLocation().find(loopLocation(S));
   if (It == marksByLocation().end())
     return std::nullopt;
-  return Mark{S, S, It->second};
+  return Mark{S, S, It->second, clauseLiterals()[loopLocation(S)]};
 #endif
 }
 

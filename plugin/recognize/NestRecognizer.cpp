@@ -4,18 +4,20 @@
 
 namespace weft::recognize {
 
-std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
+std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
+                                              const StringLiteral *Literal) {
   RecognizedNest R;
   syntax::ClauseError CE;
   // The syntax stage validated the text already.
   syntax::parseMark(ClauseText, R.Clauses, CE);
+  ClauseLiterals.assign(1, Literal);
   if (!(R.Clauses.Sequential ? sequentialLevel(Loop, R.Clauses, R.Nest.Root)
-                             : level(Loop, R.Clauses, R.Nest.Root)) ||
+                             : level(Loop, R.Clauses, Literal, R.Nest.Root)) ||
       Failed)
     return std::nullopt;
   checkReducedArrayUses();
   if (R.Clauses.If)
-    R.Condition = conditionExpr(R.Clauses.If->Value, Loop->getBeginLoc());
+    R.Condition = conditionExpr(R.Clauses.If->Value);
   if (Failed)
     return std::nullopt;
   // An extent clause for a pointer the loop does not index is a typo, or
@@ -30,7 +32,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
         Used = Used || (C.Extent && D->getName() == Pointer);
       }
       if (!Used)
-        diagnose(Diags, Loop->getBeginLoc(), DiagnosticsEngine::Warning,
+        diagnose(Diags, clauseAt(0, E.Offset), DiagnosticsEngine::Warning,
                  "the extent clause names '" + Pointer +
                      "', which the loop does not index as a pointer",
                  "remove it from extent(...), or name the pointer as the "
@@ -56,11 +58,10 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText) {
   return R;
 }
 
-std::optional<RecognizedNest> recognizeNest(Sema &S,
-                                            const FunctionDecl *Function,
-                                            Stmt *Loop,
-                                            const std::string &ClauseText) {
-  return Recognizer(S, Function, Loop).run(ClauseText);
+std::optional<RecognizedNest>
+recognizeNest(Sema &S, const FunctionDecl *Function, Stmt *Loop,
+              const std::string &ClauseText, const StringLiteral *Literal) {
+  return Recognizer(S, Function, Loop).run(ClauseText, Literal);
 }
 
 } // namespace weft::recognize

@@ -46,11 +46,13 @@ struct RecognizedNest {
 };
 
 /// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt) in
-/// Function's body. Returns nullopt after diagnosing what it cannot take.
-std::optional<RecognizedNest> recognizeNest(clang::Sema &S,
-                                            const clang::FunctionDecl *Function,
-                                            clang::Stmt *Loop,
-                                            const std::string &ClauseText);
+/// Function's body, marked with ClauseText (written in Literal, if not
+/// null: diagnostics about a clause point into it). Returns nullopt after
+/// diagnosing what it cannot take.
+std::optional<RecognizedNest>
+recognizeNest(clang::Sema &S, const clang::FunctionDecl *Function,
+              clang::Stmt *Loop, const std::string &ClauseText,
+              const clang::StringLiteral *Literal);
 
 } // namespace weft::recognize
 

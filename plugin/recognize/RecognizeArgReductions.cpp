@@ -33,7 +33,7 @@ bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
   for (int I = 0; I < 2; ++I) {
     Refs[I] = findReference(Body, Clause.Variables[I]);
     if (!Refs[I])
-      return fail(Loop->getBeginLoc(),
+      return fail(clauseAt(L.Depth, Clause.Offset),
                   "reduction variable '" + Clause.Variables[I] +
                       "' is not used in the loop",
                   ArgForm),

@@ -96,7 +96,7 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                   "state it in the mark: '#pragma weft parallel for "
                   "extent(" +
                       P.Name + ": n)', n the number of elements");
-    Extent = extentExpr(*E, D->getName(), Loop->getBeginLoc());
+    Extent = extentExpr(*E, D->getName());
     if (!Extent)
       return std::nullopt;
   }

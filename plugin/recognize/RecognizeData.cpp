@@ -3,6 +3,7 @@
 // captured as one flat block of elements; subscripts of nested arrays are
 // flattened so that the affine analysis sees one index.
 #include "recognize/Recognizer.h"
+#include "support/ClauseLocations.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -305,11 +306,28 @@ Expr *Recognizer::hostNumber(llvm::StringRef Text, SourceLocation Loc,
                                 Type, Loc);
 }
 
-Expr *Recognizer::hostExpr(const syntax::HostExpr &E, SourceLocation Loc,
-                           llvm::StringRef Clause, bool SizeConstants) {
+SourceLocation Recognizer::clauseAt(unsigned Depth, std::size_t Offset) const {
+  const StringLiteral *Literal =
+      Depth < ClauseLiterals.size() ? ClauseLiterals[Depth] : nullptr;
+  SourceLocation Loc = Literal ? support::clauseLocation(*Literal, Offset, Ctx)
+                               : Loop->getBeginLoc();
+  return Loc.isValid() ? Loc : Loop->getBeginLoc();
+}
+
+SourceLocation Recognizer::clauseAt(unsigned Depth,
+                                    const syntax::HostExpr &E) const {
+  std::size_t Start = ~std::size_t(0);
+  for (const syntax::ExprToken &T : E.Postfix)
+    Start = std::min(Start, T.Offset);
+  return clauseAt(Depth, E.Postfix.empty() ? 0 : Start);
+}
+
+Expr *Recognizer::hostExpr(const syntax::HostExpr &E, llvm::StringRef Clause,
+                           bool SizeConstants) {
   Sema::ContextRAII InFunction(S, const_cast<FunctionDecl *>(Function));
   std::vector<Expr *> Stack;
   for (const syntax::ExprToken &T : E.Postfix) {
+    const SourceLocation Loc = clauseAt(0, T.Offset);
     ExprResult Built;
     if (T.Kind == syntax::ExprToken::Number) {
       Built = hostNumber(T.Text, Loc, SizeConstants);
@@ -340,8 +358,9 @@ Expr *Recognizer::hostExpr(const syntax::HostExpr &E, SourceLocation Loc,
   return Stack.back();
 }
 
-Expr *Recognizer::conditionExpr(const syntax::HostExpr &E, SourceLocation Loc) {
-  Expr *Condition = hostExpr(E, Loc, "if", /*SizeConstants=*/false);
+Expr *Recognizer::conditionExpr(const syntax::HostExpr &E) {
+  Expr *Condition = hostExpr(E, "if", /*SizeConstants=*/false);
+  const SourceLocation Loc = clauseAt(0, E);
   if (!Condition)
     return nullptr;
   QualType Type = Condition->getType();
@@ -363,9 +382,9 @@ Expr *Recognizer::conditionExpr(const syntax::HostExpr &E, SourceLocation Loc) {
 }
 
 const Expr *Recognizer::extentExpr(const syntax::Extent &E,
-                                   llvm::StringRef Pointer,
-                                   SourceLocation Loc) {
-  Expr *Result = hostExpr(E, Loc, "extent", /*SizeConstants=*/true);
+                                   llvm::StringRef Pointer) {
+  Expr *Result = hostExpr(E, "extent", /*SizeConstants=*/true);
+  const SourceLocation Loc = clauseAt(0, E);
   if (!Result)
     return nullptr;
   if (!Result->getType()->isIntegerType())

@@ -21,17 +21,20 @@ bool containsParallelFor(const ir::Stmt &S) {
 } // namespace
 
 bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
-                       ir::Level &L) {
+                       const StringLiteral *Literal, ir::Level &L) {
   L.Depth = static_cast<unsigned>(Indices.size());
+  if (ClauseLiterals.size() <= L.Depth)
+    ClauseLiterals.resize(L.Depth + 1);
+  ClauseLiterals[L.Depth] = Literal;
   if (L.Depth == 0)
     Extents = &Clauses.Extents;
   else if (!Clauses.Extents.empty())
-    return fail(Loop->getBeginLoc(),
+    return fail(clauseAt(L.Depth, Clauses.Extents[0].Offset),
                 "an extent clause belongs on the outermost marked loop",
                 "move extent(...) to the mark of the nest's first loop"),
            false;
   if (L.Depth > 0 && Clauses.If)
-    return fail(Loop->getBeginLoc(),
+    return fail(clauseAt(L.Depth, Clauses.If->Offset),
                 "an if clause belongs on the outermost marked loop: the nest "
                 "runs as one kernel or on the host as a whole",
                 "move if(...) to the mark of the nest's first loop"),
@@ -70,7 +73,7 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
       continue;
     }
     for (const std::string &Name : R.Variables)
-      if (const VarDecl *V = reduction(Loop, Body, R.Operator, Name, L))
+      if (const VarDecl *V = reduction(Loop, Body, R, Name, L))
         Reducing.push_back(V);
   }
   if (Failed)

@@ -38,6 +38,7 @@ std::string Recognizer::exprSource(const Expr *E) const {
 }
 
 const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
+                                            const syntax::Reduction &Clause,
                                             const std::string &Name,
                                             ir::Level &L, ir::Reduction &R) {
   const std::size_t Open = Name.find('[');
@@ -61,7 +62,7 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
       Work.push_back(C);
   }
   if (!Element)
-    return fail(Loop->getBeginLoc(),
+    return fail(clauseAt(L.Depth, Clause.Offset),
                 "reduction element '" + Name + "' is not used in the loop",
                 "name the element the loop combines into, as written in "
                 "the loop"),
@@ -124,12 +125,13 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
 }
 
 const VarDecl *Recognizer::reduction(Stmt *Loop, const Stmt *Body,
-                                     const std::string &Op,
+                                     const syntax::Reduction &Clause,
                                      const std::string &Name, ir::Level &L) {
+  const std::string &Op = Clause.Operator;
   if (Name.find('[') != std::string::npos) {
     ir::Reduction R;
     R.Op = reductionOp(Op);
-    const VarDecl *V = elementReduction(Loop, Body, Name, L, R);
+    const VarDecl *V = elementReduction(Loop, Body, Clause, Name, L, R);
     if (!V)
       return nullptr;
     ActiveReductions[V] = R.Op;
@@ -139,7 +141,7 @@ const VarDecl *Recognizer::reduction(Stmt *Loop, const Stmt *Body,
   // The variable is the one the loop's body refers to by that name.
   const DeclRefExpr *Ref = findReference(Body, Name);
   if (!Ref)
-    return fail(Loop->getBeginLoc(),
+    return fail(clauseAt(L.Depth, Clause.Offset),
                 "reduction variable '" + Name + "' is not used in the loop",
                 "name a variable that the loop combines, as in "
                 "'reduction(+: sum)'"),

@@ -113,7 +113,7 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     R->Nested = std::make_unique<ir::Level>();
     FinishedElements.clear();
     FinishedArgs.clear();
-    if (!level(M->Loop, Clauses, *R->Nested))
+    if (!level(M->Loop, Clauses, M->Literal, *R->Nested))
       return;
     // reduction(op: tmp[i]): the element goes through a local of this
     // level, loaded before the reducing level and stored after it.

@@ -56,7 +56,9 @@ public:
       : S(S), Ctx(S.getASTContext()), Diags(Ctx.getDiagnostics()),
         SM(Ctx.getSourceManager()), Function(Function), Loop(Loop) {}
 
-  std::optional<RecognizedNest> run(const std::string &ClauseText);
+  /// Literal: the string the clauses were written in, or null.
+  std::optional<RecognizedNest> run(const std::string &ClauseText,
+                                    const StringLiteral *Literal);
 
 private:
   struct Use {
@@ -87,15 +89,25 @@ private:
   }
 
   /// One parallel level: header, reductions, body.
-  bool level(Stmt *Loop, const syntax::Clauses &Clauses, ir::Level &L);
+  /// Literal: the string Clauses were written in, or null.
+  bool level(Stmt *Loop, const syntax::Clauses &Clauses,
+             const StringLiteral *Literal, ir::Level &L);
   /// A sequential loop's nest: a level of one iteration (one block of
   /// threads) whose body is the loop, its marked loops one level in.
   bool sequentialLevel(Stmt *Loop, const syntax::Clauses &Clauses,
                        ir::Level &L);
 
-  /// Checks and records `reduction(Op: Name)` on level L.
-  const VarDecl *reduction(Stmt *Loop, const Stmt *Body, const std::string &Op,
+  /// Checks and records `reduction(Op: Name)` (one of Clause's) on level L.
+  const VarDecl *reduction(Stmt *Loop, const Stmt *Body,
+                           const syntax::Reduction &Clause,
                            const std::string &Name, ir::Level &L);
+  /// Where byte Offset of the clauses of the mark at Depth was written; the
+  /// loop where that is not known.
+  SourceLocation clauseAt(unsigned Depth, std::size_t Offset) const;
+  /// Where E, an expression of a clause at Depth, starts.
+  SourceLocation clauseAt(unsigned Depth, const syntax::HostExpr &E) const;
+  /// Per depth, the string the mark's clauses were written in (or null).
+  std::vector<const StringLiteral *> ClauseLiterals;
 
   static const DeclRefExpr *findReference(const Stmt *S,
                                           const std::string &Name);
@@ -168,16 +180,16 @@ private:
   /// The extent clause that names Pointer, if any.
   const syntax::Extent *extentOf(llvm::StringRef Pointer) const;
   /// An extent, as an expression the launch evaluates; null after an error.
-  const Expr *extentExpr(const syntax::Extent &E, llvm::StringRef Pointer,
-                         SourceLocation Loc);
+  const Expr *extentExpr(const syntax::Extent &E, llvm::StringRef Pointer);
   /// The condition of an if clause, as the launch's first argument (a
   /// bool); null after an error.
-  Expr *conditionExpr(const syntax::HostExpr &E, SourceLocation Loc);
-  /// A host expression of a clause, built by Sema at the loop; Clause names
-  /// it in diagnostics. SizeConstants: integer constants are size_t (an
-  /// extent), else typed as C types them. Null after an error.
-  Expr *hostExpr(const syntax::HostExpr &E, SourceLocation Loc,
-                 llvm::StringRef Clause, bool SizeConstants);
+  Expr *conditionExpr(const syntax::HostExpr &E);
+  /// A host expression of the outermost mark's clauses, built by Sema at
+  /// the loop, each part located where it was written; Clause names it in
+  /// diagnostics. SizeConstants: integer constants are size_t (an extent),
+  /// else typed as C types them. Null after an error.
+  Expr *hostExpr(const syntax::HostExpr &E, llvm::StringRef Clause,
+                 bool SizeConstants);
   /// A constant of a host expression, typed as C types it (as size_t where
   /// SizeConstants).
   Expr *hostNumber(llvm::StringRef Text, SourceLocation Loc,
@@ -297,6 +309,7 @@ private:
   bool isAssignedIn(const VarDecl *V, const Stmt *S) const;
   /// The element reduction of Loop's level: found, checked, stood in for.
   const VarDecl *elementReduction(Stmt *Loop, const Stmt *Body,
+                                  const syntax::Reduction &Clause,
                                   const std::string &Name, ir::Level &L,
                                   ir::Reduction &R);
 

@@ -3,6 +3,7 @@
 // and `[[weft::sequential("clauses")]]` by token injection, so both
 // spellings share one path from here on; and `#pragma weft region(spans...)`
 // before a statement, which becomes `if (weft::region R(spans...); true)`.
+#include "support/ClauseLocations.h"
 #include "support/Diagnose.h"
 #include "syntax/Clauses.h"
 
@@ -64,7 +65,7 @@ public:
 
     // The clause text, and where each of its tokens came from.
     std::string Text;
-    std::vector<std::pair<std::size_t, SourceLocation>> Origins;
+    support::ClauseOrigins Origins;
     for (PP.Lex(Tok); !Tok.is(tok::eod); PP.Lex(Tok)) {
       if (!Text.empty() && Tok.hasLeadingSpace())
         Text += ' ';
@@ -75,16 +76,15 @@ public:
     syntax::ClauseError Error;
     if (!syntax::parseClauses(Text, Clauses, Error) ||
         (Sequential && !syntax::checkSequentialClauses(Clauses, Error))) {
-      SourceLocation Loc = Tok.getLocation(); // end of line
-      for (const auto &[Offset, Origin] : Origins)
-        if (Offset <= Error.Offset)
-          Loc =
-              Origin.getLocWithOffset(static_cast<int>(Error.Offset - Offset));
-      error(D, Loc, Error.Message, Error.Hint);
+      SourceLocation Loc = support::originOf(Origins, Error.Offset);
+      error(D, Loc.isValid() ? Loc : Tok.getLocation() /* end of line */,
+            Error.Message, Error.Hint);
       return;
     }
-    inject(PP, FirstTok.getLocation(), Sequential ? "sequential" : "parallel",
-           Text);
+    // The later stages' diagnostics about a clause point into this line.
+    support::pragmaClauses()[inject(PP, FirstTok.getLocation(),
+                                    Sequential ? "sequential" : "parallel",
+                                    Text)] = std::move(Origins);
   }
 
 private:
@@ -160,11 +160,13 @@ private:
       PP.Lex(Tok);
   }
 
-  /// Enters `[[weft::Name("Text")]]`. The tokens are sliced out of one
-  /// scratch string (one CreateString per token would split them), located
-  /// as an expansion of the pragma so that diagnostics point at it.
-  static void inject(Preprocessor &PP, SourceLocation PragmaLoc,
-                     const std::string &Name, const std::string &Text) {
+  /// Enters `[[weft::Name("Text")]]` and returns its string literal's
+  /// location. The tokens are sliced out of one scratch string (one
+  /// CreateString per token would split them), located as an expansion of
+  /// the pragma so that diagnostics point at it.
+  static SourceLocation inject(Preprocessor &PP, SourceLocation PragmaLoc,
+                               const std::string &Name,
+                               const std::string &Text) {
     const std::string Literal = "\"" + escapeForLiteral(Text) + "\"";
     const std::string Source = "[[weft::" + Name + "(" + Literal + ")]]";
     Token Whole;
@@ -208,6 +210,7 @@ private:
     Toks[0].setFlag(Token::StartOfLine);
     PP.EnterTokenStream(std::move(Toks), N, /*DisableMacroExpansion=*/true,
                         /*IsReinject=*/false);
+    return Base.getLocWithOffset(LitStart);
   }
 };
 

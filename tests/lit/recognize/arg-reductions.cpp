@@ -247,7 +247,7 @@ int indexUnused(std::span<float> v) {
   for (int i = 0; i < (int)v.size(); ++i)
     v[i] = best;
   return at;
-  // REFUSED: arg-reductions.cpp:[[@LINE-3]]:3: error: reduction variable 'at' is not used in the loop
+  // REFUSED: arg-reductions.cpp:[[@LINE-4]]:27: error: reduction variable 'at' is not used in the loop
 }
 int oneName(std::span<const float> v) {
   float best = 0;

@@ -51,7 +51,7 @@ void rowMaxima(std::span<const double> a, std::span<double> best, int n,
 #ifdef REFUSED
 void refused(std::span<const float> a, std::span<float> tmp,
              std::span<float> out, int n, int m) {
-  // REFUSED: element-reduction.cpp:[[@LINE+4]]:5: error: reduction element 'tmp[k]' is not used in the loop
+  // REFUSED: element-reduction.cpp:[[@LINE+3]]:27: error: reduction element 'tmp[k]' is not used in the loop
 #pragma weft parallel for
   for (int i = 0; i < n; ++i)
 #pragma weft parallel for reduction(+: tmp[k])

@@ -222,7 +222,7 @@ void unusedExtent(float *p, int n) {
 #pragma weft parallel for extent(p, r: n)
   for (int i = 0; i < n; ++i)
     p[i] = 0;
-  // REFUSED: legacy-data.cpp:[[@LINE-2]]:3: warning: the extent clause names 'r', which the loop does not index as a pointer
+  // REFUSED: legacy-data.cpp:[[@LINE-3]]:27: warning: the extent clause names 'r', which the loop does not index as a pointer
 }
 void vectorOfVectors(std::vector<std::vector<float>> &m, int n) {
 #pragma weft parallel for
@@ -252,13 +252,13 @@ void unknownName(float *p) {
 #pragma weft parallel for extent(p: count)
   for (int i = 0; i < 4; ++i)
     p[i] = 0;
-  // REFUSED: legacy-data.cpp:[[@LINE-2]]:3: error: no variable 'count' is visible at this loop
+  // REFUSED: legacy-data.cpp:[[@LINE-3]]:37: error: no variable 'count' is visible at this loop
 }
 void notAnInteger(float *p, float f) {
 #pragma weft parallel for extent(p: f * 2)
   for (int i = 0; i < 4; ++i)
     p[i] = 0;
-  // REFUSED: legacy-data.cpp:[[@LINE-2]]:3: error: the extent 'f * 2' of 'p' is not an integer
+  // REFUSED: legacy-data.cpp:[[@LINE-3]]:37: error: the extent 'f * 2' of 'p' is not an integer
 }
 void innerExtent(float *p, int n) {
 #pragma weft parallel for
@@ -266,7 +266,7 @@ void innerExtent(float *p, int n) {
 #pragma weft parallel for extent(p: n * n)
     for (int j = 0; j < n; ++j)
       p[i * n + j] = 0;
-  // REFUSED: legacy-data.cpp:[[@LINE-2]]:5: error: an extent clause belongs on the outermost marked loop
+  // REFUSED: legacy-data.cpp:[[@LINE-3]]:27: error: an extent clause belongs on the outermost marked loop
 }
 void badSyntax(float *p, int n) {
 #pragma weft parallel for extent(p n)

@@ -34,7 +34,7 @@ void f(std::span<const float> m, int rows, int cols, std::span<float> out,
     out[i] = s;
   }
 
-  // CHECK: reductions.cpp:[[@LINE+4]]:5: error: reduction variable 'nothing' is not used in the loop
+  // CHECK: reductions.cpp:[[@LINE+3]]:27: error: reduction variable 'nothing' is not used in the loop
 #pragma weft parallel for
   for (int i = 0; i < rows; ++i) {
 #pragma weft parallel for reduction(+: nothing)

@@ -1,7 +1,8 @@
 // if(condition): an expression of the variables in scope at the loop and
 // constants, with C's operators; the outermost marked loop's clause. What it
-// cannot take is an error at the clause (the parser's) or at the loop (the
-// recognizer's), with a hint.
+// cannot take is an error, with a hint, where the clause wrote it (a name
+// not in scope, an operator, the condition), in the pragma's line or the
+// attribute's string.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: not %weftxx -fsyntax-only -DERRORS %s 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 #include <weft/weft.hpp>
@@ -53,19 +54,26 @@ void errors(std::span<float> Y, int N, Options Opt, std::vector<int> V) {
   for (int I = 0; I < N; ++I)
     Y[I] = 1;
 
-  // CHECK-DAG: if-clause.cpp:[[@LINE+3]]:3: error: no variable 'Count' is visible at this loop (in 'if')
+  // CHECK-DAG: if-clause.cpp:[[@LINE+2]]:30: error: no variable 'Count' is visible at this loop (in 'if')
   // CHECK-DAG: note: 'if' takes the variables in scope at the loop (in a lambda, those it captures) and constants
 #pragma weft parallel for if(Count > 8)
   for (int I = 0; I < N; ++I)
     Y[I] = 2;
 
-  // CHECK-DAG: if-clause.cpp:[[@LINE+3]]:3: error: the condition 'Opt' of 'if' is of type 'Options', not a number, bool or pointer
+  // In the attribute's string too, the name as written.
+  // CHECK-DAG: if-clause.cpp:[[@LINE+2]]:33: error: no variable 'Limit' is visible at this loop (in 'if')
+  // CHECK-DAG: note: 'if' takes the variables in scope at the loop (in a lambda, those it captures) and constants
+  [[weft::parallel("if(N > 4 && Limit)")]]
+  for (int I = 0; I < N; ++I)
+    Y[I] = 2;
+
+  // CHECK-DAG: if-clause.cpp:[[@LINE+2]]:30: error: the condition 'Opt' of 'if' is of type 'Options', not a number, bool or pointer
   // CHECK-DAG: note: compute the condition into a bool before the loop
 #pragma weft parallel for if(Opt)
   for (int I = 0; I < N; ++I)
     Y[I] = 3;
 
-  // CHECK-DAG: if-clause.cpp:[[@LINE+5]]:5: error: an if clause belongs on the outermost marked loop: the nest runs as one kernel or on the host as a whole
+  // CHECK-DAG: if-clause.cpp:[[@LINE+4]]:27: error: an if clause belongs on the outermost marked loop: the nest runs as one kernel or on the host as a whole
   // CHECK-DAG: note: move if(...) to the mark of the nest's first loop
 #pragma weft parallel for
   for (int I = 0; I < N; ++I)
