@@ -199,6 +199,14 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
       K = ir::ScalarKind::Int;
     return make(ir::Expr::IntLiteral, *K, literalText(EC->getInitVal(), *K));
   }
+  if (isa<BindingDecl>(D)) {
+    if (!capturedBinding(DRE))
+      return failExpr(DRE->getLocation(),
+                      "a structured binding declared in a weft loop, or in "
+                      "a function it calls, cannot be used there yet",
+                      "declare a variable for each element instead");
+    return capturedVariable(DRE, A);
+  }
   const auto *VD = dyn_cast<VarDecl>(D);
   if (!VD)
     return failExpr(DRE->getLocation(),
@@ -283,9 +291,16 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
             "' cannot be used in a weft loop",
         "copy it into a local variable, or capture a "
         "std::span, before the loop");
-  if (isa<BindingDecl>(D))
-    return failExpr(DRE->getLocation(),
-                    "structured bindings cannot be captured");
+  return capturedVariable(DRE, A);
+}
+
+bool Recognizer::capturedBinding(const DeclRefExpr *DRE) const {
+  const auto *B = dyn_cast<BindingDecl>(DRE->getDecl());
+  return B && !InFunction &&
+         SM.isBeforeInTranslationUnit(B->getLocation(), Loop->getBeginLoc());
+}
+
+ir::ExprPtr Recognizer::capturedVariable(const DeclRefExpr *DRE, Access A) {
   std::optional<unsigned> P = capture(DRE);
   if (!P)
     return nullptr;

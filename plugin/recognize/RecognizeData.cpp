@@ -134,10 +134,16 @@ bool visibleDecls(const Stmt *S, const Stmt *Target, llvm::StringRef Name,
       return true;
     Found = Before; // the child's own declarations end with it
     if (const auto *DS = dyn_cast<DeclStmt>(Child))
-      for (const Decl *D : DS->decls())
+      for (const Decl *D : DS->decls()) {
         if (const auto *VD = dyn_cast<VarDecl>(D);
             VD && VD->getIdentifier() && VD->getName() == Name)
           Found = VD;
+        // `auto [n, m] = dims;`: its names.
+        if (const auto *DD = dyn_cast<DecompositionDecl>(D))
+          for (const BindingDecl *B : DD->bindings())
+            if (B->getIdentifier() && B->getName() == Name)
+              Found = B;
+      }
   }
   return false;
 }
@@ -420,7 +426,8 @@ std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
                     : "declare it before the loop, or use a per-iteration "
                       "array");
   // Globals, too: the launch passes them as it passes locals.
-  if (VD && (!VD->hasGlobalStorage() || dataShape(VD->getType())))
+  if ((VD && (!VD->hasGlobalStorage() || dataShape(VD->getType()))) ||
+      (DRE && capturedBinding(DRE)))
     return capture(DRE); // Diagnoses the variable's type.
   return fail(E->getBeginLoc(),
               "only captured data can be indexed in a weft loop",

@@ -157,6 +157,12 @@ private:
 
   /// A reference to a variable.
   ir::ExprPtr variable(const DeclRefExpr *DRE, Access A);
+  /// A variable (or structured binding) of the code around the loop, as a
+  /// kernel parameter.
+  ir::ExprPtr capturedVariable(const DeclRefExpr *DRE, Access A);
+  /// DRE names a structured binding declared before the loop (in the
+  /// function around it): captured as a variable is.
+  bool capturedBinding(const DeclRefExpr *DRE) const;
 
   /// How captured data holds its elements: the innermost element, the
   /// extents of the arrays nested in each element (float[N][4][3]: 4, 3),
