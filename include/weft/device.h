@@ -28,11 +28,22 @@
 #define WEFT_KERNEL(Name, MaxThreads)                                          \
   extern "C" __attribute__((global))                                           \
   __attribute__((amdgpu_flat_work_group_size(1, MaxThreads))) void Name
+#define WEFT_KERNEL_BLOCKS(Name, MaxThreads, MinBlocks)                        \
+  WEFT_KERNEL(Name, MaxThreads)
 #define WEFT_SHARED __attribute__((shared))
 #elif defined(WEFT_DIALECT_CUDA) || defined(WEFT_DIALECT_HIP)
 #define WEFT_DEVICE __device__ __forceinline__
 #define WEFT_KERNEL(Name, MaxThreads)                                          \
   extern "C" __global__ void __launch_bounds__(MaxThreads) Name
+#if defined(WEFT_DIALECT_CUDA)
+// At least MinBlocks blocks an SM: the compiler caps registers to fit them.
+#define WEFT_KERNEL_BLOCKS(Name, MaxThreads, MinBlocks)                        \
+  extern "C" __global__ void __launch_bounds__(MaxThreads, MinBlocks) Name
+#else
+// HIP's second bound counts waves per execution unit, not blocks.
+#define WEFT_KERNEL_BLOCKS(Name, MaxThreads, MinBlocks)                        \
+  WEFT_KERNEL(Name, MaxThreads)
+#endif
 #define WEFT_SHARED __shared__
 #else
 // No <atomic> or <cmath>: parsing them is most of the time a simulator
@@ -40,6 +51,7 @@
 #include <cstdint>
 #define WEFT_DEVICE inline
 #define WEFT_KERNEL(Name, MaxThreads) extern "C" void Name
+#define WEFT_KERNEL_BLOCKS(Name, MaxThreads, MinBlocks) extern "C" void Name
 #define WEFT_SHARED static thread_local
 #endif
 

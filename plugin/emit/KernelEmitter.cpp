@@ -17,8 +17,12 @@ EmittedKernel emitKernel(const plan::KernelPlan &P) {
   // The preamble too: mappings of one loop may differ only in its macros
   // (a register tile's WEFT_TN, a stage's capacity).
   K.Name = kernelName(P, Preamble + Functions + Params + "\n" + Body + Combine);
-  K.Source = Preamble + "\n" + Functions + "WEFT_KERNEL(" + K.Name +
-             ", WEFT_BLOCK_THREADS)\n(" + Params + ") {\n" + Body;
+  // A register tile asks for the SM's registers shared by two blocks.
+  K.Source =
+      Preamble + "\n" + Functions +
+      (P.RegisterTile ? "WEFT_TILE_KERNEL(" + K.Name + ")"
+                      : "WEFT_KERNEL(" + K.Name + ", WEFT_BLOCK_THREADS)") +
+      "\n(" + Params + ") {\n" + Body;
   if (P.SplitLevel)
     K.Source +=
         "\n// Finishes each outermost iteration with the blocks' partials.\n"

@@ -38,7 +38,25 @@ std::string kernelPreamble(const plan::KernelPlan &P) {
         << P.Shape.Depths[0].Axis << ") * WEFT_VM + (r) % WEFT_VM)\n"
         << "#define WEFT_COL(c) (((c) / WEFT_VN) * (WEFT_BLOCK_" << Col
         << " * WEFT_VN) + (weft::index_t)weft::thread_idx("
-        << P.Shape.Depths[1].Axis << ") * WEFT_VN + (c) % WEFT_VN)\n";
+        << P.Shape.Depths[1].Axis
+        << ") * WEFT_VN + (c) % WEFT_VN)\n"
+        // An 8 x 8 tile's thread needs some 130 registers; at 129 or more a
+        // 256-thread block fills an SM's 64 Ki alone, and its barriers idle
+        // the SM. Capped at 128, two blocks share it (as register-tiled
+        // GEMMs are built, and as the mapping's register budget assumes),
+        // at the price of a few spills where it is tight.
+        << "// Two blocks an SM (registers capped to fit) where a thread "
+           "has 64 outputs\n// or more and a block 129 to 256 threads "
+           "(smaller ones fit two uncapped).\n"
+        << "#ifndef WEFT_TWO_BLOCKS\n#define WEFT_TWO_BLOCKS 1\n#endif\n"
+        // Only then a minimum: any minimum changes ptxas's choices (an
+        // 8 x 1 tile's 43 registers became 89 under one of 2).
+        << "#if WEFT_TWO_BLOCKS && WEFT_TM * WEFT_TN >= 64 && "
+           "WEFT_BLOCK_THREADS > 128 && WEFT_BLOCK_THREADS <= 256\n"
+        << "#define WEFT_TILE_KERNEL(Name) WEFT_KERNEL_BLOCKS(Name, "
+           "WEFT_BLOCK_THREADS, 2)\n#else\n"
+        << "#define WEFT_TILE_KERNEL(Name) WEFT_KERNEL(Name, "
+           "WEFT_BLOCK_THREADS)\n#endif\n";
     // Per tile: the elements a thread loads at once (16 bytes where the
     // subscript runs along the loaded row), and how many such runs.
     for (std::size_t T = 0; T < P.Tiled->Tiles.size(); ++T) {
