@@ -98,6 +98,12 @@ part benchmarks benchmarks/concurrency.sh "$build" --run-only || status=1
 part benchmarks env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only \
   --cases=sum,matmul,jacobi || status=1
 part benchmarks env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
+echo "== the products and lud without two blocks an SM (register tiles uncapped:"
+echo "   the output-accumulating product's kernel at 139 registers, lud's at 129)"
+part benchmarks env WEFT_TUNE=off WEFT_KERNEL_DEFINES=WEFT_TWO_BLOCKS=0 \
+  benchmarks/nested.sh "$build" --run-only --cases=matmul || status=1
+part benchmarks env WEFT_TUNE=off WEFT_KERNEL_DEFINES=WEFT_TWO_BLOCKS=0 \
+  benchmarks/lud.sh "$build" --run-only 2048 || status=1
 echo "== lud again, tuned as it runs (the default): small grids start with smaller"
 echo "   blocks (the notes say which), then each loop is tuned"
 part benchmarks env WEFT_VERBOSE=1 benchmarks/lud.sh "$build" --run-only || status=1

@@ -70,7 +70,7 @@ for k in "$@"; do
     echo "FAILED: $k with WEFT_STAGING=0"; cat "$co.log"; failed=$((failed + 1)); continue
   fi
   # A code object for the target, defining the kernel.
-  name=$(sed -n 's/^WEFT_KERNEL(\([A-Za-z0-9_]*\),.*/\1/p' "$k" | head -1)
+  name=$(sed -n -E 's/^WEFT_(TILE_)?KERNEL\(([A-Za-z0-9_]*)[,)].*/\2/p' "$k" | head -1)
   if ! "$bin/llvm-readelf" -h "$co" | grep -q "Flags:.*$arch" ||
      ! "$bin/llvm-nm" "$co" | grep -q " T $name\$"; then
     echo "FAILED: $k: not a $arch code object defining $name"; failed=$((failed + 1))

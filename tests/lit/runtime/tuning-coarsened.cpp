@@ -7,7 +7,7 @@
 // RUN: rm -rf %t.cache %t.rec && mkdir %t.rec
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
-// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=record=%t.rec WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_SIM_CHECK=1 WEFT_TUNE=record=%t.rec WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
 // RUN: diff %t.host %t.sim
 // RUN: FileCheck %s < %t.err
 // RUN: not grep "sim checker" %t.err

@@ -8,12 +8,12 @@
 // RUN: rm -rf %t.k %t.cache && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: grep -h "^tune \|^shared \|^reorders" %t.k/*.desc | FileCheck %s --check-prefix=SPACE
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
-// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=search=random,eager,budget=4 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_SIM_CHECK=1 WEFT_TUNE=search=random,eager,budget=4 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
 // RUN: diff %t.host %t.sim
 // RUN: FileCheck %s < %t.err
 // The model searcher starts from the mapping the sizes chose: for the row
 // sums, an inner Split(k), whose k it varies (the launch alone sets it).
-// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=eager,budget=3 WEFT_VERBOSE=2 %t.exe 2>&1 > %t.model | FileCheck %s --check-prefix=MODEL
+// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_SIM_CHECK=1 WEFT_TUNE=eager,budget=3 WEFT_VERBOSE=2 %t.exe 2>&1 > %t.model | FileCheck %s --check-prefix=MODEL
 // RUN: diff %t.host %t.model
 #include <weft/weft.hpp>
 

@@ -5,11 +5,13 @@
 // tuned. Results stay those of the host, bit for bit. A floating-point sum
 // is tuned only with WEFT_TUNE=reductions (another grouping changes its
 // bits); WEFT_TUNE=0 turns tuning off. On the simulator it is off unless
-// asked for (its timings say nothing about a GPU's).
+// asked for (its timings say nothing about a GPU's). Two simulator threads
+// (its multiprocessors), so that no grid here starts with smaller blocks
+// (tuning-start.cpp) on a machine with more cores.
 // RUN: rm -rf %t.k %t.cache %t.cache2 %t.rec && mkdir %t.rec
 // RUN: %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
-// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
 // RUN: diff %t.host %t.sim
 // RUN: FileCheck %s < %t.err
 // Without eager, a variant is compiled only once the loop has run, at its
@@ -17,28 +19,28 @@
 // loops (a fraction of a millisecond a call, a compile a tenth of a second
 // or more) never get that far in 24 calls: the mapped kernel is timed and
 // then runs on, and nothing is stored.
-// RUN: rm -rf %t.cache3 && env WEFT_CACHE_DIR=%t.cache3 WEFT_BACKEND=sim WEFT_TUNE=on WEFT_VERBOSE=2 %t.exe 2>&1 > %t.lazy | FileCheck %s --check-prefix=LAZY
+// RUN: rm -rf %t.cache3 && env WEFT_CACHE_DIR=%t.cache3 WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_TUNE=on WEFT_VERBOSE=2 %t.exe 2>&1 > %t.lazy | FileCheck %s --check-prefix=LAZY
 // RUN: diff %t.host %t.lazy
 // The second run takes the stored result and times nothing.
-// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=2 %t.exe > %t.again 2> %t.again.err
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=2 %t.exe > %t.again 2> %t.again.err
 // RUN: diff %t.host %t.again
 // RUN: FileCheck %s --check-prefix=AGAIN < %t.again.err
 // RUN: env WEFT_CACHE_DIR=%t.cache %weft_tune list | FileCheck %s --check-prefix=LIST
 // RUN: env WEFT_CACHE_DIR=%t.cache %weft_tune export %t.exported
 // RUN: env WEFT_CACHE_DIR=%t.cache2 %weft_tune import %t.exported | FileCheck %s --check-prefix=IMPORT
-// RUN: env WEFT_CACHE_DIR=%t.cache2 WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=AGAIN
+// RUN: env WEFT_CACHE_DIR=%t.cache2 WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=AGAIN
 // Opted in, the sum is tuned too, within a budget of three configurations.
-// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_TUNE=reductions,eager,budget=3 WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=REDUCTIONS
+// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_SIM_CHECK=1 WEFT_TUNE=reductions,eager,budget=3 WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=REDUCTIONS
 // A recording times every configuration; the searchers replay it.
-// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_TUNE=record=%t.rec WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=RECORD
+// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_TUNE=record=%t.rec WEFT_VERBOSE=1 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=RECORD
 // RUN: %weft_tune replay --seeds 3 %t.rec/*.txt | FileCheck %s --check-prefix=REPLAY
-// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_TUNE=0 WEFT_VERBOSE=1 %t.exe > %t.off 2> %t.off.err
+// RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_TUNE=0 WEFT_VERBOSE=1 %t.exe > %t.off 2> %t.off.err
 // RUN: diff %t.host %t.off
 // RUN: not grep tuned %t.off.err
-// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_VERBOSE=1 %t.exe > %t.default 2> %t.default.err
+// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_VERBOSE=1 %t.exe > %t.default 2> %t.default.err
 // RUN: diff %t.host %t.default
 // RUN: not grep tuned %t.default.err
-// RUN: env WEFT_BACKEND=sim WEFT_TUNE=budget=x,sideways %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=BAD
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_TUNE=budget=x,sideways %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=BAD
 #include <weft/weft.hpp>
 
 #include <cstdio>
