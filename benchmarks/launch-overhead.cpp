@@ -130,7 +130,8 @@ int main(int Argc, char **Argv) {
   const std::span<float> Ys(Y);
   weft::region Resident(Ys);
   // Compiles (or loads from the cache) the kernel, and lets run-time
-  // tuning settle (it times its variants, each launch waited for).
+  // tuning settle where it is on (launch-overhead.sh turns it off: the raw
+  // launch runs the mapped geometry).
   for (int I = 0; I < 20; ++I)
     scale(Y, 0.5f);
   weft::synchronize();

@@ -18,4 +18,7 @@ if [ "${2:-}" != --run-only ]; then
 fi
 [ "${2:-}" = --build-only ] && exit 0
 export WEFT_CACHE_DIR=$out/cache
+# The mapped geometry, as the raw launch has it: tuning would start this
+# small grid (64 blocks) in smaller blocks, a kernel the raw side does not run.
+export WEFT_TUNE=off
 LD_LIBRARY_PATH=$build/lib "$out/launch-overhead" "$out"/launch-overhead-kernels/*.cu
