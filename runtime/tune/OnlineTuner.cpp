@@ -110,11 +110,6 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
     T.Mapped = S.Space.mapped(Mapped);
     T.Start = fillingStart(S.Space, T.Mapped, B.properties(), Args, NumArgs,
                            RootCount);
-    if (T.Start != T.Mapped)
-      note(Root.Kernel.Location + ": sizes " + Key +
-           ": the mapped grid leaves multiprocessors idle; untuned launches "
-           "run " +
-           S.Space.describe(T.Start));
     T.Times.resize(S.Space.size());
     if (!Settings.Fresh && !Recording)
       if (std::optional<TunedEntry> E =
@@ -126,6 +121,11 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
                Store.directory() + "): " + S.Space.describe(I));
         }
       }
+    if (T.Chosen == TuningSpace::None && T.Start != T.Mapped)
+      note(Root.Kernel.Location + ": sizes " + Key +
+           ": the mapped grid leaves multiprocessors idle; untuned launches "
+           "run " +
+           S.Space.describe(T.Start));
   }
   bool Waiting = false;
   if (T.Chosen == TuningSpace::None && ++T.Launches <= LaunchesBeforeTuning) {
