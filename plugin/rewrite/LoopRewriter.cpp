@@ -104,25 +104,6 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   }
   const char *Older = "this <weft/weft.hpp> is older than the plugin";
   const char *Installed = "use the weft headers installed with this plugin";
-  // With an if clause, weft::detail::launchIf(condition, ...): the
-  // condition is evaluated once, before the loop, as OpenMP's is.
-  const char *Entry = Nest.Condition ? "launchIf" : "launch";
-  LookupResult Launch(S, &Ctx.Idents.get(Entry), Loc, Sema::LookupOrdinaryName);
-  if (!lookupIn(S, Detail, Entry, Sema::LookupOrdinaryName, Launch)) {
-    error(Ctx.getDiagnostics(), Loc,
-          Nest.Condition ? Older
-                         : "a weft loop needs the declarations of "
-                           "<weft/weft.hpp>",
-          Nest.Condition ? Installed
-                         : "add '#include <weft/weft.hpp>' to this file");
-    return nullptr;
-  }
-  CXXScopeSpec NoScope;
-  ExprResult Callee =
-      S.BuildDeclarationNameExpr(NoScope, Launch, /*NeedsADL=*/false);
-  if (Callee.isInvalid())
-    return nullptr;
-
   llvm::SmallVector<Expr *, 8> Args;
   if (Nest.Condition)
     Args.push_back(Nest.Condition);
@@ -166,10 +147,17 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
     Args.push_back(Arg);
   }
 
-  ExprResult Call = S.BuildCallExpr(nullptr, Callee.get(), Loc, Args, Loc);
-  if (Call.isInvalid())
+  // With an if clause, weft::detail::launchIf(condition, ...): the
+  // condition is evaluated once, before the loop, as OpenMP's is.
+  Expr *Call = callDetail(
+      S, Detail, Nest.Condition ? "launchIf" : "launch", Args, Loc,
+      Nest.Condition ? Older
+                     : "a weft loop needs the declarations of <weft/weft.hpp>",
+      Nest.Condition ? Installed
+                     : "add '#include <weft/weft.hpp>' to this file");
+  if (!Call)
     return nullptr;
-  ExprResult Not = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Call.get());
+  ExprResult Not = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Call);
   if (Not.isInvalid())
     return nullptr;
   return IfStmt::Create(Ctx, Loc, IfStatementKind::Ordinary, nullptr, nullptr,

@@ -52,9 +52,7 @@ void Residency::exit(void *Region) {
       Kept.push_back(R);
       continue;
     }
-    if (Status S =
-            R.HostNewer ? Status() : Data.toHost(R.Host, R.Device, R.Bytes);
-        !S.empty()) {
+    if (Status S = backToHost(R); !S.empty()) {
       warn("copying a weft::region's data back failed (" + S +
            "); the host data is no longer reliable");
       std::abort();
@@ -92,14 +90,16 @@ void Residency::useOnHost(const void *Host, std::size_t Bytes, bool Writes) {
   Range *R = find(Host, Bytes);
   if (!R)
     return;
-  if (!R->HostNewer) {
-    if (Status S = Data.toHost(R->Host, R->Device, R->Bytes); !S.empty()) {
-      warn("copying a weft::region's data back for a host loop failed (" + S +
-           "); the host data is no longer reliable");
-      std::abort();
-    }
+  if (Status S = backToHost(*R); !S.empty()) {
+    warn("copying a weft::region's data back for a host loop failed (" + S +
+         "); the host data is no longer reliable");
+    std::abort();
   }
   R->HostNewer = R->HostNewer || Writes;
+}
+
+Status Residency::backToHost(const Range &R) {
+  return R.HostNewer ? Status() : Data.toHost(R.Host, R.Device, R.Bytes);
 }
 
 Status Residency::current(Range &R) {
@@ -119,9 +119,7 @@ void Residency::dropAll() {
 
 void Residency::evictAll() {
   for (Range &R : Ranges) {
-    if (Status S =
-            R.HostNewer ? Status() : Data.toHost(R.Host, R.Device, R.Bytes);
-        !S.empty()) {
+    if (Status S = backToHost(R); !S.empty()) {
       warn("copying resident data back after a failure failed (" + S +
            "); the host data is no longer reliable");
       std::abort();

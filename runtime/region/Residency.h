@@ -57,6 +57,8 @@ public:
   void dropAll();
 
 private:
+  /// R's device copy to the host, unless the host's is the newer.
+  Status backToHost(const Range &R);
   Backend *B;
   DataMover &Data;
   std::vector<Range> Ranges;
