@@ -115,11 +115,17 @@ private:
 
   // ---- Register tiles (RegisterTile.cpp) -----------------------------------
 
+  /// Which of the thread's outputs eachOutput visits: all of them (in the
+  /// loop, where outputs out of range compute on zeros), those in range (as
+  /// that output's iterations for the simulator's checker), or those in
+  /// range with a separate unguarded copy for a block tile wholly in range.
+  enum class Outputs { All, InRange, InRangeFullTileFirst };
   /// The thread's outputs one by one (r, c unrolled), each with its
-  /// indices declared; where Guarded, only those in range, as that output's
-  /// iterations for the simulator's checker.
-  void eachOutput(const std::string &Pad, bool Guarded,
+  /// indices declared.
+  void eachOutput(const std::string &Pad, Outputs Which,
                   const std::function<void(const std::string &)> &Print);
+  void eachOutputLoop(const std::string &Pad, bool Guarded, bool Record,
+                      const std::function<void(const std::string &)> &Print);
   /// Each thread's share of each tile's WEFT_TILE iterations from weft_kn:
   /// the registers (runs of WEFT_VECn elements, WEFT_UNITSn of them) that
   /// hold it, its loads from global memory (128-bit where the run allows),

@@ -45,6 +45,7 @@ void product(std::span<const float> a, std::span<const float> b,
 // KERNEL: #define WEFT_VEC0 (WEFT_TILE % 4 == 0 ? 4 : 1)
 // KERNEL: #define WEFT_VEC1 (WEFT_BN % 4 == 0 ? 4 : 1)
 // KERNEL: float s[WEFT_TM][WEFT_TN];
+// KERNEL-NOT: WEFT_BN <= weft_count1
 // KERNEL: weft::load_run(weft_next0[weft_q], a,
 // KERNEL: weft::barrier();
 // KERNEL: for (weft::index_t weft_k0 = weft_klo;
@@ -69,6 +70,13 @@ void gemm(std::span<const double> a, std::span<const double> b,
     }
 }
 // KERNEL: double weft_reg0[WEFT_TM][WEFT_TN]; // c[
+// A block tile wholly in range loads the registers without guards (fewer
+// registers: ptxas keeps less across 64 guarded loads); the edges guarded.
+// KERNEL: if (weft_b0 + WEFT_BM <= weft_count0 && weft_b1 + WEFT_BN <= weft_count1) {
+// KERNEL: weft_reg0[weft_r][weft_c] = c.ld(
+// KERNEL: } else {
+// KERNEL: if (weft_t0 < weft_count0 && weft_t1 < weft_count1) {
+// KERNEL: weft_reg0[weft_r][weft_c] = c.ld(
 // KERNEL: weft_reg0[weft_r][weft_c] += ((alpha * weft_frag0[weft_r]) *
 // weft_frag1[weft_c])
 
