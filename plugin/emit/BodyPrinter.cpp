@@ -51,6 +51,11 @@ BodyPrinter::BodyPrinter(const ir::Nest &N, std::ostringstream &OS,
     for (std::size_t T = 0; T < Plan->Tiled->Tiles.size(); ++T)
       for (const ir::Expr *Read : Plan->Tiled->Tiles[T].Reads)
         TileReads[Read] = T;
+  if (Plan->RegisterTile)
+    for (const ir::Expr *Product : Plan->RegisterTile->ScaledProducts)
+      for (const ir::ExprPtr &Operand : Product->Operands)
+        if (auto It = TileReads.find(Operand.get()); It != TileReads.end())
+          ScaledProducts[Product] = It->second;
 }
 
 std::string BodyPrinter::expr(const ir::Expr &E) {
@@ -97,6 +102,9 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
   case ir::Expr::Postfix:
     return "(" + expr(*E.Operands[0]) + E.Text + ")";
   case ir::Expr::Binary:
+    if (auto It = ScaledProducts.find(&E);
+        InRegisterTile && It != ScaledProducts.end())
+      return tileRead(It->second); // staged scaled
     return "(" + expr(*E.Operands[0]) + " " + E.Text + " " +
            expr(*E.Operands[1]) + ")";
   case ir::Expr::Conditional:

@@ -205,6 +205,9 @@ private:
   /// thread's own, the whole result in every replica.
   std::set<std::string> ReductionVars;
   std::map<const ir::Expr *, std::size_t> StagedReads, TileReads;
+  /// A register tile's products of a tile read and the tile's factor
+  /// (plan::RegisterTilePlan::Factor): their tile's fragment.
+  std::map<const ir::Expr *, std::size_t> ScaledProducts;
   std::map<const ir::Stmt *, std::size_t> BufferOf; // declaration -> buffer
   /// Span elements held in registers: the accesses each replaces, and the
   /// registers each loop holds.

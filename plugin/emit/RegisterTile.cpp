@@ -138,6 +138,8 @@ void BodyPrinter::storeRegisterTiles(const std::string &Pad,
     const bool Row = TL.Tiles[T].AlongOuter;
     const std::string Id = std::to_string(T),
                       Span = Row ? "WEFT_BM" : "WEFT_BN";
+    const ir::Expr *Factor = Plan->RegisterTile->Factor[T];
+    const std::string Next = "weft_next" + Id + "[weft_q][weft_v]";
     OS << Pad << "#pragma unroll\n"
        << Pad << "for (int weft_q = 0; weft_q < WEFT_UNITS" << Id
        << "; ++weft_q) {\n";
@@ -149,7 +151,8 @@ void BodyPrinter::storeRegisterTiles(const std::string &Pad,
        << In2 << "  weft_tile" << Id << "[((" << Buffer << ") * WEFT_TILE + "
        << (Row ? "weft_kk + weft_v) * (WEFT_BM + 4) + weft_m"
                : "weft_kk) * (WEFT_BN + 4) + weft_n + weft_v")
-       << "] = weft_next" << Id << "[weft_q][weft_v];\n"
+       << "] = " << (Factor ? "(" + expr(*Factor) + " * " + Next + ")" : Next)
+       << ";\n"
        << In << "}\n"
        << Pad << "}\n";
   }

@@ -39,6 +39,69 @@ unsigned vectorWidth(const Nest &N, const Tile &Tile, const std::string &Fast,
   return 16 / Bytes;
 }
 
+/// A value every thread of the kernel holds the same, that the inner level
+/// (the outermost's whole body) never changes: captures and literals, the
+/// operators and casts between them.
+bool invariantFactor(const Level &Inner, const Expr &E) {
+  if (!gridUniform(E))
+    return false;
+  return !anyExpression(E, [&](const Expr &Capture) {
+    if (Capture.Kind != Expr::ParamRef)
+      return false;
+    for (const StmtPtr &S : Inner.Body)
+      if (anyExpression(*S, [&](const Expr &X) {
+            return assigns(X) && X.Operands[0]->Kind == Expr::ParamRef &&
+                   X.Operands[0]->ParamIndex == Capture.ParamIndex;
+          }))
+        return true;
+    return false;
+  });
+}
+
+bool sameExpr(const Expr &A, const Expr &B) {
+  if (A.Kind != B.Kind || A.Type != B.Type || A.Struct != B.Struct ||
+      A.Text != B.Text || A.ParamIndex != B.ParamIndex ||
+      A.Operands.size() != B.Operands.size())
+    return false;
+  for (std::size_t I = 0; I < A.Operands.size(); ++I)
+    if (!sameExpr(*A.Operands[I], *B.Operands[I]))
+      return false;
+  return true;
+}
+
+/// Tile's common factor (see RegisterTileable::Factor), its products added
+/// to Products; null where some read is not such a product.
+const Expr *commonFactor(const Level &Inner, const Stmt &Body, const Tile &Tile,
+                         std::vector<const Expr *> &Products) {
+  if (Tile.Written)
+    return nullptr; // its reads are checked on the simulator as they are
+  const std::set<const Expr *> Reads(Tile.Reads.begin(), Tile.Reads.end());
+  const Expr *Factor = nullptr;
+  std::vector<const Expr *> Found;
+  bool Mixed = false;
+  anyExpression(Body, [&](const Expr &E) {
+    if (E.Kind != Expr::Binary || E.Text != "*")
+      return false;
+    for (unsigned Side = 0; Side < 2; ++Side) {
+      const Expr &Read = *E.Operands[Side], &Other = *E.Operands[1 - Side];
+      if (!Reads.count(&Read))
+        continue;
+      if (E.Type != Read.Type || Other.Type != Read.Type || E.Struct >= 0 ||
+          !invariantFactor(Inner, Other) ||
+          (Factor && !sameExpr(*Factor, Other)))
+        Mixed = true;
+      Factor = &Other;
+      Found.push_back(&E);
+      break;
+    }
+    return false;
+  });
+  if (Mixed || !Factor || Found.size() != Tile.Reads.size())
+    return nullptr;
+  Products.insert(Products.end(), Found.begin(), Found.end());
+  return Factor;
+}
+
 } // namespace
 
 std::optional<RegisterTileable>
@@ -106,6 +169,8 @@ registerTileable(const Nest &N, const TileableLoop &T,
                !Held.count(&E);
       }))
     return std::nullopt;
+  for (const Tile &Tile : T.Tiles)
+    R.Factor.push_back(commonFactor(Inner, Body, Tile, R.ScaledProducts));
   return R;
 }
 

@@ -26,6 +26,15 @@ struct RegisterTileable {
   /// (the loop's index in a row tile, the level's in a column tile) and
   /// its element is a scalar of 4 or 8 bytes; else 1.
   std::vector<unsigned> VectorWidth;
+  /// Per tile: a capture or literal that every read of the tile is first
+  /// multiplied by (alpha in alpha * A[i][k] * B[k][j]), else null. The
+  /// block stages the tile scaled once, instead of every thread scaling
+  /// every fragment at every iteration; x * y == y * x exactly, so the
+  /// results do not change.
+  std::vector<const Expr *> Factor;
+  /// Those products (Factor * read, or read * Factor): each is the scaled
+  /// tile's fragment.
+  std::vector<const Expr *> ScaledProducts;
 };
 
 /// When T's loop can be register-tiled: the outermost body holds only the

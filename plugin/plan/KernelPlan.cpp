@@ -235,9 +235,9 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   if (P.Shape.RegisterTiled && P.Tiled)
     if (std::optional<ir::RegisterTileable> R =
             ir::registerTileable(N, *P.Tiled, P.Registers)) {
-      P.RegisterTile =
-          RegisterTilePlan{M.Levels[0].Dop.N, M.Levels[1].Dop.N,
-                           R->Accumulators, R->Registers, R->VectorWidth};
+      P.RegisterTile = RegisterTilePlan{
+          M.Levels[0].Dop.N, M.Levels[1].Dop.N, R->Accumulators,  R->Registers,
+          R->VectorWidth,    R->Factor,         R->ScaledProducts};
       // Iterations of the loop per tile: each a fragment per tile read.
       P.Tiled->Width = map::RegisterTileWidth;
     }

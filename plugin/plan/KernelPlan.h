@@ -40,7 +40,9 @@ struct RegisterTilePlan {
   unsigned TM = 1, TN = 1;
   std::vector<const ir::Stmt *> Accumulators; // arrays [TM][TN]
   std::vector<std::size_t> Registers;         // of Registers, arrays [TM][TN]
-  std::vector<unsigned> VectorWidth; // per tile, ir::RegisterTileable's
+  std::vector<unsigned> VectorWidth;    // per tile, ir::RegisterTileable's
+  std::vector<const ir::Expr *> Factor; // per tile, likewise
+  std::vector<const ir::Expr *> ScaledProducts;
 };
 
 /// A kernel-scope shared-memory array.

@@ -194,6 +194,17 @@ class Nest:
         term = "a[%s * %d + k] * b[%s * %s + %s]" % (arow, self.nk, brow, nc, j)
         if rng.random() < 0.3:
             term = "%s * (%s)p[%s * %d + k].x" % (term, T, arow, self.nk)
+        # BLAS's alpha: a factor every read of a tile is multiplied by
+        # first (its tile staged scaled), or one that is not.
+        factor = rng.choice(["", "", "", "(%s)s * " % T, "(%s)0.5 * " % T,
+                             "a*s", "* s"])
+        if factor == "a*s":
+            term = term.replace("a[%s * %d + k]" % (arow, self.nk),
+                                "(a[%s * %d + k] * (%s)s)" % (arow, self.nk, T), 1)
+        elif factor == "* s":
+            term = "%s * (%s)s" % (term, T)
+        else:
+            term = factor + term
         form = rng.choice(["local", "output", "scaled", "inplace"])
         if form == "inplace":
             # lud's trailing update: A's rows read from out past the

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <utility>
 
 using namespace weft;
@@ -17,8 +18,9 @@ namespace {
 
 /// for i: for j (parallel): { float acc = 0; for k: acc += a[..] * b[..];
 /// c[i * K + j] = acc; } with extents Rows x Cols.
-ir::Nest accumulatingProduct(bool ThreadRow, std::int64_t Rows,
-                             std::int64_t Cols) {
+ir::Nest
+accumulatingProduct(bool ThreadRow, std::int64_t Rows, std::int64_t Cols,
+                    const std::function<void(ir::Nest &)> &Edit = nullptr) {
   ir::Nest N = productNest(ThreadRow, ir::ParamKind::ReadSpan, true);
   N.Root.Upper = node(ir::Expr::IntLiteral, std::to_string(Rows));
   ir::Level &Inner = *N.Root.Body.front()->Nested;
@@ -36,8 +38,26 @@ ir::Nest accumulatingProduct(bool ThreadRow, std::int64_t Rows,
       element(3, binary("+", binary("*", local("i"), param(0)), local("j")),
               /*Write=*/true),
       local("acc"))));
+  if (Edit)
+    Edit(N);
   ir::analyzeAccesses(N);
   return N;
+}
+
+/// The product's term (a[..] * b[..]) in the loop of accumulatingProduct.
+ir::ExprPtr &productTerm(ir::Nest &N) {
+  ir::Level &Inner = *N.Root.Body.front()->Nested;
+  return Inner.Body[1]->Children[1]->Exprs[0]->Operands[1];
+}
+
+/// The factors registerTileable finds for each tile of N's loop.
+std::vector<const ir::Expr *> tileFactors(const ir::Nest &N) {
+  std::optional<ir::TileableLoop> T = ir::findTileableLoop(N);
+  if (!T)
+    return {};
+  std::optional<ir::RegisterTileable> R =
+      ir::registerTileable(N, *T, ir::planScalarReplacement(N));
+  return R ? R->Factor : std::vector<const ir::Expr *>{};
 }
 
 map::NestMapping chosen(const ir::Nest &N, std::uint64_t Registers) {
@@ -171,6 +191,60 @@ TEST(RegisterTile, RunsWhereTheSubscriptHasUnitStride) {
   Structs.Structs.push_back(Pair);
   Structs.Params[1].Struct = 0;
   EXPECT_EQ(vectorWidths(Structs), (std::vector<unsigned>{1, 4}));
+}
+
+// alpha * a[..] * b[..]: a's tile is staged times alpha, b's as it is;
+// (a[..] * b[..]) * alpha scales neither (its rounding is another); nor
+// where the level assigns alpha, nor where a's read is also used alone.
+TEST(RegisterTile, AFactorOfEveryReadIsStagedWithTheTile) {
+  const auto WithAlpha = [](ir::Nest &N) {
+    N.Params.push_back({"alpha", ir::ParamKind::Scalar, ir::ScalarKind::Int});
+    ir::ExprPtr &Term = productTerm(N);
+    Term->Operands[0] = binary("*", param(4), std::move(Term->Operands[0]));
+  };
+  {
+    const ir::Nest N = accumulatingProduct(false, 2048, 2048, WithAlpha);
+    const std::vector<const ir::Expr *> F = tileFactors(N);
+    ASSERT_EQ(F.size(), 2u);
+    ASSERT_TRUE(F[0]);
+    EXPECT_EQ(F[0]->Kind, ir::Expr::ParamRef);
+    EXPECT_EQ(F[0]->ParamIndex, 4u);
+    EXPECT_FALSE(F[1]);
+  }
+  {
+    const ir::Nest N = accumulatingProduct(false, 2048, 2048, [](ir::Nest &N) {
+      N.Params.push_back({"alpha", ir::ParamKind::Scalar, ir::ScalarKind::Int});
+      ir::ExprPtr &Term = productTerm(N);
+      Term = binary("*", std::move(Term), param(4));
+    });
+    EXPECT_EQ(tileFactors(N),
+              (std::vector<const ir::Expr *>{nullptr, nullptr}));
+  }
+  {
+    const ir::Nest N = accumulatingProduct(false, 2048, 2048, [&](ir::Nest &N) {
+      WithAlpha(N);
+      ir::Level &Inner = *N.Root.Body.front()->Nested;
+      Inner.Body.insert(Inner.Body.begin() + 1,
+                        statement(binary("=", param(4), param(0))));
+    });
+    EXPECT_EQ(tileFactors(N),
+              (std::vector<const ir::Expr *>{nullptr, nullptr}));
+  }
+  {
+    const ir::Nest N = accumulatingProduct(false, 2048, 2048, [&](ir::Nest &N) {
+      WithAlpha(N);
+      // acc += alpha * a[i * K + k] * b[..] + a[i * K + k]
+      ir::ExprPtr &Term = productTerm(N);
+      const ir::Expr &A = *Term->Operands[0]->Operands[1];
+      auto Again = node(ir::Expr::SpanElement, "", A.ParamIndex);
+      Again->Operands.push_back(
+          binary("+", binary("*", local("i"), param(0)), local("k")));
+      Term = binary("+", std::move(Term), std::move(Again));
+    });
+    const std::vector<const ir::Expr *> F = tileFactors(N);
+    ASSERT_EQ(F.size(), 2u);
+    EXPECT_FALSE(F[0]);
+  }
 }
 
 // A read that follows both indices shares nothing: no register tile.

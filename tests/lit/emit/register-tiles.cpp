@@ -77,8 +77,9 @@ void gemm(std::span<const double> a, std::span<const double> b,
 // KERNEL: } else {
 // KERNEL: if (weft_t0 < weft_count0 && weft_t1 < weft_count1) {
 // KERNEL: weft_reg0[weft_r][weft_c] = c.ld(
-// KERNEL: weft_reg0[weft_r][weft_c] += ((alpha * weft_frag0[weft_r]) *
-// weft_frag1[weft_c])
+// A's tile is staged times alpha (tests/lit/emit/scaled-tiles.cpp).
+// KERNEL: weft_tile0[{{.*}}] = (alpha * weft_next0[weft_q][weft_v]);
+// KERNEL: (weft_reg0[weft_r][weft_c] += (weft_frag0[weft_r] * weft_frag1[weft_c]));
 
 template <class T> double checksum(const std::vector<T> &V) {
   double S = 0;
