@@ -232,14 +232,19 @@ private:
       if (Tiled && Tiled->Inner == Levels[I]) {
         Text += "; loop over " + Tiled->Index + " in tiles of " +
                 std::to_string(Tiled->Width) + " in shared memory:";
-        for (const memory::Tile &T : Tiled->Tiles) {
+        for (std::size_t I = 0; I < Tiled->Tiles.size(); ++I) {
+          const memory::Tile &T = Tiled->Tiles[I];
           const map::LevelMapping &Sharing =
               Chosen.Levels[Tiled->WholeBlock ? Tiled->Inner->Depth
                             : T.AlongOuter    ? Tiled->Inner->Depth
                                               : Tiled->Outer->Depth];
           Text += std::string(" ") + T.Description + " (shared by the " +
                   std::to_string(Sharing.BlockSize) + " threads along " +
-                  map::spelling(Sharing.Dim) + ")";
+                  map::spelling(Sharing.Dim);
+          if (P.RegisterTile && P.RegisterTile->Factor[I])
+            Text += "; staged times " +
+                    ir::exprText(R.Nest, *P.RegisterTile->Factor[I]);
+          Text += ")";
         }
         if (P.RegisterTile)
           Text += "; each thread computes a " +

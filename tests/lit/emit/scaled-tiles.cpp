@@ -5,6 +5,7 @@
 // the results are the host's). Where some read of the tile is not such a
 // product, the tile is staged as it is. On the simulator with its checker,
 // at sizes that are multiples of no tile, against the host.
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -20,6 +21,7 @@
 
 // B's reads are all B * scale: its tile is staged scaled. A's read is
 // multiplied by that product, not by an invariant: staged as it is.
+// CHECK: scaled-tiles.cpp:[[@LINE+6]]:5: remark: weft: level 1 (j): {{.*}}: a[((i * $kk) + k)] (shared by the 16 threads along x) b[((k * $m) + j)] (shared by the 8 threads along y; staged times $scale); each thread computes
 void scaledColumns(std::span<const float> a, std::span<const float> b,
                    std::span<float> c, int n, int m, int kk, float scale) {
 #pragma weft parallel for dim(y) block(8) span(4)
@@ -38,6 +40,7 @@ void scaledColumns(std::span<const float> a, std::span<const float> b,
 // KERNEL: (s[weft_r][weft_c] += (weft_frag0[weft_r] * weft_frag1[weft_c]));
 
 // A's element is read twice, once times 2 and once alone: no factor.
+// CHECK: scaled-tiles.cpp:[[@LINE+6]]:5: remark: weft: level 1 (j): {{.*}}: a[((i * $kk) + k)] (shared by the 16 threads along x) b[((k * $m) + j)] (shared by the 8 threads along y); each thread computes
 void twiceRead(std::span<const float> a, std::span<const float> b,
                std::span<float> c, int n, int m, int kk) {
 #pragma weft parallel for dim(y) block(8) span(4)
@@ -56,6 +59,7 @@ void twiceRead(std::span<const float> a, std::span<const float> b,
 // KERNEL: (s[weft_r][weft_c] += (((2.0f * weft_frag0[weft_r]) * weft_frag1[weft_c]) + weft_frag0[weft_r]));
 
 // A factor of captures and literals (a cast, a product).
+// CHECK: scaled-tiles.cpp:[[@LINE+6]]:5: remark: weft: level 1 (j): {{.*}}: a[((i * $kk) + k)] (shared by the 16 threads along x; staged times ({{.*}}$shift{{.*}} * 0.5f)) b[((k * $m) + j)] (shared by the 8 threads along y); each thread computes
 void compoundFactor(std::span<const float> a, std::span<const float> b,
                     std::span<float> c, int n, int m, int kk, int shift) {
 #pragma weft parallel for dim(y) block(8) span(4)
