@@ -41,21 +41,25 @@ unsigned vectorWidth(const Nest &N, const Tile &Tile, const std::string &Fast,
 
 /// A value every thread of the kernel holds the same, that the inner level
 /// (the outermost's whole body) never changes: captures and literals, the
-/// operators and casts between them.
+/// operators and casts between them. No integer division: the block
+/// computes the factor where the loop may not (a read under a condition),
+/// and a division by zero traps on the simulator's host.
 bool invariantFactor(const Level &Inner, const Expr &E) {
-  if (!gridUniform(E))
-    return false;
-  return !anyExpression(E, [&](const Expr &Capture) {
-    if (Capture.Kind != Expr::ParamRef)
-      return false;
+  const auto Assigned = [&](unsigned Param) {
     for (const StmtPtr &S : Inner.Body)
       if (anyExpression(*S, [&](const Expr &X) {
             return assigns(X) && X.Operands[0]->Kind == Expr::ParamRef &&
-                   X.Operands[0]->ParamIndex == Capture.ParamIndex;
+                   X.Operands[0]->ParamIndex == Param;
           }))
         return true;
     return false;
-  });
+  };
+  return gridUniform(E) && !anyExpression(E, [&](const Expr &Part) {
+           if (Part.Kind == Expr::Binary &&
+               (Part.Text == "/" || Part.Text == "%"))
+             return !isFloating(Part.Type);
+           return Part.Kind == Expr::ParamRef && Assigned(Part.ParamIndex);
+         });
 }
 
 bool sameExpr(const Expr &A, const Expr &B) {

@@ -245,6 +245,19 @@ TEST(RegisterTile, AFactorOfEveryReadIsStagedWithTheTile) {
     ASSERT_EQ(F.size(), 2u);
     EXPECT_FALSE(F[0]);
   }
+  // An integer division is not computed where the loop might not: the
+  // block would divide by a zero that the loop never reaches.
+  for (const char *Op : {"/", "*"}) {
+    const ir::Nest N = accumulatingProduct(false, 2048, 2048, [&](ir::Nest &N) {
+      N.Params.push_back({"alpha", ir::ParamKind::Scalar, ir::ScalarKind::Int});
+      ir::ExprPtr &Term = productTerm(N);
+      Term->Operands[0] = binary("*", binary(Op, param(0), param(4)),
+                                 std::move(Term->Operands[0]));
+    });
+    const std::vector<const ir::Expr *> F = tileFactors(N);
+    ASSERT_EQ(F.size(), 2u);
+    EXPECT_EQ(F[0] != nullptr, std::string(Op) == "*") << Op;
+  }
 }
 
 // A read that follows both indices shares nothing: no register tile.
