@@ -221,7 +221,8 @@ private:
     OS << std::string(2 * Depth, ' ') << "level " << L.Depth << " at "
        << L.Location << ": " << spelling(L.IndexType) << " " << L.IndexName
        << " in [" << expr(*L.Lower) << ", " << expr(*L.Upper)
-       << (L.Inclusive ? "]" : ")") << " step " << L.Step;
+       << (L.Inclusive ? "]" : ")") << " step " << L.Step
+       << (L.CountsDown ? " (written counting down)" : "");
     for (const Reduction &R : L.Reductions)
       OS << ", reduction(" << spelling(R.Op) << ": " << R.Variable << ")";
     for (const ArrayReduction &R : L.ArrayReductions)

@@ -199,6 +199,10 @@ struct Level {
   ScalarKind IndexType = ScalarKind::Int;
   ExprPtr Lower, Upper;
   bool Inclusive = false; // '<=' rather than '<'
+  /// Written counting down (`for (i = hi; i >= lo; --i)`): the level is the
+  /// same indices counted up; what depends on the order (which index an
+  /// argmax keeps on ties) follows the loop as written.
+  bool CountsDown = false;
   std::int64_t Step = 1;
   std::vector<StmtPtr> Body;
   std::string Location; // file:line:col of the loop

@@ -4,7 +4,8 @@
 // key (device.h's arg_key: 64 bits for values of at most 32 bits, two
 // 64-bit halves for wider ones) reduced by max (min), so the pair needs no
 // reduction of its own; ties go where the serial loop sends them (`>`: the
-// first index, `>=`: the last). The key goes back into v and at after the
+// first index, `>=`: the last; the other way round for a loop counting
+// down). The key goes back into v and at after the
 // loop: on the device for an inner level, at the launch for the outermost.
 #include "recognize/Recognizer.h"
 
@@ -84,6 +85,7 @@ bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
   R.KeyType = Ctx.getTypeSize(VT) > 32 ? ir::ScalarKind::Key128
                                        : ir::ScalarKind::ULongLong;
   R.Depth = L.Depth;
+  R.CountsDown = L.CountsDown;
   R.Key = "weft_argkey" + std::to_string(ArgKeys++);
   if (L.Depth == 0) {
     // The key is a reduction target of its own, passed as
@@ -172,8 +174,11 @@ std::optional<ir::StmtPtr> Recognizer::argCombine(const IfStmt *If) {
                     ": ...) must be set together, to the compared value "
                     "and the loop's index",
                 ArgForm);
-  const int First =
-      Compare->getOpcode() == BO_GT || Compare->getOpcode() == BO_LT ? 1 : 0;
+  // The serial loop keeps the index it meets first (`>`) or last (`>=`);
+  // counting down, it meets the greatest first.
+  const bool Strict =
+      Compare->getOpcode() == BO_GT || Compare->getOpcode() == BO_LT;
+  const int First = Strict != R->CountsDown ? 1 : 0;
   if (R->First >= 0 && R->First != First)
     return fail(Compare->getOperatorLoc(),
                 "ties go to the first index in one comparison of '" +

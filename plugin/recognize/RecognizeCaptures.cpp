@@ -87,6 +87,15 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                     "' cannot be captured: " + Shape->Refusal,
                 "store the elements in one std::vector and index it "
                 "i * n + j");
+  // Rows allocated one by one (float **, std::vector<float *>): the
+  // device cannot follow the pointers they hold, whatever the extent.
+  if (Shape && Shape->Element->isPointerType())
+    return fail(Loc,
+                "'" + P.Name + "' holds pointers ('" +
+                    Shape->Element.getAsString(Ctx.getPrintingPolicy()) +
+                    "'): the device cannot follow them",
+                "hold the elements in one block (a std::vector of n * m, "
+                "or a 2-D array) and index it i * m + j");
   if (Shape && Shape->IsPointer) {
     const syntax::Extent *E = extentOf(D->getName());
     if (!E)

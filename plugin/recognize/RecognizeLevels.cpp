@@ -145,6 +145,8 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
   HeaderIndex = IV;
   L.IndexName = IV->getName().str();
   L.IndexType = *IT;
+  if (const std::optional<bool> Down = countsDown(F))
+    return descendingHeader(F, *Down, L);
   L.Lower = bound(IV->getInit());
 
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
@@ -172,7 +174,8 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
   if (!Upper)
     return fail(F->getCond() ? F->getCond()->getBeginLoc() : F->getForLoc(),
                 "the condition of a parallel loop must compare its index "
-                "with an upper bound ('i < n' or 'i <= n')",
+                "with an upper bound ('i < n' or 'i <= n'), or, counting "
+                "down by one, with a lower bound ('i >= 0')",
                 Form),
            false;
   L.Upper = bound(Upper);
@@ -208,6 +211,68 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
                 Form),
            false;
   L.Step = Step->getSExtValue();
+  Indices.push_back(IV);
+  HeaderIndex = nullptr;
+  return !Failed;
+}
+
+std::optional<bool> Recognizer::countsDown(const ForStmt *F) const {
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  const auto IsOne = [&](const Expr *E) {
+    std::optional<llvm::APSInt> V = E->getIntegerConstantExpr(Ctx);
+    return V && *V == 1;
+  };
+  bool ByOne = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    ByOne = U->isDecrementOp() && isIndex(U->getSubExpr());
+  else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    ByOne = CA->getOpcode() == BO_SubAssign && isIndex(CA->getLHS()) &&
+            IsOne(CA->getRHS());
+  else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    const auto *Diff =
+        dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+    ByOne = A->getOpcode() == BO_Assign && isIndex(A->getLHS()) && Diff &&
+            Diff->getOpcode() == BO_Sub && isIndex(Diff->getLHS()) &&
+            IsOne(Diff->getRHS());
+  }
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!ByOne || !Cond)
+    return std::nullopt;
+  const BinaryOperatorKind Op = Cond->getOpcode();
+  if (isIndex(Cond->getLHS()) && (Op == BO_GE || Op == BO_GT))
+    return Op == BO_GT;
+  if (isIndex(Cond->getRHS()) && (Op == BO_LE || Op == BO_LT))
+    return Op == BO_LT;
+  return std::nullopt;
+}
+
+bool Recognizer::descendingHeader(const ForStmt *F, bool Strict, ir::Level &L) {
+  const auto *Cond = cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+  const Expr *Lower = isIndex(Cond->getLHS()) ? Cond->getRHS() : Cond->getLHS();
+  const VarDecl *IV = HeaderIndex;
+  // An unsigned index is never below 0: the loop as written never ends.
+  std::optional<llvm::APSInt> Least = Lower->getIntegerConstantExpr(Ctx);
+  if (!Strict && IV->getType()->isUnsignedIntegerType() && Least &&
+      Least->isZero())
+    return fail(Cond->getOperatorLoc(),
+                "an unsigned index is never below 0: this loop does not end",
+                "count down with 'i > 0' and use 'i - 1', or count up"),
+           false;
+  // Its iterations are independent: the same indices counted up, from
+  // the lower bound to the initial value.
+  L.Lower = bound(Lower);
+  L.Upper = bound(IV->getInit());
+  L.Inclusive = true;
+  L.Step = 1;
+  L.CountsDown = true;
+  if (L.Lower && Strict) {
+    const ir::ScalarKind T = L.Lower->Type;
+    auto Next = make(ir::Expr::Binary, T, "+");
+    Next->Operands.push_back(std::move(L.Lower));
+    Next->Operands.push_back(make(ir::Expr::IntLiteral, T, "1"));
+    L.Lower = std::move(Next);
+  }
   Indices.push_back(IV);
   HeaderIndex = nullptr;
   return !Failed;

@@ -113,6 +113,11 @@ private:
                                           const std::string &Name);
 
   bool header(ForStmt *F, ir::Level &L);
+  /// F counts its index down by one to a lower bound (`i >= lo`: false,
+  /// `i > lo`: true, the bound strict); nullopt for any other form.
+  std::optional<bool> countsDown(const ForStmt *F) const;
+  /// Such a loop's level: its indices counted up, lo to the initial value.
+  bool descendingHeader(const ForStmt *F, bool Strict, ir::Level &L);
 
   bool rangeHeader(CXXForRangeStmt *RF, ir::Level &L);
 
@@ -356,7 +361,8 @@ private:
   struct ArgReduction {
     const VarDecl *Value = nullptr, *At = nullptr;
     bool Max = true;
-    int First = -1; // ties to the first index (`>`); -1 until the `if`
+    int First = -1;          // ties to the first index (`>`); -1 until the `if`
+    bool CountsDown = false; // its loop's: `>` keeps the last index then
     ir::ScalarKind ValueType = ir::ScalarKind::Float;
     ir::ScalarKind AtType = ir::ScalarKind::Int;
     /// 64 bits for values of at most 32, a key128 for wider ones.

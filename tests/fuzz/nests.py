@@ -167,7 +167,15 @@ class Nest:
             if clauses:
                 extra.append(clauses)
             lines.append("#pragma weft parallel for " + " ".join(extra))
-        lines.append("for (int %s = 0; %s < n%d; ++%s)" % (self.idx[d], self.idx[d], d, self.idx[d]))
+        i = self.idx[d]
+        if marked and self.rng.random() < 0.12:
+            # Counting down, as legacy code does: the same indices.
+            lines.append(self.rng.choice([
+                "for (int %s = n%d - 1; %s >= 0; --%s)" % (i, d, i, i),
+                "for (int %s = n%d - 1; %s > -1; %s--)" % (i, d, i, i),
+                "for (int %s = n%d - 1; 0 <= %s; %s -= 1)" % (i, d, i, i)]))
+        else:
+            lines.append("for (int %s = 0; %s < n%d; ++%s)" % (i, i, d, i))
         return lines
 
     def product_body(self, marked):
