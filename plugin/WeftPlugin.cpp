@@ -227,7 +227,7 @@ private:
       for (const memory::Stage &S : P.Stages)
         if (S.Level == Levels[I])
           Text += "; staged in shared memory (read by all " +
-                  std::to_string(L.BlockSize) +
+                  std::to_string(P.Shape.threads()) +
                   " threads of the block): " + S.Description;
       if (Tiled && Tiled->Inner == Levels[I]) {
         Text += "; loop over " + Tiled->Index + " in tiles of " +

@@ -23,19 +23,31 @@ void BodyPrinter::stage(const plan::LevelPlan &LP, const std::string &In) {
     const std::string T = ir::typeName(N, P.Element, P.Struct);
     // The range the reads span: from every index at its lower bound to
     // every index at its last value; a window's first column is the
-    // block's first iteration of the level, its rows and columns each
-    // index's reach.
+    // block's first iteration of the level, its first row (where rows
+    // follow the outermost level) the block's first of that, its rows and
+    // columns each index's reach.
     std::string Lo, Count = "1", Columns;
     for (const memory::Stage::Offset &B : S.Base)
       Lo += std::string(B.Negative ? "- " : "") +
             product(B.Scale, "(weft::index_t)(" + expr(*B.Value) + ")") + " + ";
     if (S.Window) {
       const unsigned D = S.Level->Depth;
-      OS << In << "const weft::index_t " << Name << "_x0 = weft_lo" << D
+      // Where rows follow the outermost level, weft_lo<D> is 0 in threads
+      // past its end; the bound is the same in every thread.
+      const std::string First =
+          S.OuterRows ? "(weft::index_t)(" + expr(*S.Level->Lower) + ")"
+                      : "weft_lo" + std::to_string(D);
+      OS << In << "const weft::index_t " << Name << "_x0 = " << First
          << " + (weft::index_t)weft::block_idx(" << axis(D) << ") * "
          << block(D) << ";\n";
       Lo += product(S.ColumnStride, Name + "_x0") + " + ";
       Columns = block(D);
+      if (S.OuterRows) {
+        OS << In << "const weft::index_t " << Name
+           << "_y0 = weft_lo0 + weft_b0;\n";
+        Lo += product(S.RowStride, Name + "_y0") + " + ";
+        Count += " + " + block(0) + " - 1";
+      }
       // The reads' least constant offsets, and how far the others reach.
       if (S.MinOffset[0])
         Lo += product(S.RowStride, "(" + std::to_string(S.MinOffset[0]) + ")") +
@@ -93,7 +105,10 @@ std::string BodyPrinter::stagedRead(const ir::Expr &E, std::size_t I) {
   // columns after the thread's own.
   const std::size_t At = static_cast<std::size_t>(
       std::find(S.Reads.begin(), S.Reads.end(), &E) - S.Reads.begin());
-  std::string Row = std::to_string(S.Offsets[At][0] - S.MinOffset[0]),
+  std::string Row = std::to_string(S.Offsets[At][0] - S.MinOffset[0]) +
+                    (S.OuterRows ? " + ((weft::index_t)(" + N.Root.IndexName +
+                                       ") - " + Name + "_y0)"
+                                 : ""),
               Column = "((weft::index_t)(" + S.Level->IndexName + ") - " +
                        Name + "_x0)";
   if (const std::int64_t C = S.Offsets[At][1] - S.MinOffset[1])

@@ -421,7 +421,7 @@ private:
                         (1.0 - E / L.BlockSize) * L.BlockSize /
                         std::max(E, 1.0);
     }
-    S.Reuse = reuse(C.Levels);
+    S.Reuse = reuse(C.Levels) + windowReuse(C.Levels);
     C.Value = S;
     return true;
   }
@@ -451,6 +451,14 @@ private:
            static_cast<double>(T.Reads.size()) * Share;
     }
     return R;
+  }
+
+  /// Reads that windows (halo tiles) serve from shared memory, each as
+  /// much as the block's threads share its elements.
+  double windowReuse(const std::vector<LevelMapping> &L) const {
+    if (!In.WindowShare || L.size() < 2)
+      return 0;
+    return In.Weight.Reuse * Depths[1].Frequency * In.WindowShare(L);
   }
 
   /// Whether a clause sets level D's n (span(n)).
@@ -580,7 +588,12 @@ private:
       if (!L.sequential() && Depths[D].Extent < L.BlockSize)
         R.push_back("idle lanes: extent " + std::to_string(Depths[D].Extent) +
                     " < block " + std::to_string(L.BlockSize));
-      if (D == 1 && C.Value.Reuse > 0)
+      const double Windows = D == 1 ? windowReuse(C.Levels) : 0;
+      if (Windows > 0)
+        R.push_back("reuse: overlapping reads served by windows in shared "
+                    "memory [+" +
+                    number(Windows) + "]");
+      if (D == 1 && C.Value.Reuse > Windows)
         R.push_back("reuse: " + std::to_string(Tileable->Tiles.size()) +
                     " read(s) along the loop over " + Tileable->Index +
                     " tiled in shared memory, shared by the block's threads" +
@@ -589,7 +602,7 @@ private:
                                " x " + std::to_string(C.Levels[1].Dop.N) +
                                " outputs of each thread's register tile"
                          : std::string()) +
-                    " [+" + number(C.Value.Reuse) + "]");
+                    " [+" + number(C.Value.Reuse - Windows) + "]");
       if (R.empty() && D > 0)
         R.push_back(L.sequential() ? "in-thread: spreading it scored no better"
                                    : "spread over threads for parallelism");

@@ -109,6 +109,10 @@ struct MappingInput {
   /// unset, every one the hard constraints allow is scored. When set, the
   /// reuse score counts the tiles the generator would make.
   std::function<bool(const std::vector<LevelMapping> &)> Buildable;
+  /// Where set, the reads a candidate's shared-memory windows serve
+  /// (halo tiles: memory/StagingPlan's windowShare), which the reuse
+  /// score counts beside the tiles.
+  std::function<double(const std::vector<LevelMapping> &)> WindowShare;
 };
 
 /// Searches the whole space under the hard constraints and returns the best

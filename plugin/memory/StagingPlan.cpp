@@ -2,6 +2,8 @@
 // along a sequential loop, for the emitter to stage in shared memory.
 #include "memory/StagingPlan.h"
 
+#include "memory/TilingPlan.h"
+
 #include "ir/AffineForm.h"
 #include "ir/IrQueries.h"
 
@@ -20,12 +22,16 @@ using ir::writesLocal;
 
 class StagingSearch {
 public:
-  StagingSearch(const ir::Nest &N, const ir::Level &L, bool Windows)
-      : N(N), L(L), WindowsAllowed(Windows) {
+  StagingSearch(const ir::Nest &N, const ir::Level &L, bool Windows,
+                const ir::Level *RowLevel)
+      : N(N), L(L), WindowsAllowed(Windows), RowLevel(RowLevel) {
     for (const ir::Level *Outer : ir::levels(N))
       if (Outer->Depth < L.Depth)
         OuterIndices.insert(Outer->IndexName);
     Inner.insert(L.IndexName);
+    // The block's threads hold several of its iterations.
+    if (RowLevel)
+      Inner.insert(RowLevel->IndexName);
     for (const ir::StmtPtr &S : L.Body)
       declaredNames(*S, Inner);
   }
@@ -33,12 +39,16 @@ public:
   void run(std::vector<Stage> &Out) {
     for (const ir::StmtPtr &S : L.Body)
       walk(*S, Out);
-    // Only windows whose reads overlap from thread to thread pay.
+    // Only windows whose reads overlap from thread to thread pay: along
+    // the columns, or along rows that follow the outermost level.
     for (std::size_t I = WindowAt.size(); I-- > 0;) {
       const Stage &W = Out[WindowAt[I]];
-      if (W.MaxOffset[1] == W.MinOffset[1] &&
-          std::none_of(W.Terms.begin(), W.Terms.end(),
-                       [](const Stage::Term &T) { return !T.Row; }))
+      auto Reaches = [&](int Axis, bool Row) {
+        return W.MaxOffset[Axis] != W.MinOffset[Axis] ||
+               std::any_of(W.Terms.begin(), W.Terms.end(),
+                           [&](const Stage::Term &T) { return T.Row == Row; });
+      };
+      if (!Reaches(1, false) && !(W.OuterRows && Reaches(0, true)))
         Out.erase(Out.begin() + static_cast<std::ptrdiff_t>(WindowAt[I]));
     }
   }
@@ -47,6 +57,11 @@ private:
   struct Loop {
     std::string Index;
     const ir::Expr *Lower, *Upper;
+  };
+  /// The scales of the level's own index (the window's columns) and of
+  /// the outermost level's (its rows, where the block holds several).
+  struct ThreadTerms {
+    std::optional<std::vector<const ir::Expr *>> Column, Row;
   };
 
   /// The same value in every thread of the block: nothing declared inside
@@ -107,10 +122,11 @@ private:
   /// Sub times Scale (block-uniform factors), negated where Negative, as a
   /// sum of block-uniform offsets, coefficient * loop index terms (each
   /// loop at most once, never negated) and at most one term of the level's
-  /// own index (Thread); false when it is not of that form.
+  /// own index and of the outermost level's (Thread); false when it is not
+  /// of that form.
   bool linearize(const ir::Expr &Sub, Stage &S,
                  std::vector<const ir::Expr *> &Scale, bool Negative,
-                 std::optional<std::vector<const ir::Expr *>> &Thread) const {
+                 ThreadTerms &Thread) const {
     const ir::Expr &E = stripCasts(Sub);
     auto IsSum = [](const ir::Expr &X) {
       const ir::Expr &V = stripCasts(X);
@@ -149,8 +165,13 @@ private:
     }
     if (E.Kind != ir::Expr::Local || Negative)
       return false;
-    if (E.Text == L.IndexName && WindowsAllowed && L.Step == 1 && !Thread) {
-      Thread = Scale;
+    if (E.Text == L.IndexName && WindowsAllowed && L.Step == 1 &&
+        !Thread.Column) {
+      Thread.Column = Scale;
+      return true;
+    }
+    if (RowLevel && E.Text == RowLevel->IndexName && !Thread.Row) {
+      Thread.Row = Scale;
       return true;
     }
     for (const Loop &Candidate : Loops)
@@ -166,12 +187,13 @@ private:
   }
 
   /// A window's rows and columns: the terms whose coefficient is the
-  /// thread's are columns, all others rows of one stride; constant offsets
-  /// in Base move to the read's row or column offset likewise. False where
-  /// there are more strides, or an offset is no multiple of one.
-  bool shapeWindow(Stage &S,
-                   const std::vector<const ir::Expr *> &Thread) const {
-    const std::string Column = spelling(Thread);
+  /// thread's are columns, all others (the outermost level's index among
+  /// them) rows of one stride; constant offsets in Base move to the read's
+  /// row or column offset likewise. False where there are more strides, or
+  /// an offset is no multiple of one.
+  bool shapeWindow(Stage &S, const ThreadTerms &Thread) const {
+    const std::vector<const ir::Expr *> &Columns = *Thread.Column;
+    const std::string Column = spelling(Columns);
     std::optional<std::string> Row;
     auto RowStride = [&](const std::vector<const ir::Expr *> &Factors) {
       const std::string C = spelling(Factors);
@@ -188,6 +210,11 @@ private:
         return false;
       T.Row = true;
     }
+    if (Thread.Row) {
+      if (spelling(*Thread.Row) == Column || !RowStride(*Thread.Row))
+        return false;
+      S.OuterRows = true;
+    }
     std::array<std::int64_t, 2> Offset = {0, 0};
     std::vector<Stage::Offset> Rest;
     for (const Stage::Offset &B : S.Base) {
@@ -203,7 +230,7 @@ private:
     }
     S.Base = std::move(Rest);
     S.Window = true;
-    S.ColumnStride = Thread;
+    S.ColumnStride = Columns;
     S.Offsets = {Offset};
     S.MinOffset = S.MaxOffset = Offset;
     return true;
@@ -235,7 +262,8 @@ private:
 
   /// What tells a window's reads apart, but for their offsets.
   std::string windowKey(const Stage &S) const {
-    std::string Key = std::to_string(S.Param) + "|" + spelling(S.ColumnStride);
+    std::string Key = std::to_string(S.Param) + "|" + spelling(S.ColumnStride) +
+                      (S.OuterRows ? "|outer rows" : "");
     for (const Stage::Offset &B : S.Base)
       Key += (B.Negative ? "|-" : "|+") + spelling(B.Scale) +
              ir::exprText(N, stripCasts(*B.Value));
@@ -284,9 +312,12 @@ private:
       return;
     Stage S;
     std::vector<const ir::Expr *> Scale;
-    std::optional<std::vector<const ir::Expr *>> Thread;
+    ThreadTerms Thread;
+    // The outermost level's index in a read of no column is no block's
+    // range (each row of the block reads its own).
     if (!linearize(*E.Operands[0], S, Scale, false, Thread) ||
-        (!Thread && S.Terms.empty()) || (Thread && !shapeWindow(S, *Thread)))
+        (!Thread.Column && (S.Terms.empty() || Thread.Row)) ||
+        (Thread.Column && !shapeWindow(S, Thread)))
       return;
     S.Param = E.ParamIndex;
     S.Level = &L;
@@ -296,7 +327,9 @@ private:
       S.Description += ", " + T.Index + " in [" + ir::exprText(N, *T.Lower) +
                        ", " + ir::exprText(N, *T.Upper) + ")";
     if (S.Window) {
-      S.Description += ", a window along " + L.IndexName;
+      S.Description += ", a window along " +
+                       (S.OuterRows ? RowLevel->IndexName + " and " : "") +
+                       L.IndexName;
       addToWindow(E, std::move(S), Out);
       return;
     }
@@ -312,6 +345,9 @@ private:
   const ir::Nest &N;
   const ir::Level &L;
   bool WindowsAllowed; // the level's first round covers a block's share
+  /// The outermost level, where the block holds several of its iterations
+  /// and a window's rows may follow its index.
+  const ir::Level *RowLevel;
   std::set<std::string> Inner, OuterIndices;
   /// The windows this level's reads made so far (their places in the
   /// stages; run() drops those whose reads do not overlap), their keys.
@@ -345,11 +381,12 @@ constantProduct(const ir::Nest &N,
   return V;
 }
 
-/// Elements, Rows and ColumnReach where the stage's extents are constants
-/// (each term's reach: its coefficient, for a range, times upper - 1 -
-/// lower; a range's elements are 1 plus the reaches).
+/// Elements, Rows, ColumnReach and ElementReads where the stage's extents
+/// are constants (each term's reach: its coefficient, for a range, times
+/// upper - 1 - lower; a range's elements are 1 plus the reaches).
 void sizeIfConstant(const ir::Nest &N, Stage &S) {
   std::int64_t Reach[2] = {0, 0}; // a range's, or a window's columns; rows
+  std::int64_t Reads = static_cast<std::int64_t>(S.Reads.size());
   for (const Stage::Term &T : S.Terms) {
     std::optional<std::int64_t> Lower = constantValue(N, *T.Lower),
                                 Upper = constantValue(N, *T.Upper);
@@ -359,6 +396,7 @@ void sizeIfConstant(const ir::Nest &N, Stage &S) {
     if (!Lower || !Upper || !C || *C < 0 || *Upper - 1 - *Lower > 4096)
       return;
     Reach[T.Row] += *C * std::max<std::int64_t>(0, *Upper - 1 - *Lower);
+    Reads *= std::max<std::int64_t>(0, *Upper - *Lower);
   }
   if (!S.Window) {
     S.Elements = 1 + Reach[0];
@@ -366,6 +404,34 @@ void sizeIfConstant(const ir::Nest &N, Stage &S) {
   }
   S.Rows = 1 + Reach[1] + S.MaxOffset[0] - S.MinOffset[0];
   S.ColumnReach = Reach[0] + S.MaxOffset[1] - S.MinOffset[1];
+  S.ElementReads = Reads;
+}
+
+/// The outermost level, where a block of the pair holds several of its
+/// iterations and windows may follow them (see planStaging).
+const ir::Level *rowLevel(const ir::Nest &N, const map::NestMapping &M) {
+  const map::LevelMapping &Outer = M.Levels[0], &Inner = M.Levels[1];
+  const ir::Level &Root = N.Root;
+  if (Outer.sequential() || Outer.BlockSize < 2 ||
+      Outer.Dop.Kind != map::Parallelism::Span || Outer.Dop.N != 1 ||
+      Inner.Dim == Outer.Dim || Root.Step != 1 || !Root.Reductions.empty() ||
+      Root.Body.size() != 1 || Root.Body.front()->Kind != ir::Stmt::ParallelFor)
+    return nullptr;
+  for (std::size_t D = 2; D < M.Levels.size(); ++D)
+    if (!M.Levels[D].sequential())
+      return nullptr;
+  // Every thread of the block computes the window's place alike: the
+  // pair's bounds cannot follow the outermost index.
+  const ir::Level &Pair = *Root.Body.front()->Nested;
+  auto FollowsRoot = [&](const ir::Expr &E) {
+    return ir::anyExpression(E, [&](const ir::Expr &X) {
+      return X.Kind == ir::Expr::Local && X.Text == Root.IndexName;
+    });
+  };
+  if (!Pair.Reductions.empty() || FollowsRoot(*Pair.Lower) ||
+      FollowsRoot(*Pair.Upper))
+    return nullptr;
+  return &Root;
 }
 
 } // namespace
@@ -378,23 +444,59 @@ std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M) {
   unsigned BlockThreads = 1;
   for (const map::LevelMapping &L : M.Levels)
     BlockThreads *= L.BlockSize;
+  // A window holds the block's first round of the level's iterations:
+  // with Span(1) all of them where the grid covers the level.
+  const bool Windows = !Inner.sequential() &&
+                       Inner.Dop.Kind == map::Parallelism::Span &&
+                       Inner.Dop.N == 1;
   // The block is the level's one group (over the whole extent, or its
   // share of it): every thread of the block is in the same outermost
   // iteration, and the load and its barrier come before the level's loop,
-  // where all of them are.
+  // where all of them are. Or it holds rows of the outermost level by
+  // columns of the level, for windows along both.
+  const ir::Level *Rows =
+      Windows && Inner.BlockSize * M.Levels[0].BlockSize == BlockThreads
+          ? rowLevel(N, M)
+          : nullptr;
   if (Inner.sequential() || Inner.Dop.Kind == map::Parallelism::Split ||
-      Inner.BlockSize != BlockThreads || BlockThreads < 2)
+      (Inner.BlockSize != BlockThreads && !Rows) || BlockThreads < 2)
     return Stages;
-  // A window holds the block's first round of the level's iterations:
-  // with Span(1) all of them where the grid covers the level.
-  const bool Windows =
-      Inner.Dop.Kind == map::Parallelism::Span && Inner.Dop.N == 1;
   for (const ir::Level *L : ir::levels(N))
     if (L->Depth == 1)
-      StagingSearch(N, *L, Windows).run(Stages);
+      StagingSearch(N, *L, Windows, Rows).run(Stages);
   for (Stage &S : Stages)
     sizeIfConstant(N, S);
   return Stages;
+}
+
+double windowShare(const ir::Nest &N,
+                   const std::vector<map::LevelMapping> &Levels) {
+  if (Levels.size() < 2)
+    return 0;
+  map::NestMapping M;
+  M.Levels = Levels;
+  if (planTiling(N, M)) // tiles take the place of stages
+    return 0;
+  double Share = 0;
+  for (const Stage &S : planStaging(N, M)) {
+    if (!S.Window || !S.Rows || !S.ColumnReach || !S.ElementReads ||
+        *S.ElementReads <= 0)
+      continue;
+    // Rows past a 256-thread block's are not counted: larger blocks hold
+    // fewer an SM, each waiting at its barriers, which this model of
+    // loads does not see.
+    const double Columns = Levels[1].BlockSize;
+    const double Rows = S.OuterRows
+                            ? std::min<double>(Levels[0].BlockSize,
+                                               std::max(1.0, 256.0 / Columns))
+                            : 1.0;
+    const double Loaded = (static_cast<double>(*S.Rows) + Rows - 1) *
+                          (Columns + static_cast<double>(*S.ColumnReach)) /
+                          (Rows * Columns);
+    Share += static_cast<double>(S.Reads.size()) *
+             std::max(0.0, 1.0 - Loaded / static_cast<double>(*S.ElementReads));
+  }
+  return Share;
 }
 
 } // namespace weft::memory

@@ -29,7 +29,10 @@ namespace weft::memory {
 /// loads the rows by (its first round of x plus the columns' reach) and
 /// each read finds its row and column there. Reads of one span that differ
 /// in constant rows and columns alone (a stencil's in[(y - 1) * w + x],
-/// in[y * w + x + 1], ...) share one window, each at its offset.
+/// in[y * w + x + 1], ...) share one window, each at its offset. Where the
+/// block holds several iterations of the outermost level too (a block of
+/// rows y by columns x), a read that follows y times the row stride is a
+/// window of the block's rows plus the others' reach.
 struct Stage {
   /// Value times the product of Scale, subtracted where Negative.
   struct Offset {
@@ -50,6 +53,9 @@ struct Stage {
   /// A window's: Level's index's coefficient (the column stride; empty: 1)
   /// and the row terms' (the row stride).
   bool Window = false;
+  /// A window's rows follow the outermost level's index too: from the
+  /// block's first iteration of it, that level's block size more.
+  bool OuterRows = false;
   std::vector<const ir::Expr *> ColumnStride, RowStride;
   /// A window's: per read, its constant row and column offset (what Base
   /// leaves out), and the least and greatest of them.
@@ -60,15 +66,27 @@ struct Stage {
   /// Where the loops' bounds and coefficients are constants: the range's
   /// elements, or a window's rows and how far its columns reach past the
   /// block's (its shared array can then fit it exactly).
-  std::optional<std::int64_t> Elements, Rows, ColumnReach;
+  /// one iteration of the outermost level reads (OuterRows: the block's
+  /// first), and a window's element reads per iteration of Level (each
+  /// read times its loops' iterations).
+  std::optional<std::int64_t> Elements, Rows, ColumnReach, ElementReads;
 };
 
 /// The stages for a nest under its mapping. Only a level at depth 1 that is
 /// its block's one group of threads (Span(1), Span(n) or Span(all)) is
 /// staged: then every thread of the block works on the same outermost
 /// iteration, and a barrier before the level's loop can separate the load
-/// from the reads.
+/// from the reads. Or, for windows with rows along the outermost level
+/// (OuterRows), a perfectly nested pair without reductions, both levels
+/// Span(1) across the block's two axes: its blocks walk the outermost level
+/// together (plan::OuterWalk::Uniform), so that all their threads load.
 std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M);
+
+/// The share of the window reads of N under Levels that the windows
+/// serve from shared memory (per read 1 - elements loaded / elements read,
+/// summed), for the mapping search to weigh block shapes by.
+double windowShare(const ir::Nest &N,
+                   const std::vector<map::LevelMapping> &Levels);
 
 } // namespace weft::memory
 

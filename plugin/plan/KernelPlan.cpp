@@ -34,6 +34,9 @@ BoundExpr threadsBytes(const KernelPlan &P, unsigned Bytes) {
              BoundExpr::literal(Bytes));
 }
 
+/// The axis of the outermost level's threads.
+int rowAxis(const KernelPlan &P) { return P.Shape.Depths[0].Axis; }
+
 /// The stages' capacities (KernelPlan::StageCapacity): those of constant
 /// extents exactly, where together they take at most the 24 KiB (a
 /// window's at the mapped block size), the others what is left.
@@ -46,8 +49,9 @@ void sizeStages(KernelPlan &P) {
   for (const memory::Stage &S : P.Stages) {
     std::optional<std::int64_t> Elements = S.Elements;
     if (S.Window && S.Rows && S.ColumnReach)
-      Elements = *S.Rows * (P.Shape.Block[P.Shape.Depths[S.Level->Depth].Axis] +
-                            *S.ColumnReach);
+      Elements =
+          (*S.Rows + (S.OuterRows ? P.Shape.Block[rowAxis(P)] - 1 : 0)) *
+          (P.Shape.Block[P.Shape.Depths[S.Level->Depth].Axis] + *S.ColumnReach);
     Exact.push_back(Elements);
     if (Elements)
       Fixed += *Elements * ir::elementBytes(N, N.Params[S.Param]);
@@ -68,7 +72,11 @@ void sizeStages(KernelPlan &P) {
     } else if (S.Elements) {
       P.StageCapacity.push_back(std::to_string(*S.Elements));
     } else {
-      P.StageCapacity.push_back("(" + std::to_string(*S.Rows) + " * (" +
+      const std::string Rows =
+          S.OuterRows ? "(" + std::string(AxisMacro[rowAxis(P)]) + " + " +
+                            std::to_string(*S.Rows - 1) + ")"
+                      : std::to_string(*S.Rows);
+      P.StageCapacity.push_back("(" + Rows + " * (" +
                                 AxisMacro[P.Shape.Depths[S.Level->Depth].Axis] +
                                 " + " + std::to_string(*S.ColumnReach) + "))");
     }
@@ -81,9 +89,12 @@ BoundExpr stageBytes(const KernelPlan &P, std::size_t I, unsigned Bytes) {
   const std::string &Capacity = P.StageCapacity[I];
   if (Capacity.front() != '(')
     return BoundExpr::literal(std::stoll(Capacity) * Bytes);
-  return mul(
-      add(blockBound(P, P.Shape.Depths[S.Level->Depth].Axis), *S.ColumnReach),
-      BoundExpr::literal(*S.Rows * Bytes));
+  const BoundExpr Columns =
+      add(blockBound(P, P.Shape.Depths[S.Level->Depth].Axis), *S.ColumnReach);
+  if (S.OuterRows)
+    return mul(mul(Columns, add(blockBound(P, rowAxis(P)), *S.Rows - 1)),
+               BoundExpr::literal(Bytes));
+  return mul(Columns, BoundExpr::literal(*S.Rows * Bytes));
 }
 
 /// The bytes of tile array Tile, as plan.Shared's Count says.
@@ -230,6 +241,11 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   P.Tiled = memory::planTiling(N, M);
   if (!P.Tiled)
     P.Stages = memory::planStaging(N, M);
+  // Windows along the outermost level's rows: every thread of a block
+  // loads them, so blocks walk that level together.
+  if (std::any_of(P.Stages.begin(), P.Stages.end(),
+                  [](const memory::Stage &S) { return S.OuterRows; }))
+    P.Shape.UniformOuter = true;
   sizeStages(P);
   P.Registers = ir::planScalarReplacement(N);
   if (P.Shape.RegisterTiled && P.Tiled)

@@ -3,6 +3,7 @@
 
 #include "ir/IrQueries.h"
 #include "ir/RegisterTile.h"
+#include "memory/StagingPlan.h"
 
 #include <memory>
 
@@ -229,6 +230,9 @@ map::MappingInput buildableOnly(const ir::Nest &N, map::MappingInput In) {
   auto Rules = std::make_shared<ShapeRules>(N);
   In.Buildable = [Rules](const std::vector<map::LevelMapping> &Levels) {
     return Rules->shape(Levels).has_value();
+  };
+  In.WindowShare = [&N](const std::vector<map::LevelMapping> &Levels) {
+    return memory::windowShare(N, Levels);
   };
   return In;
 }

@@ -83,7 +83,8 @@ private:
 };
 
 /// The search restricted to what the generator builds (rules for N kept
-/// alive by the returned input).
+/// alive by the returned input), its reuse score counting the windows the
+/// generator would stage (N must outlive the input).
 map::MappingInput buildableOnly(const ir::Nest &N, map::MappingInput In);
 
 } // namespace weft::plan

@@ -77,6 +77,51 @@ TEST(Staging, AWindowOnlyWhereTheFirstRoundIsTheBlocksShare) {
   EXPECT_TRUE(memory::planStaging(N, Coarse).empty());
 }
 
+/// Blocks of Rows iterations of i by 32 of j, one each a thread.
+map::NestMapping rowsByColumns(unsigned Rows) {
+  map::NestMapping M;
+  M.Levels = {{map::Dimension::Y, Rows, {map::Parallelism::Span, 1}, {}},
+              {map::Dimension::X, 32, {map::Parallelism::Span, 1}, {}}};
+  return M;
+}
+
+TEST(Staging, AWindowOfTheBlocksRowsWhereItHoldsSeveral) {
+  // a[i * K + j + k] under 4 x 32 blocks: rows i .. i + 3 (stride K) by
+  // columns j .. j + 31 + K - 1.
+  ir::Nest N = productNest(true, ir::ParamKind::ReadSpan);
+  std::vector<memory::Stage> S = memory::planStaging(N, rowsByColumns(4));
+  ASSERT_EQ(S.size(), 1u);
+  EXPECT_TRUE(S[0].Window);
+  EXPECT_TRUE(S[0].OuterRows);
+  EXPECT_EQ(S[0].Description, "a[(((i * $K) + j) + k)], k in [0, $K), a "
+                              "window along i and j");
+  ASSERT_EQ(S[0].RowStride.size(), 1u); // K
+  EXPECT_TRUE(S[0].Base.empty());       // i * K is the rows', not an offset
+  ASSERT_EQ(S[0].Terms.size(), 1u);
+  EXPECT_FALSE(S[0].Terms[0].Row);
+  // Under blocks of one row, i is the same in all threads: an offset.
+  std::vector<memory::Stage> One = memory::planStaging(N, rowsByColumns(1));
+  ASSERT_EQ(One.size(), 1u);
+  EXPECT_FALSE(One[0].OuterRows);
+  EXPECT_EQ(One[0].Base.size(), 1u);
+}
+
+TEST(Staging, NoWindowOfRowsWhereTheRowsDoNotWalkTogether) {
+  // The level's columns would start where each row does.
+  ir::Nest Band = productNest(true, ir::ParamKind::ReadSpan);
+  Band.Root.Body.front()->Nested->Lower = test_nests::local("i");
+  EXPECT_TRUE(memory::planStaging(Band, rowsByColumns(4)).empty());
+  // A reduction over the rows combines per iteration of them.
+  ir::Nest Reducing = productNest(true, ir::ParamKind::ReadSpan);
+  Reducing.Root.Reductions.push_back({});
+  EXPECT_TRUE(memory::planStaging(Reducing, rowsByColumns(4)).empty());
+  // Each thread a few rows: the block's first round is not its rows.
+  ir::Nest N = productNest(true, ir::ParamKind::ReadSpan);
+  map::NestMapping Coarse = rowsByColumns(4);
+  Coarse.Levels[0].Dop.N = 2;
+  EXPECT_TRUE(memory::planStaging(N, Coarse).empty());
+}
+
 TEST(Staging, NoWindowWhereNoElementIsReadTwice) {
   // b[k * K + j]: a column each thread reads alone; a's row is staged.
   ir::Nest N = productNest(false, ir::ParamKind::ReadSpan, /*WithB=*/true);

@@ -70,8 +70,9 @@ void matmulTransposed(std::span<const double> at, std::span<const double> b,
     }
 }
 
-// Not tiled: a read that follows both indices, or a loop that breaks.
-// CHECK: remark: weft: level 1 (j): dim x, block 16, Span(1); constrained by this loop's dim/block/span/split clauses; coalescing{{[^;]*}}{{$}}
+// Not tiled: a read that follows both indices (a window of the block's 4
+// rows and 16 + 2 columns instead), or a loop that breaks.
+// CHECK: remark: weft: level 1 (j): dim x, block 16, Span(1); constrained by this loop's dim/block/span/split clauses; coalescing{{[^;]*}}; reuse: overlapping reads served by windows in shared memory [+{{[^]]*}}]; staged in shared memory (read by all 64 threads of the block): a[(((i * $n) + j) + k)], k in [0, 3), a window along i and j{{$}}
 void diagonalBand(std::span<const float> a, std::span<float> c, int n) {
 #pragma weft parallel for dim(y) block(4) span(1)
   for (int i = 0; i < n; ++i)

@@ -40,7 +40,9 @@ void product(std::span<const float> a, std::span<const float> b,
     }
 }
 
-// CHECK-DAG: tuning-space.cpp:[[@LINE+3]]:3: sizes 7: tuned: mapping {{[0-9]}}: WEFT_BLOCK_X={{[0-9]+}}{{( WEFT_BLOCK_Y=[0-9]+)?}} (4 of {{[0-9]+}} configurations;
+// Its window of rows by columns follows both block sizes; a block one warp
+// wide keeps its x.
+// CHECK-DAG: tuning-space.cpp:[[@LINE+3]]:3: sizes 7: tuned: mapping {{[0-9]}}: {{(WEFT_BLOCK_X=[0-9]+ )?}}WEFT_BLOCK_Y={{[0-9]+}} WEFT_STAGING={{[01]}} (4 of {{[0-9]+}} configurations;
 void smooth(std::span<const float> in, std::span<float> out, int n) {
 #pragma weft parallel for
   for (int i = 1; i < n - 1; ++i)
