@@ -2,6 +2,7 @@
 // along a sequential loop, for the emitter to stage in shared memory.
 #include "memory/StagingPlan.h"
 
+#include "ir/TileableLoop.h"
 #include "memory/TilingPlan.h"
 
 #include "ir/AffineForm.h"
@@ -434,51 +435,85 @@ const ir::Level *rowLevel(const ir::Nest &N, const map::NestMapping &M) {
   return &Root;
 }
 
-} // namespace
+/// What planStaging searches for under a mapping: windows or not, rows
+/// along the outermost level or not; nullopt where nothing is staged.
+struct StagingMode {
+  bool Windows = false;
+  const ir::Level *Rows = nullptr;
+};
 
-std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M) {
-  std::vector<Stage> Stages;
+std::optional<StagingMode> stagingMode(const ir::Nest &N,
+                                       const map::NestMapping &M) {
   if (M.Levels.size() < 2)
-    return Stages;
+    return std::nullopt;
   const map::LevelMapping &Inner = M.Levels[1];
   unsigned BlockThreads = 1;
   for (const map::LevelMapping &L : M.Levels)
     BlockThreads *= L.BlockSize;
+  StagingMode Mode;
   // A window holds the block's first round of the level's iterations:
   // with Span(1) all of them where the grid covers the level.
-  const bool Windows = !Inner.sequential() &&
-                       Inner.Dop.Kind == map::Parallelism::Span &&
-                       Inner.Dop.N == 1;
+  Mode.Windows = !Inner.sequential() &&
+                 Inner.Dop.Kind == map::Parallelism::Span && Inner.Dop.N == 1;
   // The block is the level's one group (over the whole extent, or its
   // share of it): every thread of the block is in the same outermost
   // iteration, and the load and its barrier come before the level's loop,
   // where all of them are. Or it holds rows of the outermost level by
   // columns of the level, for windows along both.
-  const ir::Level *Rows =
-      Windows && Inner.BlockSize * M.Levels[0].BlockSize == BlockThreads
-          ? rowLevel(N, M)
-          : nullptr;
+  if (Mode.Windows && Inner.BlockSize * M.Levels[0].BlockSize == BlockThreads)
+    Mode.Rows = rowLevel(N, M);
   if (Inner.sequential() || Inner.Dop.Kind == map::Parallelism::Split ||
-      (Inner.BlockSize != BlockThreads && !Rows) || BlockThreads < 2)
-    return Stages;
+      (Inner.BlockSize != BlockThreads && !Mode.Rows) || BlockThreads < 2)
+    return std::nullopt;
+  return Mode;
+}
+
+std::vector<Stage> stagesUnder(const ir::Nest &N, const StagingMode &Mode) {
+  std::vector<Stage> Stages;
   for (const ir::Level *L : ir::levels(N))
     if (L->Depth == 1)
-      StagingSearch(N, *L, Windows, Rows).run(Stages);
+      StagingSearch(N, *L, Mode.Windows, Mode.Rows).run(Stages);
   for (Stage &S : Stages)
     sizeIfConstant(N, S);
   return Stages;
 }
 
-double windowShare(const ir::Nest &N,
-                   const std::vector<map::LevelMapping> &Levels) {
-  if (Levels.size() < 2)
+} // namespace
+
+std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M) {
+  const std::optional<StagingMode> Mode = stagingMode(N, M);
+  return Mode ? stagesUnder(N, *Mode) : std::vector<Stage>{};
+}
+
+WindowShare::WindowShare(const ir::Nest &N)
+    : N(N), Tileable(ir::findTileableLoop(N).has_value()) {
+  // Windows of one row, or of the block's rows where the nest allows them.
+  Stages[0] = stagesUnder(N, {true, nullptr});
+  if (!N.Root.Body.empty() &&
+      N.Root.Body.front()->Kind == ir::Stmt::ParallelFor) {
+    map::NestMapping Rows;
+    Rows.Levels = {{map::Dimension::Y, 2, {map::Parallelism::Span, 1}, {}},
+                   {map::Dimension::X, 32, {map::Parallelism::Span, 1}, {}}};
+    if (const ir::Level *Root = rowLevel(N, Rows))
+      Stages[1] = stagesUnder(N, {true, Root});
+  }
+}
+
+double WindowShare::operator()(const std::vector<map::LevelMapping> &Levels) {
+  auto HasWindow = [](const std::vector<Stage> &S) {
+    return std::any_of(S.begin(), S.end(),
+                       [](const Stage &X) { return X.Window; });
+  };
+  if (!HasWindow(Stages[0]) && !HasWindow(Stages[1]))
     return 0;
   map::NestMapping M;
   M.Levels = Levels;
-  if (planTiling(N, M)) // tiles take the place of stages
+  const std::optional<StagingMode> Mode = stagingMode(N, M);
+  if (!Mode || !Mode->Windows ||
+      (Tileable && planTiling(N, M))) // tiles take the place of stages
     return 0;
   double Share = 0;
-  for (const Stage &S : planStaging(N, M)) {
+  for (const Stage &S : Stages[Mode->Rows ? 1 : 0]) {
     if (!S.Window || !S.Rows || !S.ColumnReach || !S.ElementReads ||
         *S.ElementReads <= 0)
       continue;

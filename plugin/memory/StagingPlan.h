@@ -82,11 +82,21 @@ struct Stage {
 /// together (plan::OuterWalk::Uniform), so that all their threads load.
 std::vector<Stage> planStaging(const ir::Nest &N, const map::NestMapping &M);
 
-/// The share of the window reads of N under Levels that the windows
-/// serve from shared memory (per read 1 - elements loaded / elements read,
-/// summed), for the mapping search to weigh block shapes by.
-double windowShare(const ir::Nest &N,
-                   const std::vector<map::LevelMapping> &Levels);
+/// The share of N's window reads that the windows serve from shared
+/// memory under a mapping (per read 1 - elements loaded / elements read,
+/// summed), for the mapping search to weigh block shapes by. The windows'
+/// shapes are found once; each mapping only sizes them.
+class WindowShare {
+public:
+  explicit WindowShare(const ir::Nest &N);
+  double operator()(const std::vector<map::LevelMapping> &Levels);
+
+private:
+  const ir::Nest &N;
+  bool Tileable; // a loop tiles may take over under some mappings
+  /// The stages of windows one row high, and of the block's rows.
+  std::vector<Stage> Stages[2];
+};
 
 } // namespace weft::memory
 

@@ -231,8 +231,9 @@ map::MappingInput buildableOnly(const ir::Nest &N, map::MappingInput In) {
   In.Buildable = [Rules](const std::vector<map::LevelMapping> &Levels) {
     return Rules->shape(Levels).has_value();
   };
-  In.WindowShare = [&N](const std::vector<map::LevelMapping> &Levels) {
-    return memory::windowShare(N, Levels);
+  auto Windows = std::make_shared<memory::WindowShare>(N);
+  In.WindowShare = [Windows](const std::vector<map::LevelMapping> &Levels) {
+    return (*Windows)(Levels);
   };
   return In;
 }

@@ -314,7 +314,10 @@ class Nest:
             # Reads at the thread's index plus the loops': halo windows.
             ky, kx = self.halo
             lines = []
-            for d, options in ((0, ["", "block(1)", "block(1)"]),
+            # Blocks of one row, or of several (windows of rows by
+            # columns, as the search picks unforced).
+            for d, options in ((0, ["", "block(1)", "block(1)", "block(2)",
+                                    "block(8)"]),
                                (1, ["", "block(32)", "block(64)"])):
                 lines += [ind(d) + l for l in
                           self.header(d, marked, rng.choice(options))]
