@@ -78,7 +78,8 @@ enum sim_warp_op {
   SimShflXor,
   SimAll,
   SimAny,
-  SimBallot
+  SimBallot,
+  SimSync // warp_sync: lanes wait for each other, nothing exchanged
 };
 /// Filled by the simulator after it loads the kernel.
 struct sim_hooks {
@@ -424,7 +425,7 @@ inline void begin_inner_iteration(index_t T) {
   sim_current->Inner = (unsigned long long)T + 1;
 }
 /// The lanes of the warp wait for each other (a vote nobody reads).
-inline void warp_sync() { sim_hook_table.Warp(0, SimAll, 0); }
+inline void warp_sync() { sim_hook_table.Warp(0, SimSync, 0); }
 inline unsigned warp_size() { return sim_current->WarpSize; }
 inline unsigned lane_id() { return sim_current->Lane; }
 template <class T> inline unsigned long long sim_bits(T V) {

@@ -145,9 +145,12 @@ public:
   explicit LevelPlanner(KernelPlan &P) : P(P), N(*P.Nest) {}
 
   void body(const std::vector<ir::StmtPtr> &Body) {
+    const ir::Stmt *Outer = Tail;
+    Tail = Body.empty() ? nullptr : Body.back().get();
     for (const ir::StmtPtr &S : Body)
       if (S)
         stmt(*S);
+    Tail = Outer;
   }
 
 private:
@@ -157,7 +160,7 @@ private:
       P.Buffers.push_back({&S, typeOf(N, S.VarType), bytesOf(N, S.VarType),
                            S.ArrayExtent.get()});
     if (S.Kind == ir::Stmt::ParallelFor) {
-      level(*S.Nested);
+      level(*S.Nested, &S == Tail);
       return;
     }
     for (const ir::StmtPtr &C : S.Children)
@@ -165,7 +168,8 @@ private:
         stmt(*C);
   }
 
-  void level(const ir::Level &L) {
+  /// Last: the level ends its enclosing level's body.
+  void level(const ir::Level &L, bool Last) {
     const DepthShape &Depth = P.Shape.Depths[L.Depth];
     LevelPlan &LP = P.Levels[&L];
     LP.Axis = Depth.Axis;
@@ -199,9 +203,14 @@ private:
     // The next iteration's staging must not overwrite what slower threads
     // still read; what the group's threads wrote, the code after may read
     // (a reduction's combining waits for them already).
+    // Where the level ends its enclosing level's body, what follows is
+    // another iteration of that level, independent by its mark (not of a
+    // sequential loop's): no code reads what the group wrote. (A warp's
+    // wait there also held up a 64-wide warp whose other rows had left the
+    // enclosing level's loop.)
     if (!LP.Stages.empty())
       LP.After = Sync::Barrier;
-    else if (L.Reductions.empty())
+    else if (L.Reductions.empty() && !(Last && !N.Sequential))
       LP.After = Depth.WholeBlock ? Sync::Barrier
                  : Depth.OneWarp  ? Sync::Warp
                                   : Sync::None;
@@ -210,6 +219,7 @@ private:
   KernelPlan &P;
   const ir::Nest &N;
   unsigned Scratches = 0;
+  const ir::Stmt *Tail = nullptr; // the last statement of the body walked
 };
 
 } // namespace

@@ -293,6 +293,9 @@ private:
       case weft::SimBallot:
         Wp.Results[I] = Ballot;
         continue;
+      case weft::SimSync:
+        Wp.Results[I] = 0;
+        continue;
       }
       // A lane that has exited has no value to give: a lane reads its own.
       Wp.Results[I] = Wp.Arrived[Src] ? Wp.Values[Src] : Wp.Values[I];
@@ -333,12 +336,55 @@ private:
         Waiting = Waiting || (L.Status == LaneStatus::AtWarpOp &&
                               Warps[L.Linear / Request->WarpSize].Generation ==
                                   L.WaitGeneration);
-      if (AtBarrier + Done < Lanes.size())
-        continue; // Some lane can still run.
+      if (AtBarrier + Done < Lanes.size()) {
+        if (!Runnable && !releaseWideWarpSyncs())
+          warpDivergence(); // no lane ran, none can: a hang on a GPU
+        continue;           // Some lane can still run.
+      }
       if (Waiting || AtBarrier == 0)
         continue;
       releaseBarrier(Done);
     }
+  }
+
+  /// A warp wider than 32 (an AMD wavefront) is no group of weft's: its
+  /// warp_sync (HIP's wave_barrier) lets the lanes that reach it pass,
+  /// whatever the others wait at. True where one passed.
+  bool releaseWideWarpSyncs() {
+    if (Request->WarpSize <= 32)
+      return false;
+    bool Released = false;
+    for (Warp &Wp : Warps)
+      if (Wp.ArrivedCount > 0 && Wp.Op == weft::SimSync) {
+        completeWarpOp(Wp);
+        Released = true;
+      }
+    return Released;
+  }
+
+  /// Lanes wait at a warp operation that others of their warp never
+  /// reach (they wait at a barrier).
+  [[noreturn]] void warpDivergence() {
+    const unsigned W = Request->WarpSize;
+    for (const Lane &L : Lanes) {
+      if (L.Status != LaneStatus::AtWarpOp)
+        continue;
+      for (const Lane &Other : Lanes)
+        if (Other.Linear / W == L.Linear / W &&
+            Other.Status == LaneStatus::AtBarrier) {
+          Current = const_cast<Lane *>(&L);
+          finding("warp divergence",
+                  "thread " + describeThread(L.Linear) +
+                      " waits at a warp operation that thread " +
+                      describeThread(Other.Linear) + " of its " +
+                      std::to_string(W) +
+                      "-wide warp never reaches: it waits at the barrier on "
+                      "line " +
+                      std::to_string(Other.BarrierSite));
+        }
+    }
+    finding("warp divergence", "the block's threads wait at warp operations "
+                               "and barriers that none of them can pass");
   }
 
   void releaseBarrier(unsigned Done) {
