@@ -113,6 +113,10 @@ std::string BodyPrinter::stagedRead(const ir::Expr &E, std::size_t I) {
                        Name + "_x0)";
   if (const std::int64_t C = S.Offsets[At][1] - S.MinOffset[1])
     Column += " + " + std::to_string(C);
+  // A clamped neighbour: its distance from the index it is near.
+  if (const memory::Stage::Clamped &Near = S.Neighbours[At]; Near.Axis >= 0)
+    (Near.Axis ? Column : Row) += " + ((weft::index_t)(" + Near.Local +
+                                  ") - (weft::index_t)(" + Near.Near + "))";
   for (const memory::Stage::Term &Term : S.Terms)
     (Term.Row ? Row : Column) += " + ((weft::index_t)(" + Term.Index +
                                  ") - (weft::index_t)(" + expr(*Term.Lower) +

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -35,6 +36,9 @@ public:
       Inner.insert(RowLevel->IndexName);
     for (const ir::StmtPtr &S : L.Body)
       declaredNames(*S, Inner);
+    for (const ir::StmtPtr &S : L.Body)
+      if (S->Kind == ir::Stmt::Decl)
+        findClamped(*S);
   }
 
   void run(std::vector<Stage> &Out) {
@@ -59,11 +63,61 @@ private:
     std::string Index;
     const ir::Expr *Lower, *Upper;
   };
+  /// A local that is an index plus one of two constants (Near + Lo or
+  /// Near + Hi, chosen by a condition).
+  struct ClampedLocal {
+    const ir::Expr *Near;
+    std::int64_t Lo, Hi;
+  };
   /// The scales of the level's own index (the window's columns) and of
   /// the outermost level's (its rows, where the block holds several).
   struct ThreadTerms {
     std::optional<std::vector<const ir::Expr *>> Column, Row;
   };
+
+  /// E as a local plus a constant (x, x + 1, x - 1).
+  static std::optional<std::pair<const ir::Expr *, std::int64_t>>
+  localPlusConstant(const ir::Expr &E) {
+    const ir::Expr &V = stripCasts(E);
+    if (V.Kind == ir::Expr::Local)
+      return std::make_pair(&V, std::int64_t{0});
+    if (V.Kind != ir::Expr::Binary || (V.Text != "+" && V.Text != "-"))
+      return std::nullopt;
+    const ir::Expr &Base = stripCasts(*V.Operands[0]);
+    std::optional<std::int64_t> C = literal(*V.Operands[1]);
+    if (Base.Kind != ir::Expr::Local || !C)
+      return std::nullopt;
+    return std::make_pair(&Base, V.Text == "-" ? -*C : *C);
+  }
+
+  /// A declaration at the level's top, int North = c ? y - 1 : y, of a
+  /// local declared once and never written: a clamped neighbour.
+  void findClamped(const ir::Stmt &Decl) {
+    if (!Decl.Exprs[0] || Decl.ArrayExtent || Decl.VarType.IsReference ||
+        Decl.VarType.Struct >= 0 || ir::isFloating(Decl.VarType.Scalar) ||
+        Decl.VarType.Scalar == ir::ScalarKind::Key128)
+      return;
+    const ir::Expr &Init = stripCasts(*Decl.Exprs[0]);
+    if (Init.Kind != ir::Expr::Conditional)
+      return;
+    const auto A = localPlusConstant(*Init.Operands[1]),
+               B = localPlusConstant(*Init.Operands[2]);
+    if (!A || !B || A->first->Text != B->first->Text ||
+        A->first->Text == Decl.Name)
+      return;
+    unsigned Declared = 0;
+    bool Written = false;
+    for (const ir::StmtPtr &S : L.Body) {
+      Declared += ir::anyStatement(*S, [&](const ir::Stmt &X) {
+        return X.Kind == ir::Stmt::Decl && X.Name == Decl.Name;
+      });
+      Written = Written || writesLocal(*S, Decl.Name) ||
+                writesLocal(*S, A->first->Text);
+    }
+    if (Declared == 1 && !Written)
+      Clamped[Decl.Name] = {A->first, std::min(A->second, B->second),
+                            std::max(A->second, B->second)};
+  }
 
   /// The same value in every thread of the block: nothing declared inside
   /// the level, nothing written.
@@ -127,7 +181,7 @@ private:
   /// of that form.
   bool linearize(const ir::Expr &Sub, Stage &S,
                  std::vector<const ir::Expr *> &Scale, bool Negative,
-                 ThreadTerms &Thread) const {
+                 ThreadTerms &Thread) {
     const ir::Expr &E = stripCasts(Sub);
     auto IsSum = [](const ir::Expr &X) {
       const ir::Expr &V = stripCasts(X);
@@ -166,6 +220,13 @@ private:
     }
     if (E.Kind != ir::Expr::Local || Negative)
       return false;
+    // A clamped neighbour: the index it is near, its distance from it a
+    // read's offset (at most one a read).
+    if (auto C = Clamped.find(E.Text); C != Clamped.end() && !Neighbour) {
+      Neighbour = {C->first, C->second.Near->Text, Scale, C->second.Lo,
+                   C->second.Hi};
+      return linearize(*C->second.Near, S, Scale, Negative, Thread);
+    }
     if (E.Text == L.IndexName && WindowsAllowed && L.Step == 1 &&
         !Thread.Column) {
       Thread.Column = Scale;
@@ -192,7 +253,7 @@ private:
   /// them) rows of one stride; constant offsets in Base move to the read's
   /// row or column offset likewise. False where there are more strides, or
   /// an offset is no multiple of one.
-  bool shapeWindow(Stage &S, const ThreadTerms &Thread) const {
+  bool shapeWindow(Stage &S, const ThreadTerms &Thread) {
     const std::vector<const ir::Expr *> &Columns = *Thread.Column;
     const std::string Column = spelling(Columns);
     std::optional<std::string> Row;
@@ -234,6 +295,15 @@ private:
     S.ColumnStride = Columns;
     S.Offsets = {Offset};
     S.MinOffset = S.MaxOffset = Offset;
+    S.Neighbours = {Stage::Clamped{}};
+    if (Neighbour) {
+      const int Axis = spelling(Neighbour->Scale) == Column;
+      if (!Axis && (Neighbour->Scale.empty() || !RowStride(Neighbour->Scale)))
+        return false;
+      S.MinOffset[Axis] += Neighbour->Lo;
+      S.MaxOffset[Axis] += Neighbour->Hi;
+      S.Neighbours = {{Axis, Neighbour->Local, Neighbour->Near}};
+    }
     return true;
   }
 
@@ -286,13 +356,13 @@ private:
         continue;
       if (W.RowStride.empty())
         W.RowStride = S.RowStride;
-      const std::array<std::int64_t, 2> O = S.Offsets.front();
       for (int A = 0; A < 2; ++A) {
-        W.MinOffset[A] = std::min(W.MinOffset[A], O[A]);
-        W.MaxOffset[A] = std::max(W.MaxOffset[A], O[A]);
+        W.MinOffset[A] = std::min(W.MinOffset[A], S.MinOffset[A]);
+        W.MaxOffset[A] = std::max(W.MaxOffset[A], S.MaxOffset[A]);
       }
       W.Reads.push_back(&E);
-      W.Offsets.push_back(O);
+      W.Offsets.push_back(S.Offsets.front());
+      W.Neighbours.push_back(S.Neighbours.front());
       const std::size_t More = W.Reads.size() - 1;
       W.Description = W.Description.substr(0, W.Description.find(" (and ")) +
                       " (and " + std::to_string(More) + " more read" +
@@ -314,6 +384,7 @@ private:
     Stage S;
     std::vector<const ir::Expr *> Scale;
     ThreadTerms Thread;
+    Neighbour.reset();
     // The outermost level's index in a read of no column is no block's
     // range (each row of the block reads its own).
     if (!linearize(*E.Operands[0], S, Scale, false, Thread) ||
@@ -355,6 +426,14 @@ private:
   std::vector<std::size_t> WindowAt;
   std::vector<std::string> WindowKeys;
   std::vector<Loop> Loops;
+  std::map<std::string, ClampedLocal> Clamped;
+  /// The clamped neighbour of the read being linearized, its scale.
+  struct NeighbourTerm {
+    std::string Local, Near;
+    std::vector<const ir::Expr *> Scale;
+    std::int64_t Lo, Hi;
+  };
+  std::optional<NeighbourTerm> Neighbour;
 };
 
 /// E's value where it is a constant (of literals alone).

@@ -29,7 +29,10 @@ namespace weft::memory {
 /// loads the rows by (its first round of x plus the columns' reach) and
 /// each read finds its row and column there. Reads of one span that differ
 /// in constant rows and columns alone (a stencil's in[(y - 1) * w + x],
-/// in[y * w + x + 1], ...) share one window, each at its offset. Where the
+/// in[y * w + x + 1], ...) share one window, each at its offset; so do
+/// reads at a neighbour's index that a conditional clamps at the edge
+/// (Rodinia's hotspot: int North = y > 0 ? y - 1 : y), over the offsets it
+/// may take. Where the
 /// block holds several iterations of the outermost level too (a block of
 /// rows y by columns x), a read that follows y times the row stride is a
 /// window of the block's rows plus the others' reach.
@@ -58,8 +61,18 @@ struct Stage {
   bool OuterRows = false;
   std::vector<const ir::Expr *> ColumnStride, RowStride;
   /// A window's: per read, its constant row and column offset (what Base
-  /// leaves out), and the least and greatest of them.
+  /// leaves out), and the least and greatest of them (a clamped
+  /// neighbour's range among them).
   std::vector<std::array<std::int64_t, 2>> Offsets;
+  /// A window's: per read, a neighbour's index clamped at an edge (North
+  /// in in[North * w + x], int North = y > 0 ? y - 1 : y): the local, the
+  /// index it is near, and the axis (0: rows, 1: columns; -1: none) whose
+  /// offset its distance from that index adds to.
+  struct Clamped {
+    int Axis = -1;
+    std::string Local, Near;
+  };
+  std::vector<Clamped> Neighbours;
   std::array<std::int64_t, 2> MinOffset = {0, 0}, MaxOffset = {0, 0};
   std::vector<const ir::Expr *> Reads; // the SpanElement expressions
   std::string Description;             // "m[(i * cols) + k], k in [0, cols)"

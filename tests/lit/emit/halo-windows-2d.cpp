@@ -9,7 +9,7 @@
 // sizes that are multiples of no block.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
-// RUN: cat $(grep -l 'float> img' %t.k/*.cu | xargs grep -l 'level 0: dim y, block 8,') | FileCheck %s --check-prefix=KERNEL
+// RUN: cat $(grep -l 'float> img' %t.k/*.cu | xargs grep -l 'level 0: dim y, block 8,') $(grep -l 'int north = ' %t.k/*.cu | xargs grep -l 'level 0: dim y, block 8,') | FileCheck %s --check-prefix=KERNEL
 // RUN: grep -h "^tune WEFT_BLOCK\|^shared" $(grep -l 'param in f32 img' %t.k/*.desc) | FileCheck %s --check-prefix=SPACE
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
@@ -92,6 +92,44 @@ void columns(std::span<const float> b, std::span<float> c, int n) {
     }
 }
 
+// Neighbours clamped at the edges (Rodinia's hotspot): each read's offset
+// is its neighbour's distance from the thread's own row or column, the
+// window as wide as the offsets it may take; in blocks of one row too. A
+// neighbour written after its declaration is read from the span.
+// CHECK: remark: weft: level 1 (c): dim x, block 32, Span(1);{{.*}}; staged in shared memory (read by all 256 threads of the block): t[((north * $cols) + c)], a window along r and c (and 4 more reads at other offsets){{$}}
+// CHECK: remark: weft: level 1 (c): dim x, block 64, Span(1);{{.*}}; staged in shared memory (read by all 64 threads of the block): t[((r * $cols) + west)], a window along c (and 2 more reads at other offsets){{$}}
+void clamped(std::span<const float> t, std::span<float> out, int rows,
+             int cols) {
+#pragma weft parallel for
+  for (int r = 0; r < rows; ++r)
+#pragma weft parallel for
+    for (int c = 0; c < cols; ++c) {
+      int north = r > 0 ? r - 1 : r;
+      int south = r + 1 < rows ? r + 1 : r;
+      int west = c > 0 ? c - 1 : c;
+      const int east = c + 1 >= cols ? c : c + 1;
+      out[r * cols + c] = t[north * cols + c] + 2.0f * t[south * cols + c] -
+                          t[r * cols + west] + 0.5f * t[r * cols + east] +
+                          t[r * cols + c];
+    }
+}
+void clampedRows(std::span<const float> t, std::span<float> out, int rows,
+                 int cols) {
+#pragma weft parallel for block(1)
+  for (int r = 0; r < rows; ++r)
+#pragma weft parallel for block(64)
+    for (int c = 0; c < cols; ++c) {
+      int west = c > 0 ? c - 1 : c;
+      int east = c + 1 < cols ? c + 1 : c;
+      int north = r > 0 ? r - 1 : r;
+      if (north > 0 && c % 3 == 0)
+        north = 0;
+      out[r * cols + c] = t[r * cols + west] * t[r * cols + east] -
+                          t[north * cols + c] + t[r * cols + c];
+    }
+}
+// KERNEL: weft_stage0.ld(1 + ((weft::index_t)(r) - weft_stage0_y0) + ((weft::index_t)(north) - (weft::index_t)(r)), ((weft::index_t)(c) - weft_stage0_x0) + 1, [&] { return (weft::index_t)(((unsigned long)((north * cols) + c))); })
+
 // Not a window of several rows: a reduction over the rows (its blocks
 // combine per row; the window's rows would not walk together). The level
 // whose bounds follow the row is not one either (ir StagingTest).
@@ -132,6 +170,17 @@ int main() {
       conv5(Img, F, Out, H, W);
       std::printf("conv5 %d x %d: %.4f\n", H, W, checksum(Out));
     }
+  }
+  for (auto [Rows, Cols] :
+       {std::pair{1, 1}, std::pair{2, 70}, std::pair{19, 33}, std::pair{40, 5}}) {
+    std::vector<float> T(Rows * Cols), Out(Rows * Cols, 0.0f),
+        Out2(Rows * Cols, 0.0f);
+    for (std::size_t X = 0; X < T.size(); ++X)
+      T[X] = static_cast<float>((X * 7) % 23) * 0.25f;
+    clamped(T, Out, Rows, Cols);
+    clampedRows(T, Out2, Rows, Cols);
+    std::printf("clamped %d x %d: %.3f %.3f\n", Rows, Cols, checksum(Out),
+                checksum(Out2));
   }
   for (int N : {3, 19, 70}) {
     std::vector<float> In(N * N), Out(N * N, 0.0f), C(N * N, 0.0f),
