@@ -336,6 +336,18 @@ class Nest:
                                       for x in (-1, 0, 1)], rng.randint(2, 6))
                 span = rng.choice(["a", "b"])
                 terms = []
+                if rng.random() < 0.35:
+                    # Neighbours clamped at the first row and column, as
+                    # locals (Rodinia's hotspot): windows over their range.
+                    decls = []
+                    for k, (oy, ox) in enumerate(offsets):
+                        decls += ["int ry%d = i0 + %d >= 0 ? i0 + %d : i0;" % (k, oy, oy),
+                                  "int rx%d = i1 + %d < 0 ? i1 : i1 + %d;" % (k, ox, ox)]
+                        terms.append("%s[ry%d * (n1 + 2) + rx%d]" % (span, k, k))
+                    s = decls + ["%s acc = %s;" % (T, " + ".join(terms)),
+                                 "out[%s] = acc;" % self.flat(2)]
+                    lines += [ind(1) + "{"] + [ind(2) + x for x in s] + [ind(1) + "}"]
+                    return out + lines + ["return r;"]
                 for oy, ox in offsets:
                     row = "(i0 + %d)" % oy if oy else "i0"
                     col = " + %d" % ox if ox > 0 else " - %d" % -ox if ox else ""
