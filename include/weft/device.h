@@ -998,6 +998,25 @@ template <class T, unsigned Capacity, class Span> struct window {
         Buffer[I] = Source.ld(G);
     }
   }
+  /// Whether a thread Column columns past the window's first (the block's
+  /// first round of the level: Column < Block) reads every element from
+  /// the window (ld_in), as its sizing ensures.
+  WEFT_DEVICE bool first_round(index_t Column, index_t Block) const {
+    return InShared && (size_type)Column < (size_type)Block;
+  }
+  /// Element I of the span, which is (R, C) of the window, where
+  /// first_round said the window holds it. The simulator checks that it
+  /// does, and that (R, C) is element I.
+  template <class Index>
+  WEFT_DEVICE T ld_in(index_t R, index_t C, Index I) const {
+#if defined(WEFT_DIALECT_SIM)
+    Source.check_read(I());
+    if (!((size_type)R < (size_type)Rows && (size_type)C < (size_type)Cols) ||
+        Lo + R * RowStride + C * ColStride != I())
+      __builtin_trap(); // weft's sizing of the window is wrong
+#endif
+    return Buffer.ld(R * Cols + C);
+  }
   /// Element I of the span, which is (R, C) of the window: from shared
   /// memory where the window holds it (a later round of the level's
   /// iterations lies outside), else from the span.

@@ -147,6 +147,10 @@ private:
   void stage(const plan::LevelPlan &LP, const std::string &In);
   /// Read E of stage I: from shared memory where the element is there.
   std::string stagedRead(const ir::Expr &E, std::size_t I);
+  /// Level L's body, and where windows were staged for it, its body again
+  /// for threads in the block's first round of the level (every window
+  /// read then in its window, read unchecked) before the checked one.
+  void windowedBody(const ir::Level &L, const plan::LevelPlan &LP, int Indent);
   /// (weft::index_t)(f1) * ... * Value.
   std::string product(const std::vector<const ir::Expr *> &Factors,
                       const std::string &Value);
@@ -205,6 +209,9 @@ private:
   /// thread's own, the whole result in every replica.
   std::set<std::string> ReductionVars;
   std::map<const ir::Expr *, std::size_t> StagedReads, TileReads;
+  /// Printing the copy of a body whose window reads are all in their
+  /// windows (windowedBody).
+  bool InWindows = false;
   /// A register tile's products of a tile read and the tile's factor
   /// (plan::RegisterTilePlan::Factor): their tile's fragment.
   std::map<const ir::Expr *, std::size_t> ScaledProducts;

@@ -65,7 +65,7 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
      << (L.Step != 1 ? " * " + std::to_string(L.Step) : "") << ");\n";
   if (Checked)
     OS << In << "  weft::begin_inner_iteration(weft_t" << D << ");\n";
-  body(L, static_cast<int>(In.size() / 2 + 1));
+  windowedBody(L, LP, static_cast<int>(In.size() / 2 + 1));
   OS << In << "}\n";
   if (Checked)
     OS << In << "weft::inner_level(false);\n";

@@ -3,6 +3,8 @@
 // that find their element there.
 #include "emit/BodyPrinter.h"
 
+#include "ir/IrQueries.h"
+
 #include <algorithm>
 
 namespace weft::emit {
@@ -124,8 +126,45 @@ std::string BodyPrinter::stagedRead(const ir::Expr &E, std::size_t I) {
   // The subscript only where the read falls back to the span: computed
   // for every read, it held registers (a 5-point stencil's kernel 48
   // rather than 40, NVRTC sm_90).
-  return Name + ".ld(" + Row + ", " + Column +
+  return Name + (InWindows ? ".ld_in(" : ".ld(") + Row + ", " + Column +
          ", [&] { return (weft::index_t)(" + Index + "); })";
+}
+
+void BodyPrinter::windowedBody(const ir::Level &L, const plan::LevelPlan &LP,
+                               int Indent) {
+  // A window holds every element its reads may take for a thread of the
+  // block's first round of the level (its rows and columns sized by their
+  // indices' reach); later rounds of a capped grid fall outside, all of a
+  // block's threads alike. Checking each read cost 5-8 instructions
+  // against a shared-memory load's one (a 5 x 5 filter's 25 reads).
+  std::string First;
+  for (std::size_t I : LP.Stages) {
+    const memory::Stage &S = Plan->Stages[I];
+    if (!S.Window)
+      continue;
+    const std::string Name = "weft_stage" + std::to_string(I);
+    First += std::string(First.empty() ? "" : " && ") + Name +
+             ".first_round((weft::index_t)(" + L.IndexName + ") - " + Name +
+             "_x0, " + block(L.Depth) + ")";
+  }
+  const bool Nested =
+      std::any_of(L.Body.begin(), L.Body.end(), [](const ir::StmtPtr &S) {
+        return ir::anyStatement(*S, [](const ir::Stmt &X) {
+          return X.Kind == ir::Stmt::ParallelFor;
+        });
+      });
+  if (First.empty() || Nested) {
+    body(L, Indent);
+    return;
+  }
+  const std::string Pad(static_cast<std::size_t>(Indent) * 2, ' ');
+  OS << Pad << "if (" << First << ") {\n";
+  InWindows = true;
+  body(L, Indent + 1);
+  InWindows = false;
+  OS << Pad << "} else {\n";
+  body(L, Indent + 1);
+  OS << Pad << "}\n";
 }
 
 } // namespace weft::emit
