@@ -588,12 +588,13 @@ private:
       if (!L.sequential() && Depths[D].Extent < L.BlockSize)
         R.push_back("idle lanes: extent " + std::to_string(Depths[D].Extent) +
                     " < block " + std::to_string(L.BlockSize));
-      const double Windows = D == 1 ? windowReuse(C.Levels) : 0;
+      const double Windows = D == 1 ? windowReuse(C.Levels) : 0,
+                   Tiles = D == 1 ? reuse(C.Levels) : 0;
       if (Windows > 0)
         R.push_back("reuse: overlapping reads served by windows in shared "
                     "memory [+" +
                     number(Windows) + "]");
-      if (D == 1 && C.Value.Reuse > Windows)
+      if (Tiles > 0)
         R.push_back("reuse: " + std::to_string(Tileable->Tiles.size()) +
                     " read(s) along the loop over " + Tileable->Index +
                     " tiled in shared memory, shared by the block's threads" +
@@ -602,7 +603,7 @@ private:
                                " x " + std::to_string(C.Levels[1].Dop.N) +
                                " outputs of each thread's register tile"
                          : std::string()) +
-                    " [+" + number(C.Value.Reuse - Windows) + "]");
+                    " [+" + number(Tiles) + "]");
       if (R.empty() && D > 0)
         R.push_back(L.sequential() ? "in-thread: spreading it scored no better"
                                    : "spread over threads for parallelism");

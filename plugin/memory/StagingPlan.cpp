@@ -2,11 +2,10 @@
 // along a sequential loop, for the emitter to stage in shared memory.
 #include "memory/StagingPlan.h"
 
-#include "ir/TileableLoop.h"
-#include "memory/TilingPlan.h"
-
 #include "ir/AffineForm.h"
 #include "ir/IrQueries.h"
+#include "ir/TileableLoop.h"
+#include "memory/TilingPlan.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -487,19 +486,14 @@ void sizeIfConstant(const ir::Nest &N, Stage &S) {
   S.ElementReads = Reads;
 }
 
-/// The outermost level, where a block of the pair holds several of its
-/// iterations and windows may follow them (see planStaging).
-const ir::Level *rowLevel(const ir::Nest &N, const map::NestMapping &M) {
-  const map::LevelMapping &Outer = M.Levels[0], &Inner = M.Levels[1];
+/// The outermost level, where windows may follow its rows in blocks that
+/// hold several of them (see planStaging): a perfectly nested pair without
+/// reductions, stepping by one.
+const ir::Level *rowLevel(const ir::Nest &N) {
   const ir::Level &Root = N.Root;
-  if (Outer.sequential() || Outer.BlockSize < 2 ||
-      Outer.Dop.Kind != map::Parallelism::Span || Outer.Dop.N != 1 ||
-      Inner.Dim == Outer.Dim || Root.Step != 1 || !Root.Reductions.empty() ||
-      Root.Body.size() != 1 || Root.Body.front()->Kind != ir::Stmt::ParallelFor)
+  if (Root.Step != 1 || !Root.Reductions.empty() || Root.Body.size() != 1 ||
+      Root.Body.front()->Kind != ir::Stmt::ParallelFor)
     return nullptr;
-  for (std::size_t D = 2; D < M.Levels.size(); ++D)
-    if (!M.Levels[D].sequential())
-      return nullptr;
   // Every thread of the block computes the window's place alike: the
   // pair's bounds cannot follow the outermost index.
   const ir::Level &Pair = *Root.Body.front()->Nested;
@@ -539,8 +533,15 @@ std::optional<StagingMode> stagingMode(const ir::Nest &N,
   // iteration, and the load and its barrier come before the level's loop,
   // where all of them are. Or it holds rows of the outermost level by
   // columns of the level, for windows along both.
-  if (Mode.Windows && Inner.BlockSize * M.Levels[0].BlockSize == BlockThreads)
-    Mode.Rows = rowLevel(N, M);
+  const map::LevelMapping &Outer = M.Levels[0];
+  bool DeeperInThreads = true;
+  for (std::size_t D = 2; D < M.Levels.size(); ++D)
+    DeeperInThreads = DeeperInThreads && M.Levels[D].sequential();
+  if (Mode.Windows && Inner.BlockSize * Outer.BlockSize == BlockThreads &&
+      Outer.BlockSize >= 2 && !Outer.sequential() && Outer.Dim != Inner.Dim &&
+      Outer.Dop.Kind == map::Parallelism::Span && Outer.Dop.N == 1 &&
+      DeeperInThreads)
+    Mode.Rows = rowLevel(N);
   if (Inner.sequential() || Inner.Dop.Kind == map::Parallelism::Split ||
       (Inner.BlockSize != BlockThreads && !Mode.Rows) || BlockThreads < 2)
     return std::nullopt;
@@ -568,22 +569,16 @@ WindowShare::WindowShare(const ir::Nest &N)
     : N(N), Tileable(ir::findTileableLoop(N).has_value()) {
   // Windows of one row, or of the block's rows where the nest allows them.
   Stages[0] = stagesUnder(N, {true, nullptr});
-  if (!N.Root.Body.empty() &&
-      N.Root.Body.front()->Kind == ir::Stmt::ParallelFor) {
-    map::NestMapping Rows;
-    Rows.Levels = {{map::Dimension::Y, 2, {map::Parallelism::Span, 1}, {}},
-                   {map::Dimension::X, 32, {map::Parallelism::Span, 1}, {}}};
-    if (const ir::Level *Root = rowLevel(N, Rows))
-      Stages[1] = stagesUnder(N, {true, Root});
-  }
+  if (const ir::Level *Root = rowLevel(N))
+    Stages[1] = stagesUnder(N, {true, Root});
+  for (const std::vector<Stage> &S : Stages)
+    AnyWindow =
+        AnyWindow || std::any_of(S.begin(), S.end(),
+                                 [](const Stage &X) { return X.Window; });
 }
 
 double WindowShare::operator()(const std::vector<map::LevelMapping> &Levels) {
-  auto HasWindow = [](const std::vector<Stage> &S) {
-    return std::any_of(S.begin(), S.end(),
-                       [](const Stage &X) { return X.Window; });
-  };
-  if (!HasWindow(Stages[0]) && !HasWindow(Stages[1]))
+  if (!AnyWindow)
     return 0;
   map::NestMapping M;
   M.Levels = Levels;

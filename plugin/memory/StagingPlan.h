@@ -107,6 +107,7 @@ public:
 private:
   const ir::Nest &N;
   bool Tileable; // a loop tiles may take over under some mappings
+  bool AnyWindow = false;
   /// The stages of windows one row high, and of the block's rows.
   std::vector<Stage> Stages[2];
 };

@@ -210,7 +210,7 @@ private:
     // enclosing level's loop.)
     if (!LP.Stages.empty())
       LP.After = Sync::Barrier;
-    else if (L.Reductions.empty() && !(Last && !N.Sequential))
+    else if (L.Reductions.empty() && (!Last || N.Sequential))
       LP.After = Depth.WholeBlock ? Sync::Barrier
                  : Depth.OneWarp  ? Sync::Warp
                                   : Sync::None;
@@ -223,6 +223,11 @@ private:
 };
 
 } // namespace
+
+bool KernelPlan::windowsFollowRows() const {
+  return std::any_of(Stages.begin(), Stages.end(),
+                     [](const memory::Stage &S) { return S.OuterRows; });
+}
 
 const ir::Level *KernelPlan::firstAtDepth(unsigned Depth) const {
   for (const ir::Level *L : ir::levels(*Nest))
@@ -253,8 +258,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
     P.Stages = memory::planStaging(N, M);
   // Windows along the outermost level's rows: every thread of a block
   // loads them, so blocks walk that level together.
-  if (std::any_of(P.Stages.begin(), P.Stages.end(),
-                  [](const memory::Stage &S) { return S.OuterRows; }))
+  if (P.windowsFollowRows())
     P.Shape.UniformOuter = true;
   sizeStages(P);
   P.Registers = ir::planScalarReplacement(N);

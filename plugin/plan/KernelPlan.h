@@ -115,6 +115,9 @@ struct KernelPlan {
   const LevelPlan &level(const ir::Level &L) const { return Levels.at(&L); }
   /// The first level at a depth (siblings share its mapping).
   const ir::Level *firstAtDepth(unsigned Depth) const;
+  /// Some window's rows follow the outermost level (memory::Stage's
+  /// OuterRows): its blocks walk that level together.
+  bool windowsFollowRows() const;
 };
 
 /// The plan for one mapping of N, or nullopt (with Error) when the

@@ -48,10 +48,8 @@ bool blockTunable(const KernelPlan &P,
                   const std::vector<ir::MappingClauses> &Forced, int Axis) {
   // (Blocks that walk the outermost level together for windows along its
   // rows take any shape: the windows follow the block's macros.)
-  const bool WindowRows =
-      std::any_of(P.Stages.begin(), P.Stages.end(),
-                  [](const memory::Stage &S) { return S.OuterRows; });
-  if (P.Shape.UniformOuter && !P.Tiled && !P.RegisterTile && !WindowRows)
+  if (P.Shape.UniformOuter && !P.Tiled && !P.RegisterTile &&
+      !P.windowsFollowRows())
     return false;
   for (std::size_t D = 0; D < P.Shape.Depths.size(); ++D) {
     const DepthShape &S = P.Shape.Depths[D];
