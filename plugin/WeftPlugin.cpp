@@ -224,6 +224,16 @@ private:
       for (const ir::ReplacedElement &E : P.Registers)
         if (E.Level == Levels[I])
           Text += "; " + E.Description + " kept in a register along its loop";
+      for (const plan::SlicePlan &S : P.Slices)
+        if (S.Slice.Owner == Levels[I])
+          Text += "; " + S.Slice.Description +
+                  " and the elements each iteration reads along " +
+                  S.Slice.Rows + " held by its thread in shared memory (" +
+                  (S.Slice.FixedCount && *S.Slice.FixedCount <= S.MappedCapacity
+                       ? ""
+                       : "up to ") +
+                  std::to_string(S.MappedCapacity) +
+                  " a thread), written through to the span";
       for (const memory::Stage &S : P.Stages)
         if (S.Level == Levels[I])
           Text += "; staged in shared memory (read by all " +

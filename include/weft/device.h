@@ -1031,6 +1031,62 @@ template <class T, unsigned Capacity, class Span> struct window {
   }
 };
 
+/// The elements of a span that one thread alone works through in an
+/// iteration (its column of a matrix, down a bounded loop over the rows):
+/// element W of the span's Anchor + W * Stride, W in [Lo, Lo + Count),
+/// held in the thread's column of a shared array (W - Lo at
+/// [(W - Lo) * Threads + Thread]: a warp's threads in different banks), so
+/// that a chain of reads after writes runs at shared memory's latency.
+/// Writes go through to the span as well: the iteration's other reads of
+/// the span, left in place, see them there. PerThread elements a thread fit.
+template <class T, unsigned PerThread, unsigned Threads, class Span>
+struct thread_slice {
+  shared_array<T, PerThread * Threads> &Buffer;
+  Span Source;
+  index_t Anchor, Stride, Lo, Count;
+  unsigned Thread;
+  WEFT_DEVICE bool fits() const { return Count <= (index_t)PerThread; }
+  /// The thread's elements from the span (those inside it: the loops may
+  /// never reach the others), unrecorded by the simulator's checker: the
+  /// iteration's reads record their own.
+  WEFT_DEVICE void load() const {
+    for (index_t W = 0; W < Count; ++W) {
+      const index_t G = Anchor + (Lo + W) * Stride;
+      if (G >= 0 && G < (index_t)Source.size())
+        Buffer[W * Threads + Thread] = Source.data()[G];
+    }
+  }
+  /// Span element I, which is element W of the slice.
+  template <class Index> WEFT_DEVICE T ld(index_t W, Index I) const {
+#if defined(WEFT_DIALECT_SIM)
+    Source.check_read(I());
+    check(W, I());
+#endif
+    return Buffer.ld((W - Lo) * Threads + Thread);
+  }
+  /// Element W, for an assignment whose value through() stores to the
+  /// span's element I as well.
+  template <class Index> WEFT_DEVICE T &at(index_t W, Index I) const {
+#if defined(WEFT_DIALECT_SIM)
+    check(W, I());
+#endif
+    return Buffer[(W - Lo) * Threads + Thread];
+  }
+  WEFT_DEVICE T through(index_t I, T V) const {
+    Source[I] = V;
+    return V;
+  }
+
+private:
+#if defined(WEFT_DIALECT_SIM)
+  WEFT_DEVICE void check(index_t W, index_t I) const {
+    if (!((size_type)(W - Lo) < (size_type)Count) ||
+        Anchor + W * Stride != I)
+      __builtin_trap(); // weft's slice does not hold element I
+  }
+#endif
+};
+
 WEFT_DEVICE unsigned linear_thread() {
   return thread_idx(0) +
          block_dim(0) * (thread_idx(1) + block_dim(1) * thread_idx(2));

@@ -44,6 +44,9 @@ BodyPrinter::BodyPrinter(const ir::Nest &N, std::ostringstream &OS,
   }
   if (Mode != Phase::Kernel)
     return;
+  for (std::size_t S = 0; S < Plan->Slices.size(); ++S)
+    for (std::size_t U = 0; U < Plan->Slices[S].Slice.Uses.size(); ++U)
+      SliceUses[Plan->Slices[S].Slice.Uses[U].Element] = {S, U};
   for (std::size_t S = 0; S < Plan->Stages.size(); ++S)
     for (const ir::Expr *Read : Plan->Stages[S].Reads)
       StagedReads[Read] = S;
@@ -71,6 +74,8 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
   case ir::Expr::ParamRef:
     return N.Params[E.ParamIndex].Name;
   case ir::Expr::SpanElement:
+    if (InSlices && SliceUses.count(&E))
+      return sliceRead(E);
     if (auto It = RegisterOf.find(&E); It != RegisterOf.end())
       return "weft_reg" + std::to_string(It->second) +
              (InRegisterTile && PerOutputRegisters.count(It->second)
@@ -102,6 +107,8 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
   case ir::Expr::Postfix:
     return "(" + expr(*E.Operands[0]) + E.Text + ")";
   case ir::Expr::Binary:
+    if (InSlices && ir::assigns(E) && SliceUses.count(E.Operands[0].get()))
+      return sliceWrite(E);
     if (auto It = ScaledProducts.find(&E);
         InRegisterTile && It != ScaledProducts.end())
       return tileRead(It->second); // staged scaled
@@ -257,9 +264,21 @@ void BodyPrinter::stmt(const ir::Stmt &S, int Indent) {
 void BodyPrinter::body(const ir::Level &L, int Indent) {
   const unsigned Saved = Depth;
   Depth = L.Depth;
-  for (const ir::StmtPtr &C : L.Body)
-    stmt(*C, Indent);
+  slicedBody(L, Indent, [&](int At) {
+    for (const ir::StmtPtr &C : L.Body)
+      stmt(*C, At);
+  });
   Depth = Saved;
+}
+
+void BodyPrinter::outerBody(int Indent) {
+  slicedBody(N.Root, Indent, [&](int At) {
+    for (const ir::StmtPtr &S : N.Root.Body) {
+      stmt(*S, At);
+      if (Plan->SplitLevel && S->Kind == ir::Stmt::ParallelFor)
+        break; // The rest runs in the combining kernel.
+    }
+  });
 }
 
 std::string BodyPrinter::leaderGuard() const {

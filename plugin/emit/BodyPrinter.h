@@ -42,6 +42,9 @@ public:
   /// A register-tiled nest: blocks walk both levels' block tiles together,
   /// each thread computing its TM x TN outputs (RegisterTile.cpp).
   void registerTiles(int Indent);
+  /// The outermost level's body where each thread runs its iterations
+  /// alone (no tiles the whole block reads), up to a split level.
+  void outerBody(int Indent);
   /// A level's body in a nest with tiles the whole block reads: every
   /// thread of the block walks it (the block loads each tile together),
   /// its statements guarded where the thread is out of range, InRange
@@ -155,6 +158,20 @@ private:
   std::string product(const std::vector<const ir::Expr *> &Factors,
                       const std::string &Value);
 
+  // ---- Thread slices (ThreadSlices.cpp) ------------------------------------
+
+  /// Level L's body, where slices were planned for it: each thread loads
+  /// its slices and runs the body on them where they fit, else the body as
+  /// written; Print prints a body at the indent it is given.
+  void slicedBody(const ir::Level &L, int Indent,
+                  const std::function<void(int)> &Print);
+  /// A read of a slice's element, and an assignment to one (stored to the
+  /// span as well).
+  std::string sliceRead(const ir::Expr &E);
+  std::string sliceWrite(const ir::Expr &Assignment);
+  /// W of a slice's use: its loop index plus its shift.
+  std::string sliceCoordinate(const ir::Expr &Element) const;
+
   // ---- Split(k) (SplitReduction.cpp) ---------------------------------------
 
   /// The block's partial of each reduction, combined over its threads,
@@ -228,6 +245,10 @@ private:
   /// The coarsened level being printed (coarsenedBody), else null.
   const ir::Level *Coarse = nullptr;
   std::set<std::size_t> PerOutputRegisters;
+  /// A slice's uses: the slice and the use (plan::KernelPlan::Slices).
+  std::map<const ir::Expr *, std::pair<std::size_t, std::size_t>> SliceUses;
+  /// Printing the copy of a body whose slices are in shared memory.
+  bool InSlices = false;
   /// Locals printed as something else (the tiled loop's index in a load).
   std::map<std::string, std::string> Renamed;
 };

@@ -89,11 +89,7 @@ std::string kernelBody(const plan::KernelPlan &P) {
   if (P.Tiled && P.Tiled->WholeBlock)
     Printer.walkedBody(L, 2, "weft_in0");
   else
-    for (const ir::StmtPtr &S : L.Body) {
-      Printer.stmt(*S, 2);
-      if (P.SplitLevel && S->Kind == ir::Stmt::ParallelFor)
-        break; // The rest runs in the combining kernel.
-    }
+    Printer.outerBody(2);
   Body << "  }\n";
   // Reductions over the outermost level: each block's partial goes to a
   // buffer the runtime combines.

@@ -16,6 +16,10 @@ const char *const AxisMacro[3] = {"WEFT_BLOCK_X", "WEFT_BLOCK_Y",
 
 using contract::BoundExpr;
 
+/// A slice's most elements a thread where its length is known only at run
+/// time (a triangular solve's block of rows: 32 in Rodinia's lud).
+constexpr std::int64_t ThreadSliceLength = 64;
+
 BoundExpr mul(BoundExpr A, BoundExpr B) {
   return BoundExpr::binary(BoundExpr::Mul, std::move(A), std::move(B));
 }
@@ -95,6 +99,49 @@ BoundExpr stageBytes(const KernelPlan &P, std::size_t I, unsigned Bytes) {
     return mul(mul(Columns, add(blockBound(P, rowAxis(P)), *S.Rows - 1)),
                BoundExpr::literal(Bytes));
   return mul(Columns, BoundExpr::literal(*S.Rows * Bytes));
+}
+
+/// The slices a thread may hold (KernelPlan::Slices): where each thread
+/// runs the iterations it starts to the end (no tiles nor windows walk
+/// the block's threads together), each a thread's share of 32 KiB at most.
+void planSlices(KernelPlan &P) {
+  const ir::Nest &N = *P.Nest;
+  if (P.Tiled || P.Coarsened || P.Outer == OuterWalk::Uniform ||
+      P.Outer == OuterWalk::RegisterTiles)
+    return;
+  for (ir::ThreadSlice &S : ir::planThreadSlices(N)) {
+    if (std::any_of(P.Stages.begin(), P.Stages.end(),
+                    [&](const memory::Stage &Stage) {
+                      return Stage.Window && Stage.Level == S.Owner;
+                    }))
+      continue;
+    const std::int64_t ElementBytes = ir::elementBytes(N, N.Params[S.Param]);
+    const std::string Bytes = std::to_string(ElementBytes);
+    const std::string Share = "(32768 / (WEFT_BLOCK_THREADS * " + Bytes + "))";
+    const std::string Most = S.FixedCount ? std::to_string(*S.FixedCount)
+                                          : std::to_string(ThreadSliceLength);
+    const std::int64_t Mapped = std::min<std::int64_t>(
+        S.FixedCount ? *S.FixedCount : ThreadSliceLength,
+        std::max<std::int64_t>(
+            1, 32768 / (static_cast<std::int64_t>(P.Shape.threads()) *
+                        std::max<std::int64_t>(1, ElementBytes))));
+    P.Slices.push_back({std::move(S),
+                        "(" + Most + " < " + Share + " ? " + Most + " : " +
+                            Share + " > 0 ? " + Share + " : 1)",
+                        Mapped});
+  }
+}
+
+/// The bytes of slice I's array: its capacity's WEFT_BLOCK_THREADS times.
+BoundExpr sliceBytes(const KernelPlan &P, const SlicePlan &S) {
+  const ir::Nest &N = *P.Nest;
+  const std::int64_t Bytes = ir::elementBytes(N, N.Params[S.Slice.Param]);
+  const std::int64_t Most =
+      S.Slice.FixedCount ? *S.Slice.FixedCount : ThreadSliceLength;
+  BoundExpr Thread = threadsBytes(P, static_cast<unsigned>(Bytes));
+  return BoundExpr::binary(
+      BoundExpr::Min, mul(BoundExpr::literal(Most), Thread),
+      BoundExpr::binary(BoundExpr::Max, BoundExpr::literal(32768), Thread));
 }
 
 /// The bytes of tile array Tile, as plan.Shared's Count says.
@@ -298,6 +345,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   else
     P.Outer = OuterWalk::Grid;
 
+  planSlices(P);
   // The tuning space first: the shared arrays' sizes are bounds over it.
   P.Tune = tuningSpace(P);
   if (P.Tiled)
@@ -332,6 +380,14 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
     P.Shared.push_back({ir::spelling(Type), "WEFT_BLOCK_THREADS",
                         P.OuterScratch.back(),
                         threadsBytes(P, ir::byteSize(Type))});
+  }
+  for (std::size_t I = 0; I < P.Slices.size(); ++I) {
+    const ir::Param &Param = N.Params[P.Slices[I].Slice.Param];
+    P.Shared.push_back(
+        {ir::typeName(N, Param.Element, Param.Struct),
+         "WEFT_SLICE" + std::to_string(I) + " * WEFT_BLOCK_THREADS",
+         "weft_slice" + std::to_string(I) + "_buffer",
+         sliceBytes(P, P.Slices[I])});
   }
   // The configurations' shared memory, for the runtime to check: each
   // array 16-byte aligned (weft::shared_array), so taking a multiple of 16.

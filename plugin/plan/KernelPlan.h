@@ -10,6 +10,7 @@
 #include "ir/NestIR.h"
 #include "ir/RegisterTile.h"
 #include "ir/ScalarReplacement.h"
+#include "ir/ThreadSlice.h"
 #include "map/Mapping.h"
 #include "memory/StagingPlan.h"
 #include "memory/TilingPlan.h"
@@ -64,6 +65,15 @@ struct ThreadBuffer {
   const ir::Expr *Extent = nullptr; // elements per thread (host-evaluable)
 };
 
+/// A span's elements a thread holds in shared memory for an iteration of
+/// an innermost level (ir::ThreadSlice): WEFT_SLICEn of them at most, the
+/// iteration taking the span in place where its slice is longer.
+struct SlicePlan {
+  ir::ThreadSlice Slice;
+  std::string Capacity;            // WEFT_SLICEn's value, elements a thread
+  std::int64_t MappedCapacity = 0; // its value at the mapped block size
+};
+
 /// What a level's threads do after it, before the code that follows.
 enum class Sync { None, Barrier, Warp };
 
@@ -95,12 +105,13 @@ struct KernelPlan {
   /// Span elements held in registers for the length of a loop.
   std::vector<ir::ReplacedElement> Registers;
   std::optional<RegisterTilePlan> RegisterTile;
+  std::vector<SlicePlan> Slices;
   /// Whole-block tiles whose level's threads compute WEFT_CM iterations
   /// each (ir::coarsenable): the tuning space offers 1, 2 and 4.
   bool Coarsened = false;
   std::map<const ir::Level *, LevelPlan> Levels;
   /// In declaration order: tiles, then per level its stages and reduction
-  /// scratch, then the outermost reductions' partials.
+  /// scratch, then the outermost reductions' partials, then the slices.
   std::vector<SharedArray> Shared;
   /// The shared array each outermost reduction combines its block through.
   std::vector<std::string> OuterScratch;

@@ -1,0 +1,71 @@
+// ThreadSlices.cpp: the span elements a thread holds in shared memory for
+// an iteration (see ir/ThreadSlice.h): their load at the top of the level's
+// body, and the reads and writes that find their element there.
+#include "emit/BodyPrinter.h"
+
+#include "ir/IrQueries.h"
+
+namespace weft::emit {
+
+void BodyPrinter::slicedBody(const ir::Level &L, int Indent,
+                             const std::function<void(int)> &Print) {
+  std::vector<std::size_t> Mine;
+  if (Plan && Mode == Phase::Kernel && !InSlices)
+    for (std::size_t S = 0; S < Plan->Slices.size(); ++S)
+      if (Plan->Slices[S].Slice.Owner == &L)
+        Mine.push_back(S);
+  if (Mine.empty()) {
+    Print(Indent);
+    return;
+  }
+  const std::string Pad(static_cast<std::size_t>(Indent) * 2, ' ');
+  std::string Fits = "WEFT_STAGING != 0";
+  for (std::size_t S : Mine) {
+    const ir::ThreadSlice &Slice = Plan->Slices[S].Slice;
+    const ir::Param &P = N.Params[Slice.Param];
+    const std::string K = std::to_string(S), Name = "weft_slice" + K;
+    OS << Pad << "const weft::thread_slice<"
+       << ir::typeName(N, P.Element, P.Struct) << ", WEFT_SLICE" << K
+       << ", WEFT_BLOCK_THREADS, decltype(" << P.Name << ")> " << Name << "{"
+       << Name << "_buffer, " << P.Name << ", (weft::index_t)(" << L.IndexName
+       << ") * " << Slice.ThreadStride << ", " << Slice.Stride << ", "
+       << Slice.Lo << ", " << Slice.Count << ", weft::linear_thread()};\n";
+    Fits += " && " + Name + ".fits()";
+  }
+  OS << Pad << "if (" << Fits << ") {\n";
+  for (std::size_t S : Mine)
+    OS << Pad << "  weft_slice" << S << ".load();\n";
+  InSlices = true;
+  Print(Indent + 1);
+  InSlices = false;
+  OS << Pad << "} else {\n";
+  Print(Indent + 1);
+  OS << Pad << "}\n";
+}
+
+std::string BodyPrinter::sliceCoordinate(const ir::Expr &Element) const {
+  const auto [S, U] = SliceUses.at(&Element);
+  const ir::ThreadSlice::Use &Use = Plan->Slices[S].Slice.Uses[U];
+  return "(weft::index_t)(" + Use.Variable + ")" +
+         (Use.Shift.empty() ? "" : " + " + Use.Shift);
+}
+
+std::string BodyPrinter::sliceRead(const ir::Expr &E) {
+  // The subscript only for the simulator's check: a GPU reads the slice.
+  return "weft_slice" + std::to_string(SliceUses.at(&E).first) + ".ld(" +
+         sliceCoordinate(E) + ", [&] { return (weft::index_t)(" +
+         expr(*E.Operands[0]) + "); })";
+}
+
+std::string BodyPrinter::sliceWrite(const ir::Expr &Assignment) {
+  const ir::Expr &Target = *Assignment.Operands[0];
+  const std::string Name =
+      "weft_slice" + std::to_string(SliceUses.at(&Target).first);
+  const std::string Index =
+      "(weft::index_t)(" + expr(*Target.Operands[0]) + ")";
+  return Name + ".through(" + Index + ", (" + Name + ".at(" +
+         sliceCoordinate(Target) + ", [&] { return " + Index + "; }) " +
+         Assignment.Text + " " + expr(*Assignment.Operands[1]) + "))";
+}
+
+} // namespace weft::emit

@@ -1,0 +1,398 @@
+// ThreadSlice.cpp: the proof that an iteration's column (or row) of a span
+// can live in shared memory for the iteration, and the rows it spans.
+#include "ir/ThreadSlice.h"
+
+#include "ir/AffineForm.h"
+#include "ir/IrQueries.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace weft::ir {
+
+std::optional<std::string> kernelText(const Polynomial &P,
+                                      const std::set<std::string> &Hidden) {
+  if (P.isZero())
+    return std::string("(weft::index_t)0");
+  std::string Text;
+  for (const auto &[Monomial, Coefficient] : P.terms()) {
+    std::string Term;
+    for (const std::string &Symbol : Monomial) {
+      const bool Capture = !Symbol.empty() && Symbol.front() == '$';
+      const std::string Name = Capture ? Symbol.substr(1) : Symbol;
+      const bool Identifier =
+          !Name.empty() && !std::isdigit(static_cast<unsigned char>(Name[0])) &&
+          std::all_of(Name.begin(), Name.end(), [](char C) {
+            return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+          });
+      if (!Identifier || (!Capture && Hidden.count(Name)))
+        return std::nullopt;
+      Term +=
+          (Term.empty() ? "" : " * ") + std::string("(weft::index_t)") + Name;
+    }
+    const std::int64_t Magnitude = Coefficient < 0 ? -Coefficient : Coefficient;
+    if (Term.empty())
+      Term = "(weft::index_t)" + std::to_string(Magnitude);
+    else if (Magnitude != 1)
+      Term = std::to_string(Magnitude) + " * " + Term;
+    Text += Text.empty() ? (Coefficient < 0 ? "-" : "")
+                         : (Coefficient < 0 ? " - " : " + ");
+    Text += Term;
+  }
+  return "(" + Text + ")";
+}
+
+std::optional<Polynomial> exactQuotient(const Polynomial &P,
+                                        const Polynomial &Divisor) {
+  if (Divisor.terms().size() != 1)
+    return std::nullopt;
+  const auto &[Factors, K] = *Divisor.terms().begin();
+  Polynomial Q;
+  for (const auto &[Monomial, Coefficient] : P.terms()) {
+    if (Coefficient % K != 0)
+      return std::nullopt;
+    Polynomial::Monomial Rest = Monomial;
+    for (const std::string &F : Factors) {
+      auto It = std::find(Rest.begin(), Rest.end(), F);
+      if (It == Rest.end())
+        return std::nullopt;
+      Rest.erase(It);
+    }
+    Polynomial Term = Polynomial::constant(Coefficient / K);
+    for (const std::string &S : Rest)
+      Term = *Term.times(Polynomial::symbol(S));
+    std::optional<Polynomial> Sum = Q.plus(Term);
+    if (!Sum)
+      return std::nullopt;
+    Q = std::move(*Sum);
+  }
+  return Q;
+}
+
+namespace {
+
+/// A span element of the level's body and the loops around it.
+struct Found {
+  const Expr *Element = nullptr;
+  std::vector<const Stmt *> Loops; // For statements, outermost first
+  bool Written = false;
+};
+
+class SliceSearch {
+public:
+  SliceSearch(const Nest &N, const Level &L) : N(N), L(L) {}
+
+  void run(std::vector<ThreadSlice> &Out) {
+    for (const StmtPtr &S : L.Body)
+      if (S)
+        names(*S);
+    Hidden = Assigned;
+    Hidden.insert(Declared.begin(), Declared.end());
+    for (const StmtPtr &S : L.Body)
+      if (S)
+        visit(*S);
+    std::map<unsigned, std::vector<const Found *>> BySpan;
+    for (const Found &F : Elements)
+      BySpan[F.Element->ParamIndex].push_back(&F);
+    for (auto &[Param, Accesses] : BySpan)
+      if (!Refused.count(Param))
+        slice(Param, Accesses, Out);
+  }
+
+private:
+  /// Declared and assigned locals; names declared other than as a counted
+  /// loop's index.
+  void names(const Stmt &S) {
+    if (S.Kind == Stmt::Decl) {
+      Declared.insert(S.Name);
+      if (!LoopIndexDecls.count(&S))
+        PlainDecls.insert(S.Name);
+    }
+    if (S.Kind == Stmt::For && S.Children[0])
+      if (countedLoop(S))
+        LoopIndexDecls.insert(S.Children[0].get());
+    anyExpression(S, [&](const Expr &E) {
+      if (assigns(E) && !E.Operands.empty() &&
+          stripCasts(*E.Operands[0]).Kind == Expr::Local)
+        Assigned.insert(stripCasts(*E.Operands[0]).Text);
+      return false;
+    });
+    for (const StmtPtr &C : S.Children)
+      if (C)
+        names(*C);
+  }
+
+  void visit(const Stmt &S) {
+    if (S.Kind == Stmt::Decl && S.VarType.IsReference && S.Exprs[0])
+      for (const Expr *R = S.Exprs[0].get(); R;
+           R = R->Kind == Expr::Member ? R->Operands[0].get() : nullptr)
+        if (R->Kind == Expr::SpanElement)
+          Refused.insert(R->ParamIndex);
+    if (S.Kind == Stmt::For) {
+      if (S.Children[0])
+        visit(*S.Children[0]);
+      Loops.push_back(&S);
+      for (const ExprPtr &E : S.Exprs)
+        if (E)
+          collect(*E);
+      if (S.Children[1])
+        visit(*S.Children[1]);
+      Loops.pop_back();
+      return;
+    }
+    for (const ExprPtr &E : S.Exprs)
+      if (E)
+        collect(*E);
+    for (const StmtPtr &C : S.Children)
+      if (C)
+        visit(*C);
+  }
+
+  void collect(const Expr &E, bool Target = false) {
+    if (E.Kind == Expr::SpanElement) {
+      Elements.push_back({&E, Loops, Target});
+      // Written other than as an assignment's target: through a call, an
+      // increment, a member.
+      if (E.LValue && !Target)
+        Refused.insert(E.ParamIndex);
+    }
+    if (E.Kind == Expr::Combine)
+      Refused.insert(E.Operands[0]->ParamIndex);
+    const bool Assignment = E.Kind == Expr::Binary && assigns(E);
+    for (std::size_t I = 0; I < E.Operands.size(); ++I)
+      collect(*E.Operands[I], Assignment && I == 0);
+  }
+
+  /// The For statement of Loops (up to Before) whose counted index is Name.
+  const Stmt *loopOf(const std::string &Name,
+                     const std::vector<const Stmt *> &Around,
+                     std::size_t Before) const {
+    if (PlainDecls.count(Name))
+      return nullptr;
+    for (std::size_t I = Before; I-- > 0;) {
+      std::optional<CountedLoop> C = countedLoop(*Around[I]);
+      if (C && C->Index == Name)
+        return Around[I];
+      if (!C && Around[I]->Children[0] &&
+          Around[I]->Children[0]->Kind == Stmt::Decl &&
+          Around[I]->Children[0]->Name == Name)
+        return nullptr; // shadowed by a loop of another shape
+    }
+    return nullptr;
+  }
+
+  /// The least and greatest values of the index of Around[At], free of the
+  /// body's locals; nullopt where its bounds are not affine in the loops
+  /// around it with constant coefficients.
+  std::optional<std::pair<Polynomial, Polynomial>>
+  range(const std::vector<const Stmt *> &Around, std::size_t At) const {
+    std::optional<CountedLoop> C = countedLoop(*Around[At]);
+    AffineScope Scope;
+    Scope.IsVariable = [&](const std::string &Name) {
+      return Hidden.count(Name) > 0;
+    };
+    std::optional<AffineForm> Lower =
+        affineForm(N, stripCasts(*C->Lower), Scope);
+    std::optional<AffineForm> Upper =
+        affineForm(N, stripCasts(*C->Upper), Scope);
+    if (!Lower || !Upper)
+      return std::nullopt;
+    // Each loop index at the end of its range that makes the bound least
+    // (or greatest).
+    auto Extreme = [&](const AffineForm &F,
+                       bool Least) -> std::optional<Polynomial> {
+      Polynomial V = F.Offset;
+      for (const auto &[Variable, Coefficient] : F.Coefficients) {
+        std::optional<std::int64_t> K = Coefficient.constantValue();
+        const auto Position = std::find(Around.begin(), Around.begin() + At,
+                                        loopOf(Variable, Around, At)) -
+                              Around.begin();
+        if (!K || Position >= static_cast<std::ptrdiff_t>(At))
+          return std::nullopt;
+        std::optional<std::pair<Polynomial, Polynomial>> R =
+            range(Around, static_cast<std::size_t>(Position));
+        if (!R)
+          return std::nullopt;
+        const Polynomial &End = (*K > 0) == Least ? R->first : R->second;
+        std::optional<Polynomial> Term = End.times(Polynomial::constant(*K));
+        std::optional<Polynomial> Sum =
+            Term ? V.plus(*Term) : std::optional<Polynomial>();
+        if (!Sum)
+          return std::nullopt;
+        V = std::move(*Sum);
+      }
+      return V;
+    };
+    std::optional<Polynomial> Least = Extreme(*Lower, true);
+    std::optional<Polynomial> Greatest = Extreme(*Upper, false);
+    if (!Least || !Greatest)
+      return std::nullopt;
+    std::optional<Polynomial> Last = Greatest->minus(Polynomial::constant(1));
+    if (!Last)
+      return std::nullopt;
+    return std::make_pair(std::move(*Least), std::move(*Last));
+  }
+
+  /// An access in the slice's form: its loop index and W's shift.
+  struct Shape {
+    Polynomial ThreadStride, Stride, Shift;
+    std::string Variable;
+    std::size_t Loop = 0; // position in its Found's Loops
+  };
+  std::optional<Shape> shape(const Found &F) const {
+    AffineScope Scope;
+    Scope.IsVariable = [&](const std::string &Name) {
+      return Name == L.IndexName || Hidden.count(Name) > 0;
+    };
+    std::optional<AffineForm> Form =
+        affineForm(N, stripCasts(*F.Element->Operands[0]), Scope);
+    if (!Form || Form->Coefficients.size() != 2 ||
+        !Form->Coefficients.count(L.IndexName))
+      return std::nullopt;
+    Shape S;
+    for (const auto &[Variable, Coefficient] : Form->Coefficients)
+      if (Variable == L.IndexName) {
+        S.ThreadStride = Coefficient;
+      } else {
+        S.Variable = Variable;
+        S.Stride = Coefficient;
+      }
+    const Stmt *Loop = loopOf(S.Variable, F.Loops, F.Loops.size());
+    std::optional<Polynomial> Shift = exactQuotient(Form->Offset, S.Stride);
+    if (!Loop || !Shift || S.Stride == S.ThreadStride)
+      return std::nullopt;
+    S.Shift = std::move(*Shift);
+    S.Loop = static_cast<std::size_t>(
+        std::find(F.Loops.begin(), F.Loops.end(), Loop) - F.Loops.begin());
+    return S;
+  }
+
+  void slice(unsigned Param, const std::vector<const Found *> &Accesses,
+             std::vector<ThreadSlice> &Out) {
+    const ir::Param &P = N.Params[Param];
+    if (P.Kind != ParamKind::ReadWriteSpan || P.Struct >= 0)
+      return;
+    std::vector<std::optional<Shape>> Shapes;
+    const Shape *Family = nullptr;
+    for (const Found *F : Accesses)
+      Shapes.push_back(shape(*F));
+    for (std::size_t I = 0; I < Accesses.size() && !Family; ++I)
+      if (Accesses[I]->Written && Shapes[I])
+        Family = &*Shapes[I];
+    if (!Family)
+      return;
+    ThreadSlice S;
+    S.Owner = &L;
+    S.Param = Param;
+    std::optional<Polynomial> Lo, Hi;
+    // Worth it where a read may take what the iteration wrote before (the
+    // uses name different elements at once) or reads again (a loop around
+    // the read's): else a read, once, costs what the slice's load does.
+    bool Read = false, Reused = false;
+    std::set<std::pair<std::string, std::string>> Distinct;
+    for (std::size_t I = 0; I < Accesses.size(); ++I) {
+      const Found &F = *Accesses[I];
+      const bool Member = Shapes[I] &&
+                          Shapes[I]->ThreadStride == Family->ThreadStride &&
+                          Shapes[I]->Stride == Family->Stride;
+      if (!Member) {
+        if (F.Written)
+          return; // a write the slice would miss
+        continue; // read in place, where every write goes through
+      }
+      std::optional<std::pair<Polynomial, Polynomial>> R =
+          range(F.Loops, Shapes[I]->Loop);
+      if (!R)
+        return;
+      std::optional<Polynomial> First = R->first.plus(Shapes[I]->Shift);
+      std::optional<Polynomial> Last = R->second.plus(Shapes[I]->Shift);
+      if (!First || !Last || !hull(Lo, *First, true) || !hull(Hi, *Last, false))
+        return;
+      std::optional<std::string> Shift =
+          Shapes[I]->Shift.isZero() ? std::string()
+                                    : kernelText(Shapes[I]->Shift, Hidden);
+      if (!Shift)
+        return;
+      S.Uses.push_back({F.Element, Shapes[I]->Variable, *Shift});
+      Distinct.insert({Shapes[I]->Variable, *Shift});
+      Read = Read || !F.Written;
+      Reused = Reused || (!F.Written && F.Loops.size() > 1);
+      if (S.Rows.find(Shapes[I]->Variable) == std::string::npos)
+        S.Rows += (S.Rows.empty() ? "" : ", ") + Shapes[I]->Variable;
+      if (F.Written && S.Description.empty())
+        S.Description = P.Name + "[" +
+                        exprText(N, stripCasts(*F.Element->Operands[0])) + "]";
+    }
+    // Without a read the slice saves nothing: a write's store goes through.
+    if (!Read || (!Reused && Distinct.size() < 2))
+      return;
+    std::optional<Polynomial> Count = Hi->minus(*Lo);
+    if (Count)
+      Count = Count->plus(Polynomial::constant(1));
+    std::optional<std::string> ThreadStride =
+        kernelText(Family->ThreadStride, Hidden);
+    std::optional<std::string> Stride = kernelText(Family->Stride, Hidden);
+    std::optional<std::string> First =
+        Lo ? kernelText(*Lo, Hidden) : std::nullopt;
+    std::optional<std::string> Elements =
+        Count ? kernelText(*Count, Hidden) : std::nullopt;
+    if (!ThreadStride || !Stride || !First || !Elements)
+      return;
+    S.FixedCount = Count->constantValue();
+    if (S.FixedCount && *S.FixedCount <= 0)
+      return;
+    S.ThreadStride = *ThreadStride;
+    S.Stride = *Stride;
+    S.Lo = *First;
+    S.Count = *Elements;
+    Out.push_back(std::move(S));
+  }
+
+  /// Widens Bound to take V (the least or the greatest); false where the
+  /// two differ by more than a constant.
+  static bool hull(std::optional<Polynomial> &Bound, const Polynomial &V,
+                   bool Least) {
+    if (!Bound) {
+      Bound = V;
+      return true;
+    }
+    std::optional<Polynomial> D = V.minus(*Bound);
+    std::optional<std::int64_t> K = D ? D->constantValue() : std::nullopt;
+    if (!K)
+      return false;
+    if ((Least && *K < 0) || (!Least && *K > 0))
+      Bound = V;
+    return true;
+  }
+
+  const Nest &N;
+  const Level &L;
+  std::set<std::string> Declared, Assigned, PlainDecls, Hidden;
+  std::set<const Stmt *> LoopIndexDecls;
+  std::vector<const Stmt *> Loops;
+  std::vector<Found> Elements;
+  std::set<unsigned> Refused;
+};
+
+bool innermost(const Level &L) {
+  return std::none_of(L.Body.begin(), L.Body.end(), [](const StmtPtr &S) {
+    return S && anyStatement(*S, [](const Stmt &X) {
+             return X.Kind == Stmt::ParallelFor;
+           });
+  });
+}
+
+} // namespace
+
+std::vector<ThreadSlice> planThreadSlices(const Nest &N) {
+  std::vector<ThreadSlice> Out;
+  if (N.Sequential)
+    return Out;
+  for (const Level *L : levels(N))
+    if (innermost(*L))
+      SliceSearch(N, *L).run(Out);
+  return Out;
+}
+
+} // namespace weft::ir
