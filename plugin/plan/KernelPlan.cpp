@@ -110,9 +110,16 @@ void planSlices(KernelPlan &P) {
       P.Outer == OuterWalk::RegisterTiles)
     return;
   for (ir::ThreadSlice &S : ir::planThreadSlices(N)) {
+    // A register already holds an element of the span along a loop (its
+    // value, not the slice's, is the element's), or a window's rows walk
+    // the block together.
     if (std::any_of(P.Stages.begin(), P.Stages.end(),
                     [&](const memory::Stage &Stage) {
                       return Stage.Window && Stage.Level == S.Owner;
+                    }) ||
+        std::any_of(P.Registers.begin(), P.Registers.end(),
+                    [&](const ir::ReplacedElement &R) {
+                      return R.Param == S.Param && R.Level == S.Owner;
                     }))
       continue;
     const std::int64_t ElementBytes = ir::elementBytes(N, N.Params[S.Param]);
