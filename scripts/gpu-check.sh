@@ -114,6 +114,11 @@ else
   part benchmarks "$ncu" --metrics gpu__time_duration.sum \
     --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048 || status=1
 fi
+echo "== lud with its perimeter's thread slices off (WEFT_STAGING=0: each column's"
+echo "   and row's chain of reads after writes through L2, as before the slices;"
+echo "   the trailing update's register tiles do not read the macro)"
+part benchmarks env WEFT_TUNE=off WEFT_KERNEL_DEFINES=WEFT_STAGING=0 \
+  benchmarks/lud.sh "$build" --run-only 2048 || status=1
 # Last, so that a part cut short by the time limit keeps the runs above.
 # (The products' kernels take 127 registers either way since their full
 # tiles load unguarded and alpha is staged with its tile: not compared.)
