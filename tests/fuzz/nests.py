@@ -12,8 +12,9 @@ products of two levels and batches of them, in the local-accumulator,
 output-accumulating and in-place forms (in place: A's rows read from the
 output span past the outputs, lud's trailing update), with clauses that
 ask for register tiles, and loops that read the span at their own index alone, which the block tiles
-in shared memory; data held in spans, vectors or pointers with an extent
-clause). Each nest is
+in shared memory; recurrences and triangular solves down each iteration's
+own column or row of the output, which get thread slices; data held in
+spans, vectors or pointers with an extent clause). Each nest is
 emitted twice, marked and not; main() runs both and compares (exactly for
 integers; floating-point inputs are multiples of 1/8, so sums come out
 exact in any order, and elementwise math gets a tolerance for contraction).
@@ -40,7 +41,7 @@ import tempfile
 
 TYPES = ["int", "float", "double"]
 KINDS = ["map", "outer", "pairs", "inner", "element", "product", "stencil",
-         "argmax", "histogram", "sequential"]
+         "argmax", "histogram", "sequential", "slice"]
 KIND = None  # --kind: every nest of this kind (depth permitting)
 OPS = {"int": ["+", "*", "min", "max", "&", "|", "^", "&&", "||"],
        "float": ["+", "*", "min", "max"], "double": ["+", "*", "min", "max"]}
@@ -65,9 +66,9 @@ class Nest:
             kinds += ["inner", "inner", "element", "product", "product"]
         if self.depth == 2:
             kinds += ["stencil", "stencil"]
-        kinds += ["argmax", "histogram", "sequential"]
+        kinds += ["argmax", "histogram", "sequential", "slice"]
         self.kind = KIND or rng.choice(kinds)
-        if self.kind == "sequential" and self.depth > 2:
+        if self.kind in ("sequential", "slice") and self.depth > 2:
             self.depth, self.ext = 2, self.ext[:2]
         # A histogram's bins (out's first elements).
         self.bins = rng.choice([1, 3, 16, 100])
@@ -97,6 +98,9 @@ class Nest:
                        ky * kx)
         if self.kind == "histogram":
             return max(self.product(), self.bins)
+        if self.kind == "slice":
+            # nk rows (or columns) a thread, and a triangle's coefficients.
+            return max(self.product() * self.nk, self.nk * self.nk)
         if self.kind != "product":
             return self.product()
         batch = self.ext[0] if self.depth == 3 else 1
@@ -236,6 +240,49 @@ class Nest:
         lines += [ind(D - 1) + "{"] + [ind(D) + x for x in s] + [ind(D - 1) + "}"]
         return lines
 
+    def slice_body(self, marked):
+        """Each iteration of the innermost level works down its own column
+        (or row) of out, nk long, reading what it wrote at the steps before
+        (thread slices): a recurrence or a triangular solve, sometimes with
+        a read through a permuted row the analysis leaves in place (which
+        sees the iteration's writes through the span)."""
+        rng, T, D = self.rng, self.T, self.depth
+        ind = lambda n: "  " * n
+        R, j = self.nk, self.idx[-1]
+        owner = "(%s * n%d + %s)" % (self.idx[0], D - 1, j) if D == 2 else j
+        if rng.random() < 0.5:  # a column: rows of nk, n_last wide
+            base = "%s * %d + " % (self.idx[0], R) if D == 2 else ""
+            at = lambda x: "(%s%s) * n%d + %s" % (base, x, D - 1, j)
+        else:  # a row of nk a thread
+            at = lambda x: "%s * %d + %s" % (owner, R, x)
+        lines = []
+        for d in range(D):
+            c = rng.choice(["", "", "block(32)", "block(64)"]) if d == D - 1 else ""
+            lines += [ind(d) + l for l in self.header(d, marked, c)]
+        half = "(%s)0.5" % T if T != "int" else "3"
+        wrap = (lambda e: "(%s) %% 89" % e) if T == "int" else (lambda e: e)
+        extra = ""
+        if rng.random() < 0.4:
+            extra = " + out[%s] * %s" % (at("(k * 5) %% %d" % R), half)
+        if rng.random() < 0.5:
+            start = rng.choice([1, 2])
+            s = ["for (int k = %d; k < %d; ++k)" % (start, R),
+                 "  out[%s] = %s;" % (at("k"), wrap(
+                     "out[%s] * %s + out[%s] + a[%s]%s" % (
+                         at("k - %d" % start), half, at("k"), at("k"), extra)))]
+        else:
+            s = ["for (int r = 1; r < %d; ++r) {" % R,
+                 "  %s acc = (%s)0;" % (T, T),
+                 "  for (int k = 0; k < r; ++k)",
+                 "    acc += out[%s] * b[r * %d + k]%s;" % (at("k"), R, extra),
+                 "  out[%s] %s;" % (at("r"), "= (out[%s] - acc) %% 89" % at("r")
+                                    if T == "int" else
+                                    "-= acc * (%s)0.25" % T),
+                 "}"]
+        lines += [ind(D - 1) + "{"] + [ind(D) + x for x in s] + \
+                 [ind(D - 1) + "}"]
+        return lines
+
     def sequential_body(self):
         """A sequential loop of steps, each one block's: a pivot element
         (sometimes written first, by one thread, then read by all), a
@@ -310,6 +357,8 @@ class Nest:
             return out + self.product_body(marked) + ["return r;"]
         if self.kind == "sequential":
             return out + self.sequential_body() + ["return r;"]
+        if self.kind == "slice":
+            return out + self.slice_body(marked) + ["return r;"]
         if self.kind == "stencil":
             # Reads at the thread's index plus the loops': halo windows.
             ky, kx = self.halo
