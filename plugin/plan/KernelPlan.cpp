@@ -103,43 +103,52 @@ BoundExpr stageBytes(const KernelPlan &P, std::size_t I, unsigned Bytes) {
 
 /// The slices a thread may hold (KernelPlan::Slices): where each thread
 /// runs the iterations it starts to the end (no tiles nor windows walk
-/// the block's threads together), each a thread's share of 32 KiB at most.
+/// the block's threads together). Together they take 32 KiB of a block at
+/// most (16 beside staged ranges' 24), each a thread's share of its part.
 void planSlices(KernelPlan &P) {
   const ir::Nest &N = *P.Nest;
   if (P.Tiled || P.Coarsened || P.Outer == OuterWalk::Uniform ||
       P.Outer == OuterWalk::RegisterTiles)
     return;
+  std::vector<ir::ThreadSlice> Kept;
   for (ir::ThreadSlice &S : ir::planThreadSlices(N)) {
     // A register already holds an element of the span along a loop (its
     // value, not the slice's, is the element's), or a window's rows walk
     // the block together.
-    if (std::any_of(P.Stages.begin(), P.Stages.end(),
-                    [&](const memory::Stage &Stage) {
-                      return Stage.Window && Stage.Level == S.Owner;
-                    }) ||
-        std::any_of(P.Registers.begin(), P.Registers.end(),
-                    [&](const ir::ReplacedElement &R) {
-                      return R.Param == S.Param && R.Level == S.Owner;
-                    }))
-      continue;
-    const std::int64_t ElementBytes = ir::elementBytes(N, N.Params[S.Param]);
-    const std::string Bytes = std::to_string(ElementBytes);
-    const std::string Share = "(32768 / (WEFT_BLOCK_THREADS * " + Bytes + "))";
-    const std::string Most = S.FixedCount ? std::to_string(*S.FixedCount)
-                                          : std::to_string(ThreadSliceLength);
+    if (std::none_of(P.Stages.begin(), P.Stages.end(),
+                     [&](const memory::Stage &Stage) {
+                       return Stage.Window && Stage.Level == S.Owner;
+                     }) &&
+        std::none_of(P.Registers.begin(), P.Registers.end(),
+                     [&](const ir::ReplacedElement &R) {
+                       return R.Param == S.Param && R.Level == S.Owner;
+                     }))
+      Kept.push_back(std::move(S));
+  }
+  if (Kept.empty())
+    return;
+  const std::int64_t Budget = (P.Stages.empty() ? 32768 : 16384) /
+                              static_cast<std::int64_t>(Kept.size());
+  for (ir::ThreadSlice &S : Kept) {
+    const std::int64_t ElementBytes =
+        std::max(1u, ir::elementBytes(N, N.Params[S.Param]));
+    const std::string Share = "(" + std::to_string(Budget) +
+                              " / (WEFT_BLOCK_THREADS * " +
+                              std::to_string(ElementBytes) + "))";
+    const std::int64_t Most = S.FixedCount ? *S.FixedCount : ThreadSliceLength;
     const std::int64_t Mapped = std::min<std::int64_t>(
-        S.FixedCount ? *S.FixedCount : ThreadSliceLength,
-        std::max<std::int64_t>(
-            1, 32768 / (static_cast<std::int64_t>(P.Shape.threads()) *
-                        std::max<std::int64_t>(1, ElementBytes))));
+        Most, std::max<std::int64_t>(
+                  1, Budget / (static_cast<std::int64_t>(P.Shape.threads()) *
+                               ElementBytes)));
+    const std::string Limit = std::to_string(Most);
     P.Slices.push_back({std::move(S),
-                        "(" + Most + " < " + Share + " ? " + Most + " : " +
+                        "(" + Limit + " < " + Share + " ? " + Limit + " : " +
                             Share + " > 0 ? " + Share + " : 1)",
-                        Mapped});
+                        Mapped, Budget});
   }
 }
 
-/// The bytes of slice I's array: its capacity's WEFT_BLOCK_THREADS times.
+/// The bytes of slice S's array: its capacity's WEFT_BLOCK_THREADS times.
 BoundExpr sliceBytes(const KernelPlan &P, const SlicePlan &S) {
   const ir::Nest &N = *P.Nest;
   const std::int64_t Bytes = ir::elementBytes(N, N.Params[S.Slice.Param]);
@@ -148,7 +157,7 @@ BoundExpr sliceBytes(const KernelPlan &P, const SlicePlan &S) {
   BoundExpr Thread = threadsBytes(P, static_cast<unsigned>(Bytes));
   return BoundExpr::binary(
       BoundExpr::Min, mul(BoundExpr::literal(Most), Thread),
-      BoundExpr::binary(BoundExpr::Max, BoundExpr::literal(32768), Thread));
+      BoundExpr::binary(BoundExpr::Max, BoundExpr::literal(S.Budget), Thread));
 }
 
 /// The bytes of tile array Tile, as plan.Shared's Count says.

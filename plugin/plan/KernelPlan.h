@@ -72,6 +72,7 @@ struct SlicePlan {
   ir::ThreadSlice Slice;
   std::string Capacity;            // WEFT_SLICEn's value, elements a thread
   std::int64_t MappedCapacity = 0; // its value at the mapped block size
+  std::int64_t Budget = 0;         // bytes of a block's shared memory
 };
 
 /// What a level's threads do after it, before the code that follows.

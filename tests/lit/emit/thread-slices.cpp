@@ -97,6 +97,17 @@ void throughPermutation(std::span<float> a, std::span<const int> perm, int n) {
   }
 }
 
+// Two spans sliced on one level share the 32 KiB: 16 elements a thread.
+// CHECK: thread-slices.cpp:[[@LINE+3]]:3: remark: weft: level 0 (j): {{.*}}; a[((k * $n) + j)] and the elements each iteration reads along k held by its thread in shared memory (up to 16 a thread), written through to the span; c[((k * $n) + j)] and the elements each iteration reads along k held by its thread in shared memory (up to 16 a thread), written through to the span;
+void twoColumns(std::span<float> a, std::span<float> c, int n, int m) {
+#pragma weft parallel for
+  for (int j = 0; j < n; ++j)
+    for (int k = 1; k < m; ++k) {
+      a[k * n + j] += 0.5f * a[(k - 1) * n + j];
+      c[k * n + j] += a[k * n + j] * c[(k - 1) * n + j];
+    }
+}
+
 // Refused: a write to the span the slice would miss, an element passed to
 // a function by reference, a bound the analysis cannot read, and a
 // column each element of which is read once.
@@ -180,6 +191,17 @@ int main() {
       A[I] = static_cast<float>(I % 9) * 0.5f;
     throughPermutation(A, Perm, N);
     std::printf("permutation %d: %.4f\n", N, checksum(A));
+  }
+  // 12 rows fit a thread's 16, 20 do not.
+  for (auto [N, M] : {std::pair{40, 12}, std::pair{33, 20}}) {
+    std::vector<float> A(M * N), C(M * N);
+    for (std::size_t I = 0; I < A.size(); ++I) {
+      A[I] = static_cast<float>(I % 5) * 0.25f;
+      C[I] = static_cast<float>(I % 3) * 0.5f;
+    }
+    twoColumns(A, C, N, M);
+    std::printf("two columns %d x %d: %.4f %.4f\n", M, N, checksum(A),
+                checksum(C));
   }
   for (int N : {3, 50}) {
     const int M = 6;
