@@ -28,6 +28,24 @@ inline ir::ExprPtr local(const std::string &Name) {
   return node(ir::Expr::Local, Name);
 }
 
+/// for (int Index = Lower; Index < Upper; ++Index) Body
+inline ir::StmtPtr countedFor(const std::string &Index, ir::ExprPtr Lower,
+                              ir::ExprPtr Upper, ir::StmtPtr Body) {
+  auto Init = std::make_unique<ir::Stmt>();
+  Init->Kind = ir::Stmt::Decl;
+  Init->Name = Index;
+  Init->Exprs.push_back(std::move(Lower));
+  auto Loop = std::make_unique<ir::Stmt>();
+  Loop->Kind = ir::Stmt::For;
+  Loop->Exprs.push_back(binary("<", local(Index), std::move(Upper)));
+  auto Step = node(ir::Expr::Unary, "++");
+  Step->Operands.push_back(local(Index));
+  Loop->Exprs.push_back(std::move(Step));
+  Loop->Children.push_back(std::move(Init));
+  Loop->Children.push_back(std::move(Body));
+  return Loop;
+}
+
 /// for i: for j (parallel): for (int k = 0; k < K; ++k)
 ///   acc += a[<RowBase> + k] (* b[k * K + j] WithB);
 /// with RowBase i * K, or i * K + j when ThreadRow.
@@ -61,20 +79,9 @@ inline ir::Nest productNest(bool ThreadRow, ir::ParamKind AKind,
     Read = binary("*", std::move(Read), std::move(B));
   }
   Body->Exprs.push_back(binary("+=", local("acc"), std::move(Read)));
-  auto Init = std::make_unique<ir::Stmt>();
-  Init->Kind = ir::Stmt::Decl;
-  Init->Name = "k";
-  Init->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
-  auto Loop = std::make_unique<ir::Stmt>();
-  Loop->Kind = ir::Stmt::For;
-  Loop->Exprs.push_back(
-      binary("<", local("k"), node(ir::Expr::ParamRef, "", 0)));
-  auto Step = node(ir::Expr::Unary, "++");
-  Step->Operands.push_back(local("k"));
-  Loop->Exprs.push_back(std::move(Step));
-  Loop->Children.push_back(std::move(Init));
-  Loop->Children.push_back(std::move(Body));
-  Inner->Body.push_back(std::move(Loop));
+  Inner->Body.push_back(countedFor("k", node(ir::Expr::IntLiteral, "0"),
+                                   node(ir::Expr::ParamRef, "", 0),
+                                   std::move(Body)));
   auto P = std::make_unique<ir::Stmt>();
   P->Kind = ir::Stmt::ParallelFor;
   P->Nested = std::move(Inner);

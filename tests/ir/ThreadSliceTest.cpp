@@ -9,17 +9,13 @@
 
 using namespace weft;
 using test_nests::binary;
+using test_nests::countedFor;
+using test_nests::element;
 using test_nests::local;
 using test_nests::node;
+using test_nests::statement;
 
 namespace {
-
-ir::ExprPtr element(unsigned Param, ir::ExprPtr Subscript, bool Written) {
-  ir::ExprPtr E = node(ir::Expr::SpanElement, "", Param);
-  E->Operands.push_back(std::move(Subscript));
-  E->LValue = Written;
-  return E;
-}
 
 /// (k + Shift) * n + j, with n capture 1.
 ir::ExprPtr columnSubscript(int Shift) {
@@ -43,31 +39,15 @@ ir::Nest recurrence(ir::ParamKind Kind, ir::ExprPtr Extra = nullptr) {
   N.Root.IndexName = "j";
   N.Root.Lower = node(ir::Expr::IntLiteral, "0");
   N.Root.Upper = node(ir::Expr::IntLiteral, "64");
-  auto Body = std::make_unique<ir::Stmt>();
-  Body->Kind = ir::Stmt::ExprStmt;
-  Body->Exprs.push_back(binary("=", element(0, columnSubscript(0), true),
-                               binary("*", node(ir::Expr::FloatLiteral, "0.5f"),
-                                      element(0, columnSubscript(-1), false))));
-  auto Init = std::make_unique<ir::Stmt>();
-  Init->Kind = ir::Stmt::Decl;
-  Init->Name = "k";
-  Init->Exprs.push_back(node(ir::Expr::IntLiteral, "1"));
-  auto Loop = std::make_unique<ir::Stmt>();
-  Loop->Kind = ir::Stmt::For;
-  Loop->Exprs.push_back(
-      binary("<", local("k"), node(ir::Expr::ParamRef, "", 2)));
-  auto Step = node(ir::Expr::Unary, "++");
-  Step->Operands.push_back(local("k"));
-  Loop->Exprs.push_back(std::move(Step));
-  Loop->Children.push_back(std::move(Init));
-  Loop->Children.push_back(std::move(Body));
-  N.Root.Body.push_back(std::move(Loop));
-  if (Extra) {
-    auto S = std::make_unique<ir::Stmt>();
-    S->Kind = ir::Stmt::ExprStmt;
-    S->Exprs.push_back(std::move(Extra));
-    N.Root.Body.push_back(std::move(S));
-  }
+  ir::StmtPtr Body =
+      statement(binary("=", element(0, columnSubscript(0), true),
+                       binary("*", node(ir::Expr::FloatLiteral, "0.5f"),
+                              element(0, columnSubscript(-1), false))));
+  N.Root.Body.push_back(countedFor("k", node(ir::Expr::IntLiteral, "1"),
+                                   node(ir::Expr::ParamRef, "", 2),
+                                   std::move(Body)));
+  if (Extra)
+    N.Root.Body.push_back(statement(std::move(Extra)));
   return N;
 }
 

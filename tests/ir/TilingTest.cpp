@@ -110,6 +110,7 @@ TEST(Tiling, SearchPrefersBlocksThatShareTiles) {
 namespace {
 
 using weft::test_nests::binary;
+using weft::test_nests::countedFor;
 using weft::test_nests::element;
 using weft::test_nests::level;
 using weft::test_nests::local;
@@ -133,20 +134,9 @@ ir::Nest oneLevelNest(bool FollowsThread) {
   ir::ExprPtr At = local("k");
   if (FollowsThread)
     At = binary("+", local("i"), std::move(At));
-  auto Init = std::make_unique<ir::Stmt>();
-  Init->Kind = ir::Stmt::Decl;
-  Init->Name = "k";
-  Init->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
-  auto Loop = std::make_unique<ir::Stmt>();
-  Loop->Kind = ir::Stmt::For;
-  Loop->Exprs.push_back(binary("<", local("k"), param(0)));
-  auto Step = node(ir::Expr::Unary, "++");
-  Step->Operands.push_back(local("k"));
-  Loop->Exprs.push_back(std::move(Step));
-  Loop->Children.push_back(std::move(Init));
-  Loop->Children.push_back(
-      statement(binary("+=", local("acc"), element(1, std::move(At)))));
-  N.Root.Body.push_back(std::move(Loop));
+  N.Root.Body.push_back(countedFor(
+      "k", node(ir::Expr::IntLiteral, "0"), param(0),
+      statement(binary("+=", local("acc"), element(1, std::move(At))))));
   ir::analyzeAccesses(N);
   return N;
 }
