@@ -3,6 +3,7 @@
 #include "ir/ThreadSlice.h"
 
 #include "ir/AffineForm.h"
+#include "ir/IndexRange.h"
 #include "ir/IrQueries.h"
 
 #include <algorithm>
@@ -75,7 +76,7 @@ namespace {
 /// A span element of the level's body and the loops around it.
 struct Found {
   const Expr *Element = nullptr;
-  std::vector<const Stmt *> Loops; // For statements, outermost first
+  std::vector<IndexBounds> Loops; // the loops around, outermost first
   bool Written = false;
 };
 
@@ -132,7 +133,7 @@ private:
     if (S.Kind == Stmt::For) {
       if (S.Children[0])
         visit(*S.Children[0]);
-      Loops.push_back(&S);
+      Loops.push_back(boundsOf(S));
       for (const ExprPtr &E : S.Exprs)
         if (E)
           collect(*E);
@@ -164,81 +165,27 @@ private:
       collect(*E.Operands[I], Assignment && I == 0);
   }
 
-  /// The For statement of Loops (up to Before) whose counted index is Name.
-  const Stmt *loopOf(const std::string &Name,
-                     const std::vector<const Stmt *> &Around,
-                     std::size_t Before) const {
-    if (PlainDecls.count(Name))
-      return nullptr;
-    for (std::size_t I = Before; I-- > 0;) {
-      std::optional<CountedLoop> C = countedLoop(*Around[I]);
-      if (C && C->Index == Name)
-        return Around[I];
-      if (!C && Around[I]->Children[0] &&
-          Around[I]->Children[0]->Kind == Stmt::Decl &&
-          Around[I]->Children[0]->Name == Name)
-        return nullptr; // shadowed by a loop of another shape
-    }
-    return nullptr;
+  /// A For statement's index and bounds: none known where the loop is not
+  /// counted (it hides the loops around of its index), no index where it
+  /// declares none.
+  static IndexBounds boundsOf(const Stmt &S) {
+    if (std::optional<CountedLoop> C = countedLoop(S))
+      return {C->Index, C->Lower, C->Upper};
+    IndexBounds B;
+    if (S.Children[0] && S.Children[0]->Kind == Stmt::Decl)
+      B.Index = S.Children[0]->Name;
+    return B;
   }
 
-  /// The least and greatest values of the index of Around[At], free of the
-  /// body's locals; nullopt where its bounds are not affine in the loops
-  /// around it with constant coefficients.
-  std::optional<std::pair<Polynomial, Polynomial>>
-  range(const std::vector<const Stmt *> &Around, std::size_t At) const {
-    std::optional<CountedLoop> C = countedLoop(*Around[At]);
-    AffineScope Scope;
-    Scope.IsVariable = [&](const std::string &Name) {
-      return Hidden.count(Name) > 0;
-    };
-    std::optional<AffineForm> Lower =
-        affineForm(N, stripCasts(*C->Lower), Scope);
-    std::optional<AffineForm> Upper =
-        affineForm(N, stripCasts(*C->Upper), Scope);
-    if (!Lower || !Upper)
-      return std::nullopt;
-    // Each loop index at the end of its range that makes the bound least
-    // (or greatest).
-    auto Extreme = [&](const AffineForm &F,
-                       bool Least) -> std::optional<Polynomial> {
-      Polynomial V = F.Offset;
-      for (const auto &[Variable, Coefficient] : F.Coefficients) {
-        std::optional<std::int64_t> K = Coefficient.constantValue();
-        const auto Position = std::find(Around.begin(), Around.begin() + At,
-                                        loopOf(Variable, Around, At)) -
-                              Around.begin();
-        if (!K || Position >= static_cast<std::ptrdiff_t>(At))
-          return std::nullopt;
-        std::optional<std::pair<Polynomial, Polynomial>> R =
-            range(Around, static_cast<std::size_t>(Position));
-        if (!R)
-          return std::nullopt;
-        const Polynomial &End = (*K > 0) == Least ? R->first : R->second;
-        std::optional<Polynomial> Term = End.times(Polynomial::constant(*K));
-        std::optional<Polynomial> Sum =
-            Term ? V.plus(*Term) : std::optional<Polynomial>();
-        if (!Sum)
-          return std::nullopt;
-        V = std::move(*Sum);
-      }
-      return V;
-    };
-    std::optional<Polynomial> Least = Extreme(*Lower, true);
-    std::optional<Polynomial> Greatest = Extreme(*Upper, false);
-    if (!Least || !Greatest)
-      return std::nullopt;
-    std::optional<Polynomial> Last = Greatest->minus(Polynomial::constant(1));
-    if (!Last)
-      return std::nullopt;
-    return std::make_pair(std::move(*Least), std::move(*Last));
+  LoopNest loops(const Found &F) const {
+    return {N, F.Loops,
+            [this](const std::string &Name) { return Hidden.count(Name) > 0; }};
   }
 
   /// An access in the slice's form: its loop index and W's shift.
   struct Shape {
     Polynomial ThreadStride, Stride, Shift;
     std::string Variable;
-    std::size_t Loop = 0; // position in its Found's Loops
   };
   std::optional<Shape> shape(const Found &F) const {
     AffineScope Scope;
@@ -258,13 +205,10 @@ private:
         S.Variable = Variable;
         S.Stride = Coefficient;
       }
-    const Stmt *Loop = loopOf(S.Variable, F.Loops, F.Loops.size());
     std::optional<Polynomial> Shift = exactQuotient(Form->Offset, S.Stride);
-    if (!Loop || !Shift || S.Stride == S.ThreadStride)
+    if (PlainDecls.count(S.Variable) || !Shift || S.Stride == S.ThreadStride)
       return std::nullopt;
     S.Shift = std::move(*Shift);
-    S.Loop = static_cast<std::size_t>(
-        std::find(F.Loops.begin(), F.Loops.end(), Loop) - F.Loops.begin());
     return S;
   }
 
@@ -301,13 +245,13 @@ private:
           return; // a write the slice would miss
         continue; // read in place, where every write goes through
       }
+      // W = the index + its shift, over the loops around.
+      AffineForm W;
+      W.Coefficients[Shapes[I]->Variable] = Polynomial::constant(1);
+      W.Offset = Shapes[I]->Shift;
       std::optional<std::pair<Polynomial, Polynomial>> R =
-          range(F.Loops, Shapes[I]->Loop);
-      if (!R)
-        return;
-      std::optional<Polynomial> First = R->first.plus(Shapes[I]->Shift);
-      std::optional<Polynomial> Last = R->second.plus(Shapes[I]->Shift);
-      if (!First || !Last || !hull(Lo, *First, true) || !hull(Hi, *Last, false))
+          loops(F).range(W, F.Loops.size());
+      if (!R || !hull(Lo, R->first, true) || !hull(Hi, R->second, false))
         return;
       std::optional<std::string> Shift =
           Shapes[I]->Shift.isZero() ? std::string()
@@ -370,7 +314,7 @@ private:
   const Level &L;
   std::set<std::string> Declared, Assigned, PlainDecls, Hidden;
   std::set<const Stmt *> LoopIndexDecls;
-  std::vector<const Stmt *> Loops;
+  std::vector<IndexBounds> Loops;
   std::vector<Found> Elements;
   std::set<unsigned> Refused;
 };
