@@ -138,6 +138,8 @@ template <class T> struct dspan {
   WEFT_DEVICE T *data() const { return Data; }
   /// The simulator's check of a read that shared memory serves.
   WEFT_DEVICE void check_read(index_t I) const { WEFT_SIM_SPAN_ACCESS(I, 0); }
+  /// And of a write.
+  WEFT_DEVICE void check_write(index_t I) const { WEFT_SIM_SPAN_ACCESS(I, 1); }
 };
 
 /// Span's element I read from shared memory, as Value (a tile; staged::ld
@@ -1083,6 +1085,72 @@ private:
     if (!((size_type)(W - Lo) < (size_type)Count) ||
         Anchor + W * Stride != I)
       __builtin_trap(); // weft's slice does not hold element I
+  }
+#endif
+};
+
+/// A block of a matrix that a sequential nest's block of threads holds in
+/// shared memory for its whole loop: element (R, C) of the span's
+/// R * Stride + C, R in [RowLo, RowLo + Rows), C in [ColLo, ColLo + Cols),
+/// at [(R - RowLo) * Cols + C - ColLo]. Loaded before the loop and stored
+/// after it, every thread calling (a barrier between); the loop's reads and
+/// writes find their element there. Capacity elements fit.
+template <class T, unsigned Capacity, class Span> struct resident_block {
+  shared_array<T, Capacity> &Buffer;
+  Span Source;
+  index_t Stride, RowLo, Rows, ColLo, Cols;
+  /// Columns no wider than the stride: each element of the block is a
+  /// different element of the span.
+  WEFT_DEVICE bool fits() const {
+    return Rows <= 0 || Cols <= 0 ||
+           (Rows * Cols <= (index_t)Capacity && Cols <= Stride);
+  }
+  /// The elements inside the span (the loop may never reach the others),
+  /// unrecorded by the simulator's checker: the loop's reads record their
+  /// own.
+  WEFT_DEVICE void load(unsigned Thread, unsigned Threads) const {
+    for (index_t E = Thread; E < Rows * Cols; E += Threads) {
+      const index_t G = place(E);
+      if (G >= 0 && G < (index_t)Source.size())
+        Buffer[E] = Source.data()[G];
+    }
+  }
+  /// Back to the span: the block's threads alone touch it meanwhile.
+  WEFT_DEVICE void store(unsigned Thread, unsigned Threads) const {
+    for (index_t E = Thread; E < Rows * Cols; E += Threads) {
+      const index_t G = place(E);
+      if (G >= 0 && G < (index_t)Source.size())
+        Source.data()[G] = Buffer.ld(E);
+    }
+  }
+  /// Span element I, which is (R, C).
+  template <class Index>
+  WEFT_DEVICE T ld(index_t R, index_t C, Index I) const {
+#if defined(WEFT_DIALECT_SIM)
+    Source.check_read(I());
+    check(R, C, I());
+#endif
+    return Buffer.ld((R - RowLo) * Cols + C - ColLo);
+  }
+  template <class Index>
+  WEFT_DEVICE T &at(index_t R, index_t C, Index I) const {
+#if defined(WEFT_DIALECT_SIM)
+    Source.check_write(I());
+    check(R, C, I());
+#endif
+    return Buffer[(R - RowLo) * Cols + C - ColLo];
+  }
+
+private:
+  WEFT_DEVICE index_t place(index_t E) const {
+    const index_t R = E / Cols;
+    return (RowLo + R) * Stride + ColLo + (E - R * Cols);
+  }
+#if defined(WEFT_DIALECT_SIM)
+  WEFT_DEVICE void check(index_t R, index_t C, index_t I) const {
+    if (!((size_type)(R - RowLo) < (size_type)Rows) ||
+        !((size_type)(C - ColLo) < (size_type)Cols) || R * Stride + C != I)
+      __builtin_trap(); // weft's block does not hold element I
   }
 #endif
 };

@@ -44,6 +44,9 @@ BodyPrinter::BodyPrinter(const ir::Nest &N, std::ostringstream &OS,
   }
   if (Mode != Phase::Kernel)
     return;
+  for (std::size_t R = 0; R < Plan->Residents.size(); ++R)
+    for (std::size_t U = 0; U < Plan->Residents[R].Block.Uses.size(); ++U)
+      ResidentUses[Plan->Residents[R].Block.Uses[U].Element] = {R, U};
   for (std::size_t S = 0; S < Plan->Slices.size(); ++S)
     for (std::size_t U = 0; U < Plan->Slices[S].Slice.Uses.size(); ++U)
       SliceUses[Plan->Slices[S].Slice.Uses[U].Element] = {S, U};
@@ -76,6 +79,8 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
   case ir::Expr::SpanElement:
     if (InSlices && SliceUses.count(&E))
       return sliceRead(E);
+    if (InResidents && ResidentUses.count(&E))
+      return residentRead(E);
     if (auto It = RegisterOf.find(&E); It != RegisterOf.end())
       return "weft_reg" + std::to_string(It->second) +
              (InRegisterTile && PerOutputRegisters.count(It->second)
@@ -109,6 +114,9 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
   case ir::Expr::Binary:
     if (InSlices && ir::assigns(E) && SliceUses.count(E.Operands[0].get()))
       return sliceWrite(E);
+    if (InResidents && ir::assigns(E) &&
+        ResidentUses.count(E.Operands[0].get()))
+      return residentWrite(E);
     if (auto It = ScaledProducts.find(&E);
         InRegisterTile && It != ScaledProducts.end())
       return tileRead(It->second); // staged scaled
@@ -272,12 +280,14 @@ void BodyPrinter::body(const ir::Level &L, int Indent) {
 }
 
 void BodyPrinter::outerBody(int Indent) {
-  slicedBody(N.Root, Indent, [&](int At) {
-    for (const ir::StmtPtr &S : N.Root.Body) {
-      stmt(*S, At);
-      if (Plan->SplitLevel && S->Kind == ir::Stmt::ParallelFor)
-        break; // The rest runs in the combining kernel.
-    }
+  residentBody(Indent, [&](int Outer) {
+    slicedBody(N.Root, Outer, [&](int At) {
+      for (const ir::StmtPtr &S : N.Root.Body) {
+        stmt(*S, At);
+        if (Plan->SplitLevel && S->Kind == ir::Stmt::ParallelFor)
+          break; // The rest runs in the combining kernel.
+      }
+    });
   });
 }
 

@@ -172,6 +172,16 @@ private:
   /// W of a slice's use: its loop index plus its shift.
   std::string sliceCoordinate(const ir::Expr &Element) const;
 
+  // ---- Resident blocks (ResidentBlocks.cpp) --------------------------------
+
+  /// A sequential nest's body, where blocks of a matrix were planned to be
+  /// held for its loop: the block loads them together where they fit, runs
+  /// the body on them and stores them back; else the body as written.
+  void residentBody(int Indent, const std::function<void(int)> &Print);
+  /// A read of a resident block's element, and an assignment to one.
+  std::string residentRead(const ir::Expr &E);
+  std::string residentWrite(const ir::Expr &Assignment);
+
   // ---- Split(k) (SplitReduction.cpp) ---------------------------------------
 
   /// The block's partial of each reduction, combined over its threads,
@@ -249,6 +259,10 @@ private:
   std::map<const ir::Expr *, std::pair<std::size_t, std::size_t>> SliceUses;
   /// Printing the copy of a body whose slices are in shared memory.
   bool InSlices = false;
+  /// A resident block's uses: the block and the use (plan's Residents).
+  std::map<const ir::Expr *, std::pair<std::size_t, std::size_t>> ResidentUses;
+  /// Printing the copy of a body whose resident blocks are in shared memory.
+  bool InResidents = false;
   /// Locals printed as something else (the tiled loop's index in a load).
   std::map<std::string, std::string> Renamed;
 };

@@ -77,7 +77,7 @@ std::string kernelPreamble(const plan::KernelPlan &P) {
   if (P.Coarsened)
     Src << "// Iterations of the tiled level each thread computes.\n"
         << "#ifndef WEFT_CM\n#define WEFT_CM 1\n#endif\n";
-  if (!P.Stages.empty() || P.Tiled || !P.Slices.empty())
+  if (!P.Stages.empty() || P.Tiled || !P.Slices.empty() || !P.Residents.empty())
     Src << "#ifndef WEFT_STAGING\n#define WEFT_STAGING 1\n#endif\n";
   for (std::size_t S = 0; S < P.Stages.size(); ++S)
     Src << "#ifndef WEFT_STAGE" << S << "\n#define WEFT_STAGE" << S << " "
@@ -86,6 +86,12 @@ std::string kernelPreamble(const plan::KernelPlan &P) {
     Src << "// Elements of a span a thread holds in shared memory for an "
            "iteration\n// (its slice); a longer slice reads the span in "
            "place.\n";
+  if (!P.Residents.empty())
+    Src << "// Elements of a span's block the loop holds in shared memory; a "
+           "larger\n// block reads the span in place.\n";
+  for (std::size_t R = 0; R < P.Residents.size(); ++R)
+    Src << "#ifndef WEFT_RESIDENT" << R << "\n#define WEFT_RESIDENT" << R << " "
+        << P.Residents[R].Capacity << "\n#endif\n";
   for (std::size_t S = 0; S < P.Slices.size(); ++S)
     Src << "#ifndef WEFT_SLICE" << S << "\n#define WEFT_SLICE" << S << " "
         << P.Slices[S].Capacity << "\n#endif\n";

@@ -5,6 +5,19 @@
 
 namespace weft::ir {
 
+IndexBounds loopBounds(const Stmt &For) {
+  if (std::optional<CountedLoop> C = countedLoop(For))
+    return {C->Index, C->Lower, C->Upper};
+  IndexBounds B;
+  if (For.Children[0] && For.Children[0]->Kind == Stmt::Decl)
+    B.Index = For.Children[0]->Name;
+  return B;
+}
+
+IndexBounds levelBounds(const Level &L) {
+  return {L.IndexName, L.Lower.get(), L.Upper.get(), L.Inclusive};
+}
+
 std::size_t LoopNest::find(const std::string &Name, std::size_t Before) const {
   for (std::size_t I = Before; I-- > 0;)
     if (Around[I].Index == Name)

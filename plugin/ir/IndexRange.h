@@ -24,6 +24,13 @@ struct IndexBounds {
   bool Inclusive = false;
 };
 
+/// A For statement's index and bounds: none known where the loop is not
+/// counted (it hides the loops around of its index), no index where it
+/// declares none.
+IndexBounds loopBounds(const Stmt &For);
+/// A parallel level's.
+IndexBounds levelBounds(const Level &L);
+
 /// Loops, outermost first, and the names that are variables (every index,
 /// and what else may not stand for a value: a local the loops assign).
 struct LoopNest {

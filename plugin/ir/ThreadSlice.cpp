@@ -5,71 +5,13 @@
 #include "ir/AffineForm.h"
 #include "ir/IndexRange.h"
 #include "ir/IrQueries.h"
+#include "ir/KernelText.h"
 
 #include <algorithm>
 #include <cctype>
 #include <map>
 
 namespace weft::ir {
-
-std::optional<std::string> kernelText(const Polynomial &P,
-                                      const std::set<std::string> &Hidden) {
-  if (P.isZero())
-    return std::string("(weft::index_t)0");
-  std::string Text;
-  for (const auto &[Monomial, Coefficient] : P.terms()) {
-    std::string Term;
-    for (const std::string &Symbol : Monomial) {
-      const bool Capture = !Symbol.empty() && Symbol.front() == '$';
-      const std::string Name = Capture ? Symbol.substr(1) : Symbol;
-      const bool Identifier =
-          !Name.empty() && !std::isdigit(static_cast<unsigned char>(Name[0])) &&
-          std::all_of(Name.begin(), Name.end(), [](char C) {
-            return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
-          });
-      if (!Identifier || (!Capture && Hidden.count(Name)))
-        return std::nullopt;
-      Term +=
-          (Term.empty() ? "" : " * ") + std::string("(weft::index_t)") + Name;
-    }
-    const std::int64_t Magnitude = Coefficient < 0 ? -Coefficient : Coefficient;
-    if (Term.empty())
-      Term = "(weft::index_t)" + std::to_string(Magnitude);
-    else if (Magnitude != 1)
-      Term = std::to_string(Magnitude) + " * " + Term;
-    Text += Text.empty() ? (Coefficient < 0 ? "-" : "")
-                         : (Coefficient < 0 ? " - " : " + ");
-    Text += Term;
-  }
-  return "(" + Text + ")";
-}
-
-std::optional<Polynomial> exactQuotient(const Polynomial &P,
-                                        const Polynomial &Divisor) {
-  if (Divisor.terms().size() != 1)
-    return std::nullopt;
-  const auto &[Factors, K] = *Divisor.terms().begin();
-  Polynomial Q;
-  for (const auto &[Monomial, Coefficient] : P.terms()) {
-    if (Coefficient % K != 0)
-      return std::nullopt;
-    Polynomial::Monomial Rest = Monomial;
-    for (const std::string &F : Factors) {
-      auto It = std::find(Rest.begin(), Rest.end(), F);
-      if (It == Rest.end())
-        return std::nullopt;
-      Rest.erase(It);
-    }
-    Polynomial Term = Polynomial::constant(Coefficient / K);
-    for (const std::string &S : Rest)
-      Term = *Term.times(Polynomial::symbol(S));
-    std::optional<Polynomial> Sum = Q.plus(Term);
-    if (!Sum)
-      return std::nullopt;
-    Q = std::move(*Sum);
-  }
-  return Q;
-}
 
 namespace {
 
@@ -133,7 +75,7 @@ private:
     if (S.Kind == Stmt::For) {
       if (S.Children[0])
         visit(*S.Children[0]);
-      Loops.push_back(boundsOf(S));
+      Loops.push_back(loopBounds(S));
       for (const ExprPtr &E : S.Exprs)
         if (E)
           collect(*E);
@@ -163,18 +105,6 @@ private:
     const bool Assignment = E.Kind == Expr::Binary && assigns(E);
     for (std::size_t I = 0; I < E.Operands.size(); ++I)
       collect(*E.Operands[I], Assignment && I == 0);
-  }
-
-  /// A For statement's index and bounds: none known where the loop is not
-  /// counted (it hides the loops around of its index), no index where it
-  /// declares none.
-  static IndexBounds boundsOf(const Stmt &S) {
-    if (std::optional<CountedLoop> C = countedLoop(S))
-      return {C->Index, C->Lower, C->Upper};
-    IndexBounds B;
-    if (S.Children[0] && S.Children[0]->Kind == Stmt::Decl)
-      B.Index = S.Children[0]->Name;
-    return B;
   }
 
   LoopNest loops(const Found &F) const {

@@ -46,17 +46,6 @@ struct ThreadSlice {
 /// mark), so only the iteration's own writes reach its slice.
 std::vector<ThreadSlice> planThreadSlices(const Nest &N);
 
-/// P as kernel text: "$n" stands for capture n, other symbols for locals
-/// of the same name; nullopt where a symbol is neither (an opaque
-/// expression) or names one of Hidden.
-std::optional<std::string> kernelText(const Polynomial &P,
-                                      const std::set<std::string> &Hidden);
-
-/// Q with Q * Divisor == P, where Divisor is a constant or one term;
-/// nullopt where there is none.
-std::optional<Polynomial> exactQuotient(const Polynomial &P,
-                                        const Polynomial &Divisor);
-
 } // namespace weft::ir
 
 #endif

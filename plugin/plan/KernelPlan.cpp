@@ -148,6 +148,27 @@ void planSlices(KernelPlan &P) {
   }
 }
 
+/// The blocks of a matrix a sequential nest may hold (KernelPlan::
+/// Residents): together 32 KiB at most (16 beside staged ranges' 24). A
+/// block of a size known only at run time gets its share, and the loop
+/// takes the span in place where it is larger.
+void planResidents(KernelPlan &P) {
+  const ir::Nest &N = *P.Nest;
+  std::vector<ir::ResidentBlock> Blocks = ir::planResidentBlocks(N);
+  if (Blocks.empty())
+    return;
+  const std::int64_t Budget = (P.Stages.empty() ? 32768 : 16384) /
+                              static_cast<std::int64_t>(Blocks.size());
+  for (ir::ResidentBlock &B : Blocks) {
+    const std::int64_t Share =
+        Budget / std::max(1u, ir::elementBytes(N, N.Params[B.Param]));
+    if (B.FixedElements && *B.FixedElements > Share)
+      continue; // never fits
+    const std::int64_t Capacity = B.FixedElements ? *B.FixedElements : Share;
+    P.Residents.push_back({std::move(B), Capacity});
+  }
+}
+
 /// The bytes of slice S's array: its capacity's WEFT_BLOCK_THREADS times.
 BoundExpr sliceBytes(const KernelPlan &P, const SlicePlan &S) {
   const ir::Nest &N = *P.Nest;
@@ -362,6 +383,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
     P.Outer = OuterWalk::Grid;
 
   planSlices(P);
+  planResidents(P);
   // The tuning space first: the shared arrays' sizes are bounds over it.
   P.Tune = tuningSpace(P);
   if (P.Tiled)
@@ -404,6 +426,14 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
          "WEFT_SLICE" + std::to_string(I) + " * WEFT_BLOCK_THREADS",
          "weft_slice" + std::to_string(I) + "_buffer",
          sliceBytes(P, P.Slices[I])});
+  }
+  for (std::size_t I = 0; I < P.Residents.size(); ++I) {
+    const ir::Param &Param = N.Params[P.Residents[I].Block.Param];
+    P.Shared.push_back({ir::typeName(N, Param.Element, Param.Struct),
+                        "WEFT_RESIDENT" + std::to_string(I),
+                        "weft_resident" + std::to_string(I) + "_buffer",
+                        BoundExpr::literal(P.Residents[I].Capacity *
+                                           ir::elementBytes(N, Param))});
   }
   // The configurations' shared memory, for the runtime to check: each
   // array 16-byte aligned (weft::shared_array), so taking a multiple of 16.

@@ -9,6 +9,7 @@
 #include "contract/Descriptor.h"
 #include "ir/NestIR.h"
 #include "ir/RegisterTile.h"
+#include "ir/ResidentBlock.h"
 #include "ir/ScalarReplacement.h"
 #include "ir/ThreadSlice.h"
 #include "map/Mapping.h"
@@ -75,6 +76,14 @@ struct SlicePlan {
   std::int64_t Budget = 0;         // bytes of a block's shared memory
 };
 
+/// A block of a matrix a sequential nest holds in shared memory for the
+/// whole loop (ir::ResidentBlock): WEFT_RESIDENTn elements at most, the
+/// loop taking the span in place where the block is larger.
+struct ResidentPlan {
+  ir::ResidentBlock Block;
+  std::int64_t Capacity = 0; // WEFT_RESIDENTn's value
+};
+
 /// What a level's threads do after it, before the code that follows.
 enum class Sync { None, Barrier, Warp };
 
@@ -107,12 +116,14 @@ struct KernelPlan {
   std::vector<ir::ReplacedElement> Registers;
   std::optional<RegisterTilePlan> RegisterTile;
   std::vector<SlicePlan> Slices;
+  std::vector<ResidentPlan> Residents;
   /// Whole-block tiles whose level's threads compute WEFT_CM iterations
   /// each (ir::coarsenable): the tuning space offers 1, 2 and 4.
   bool Coarsened = false;
   std::map<const ir::Level *, LevelPlan> Levels;
   /// In declaration order: tiles, then per level its stages and reduction
-  /// scratch, then the outermost reductions' partials, then the slices.
+  /// scratch, then the outermost reductions' partials, then the slices and
+  /// resident blocks.
   std::vector<SharedArray> Shared;
   /// The shared array each outermost reduction combines its block through.
   std::vector<std::string> OuterScratch;

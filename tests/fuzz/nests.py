@@ -307,6 +307,20 @@ class Nest:
             update = "out[%s] * (%s)0.5 + c * (%s)0.25 + a[%s] * (%s)0.125" % (
                 where, T, T, where, T)
             limit = "(%s)%s" % (T, rng.choice(["0.5", "1.5", "1000"]))
+        if D == 2 and rng.random() < 0.35:
+            # Steps that each rework every element of a block of rows and
+            # columns from what the step before left (resident in shared
+            # memory for the loop): no pivot.
+            step = []
+            for d in range(D):
+                step += [ind(d) + l for l in self.header(d, True, extent=False)]
+            rework = ("(out[%s] + t + a[%s]) %% 89" % (where, where)
+                      if T == "int" else
+                      "out[%s] * (%s)0.5 + (%s)t * (%s)0.25 + a[%s] * (%s)0.125"
+                      % (where, T, T, T, where, T))
+            step.append(ind(D) + "out[%s] = %s;" % (where, rework))
+            return [mark, "for (int t = 0; t < %d; ++t) {" % min(self.nk, 9)] + \
+                ["  " + l for l in step] + ["}"]
         step = ["const int piv = (t * 7) %% %d;" % total]
         if rng.random() < 0.6:
             step.append("out[piv] = %s;" % lead)

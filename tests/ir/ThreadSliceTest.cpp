@@ -4,6 +4,7 @@
 // helpers it prints with.
 #include "ir/ThreadSlice.h"
 #include "TestNests.h"
+#include "ir/KernelText.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,281 @@
+// ResidentBlock.cpp: the proof that a sequential nest's accesses to a span
+// all fall in one block of rows and columns, and that block's extent.
+#include "ir/ResidentBlock.h"
+
+#include "ir/AffineForm.h"
+#include "ir/IndexRange.h"
+#include "ir/IrQueries.h"
+#include "ir/KernelText.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace weft::ir {
+namespace {
+
+/// A span element of the nest and the loops around it.
+struct Found {
+  const Expr *Element = nullptr;
+  std::vector<IndexBounds> Loops;
+};
+
+/// A subscript as Row * Stride + Col, Row and Col affine in the indices.
+struct Split {
+  AffineForm Row, Col;
+};
+
+class ResidentSearch {
+public:
+  explicit ResidentSearch(const Nest &N) : N(N) {}
+
+  void run(std::vector<ResidentBlock> &Out) {
+    for (const StmtPtr &S : N.Root.Body)
+      if (S) {
+        declaredNames(*S, Hidden);
+        anyExpression(*S, [&](const Expr &E) {
+          if (assigns(E) && !E.Operands.empty() &&
+              stripCasts(*E.Operands[0]).Kind == Expr::Local)
+            Hidden.insert(stripCasts(*E.Operands[0]).Text);
+          return false;
+        });
+      }
+    for (const StmtPtr &S : N.Root.Body)
+      if (S)
+        visit(*S);
+    std::map<unsigned, std::vector<const Found *>> BySpan;
+    for (const Found &F : Elements)
+      BySpan[F.Element->ParamIndex].push_back(&F);
+    for (auto &[Param, Accesses] : BySpan)
+      if (!Refused.count(Param) && Written.count(Param))
+        resident(Param, Accesses, Out);
+  }
+
+private:
+  void visit(const Stmt &S) {
+    if (S.Kind == Stmt::Decl && S.VarType.IsReference && S.Exprs[0])
+      for (const Expr *R = S.Exprs[0].get(); R;
+           R = R->Kind == Expr::Member ? R->Operands[0].get() : nullptr)
+        if (R->Kind == Expr::SpanElement)
+          Refused.insert(R->ParamIndex);
+    if (S.Kind == Stmt::ParallelFor) {
+      Loops.push_back(levelBounds(*S.Nested));
+      for (const StmtPtr &C : S.Nested->Body)
+        if (C)
+          visit(*C);
+      Loops.pop_back();
+      return;
+    }
+    if (S.Kind == Stmt::For) {
+      if (S.Children[0])
+        visit(*S.Children[0]);
+      Loops.push_back(loopBounds(S));
+      for (const ExprPtr &E : S.Exprs)
+        if (E)
+          collect(*E);
+      if (S.Children[1])
+        visit(*S.Children[1]);
+      Loops.pop_back();
+      return;
+    }
+    for (const ExprPtr &E : S.Exprs)
+      if (E)
+        collect(*E);
+    for (const StmtPtr &C : S.Children)
+      if (C)
+        visit(*C);
+  }
+
+  void collect(const Expr &E, bool Target = false) {
+    if (E.Kind == Expr::SpanElement) {
+      Elements.push_back({&E, Loops});
+      if (Target)
+        Written.insert(E.ParamIndex);
+      // Written other than as an assignment's target: through a call, an
+      // increment, a member.
+      if (E.LValue && !Target)
+        Refused.insert(E.ParamIndex);
+    }
+    if (E.Kind == Expr::Combine)
+      Refused.insert(E.Operands[0]->ParamIndex);
+    const bool Assignment = E.Kind == Expr::Binary && assigns(E);
+    for (std::size_t I = 0; I < E.Operands.size(); ++I)
+      collect(*E.Operands[I], Assignment && I == 0);
+  }
+
+  LoopNest loops(const Found &F) const {
+    return {N, F.Loops,
+            [this](const std::string &Name) { return Hidden.count(Name) > 0; }};
+  }
+
+  /// The monomial of the first coefficient that is not a constant: the
+  /// matrix's row stride (`$N` of `I * N + K`).
+  static std::optional<Polynomial::Monomial>
+  strideOf(const std::vector<AffineForm> &Forms) {
+    for (const AffineForm &F : Forms)
+      for (const auto &[Variable, Coefficient] : F.Coefficients)
+        for (const auto &[Monomial, K] : Coefficient.terms())
+          if (!Monomial.empty())
+            return Monomial;
+    return std::nullopt;
+  }
+
+  /// P = Row * Stride + Col, each term of P whose monomial holds Stride's
+  /// in Row (divided by it), the others in Col.
+  static bool divide(const Polynomial &P, const Polynomial::Monomial &Stride,
+                     Polynomial &Row, Polynomial &Col) {
+    for (const auto &[Monomial, K] : P.terms()) {
+      Polynomial::Monomial Rest = Monomial;
+      bool Holds = true;
+      for (const std::string &F : Stride) {
+        auto It = std::find(Rest.begin(), Rest.end(), F);
+        if (It == Rest.end()) {
+          Holds = false;
+          break;
+        }
+        Rest.erase(It);
+      }
+      Polynomial Term = Polynomial::constant(K);
+      for (const std::string &S : Holds ? Rest : Monomial)
+        Term = *Term.times(Polynomial::symbol(S));
+      Polynomial &Into = Holds ? Row : Col;
+      std::optional<Polynomial> Sum = Into.plus(Term);
+      if (!Sum)
+        return false;
+      Into = std::move(*Sum);
+    }
+    return true;
+  }
+
+  /// F as a row and a column: each coefficient a * Stride + b (a and b
+  /// constants), the offset split as divide() does.
+  static std::optional<Split> split(const AffineForm &F,
+                                    const Polynomial::Monomial &Stride) {
+    Split S;
+    if (!divide(F.Offset, Stride, S.Row.Offset, S.Col.Offset))
+      return std::nullopt;
+    for (const auto &[Variable, Coefficient] : F.Coefficients) {
+      Polynomial Row, Col;
+      if (!divide(Coefficient, Stride, Row, Col) || !Row.isConstant() ||
+          !Col.isConstant())
+        return std::nullopt;
+      if (!Row.isZero())
+        S.Row.Coefficients[Variable] = Row;
+      if (!Col.isZero())
+        S.Col.Coefficients[Variable] = Col;
+    }
+    return S;
+  }
+
+  /// Widens [Lo, Hi] to take [R.first, R.second]; false where a bound
+  /// differs from the other's by more than a constant.
+  static bool hull(std::optional<Polynomial> &Lo, std::optional<Polynomial> &Hi,
+                   const std::pair<Polynomial, Polynomial> &R) {
+    if (!Lo) {
+      Lo = R.first;
+      Hi = R.second;
+      return true;
+    }
+    std::optional<Polynomial> DL = R.first.minus(*Lo);
+    std::optional<Polynomial> DH = R.second.minus(*Hi);
+    std::optional<std::int64_t> L = DL ? DL->constantValue() : std::nullopt;
+    std::optional<std::int64_t> H = DH ? DH->constantValue() : std::nullopt;
+    if (!L || !H)
+      return false;
+    if (*L < 0)
+      Lo = R.first;
+    if (*H > 0)
+      Hi = R.second;
+    return true;
+  }
+
+  void resident(unsigned Param, const std::vector<const Found *> &Accesses,
+                std::vector<ResidentBlock> &Out) {
+    const ir::Param &P = N.Params[Param];
+    if (P.Kind != ParamKind::ReadWriteSpan || P.Struct >= 0)
+      return;
+    std::vector<AffineForm> Forms;
+    for (const Found *F : Accesses) {
+      std::optional<AffineForm> Form = loops(*F).form(*F->Element->Operands[0]);
+      if (!Form)
+        return;
+      Forms.push_back(std::move(*Form));
+    }
+    std::optional<Polynomial::Monomial> Stride = strideOf(Forms);
+    if (!Stride)
+      return; // a vector's elements: L1 holds them as well
+    ResidentBlock B;
+    B.Param = Param;
+    std::optional<Polynomial> RowLo, RowHi, ColLo, ColHi;
+    for (std::size_t I = 0; I < Accesses.size(); ++I) {
+      const Found &F = *Accesses[I];
+      std::optional<Split> S = split(Forms[I], *Stride);
+      if (!S)
+        return;
+      const LoopNest Around = loops(F);
+      std::optional<std::pair<Polynomial, Polynomial>> Rows =
+          Around.range(S->Row, F.Loops.size());
+      std::optional<std::pair<Polynomial, Polynomial>> Cols =
+          Around.range(S->Col, F.Loops.size());
+      if (!Rows || !Cols || !hull(RowLo, RowHi, *Rows) ||
+          !hull(ColLo, ColHi, *Cols))
+        return;
+      std::optional<std::string> Row = formText(S->Row, {});
+      std::optional<std::string> Col = formText(S->Col, {});
+      if (!Row || !Col)
+        return;
+      B.Uses.push_back({F.Element, *Row, *Col});
+      if (F.Element->LValue && B.Description.empty())
+        B.Description = P.Name + "[" +
+                        exprText(N, stripCasts(*F.Element->Operands[0])) + "]";
+    }
+    std::optional<Polynomial> Rows = RowHi->minus(*RowLo);
+    std::optional<Polynomial> Cols = ColHi->minus(*ColLo);
+    if (Rows)
+      Rows = Rows->plus(Polynomial::constant(1));
+    if (Cols)
+      Cols = Cols->plus(Polynomial::constant(1));
+    Polynomial StrideValue = Polynomial::constant(1);
+    for (const std::string &S : *Stride)
+      StrideValue = *StrideValue.times(Polynomial::symbol(S));
+    // Placed before the loop: of captures alone.
+    std::optional<std::string> Texts[] = {
+        kernelText(StrideValue, Hidden), kernelText(*RowLo, Hidden),
+        Rows ? kernelText(*Rows, Hidden) : std::nullopt,
+        kernelText(*ColLo, Hidden),
+        Cols ? kernelText(*Cols, Hidden) : std::nullopt};
+    if (std::any_of(std::begin(Texts), std::end(Texts),
+                    [](const std::optional<std::string> &T) { return !T; }))
+      return;
+    B.Stride = *Texts[0];
+    B.RowLo = *Texts[1];
+    B.Rows = *Texts[2];
+    B.ColLo = *Texts[3];
+    B.Cols = *Texts[4];
+    std::optional<std::int64_t> R = Rows->constantValue();
+    std::optional<std::int64_t> C = Cols->constantValue();
+    if (R && C) {
+      if (*R <= 0 || *C <= 0)
+        return;
+      B.FixedElements = *R * *C;
+    }
+    Out.push_back(std::move(B));
+  }
+
+  const Nest &N;
+  std::set<std::string> Hidden;
+  std::vector<IndexBounds> Loops;
+  std::vector<Found> Elements;
+  std::set<unsigned> Refused, Written;
+};
+
+} // namespace
+
+std::vector<ResidentBlock> planResidentBlocks(const Nest &N) {
+  std::vector<ResidentBlock> Out;
+  if (N.Sequential)
+    ResidentSearch(N).run(Out);
+  return Out;
+}
+
+} // namespace weft::ir
