@@ -145,7 +145,7 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
   HeaderIndex = IV;
   L.IndexName = IV->getName().str();
   L.IndexType = *IT;
-  if (const std::optional<bool> Down = countsDown(F))
+  if (const std::optional<Descent> Down = countsDown(F))
     return descendingHeader(F, *Down, L);
   L.Lower = bound(IV->getInit());
 
@@ -175,7 +175,7 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
     return fail(F->getCond() ? F->getCond()->getBeginLoc() : F->getForLoc(),
                 "the condition of a parallel loop must compare its index "
                 "with an upper bound ('i < n' or 'i <= n'), or, counting "
-                "down by one, with a lower bound ('i >= 0')",
+                "down, with a lower bound ('i >= 0')",
                 Form),
            false;
   L.Upper = bound(Upper);
@@ -216,62 +216,94 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
   return !Failed;
 }
 
-std::optional<bool> Recognizer::countsDown(const ForStmt *F) const {
+std::optional<Recognizer::Descent>
+Recognizer::countsDown(const ForStmt *F) const {
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
-  const auto IsOne = [&](const Expr *E) {
-    std::optional<llvm::APSInt> V = E->getIntegerConstantExpr(Ctx);
-    return V && *V == 1;
-  };
-  bool ByOne = false;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
-    ByOne = U->isDecrementOp() && isIndex(U->getSubExpr());
-  else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
-    ByOne = CA->getOpcode() == BO_SubAssign && isIndex(CA->getLHS()) &&
-            IsOne(CA->getRHS());
-  else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
+  std::optional<llvm::APSInt> By;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if (U->isDecrementOp() && isIndex(U->getSubExpr()))
+      By = llvm::APSInt::get(1);
+  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    if (CA->getOpcode() == BO_SubAssign && isIndex(CA->getLHS()))
+      By = CA->getRHS()->getIntegerConstantExpr(Ctx);
+  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
     const auto *Diff =
         dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
-    ByOne = A->getOpcode() == BO_Assign && isIndex(A->getLHS()) && Diff &&
-            Diff->getOpcode() == BO_Sub && isIndex(Diff->getLHS()) &&
-            IsOne(Diff->getRHS());
+    if (A->getOpcode() == BO_Assign && isIndex(A->getLHS()) && Diff &&
+        Diff->getOpcode() == BO_Sub && isIndex(Diff->getLHS()))
+      By = Diff->getRHS()->getIntegerConstantExpr(Ctx);
   }
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!ByOne || !Cond)
+  if (!By || By->getSExtValue() <= 0 || !Cond)
     return std::nullopt;
+  const std::int64_t Step = By->getSExtValue();
   const BinaryOperatorKind Op = Cond->getOpcode();
   if (isIndex(Cond->getLHS()) && (Op == BO_GE || Op == BO_GT))
-    return Op == BO_GT;
+    return Descent{Op == BO_GT, Step};
   if (isIndex(Cond->getRHS()) && (Op == BO_LE || Op == BO_LT))
-    return Op == BO_LT;
+    return Descent{Op == BO_LT, Step};
   return std::nullopt;
 }
 
-bool Recognizer::descendingHeader(const ForStmt *F, bool Strict, ir::Level &L) {
+bool Recognizer::descendingHeader(const ForStmt *F, Descent D, ir::Level &L) {
   const auto *Cond = cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
   const Expr *Lower = isIndex(Cond->getLHS()) ? Cond->getRHS() : Cond->getLHS();
   const VarDecl *IV = HeaderIndex;
+  const bool Unsigned = IV->getType()->isUnsignedIntegerType();
   // An unsigned index is never below 0: the loop as written never ends.
   std::optional<llvm::APSInt> Least = Lower->getIntegerConstantExpr(Ctx);
-  if (!Strict && IV->getType()->isUnsignedIntegerType() && Least &&
-      Least->isZero())
+  if (!D.Strict && Unsigned && Least && Least->isZero())
     return fail(Cond->getOperatorLoc(),
                 "an unsigned index is never below 0: this loop does not end",
                 "count down with 'i > 0' and use 'i - 1', or count up"),
            false;
+  // Past its bound by more than one, an unsigned index may wrap around to
+  // the top and go on.
+  if (Unsigned && D.Step > 1)
+    return fail(F->getInc()->getBeginLoc(),
+                "an unsigned index counting down by more than one may pass "
+                "below 0 and wrap around",
+                "use a signed index, or count up"),
+           false;
   // Its iterations are independent: the same indices counted up, from
-  // the lower bound to the initial value.
+  // the least the loop reaches to the initial value.
   L.Lower = bound(Lower);
   L.Upper = bound(IV->getInit());
   L.Inclusive = true;
-  L.Step = 1;
+  L.Step = D.Step;
   L.CountsDown = true;
-  if (L.Lower && Strict) {
-    const ir::ScalarKind T = L.Lower->Type;
-    auto Next = make(ir::Expr::Binary, T, "+");
-    Next->Operands.push_back(std::move(L.Lower));
-    Next->Operands.push_back(make(ir::Expr::IntLiteral, T, "1"));
-    L.Lower = std::move(Next);
+  if (!L.Lower || !L.Upper)
+    return !Failed;
+  const ir::ScalarKind T = L.Lower->Type;
+  auto Binary = [&](const char *Op, ir::ExprPtr A, ir::ExprPtr B) {
+    auto E = make(ir::Expr::Binary, T, Op);
+    E->Operands.push_back(std::move(A));
+    E->Operands.push_back(std::move(B));
+    return E;
+  };
+  // The least index the condition allows (one past a strict bound).
+  auto LeastIndex = [&] {
+    ir::ExprPtr E = bound(Lower);
+    return D.Strict
+               ? Binary("+", std::move(E), make(ir::Expr::IntLiteral, T, "1"))
+               : std::move(E);
+  };
+  if (D.Strict)
+    L.Lower = LeastIndex();
+  if (D.Step > 1) {
+    // The last index the loop reaches: lo + ((hi - lo) % c + c) % c, the
+    // index at or above lo that hi steps down to (above hi where hi < lo,
+    // so that the level is empty).
+    const std::string C = literalText(llvm::APSInt::get(D.Step), T);
+    ir::ExprPtr Reach = Binary(
+        "%",
+        Binary("+",
+               Binary("%", Binary("-", bound(IV->getInit()), LeastIndex()),
+                      make(ir::Expr::IntLiteral, T, C)),
+               make(ir::Expr::IntLiteral, T, C)),
+        make(ir::Expr::IntLiteral, T, C));
+    L.Lower = Binary("+", std::move(L.Lower), std::move(Reach));
   }
   Indices.push_back(IV);
   HeaderIndex = nullptr;

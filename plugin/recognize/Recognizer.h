@@ -113,11 +113,18 @@ private:
                                           const std::string &Name);
 
   bool header(ForStmt *F, ir::Level &L);
-  /// F counts its index down by one to a lower bound (`i >= lo`: false,
-  /// `i > lo`: true, the bound strict); nullopt for any other form.
-  std::optional<bool> countsDown(const ForStmt *F) const;
-  /// Such a loop's level: its indices counted up, lo to the initial value.
-  bool descendingHeader(const ForStmt *F, bool Strict, ir::Level &L);
+  /// A loop counting its index down by a positive constant Step to a
+  /// lower bound, Strict where the bound is (`i > lo`).
+  struct Descent {
+    bool Strict = false;
+    std::int64_t Step = 1;
+  };
+  /// F's descent (`--i`, `i -= c`, `i = i - c` with `i >= lo` or
+  /// `i > lo`); nullopt for any other form.
+  std::optional<Descent> countsDown(const ForStmt *F) const;
+  /// Such a loop's level: its indices counted up, from the least the loop
+  /// reaches to the initial value.
+  bool descendingHeader(const ForStmt *F, Descent D, ir::Level &L);
 
   bool rangeHeader(CXXForRangeStmt *RF, ir::Level &L);
 

@@ -177,7 +177,9 @@ class Nest:
             lines.append(self.rng.choice([
                 "for (int %s = n%d - 1; %s >= 0; --%s)" % (i, d, i, i),
                 "for (int %s = n%d - 1; %s > -1; %s--)" % (i, d, i, i),
-                "for (int %s = n%d - 1; 0 <= %s; %s -= 1)" % (i, d, i, i)]))
+                "for (int %s = n%d - 1; 0 <= %s; %s -= 1)" % (i, d, i, i),
+                # By two: every other index, from the last.
+                "for (int %s = n%d - 1; %s >= 0; %s -= 2)" % (i, d, i, i)]))
         else:
             lines.append("for (int %s = 0; %s < n%d; ++%s)" % (i, i, d, i))
         return lines

@@ -2,9 +2,10 @@
 // (`for (int i = n - 1; i >= 0; --i)`): their iterations are independent,
 // so the level is the same indices counted up, from the lower bound to the
 // initial value (inclusive; one more than the bound where it is strict).
-// By one only; an unsigned index compared `>= 0` never ends and is
-// refused, as are rows held as pointers. On the checked simulator against
-// the host.
+// By more than one (`i -= 2`), from the least index the loop reaches. An
+// unsigned index compared `>= 0` never ends and is refused, as is one
+// counting down by more than one (it may wrap past 0), and rows held as
+// pointers. On the checked simulator against the host.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -15,6 +16,7 @@
 // RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
 #include <weft/weft.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -74,6 +76,21 @@ int firstOfMin(std::span<const int> v) {
   return At;
 }
 
+// By two and by three: from the least index the loop reaches (lo plus
+// what is left of hi - lo in steps; past hi where hi < lo) to the first.
+// CHECK: level 0 at {{.*}}: int i in [(0 + ((((($n - 1) - 0) % 2) + 2) % 2)), ($n - 1)] step 2 (written counting down){{$}}
+void everyOther(std::span<float> v, int n) {
+#pragma weft parallel for
+  for (int i = n - 1; i >= 0; i -= 2)
+    v[i] = v[i] * 2.0f + 1.0f;
+}
+// CHECK: level 0 at {{.*}}: int i in [(($lo + 1) + (((($hi - ($lo + 1)) % 3) + 3) % 3)), $hi] step 3 (written counting down){{$}}
+void everyThird(std::span<float> v, int lo, int hi) {
+#pragma weft parallel for
+  for (int i = hi; i > lo; i = i - 3)
+    v[i] += 0.5f;
+}
+
 int main() {
   std::vector<float> V(1000);
   for (int I = 0; I < 1000; ++I)
@@ -91,6 +108,18 @@ int main() {
   for (float F : Out)
     Sum += F;
   std::printf("%.3f %.3f\n", Sum, total(X));
+  for (int N : {0, 1, 2, 7, 64, 1000}) {
+    std::vector<float> W(std::max(N, 12));
+    for (std::size_t I = 0; I < W.size(); ++I)
+      W[I] = static_cast<float>(I % 5);
+    everyOther(W, N);
+    everyThird(W, 2, static_cast<int>(W.size()) - 1);
+    everyThird(W, 5, 3); // none
+    double S = 0;
+    for (std::size_t I = 0; I < W.size(); ++I)
+      S += W[I] * static_cast<double>(I % 7 + 1);
+    std::printf("by steps %d: %.2f\n", N, S);
+  }
   std::vector<int> Ties(2000);
   for (int I = 0; I < 2000; ++I)
     Ties[I] = I % 100 == 37 ? 9 : (I % 100 == 61 ? -3 : I % 5);
@@ -99,7 +128,7 @@ int main() {
 }
 // RUN: FileCheck %s --check-prefix=OUT < %t.sim
 // OUT: 1937 61
-// RAN-COUNT-5: calls on sim, 0 on the host
+// RAN-COUNT-7: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void neverEnds(std::span<float> v, unsigned n) {
@@ -110,10 +139,11 @@ void neverEnds(std::span<float> v, unsigned n) {
     v[i] = 0;
 }
 
-void byTwo(std::span<float> v, int n) {
-  // REFUSED: descending-loops.cpp:[[@LINE+2]]:23: error: the condition of a parallel loop must compare its index with an upper bound ('i < n' or 'i <= n'), or, counting down by one, with a lower bound ('i >= 0')
+void unsignedByTwo(std::span<float> v, unsigned n) {
+  // REFUSED: descending-loops.cpp:[[@LINE+3]]:35: error: an unsigned index counting down by more than one may pass below 0 and wrap around
+  // REFUSED-NEXT: note: use a signed index, or count up
 #pragma weft parallel for
-  for (int i = n - 1; i >= 0; i -= 2)
+  for (unsigned i = n - 1; i > 0; i -= 2)
     v[i] = 0;
 }
 
