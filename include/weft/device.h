@@ -924,21 +924,31 @@ template <int Op, class T> WEFT_DEVICE T warp_allreduce(T V, unsigned Width) {
   return V;
 }
 
+/// A helper that waits at barriers takes its call site in the simulator,
+/// so that the checker names the kernel's line rather than this header's.
+#if defined(WEFT_DIALECT_SIM)
+#define WEFT_CALL_SITE , unsigned Site = __builtin_LINE()
+#define WEFT_AT_CALL_SITE Site
+#else
+#define WEFT_CALL_SITE
+#define WEFT_AT_CALL_SITE
+#endif
+
 /// Every thread of the block gets V combined over the block's N threads,
 /// through shared memory; all threads must call it.
 template <int Op, class T, unsigned N>
 WEFT_DEVICE T block_allreduce(T V, shared_array<T, N> &Scratch,
-                              unsigned Thread) {
+                              unsigned Thread WEFT_CALL_SITE) {
   Scratch[Thread] = V;
-  barrier();
+  barrier(WEFT_AT_CALL_SITE);
   for (unsigned Width = N / 2; Width > 0; Width /= 2) {
     if (Thread < Width)
       Scratch[Thread] =
           combine<Op>(Scratch.ld(Thread), Scratch.ld(Thread + Width));
-    barrier();
+    barrier(WEFT_AT_CALL_SITE);
   }
   const T R = Scratch.ld(0);
-  barrier();
+  barrier(WEFT_AT_CALL_SITE);
   return R;
 }
 
@@ -1165,18 +1175,19 @@ WEFT_DEVICE unsigned linear_thread() {
 /// and each gets its group's result.
 template <int Op, class T, unsigned N>
 WEFT_DEVICE T axis_allreduce(T V, shared_array<T, N> &Scratch, unsigned Lane,
-                             unsigned Stride, unsigned Count) {
+                             unsigned Stride,
+                             unsigned Count WEFT_CALL_SITE) {
   const unsigned Me = linear_thread();
   Scratch[Me] = V;
-  barrier();
+  barrier(WEFT_AT_CALL_SITE);
   for (unsigned Width = Count / 2; Width > 0; Width /= 2) {
     if (Lane < Width)
       Scratch[Me] =
           combine<Op>(Scratch.ld(Me), Scratch.ld(Me + Width * Stride));
-    barrier();
+    barrier(WEFT_AT_CALL_SITE);
   }
   const T R = Scratch.ld(Me - Lane * Stride);
-  barrier();
+  barrier(WEFT_AT_CALL_SITE);
   return R;
 }
 

@@ -215,6 +215,18 @@ TEST(SimChecker, BarrierNotReachedByAllThreads) {
               testing::ExitedWithCode(0), "");
 }
 
+TEST(SimChecker, BarrierDivergenceInAHelperNamesTheKernelsLine) {
+  // A block-wide reduction that half the threads skip: the report names
+  // the kernel's line of the call, not the helper's in device.h.
+  const char *Body = R"(
+  WEFT_SHARED weft::shared_array<int, 64> scratch;
+  if (t < 32)
+    y[t] = weft::block_allreduce<weft::reduce_add>(1, scratch, t);)";
+  EXPECT_EXIT(runAndExit("k_div_helper", Body), testing::ExitedWithCode(3),
+              "barrier divergence .*waits at the barrier on line [0-9]{1,2} "
+              "that thread");
+}
+
 TEST(SimChecker, SharedMemoryRaceBetweenBarriers) {
   const char *Racy = R"(
   WEFT_SHARED weft::shared_array<int, 64> tile;
