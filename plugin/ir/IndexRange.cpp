@@ -3,6 +3,8 @@
 
 #include "ir/IrQueries.h"
 
+#include <set>
+
 namespace weft::ir {
 
 IndexBounds loopBounds(const Stmt &For) {
@@ -76,6 +78,80 @@ LoopNest::indexRange(std::size_t At) const {
   if (!Last)
     return std::nullopt;
   return std::make_pair(std::move(L->first), std::move(*Last));
+}
+
+namespace {
+
+/// Finds Target's statement, the loops around it on Around.
+bool around(const Stmt &S, const Level &Target,
+            std::vector<IndexBounds> &Around) {
+  if (S.Kind == Stmt::ParallelFor) {
+    if (S.Nested.get() == &Target)
+      return true;
+    Around.push_back(levelBounds(*S.Nested));
+    for (const StmtPtr &C : S.Nested->Body)
+      if (C && around(*C, Target, Around))
+        return true;
+    Around.pop_back();
+    return false;
+  }
+  const bool Loop = S.Kind == Stmt::For;
+  if (Loop)
+    Around.push_back(loopBounds(S));
+  for (const StmtPtr &C : S.Children)
+    if (C && around(*C, Target, Around))
+      return true;
+  if (Loop)
+    Around.pop_back();
+  return false;
+}
+
+} // namespace
+
+std::optional<std::int64_t> mostIterations(const Nest &N, const Level &L) {
+  std::vector<IndexBounds> Around;
+  if (&L != &N.Root) {
+    Around.push_back(levelBounds(N.Root));
+    bool Found = false;
+    for (const StmtPtr &S : N.Root.Body)
+      if (S && (Found = around(*S, L, Around)))
+        break;
+    if (!Found)
+      return std::nullopt;
+  }
+  std::set<std::string> Variables;
+  Variables.insert(N.Root.IndexName);
+  for (const StmtPtr &S : N.Root.Body)
+    if (S) {
+      declaredNames(*S, Variables);
+      anyExpression(*S, [&](const Expr &E) {
+        if (assigns(E) && !E.Operands.empty() &&
+            stripCasts(*E.Operands[0]).Kind == Expr::Local)
+          Variables.insert(stripCasts(*E.Operands[0]).Text);
+        return false;
+      });
+    }
+  const LoopNest Loops{N, Around, [&](const std::string &Name) {
+                         return Variables.count(Name) > 0;
+                       }};
+  std::optional<AffineForm> Lower = Loops.form(*L.Lower);
+  std::optional<AffineForm> Upper = Loops.form(*L.Upper);
+  if (!Lower || !Upper)
+    return std::nullopt;
+  std::optional<std::pair<Polynomial, Polynomial>> Lo =
+      Loops.range(*Lower, Around.size());
+  std::optional<std::pair<Polynomial, Polynomial>> Hi =
+      Loops.range(*Upper, Around.size());
+  if (!Lo || !Hi)
+    return std::nullopt;
+  // The greatest upper bound less the least lower bound: at least as many
+  // as any iteration of the loops around gives.
+  std::optional<Polynomial> Span = Hi->second.minus(Lo->first);
+  std::optional<std::int64_t> V = Span ? Span->constantValue() : std::nullopt;
+  if (!V)
+    return std::nullopt;
+  const std::int64_t Count = *V + (L.Inclusive ? 1 : 0);
+  return Count <= 0 ? 0 : (Count + L.Step - 1) / L.Step;
 }
 
 } // namespace weft::ir

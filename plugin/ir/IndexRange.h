@@ -52,6 +52,12 @@ struct LoopNest {
   std::optional<AffineForm> form(const Expr &E) const;
 };
 
+/// The most iterations level L has wherever it runs, where the ranges of
+/// its bounds over the loops around it (sequential loops and levels) set a
+/// constant one (a sequential nest's `for (j = i; j < off + 32; ++j)`:
+/// 32); nullopt otherwise.
+std::optional<std::int64_t> mostIterations(const Nest &N, const Level &L);
+
 } // namespace weft::ir
 
 #endif

@@ -3,6 +3,8 @@
 // scored with the soft ones, and the best few are kept.
 #include "map/Mapping.h"
 
+#include "ir/IndexRange.h"
+
 #include "ir/HostBound.h"
 #include "ir/IrQueries.h"
 #include "ir/RegisterTile.h"
@@ -122,6 +124,9 @@ private:
       if (A.Combined)
         ShallowestCombine = std::min(ShallowestCombine, A.Depth);
     std::map<std::string, unsigned> IndexDepth;
+    // Per depth and index (sibling levels of one name say it once), the
+    // most iterations their bounds allow.
+    std::map<std::pair<unsigned, std::string>, std::int64_t> Bounded;
     for (const ir::Level *L : ir::levels(N)) {
       if (Depths.size() <= L->Depth)
         Depths.resize(L->Depth + 1);
@@ -135,6 +140,12 @@ private:
       if (Lo && Hi) {
         const std::int64_t Span = *Hi - *Lo + (L->Inclusive ? 1 : 0);
         Extent = std::max<std::int64_t>(0, (Span + L->Step - 1) / L->Step);
+      } else if (std::optional<std::int64_t> Most = ir::mostIterations(N, *L)) {
+        // Bounds that move with the loops around, a constant apart at most
+        // (a sequential nest's `for (j = i; j < off + 32; ++j)`).
+        Extent = *Most;
+        std::int64_t &Said = Bounded[{L->Depth, L->IndexName}];
+        Said = std::max(Said, *Most);
       } else {
         // Sibling levels of one name (a sequential loop's) say it once.
         std::string Assumed = "the extent of level " +
@@ -162,6 +173,11 @@ private:
                                         ir::spelling(R.Op) + ": " +
                                         N.Params[R.ParamIndex].Name + ")");
     }
+    for (const auto &[Level, Most] : Bounded)
+      Result.Assumptions.push_back(
+          "the extent of level " + std::to_string(Level.first) + " (" +
+          Level.second + ") is at most " + std::to_string(Most) +
+          " (its bounds over the loops around)");
     double F = 1;
     for (DepthInfo &D : Depths) {
       F *= static_cast<double>(std::max<std::int64_t>(D.Extent, 1));

@@ -5,6 +5,7 @@
 // and the affine forms' kernel text it prints the rows and columns with.
 #include "ir/ResidentBlock.h"
 #include "TestNests.h"
+#include "ir/IndexRange.h"
 #include "ir/KernelText.h"
 
 #include <gtest/gtest.h>
@@ -108,6 +109,21 @@ TEST(ResidentBlock, NeitherForASpanOnlyReadNorOutsideSequentialNests) {
   ir::Nest N = steps(ir::ParamKind::ReadWriteSpan);
   N.Sequential = false;
   EXPECT_TRUE(ir::planResidentBlocks(N).empty());
+}
+
+TEST(ResidentBlock, MostIterationsOfALevelOverTheLoopsAround) {
+  // j from i (i in [r0, r0 + 4)) to r0 + 8: at most 8, whatever r0 is.
+  ir::Nest N = steps(ir::ParamKind::ReadWriteSpan);
+  ir::Level &J = *N.Root.Body[0]->Children[1]->Nested;
+  J.Lower = local("i");
+  EXPECT_EQ(ir::mostIterations(N, J), 8);
+  J.Inclusive = true;
+  EXPECT_EQ(ir::mostIterations(N, J), 9);
+  J.Step = 2;
+  EXPECT_EQ(ir::mostIterations(N, J), 5);
+  // To n: no constant.
+  J.Upper = param(1);
+  EXPECT_EQ(ir::mostIterations(N, J), std::nullopt);
 }
 
 TEST(ResidentBlock, FormText) {

@@ -34,7 +34,10 @@ constexpr int BlockSize = 32;
 
 // lud's diagonal block, factored on the device: each row's and column's
 // reads of what the rows and columns before wrote.
-// CHECK: resident-blocks.cpp:[[@LINE+3]]:3: remark: weft: sequential loop: {{.*}}; A[((I * $N) + J)] and the others of the block of rows and columns the loop reaches held in shared memory for the loop (1024 elements);
+// Its marked loops run at most 32 iterations (their bounds over the
+// sequential loop's): one warp, not a block of 1024 idle at each barrier.
+// CHECK: resident-blocks.cpp:[[@LINE+4]]:3: remark: weft: sequential loop: {{.*}}; A[((I * $N) + J)] and the others of the block of rows and columns the loop reaches held in shared memory for the loop (1024 elements); the extent of level 1 (J) is at most 32 (its bounds over the loops around);
+// CHECK: resident-blocks.cpp:[[@LINE+5]]:5: remark: weft: level 1 (J): dim x, block 32, Span(all);
 void factorDiagonal(std::span<float> A, int N, int Offset) {
 #pragma weft sequential for
   for (int I = Offset; I < Offset + BlockSize; ++I) {
