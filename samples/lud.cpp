@@ -1,8 +1,8 @@
 // lud: LU decomposition without pivoting, blocked as Rodinia's OpenMP lud
-// is: per step, the diagonal block on the host, the perimeter (the block
-// row's U and the block column's L) and the trailing matrix's update, the
-// last two marked. The matrix stays on the device in a region; each step's
-// diagonal block goes to the host and back (a 32 x 32 weft::submatrix).
+// is: per step, the diagonal block, the perimeter (the block row's U and the
+// block column's L) and the trailing matrix's update, each marked. The matrix
+// stays on the device in a region, so the steps' launches queue one after
+// another with no host work between them.
 #include "Harness.h"
 
 #include <span>
@@ -14,9 +14,12 @@ namespace {
 constexpr int BlockSize = 32;
 
 // The diagonal block at (Offset, Offset), factored in place, as Rodinia
-// does it: a row of U, then a column of L, BlockSize times.
+// does it: a row of U, then a column of L, BlockSize times, in order on
+// the device, one block of threads sharing each row's and column's loop.
 void factorDiagonal(std::span<float> A, int N, int Offset) {
+#pragma weft sequential for
   for (int I = Offset; I < Offset + BlockSize; ++I) {
+#pragma weft parallel for
     for (int J = I; J < Offset + BlockSize; ++J) {
       float Sum = 0;
       for (int K = Offset; K < I; ++K)
@@ -24,6 +27,7 @@ void factorDiagonal(std::span<float> A, int N, int Offset) {
       A[I * N + J] -= Sum;
     }
     float Inverse = 1.0f / A[I * N + I];
+#pragma weft parallel for
     for (int J = I + 1; J < Offset + BlockSize; ++J) {
       float Sum = 0;
       for (int K = Offset; K < I; ++K)
@@ -76,10 +80,7 @@ void decompose(std::vector<float> &Matrix, int N) {
   std::span<float> A(Matrix);
   weft::region OnDevice(A);
   for (int Offset = 0; Offset < N; Offset += BlockSize) {
-    auto Diagonal = weft::submatrix(A, N, Offset, Offset, BlockSize, BlockSize);
-    OnDevice.update_host(Diagonal);
     factorDiagonal(A, N, Offset);
-    OnDevice.update_device(Diagonal);
     if (Offset + BlockSize < N) {
       perimeter(A, N, Offset);
       updateTrailing(A, N, Offset);
