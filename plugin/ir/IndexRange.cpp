@@ -2,6 +2,7 @@
 #include "ir/IndexRange.h"
 
 #include "ir/IrQueries.h"
+#include "ir/SpanUses.h"
 
 #include <set>
 
@@ -119,18 +120,8 @@ std::optional<std::int64_t> mostIterations(const Nest &N, const Level &L) {
     if (!Found)
       return std::nullopt;
   }
-  std::set<std::string> Variables;
+  std::set<std::string> Variables = localsOf(N.Root.Body);
   Variables.insert(N.Root.IndexName);
-  for (const StmtPtr &S : N.Root.Body)
-    if (S) {
-      declaredNames(*S, Variables);
-      anyExpression(*S, [&](const Expr &E) {
-        if (assigns(E) && !E.Operands.empty() &&
-            stripCasts(*E.Operands[0]).Kind == Expr::Local)
-          Variables.insert(stripCasts(*E.Operands[0]).Text);
-        return false;
-      });
-    }
   const LoopNest Loops{N, Around, [&](const std::string &Name) {
                          return Variables.count(Name) > 0;
                        }};

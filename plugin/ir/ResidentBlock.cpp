@@ -6,6 +6,7 @@
 #include "ir/IndexRange.h"
 #include "ir/IrQueries.h"
 #include "ir/KernelText.h"
+#include "ir/SpanUses.h"
 
 #include <algorithm>
 #include <map>
@@ -13,12 +14,6 @@
 
 namespace weft::ir {
 namespace {
-
-/// A span element of the nest and the loops around it.
-struct Found {
-  const Expr *Element = nullptr;
-  std::vector<IndexBounds> Loops;
-};
 
 /// A subscript as Row * Stride + Col, Row and Col affine in the indices.
 struct Split {
@@ -30,80 +25,18 @@ public:
   explicit ResidentSearch(const Nest &N) : N(N) {}
 
   void run(std::vector<ResidentBlock> &Out) {
-    for (const StmtPtr &S : N.Root.Body)
-      if (S) {
-        declaredNames(*S, Hidden);
-        anyExpression(*S, [&](const Expr &E) {
-          if (assigns(E) && !E.Operands.empty() &&
-              stripCasts(*E.Operands[0]).Kind == Expr::Local)
-            Hidden.insert(stripCasts(*E.Operands[0]).Text);
-          return false;
-        });
-      }
-    for (const StmtPtr &S : N.Root.Body)
-      if (S)
-        visit(*S);
-    std::map<unsigned, std::vector<const Found *>> BySpan;
-    for (const Found &F : Elements)
-      BySpan[F.Element->ParamIndex].push_back(&F);
+    Hidden = localsOf(N.Root.Body);
+    Uses = spanUses(N.Root.Body, /*EnterLevels=*/true);
+    std::map<unsigned, std::vector<const SpanUse *>> BySpan;
+    for (const SpanUse &U : Uses.Uses)
+      BySpan[U.Element->ParamIndex].push_back(&U);
     for (auto &[Param, Accesses] : BySpan)
-      if (!Refused.count(Param) && Written.count(Param))
+      if (!Uses.Refused.count(Param) && Uses.Written.count(Param))
         resident(Param, Accesses, Out);
   }
 
 private:
-  void visit(const Stmt &S) {
-    if (S.Kind == Stmt::Decl && S.VarType.IsReference && S.Exprs[0])
-      for (const Expr *R = S.Exprs[0].get(); R;
-           R = R->Kind == Expr::Member ? R->Operands[0].get() : nullptr)
-        if (R->Kind == Expr::SpanElement)
-          Refused.insert(R->ParamIndex);
-    if (S.Kind == Stmt::ParallelFor) {
-      Loops.push_back(levelBounds(*S.Nested));
-      for (const StmtPtr &C : S.Nested->Body)
-        if (C)
-          visit(*C);
-      Loops.pop_back();
-      return;
-    }
-    if (S.Kind == Stmt::For) {
-      if (S.Children[0])
-        visit(*S.Children[0]);
-      Loops.push_back(loopBounds(S));
-      for (const ExprPtr &E : S.Exprs)
-        if (E)
-          collect(*E);
-      if (S.Children[1])
-        visit(*S.Children[1]);
-      Loops.pop_back();
-      return;
-    }
-    for (const ExprPtr &E : S.Exprs)
-      if (E)
-        collect(*E);
-    for (const StmtPtr &C : S.Children)
-      if (C)
-        visit(*C);
-  }
-
-  void collect(const Expr &E, bool Target = false) {
-    if (E.Kind == Expr::SpanElement) {
-      Elements.push_back({&E, Loops});
-      if (Target)
-        Written.insert(E.ParamIndex);
-      // Written other than as an assignment's target: through a call, an
-      // increment, a member.
-      if (E.LValue && !Target)
-        Refused.insert(E.ParamIndex);
-    }
-    if (E.Kind == Expr::Combine)
-      Refused.insert(E.Operands[0]->ParamIndex);
-    const bool Assignment = E.Kind == Expr::Binary && assigns(E);
-    for (std::size_t I = 0; I < E.Operands.size(); ++I)
-      collect(*E.Operands[I], Assignment && I == 0);
-  }
-
-  LoopNest loops(const Found &F) const {
+  LoopNest loops(const SpanUse &F) const {
     return {N, F.Loops,
             [this](const std::string &Name) { return Hidden.count(Name) > 0; }};
   }
@@ -189,13 +122,13 @@ private:
     return true;
   }
 
-  void resident(unsigned Param, const std::vector<const Found *> &Accesses,
+  void resident(unsigned Param, const std::vector<const SpanUse *> &Accesses,
                 std::vector<ResidentBlock> &Out) {
     const ir::Param &P = N.Params[Param];
     if (P.Kind != ParamKind::ReadWriteSpan || P.Struct >= 0)
       return;
     std::vector<AffineForm> Forms;
-    for (const Found *F : Accesses) {
+    for (const SpanUse *F : Accesses) {
       std::optional<AffineForm> Form = loops(*F).form(*F->Element->Operands[0]);
       if (!Form)
         return;
@@ -208,7 +141,7 @@ private:
     B.Param = Param;
     std::optional<Polynomial> RowLo, RowHi, ColLo, ColHi;
     for (std::size_t I = 0; I < Accesses.size(); ++I) {
-      const Found &F = *Accesses[I];
+      const SpanUse &F = *Accesses[I];
       std::optional<Split> S = split(Forms[I], *Stride);
       if (!S)
         return;
@@ -264,9 +197,7 @@ private:
 
   const Nest &N;
   std::set<std::string> Hidden;
-  std::vector<IndexBounds> Loops;
-  std::vector<Found> Elements;
-  std::set<unsigned> Refused, Written;
+  SpanUses Uses;
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "ir/IndexRange.h"
 #include "ir/IrQueries.h"
 #include "ir/KernelText.h"
+#include "ir/SpanUses.h"
 
 #include <algorithm>
 #include <cctype>
@@ -15,13 +16,6 @@ namespace weft::ir {
 
 namespace {
 
-/// A span element of the level's body and the loops around it.
-struct Found {
-  const Expr *Element = nullptr;
-  std::vector<IndexBounds> Loops; // the loops around, outermost first
-  bool Written = false;
-};
-
 class SliceSearch {
 public:
   SliceSearch(const Nest &N, const Level &L) : N(N), L(L) {}
@@ -29,85 +23,31 @@ public:
   void run(std::vector<ThreadSlice> &Out) {
     for (const StmtPtr &S : L.Body)
       if (S)
-        names(*S);
-    Hidden = Assigned;
-    Hidden.insert(Declared.begin(), Declared.end());
-    for (const StmtPtr &S : L.Body)
-      if (S)
-        visit(*S);
-    std::map<unsigned, std::vector<const Found *>> BySpan;
-    for (const Found &F : Elements)
-      BySpan[F.Element->ParamIndex].push_back(&F);
+        plainDecls(*S);
+    Hidden = localsOf(L.Body);
+    Uses = spanUses(L.Body, /*EnterLevels=*/false);
+    std::map<unsigned, std::vector<const SpanUse *>> BySpan;
+    for (const SpanUse &U : Uses.Uses)
+      BySpan[U.Element->ParamIndex].push_back(&U);
     for (auto &[Param, Accesses] : BySpan)
-      if (!Refused.count(Param))
+      if (!Uses.Refused.count(Param))
         slice(Param, Accesses, Out);
   }
 
 private:
-  /// Declared and assigned locals; names declared other than as a counted
-  /// loop's index.
-  void names(const Stmt &S) {
-    if (S.Kind == Stmt::Decl) {
-      Declared.insert(S.Name);
-      if (!LoopIndexDecls.count(&S))
-        PlainDecls.insert(S.Name);
-    }
-    if (S.Kind == Stmt::For && S.Children[0])
-      if (countedLoop(S))
-        LoopIndexDecls.insert(S.Children[0].get());
-    anyExpression(S, [&](const Expr &E) {
-      if (assigns(E) && !E.Operands.empty() &&
-          stripCasts(*E.Operands[0]).Kind == Expr::Local)
-        Assigned.insert(stripCasts(*E.Operands[0]).Text);
-      return false;
-    });
+  /// The names declared other than as a counted loop's index: no slice
+  /// follows them.
+  void plainDecls(const Stmt &S) {
+    if (S.Kind == Stmt::Decl && !LoopIndexDecls.count(&S))
+      PlainDecls.insert(S.Name);
+    if (S.Kind == Stmt::For && S.Children[0] && countedLoop(S))
+      LoopIndexDecls.insert(S.Children[0].get());
     for (const StmtPtr &C : S.Children)
       if (C)
-        names(*C);
+        plainDecls(*C);
   }
 
-  void visit(const Stmt &S) {
-    if (S.Kind == Stmt::Decl && S.VarType.IsReference && S.Exprs[0])
-      for (const Expr *R = S.Exprs[0].get(); R;
-           R = R->Kind == Expr::Member ? R->Operands[0].get() : nullptr)
-        if (R->Kind == Expr::SpanElement)
-          Refused.insert(R->ParamIndex);
-    if (S.Kind == Stmt::For) {
-      if (S.Children[0])
-        visit(*S.Children[0]);
-      Loops.push_back(loopBounds(S));
-      for (const ExprPtr &E : S.Exprs)
-        if (E)
-          collect(*E);
-      if (S.Children[1])
-        visit(*S.Children[1]);
-      Loops.pop_back();
-      return;
-    }
-    for (const ExprPtr &E : S.Exprs)
-      if (E)
-        collect(*E);
-    for (const StmtPtr &C : S.Children)
-      if (C)
-        visit(*C);
-  }
-
-  void collect(const Expr &E, bool Target = false) {
-    if (E.Kind == Expr::SpanElement) {
-      Elements.push_back({&E, Loops, Target});
-      // Written other than as an assignment's target: through a call, an
-      // increment, a member.
-      if (E.LValue && !Target)
-        Refused.insert(E.ParamIndex);
-    }
-    if (E.Kind == Expr::Combine)
-      Refused.insert(E.Operands[0]->ParamIndex);
-    const bool Assignment = E.Kind == Expr::Binary && assigns(E);
-    for (std::size_t I = 0; I < E.Operands.size(); ++I)
-      collect(*E.Operands[I], Assignment && I == 0);
-  }
-
-  LoopNest loops(const Found &F) const {
+  LoopNest loops(const SpanUse &F) const {
     return {N, F.Loops,
             [this](const std::string &Name) { return Hidden.count(Name) > 0; }};
   }
@@ -117,7 +57,7 @@ private:
     Polynomial ThreadStride, Stride, Shift;
     std::string Variable;
   };
-  std::optional<Shape> shape(const Found &F) const {
+  std::optional<Shape> shape(const SpanUse &F) const {
     AffineScope Scope;
     Scope.IsVariable = [&](const std::string &Name) {
       return Name == L.IndexName || Hidden.count(Name) > 0;
@@ -142,14 +82,14 @@ private:
     return S;
   }
 
-  void slice(unsigned Param, const std::vector<const Found *> &Accesses,
+  void slice(unsigned Param, const std::vector<const SpanUse *> &Accesses,
              std::vector<ThreadSlice> &Out) {
     const ir::Param &P = N.Params[Param];
     if (P.Kind != ParamKind::ReadWriteSpan || P.Struct >= 0)
       return;
     std::vector<std::optional<Shape>> Shapes;
     const Shape *Family = nullptr;
-    for (const Found *F : Accesses)
+    for (const SpanUse *F : Accesses)
       Shapes.push_back(shape(*F));
     for (std::size_t I = 0; I < Accesses.size() && !Family; ++I)
       if (Accesses[I]->Written && Shapes[I])
@@ -166,7 +106,7 @@ private:
     bool Read = false, Reused = false;
     std::set<std::pair<std::string, std::string>> Distinct;
     for (std::size_t I = 0; I < Accesses.size(); ++I) {
-      const Found &F = *Accesses[I];
+      const SpanUse &F = *Accesses[I];
       const bool Member = Shapes[I] &&
                           Shapes[I]->ThreadStride == Family->ThreadStride &&
                           Shapes[I]->Stride == Family->Stride;
@@ -242,11 +182,9 @@ private:
 
   const Nest &N;
   const Level &L;
-  std::set<std::string> Declared, Assigned, PlainDecls, Hidden;
+  std::set<std::string> PlainDecls, Hidden;
   std::set<const Stmt *> LoopIndexDecls;
-  std::vector<IndexBounds> Loops;
-  std::vector<Found> Elements;
-  std::set<unsigned> Refused;
+  SpanUses Uses;
 };
 
 bool innermost(const Level &L) {
