@@ -189,20 +189,7 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
   }
 
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
-  std::optional<llvm::APSInt> Step;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
-    if (U->isIncrementOp() && isIndex(U->getSubExpr()))
-      Step = llvm::APSInt::get(1);
-  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-    if (CA->getOpcode() == BO_AddAssign && isIndex(CA->getLHS()))
-      Step = CA->getRHS()->getIntegerConstantExpr(Ctx);
-  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
-    const auto *Sum =
-        dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
-    if (A->getOpcode() == BO_Assign && isIndex(A->getLHS()) && Sum &&
-        Sum->getOpcode() == BO_Add && isIndex(Sum->getLHS()))
-      Step = Sum->getRHS()->getIntegerConstantExpr(Ctx);
-  }
+  const std::optional<llvm::APSInt> Step = stepOf(F, /*Down=*/false);
   if (!Step || Step->getSExtValue() <= 0 ||
       (Cond->getOpcode() == BO_NE && Step->getSExtValue() != 1))
     return fail(Inc ? Inc->getBeginLoc() : F->getForLoc(),
@@ -216,23 +203,31 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
   return !Failed;
 }
 
+std::optional<llvm::APSInt> Recognizer::stepOf(const ForStmt *F,
+                                               bool Down) const {
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  const BinaryOperatorKind Compound = Down ? BO_SubAssign : BO_AddAssign;
+  const BinaryOperatorKind Plain = Down ? BO_Sub : BO_Add;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if ((Down ? U->isDecrementOp() : U->isIncrementOp()) &&
+        isIndex(U->getSubExpr()))
+      return llvm::APSInt::get(1);
+  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    if (CA->getOpcode() == Compound && isIndex(CA->getLHS()))
+      return CA->getRHS()->getIntegerConstantExpr(Ctx);
+  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    const auto *By =
+        dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+    if (A->getOpcode() == BO_Assign && isIndex(A->getLHS()) && By &&
+        By->getOpcode() == Plain && isIndex(By->getLHS()))
+      return By->getRHS()->getIntegerConstantExpr(Ctx);
+  }
+  return std::nullopt;
+}
+
 std::optional<Recognizer::Descent>
 Recognizer::countsDown(const ForStmt *F) const {
-  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
-  std::optional<llvm::APSInt> By;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
-    if (U->isDecrementOp() && isIndex(U->getSubExpr()))
-      By = llvm::APSInt::get(1);
-  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-    if (CA->getOpcode() == BO_SubAssign && isIndex(CA->getLHS()))
-      By = CA->getRHS()->getIntegerConstantExpr(Ctx);
-  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
-    const auto *Diff =
-        dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
-    if (A->getOpcode() == BO_Assign && isIndex(A->getLHS()) && Diff &&
-        Diff->getOpcode() == BO_Sub && isIndex(Diff->getLHS()))
-      By = Diff->getRHS()->getIntegerConstantExpr(Ctx);
-  }
+  const std::optional<llvm::APSInt> By = stepOf(F, /*Down=*/true);
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!By || By->getSExtValue() <= 0 || !Cond)

@@ -113,6 +113,9 @@ private:
                                           const std::string &Name);
 
   bool header(ForStmt *F, ir::Level &L);
+  /// The constant F's increment steps its index by, forward (`++i`,
+  /// `i += c`, `i = i + c`) or, where Down, back; nullopt for another form.
+  std::optional<llvm::APSInt> stepOf(const ForStmt *F, bool Down) const;
   /// A loop counting its index down by a positive constant Step to a
   /// lower bound, Strict where the bound is (`i > lo`).
   struct Descent {
