@@ -1,6 +1,6 @@
 #!/bin/bash
 # weft's lud (samples/lud.cpp, and the same with its diagonal block on the
-# device) against hand-tuned blocked CUDA kernels
+# host) against hand-tuned blocked CUDA kernels
 # (benchmarks/lud/hand-tuned.cu), side by side in one run (benchmarks/lud/
 # main.cpp). Needs an NVIDIA GPU to measure the hand-tuned side; elsewhere
 # it reports SKIPPED after compiling those kernels with NVRTC.
