@@ -154,7 +154,20 @@ void planSlices(KernelPlan &P) {
 /// takes the span in place where it is larger.
 void planResidents(KernelPlan &P) {
   const ir::Nest &N = *P.Nest;
+  // Tiles would load the span's elements from global memory, a register
+  // would hold one of them: each beside the block's copy.
+  if (P.Tiled || P.Coarsened || P.Outer == OuterWalk::RegisterTiles)
+    return;
   std::vector<ir::ResidentBlock> Blocks = ir::planResidentBlocks(N);
+  Blocks.erase(std::remove_if(Blocks.begin(), Blocks.end(),
+                              [&](const ir::ResidentBlock &B) {
+                                return std::any_of(
+                                    P.Registers.begin(), P.Registers.end(),
+                                    [&](const ir::ReplacedElement &R) {
+                                      return R.Param == B.Param;
+                                    });
+                              }),
+               Blocks.end());
   if (Blocks.empty())
     return;
   const std::int64_t Budget = (P.Stages.empty() ? 32768 : 16384) /

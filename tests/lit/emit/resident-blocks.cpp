@@ -107,6 +107,22 @@ void readOnly(std::span<const float> A, std::span<float> Out, int N) {
   }
 }
 
+// An element a register holds along its loop stays out of the block (the
+// register's value, not the block's, is the element's until the loop ends).
+// CHECK: resident-blocks.cpp:[[@LINE+6]]:3: remark: weft: sequential loop:
+// CHECK-NOT: held in shared memory for the loop
+// CHECK: resident-blocks.cpp:[[@LINE+6]]:5: remark: weft: level 1 (C): {{.*}}; T[((S * $W) + C)] kept in a register along its loop
+void accumulate(std::span<float> T, std::span<const float> Src, int W,
+                int Cols) {
+#pragma weft sequential for
+  for (int S = 0; S < 3; ++S) {
+#pragma weft parallel for
+    for (int C = 0; C < Cols; ++C)
+      for (int K = 0; K < 4; ++K)
+        T[S * W + C] += Src[K * Cols + C] * 0.5f;
+  }
+}
+
 static double checksum(const std::vector<float> &V) {
   double S = 0;
   for (std::size_t I = 0; I < V.size(); ++I)
@@ -136,6 +152,13 @@ int main() {
     }
     relax(T, Src, W, R0, Rows, Cols, 3);
     std::printf("relax %d x %d: %.4f\n", Rows, Cols, checksum(T));
+  }
+  for (int Cols : {1, 30}) {
+    std::vector<float> T(4 * (Cols + 2), 1.0f), Src(4 * Cols);
+    for (std::size_t I = 0; I < Src.size(); ++I)
+      Src[I] = static_cast<float>(I % 6) * 0.25f;
+    accumulate(T, Src, Cols + 2, Cols);
+    std::printf("accumulate %d: %.4f\n", Cols, checksum(T));
   }
   for (int N : {3, 40}) {
     std::vector<float> A(N * N), Out(N, 1.0f);
