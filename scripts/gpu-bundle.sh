@@ -4,7 +4,8 @@
 # the runtime library, the end-to-end programs, the programs the lit tests
 # built with the simulator's outputs, the samples (with and without the
 # plugin), and the GPU benchmarks (built here): launch overhead,
-# concurrency, lud against hand-tuned kernels, and the nested loops with
+# concurrency, lud against hand-tuned kernels, nw's two ways of launching
+# its wavefront, and the nested loops with
 # the runtimes of their OpenMP and OpenACC peers packed (about 45 MB).
 # Usage: scripts/gpu-bundle.sh BUILD_DIR [DEST] (default DEST: gpu-bundle)
 set -euo pipefail
@@ -34,11 +35,12 @@ for source in samples/*.cpp; do
   cp -a "$build/samples/$name".{plain,weft,remarks} "$dest/samples/"
 done
 # The GPU benchmarks, built here (they need clang and the plugin).
-for bench in launch-overhead concurrency nested lud tuning; do
+for bench in launch-overhead concurrency nested lud nw tuning; do
   benchmarks/$bench.sh "$build" --build-only
 done
 cp -a "$build/benchmarks/launch-overhead" "$build/benchmarks/launch-overhead-kernels" \
-  "$build/benchmarks/concurrency" "$build/benchmarks/lud" "$build/benchmarks/tuning" \
+  "$build/benchmarks/concurrency" "$build/benchmarks/lud" "$build/benchmarks/nw" \
+  "$build/benchmarks/tuning" \
   "$dest/benchmarks/"
 nested=$build/benchmarks/nested
 mkdir -p "$dest/benchmarks/nested"

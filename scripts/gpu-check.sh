@@ -114,6 +114,9 @@ else
   part benchmarks "$ncu" --metrics gpu__time_duration.sum \
     --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048 || status=1
 fi
+echo "== nw: a launch an anti-diagonal (the sample) against one sequential launch"
+echo "   (one block, a barrier a diagonal): which the sample should take"
+part benchmarks benchmarks/nw.sh "$build" --run-only || status=1
 echo "== lud with its perimeter's thread slices off (WEFT_STAGING=0: each column's"
 echo "   and row's chain of reads after writes through L2, as before the slices;"
 echo "   the trailing update's register tiles do not read the macro)"

@@ -69,8 +69,9 @@ int main(int Argc, char **Argv) {
   std::printf("backend %s, %d x %d, %d calls each; cumulative times\n",
               weft::backendName(), N, N, Calls);
   {
-    weft::region Data(std::span<const float>(A), std::span<const float>(B),
-                      std::span<float>(C));
+    // Braces: with parentheses this declared a function, and no region.
+    weft::region Data{std::span<const float>(A), std::span<const float>(B),
+                      std::span<float>(C)};
     run("product", Calls, [&] { product(A, B, C, N); });
     run("smooth", Calls, [&] { smooth(A, C, N); });
   }
