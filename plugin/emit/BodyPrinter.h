@@ -158,6 +158,14 @@ private:
   std::string product(const std::vector<const ir::Expr *> &Factors,
                       const std::string &Value);
 
+  /// `if (Condition) {` the statements Before, the body Print prints with
+  /// Flag set, the statements After `} else {` the body as written `}`:
+  /// a body whose copy for the fast case reads shared memory.
+  void eitherWay(int Indent, const std::string &Condition,
+                 const std::vector<std::string> &Before,
+                 const std::vector<std::string> &After, bool &Flag,
+                 const std::function<void(int)> &Print);
+
   // ---- Thread slices (ThreadSlices.cpp) ------------------------------------
 
   /// Level L's body, where slices were planned for it: each thread loads

@@ -28,21 +28,15 @@ void BodyPrinter::residentBody(int Indent,
     Fits += " && " + Name + ".fits()";
   }
   // The same choice in every thread: of captures alone.
-  OS << Pad << "if (" << Fits << ") {\n";
-  for (std::size_t R = 0; R < Plan->Residents.size(); ++R)
-    OS << Pad << "  weft_resident" << R
-       << ".load(weft::linear_thread(), WEFT_BLOCK_THREADS);\n";
-  OS << Pad << "  weft::barrier();\n";
-  InResidents = true;
-  Print(Indent + 1);
-  InResidents = false;
-  OS << Pad << "  weft::barrier();\n";
-  for (std::size_t R = 0; R < Plan->Residents.size(); ++R)
-    OS << Pad << "  weft_resident" << R
-       << ".store(weft::linear_thread(), WEFT_BLOCK_THREADS);\n";
-  OS << Pad << "} else {\n";
-  Print(Indent + 1);
-  OS << Pad << "}\n";
+  std::vector<std::string> Loads, Stores = {"weft::barrier();"};
+  for (std::size_t R = 0; R < Plan->Residents.size(); ++R) {
+    const std::string Name = "weft_resident" + std::to_string(R);
+    Loads.push_back(Name + ".load(weft::linear_thread(), WEFT_BLOCK_THREADS);");
+    Stores.push_back(Name +
+                     ".store(weft::linear_thread(), WEFT_BLOCK_THREADS);");
+  }
+  Loads.push_back("weft::barrier();");
+  eitherWay(Indent, Fits, Loads, Stores, InResidents, Print);
 }
 
 std::string BodyPrinter::residentRead(const ir::Expr &E) {

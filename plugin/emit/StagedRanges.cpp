@@ -157,13 +157,24 @@ void BodyPrinter::windowedBody(const ir::Level &L, const plan::LevelPlan &LP,
     body(L, Indent);
     return;
   }
+  eitherWay(Indent, First, {}, {}, InWindows, [&](int At) { body(L, At); });
+}
+
+void BodyPrinter::eitherWay(int Indent, const std::string &Condition,
+                            const std::vector<std::string> &Before,
+                            const std::vector<std::string> &After, bool &Flag,
+                            const std::function<void(int)> &Print) {
   const std::string Pad(static_cast<std::size_t>(Indent) * 2, ' ');
-  OS << Pad << "if (" << First << ") {\n";
-  InWindows = true;
-  body(L, Indent + 1);
-  InWindows = false;
+  OS << Pad << "if (" << Condition << ") {\n";
+  for (const std::string &S : Before)
+    OS << Pad << "  " << S << "\n";
+  Flag = true;
+  Print(Indent + 1);
+  Flag = false;
+  for (const std::string &S : After)
+    OS << Pad << "  " << S << "\n";
   OS << Pad << "} else {\n";
-  body(L, Indent + 1);
+  Print(Indent + 1);
   OS << Pad << "}\n";
 }
 

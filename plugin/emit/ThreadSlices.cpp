@@ -32,15 +32,10 @@ void BodyPrinter::slicedBody(const ir::Level &L, int Indent,
        << Slice.Lo << ", " << Slice.Count << ", weft::linear_thread()};\n";
     Fits += " && " + Name + ".fits()";
   }
-  OS << Pad << "if (" << Fits << ") {\n";
+  std::vector<std::string> Loads;
   for (std::size_t S : Mine)
-    OS << Pad << "  weft_slice" << S << ".load();\n";
-  InSlices = true;
-  Print(Indent + 1);
-  InSlices = false;
-  OS << Pad << "} else {\n";
-  Print(Indent + 1);
-  OS << Pad << "}\n";
+    Loads.push_back("weft_slice" + std::to_string(S) + ".load();");
+  eitherWay(Indent, Fits, Loads, {}, InSlices, Print);
 }
 
 std::string BodyPrinter::sliceCoordinate(const ir::Expr &Element) const {

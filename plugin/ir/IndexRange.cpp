@@ -81,6 +81,34 @@ LoopNest::indexRange(std::size_t At) const {
   return std::make_pair(std::move(L->first), std::move(*Last));
 }
 
+bool Hull::take(const std::pair<Polynomial, Polynomial> &R) {
+  if (!Lo) {
+    Lo = R.first;
+    Hi = R.second;
+    return true;
+  }
+  auto Apart = [](const Polynomial &A, const Polynomial &B) {
+    std::optional<Polynomial> D = A.minus(B);
+    return D ? D->constantValue() : std::nullopt;
+  };
+  const std::optional<std::int64_t> L = Apart(R.first, *Lo);
+  const std::optional<std::int64_t> H = Apart(R.second, *Hi);
+  if (!L || !H)
+    return false;
+  if (*L < 0)
+    Lo = R.first;
+  if (*H > 0)
+    Hi = R.second;
+  return true;
+}
+
+std::optional<Polynomial> Hull::count() const {
+  if (!Lo)
+    return std::nullopt;
+  std::optional<Polynomial> Span = Hi->minus(*Lo);
+  return Span ? Span->plus(Polynomial::constant(1)) : std::nullopt;
+}
+
 namespace {
 
 /// Finds Target's statement, the loops around it on Around.

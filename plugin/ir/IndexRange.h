@@ -52,6 +52,18 @@ struct LoopNest {
   std::optional<AffineForm> form(const Expr &E) const;
 };
 
+/// The least and greatest of the values some expressions take, as each
+/// one's range comes in: bounds a constant apart pick the wider.
+struct Hull {
+  std::optional<Polynomial> Lo, Hi;
+  /// Widens the hull to take R; false where a bound of R is more than a
+  /// constant apart from the hull's (which is wider is not known).
+  bool take(const std::pair<Polynomial, Polynomial> &R);
+  /// Hi - Lo + 1: how many values it spans; nullopt where empty or on an
+  /// overflow.
+  std::optional<Polynomial> count() const;
+};
+
 /// The most iterations level L has wherever it runs, where the ranges of
 /// its bounds over the loops around it (sequential loops and levels) set a
 /// constant one (a sequential nest's `for (j = i; j < off + 32; ++j)`:

@@ -36,11 +36,6 @@ public:
   }
 
 private:
-  LoopNest loops(const SpanUse &F) const {
-    return {N, F.Loops,
-            [this](const std::string &Name) { return Hidden.count(Name) > 0; }};
-  }
-
   /// The monomial of the first coefficient that is not a constant: the
   /// matrix's row stride (`$N` of `I * N + K`).
   static std::optional<Polynomial::Monomial>
@@ -100,28 +95,6 @@ private:
     return S;
   }
 
-  /// Widens [Lo, Hi] to take [R.first, R.second]; false where a bound
-  /// differs from the other's by more than a constant.
-  static bool hull(std::optional<Polynomial> &Lo, std::optional<Polynomial> &Hi,
-                   const std::pair<Polynomial, Polynomial> &R) {
-    if (!Lo) {
-      Lo = R.first;
-      Hi = R.second;
-      return true;
-    }
-    std::optional<Polynomial> DL = R.first.minus(*Lo);
-    std::optional<Polynomial> DH = R.second.minus(*Hi);
-    std::optional<std::int64_t> L = DL ? DL->constantValue() : std::nullopt;
-    std::optional<std::int64_t> H = DH ? DH->constantValue() : std::nullopt;
-    if (!L || !H)
-      return false;
-    if (*L < 0)
-      Lo = R.first;
-    if (*H > 0)
-      Hi = R.second;
-    return true;
-  }
-
   void resident(unsigned Param, const std::vector<const SpanUse *> &Accesses,
                 std::vector<ResidentBlock> &Out) {
     const ir::Param &P = N.Params[Param];
@@ -129,7 +102,8 @@ private:
       return;
     std::vector<AffineForm> Forms;
     for (const SpanUse *F : Accesses) {
-      std::optional<AffineForm> Form = loops(*F).form(*F->Element->Operands[0]);
+      std::optional<AffineForm> Form =
+          loopsAround(N, *F, Hidden).form(*F->Element->Operands[0]);
       if (!Form)
         return;
       Forms.push_back(std::move(*Form));
@@ -139,19 +113,18 @@ private:
       return; // a vector's elements: L1 holds them as well
     ResidentBlock B;
     B.Param = Param;
-    std::optional<Polynomial> RowLo, RowHi, ColLo, ColHi;
+    Hull RowHull, ColHull;
     for (std::size_t I = 0; I < Accesses.size(); ++I) {
       const SpanUse &F = *Accesses[I];
       std::optional<Split> S = split(Forms[I], *Stride);
       if (!S)
         return;
-      const LoopNest Around = loops(F);
+      const LoopNest Around = loopsAround(N, F, Hidden);
       std::optional<std::pair<Polynomial, Polynomial>> Rows =
           Around.range(S->Row, F.Loops.size());
       std::optional<std::pair<Polynomial, Polynomial>> Cols =
           Around.range(S->Col, F.Loops.size());
-      if (!Rows || !Cols || !hull(RowLo, RowHi, *Rows) ||
-          !hull(ColLo, ColHi, *Cols))
+      if (!Rows || !Cols || !RowHull.take(*Rows) || !ColHull.take(*Cols))
         return;
       std::optional<std::string> Row = formText(S->Row, {});
       std::optional<std::string> Col = formText(S->Col, {});
@@ -162,20 +135,16 @@ private:
         B.Description = P.Name + "[" +
                         exprText(N, stripCasts(*F.Element->Operands[0])) + "]";
     }
-    std::optional<Polynomial> Rows = RowHi->minus(*RowLo);
-    std::optional<Polynomial> Cols = ColHi->minus(*ColLo);
-    if (Rows)
-      Rows = Rows->plus(Polynomial::constant(1));
-    if (Cols)
-      Cols = Cols->plus(Polynomial::constant(1));
+    const std::optional<Polynomial> Rows = RowHull.count();
+    const std::optional<Polynomial> Cols = ColHull.count();
     Polynomial StrideValue = Polynomial::constant(1);
     for (const std::string &S : *Stride)
       StrideValue = *StrideValue.times(Polynomial::symbol(S));
     // Placed before the loop: of captures alone.
     std::optional<std::string> Texts[] = {
-        kernelText(StrideValue, Hidden), kernelText(*RowLo, Hidden),
+        kernelText(StrideValue, Hidden), kernelText(*RowHull.Lo, Hidden),
         Rows ? kernelText(*Rows, Hidden) : std::nullopt,
-        kernelText(*ColLo, Hidden),
+        kernelText(*ColHull.Lo, Hidden),
         Cols ? kernelText(*Cols, Hidden) : std::nullopt};
     if (std::any_of(std::begin(Texts), std::end(Texts),
                     [](const std::optional<std::string> &T) { return !T; }))

@@ -81,6 +81,13 @@ SpanUses spanUses(const std::vector<StmtPtr> &Body, bool EnterLevels) {
   return Out;
 }
 
+LoopNest loopsAround(const Nest &N, const SpanUse &U,
+                     const std::set<std::string> &Variables) {
+  return {N, U.Loops, [&Variables](const std::string &Name) {
+            return Variables.count(Name) > 0;
+          }};
+}
+
 std::set<std::string> localsOf(const std::vector<StmtPtr> &Body) {
   std::set<std::string> Names;
   for (const StmtPtr &S : Body)

@@ -33,6 +33,11 @@ struct SpanUses {
 /// entered; else not).
 SpanUses spanUses(const std::vector<StmtPtr> &Body, bool EnterLevels);
 
+/// The loops around U, the names in Variables (which must outlive the
+/// result) standing for what varies.
+LoopNest loopsAround(const Nest &N, const SpanUse &U,
+                     const std::set<std::string> &Variables);
+
 /// The locals Body declares (levels' indices too) or assigns.
 std::set<std::string> localsOf(const std::vector<StmtPtr> &Body);
 

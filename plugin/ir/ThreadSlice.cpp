@@ -47,11 +47,6 @@ private:
         plainDecls(*C);
   }
 
-  LoopNest loops(const SpanUse &F) const {
-    return {N, F.Loops,
-            [this](const std::string &Name) { return Hidden.count(Name) > 0; }};
-  }
-
   /// An access in the slice's form: its loop index and W's shift.
   struct Shape {
     Polynomial ThreadStride, Stride, Shift;
@@ -99,7 +94,7 @@ private:
     ThreadSlice S;
     S.Owner = &L;
     S.Param = Param;
-    std::optional<Polynomial> Lo, Hi;
+    Hull Rows;
     // Worth it where a read may take what the iteration wrote before (the
     // uses name different elements at once) or reads again (a loop around
     // the read's): else a read, once, costs what the slice's load does.
@@ -120,8 +115,8 @@ private:
       W.Coefficients[Shapes[I]->Variable] = Polynomial::constant(1);
       W.Offset = Shapes[I]->Shift;
       std::optional<std::pair<Polynomial, Polynomial>> R =
-          loops(F).range(W, F.Loops.size());
-      if (!R || !hull(Lo, R->first, true) || !hull(Hi, R->second, false))
+          loopsAround(N, F, Hidden).range(W, F.Loops.size());
+      if (!R || !Rows.take(*R))
         return;
       std::optional<std::string> Shift =
           Shapes[I]->Shift.isZero() ? std::string()
@@ -141,14 +136,12 @@ private:
     // Without a read the slice saves nothing: a write's store goes through.
     if (!Read || (!Reused && Distinct.size() < 2))
       return;
-    std::optional<Polynomial> Count = Hi->minus(*Lo);
-    if (Count)
-      Count = Count->plus(Polynomial::constant(1));
+    const std::optional<Polynomial> Count = Rows.count();
     std::optional<std::string> ThreadStride =
         kernelText(Family->ThreadStride, Hidden);
     std::optional<std::string> Stride = kernelText(Family->Stride, Hidden);
     std::optional<std::string> First =
-        Lo ? kernelText(*Lo, Hidden) : std::nullopt;
+        Rows.Lo ? kernelText(*Rows.Lo, Hidden) : std::nullopt;
     std::optional<std::string> Elements =
         Count ? kernelText(*Count, Hidden) : std::nullopt;
     if (!ThreadStride || !Stride || !First || !Elements)
@@ -161,23 +154,6 @@ private:
     S.Lo = *First;
     S.Count = *Elements;
     Out.push_back(std::move(S));
-  }
-
-  /// Widens Bound to take V (the least or the greatest); false where the
-  /// two differ by more than a constant.
-  static bool hull(std::optional<Polynomial> &Bound, const Polynomial &V,
-                   bool Least) {
-    if (!Bound) {
-      Bound = V;
-      return true;
-    }
-    std::optional<Polynomial> D = V.minus(*Bound);
-    std::optional<std::int64_t> K = D ? D->constantValue() : std::nullopt;
-    if (!K)
-      return false;
-    if ((Least && *K < 0) || (!Least && *K > 0))
-      Bound = V;
-    return true;
   }
 
   const Nest &N;

@@ -101,6 +101,12 @@ BoundExpr stageBytes(const KernelPlan &P, std::size_t I, unsigned Bytes) {
   return mul(Columns, BoundExpr::literal(*S.Rows * Bytes));
 }
 
+/// The bytes of a block's shared memory each of Count slices (or resident
+/// blocks) may take: 32 KiB among them, 16 beside staged ranges' 24.
+std::int64_t stagingShare(const KernelPlan &P, std::size_t Count) {
+  return (P.Stages.empty() ? 32768 : 16384) / static_cast<std::int64_t>(Count);
+}
+
 /// The slices a thread may hold (KernelPlan::Slices): where each thread
 /// runs the iterations it starts to the end (no tiles nor windows walk
 /// the block's threads together). Together they take 32 KiB of a block at
@@ -127,8 +133,7 @@ void planSlices(KernelPlan &P) {
   }
   if (Kept.empty())
     return;
-  const std::int64_t Budget = (P.Stages.empty() ? 32768 : 16384) /
-                              static_cast<std::int64_t>(Kept.size());
+  const std::int64_t Budget = stagingShare(P, Kept.size());
   for (ir::ThreadSlice &S : Kept) {
     const std::int64_t ElementBytes =
         std::max(1u, ir::elementBytes(N, N.Params[S.Param]));
@@ -170,8 +175,7 @@ void planResidents(KernelPlan &P) {
                Blocks.end());
   if (Blocks.empty())
     return;
-  const std::int64_t Budget = (P.Stages.empty() ? 32768 : 16384) /
-                              static_cast<std::int64_t>(Blocks.size());
+  const std::int64_t Budget = stagingShare(P, Blocks.size());
   for (ir::ResidentBlock &B : Blocks) {
     const std::int64_t Share =
         Budget / std::max(1u, ir::elementBytes(N, N.Params[B.Param]));
