@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 
 namespace weft::rt {
 namespace {
@@ -54,12 +55,73 @@ Status KernelLaunch::allocate(std::size_t Bytes, DevicePtr &P) {
   return S;
 }
 
+Status KernelLaunch::copyIn() {
+  auto HostOf = [&](std::size_t I) {
+    return static_cast<const char *>(Args[I].Data);
+  };
+  auto EndOf = [&](std::size_t I) {
+    return HostOf(I) + Args[I].Count * Args[I].ElementSize;
+  };
+  std::sort(Work.Copied.begin(), Work.Copied.end(),
+            [&](std::size_t L, std::size_t R) {
+              return std::less<const char *>()(HostOf(L), HostOf(R));
+            });
+  for (std::size_t First = 0; First < Work.Copied.size();) {
+    // The spans from First on whose bytes overlap the ones before them.
+    const char *Begin = HostOf(Work.Copied[First]), *End = Begin;
+    std::size_t Last = First;
+    bool In = false, Out = false;
+    do {
+      const std::size_t I = Work.Copied[Last];
+      End = std::max(End, EndOf(I));
+      const ParamInfo &P = K.Params[I];
+      // "out": the plugin proved every element written; the rest
+      // ("inout") is copied in, so that elements the kernel skips keep
+      // their values, unless the plugin's grid claim holds for these
+      // extents.
+      In = In ||
+           (P.readsDevice() && !writtenEverywhere(P, Args[I].Count, K, Args,
+                                                  NumArgs, Lower, Count));
+      Out = Out || P.writesDevice();
+    } while (++Last < Work.Copied.size() && HostOf(Work.Copied[Last]) < End);
+    // Spans sharing a copy keep their host addresses' alignment to one
+    // another (a double beside a float): the copy starts where the
+    // host's bytes would start a device allocation.
+    constexpr std::uintptr_t Alignment = 256;
+    const char *Base =
+        Last - First == 1
+            ? Begin
+            : Begin - reinterpret_cast<std::uintptr_t>(Begin) % Alignment;
+    if (Status S = injected("allocate"); !S.empty())
+      return S;
+    DevicePtr Device = 0;
+    if (Status S = allocate(End - Base, Device); !S.empty())
+      return S;
+    Device += Begin - Base;
+    for (std::size_t J = First; J < Last; ++J)
+      Work.Spans[Work.Copied[J]].Data =
+          Device + (HostOf(Work.Copied[J]) - Begin);
+    if (In) {
+      Status S = injected("copy-in");
+      if (S.empty())
+        S = Data.toDevice(Device, Begin, End - Begin);
+      if (!S.empty())
+        return S;
+    }
+    Work.Copies.push_back(
+        {Begin, static_cast<std::size_t>(End - Begin), Device, In, Out});
+    First = Last;
+  }
+  return {};
+}
+
 Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
                           const LaunchConfig &Config) {
   Lower = RootLower;
   Count = RootCount;
   Work.Spans.assign(NumArgs, {});
-  Work.InRegion.assign(NumArgs, false);
+  Work.Copies.clear();
+  Work.Copied.clear();
   Work.Partials.assign(K.Reductions.size(), {});
   Work.Arrays.assign(K.Buffers.size(), {});
   Work.SplitPartials.assign(K.Combine.PartialBytes.size(), {});
@@ -82,33 +144,22 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
       return "span '" + P.Name + "' has the wrong element size";
     const std::size_t Bytes = A.Count * A.ElementSize;
     Work.Spans[I].Extent = A.Count;
+    Work.Params.push_back(&Work.Spans[I]);
     // Inside a region the span lives on the device already: no copies.
     if (Residency::Range *R = Resident.find(A.Data, Bytes)) {
       if (Status S = Resident.current(*R); !S.empty())
         return S;
       Work.Spans[I].Data =
           R->Device + (static_cast<const char *>(A.Data) - R->Host);
-      Work.InRegion[I] = true;
-      Work.Params.push_back(&Work.Spans[I]);
       continue;
     }
-    if (Status S = injected("allocate"); !S.empty())
-      return S;
-    if (Status S = allocate(Bytes, Work.Spans[I].Data); !S.empty())
-      return S;
-    // "out": the plugin proved every element written; the rest ("inout")
-    // is copied in, so that elements the kernel skips keep their values,
-    // unless the plugin's grid claim holds for these extents.
-    if (P.readsDevice() &&
-        !writtenEverywhere(P, A.Count, K, Args, NumArgs, Lower, Count)) {
-      Status S = injected("copy-in");
-      if (S.empty())
-        S = Data.toDevice(Work.Spans[I].Data, A.Data, Bytes);
-      if (!S.empty())
-        return S;
-    }
-    Work.Params.push_back(&Work.Spans[I]);
+    // Partly inside one: the region's device copy of those bytes comes
+    // back first (and is the older where the kernel writes them).
+    Resident.useOnHost(A.Data, Bytes, P.writesDevice());
+    Work.Copied.push_back(I);
   }
+  if (Status S = copyIn(); !S.empty())
+    return S;
   Work.Params.push_back(&Lower);
   Work.Params.push_back(&Count);
   // One partial value per block for each outermost reduction.
@@ -182,12 +233,10 @@ Status KernelLaunch::synchronize() {
 }
 
 void KernelLaunch::copyOut() {
-  for (std::size_t I = 0; I < NumArgs; ++I) {
-    const ParamInfo &P = K.Params[I];
-    if (!P.writesDevice() || Work.InRegion[I])
+  for (const LaunchScratch::HostCopy &C : Work.Copies) {
+    if (!C.Out)
       continue;
-    Status S = Data.toHost(const_cast<void *>(Args[I].Data), Work.Spans[I].Data,
-                           Args[I].Count * Args[I].ElementSize);
+    Status S = Data.toHost(const_cast<char *>(C.Host), C.Device, C.Bytes);
     if (!S.empty()) {
       warn(K.Location + ": copying results of kernel " + K.Name +
            " back failed (" + S + "); the host data is no longer reliable");

@@ -28,8 +28,18 @@ struct DeviceSpan {
 /// Pointers into it go to the kernel: each vector is sized before any is
 /// taken.
 struct LaunchScratch {
+  /// One device copy of host bytes [Host, Host + Bytes): a span's, or the
+  /// union of spans whose bytes overlap (one vector passed twice; parts of
+  /// one array), so that the kernel sees one memory as the host loop does.
+  struct HostCopy {
+    const char *Host;
+    std::size_t Bytes;
+    DevicePtr Device; // Host's place on the device
+    bool In, Out;
+  };
   std::vector<DeviceSpan> Spans, Partials, Arrays, SplitPartials;
-  std::vector<bool> InRegion;
+  std::vector<HostCopy> Copies;
+  std::vector<std::size_t> Copied; // spans not resident, by host address
   std::vector<void *> Params;
   std::vector<DevicePtr> Owned; // released when the launch ends
 };
@@ -73,6 +83,9 @@ public:
 
 private:
   Status allocate(std::size_t Bytes, DevicePtr &P);
+  /// Device copies of the spans no region holds (Work.Copied), one for
+  /// each set of spans whose host bytes overlap.
+  Status copyIn();
   Status injected(const char *Stage) const {
     return Injecting ? injectedFault(Stage) : Status();
   }

@@ -5,9 +5,17 @@
 
 #include "core/Diagnostics.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
 
 namespace weft::rt {
+
+bool Residency::overlaps(const Range &R, const void *Host, std::size_t Bytes) {
+  const char *P = static_cast<const char *>(Host);
+  return Bytes && std::less<>()(P, R.Host + R.Bytes) &&
+         std::less<>()(R.Host, P + Bytes);
+}
 
 Residency::Range *Residency::find(const void *Host, std::size_t Bytes) {
   const char *P = static_cast<const char *>(Host);
@@ -20,11 +28,49 @@ Residency::Range *Residency::find(const void *Host, std::size_t Bytes) {
 void *Residency::enter(const detail::ResidentRange *Entered,
                        std::size_t Count) {
   void *Region = new char; // its identity
-  const std::size_t First = Ranges.size();
-  for (std::size_t I = 0; I < Count; ++I) {
-    if (!Entered[I].Bytes || find(Entered[I].Data, Entered[I].Bytes))
-      continue; // empty, or resident through an enclosing region
-    Range R{static_cast<char *>(Entered[I].Data), Entered[I].Bytes, 0, Region};
+  // Ranges that overlap are one device copy of their union: the loops see
+  // one memory, as the host loops do.
+  std::vector<std::pair<char *, char *>> Merged;
+  for (std::size_t I = 0; I < Count; ++I)
+    if (Entered[I].Bytes) {
+      char *Host = static_cast<char *>(Entered[I].Data);
+      Merged.push_back({Host, Host + Entered[I].Bytes});
+    }
+  std::sort(Merged.begin(), Merged.end(), std::less<>());
+  std::size_t Kept = 0;
+  for (const auto &[Begin, End] : Merged) {
+    if (Kept && std::less<>()(Begin, Merged[Kept - 1].second))
+      Merged[Kept - 1].second =
+          std::max(Merged[Kept - 1].second, End, std::less<>());
+    else
+      Merged[Kept++] = {Begin, End};
+  }
+  Merged.resize(Kept);
+  for (auto [Begin, End] : Merged) {
+    if (find(Begin, End - Begin))
+      continue; // resident through an enclosing region
+    // Ranges of enclosing regions that it overlaps join it: their device
+    // copies come back and are released, and this region holds the union
+    // until it ends (their loops then copy their data as usual).
+    for (bool Grew = true; Grew;) {
+      Grew = false;
+      for (auto It = Ranges.begin(); It != Ranges.end(); ++It) {
+        if (!overlaps(*It, Begin, End - Begin))
+          continue;
+        if (Status S = backToHost(*It); !S.empty()) {
+          warn("copying a weft::region's data back to widen it failed (" + S +
+               "); the host data is no longer reliable");
+          std::abort();
+        }
+        Begin = std::min(Begin, It->Host, std::less<>());
+        End = std::max(End, It->Host + It->Bytes, std::less<>());
+        B->release(It->Device);
+        Ranges.erase(It);
+        Grew = true;
+        break;
+      }
+    }
+    Range R{Begin, static_cast<std::size_t>(End - Begin), 0, Region};
     Status S = B->allocate(R.Bytes, R.Device);
     if (S.empty()) {
       S = Data.toDevice(R.Device, R.Host, R.Bytes);
@@ -35,9 +81,14 @@ void *Residency::enter(const detail::ResidentRange *Entered,
       fault("a weft::region could not keep its data on " +
                 std::string(B->name()) + " (" + S + ")",
             "its loops copy their data as usual");
-      for (std::size_t J = First; J < Ranges.size(); ++J)
-        B->release(Ranges[J].Device);
-      Ranges.resize(First);
+      // The host's copies are current: the region's are dropped.
+      for (auto It = Ranges.begin(); It != Ranges.end();)
+        if (It->Region == Region) {
+          B->release(It->Device);
+          It = Ranges.erase(It);
+        } else {
+          ++It;
+        }
       break;
     }
     Ranges.push_back(R);
@@ -87,15 +138,18 @@ void Residency::update(const void *Host, const RowBlock &Rows, bool ToDevice) {
 }
 
 void Residency::useOnHost(const void *Host, std::size_t Bytes, bool Writes) {
-  Range *R = find(Host, Bytes);
-  if (!R)
-    return;
-  if (Status S = backToHost(*R); !S.empty()) {
-    warn("copying a weft::region's data back for a host loop failed (" + S +
-         "); the host data is no longer reliable");
-    std::abort();
+  // Every range the loop's bytes overlap: a loop may use more than a
+  // region holds, or parts of two.
+  for (Range &R : Ranges) {
+    if (!overlaps(R, Host, Bytes))
+      continue;
+    if (Status S = backToHost(R); !S.empty()) {
+      warn("copying a weft::region's data back for a host loop failed (" + S +
+           "); the host data is no longer reliable");
+      std::abort();
+    }
+    R.HostNewer = R.HostNewer || Writes;
   }
-  R->HostNewer = R->HostNewer || Writes;
 }
 
 Status Residency::backToHost(const Range &R) {

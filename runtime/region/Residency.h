@@ -32,7 +32,8 @@ public:
   bool empty() const { return Ranges.empty(); }
 
   /// Copies the ranges to the device (those not resident already through
-  /// an enclosing region) and returns the region's handle. On a failure
+  /// an enclosing region; ranges that overlap, each other or an enclosing
+  /// region's, as one range) and returns the region's handle. On a failure
   /// the region keeps nothing (its loops copy their data as usual).
   void *enter(const detail::ResidentRange *Ranges, std::size_t Count);
   /// Copies the region's ranges back and releases them.
@@ -41,9 +42,10 @@ public:
   /// (a block of a matrix, without the rest of its rows), or one range
   /// (one row).
   void update(const void *Host, const RowBlock &Rows, bool ToDevice);
-  /// A host loop is about to use [Host, Host + Bytes): the resident range
-  /// holding it comes back to the host (unless the host's copy is the
-  /// newer), and where the loop Writes it, the host's copy is the newer.
+  /// A host loop (or a launch that copies its own data) is about to use
+  /// [Host, Host + Bytes): the resident ranges it overlaps come back to the
+  /// host (unless the host's copy is the newer), and where the loop Writes it,
+  /// the host's copy is the newer.
   void useOnHost(const void *Host, std::size_t Bytes, bool Writes);
   /// R's device copy made current for a launch: a host loop's writes copied
   /// over first.
@@ -57,6 +59,7 @@ public:
   void dropAll();
 
 private:
+  static bool overlaps(const Range &R, const void *Host, std::size_t Bytes);
   /// R's device copy to the host, unless the host's is the newer.
   Status backToHost(const Range &R);
   Backend *B;

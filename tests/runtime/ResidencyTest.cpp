@@ -1,7 +1,8 @@
 // ResidencyTest.cpp: a region's updates on the simulator's memory: a block
 // of a matrix's rows moves one way with nothing of its rows' other elements,
 // its bytes counted; rows that meet move as one range; updates of data no
-// region holds change nothing; a host loop's writes are the newer copy.
+// region holds change nothing; a host loop's writes are the newer copy;
+// ranges that overlap are one device copy.
 #include "region/Residency.h"
 
 #include "core/Backend.h"
@@ -167,6 +168,85 @@ TEST_F(ResidencyTest, AHostLoopThatReadsLeavesTheDeviceCopy) {
   Resident->exit(Region);
   for (std::size_t I = 0; I < Matrix.size(); ++I)
     EXPECT_EQ(Matrix[I], static_cast<int>(I));
+}
+
+// Parts of one array that overlap (a region over two subspans that share
+// elements) are one device copy of their union: one allocation, their
+// shared elements one.
+TEST_F(ResidencyTest, OverlappingRangesAreOneCopy) {
+  Resident->exit(Region);
+  const weft::detail::ResidentRange Parts[] = {{&Matrix[40], 50 * sizeof(int)},
+                                               {&Matrix[20], 30 * sizeof(int)}};
+  const std::uint64_t Sent = Mover->BytesToDevice;
+  void *Both = Resident->enter(Parts, 2);
+  EXPECT_EQ(Mover->BytesToDevice - Sent, 70 * sizeof(int));
+  Residency::Range *R = Resident->find(&Matrix[20], 70 * sizeof(int));
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Host, reinterpret_cast<char *>(&Matrix[20]));
+  EXPECT_EQ(R->Bytes, 70 * sizeof(int));
+  EXPECT_EQ(Resident->find(Parts[0].Data, Parts[0].Bytes), R);
+  EXPECT_EQ(Resident->find(Parts[1].Data, Parts[1].Bytes), R);
+  EXPECT_FALSE(Resident->find(&Matrix[19], 2 * sizeof(int)));
+  Resident->exit(Both);
+  EXPECT_TRUE(Resident->empty());
+}
+
+// A region inside another over a range that overlaps the enclosing one's
+// without lying inside it takes the union: the enclosing range's device
+// data (newer than the host's) comes back into it, and the inner region's
+// end leaves all of it on the host.
+TEST_F(ResidencyTest, ARangeOverlappingAnEnclosingOneJoinsIt) {
+  std::vector<int> Wide(130, 9);
+  const std::size_t Inner = Matrix.size() * sizeof(int);
+  Resident->exit(Region);
+  const weft::detail::ResidentRange First{Wide.data(), Inner};
+  void *Outer = Resident->enter(&First, 1);
+  std::vector<int> DeviceData(Matrix.size(), 4);
+  Residency::Range *R = Resident->find(Wide.data(), Inner);
+  ASSERT_TRUE(R);
+  ASSERT_EQ(Sim->copyToDevice(R->Device, DeviceData.data(), Inner), "");
+  const weft::detail::ResidentRange Second{&Wide[50], 80 * sizeof(int)};
+  void *Nested = Resident->enter(&Second, 1);
+  R = Resident->find(Wide.data(), 130 * sizeof(int));
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Region, Nested);
+  std::vector<int> Copy(130);
+  ASSERT_EQ(Sim->copyToHost(Copy.data(), R->Device, R->Bytes), "");
+  for (std::size_t I = 0; I < Copy.size(); ++I)
+    EXPECT_EQ(Copy[I], I < Matrix.size() ? 4 : 9) << "element " << I;
+  Resident->exit(Nested);
+  EXPECT_TRUE(Resident->empty());
+  for (std::size_t I = 0; I < Wide.size(); ++I)
+    EXPECT_EQ(Wide[I], I < Matrix.size() ? 4 : 9) << "element " << I;
+  Resident->exit(Outer); // holds nothing now
+  EXPECT_TRUE(Resident->empty());
+}
+
+// A loop over more than a region holds (the whole matrix, two parts of it
+// resident) brings back every part it overlaps, and its writes make the
+// host's copy of each the newer.
+TEST_F(ResidencyTest, ALoopOverPartsOfTwoRangesUsesBoth) {
+  Resident->exit(Region);
+  const weft::detail::ResidentRange Parts[] = {{&Matrix[10], 20 * sizeof(int)},
+                                               {&Matrix[60], 20 * sizeof(int)}};
+  void *Two = Resident->enter(Parts, 2);
+  for (const auto &Part : Parts) {
+    Residency::Range *R = Resident->find(Part.Data, Part.Bytes);
+    ASSERT_TRUE(R);
+    const std::vector<int> Minus(20, -1);
+    ASSERT_EQ(Sim->copyToDevice(R->Device, Minus.data(), Part.Bytes), "");
+  }
+  Resident->useOnHost(&Matrix[25], 40 * sizeof(int), true);
+  for (std::size_t I = 0; I < Matrix.size(); ++I)
+    EXPECT_EQ(Matrix[I], (I >= 10 && I < 30) || (I >= 60 && I < 80)
+                             ? -1
+                             : static_cast<int>(I))
+        << "element " << I;
+  for (int &E : Matrix)
+    E = 2; // the host loop's writes
+  Resident->exit(Two);
+  for (int E : Matrix)
+    EXPECT_EQ(E, 2);
 }
 
 } // namespace
