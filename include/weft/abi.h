@@ -27,6 +27,20 @@ bool launchKernel(const char *Descriptor, const char *Source,
 void hostLoop(const char *Descriptor, const char *Source, const LaunchArg *Args,
               std::size_t NumArgs) noexcept;
 
+/// Rows held apart (a std::vector of std::vectors): where a LaunchArg's
+/// parameter has them (the descriptor says so), its Data points to a
+/// RowsArg and its Count is all rows' elements. The kernel sees the rows
+/// one after another in one block; the launch gathers them into it and
+/// scatters what the kernel wrote back.
+struct RowPiece {
+  void *Data;
+  std::size_t Count; // elements
+};
+struct RowsArg {
+  const RowPiece *Rows;
+  std::size_t NumRows;
+};
+
 /// Host memory a region keeps resident on the device.
 struct ResidentRange {
   void *Data;

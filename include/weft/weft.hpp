@@ -8,12 +8,14 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 #include <version>
 #if defined(__cpp_lib_mdspan)
 #include <mdspan>
@@ -42,8 +44,19 @@ concept ContiguousData = requires(D &Data) {
   std::ranges::size(Data);
 };
 
+/// A std::vector (of anything).
+template <class T> struct IsVector : std::false_type {};
+template <class T, class A>
+struct IsVector<std::vector<T, A>> : std::true_type {};
+
+/// Rows held apart: a std::vector of std::vectors, each row its own block.
+template <class D>
+concept RowsApart = IsVector<std::remove_cv_t<D>>::value &&
+    IsVector<typename std::remove_cv_t<D>::value_type>::value;
+
 /// What the plugin passes for captured data.
-template <ContiguousData D> constexpr LaunchArg dataArg(D &Data) {
+template <ContiguousData D>
+requires(!RowsApart<D>) constexpr LaunchArg dataArg(D &Data) {
   return elementsOf(std::ranges::data(Data),
                     static_cast<std::size_t>(std::ranges::size(Data)));
 }
@@ -53,6 +66,71 @@ template <class T, class N> constexpr LaunchArg dataArg(T *Data, N Count) {
     if (Count < 0)
       return elementsOf(Data, 0);
   return elementsOf(Data, static_cast<std::size_t>(Count));
+}
+
+/// Rows held apart, for a launch: each row's elements, which the launch
+/// gathers into one block on the device (row R from rowOffsets's R-th
+/// entry) and scatters back.
+template <class E> struct RowData {
+  std::vector<RowPiece> Pieces;
+  std::size_t Elements = 0;
+  mutable RowsArg Arg{};
+};
+template <RowsApart D> auto dataArg(D &Data) {
+  using T = std::remove_reference_t<decltype(*std::declval<D &>()[0].data())>;
+  using E = typename Innermost<std::remove_cv_t<T>>::type;
+  RowData<E> Rows;
+  Rows.Pieces.reserve(Data.size());
+  for (auto &R : Data) {
+    const LaunchArg A = elementsOf(R.data(), R.size());
+    Rows.Pieces.push_back({const_cast<void *>(A.Data), A.Count});
+    Rows.Elements += A.Count;
+  }
+  return Rows;
+}
+template <class E> LaunchArg makeLaunchArg(const RowData<E> &Rows) {
+  // The RowsArg lives in the temporary the plugin's call holds until the
+  // launch returns.
+  Rows.Arg = {Rows.Pieces.data(), Rows.Pieces.size()};
+  return {&Rows.Arg, Rows.Elements, sizeof(E)};
+}
+/// Rows held as pointers (`extent(p: rows, cols)` on a float **): Rows rows
+/// of Columns elements each, gathered likewise; the kernel finds element j
+/// of row i at i * Columns + j.
+template <class T, class N, class M>
+RowData<typename Innermost<std::remove_cv_t<T>>::type>
+dataArg(T *const *Data, N Rows, M Columns) {
+  RowData<typename Innermost<std::remove_cv_t<T>>::type> Out;
+  const std::size_t R = Rows > 0 ? static_cast<std::size_t>(Rows) : 0;
+  const std::size_t C = Columns > 0 ? static_cast<std::size_t>(Columns) : 0;
+  Out.Pieces.reserve(R);
+  for (std::size_t I = 0; I < R; ++I) {
+    const LaunchArg A = elementsOf(Data[I], C);
+    Out.Pieces.push_back({const_cast<void *>(A.Data), A.Count});
+    Out.Elements += A.Count;
+  }
+  return Out;
+}
+/// Where each row starts in that block, and the end: Data.size() + 1
+/// entries, which the kernel reads (`a[i][j]` is element `rows[i] + j`).
+struct RowOffsets {
+  std::vector<std::uint64_t> Starts;
+};
+template <RowsApart D> RowOffsets rowOffsets(D &Data) {
+  using T = std::remove_reference_t<decltype(*std::declval<D &>()[0].data())>;
+  using E = typename Innermost<std::remove_cv_t<T>>::type;
+  RowOffsets Offsets;
+  Offsets.Starts.reserve(Data.size() + 1);
+  std::uint64_t At = 0;
+  Offsets.Starts.push_back(0);
+  for (auto &R : Data) {
+    At += R.size() * (sizeof(T) / sizeof(E));
+    Offsets.Starts.push_back(At);
+  }
+  return Offsets;
+}
+inline LaunchArg makeLaunchArg(const RowOffsets &Offsets) {
+  return {Offsets.Starts.data(), Offsets.Starts.size(), sizeof(std::uint64_t)};
 }
 
 #if defined(__cpp_lib_mdspan)
@@ -153,9 +231,11 @@ constexpr LaunchArg makeLaunchArg(const ArgKey<Max, First, T, I> &K) {
   return {&K.Key, 1, sizeof K.Key};
 }
 
-/// What a region keeps resident: what a loop may index, but pointers.
+/// What a region keeps resident: what a loop may index, but pointers and
+/// rows held apart (their launches gather and scatter the rows).
 template <class D>
-concept RegionData = requires(D &Data) {
+concept RegionData =
+    !RowsApart<std::remove_reference_t<D>> && requires(D & Data) {
   dataArg(Data);
 };
 
@@ -301,7 +381,8 @@ public:
     static_assert((detail::RegionData<Ds> && ...),
                   "weft::region takes std::span, std::vector, std::array, C "
                   "arrays and std::mdspan; for a pointer p to n elements, "
-                  "pass std::span(p, n)");
+                  "pass std::span(p, n); a std::vector of std::vectors "
+                  "cannot stay on the device (each launch copies its rows)");
     if constexpr ((detail::RegionData<Ds> && ...)) {
       const detail::ResidentRange Ranges[sizeof...(Ds) + 1] = {
           range(Data)..., detail::ResidentRange{nullptr, 0}};

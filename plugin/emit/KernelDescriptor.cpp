@@ -44,6 +44,7 @@ contract::KernelInfo kernelDescriptor(const plan::KernelPlan &P,
     contract::ParamInfo Info;
     Info.Kind = memory::descriptorKind(P.Transfers[I]);
     Info.Name = Param.Name;
+    Info.RowsApart = Param.RowsApart;
     if (Param.Struct >= 0) {
       Info.Type = contract::ScalarType::Bytes;
       Info.Bytes = N.Structs[Param.Struct].Size;
@@ -51,7 +52,8 @@ contract::KernelInfo kernelDescriptor(const plan::KernelPlan &P,
       Info.Type = ir::descriptorType(Param.Element);
       Info.Bytes = ir::byteSize(Param.Element);
     }
-    if (const std::optional<memory::GridCoverage> &G = P.Coverage[I]) {
+    if (const std::optional<memory::GridCoverage> &G = P.Coverage[I];
+        G && !Param.RowsApart) {
       std::optional<contract::BoundExpr> Cols = ir::hostBound(*G->Cols),
                                          Stride = ir::hostBound(*G->Stride);
       if (Cols && Stride) {

@@ -172,8 +172,66 @@ private:
           A.Coefficients.emplace_back(I, It->second);
       }
       A.Offset = V->Offset;
+    } else {
+      A.Coefficients = strideOfSum(*E.Operands[0]);
     }
     N.Accesses.push_back(std::move(A));
+  }
+
+  /// For a subscript that is no affine form but a sum of one and terms
+  /// that are not (a CSR row's start plus k, `offsets[r] + k`; a row held
+  /// apart, `rows[i] + j`): the affine part's coefficients of the indices
+  /// that no other term mentions, which step the subscript as they say.
+  /// The coalescing score reads them; nothing proves anything with them.
+  std::vector<std::pair<std::string, Polynomial>>
+  strideOfSum(const Expr &E) const {
+    std::vector<const Expr *> Terms;
+    std::vector<bool> Negated;
+    sumTerms(E, false, Terms, Negated);
+    AffineForm Linear;
+    std::set<std::string> Mentioned;
+    for (std::size_t T = 0; T < Terms.size(); ++T) {
+      if (std::optional<AffineForm> V = linear(*Terms[T])) {
+        std::optional<AffineForm> Sum = add(Linear, *V, Negated[T]);
+        if (!Sum)
+          return {};
+        Linear = std::move(*Sum);
+        continue;
+      }
+      mentionedIndices(*Terms[T], Mentioned);
+    }
+    std::vector<std::pair<std::string, Polynomial>> Out;
+    for (const std::string &I : Indices)
+      if (auto It = Linear.Coefficients.find(I);
+          It != Linear.Coefficients.end() && !Mentioned.count(I))
+        Out.emplace_back(I, It->second);
+    return Out;
+  }
+  static void sumTerms(const Expr &E, bool Negative,
+                       std::vector<const Expr *> &Terms,
+                       std::vector<bool> &Negated) {
+    if (E.Kind == Expr::Cast && !isFloating(E.Type))
+      return sumTerms(*E.Operands[0], Negative, Terms, Negated);
+    if (E.Kind == Expr::Binary && (E.Text == "+" || E.Text == "-")) {
+      sumTerms(*E.Operands[0], Negative, Terms, Negated);
+      sumTerms(*E.Operands[1], Negative != (E.Text == "-"), Terms, Negated);
+      return;
+    }
+    Terms.push_back(&E);
+    Negated.push_back(Negative);
+  }
+  void mentionedIndices(const Expr &E, std::set<std::string> &Out) const {
+    if (E.Kind == Expr::Local) {
+      if (isIndex(E.Text))
+        Out.insert(E.Text);
+      else if (auto It = Locals.find(E.Text); It != Locals.end())
+        for (const auto &[I, Coef] : It->second.Coefficients)
+          Out.insert(I);
+      else if (Assigned.count(E.Text))
+        Out.insert(Indices.begin(), Indices.end()); // may be anything
+    }
+    for (const ExprPtr &O : E.Operands)
+      mentionedIndices(*O, Out);
   }
 
   bool isIndex(const std::string &Name) const {

@@ -2,9 +2,7 @@
 #include "ir/AffineForm.h"
 
 namespace weft::ir {
-namespace {
 
-/// A + B (or A - B); nullopt when a coefficient overflows.
 std::optional<AffineForm> add(AffineForm A, const AffineForm &B,
                               bool Subtract) {
   for (const auto &[Variable, Coef] : B.Coefficients) {
@@ -24,6 +22,8 @@ std::optional<AffineForm> add(AffineForm A, const AffineForm &B,
   A.Offset = std::move(*Offset);
   return A;
 }
+
+namespace {
 
 /// B scaled by F (free of variables).
 std::optional<AffineForm> scale(const Polynomial &F, AffineForm B) {

@@ -35,6 +35,9 @@ struct AffineScope {
 std::optional<AffineForm> affineForm(const Nest &N, const Expr &E,
                                      const AffineScope &Scope);
 
+/// A + B (or A - B); nullopt when a coefficient overflows.
+std::optional<AffineForm> add(AffineForm A, const AffineForm &B, bool Subtract);
+
 /// A and B differ by a nonzero constant whatever the variables and symbols
 /// are: the subscripts name different elements.
 bool provablyDistinct(const AffineForm &A, const AffineForm &B);

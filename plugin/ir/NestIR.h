@@ -80,6 +80,13 @@ struct Param {
   ScalarKind Element = ScalarKind::Int; // Scalar's type, or span's element.
   bool ConstElement = false;            // std::span<const T>
   int Struct = -1; // the element's (or scalar's) struct, if it is one
+  /// Rows held apart (a std::vector of std::vectors), which the launch
+  /// gathers into one block: element j of row i is at the index the row
+  /// offsets parameter gives for i, plus j.
+  bool RowsApart = false;
+  /// The row offsets of the rows held apart in that parameter: reads of a
+  /// row's start, the same along the row (no data access of the loop's).
+  int RowOffsetsOf = -1;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

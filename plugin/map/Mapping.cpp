@@ -184,6 +184,10 @@ private:
       D.Frequency = F;
     }
     for (const ir::Access &A : N.Accesses) {
+      // A row's start, read along the row: one address a warp, whichever
+      // level is on x.
+      if (N.Params[A.ParamIndex].RowOffsetsOf >= 0)
+        continue;
       AccessInfo I{&A};
       for (const auto &[Index, Coef] : A.Coefficients)
         if (Coef.isUnit())

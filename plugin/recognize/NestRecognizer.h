@@ -23,9 +23,18 @@ struct Capture {
   /// A pointer's number of elements (its extent clause), as an expression
   /// at the loop.
   const clang::Expr *Extent = nullptr;
+  /// Rows held as pointers: their length (extent(p: rows, cols)), the
+  /// third argument of weft::detail::dataArg(p, rows, cols).
+  const clang::Expr *Columns = nullptr;
+  /// Source is a host expression (an extent), passed by value as it is,
+  /// not a variable to copy.
+  bool Value = false;
   /// R when the parameter is extent R of the mdspan Source names (passed
   /// as weft::detail::mdspanExtent(m, R)).
   int Rank = -1;
+  /// The parameter is the row offsets of the rows held apart that Source
+  /// names (passed as weft::detail::rowOffsets(v)).
+  bool RowOffsets = false;
   /// The key of reduction(argmax: v, at) over the outermost level (Source
   /// names v): the reference to at, and the function of <weft/weft.hpp>
   /// that pairs them (argmaxFirst, ...).

@@ -87,25 +87,50 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                     "' cannot be captured: " + Shape->Refusal,
                 "store the elements in one std::vector and index it "
                 "i * n + j");
-  // Rows allocated one by one (float **, std::vector<float *>): the
-  // device cannot follow the pointers they hold, whatever the extent.
-  if (Shape && Shape->Element->isPointerType())
-    return fail(Loc,
-                "'" + P.Name + "' holds pointers ('" +
-                    Shape->Element.getAsString(Ctx.getPrintingPolicy()) +
-                    "'): the device cannot follow them",
-                "hold the elements in one block (a std::vector of n * m, "
-                "or a 2-D array) and index it i * m + j");
+  const syntax::Extent *StatedExtent =
+      Shape && Shape->IsPointer ? extentOf(D->getName()) : nullptr;
+  // Rows allocated one by one (float **): the launch gathers them where
+  // the mark says how many rows of how many elements; the device cannot
+  // follow pointers otherwise (std::vector<float *>, float *[N]).
+  const Expr *Columns = nullptr;
+  if (Shape && Shape->Element->isPointerType()) {
+    const QualType Row = Shape->Element->getPointeeType();
+    if (!Shape->IsPointer || !StatedExtent || !StatedExtent->Columns ||
+        !Shape->Inner.empty() || Row->isPointerType() || Row->isVoidType() ||
+        Row->isFunctionType())
+      return fail(Loc,
+                  "'" + P.Name + "' holds pointers ('" +
+                      Shape->Element.getAsString(Ctx.getPrintingPolicy()) +
+                      "'): the device cannot follow them",
+                  Shape->IsPointer && Shape->Inner.empty()
+                      ? "state its rows and their length in the mark: "
+                        "'extent(" +
+                            P.Name + ": rows, columns)'"
+                      : "hold the elements in one block (a std::vector of "
+                        "n * m, a 2-D array, or a std::vector of "
+                        "std::vectors) and index it i * m + j");
+    Shape->RowPointers = true;
+    Shape->RowsApart = true;
+    Shape->Element = Row;
+    Columns = extentExpr(*StatedExtent->Columns, D->getName());
+    if (!Columns)
+      return std::nullopt;
+  } else if (StatedExtent && StatedExtent->Columns) {
+    return fail(clauseAt(0, *StatedExtent->Columns),
+                "'" + P.Name +
+                    "' points to elements: a row length in 'extent' is for "
+                    "rows held as pointers",
+                "write extent(" + P.Name + ": n) for n elements");
+  }
   if (Shape && Shape->IsPointer) {
-    const syntax::Extent *E = extentOf(D->getName());
-    if (!E)
+    if (!StatedExtent)
       return fail(Loc,
                   "weft cannot know how many elements pointer '" + P.Name +
                       "' points to",
                   "state it in the mark: '#pragma weft parallel for "
                   "extent(" +
                       P.Name + ": n)', n the number of elements");
-    Extent = extentExpr(*E, D->getName());
+    Extent = extentExpr(*StatedExtent, D->getName());
     if (!Extent)
       return std::nullopt;
   }
@@ -124,6 +149,7 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
     P.Element = K.value_or(ir::ScalarKind::Char);
     P.Struct = S;
     P.ConstElement = E.isConstQualified();
+    P.RowsApart = Shape->RowsApart;
   } else if (std::optional<ir::ScalarKind> K = scalarKind(T)) {
     P.Kind = ReductionTarget ? ir::ParamKind::ReductionTarget
                              : ir::ParamKind::Scalar;
@@ -150,12 +176,27 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
   Capture C;
   C.Source = Source;
   C.Extent = Extent;
+  C.Columns = Columns;
   const unsigned I =
       addParam(std::move(P), std::move(C), Shape.value_or(DataShape()));
   if (Chain)
     MemberCaptureIndex[Chain->Key] = I;
   else
     CaptureIndex[D] = I;
+  if (Columns) {
+    // The rows' length, a scalar the kernel indexes the gathered block by:
+    // element j of row i is element i * columns + j, an affine subscript.
+    Capture L;
+    L.Source = extentExpr(*StatedExtent->Columns, D->getName());
+    L.Value = true;
+    ir::Param Length;
+    Length.Name = Params[I].Name + "_columns";
+    Length.Kind = ir::ParamKind::Scalar;
+    Length.Element =
+        scalarKind(L.Source->getType()).value_or(ir::ScalarKind::Long);
+    RowColumnParams[I] = addParam(std::move(Length), std::move(L));
+    Uses.back().Read = true;
+  }
   return I;
 }
 

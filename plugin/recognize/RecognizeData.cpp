@@ -25,9 +25,15 @@ std::optional<Recognizer::DataShape> Recognizer::dataShape(QualType T) const {
     E = Vector->getTemplateArgs()[0].getAsType();
     if (E->isBooleanType())
       Shape.Refusal = "std::vector<bool> packs its elements into bits";
-    else if (stdTemplate(E, "vector"))
-      Shape.Refusal = "a std::vector of std::vectors is not one block of "
-                      "memory";
+    if (const auto *Row = stdTemplate(E, "vector")) {
+      // Rows held apart: the launch gathers them into one block.
+      Shape.RowsApart = true;
+      E = Row->getTemplateArgs()[0].getAsType();
+      if (E->isBooleanType())
+        Shape.Refusal = "std::vector<bool> packs its elements into bits";
+      else if (stdTemplate(E, "vector"))
+        Shape.Refusal = "rows of std::vectors are not blocks of elements";
+    }
   } else if (const auto *Array = stdTemplate(T, "array")) {
     E = Array->getTemplateArgs()[0].getAsType();
   } else if (const auto *Md = stdTemplate(T, "mdspan")) {
@@ -387,7 +393,7 @@ Expr *Recognizer::conditionExpr(const syntax::HostExpr &E) {
   return AsBool.get();
 }
 
-const Expr *Recognizer::extentExpr(const syntax::Extent &E,
+const Expr *Recognizer::extentExpr(const syntax::HostExpr &E,
                                    llvm::StringRef Pointer) {
   Expr *Result = hostExpr(E, "extent", /*SizeConstants=*/true);
   const SourceLocation Loc = clauseAt(0, E);
@@ -466,14 +472,39 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   // A copy: a subscript may capture more variables, which grows the
   // per-capture vectors under a reference.
   const llvm::SmallVector<std::uint64_t, 2> Inner = Shapes[*P].Inner;
-  if (Subscripts.size() != Inner.size() + 1)
-    return failExpr(
-        E->getBeginLoc(),
-        "'" + Params[*P].Name + "' has " + std::to_string(Inner.size() + 1) +
-            " dimensions: a weft loop indexes its elements, "
-            "not its rows",
-        "index every dimension, as in " + Params[*P].Name +
-            std::string("[i][j]") + (Inner.size() > 1 ? "[k]" : ""));
+  const bool RowsApart = Shapes[*P].RowsApart;
+  const std::size_t Dimensions = Inner.size() + 1 + RowsApart;
+  if (Subscripts.size() != Dimensions)
+    return failExpr(E->getBeginLoc(),
+                    "'" + Params[*P].Name + "' has " +
+                        std::to_string(Dimensions) +
+                        " dimensions: a weft loop indexes its elements, "
+                        "not its rows",
+                    "index every dimension, as in " + Params[*P].Name +
+                        std::string("[i][j]") + (Dimensions > 2 ? "[k]" : ""));
+  // Rows held apart: element j of row i is at the row's offset plus j.
+  ir::ExprPtr Row;
+  if (RowsApart) {
+    ir::ExprPtr RowIndex = expr(Subscripts.front(), Access::Read);
+    if (!RowIndex)
+      return nullptr;
+    if (Shapes[*P].RowPointers) {
+      // Rows of one length: row i starts at i * columns.
+      auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
+      Wide->Operands.push_back(std::move(RowIndex));
+      const unsigned Columns = RowColumnParams.lookup(*P);
+      auto Length = make(ir::Expr::ParamRef, Params[Columns].Element);
+      Length->ParamIndex = Columns;
+      auto WideLength = make(ir::Expr::Cast, ir::ScalarKind::Long);
+      WideLength->Operands.push_back(std::move(Length));
+      Row = make(ir::Expr::Binary, ir::ScalarKind::Long, "*");
+      Row->Operands.push_back(std::move(Wide));
+      Row->Operands.push_back(std::move(WideLength));
+    } else {
+      Row = rowStart(*P, std::move(RowIndex));
+    }
+    Subscripts.erase(Subscripts.begin());
+  }
   // Row-major: ((i * M) + j) * K + k, in 64 bits as the host's address
   // arithmetic is.
   ir::ExprPtr Flat;
@@ -481,7 +512,7 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
     ir::ExprPtr Index = expr(Subscripts[D], Access::Read);
     if (!Index)
       return nullptr;
-    if (Subscripts.size() == 1) {
+    if (Subscripts.size() == 1 && !Row) {
       Flat = std::move(Index);
       break;
     }
@@ -498,6 +529,12 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
     Flat = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
     Flat->Operands.push_back(std::move(Scaled));
     Flat->Operands.push_back(std::move(Wide));
+  }
+  if (Row) {
+    auto InRow = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
+    InRow->Operands.push_back(std::move(Row));
+    InRow->Operands.push_back(std::move(Flat));
+    Flat = std::move(InRow);
   }
   markUse(*P, A);
   auto R = make(ir::Expr::SpanElement, Params[*P].Element);
@@ -551,11 +588,88 @@ ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
   return R;
 }
 
+unsigned Recognizer::rowOffsets(unsigned P) {
+  auto [It, New] = RowOffsetParams.try_emplace(P, Params.size());
+  if (New) {
+    ir::Param Offsets;
+    Offsets.Name = Params[P].Name + "_rows";
+    Offsets.Kind = ir::ParamKind::ReadSpan;
+    Offsets.Element = ir::ScalarKind::ULong;
+    Offsets.ConstElement = true;
+    Offsets.RowOffsetsOf = static_cast<int>(P);
+    Capture C;
+    C.Source = Captures[P].Source;
+    C.RowOffsets = true;
+    addParam(std::move(Offsets), std::move(C), DataShape());
+    Uses.back().Read = true;
+  }
+  return It->second;
+}
+
+ir::ExprPtr Recognizer::rowStart(unsigned P, ir::ExprPtr R) {
+  auto Start = make(ir::Expr::SpanElement, ir::ScalarKind::ULong);
+  Start->ParamIndex = rowOffsets(P);
+  Start->Operands.push_back(std::move(R));
+  auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
+  Wide->Operands.push_back(std::move(Start));
+  return Wide;
+}
+
+std::optional<ir::ExprPtr>
+Recognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
+  const Expr *X = Object->IgnoreParenImpCasts();
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
+  if (!OC || OC->getOperator() != OO_Subscript || OC->getNumArgs() != 2)
+    return std::nullopt;
+  std::optional<DataShape> Shape = dataShape(OC->getArg(0)->getType());
+  if (!Shape || !Shape->RowsApart)
+    return std::nullopt;
+  std::optional<unsigned> P = spanOperand(OC->getArg(0));
+  if (!P)
+    return ir::ExprPtr();
+  // rows[i + 1] - rows[i], in the row's elements.
+  ir::ExprPtr Index = expr(OC->getArg(1), Access::Read);
+  if (!Index)
+    return ir::ExprPtr();
+  ir::ExprPtr Again = cloneExpr(*Index);
+  auto Next = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
+  auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
+  Wide->Operands.push_back(std::move(Index));
+  Next->Operands.push_back(std::move(Wide));
+  Next->Operands.push_back(integer(1));
+  auto Length = make(ir::Expr::Binary, ir::ScalarKind::Long, "-");
+  Length->Operands.push_back(rowStart(*P, std::move(Next)));
+  Length->Operands.push_back(rowStart(*P, std::move(Again)));
+  std::int64_t Element = 1;
+  for (std::uint64_t N : Shapes[*P].Inner)
+    Element *= static_cast<std::int64_t>(N);
+  if (Element != 1) {
+    auto Rows = make(ir::Expr::Binary, ir::ScalarKind::Long, "/");
+    Rows->Operands.push_back(std::move(Length));
+    Rows->Operands.push_back(integer(Element));
+    Length = std::move(Rows);
+  }
+  auto Size = make(ir::Expr::Cast, K.value_or(ir::ScalarKind::ULong));
+  Size->Operands.push_back(std::move(Length));
+  return Size;
+}
+
 ir::ExprPtr Recognizer::dataSize(const Expr *Object,
                                  std::optional<ir::ScalarKind> K) {
+  if (std::optional<ir::ExprPtr> Row = rowSize(Object, K))
+    return std::move(*Row);
   std::optional<unsigned> P = spanOperand(Object);
   if (!P)
     return nullptr; // A size query reads no element.
+  if (Shapes[*P].RowsApart) {
+    // The rows: one offset fewer than the offsets.
+    auto Offsets = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
+    Offsets->ParamIndex = rowOffsets(*P);
+    auto Rows = make(ir::Expr::Binary, Offsets->Type, "-");
+    Rows->Operands.push_back(std::move(Offsets));
+    Rows->Operands.push_back(integer(1));
+    return Rows;
+  }
   auto R = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
   R->ParamIndex = *P;
   std::int64_t Row = 1;

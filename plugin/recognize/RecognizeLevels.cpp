@@ -308,7 +308,7 @@ bool Recognizer::descendingHeader(const ForStmt *F, Descent D, ir::Level &L) {
 bool Recognizer::rangeHeader(CXXForRangeStmt *RF, ir::Level &L) {
   const Expr *Range = RF->getRangeInit();
   std::optional<DataShape> Shape = dataShape(Range->getType());
-  if (!Shape || Shape->IsPointer || !Shape->Inner.empty() ||
+  if (!Shape || Shape->IsPointer || !Shape->Inner.empty() || Shape->RowsApart ||
       !(isa<DeclRefExpr>(Range->IgnoreParenImpCasts()) || memberOfThis(Range)))
     return fail(Range->getBeginLoc(),
                 "a range-based parallel loop must iterate over a variable "

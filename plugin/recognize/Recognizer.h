@@ -187,6 +187,12 @@ private:
     QualType Element;
     llvm::SmallVector<std::uint64_t, 2> Inner;
     bool IsPointer = false;
+    /// A std::vector of std::vectors: rows held apart, indexed through a
+    /// parameter of row offsets (rowOffsets).
+    bool RowsApart = false;
+    /// Of those, rows held as pointers (float ** with extent(p: rows,
+    /// cols)): all of one length, indexed through a parameter of it.
+    bool RowPointers = false;
     const char *Refusal = nullptr;
     /// A std::mdspan (layout_right): every rank's extent, -1 where it is
     /// known at run time only, and the type of its indices.
@@ -201,7 +207,7 @@ private:
   /// The extent clause that names Pointer, if any.
   const syntax::Extent *extentOf(llvm::StringRef Pointer) const;
   /// An extent, as an expression the launch evaluates; null after an error.
-  const Expr *extentExpr(const syntax::Extent &E, llvm::StringRef Pointer);
+  const Expr *extentExpr(const syntax::HostExpr &E, llvm::StringRef Pointer);
   /// The condition of an if clause, as the launch's first argument (a
   /// bool); null after an error.
   Expr *conditionExpr(const syntax::HostExpr &E);
@@ -239,6 +245,15 @@ private:
   /// `A.extent(R)` of the mdspan captured as P: a constant, or a scalar
   /// the launch passes (captured on first use).
   ir::ExprPtr mdspanExtent(unsigned P, unsigned R);
+  /// The row offsets of P, captured rows held apart: a parameter of
+  /// Rows + 1 offsets the launch passes (captured on first use).
+  unsigned rowOffsets(unsigned P);
+  /// Row R of P's offsets, as a 64-bit index.
+  ir::ExprPtr rowStart(unsigned P, ir::ExprPtr R);
+  /// `a[i].size()` for rows held apart: row i's length; nullopt where
+  /// Object is no such row (a null after a diagnostic).
+  std::optional<ir::ExprPtr> rowSize(const Expr *Object,
+                                     std::optional<ir::ScalarKind> K);
   /// `v.size()`: the elements of captured data (rows, for nested arrays).
   ir::ExprPtr dataSize(const Expr *Object, std::optional<ir::ScalarKind> K);
 
@@ -489,6 +504,9 @@ private:
   unsigned addParam(ir::Param P, Capture C, DataShape Shape);
   unsigned addParam(ir::Param P, Capture C); // not data
   llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> ExtentParams;
+  llvm::DenseMap<unsigned, unsigned> RowOffsetParams;
+  /// Per rows held as pointers, the parameter of their length.
+  llvm::DenseMap<unsigned, unsigned> RowColumnParams;
   std::vector<SourceLocation> LevelLocations;
   int SequentialDepth = 0;
   int SwitchDepth = 0; // 'break' inside a switch leaves only the switch

@@ -111,8 +111,8 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
   for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {
     const recognize::Capture &C = Nest.Captures[I];
-    Expr *Arg;
-    Arg = copyObject(Ctx, C.Source, Loc);
+    Expr *Arg =
+        C.Value ? const_cast<Expr *>(C.Source) : copyObject(Ctx, C.Source, Loc);
     if (!C.Pairing.empty()) {
       // reduction(argmax: v, at): weft::detail::argmaxFirst(v, at).
       Expr *PairArgs[] = {Arg, copyRef(Ctx, cast<DeclRefExpr>(C.ArgAt), Loc)};
@@ -127,11 +127,20 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
           S, Detail, "mdspanExtent", ExtentArgs, Loc,
           "<weft/weft.hpp> declares no mdspan support here",
           "compile with a standard library that has <mdspan> (C++23)");
+    } else if (C.RowOffsets) {
+      // Where the rows held apart in v start: weft::detail::rowOffsets(v).
+      Expr *RowsArgs[] = {Arg};
+      Arg =
+          callDetail(S, Detail, "rowOffsets", RowsArgs, Loc, Older, Installed);
     } else if (Nest.Nest.Params[I].isSpan()) {
-      // Captured data: weft::detail::dataArg(v), or (p, extent).
-      llvm::SmallVector<Expr *, 2> DataArgs = {Arg};
+      // Captured data: weft::detail::dataArg(v), or (p, extent), or for
+      // rows held as pointers (p, rows, columns); for a std::vector of
+      // std::vectors, the rows (weft.hpp's overload).
+      llvm::SmallVector<Expr *, 3> DataArgs = {Arg};
       if (const Expr *Extent = C.Extent)
         DataArgs.push_back(const_cast<Expr *>(Extent));
+      if (const Expr *Columns = C.Columns)
+        DataArgs.push_back(const_cast<Expr *>(Columns));
       Arg = callDetail(S, Detail, "dataArg", DataArgs, Loc, Older, Installed);
     } else if (Nest.Nest.Params[I].Kind == ir::ParamKind::Scalar) {
       // A scalar the kernel only reads: weft::detail::copyOf(x), so that

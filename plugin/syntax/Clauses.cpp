@@ -240,6 +240,12 @@ private:
     if (!expect(':', "after the pointers of 'extent'") ||
         !hostExpr(E, SumLevel, "extent"))
       return false;
+    if (skipSpace(); Pos < Text.size() && Text[Pos] == ',') {
+      ++Pos; // rows held as pointers: extent(p: rows, cols)
+      E.Columns.emplace();
+      if (!hostExpr(*E.Columns, SumLevel, "extent"))
+        return false;
+    }
     Out.Extents.push_back(std::move(E));
     return true;
   }

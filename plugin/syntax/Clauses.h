@@ -35,10 +35,13 @@ struct HostExpr {
 };
 
 /// `extent(p, q: n * m)`: pointers the loop indexes and how many elements
-/// each points to (an integer expression of + - * / %).
+/// each points to (an integer expression of + - * / %). `extent(p: rows,
+/// cols)`: p points to rows pointers, each to cols elements (rows held as
+/// pointers, float **).
 struct Extent : HostExpr {
   std::vector<std::string> Pointers;
   std::size_t Offset = 0;
+  std::optional<HostExpr> Columns;
 };
 
 /// A clause given once, with where it was written.

@@ -9,6 +9,10 @@
 //   param <in|out|inout|scalar> <type> <name>      one per captured variable;
 //                                                   type: bool i8 ... f64, or
 //                                                   bytesN for an N-byte struct
+//   rows <param>                                   the span's rows are held
+//                                                   apart (a std::vector of
+//                                                   std::vectors): its
+//                                                   argument is a RowsArg
 //   covers <param> <cols> <stride>                 a written span is written
 //                                                   everywhere when the
 //                                                   outermost trip count times
@@ -70,7 +74,7 @@ namespace weft::contract {
 
 /// The version this plugin writes and this runtime reads. A program built
 /// by another version is refused with a message saying which to rebuild.
-constexpr int DescriptorVersion = 2;
+constexpr int DescriptorVersion = 3;
 
 struct ParamInfo {
   ParamKind Kind = ParamKind::Scalar;
@@ -81,6 +85,9 @@ struct ParamInfo {
   /// outermost trip count times CoverCols is the span's size and CoverCols
   /// equals CoverStride. Absent when the plugin claims nothing.
   std::optional<BoundExpr> CoverCols, CoverStride;
+  /// The rows line: the launch gathers the rows into one block and
+  /// scatters it back.
+  bool RowsApart = false;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

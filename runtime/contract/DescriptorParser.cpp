@@ -205,6 +205,12 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
         return Fail("bad buffer");
       B.Extent = std::move(*Extent);
       Out.Buffers.push_back(std::move(B));
+    } else if (Key == "rows") {
+      std::size_t P = 0;
+      if (!L.integer(P) || P >= Out.Params.size() || !Out.Params[P].isSpan() ||
+          !L.atEnd())
+        return Fail("bad rows");
+      Out.Params[P].RowsApart = true;
     } else if (Key == "covers") {
       std::size_t P = 0;
       if (!L.integer(P) || P >= Out.Params.size())

@@ -19,6 +19,9 @@ std::string writeDescriptor(const KernelInfo &K) {
     D += std::string("param ") + paramWord(P.Kind) + " " +
          typeWord(P.Type, P.Bytes) + " " + P.Name + "\n";
   for (std::size_t I = 0; I < K.Params.size(); ++I)
+    if (K.Params[I].RowsApart)
+      D += "rows " + std::to_string(I) + "\n";
+  for (std::size_t I = 0; I < K.Params.size(); ++I)
     if (K.Params[I].CoverCols && K.Params[I].CoverStride)
       D += "covers " + std::to_string(I) + " " +
            writeBound(*K.Params[I].CoverCols) + " " +

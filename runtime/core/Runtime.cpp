@@ -130,7 +130,7 @@ void Runtime::hostLoop(const char *Descriptor, const char *Source,
     return;
   }
   for (std::size_t I = 0; I < NumArgs; ++I)
-    if (Params[I].isSpan())
+    if (Params[I].isSpan() && !Params[I].RowsApart) // no region has rows
       Resident.useOnHost(Args[I].Data, Args[I].Count * Args[I].ElementSize,
                          Params[I].writesDevice());
 }
@@ -270,7 +270,8 @@ bool Runtime::resident(const KernelInfo &K, const detail::LaunchArg *Args,
                        std::size_t NumArgs) {
   for (std::size_t I = 0; I < NumArgs; ++I)
     if (K.Params[I].isSpan() &&
-        !Resident.find(Args[I].Data, Args[I].Count * Args[I].ElementSize))
+        (K.Params[I].RowsApart ||
+         !Resident.find(Args[I].Data, Args[I].Count * Args[I].ElementSize)))
       return false;
   return true;
 }

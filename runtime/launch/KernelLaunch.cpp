@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 
 namespace weft::rt {
@@ -115,6 +116,65 @@ Status KernelLaunch::copyIn() {
   return {};
 }
 
+Status KernelLaunch::gatherRows() {
+  for (std::size_t I : Work.RowsApart) {
+    const detail::LaunchArg &A = Args[I];
+    const auto &Rows = *static_cast<const detail::RowsArg *>(A.Data);
+    std::size_t Elements = 0;
+    for (std::size_t R = 0; R < Rows.NumRows; ++R)
+      Elements += Rows.Rows[R].Count;
+    if (Elements != A.Count)
+      return "the rows of '" + K.Params[I].Name + "' hold " +
+             std::to_string(Elements) + " elements, not " +
+             std::to_string(A.Count);
+    const std::size_t Bytes = A.Count * A.ElementSize;
+    if (Status S = injected("allocate"); !S.empty())
+      return S;
+    if (Status S = allocate(Bytes, Work.Spans[I].Data); !S.empty())
+      return S;
+    if (!K.Params[I].readsDevice())
+      continue;
+    // One copy of the rows gathered on the host, not a copy a row: a
+    // copy costs microseconds, a row may hold a few elements.
+    Work.Gathered.resize(Bytes);
+    char *To = Work.Gathered.data();
+    for (std::size_t R = 0; R < Rows.NumRows; ++R) {
+      const std::size_t RowBytes = Rows.Rows[R].Count * A.ElementSize;
+      if (RowBytes)
+        std::memcpy(To, Rows.Rows[R].Data, RowBytes);
+      To += RowBytes;
+    }
+    Status S = injected("copy-in");
+    if (S.empty())
+      S = Data.toDevice(Work.Spans[I].Data, Work.Gathered.data(), Bytes);
+    if (!S.empty())
+      return S;
+  }
+  return {};
+}
+
+Status KernelLaunch::scatterRows() {
+  for (std::size_t I : Work.RowsApart) {
+    if (!K.Params[I].writesDevice())
+      continue;
+    const detail::LaunchArg &A = Args[I];
+    const auto &Rows = *static_cast<const detail::RowsArg *>(A.Data);
+    Work.Gathered.resize(A.Count * A.ElementSize);
+    if (Status S = Data.toHost(Work.Gathered.data(), Work.Spans[I].Data,
+                               Work.Gathered.size());
+        !S.empty())
+      return S;
+    const char *From = Work.Gathered.data();
+    for (std::size_t R = 0; R < Rows.NumRows; ++R) {
+      const std::size_t RowBytes = Rows.Rows[R].Count * A.ElementSize;
+      if (RowBytes)
+        std::memcpy(Rows.Rows[R].Data, From, RowBytes);
+      From += RowBytes;
+    }
+  }
+  return {};
+}
+
 Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
                           const LaunchConfig &Config) {
   Lower = RootLower;
@@ -122,6 +182,7 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
   Work.Spans.assign(NumArgs, {});
   Work.Copies.clear();
   Work.Copied.clear();
+  Work.RowsApart.clear();
   Work.Partials.assign(K.Reductions.size(), {});
   Work.Arrays.assign(K.Buffers.size(), {});
   Work.SplitPartials.assign(K.Combine.PartialBytes.size(), {});
@@ -145,6 +206,10 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
     const std::size_t Bytes = A.Count * A.ElementSize;
     Work.Spans[I].Extent = A.Count;
     Work.Params.push_back(&Work.Spans[I]);
+    if (P.RowsApart) {
+      Work.RowsApart.push_back(I);
+      continue;
+    }
     // Inside a region the span lives on the device already: no copies.
     if (Residency::Range *R = Resident.find(A.Data, Bytes)) {
       if (Status S = Resident.current(*R); !S.empty())
@@ -159,6 +224,8 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
     Work.Copied.push_back(I);
   }
   if (Status S = copyIn(); !S.empty())
+    return S;
+  if (Status S = gatherRows(); !S.empty())
     return S;
   Work.Params.push_back(&Lower);
   Work.Params.push_back(&Count);
@@ -233,15 +300,16 @@ Status KernelLaunch::synchronize() {
 }
 
 void KernelLaunch::copyOut() {
-  for (const LaunchScratch::HostCopy &C : Work.Copies) {
-    if (!C.Out)
-      continue;
-    Status S = Data.toHost(const_cast<char *>(C.Host), C.Device, C.Bytes);
-    if (!S.empty()) {
-      warn(K.Location + ": copying results of kernel " + K.Name +
-           " back failed (" + S + "); the host data is no longer reliable");
-      std::abort();
-    }
+  Status S;
+  for (const LaunchScratch::HostCopy &C : Work.Copies)
+    if (C.Out && S.empty())
+      S = Data.toHost(const_cast<char *>(C.Host), C.Device, C.Bytes);
+  if (S.empty())
+    S = scatterRows();
+  if (!S.empty()) {
+    warn(K.Location + ": copying results of kernel " + K.Name +
+         " back failed (" + S + "); the host data is no longer reliable");
+    std::abort();
   }
 }
 

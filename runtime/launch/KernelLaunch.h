@@ -40,6 +40,10 @@ struct LaunchScratch {
   std::vector<DeviceSpan> Spans, Partials, Arrays, SplitPartials;
   std::vector<HostCopy> Copies;
   std::vector<std::size_t> Copied; // spans not resident, by host address
+  /// Rows held apart (a std::vector of std::vectors): the parameters, and
+  /// the host block their rows are gathered into and scattered from.
+  std::vector<std::size_t> RowsApart;
+  std::vector<char> Gathered;
   std::vector<void *> Params;
   std::vector<DevicePtr> Owned; // released when the launch ends
 };
@@ -86,6 +90,10 @@ private:
   /// Device copies of the spans no region holds (Work.Copied), one for
   /// each set of spans whose host bytes overlap.
   Status copyIn();
+  /// Device copies of rows held apart, each one block of its rows.
+  Status gatherRows();
+  /// Rows held apart the kernel wrote, back to the host: false on failure.
+  Status scatterRows();
   Status injected(const char *Stage) const {
     return Injecting ? injectedFault(Stage) : Status();
   }

@@ -14,7 +14,8 @@ output span past the outputs, lud's trailing update), with clauses that
 ask for register tiles, and loops that read the span at their own index alone, which the block tiles
 in shared memory; recurrences and triangular solves down each iteration's
 own column or row of the output, which get thread slices; data held in
-spans, vectors or pointers with an extent clause). Each nest is
+spans, vectors or pointers with an extent clause, its two inputs
+sometimes one vector). Each nest is
 emitted twice, marked and not; main() runs both and compares (exactly for
 integers; floating-point inputs are multiples of 1/8, so sums come out
 exact in any order, and elementwise math gets a tolerance for contraction).
@@ -597,12 +598,15 @@ def program(rng):
             "  auto Same = [](double X, double Y) { return X == Y || std::fabs(X - Y)"
             " <= %s * (1 + std::fabs(X) + std::fabs(Y)); };" % tol,
             "  int Bad = 0;"]
+    # Sometimes one vector for both inputs: the launch keeps one device
+    # copy of data two parameters share.
+    second = "A" if rng.random() < 0.25 else "B"
     for x in nests:
         ns = ", ".join(str(e) for e in x.ext)
         if holder == "pointer":
-            args = "A.data(), B.data(), P.data(), %s.data()"
+            args = "A.data(), %s.data(), P.data(), %%s.data()" % second
         else:
-            args = "A, B, P, %s"
+            args = "A, %s, P, %%s" % second
         main += ["  {", "    std::vector<%s> OutW(N), OutS(N);" % T,
                  "    for (int I = 0; I < N; ++I) OutW[I] = OutS[I] = B[(I * 7 + 3) %% N] + (%s)1;" % T,
                  "    const %s RW = nest%d_weft(%s, N, 3, %s);" % (T, x.k, args % "OutW", ns),

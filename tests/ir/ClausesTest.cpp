@@ -135,6 +135,26 @@ TEST(Clauses, Extents) {
   for (const weft::syntax::ExprToken &T : D.Extents[0].Postfix)
     Postfix += T.Text + " ";
   EXPECT_EQ(Postfix, "n m - 1 - ");
+  EXPECT_FALSE(D.Extents[0].Columns);
+}
+
+// Rows held as pointers: extent(w: rows, cols), the rows' length its own
+// expression with its own offsets.
+TEST(Clauses, ExtentOfRowsAsPointers) {
+  Clauses C;
+  ClauseError E;
+  ASSERT_TRUE(parseClauses("extent(w: n, m + 1) extent(x: n)", C, E))
+      << E.Message;
+  ASSERT_EQ(C.Extents.size(), 2u);
+  EXPECT_EQ(C.Extents[0].Text, "n");
+  ASSERT_TRUE(C.Extents[0].Columns);
+  EXPECT_EQ(C.Extents[0].Columns->Text, "m + 1");
+  ASSERT_EQ(C.Extents[0].Columns->Postfix.size(), 3u);
+  EXPECT_EQ(C.Extents[0].Columns->Postfix[0].Offset, 13u);
+  EXPECT_FALSE(C.Extents[1].Columns);
+  Clauses D;
+  EXPECT_FALSE(parseClauses("extent(w: n, )", D, E));
+  EXPECT_FALSE(parseClauses("extent(w: n, m, k)", D, E));
 }
 
 struct Rejected {

@@ -11,7 +11,7 @@ using weft::detail::LaunchArg;
 
 namespace {
 
-const char *const Saxpy = "weft 2\nkernel k\nloc a.cpp:3:5\n"
+const char *const Saxpy = "weft 3\nkernel k\nloc a.cpp:3:5\n"
                           "param in f32 x\nparam inout f32 y\n"
                           "param scalar i64 n\nparam scalar u8 c\n"
                           "level (lit 1) (sub (min (arg 2) (size 0)) (lit 1)) "
@@ -76,7 +76,7 @@ TEST(Descriptor, InclusiveBound) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(parseDescriptor(
-      "weft 2\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
+      "weft 3\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
       Error));
   std::int32_t N = 9;
   LaunchArg Args[] = {{&N, 1, 4}};
@@ -88,7 +88,7 @@ TEST(Descriptor, InclusiveBound) {
 TEST(Descriptor, BadBoundsAreErrors) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 2\nkernel k\nparam scalar f32 a\n"
+  ASSERT_TRUE(parseDescriptor("weft 3\nkernel k\nparam scalar f32 a\n"
                               "param scalar i32 z\n"
                               "level (lit 0) (div (lit 4) (arg 1)) 1 lt\n",
                               K, Error));
@@ -109,7 +109,7 @@ TEST(Descriptor, CombiningKernelAndTuning) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(
-      parseDescriptor("weft 2\nkernel k\nloc a.cpp:1:1\n"
+      parseDescriptor("weft 3\nkernel k\nloc a.cpp:1:1\n"
                       "level (lit 0) (lit 9) 1 lt\n"
                       "map 0 y 1 span 1\nmap 1 x 128 split 6\n"
                       "combine k_combine 256\nsplit 8\nsplit 4\n"
@@ -141,10 +141,37 @@ TEST(Descriptor, CombiningKernelAndTuning) {
             weft::contract::writeDescriptor(K));
 }
 
+// Rows held apart: the span's argument is a RowsArg; the line round-trips
+// and names a span.
+TEST(Descriptor, RowsApart) {
+  const char *const Text =
+      "weft 3\nkernel k\nloc a.cpp:1:1\n"
+      "param inout f32 m\nparam in u64 m_rows\n"
+      "rows 0\nlevel (lit 0) (sub (size 1) (lit 1)) 1 lt\n";
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(Text, K, Error)) << Error;
+  EXPECT_TRUE(K.Params[0].RowsApart);
+  EXPECT_FALSE(K.Params[1].RowsApart);
+  EXPECT_NE(weft::contract::writeDescriptor(K).find("\nrows 0\n"),
+            std::string::npos);
+  KernelInfo Again;
+  ASSERT_TRUE(
+      parseDescriptor(weft::contract::writeDescriptor(K), Again, Error));
+  EXPECT_TRUE(Again.Params[0].RowsApart);
+  for (const char *Bad : {"weft 3\nkernel k\nparam scalar i32 n\nrows 0\n",
+                          "weft 3\nkernel k\nparam inout f32 m\nrows 1\n",
+                          "weft 3\nkernel k\nparam inout f32 m\nrows 0 1\n",
+                          "weft 3\nkernel k\nparam inout f32 m\nrows\n"}) {
+    KernelInfo B;
+    EXPECT_FALSE(parseDescriptor(Bad, B, Error)) << Bad;
+  }
+}
+
 TEST(Descriptor, GridCoverageClaim) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 2\nkernel k\nloc a.cpp:1:1\n"
+  ASSERT_TRUE(parseDescriptor("weft 3\nkernel k\nloc a.cpp:1:1\n"
                               "param scalar i32 cols\nparam inout f32 out\n"
                               "covers 1 (arg 0) (mul (arg 0) (lit 1))\n"
                               "level (lit 0) (lit 9) 1 lt\n",
@@ -154,7 +181,7 @@ TEST(Descriptor, GridCoverageClaim) {
   ASSERT_TRUE(K.Params[1].CoverCols);
   ASSERT_TRUE(K.Params[1].CoverStride);
   KernelInfo Bad;
-  EXPECT_FALSE(parseDescriptor("weft 2\nkernel k\nparam inout f32 out\n"
+  EXPECT_FALSE(parseDescriptor("weft 3\nkernel k\nparam inout f32 out\n"
                                "covers 3 (arg 0) (arg 0)\n"
                                "level (lit 0) (lit 9) 1 lt\n",
                                Bad, Error));
@@ -164,22 +191,22 @@ TEST(Descriptor, MalformedIsRejected) {
   for (const char *Text :
        {"", "kernel k\nlevel (lit 0) (lit 1) 1 lt\n",
         "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 2\nkernel k\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
-        "weft 2\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
-        "weft 2\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 2\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X w "
+        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 3\nkernel k\n",
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
+        "weft 3\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
+        "weft 3\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 3\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X w "
         "64\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x 0\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune X;rm x 64\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x\n",
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x 0\n",
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune X;rm x 64\n",
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
         "shared (tune 1)\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
         "shared (arg 0)\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
-        "weft 2\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
+        "weft 3\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
     KernelInfo K;
     std::string Error;
     EXPECT_FALSE(parseDescriptor(Text, K, Error)) << Text;

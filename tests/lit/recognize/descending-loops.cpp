@@ -149,7 +149,7 @@ void unsignedByTwo(std::span<float> v, unsigned n) {
 
 void rowPointers(float **rows, int n, int m) {
   // REFUSED: descending-loops.cpp:[[@LINE+5]]:7: error: 'rows' holds pointers ('float *'): the device cannot follow them
-  // REFUSED-NEXT: note: hold the elements in one block (a std::vector of n * m, or a 2-D array) and index it i * m + j
+  // REFUSED-NEXT: note: state its rows and their length in the mark: 'extent(rows: rows, columns)'
 #pragma weft parallel for
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < m; ++j)

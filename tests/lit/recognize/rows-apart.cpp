@@ -1,0 +1,240 @@
+// Rows held apart: a std::vector of std::vectors (rows of any lengths,
+// empty ones too), as C++ code often holds a matrix, a jagged table or a
+// graph's adjacency lists; and rows held as pointers (float **, rows
+// allocated one by one as C code does) whose mark states how many rows of
+// how many elements: extent(w: rows, cols). The kernel sees the rows one after another in
+// one block and a parameter of row offsets: element j of row i is
+// element rows[i] + j; a row's size() is the difference of two offsets and
+// the outer size() one offset fewer than the offsets; rows held as
+// pointers are all one length, a parameter the subscript is affine in
+// (i * w_columns + j). The launch gathers
+// the rows into one copy and scatters what the kernel wrote back. On the
+// checked simulator against the host (also with 64-wide warps); then the
+// forms refused, with their fixes.
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: rm -rf %t.kernels && %weftxx -fsyntax-only -fplugin-arg-weft-emit-dir=%t.kernels %s
+// RUN: cat %t.kernels/*.cu | FileCheck %s --check-prefix=KERNEL
+// RUN: cat %t.kernels/*.desc | FileCheck %s --check-prefix=DESC
+// RUN: %weftxx %s -o %t.exe %weft_link
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: count 0 < %t.err
+// RUN: diff %t.host %t.sim
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64
+// RUN: diff %t.host %t.sim64
+// RUN: env WEFT_BACKEND=sim WEFT_VERBOSE=1 %t.exe 2>&1 | FileCheck %s --check-prefix=RAN
+// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
+#include <weft/weft.hpp>
+
+#include <array>
+#include <cstdio>
+#include <vector>
+
+// CHECK: nest at {{.*}}rows-apart.cpp:[[@LINE+12]]
+// CHECK: param 0 A: read-written span of float
+// CHECK: param 1 A_rows: read span of const unsigned long
+// CHECK: param 2 B: read span of const float
+// CHECK: param 3 B_rows: read span of const unsigned long
+// CHECK: level 0 {{.*}}: unsigned long I in [unsigned long(0), (size($A_rows) - 1l))
+// REMARK: rows-apart.cpp:[[@LINE+8]]:5: remark: weft: level 1 (J): dim x, {{.*}}coalescing: 2 access(es) have unit stride in this index
+// KERNEL-DAG: (weft::dspan<float> A, weft::dspan<const unsigned long> A_rows, weft::dspan<const float> B, weft::dspan<const unsigned long> B_rows,
+// KERNEL-DAG: A[(((long)A_rows.ld(I)) + ((long)J))] =
+void scale(std::vector<std::vector<float>> &A,
+           const std::vector<std::vector<float>> &B) {
+#pragma weft parallel for
+  for (std::size_t I = 0; I < A.size(); ++I)
+#pragma weft parallel for
+    for (std::size_t J = 0; J < A[I].size(); ++J)
+      A[I][J] = 2 * A[I][J] + B[I][J % B[I].size()];
+}
+// DESC-DAG: param inout f32 A
+// DESC-DAG: rows 0
+
+// A graph's adjacency lists, read down a sequential loop; a reduction over
+// every neighbour.
+int gather(const std::vector<std::vector<int>> &Adjacent,
+           const std::vector<float> &X, std::vector<float> &Y) {
+  int Edges = 0;
+#pragma weft parallel for reduction(+ : Edges)
+  for (std::size_t I = 0; I < Adjacent.size(); ++I) {
+    float Sum = 0;
+    for (std::size_t K = 0; K < Adjacent[I].size(); ++K) {
+      Sum += X[Adjacent[I][K]];
+      ++Edges;
+    }
+    Y[I] = Sum;
+  }
+  return Edges;
+}
+
+// Rows of points (std::array inside the rows), each moved to its row's
+// first point; rows of structs.
+struct Particle {
+  float Mass, Charge;
+};
+void points(std::vector<std::vector<std::array<float, 3>>> &Clusters,
+            std::vector<std::vector<Particle>> &Groups) {
+#pragma weft parallel for
+  for (int C = 0; C < static_cast<int>(Clusters.size()); ++C)
+#pragma weft parallel for
+    for (int P = 1; P < static_cast<int>(Clusters[C].size()); ++P)
+      for (int D = 0; D < 3; ++D)
+        Clusters[C][P][D] -= Clusters[C][0][D];
+#pragma weft parallel for
+  for (std::size_t G = 0; G < Groups.size(); ++G)
+    for (std::size_t P = 0; P < Groups[G].size(); ++P)
+      Groups[G][P].Charge = Groups[G][P].Mass * static_cast<float>(G);
+}
+
+// Numerical Recipes' matrices: a pointer to rows allocated one by one.
+float **matrix(int Rows, int Cols) {
+  float **M = new float *[Rows];
+  for (int I = 0; I < Rows; ++I)
+    M[I] = new float[Cols];
+  return M;
+}
+
+// KERNEL-DAG: (int N, int M, weft::dspan<float> W, int W_columns, float F,
+// KERNEL-DAG: W[((((long)J) * ((long)W_columns)) + ((long)K))] =
+// REMARK: rows-apart.cpp:[[@LINE+8]]:5: remark: weft: level 1 (K): dim x, {{.*}}coalescing: 2 access(es) have unit stride in this index
+// DESC-DAG: param inout f32 W
+// DESC-DAG: param scalar i32 W_columns
+// DESC-DAG: rows 2
+void adjust(float **W, int N, int M, float F) {
+#pragma weft parallel for extent(W: N, M)
+  for (int J = 0; J < N; ++J)
+#pragma weft parallel for
+    for (int K = 0; K < M; ++K)
+      W[J][K] = W[J][K] * F + static_cast<float>(J - K) / 64;
+}
+
+// A layer of backprop: the weights' rows as pointers, read-only, the
+// input tiled in shared memory.
+// REMARK: rows-apart.cpp:[[@LINE+3]]:3: remark: weft: level 0 (J): {{.*}}loop over K in tiles of {{[0-9]+}} in shared memory: In[K]
+void layer(float *const *W, const float *In, float *Out, int N, int M) {
+#pragma weft parallel for extent(W: N, M) extent(In: M) extent(Out: N)
+  for (int J = 0; J < N; ++J) {
+    float Sum = 0;
+    for (int K = 0; K < M; ++K)
+      Sum += W[J][K] * In[K];
+    Out[J] = Sum;
+  }
+}
+
+int main() {
+  std::vector<std::vector<float>> A(300), B(300);
+  for (std::size_t I = 0; I < A.size(); ++I) {
+    A[I].resize((I * 37) % 101); // some rows empty
+    B[I].resize(1 + I % 5);
+    for (std::size_t J = 0; J < A[I].size(); ++J)
+      A[I][J] = static_cast<float>(I + J);
+    for (std::size_t J = 0; J < B[I].size(); ++J)
+      B[I][J] = static_cast<float>(J);
+  }
+  scale(A, B);
+  double S = 0;
+  for (std::size_t I = 0; I < A.size(); ++I)
+    for (std::size_t J = 0; J < A[I].size(); ++J)
+      S += A[I][J] * static_cast<double>(1 + (I + J) % 7);
+  std::printf("scale: %.1f\n", S);
+
+  std::vector<std::vector<int>> Adjacent(500);
+  std::vector<float> X(500), Y(500);
+  for (int I = 0; I < 500; ++I) {
+    X[I] = static_cast<float>(I % 17);
+    for (int K = 0; K < (I * I) % 23; ++K)
+      Adjacent[I].push_back((I * 7 + K * 13) % 500);
+  }
+  const int Edges = gather(Adjacent, X, Y);
+  double T = 0;
+  for (int I = 0; I < 500; ++I)
+    T += Y[I] * (I % 3 + 1);
+  std::printf("gather: %d edges, %.1f\n", Edges, T);
+
+  std::vector<std::vector<std::array<float, 3>>> Clusters(40);
+  std::vector<std::vector<Particle>> Groups(30);
+  for (int C = 0; C < 40; ++C)
+    for (int P = 0; P < C % 9; ++P)
+      Clusters[C].push_back({static_cast<float>(C), static_cast<float>(P),
+                             static_cast<float>(C * P % 5)});
+  for (int G = 0; G < 30; ++G)
+    for (int P = 0; P < G % 4 + 1; ++P)
+      Groups[G].push_back({static_cast<float>(P + 1), 0});
+  points(Clusters, Groups);
+  double U = 0;
+  for (const auto &C : Clusters)
+    for (const auto &P : C)
+      U += P[0] + 2 * P[1] + 3 * P[2];
+  for (const auto &G : Groups)
+    for (const Particle &P : G)
+      U += P.Charge;
+  std::printf("points: %.1f\n", U);
+
+  const int N = 70, M = 45;
+  float **W = matrix(N, M);
+  float In[M], Out[N];
+  for (int I = 0; I < N; ++I)
+    for (int J = 0; J < M; ++J)
+      W[I][J] = static_cast<float>((I * 3 + J) % 11) / 8;
+  for (int J = 0; J < M; ++J)
+    In[J] = static_cast<float>(J % 5) / 4;
+  adjust(W, N, M, 0.5f);
+  layer(W, In, Out, N, M);
+  double V = 0;
+  for (int I = 0; I < N; ++I) {
+    V += Out[I] * (I % 3 + 1);
+    for (int J = 0; J < M; ++J)
+      V += W[I][J] * (J % 2 + 1);
+  }
+  std::printf("rows as pointers: %.4f\n", V);
+}
+// RAN-COUNT-6: calls on sim, 0 on the host
+
+#ifdef REFUSED
+void rowsOfRows(std::vector<std::vector<std::vector<float>>> &M) {
+#pragma weft parallel for
+  for (std::size_t I = 0; I < M.size(); ++I)
+    M[I][0][0] = 0;
+  // REFUSED: rows-apart.cpp:[[@LINE-2]]:31: error: 'M' of type 'std::vector<std::vector<std::vector<float>{{ ?}}>{{ ?}}>' cannot be captured: rows of std::vectors are not blocks of elements
+  // REFUSED-NEXT: note: store the elements in one std::vector and index it i * n + j
+}
+void aRowAsAnObject(std::vector<std::vector<float>> &M, std::vector<float> &Out) {
+#pragma weft parallel for
+  for (std::size_t I = 0; I < M.size(); ++I)
+    Out[I] = M[I].front();
+  // REFUSED: rows-apart.cpp:[[@LINE-1]]:19: error: calls to 'std::vector<float>::front' are not supported in a weft loop
+}
+void overTheRows(std::vector<std::vector<float>> &M) {
+#pragma weft parallel for
+  for (auto &Row : M)
+    Row[0] = 0;
+  // REFUSED: rows-apart.cpp:[[@LINE-2]]:20: error: a range-based parallel loop must iterate over a variable holding elements
+  // REFUSED-NEXT: note: for nested arrays, loop over the rows' index instead
+}
+void rowPointersWithoutTheirLength(float **P, int N) {
+#pragma weft parallel for extent(P: N)
+  for (int I = 0; I < N; ++I)
+    P[I][0] = 0;
+  // REFUSED: rows-apart.cpp:[[@LINE-1]]:5: error: 'P' holds pointers ('float *'): the device cannot follow them
+  // REFUSED-NEXT: note: state its rows and their length in the mark: 'extent(P: rows, columns)'
+}
+void aRowLengthForElements(float *P, int N) {
+#pragma weft parallel for extent(P: N, 4)
+  for (int I = 0; I < N; ++I)
+    P[I] = 0;
+  // REFUSED: rows-apart.cpp:[[@LINE-3]]:40: error: 'P' points to elements: a row length in 'extent' is for rows held as pointers
+  // REFUSED-NEXT: note: write extent(P: n) for n elements
+}
+void pointersInAVector(std::vector<float *> &P, int N) {
+#pragma weft parallel for
+  for (int I = 0; I < N; ++I)
+    P[I][0] = 0;
+  // REFUSED: rows-apart.cpp:[[@LINE-1]]:5: error: 'P' holds pointers ('float *'): the device cannot follow them
+  // REFUSED-NEXT: note: hold the elements in one block (a std::vector of n * m, a 2-D array, or a std::vector of std::vectors) and index it i * m + j
+}
+void regionOfRows(std::vector<std::vector<float>> &M) {
+  weft::region R(M);
+  // REFUSED: error: static assertion failed: {{.*}}a std::vector of std::vectors cannot stay on the device (each launch copies its rows)
+}
+#endif
