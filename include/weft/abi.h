@@ -65,6 +65,15 @@ WEFT_WEAK void regionUpdate(void *Region, const void *Data, std::size_t Bytes,
 WEFT_WEAK void regionUpdateRows(void *Region, const void *Data,
                                 std::size_t RowBytes, std::size_t Rows,
                                 std::size_t PitchBytes, bool ToDevice) noexcept;
+/// Keeps rows held apart (a std::vector of std::vectors) resident for the
+/// region: gathered into one device block (and their row offsets beside),
+/// scattered back when the region ends.
+WEFT_WEAK void regionEnterRowsApart(void *Region, const RowsArg *Rows,
+                                    std::size_t ElementSize) noexcept;
+/// Copies resident rows held apart to the device or the host.
+WEFT_WEAK void regionUpdateRowsApart(void *Region, const RowsArg *Rows,
+                                     std::size_t ElementSize,
+                                     bool ToDevice) noexcept;
 /// Waits for the marked loops still running on the device.
 WEFT_WEAK void synchronizeLaunches() noexcept;
 

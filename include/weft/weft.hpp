@@ -231,11 +231,9 @@ constexpr LaunchArg makeLaunchArg(const ArgKey<Max, First, T, I> &K) {
   return {&K.Key, 1, sizeof K.Key};
 }
 
-/// What a region keeps resident: what a loop may index, but pointers and
-/// rows held apart (their launches gather and scatter the rows).
+/// What a region keeps resident: what a loop may index, but pointers.
 template <class D>
-concept RegionData =
-    !RowsApart<std::remove_reference_t<D>> && requires(D & Data) {
+concept RegionData = requires(D &Data) {
   dataArg(Data);
 };
 
@@ -380,14 +378,14 @@ public:
   template <class... Ds> explicit region(Ds &&...Data) {
     static_assert((detail::RegionData<Ds> && ...),
                   "weft::region takes std::span, std::vector, std::array, C "
-                  "arrays and std::mdspan; for a pointer p to n elements, "
-                  "pass std::span(p, n); a std::vector of std::vectors "
-                  "cannot stay on the device (each launch copies its rows)");
+                  "arrays, std::mdspan and std::vectors of std::vectors; for "
+                  "a pointer p to n elements, pass std::span(p, n)");
     if constexpr ((detail::RegionData<Ds> && ...)) {
       const detail::ResidentRange Ranges[sizeof...(Ds) + 1] = {
           range(Data)..., detail::ResidentRange{nullptr, 0}};
       if (&detail::regionEnter) // null without the runtime (abi.h)
         Handle = detail::regionEnter(Ranges, sizeof...(Ds));
+      (enterRows(Data), ...);
     }
   }
   ~region() {
@@ -400,10 +398,16 @@ public:
   /// Copies Data (all of a resident range, or part of one: a subspan) to
   /// the device, or back to the host.
   template <detail::RegionData D> void update_device(D &&Data) {
-    update(range(Data), true);
+    if constexpr (detail::RowsApart<std::remove_reference_t<D>>)
+      updateRows(Data, true);
+    else
+      update(range(Data), true);
   }
   template <detail::RegionData D> void update_host(D &&Data) {
-    update(range(Data), false);
+    if constexpr (detail::RowsApart<std::remove_reference_t<D>>)
+      updateRows(Data, false);
+    else
+      update(range(Data), false);
   }
   /// A block of a matrix (weft::submatrix): its rows' other elements stay
   /// as they are on the other side.
@@ -416,8 +420,32 @@ public:
 
 private:
   template <class D> static detail::ResidentRange range(D &Data) {
-    const detail::LaunchArg A = detail::dataArg(Data);
-    return {const_cast<void *>(A.Data), A.Count * A.ElementSize};
+    if constexpr (detail::RowsApart<std::remove_reference_t<D>>) {
+      return {nullptr, 0}; // enterRows
+    } else {
+      const detail::LaunchArg A = detail::dataArg(Data);
+      return {const_cast<void *>(A.Data), A.Count * A.ElementSize};
+    }
+  }
+  /// Rows held apart: gathered into one device block for the region.
+  template <class D> void enterRows(D &Data) {
+    if constexpr (detail::RowsApart<std::remove_reference_t<D>>) {
+      if (!Handle || !&detail::regionEnterRowsApart)
+        return;
+      const auto Rows = detail::dataArg(Data);
+      const detail::LaunchArg A = detail::makeLaunchArg(Rows);
+      detail::regionEnterRowsApart(
+          Handle, static_cast<const detail::RowsArg *>(A.Data), A.ElementSize);
+    }
+  }
+  template <class D> void updateRows(D &Data, bool ToDevice) {
+    if (!Handle || !&detail::regionUpdateRowsApart)
+      return;
+    const auto Rows = detail::dataArg(Data);
+    const detail::LaunchArg A = detail::makeLaunchArg(Rows);
+    detail::regionUpdateRowsApart(Handle,
+                                  static_cast<const detail::RowsArg *>(A.Data),
+                                  A.ElementSize, ToDevice);
   }
   void update(detail::ResidentRange R, bool ToDevice) {
     if (Handle)

@@ -9,10 +9,12 @@
 //   param <in|out|inout|scalar> <type> <name>      one per captured variable;
 //                                                   type: bool i8 ... f64, or
 //                                                   bytesN for an N-byte struct
-//   rows <param>                                   the span's rows are held
+//   rows <param> [<offsets>]                       the span's rows are held
 //                                                   apart (a std::vector of
-//                                                   std::vectors): its
-//                                                   argument is a RowsArg
+//                                                   std::vectors, a float
+//                                                   **): its argument is a
+//                                                   RowsArg; the parameter
+//                                                   of their row offsets
 //   covers <param> <cols> <stride>                 a written span is written
 //                                                   everywhere when the
 //                                                   outermost trip count times
@@ -88,6 +90,9 @@ struct ParamInfo {
   /// The rows line: the launch gathers the rows into one block and
   /// scatters it back.
   bool RowsApart = false;
+  /// Of rows held apart, the parameter of their row offsets (-1: none, the
+  /// rows are of one length).
+  int RowOffsets = -1;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

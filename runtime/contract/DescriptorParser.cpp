@@ -206,11 +206,17 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
       B.Extent = std::move(*Extent);
       Out.Buffers.push_back(std::move(B));
     } else if (Key == "rows") {
-      std::size_t P = 0;
-      if (!L.integer(P) || P >= Out.Params.size() || !Out.Params[P].isSpan() ||
-          !L.atEnd())
+      std::size_t P = 0, Offsets = 0;
+      if (!L.integer(P) || P >= Out.Params.size() || !Out.Params[P].isSpan())
         return Fail("bad rows");
       Out.Params[P].RowsApart = true;
+      if (!L.atEnd()) {
+        if (!L.integer(Offsets) || Offsets >= Out.Params.size() ||
+            Offsets == P || Out.Params[Offsets].Kind != ParamKind::In ||
+            Out.Params[Offsets].Bytes != 8 || !L.atEnd())
+          return Fail("bad rows");
+        Out.Params[P].RowOffsets = static_cast<int>(Offsets);
+      }
     } else if (Key == "covers") {
       std::size_t P = 0;
       if (!L.integer(P) || P >= Out.Params.size())

@@ -20,7 +20,11 @@ std::string writeDescriptor(const KernelInfo &K) {
          typeWord(P.Type, P.Bytes) + " " + P.Name + "\n";
   for (std::size_t I = 0; I < K.Params.size(); ++I)
     if (K.Params[I].RowsApart)
-      D += "rows " + std::to_string(I) + "\n";
+      D += "rows " + std::to_string(I) +
+           (K.Params[I].RowOffsets >= 0
+                ? " " + std::to_string(K.Params[I].RowOffsets)
+                : std::string()) +
+           "\n";
   for (std::size_t I = 0; I < K.Params.size(); ++I)
     if (K.Params[I].CoverCols && K.Params[I].CoverStride)
       D += "covers " + std::to_string(I) + " " +

@@ -130,7 +130,11 @@ void Runtime::hostLoop(const char *Descriptor, const char *Source,
     return;
   }
   for (std::size_t I = 0; I < NumArgs; ++I)
-    if (Params[I].isSpan() && !Params[I].RowsApart) // no region has rows
+    if (Params[I].RowsApart)
+      Resident.useRowsOnHost(
+          *static_cast<const detail::RowsArg *>(Args[I].Data),
+          Args[I].ElementSize, Params[I].writesDevice());
+    else if (Params[I].isSpan())
       Resident.useOnHost(Args[I].Data, Args[I].Count * Args[I].ElementSize,
                          Params[I].writesDevice());
 }
@@ -344,6 +348,21 @@ void Runtime::updateRegion(const void *Host, const RowBlock &Rows,
   Resident.update(Host, Rows, ToDevice);
 }
 
+void Runtime::enterRegionRows(void *Region, const detail::RowsArg &Rows,
+                              std::size_t ElementSize) {
+  if (!Region)
+    return;
+  std::lock_guard<std::mutex> Guard(Lock);
+  Resident.enterRows(Region, Rows, ElementSize);
+}
+
+void Runtime::updateRegionRows(const detail::RowsArg &Rows,
+                               std::size_t ElementSize, bool ToDevice) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  settle();
+  Resident.updateRows(Rows, ElementSize, ToDevice);
+}
+
 } // namespace weft::rt
 
 void weft::detail::hostLoop(const char *Descriptor, const char *Source,
@@ -378,6 +397,17 @@ void weft::detail::regionUpdateRows(void *, const void *Data,
                                     bool ToDevice) noexcept {
   rt::Runtime::get().updateRegion(
       Data, rt::RowBlock{RowBytes, Rows, PitchBytes}, ToDevice);
+}
+
+void weft::detail::regionEnterRowsApart(void *Region, const RowsArg *Rows,
+                                        std::size_t ElementSize) noexcept {
+  rt::Runtime::get().enterRegionRows(Region, *Rows, ElementSize);
+}
+
+void weft::detail::regionUpdateRowsApart(void *, const RowsArg *Rows,
+                                         std::size_t ElementSize,
+                                         bool ToDevice) noexcept {
+  rt::Runtime::get().updateRegionRows(*Rows, ElementSize, ToDevice);
 }
 
 void weft::detail::synchronizeLaunches() noexcept {

@@ -46,6 +46,11 @@ public:
   void *enterRegion(const detail::ResidentRange *Ranges, std::size_t Count);
   void exitRegion(void *Region);
   void updateRegion(const void *Data, const RowBlock &Rows, bool ToDevice);
+  /// Rows held apart in a region (a std::vector of std::vectors).
+  void enterRegionRows(void *Region, const detail::RowsArg &Rows,
+                       std::size_t ElementSize);
+  void updateRegionRows(const detail::RowsArg &Rows, std::size_t ElementSize,
+                        bool ToDevice);
 
   /// Waits for the launches in flight (weft::synchronize()).
   void synchronize();

@@ -5,6 +5,7 @@
 #include "launch/HostCombine.h"
 #include "launch/LaunchBounds.h"
 #include "policy/Environment.h"
+#include "region/RowsApart.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -120,33 +121,21 @@ Status KernelLaunch::gatherRows() {
   for (std::size_t I : Work.RowsApart) {
     const detail::LaunchArg &A = Args[I];
     const auto &Rows = *static_cast<const detail::RowsArg *>(A.Data);
-    std::size_t Elements = 0;
-    for (std::size_t R = 0; R < Rows.NumRows; ++R)
-      Elements += Rows.Rows[R].Count;
-    if (Elements != A.Count)
+    if (const std::size_t Elements = rowElements(Rows); Elements != A.Count)
       return "the rows of '" + K.Params[I].Name + "' hold " +
              std::to_string(Elements) + " elements, not " +
              std::to_string(A.Count);
-    const std::size_t Bytes = A.Count * A.ElementSize;
     if (Status S = injected("allocate"); !S.empty())
       return S;
-    if (Status S = allocate(Bytes, Work.Spans[I].Data); !S.empty())
+    if (Status S = allocate(A.Count * A.ElementSize, Work.Spans[I].Data);
+        !S.empty())
       return S;
     if (!K.Params[I].readsDevice())
       continue;
-    // One copy of the rows gathered on the host, not a copy a row: a
-    // copy costs microseconds, a row may hold a few elements.
-    Work.Gathered.resize(Bytes);
-    char *To = Work.Gathered.data();
-    for (std::size_t R = 0; R < Rows.NumRows; ++R) {
-      const std::size_t RowBytes = Rows.Rows[R].Count * A.ElementSize;
-      if (RowBytes)
-        std::memcpy(To, Rows.Rows[R].Data, RowBytes);
-      To += RowBytes;
-    }
     Status S = injected("copy-in");
     if (S.empty())
-      S = Data.toDevice(Work.Spans[I].Data, Work.Gathered.data(), Bytes);
+      S = weft::rt::gatherRows(Data, Work.Spans[I].Data, Rows, A.ElementSize,
+                               Work.Gathered);
     if (!S.empty())
       return S;
   }
@@ -154,24 +143,14 @@ Status KernelLaunch::gatherRows() {
 }
 
 Status KernelLaunch::scatterRows() {
-  for (std::size_t I : Work.RowsApart) {
-    if (!K.Params[I].writesDevice())
-      continue;
-    const detail::LaunchArg &A = Args[I];
-    const auto &Rows = *static_cast<const detail::RowsArg *>(A.Data);
-    Work.Gathered.resize(A.Count * A.ElementSize);
-    if (Status S = Data.toHost(Work.Gathered.data(), Work.Spans[I].Data,
-                               Work.Gathered.size());
-        !S.empty())
-      return S;
-    const char *From = Work.Gathered.data();
-    for (std::size_t R = 0; R < Rows.NumRows; ++R) {
-      const std::size_t RowBytes = Rows.Rows[R].Count * A.ElementSize;
-      if (RowBytes)
-        std::memcpy(Rows.Rows[R].Data, From, RowBytes);
-      From += RowBytes;
-    }
-  }
+  for (std::size_t I : Work.RowsApart)
+    if (K.Params[I].writesDevice())
+      if (Status S = weft::rt::scatterRows(
+              Data, Work.Spans[I].Data,
+              *static_cast<const detail::RowsArg *>(Args[I].Data),
+              Args[I].ElementSize, Work.Gathered);
+          !S.empty())
+        return S;
   return {};
 }
 
@@ -187,6 +166,15 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
   Work.Arrays.assign(K.Buffers.size(), {});
   Work.SplitPartials.assign(K.Combine.PartialBytes.size(), {});
   Work.Params.clear();
+  // Rows a region holds bring their row offsets' device copy.
+  Work.OffsetsInRegion.assign(NumArgs, 0);
+  for (std::size_t I = 0; I < NumArgs; ++I)
+    if (K.Params[I].RowsApart && K.Params[I].RowOffsets >= 0 &&
+        Args[I].ElementSize == K.Params[I].Bytes)
+      if (const Residency::Rows *R = Resident.findRows(
+              *static_cast<const detail::RowsArg *>(Args[I].Data),
+              Args[I].ElementSize))
+        Work.OffsetsInRegion[K.Params[I].RowOffsets] = R->OffsetsDevice;
   for (std::size_t I = 0; I < NumArgs; ++I) {
     const ParamInfo &P = K.Params[I];
     const detail::LaunchArg &A = Args[I];
@@ -206,7 +194,19 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
     const std::size_t Bytes = A.Count * A.ElementSize;
     Work.Spans[I].Extent = A.Count;
     Work.Params.push_back(&Work.Spans[I]);
+    if (Work.OffsetsInRegion[I]) {
+      // The row offsets of rows a region holds: kept beside them.
+      Work.Spans[I].Data = Work.OffsetsInRegion[I];
+      continue;
+    }
     if (P.RowsApart) {
+      if (Residency::Rows *R = Resident.findRows(
+              *static_cast<const detail::RowsArg *>(A.Data), A.ElementSize)) {
+        if (Status S = Resident.current(*R); !S.empty())
+          return S;
+        Work.Spans[I].Data = R->Device;
+        continue;
+      }
       Work.RowsApart.push_back(I);
       continue;
     }

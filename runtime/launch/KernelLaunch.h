@@ -44,6 +44,9 @@ struct LaunchScratch {
   /// the host block their rows are gathered into and scattered from.
   std::vector<std::size_t> RowsApart;
   std::vector<char> Gathered;
+  /// Per parameter, the device copy of row offsets a region holds (0:
+  /// none).
+  std::vector<DevicePtr> OffsetsInRegion;
   std::vector<void *> Params;
   std::vector<DevicePtr> Owned; // released when the launch ends
 };

@@ -4,6 +4,7 @@
 #include "region/Residency.h"
 
 #include "core/Diagnostics.h"
+#include "region/RowsApart.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -111,7 +112,117 @@ void Residency::exit(void *Region) {
     B->release(R.Device);
   }
   Ranges = std::move(Kept);
+  for (auto It = RowSets.begin(); It != RowSets.end();) {
+    if ((*It)->Region != Region) {
+      ++It;
+      continue;
+    }
+    if (Status S = backToHost(**It); !S.empty()) {
+      warn("copying a weft::region's rows back failed (" + S +
+           "); the host data is no longer reliable");
+      std::abort();
+    }
+    release(**It);
+    It = RowSets.erase(It);
+  }
   delete static_cast<char *>(Region);
+}
+
+Residency::Rows *Residency::findRows(const detail::RowsArg &R,
+                                     std::size_t ElementSize) {
+  for (const std::unique_ptr<Rows> &Set : RowSets) {
+    if (Set->ElementSize != ElementSize || Set->Pieces.size() != R.NumRows)
+      continue;
+    bool Same = true;
+    for (std::size_t I = 0; I < R.NumRows && Same; ++I)
+      Same = Set->Pieces[I].Data == R.Rows[I].Data &&
+             Set->Pieces[I].Count == R.Rows[I].Count;
+    if (Same)
+      return Set.get();
+  }
+  return nullptr;
+}
+
+void Residency::enterRows(void *Region, const detail::RowsArg &R,
+                          std::size_t ElementSize) {
+  if (findRows(R, ElementSize))
+    return; // resident through an enclosing region
+  auto Set = std::make_unique<Rows>();
+  Set->Pieces.assign(R.Rows, R.Rows + R.NumRows);
+  Set->ElementSize = ElementSize;
+  Set->Region = Region;
+  const std::vector<std::uint64_t> Offsets = rowOffsets(R);
+  const std::size_t Bytes = Offsets.back() * ElementSize;
+  Status S = B->allocate(Bytes ? Bytes : 1, Set->Device);
+  if (S.empty()) {
+    S = B->allocate(Offsets.size() * sizeof(std::uint64_t), Set->OffsetsDevice);
+    if (!S.empty())
+      B->release(Set->Device);
+  }
+  if (S.empty()) {
+    S = gatherRows(Data, Set->Device, R, ElementSize, Scratch);
+    if (S.empty())
+      S = Data.toDevice(Set->OffsetsDevice, Offsets.data(),
+                        Offsets.size() * sizeof(std::uint64_t));
+    if (!S.empty())
+      release(*Set);
+  }
+  if (!S.empty()) {
+    fault("a weft::region could not keep its rows on " +
+              std::string(B->name()) + " (" + S + ")",
+          "their loops copy them as usual");
+    return;
+  }
+  RowSets.push_back(std::move(Set));
+}
+
+void Residency::updateRows(const detail::RowsArg &R, std::size_t ElementSize,
+                           bool ToDevice) {
+  Rows *Set = findRows(R, ElementSize);
+  if (!Set || (Set->HostNewer && !ToDevice))
+    return; // the host copy is the only one, or the newer
+  Status S = ToDevice ? gatherRows(Data, Set->Device, R, ElementSize, Scratch)
+                      : scatterRows(Data, Set->Device, R, ElementSize, Scratch);
+  if (!S.empty()) {
+    warn("a weft::region update failed (" + S +
+         "); the host data is no longer reliable");
+    std::abort();
+  }
+  if (ToDevice)
+    Set->HostNewer = false;
+}
+
+void Residency::useRowsOnHost(const detail::RowsArg &R, std::size_t ElementSize,
+                              bool Writes) {
+  Rows *Set = findRows(R, ElementSize);
+  if (!Set)
+    return;
+  if (Status S = backToHost(*Set); !S.empty()) {
+    warn("copying a weft::region's rows back for a host loop failed (" + S +
+         "); the host data is no longer reliable");
+    std::abort();
+  }
+  Set->HostNewer = Set->HostNewer || Writes;
+}
+
+Status Residency::current(Rows &R) {
+  if (!R.HostNewer)
+    return {};
+  Status S = gatherRows(Data, R.Device, R.arg(), R.ElementSize, Scratch);
+  if (S.empty())
+    R.HostNewer = false;
+  return S;
+}
+
+Status Residency::backToHost(const Rows &R) {
+  return R.HostNewer
+             ? Status()
+             : scatterRows(Data, R.Device, R.arg(), R.ElementSize, Scratch);
+}
+
+void Residency::release(const Rows &R) {
+  B->release(R.Device);
+  B->release(R.OffsetsDevice);
 }
 
 void Residency::update(const void *Host, const RowBlock &Rows, bool ToDevice) {
@@ -169,6 +280,9 @@ void Residency::dropAll() {
   for (Range &R : Ranges)
     B->release(R.Device);
   Ranges.clear();
+  for (const std::unique_ptr<Rows> &Set : RowSets)
+    release(*Set);
+  RowSets.clear();
 }
 
 void Residency::evictAll() {
@@ -181,6 +295,15 @@ void Residency::evictAll() {
     B->release(R.Device);
   }
   Ranges.clear();
+  for (const std::unique_ptr<Rows> &Set : RowSets) {
+    if (Status S = backToHost(*Set); !S.empty()) {
+      warn("copying resident rows back after a failure failed (" + S +
+           "); the host data is no longer reliable");
+      std::abort();
+    }
+    release(*Set);
+  }
+  RowSets.clear();
 }
 
 } // namespace weft::rt

@@ -9,6 +9,7 @@
 
 #include "weft/abi.h"
 
+#include <memory>
 #include <vector>
 
 namespace weft::rt {
@@ -25,11 +26,37 @@ public:
     bool HostNewer = false;
   };
 
+  /// Rows held apart that a region holds: one device block of them and
+  /// one of their row offsets, found again by the same rows (pointers and
+  /// lengths) in a launch's arguments.
+  struct Rows {
+    std::vector<detail::RowPiece> Pieces;
+    std::size_t ElementSize = 0;
+    DevicePtr Device = 0, OffsetsDevice = 0;
+    void *Region = nullptr;
+    bool HostNewer = false;
+    detail::RowsArg arg() const { return {Pieces.data(), Pieces.size()}; }
+  };
+
   Residency(Backend *B, DataMover &Data) : B(B), Data(Data) {}
 
   /// The resident range holding [Data, Data + Bytes), if any.
   Range *find(const void *Host, std::size_t Bytes);
-  bool empty() const { return Ranges.empty(); }
+  bool empty() const { return Ranges.empty() && RowSets.empty(); }
+  /// The resident rows that are these rows, if any.
+  Rows *findRows(const detail::RowsArg &R, std::size_t ElementSize);
+  /// Gathers the rows into device memory for Region (unless an enclosing
+  /// region holds them); on a failure their loops copy them as usual.
+  void enterRows(void *Region, const detail::RowsArg &R,
+                 std::size_t ElementSize);
+  /// Copies resident rows one way, all of them.
+  void updateRows(const detail::RowsArg &R, std::size_t ElementSize,
+                  bool ToDevice);
+  /// A host loop is about to use the rows: useOnHost's counterpart.
+  void useRowsOnHost(const detail::RowsArg &R, std::size_t ElementSize,
+                     bool Writes);
+  /// R's device copy made current for a launch.
+  Status current(Rows &R);
 
   /// Copies the ranges to the device (those not resident already through
   /// an enclosing region; ranges that overlap, each other or an enclosing
@@ -62,9 +89,13 @@ private:
   static bool overlaps(const Range &R, const void *Host, std::size_t Bytes);
   /// R's device copy to the host, unless the host's is the newer.
   Status backToHost(const Range &R);
+  Status backToHost(const Rows &R);
+  void release(const Rows &R);
   Backend *B;
   DataMover &Data;
   std::vector<Range> Ranges;
+  std::vector<std::unique_ptr<Rows>> RowSets;
+  std::vector<char> Scratch;
 };
 
 } // namespace weft::rt

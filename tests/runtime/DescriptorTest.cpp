@@ -147,22 +147,28 @@ TEST(Descriptor, RowsApart) {
   const char *const Text =
       "weft 3\nkernel k\nloc a.cpp:1:1\n"
       "param inout f32 m\nparam in u64 m_rows\n"
-      "rows 0\nlevel (lit 0) (sub (size 1) (lit 1)) 1 lt\n";
+      "rows 0 1\nlevel (lit 0) (sub (size 1) (lit 1)) 1 lt\n";
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(parseDescriptor(Text, K, Error)) << Error;
   EXPECT_TRUE(K.Params[0].RowsApart);
+  EXPECT_EQ(K.Params[0].RowOffsets, 1);
   EXPECT_FALSE(K.Params[1].RowsApart);
-  EXPECT_NE(weft::contract::writeDescriptor(K).find("\nrows 0\n"),
+  EXPECT_NE(weft::contract::writeDescriptor(K).find("\nrows 0 1\n"),
             std::string::npos);
   KernelInfo Again;
   ASSERT_TRUE(
       parseDescriptor(weft::contract::writeDescriptor(K), Again, Error));
   EXPECT_TRUE(Again.Params[0].RowsApart);
-  for (const char *Bad : {"weft 3\nkernel k\nparam scalar i32 n\nrows 0\n",
-                          "weft 3\nkernel k\nparam inout f32 m\nrows 1\n",
-                          "weft 3\nkernel k\nparam inout f32 m\nrows 0 1\n",
-                          "weft 3\nkernel k\nparam inout f32 m\nrows\n"}) {
+  for (const char *Bad :
+       {"weft 3\nkernel k\nparam scalar i32 n\nrows 0\n",
+        "weft 3\nkernel k\nparam inout f32 m\nrows 1\n",
+        "weft 3\nkernel k\nparam inout f32 m\nrows 0 1\n",
+        "weft 3\nkernel k\nparam inout f32 m\nrows\n",
+        "weft 3\nkernel k\nparam inout f32 m\nrows 0 0\n",
+        "weft 3\nkernel k\nparam inout f32 m\nparam in u64 r\nrows 0 2\n",
+        "weft 3\nkernel k\nparam inout f32 m\nparam inout u64 r\nrows 0 1\n",
+        "weft 3\nkernel k\nparam inout f32 m\nparam in u32 r\nrows 0 1\n"}) {
     KernelInfo B;
     EXPECT_FALSE(parseDescriptor(Bad, B, Error)) << Bad;
   }

@@ -49,7 +49,7 @@ void scale(std::vector<std::vector<float>> &A,
       A[I][J] = 2 * A[I][J] + B[I][J % B[I].size()];
 }
 // DESC-DAG: param inout f32 A
-// DESC-DAG: rows 0
+// DESC-DAG: rows 0 1
 
 // A graph's adjacency lists, read down a sequential loop; a reduction over
 // every neighbour.
@@ -233,8 +233,8 @@ void pointersInAVector(std::vector<float *> &P, int N) {
   // REFUSED: rows-apart.cpp:[[@LINE-1]]:5: error: 'P' holds pointers ('float *'): the device cannot follow them
   // REFUSED-NEXT: note: hold the elements in one block (a std::vector of n * m, a 2-D array, or a std::vector of std::vectors) and index it i * m + j
 }
-void regionOfRows(std::vector<std::vector<float>> &M) {
-  weft::region R(M);
-  // REFUSED: error: static assertion failed: {{.*}}a std::vector of std::vectors cannot stay on the device (each launch copies its rows)
+void regionOfRowPointers(float **P) {
+  weft::region R(P);
+  // REFUSED: error: static assertion failed: weft::region takes std::span, std::vector, std::array, C arrays, std::mdspan and std::vectors of std::vectors; for a pointer p to n elements, pass std::span(p, n)
 }
 #endif
