@@ -20,6 +20,17 @@ std::pair<const Expr *, const Expr *> subscriptParts(const Stmt *S) {
   return {nullptr, nullptr};
 }
 
+/// The variable under a chain of subscripts (`tmp` of `tmp[i][j]`).
+const Expr *rootOf(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (true) {
+    auto [B, Index] = subscriptParts(E);
+    if (!B)
+      return E;
+    E = B->IgnoreParenImpCasts();
+  }
+}
+
 std::string withoutSpaces(llvm::StringRef Text) {
   std::string Out;
   for (char C : Text)
@@ -43,9 +54,8 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
                                             ir::Level &L, ir::Reduction &R) {
   const std::size_t Open = Name.find('[');
   const std::string Base = Name.substr(0, Open);
-  const std::string Subscript = Name.substr(Open + 1, Name.size() - Open - 2);
-  // The element as the loop writes it: the base named so, the subscript
-  // spelled so (spaces aside).
+  // The element as the loop writes it: the base named so, the subscripts
+  // spelled so (spaces aside); `tmp[i][j]` has one per dimension.
   const Expr *Element = nullptr;
   std::vector<const Stmt *> Work = {Body};
   while (!Work.empty() && !Element) {
@@ -54,9 +64,9 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
     if (!S)
       continue;
     auto [B, Index] = subscriptParts(S);
-    const auto *DRE = B ? dyn_cast<DeclRefExpr>(stripped(B)) : nullptr;
+    const auto *DRE = B ? dyn_cast<DeclRefExpr>(rootOf(B)) : nullptr;
     if (DRE && DRE->getDecl()->getName() == Base &&
-        withoutSpaces(exprSource(Index)) == Subscript)
+        withoutSpaces(exprSource(cast<Expr>(S))) == Name)
       Element = cast<Expr>(S);
     for (const Stmt *C : S->children())
       Work.push_back(C);
@@ -75,10 +85,16 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
                     "then combine atomically: 'reduction(op: " +
                     Base + ")'"),
            nullptr;
-  // The element is the same in every iteration: its subscript reads
+  // The element is the same in every iteration: its subscripts read
   // nothing the loop declares (its index included) or assigns.
-  const Expr *Index = subscriptParts(Element).second;
-  std::vector<const Stmt *> Reads = {Index};
+  std::vector<const Stmt *> Reads;
+  for (const Stmt *S = Element; S;) {
+    auto [B, Index] = subscriptParts(S);
+    if (!Index)
+      break;
+    Reads.push_back(Index);
+    S = stripped(B);
+  }
   while (!Reads.empty()) {
     const Stmt *S = Reads.back();
     Reads.pop_back();
@@ -110,7 +126,7 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
   const std::string Local =
       "weft_reduced_" + Base + std::to_string(ReducedElements.size());
   const auto *BaseRef =
-      cast<DeclRefExpr>(stripped(subscriptParts(Element).first));
+      cast<DeclRefExpr>(rootOf(subscriptParts(Element).first));
   VarDecl *Stand = VarDecl::Create(
       Ctx, const_cast<DeclContext *>(BaseRef->getDecl()->getDeclContext()),
       Element->getBeginLoc(), Element->getBeginLoc(), &Ctx.Idents.get(Local), T,

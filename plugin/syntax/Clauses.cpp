@@ -189,9 +189,10 @@ private:
       std::string V = word();
       if (V.empty() || std::isdigit(static_cast<unsigned char>(V[0])))
         return fail(VarAt, "expected a variable name in 'reduction'");
-      // An element, `tmp[i]`: its subscript as written, without spaces.
+      // An element, `tmp[i]` (or `tmp[i][j]`): its subscripts as written,
+      // without spaces.
       skipSpace();
-      if (Pos < Text.size() && Text[Pos] == '[') {
+      while (Pos < Text.size() && Text[Pos] == '[') {
         const std::size_t Open = Pos;
         int Depth = 0;
         std::string Subscript;
@@ -211,6 +212,7 @@ private:
           return fail(Open, "expected a subscript in the element",
                       "write reduction(+: tmp[i])");
         V += Subscript;
+        skipSpace();
       }
       R.Variables.push_back(V);
       skipSpace();

@@ -14,8 +14,9 @@ output span past the outputs, lud's trailing update), with clauses that
 ask for register tiles, and loops that read the span at their own index alone, which the block tiles
 in shared memory; recurrences and triangular solves down each iteration's
 own column or row of the output, which get thread slices; data held in
-spans, vectors or pointers with an extent clause, its two inputs
-sometimes one vector). Each nest is
+spans, vectors, pointers with an extent clause or vectors of vectors (rows
+of 1, 5 or 64 elements, each flat index e element e % row of row e / row),
+its two inputs sometimes one vector). Each nest is
 emitted twice, marked and not; main() runs both and compares (exactly for
 integers; floating-point inputs are multiples of 1/8, so sums come out
 exact in any order, and elementwise math gets a tolerance for contraction).
@@ -34,6 +35,7 @@ import argparse
 import concurrent.futures
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -557,7 +559,9 @@ class Nest:
 
     def function(self, marked):
         T = self.T
-        if self.holder == "span":
+        if self.holder == "rows":
+            data = "const std::vector<std::vector<%s>> &a, const std::vector<std::vector<%s>> &b, const std::vector<std::vector<Pair>> &p, std::vector<std::vector<%s>> &out" % (T, T, T)
+        elif self.holder == "span":
             data = "std::span<const %s> a, std::span<const %s> b, std::span<const Pair> p, std::span<%s> out" % (T, T, T)
         elif self.holder == "vector":
             data = "const std::vector<%s> &a, const std::vector<%s> &b, const std::vector<Pair> &p, std::vector<%s> &out" % (T, T, T)
@@ -570,15 +574,45 @@ class Nest:
             self.lines = self.body(True)
         body = [l for l in self.lines
                 if marked or not l.strip().startswith("#pragma weft")]
+        if self.holder == "rows":
+            body = [in_rows(l, self.row) for l in body]
         return "%s %s(%s, int na, int s, %s) {\n%s\n}\n" % (
             T, name, data, ns, "\n".join("  " + l for l in body))
 
 
+def in_rows(line, row):
+    """The line with every element of a, b, p and out, flat index e, as
+    element e % row of row e / row of rows held apart."""
+    out, i = [], 0
+    while i < len(line):
+        m = re.match(r"(a|b|p|out)\[", line[i:])
+        if m and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] == "_")):
+            start = i + len(m.group(0))
+            depth, j = 1, start
+            while depth:
+                depth += {"[": 1, "]": -1}.get(line[j], 0)
+                j += 1
+            e = in_rows(line[start:j - 1], row)
+            out.append("%s[(%s) / %d][(%s) %% %d]" % (m.group(1), e, row, e, row))
+            i = j
+        else:
+            out.append(line[i])
+            i += 1
+    return "".join(out)
+
+
 def program(rng):
     T = rng.choice(TYPES)
-    holder = rng.choice(["span", "vector", "pointer"])
+    holder = rng.choice(["span", "vector", "pointer", "rows"])
     nests = [Nest(rng, k, T, holder) for k in range(rng.randint(1, 3))]
+    # Rows held apart (vectors of vectors) of one length: the nests index
+    # them as they index flat data, element e at row e / row.
+    row = rng.choice([1, 5, 64])
+    for x in nests:
+        x.row = row
     n = max(x.need() for x in nests) + 8
+    if holder == "rows":
+        n = (n + row - 1) // row * row
     fill = "(%s)((int)(Seed %% 17u) - 8) / (%s)8" % (T, T) if T != "int" else \
         "(int)(Seed % 19u) - 9"
     src = ["#include <weft/weft.hpp>", "#include <algorithm>", "#include <cmath>",
@@ -601,16 +635,29 @@ def program(rng):
     # Sometimes one vector for both inputs: the launch keeps one device
     # copy of data two parameters share.
     second = "A" if rng.random() < 0.25 else "B"
+    if holder == "rows":
+        main += ["  auto Rows = [](const auto &V) { std::vector<std::vector<typename std::decay_t<decltype(V)>::value_type>> X(V.size() / %d);" % row,
+                 "    for (std::size_t I = 0; I < V.size(); ++I) X[I / %d].push_back(V[I]); return X; };" % row,
+                 "  auto Flat = [](const auto &X, auto &V) { for (std::size_t I = 0; I < V.size(); ++I) V[I] = X[I / %d][I %% %d]; };" % (row, row),
+                 "  const auto AR = Rows(A), BR = Rows(B);", "  const auto PR = Rows(P);"]
     for x in nests:
         ns = ", ".join(str(e) for e in x.ext)
         if holder == "pointer":
             args = "A.data(), %s.data(), P.data(), %%s.data()" % second
+        elif holder == "rows":
+            args = "AR, %sR, PR, %%s" % second
         else:
             args = "A, %s, P, %%s" % second
+        rows = holder == "rows"
         main += ["  {", "    std::vector<%s> OutW(N), OutS(N);" % T,
-                 "    for (int I = 0; I < N; ++I) OutW[I] = OutS[I] = B[(I * 7 + 3) %% N] + (%s)1;" % T,
-                 "    const %s RW = nest%d_weft(%s, N, 3, %s);" % (T, x.k, args % "OutW", ns),
-                 "    const %s RS = nest%d_serial(%s, N, 3, %s);" % (T, x.k, args % "OutS", ns),
+                 "    for (int I = 0; I < N; ++I) OutW[I] = OutS[I] = B[(I * 7 + 3) %% N] + (%s)1;" % T]
+        if rows:
+            main += ["    auto OutWR = Rows(OutW), OutSR = Rows(OutS);"]
+        main += ["    const %s RW = nest%d_weft(%s, N, 3, %s);" % (T, x.k, args % ("OutWR" if rows else "OutW"), ns),
+                 "    const %s RS = nest%d_serial(%s, N, 3, %s);" % (T, x.k, args % ("OutSR" if rows else "OutS"), ns)]
+        if rows:
+            main += ["    Flat(OutWR, OutW);", "    Flat(OutSR, OutS);"]
+        main += [
                  "    if (!Same(RW, RS)) { std::printf(\"MISMATCH nest %d result %%g %%g\\n\", (double)RW, (double)RS); Bad = 1; }" % x.k,
                  "    for (int I = 0; I < N; ++I) if (!Same(OutW[I], OutS[I])) {"
                  " std::printf(\"MISMATCH nest %d out[%%d] %%g %%g\\n\", I, (double)OutW[I], (double)OutS[I]); Bad = 1; break; }" % x.k,

@@ -108,6 +108,18 @@ TEST(Clauses, ArgReductions) {
 
 // The extent expression comes out in postfix order, with the offsets of its
 // tokens; several pointers share one extent, and the clause may repeat.
+// An element of several dimensions: each subscript as written, spaces
+// dropped.
+TEST(Clauses, ElementOfSeveralDimensions) {
+  Clauses C;
+  ClauseError E;
+  ASSERT_TRUE(parseClauses("reduction(+: c[i] [j + 1], s)", C, E)) << E.Message;
+  ASSERT_EQ(C.Reductions.size(), 1u);
+  EXPECT_EQ(C.Reductions[0].Variables,
+            (std::vector<std::string>{"c[i][j+1]", "s"}));
+  EXPECT_FALSE(parseClauses("reduction(+: c[i][)", C, E));
+}
+
 TEST(Clauses, Extents) {
   Clauses C;
   ClauseError E;

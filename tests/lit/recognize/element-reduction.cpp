@@ -1,9 +1,11 @@
 // reduction(op: tmp[i]): an inner parallel loop accumulating into an
-// element of a span whose subscript the loop leaves unchanged. The element
+// element of a span whose subscript the loop leaves unchanged (or into
+// c[i][j] of a 2-D array or of rows held apart). The element
 // goes through a local of the enclosing level, loaded before the loop and
 // stored after it, and reduces as a scalar. On the checked simulator
 // against the host; the forms refused, with their fixes.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s --check-prefix=DIMS
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
@@ -45,6 +47,35 @@ void rowMaxima(std::span<const double> a, std::span<double> best, int n,
     for (int j = 0; j < m; ++j)
       if (a[r * m + j] > best[r])
         best[r] = a[r * m + j];
+  }
+}
+
+// An element of a 2-D array (one subscript a dimension), and of rows held
+// apart (a std::vector of std::vectors).
+// DIMS: remark: weft: level 2 (k): sequential
+// DIMS: remark: weft: level 1 (j): {{.*}}reduction(+: sums[i][0])
+constexpr int Side = 24;
+float A2[Side][Side], B2[Side][Side], C2[Side][Side];
+void product(float (&a)[Side][Side], float (&b)[Side][Side],
+             float (&c)[Side][Side]) {
+#pragma weft parallel for
+  for (int i = 0; i < Side; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < Side; ++j) {
+      c[i][j] = 0;
+#pragma weft parallel for reduction(+: c[i] [j])
+      for (int k = 0; k < Side; ++k)
+        c[i][j] += a[i][k] * b[k][j];
+    }
+}
+void rowSums(const std::vector<std::vector<double>> &rows,
+             std::vector<std::vector<double>> &sums) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    sums[i][0] = 0;
+#pragma weft parallel for reduction(+: sums[i][0])
+    for (std::size_t j = 0; j < rows[i].size(); ++j)
+      sums[i][0] += rows[i][j];
   }
 }
 
@@ -96,4 +127,18 @@ int main() {
   rowMaxima(d, best, n, m);
   for (int i = 0; i < n; i += 6)
     std::printf("%d: %g %g\n", i, tmp[i], best[i]);
+  for (int i = 0; i < Side; ++i)
+    for (int j = 0; j < Side; ++j) {
+      A2[i][j] = static_cast<float>((i + j) % 5);
+      B2[i][j] = static_cast<float>((i * j) % 3);
+    }
+  product(A2, B2, C2);
+  std::vector<std::vector<double>> rows(30), sums(30, std::vector<double>(1));
+  for (int i = 0; i < 30; ++i)
+    for (int j = 0; j < i * 3; ++j)
+      rows[i].push_back((j % 4) * 0.25);
+  rowSums(rows, sums);
+  for (int i = 0; i < Side; i += 5)
+    std::printf("%d: %g %g %g\n", i, C2[i][i], C2[i][Side - 1 - i],
+                sums[i][0]);
 }
