@@ -111,6 +111,21 @@ dataArg(T *const *Data, N Rows, M Columns) {
   }
   return Out;
 }
+/// A float ** as a region holds it (weft::rows): its rows and their length.
+template <class T> struct RowPointers {
+  T *const *Data;
+  std::size_t Rows, Columns;
+};
+template <class T> auto dataArg(const RowPointers<T> &Rows) {
+  return dataArg(Rows.Data, Rows.Rows, Rows.Columns);
+}
+template <class D> struct IsRowPointers : std::false_type {};
+template <class T> struct IsRowPointers<RowPointers<T>> : std::true_type {};
+/// What a region gathers and scatters: rows held apart, or as pointers.
+template <class D>
+concept HeldApart =
+    RowsApart<D> || IsRowPointers<std::remove_cv_t<D>>::value;
+
 /// Where each row starts in that block, and the end: Data.size() + 1
 /// entries, which the kernel reads (`a[i][j]` is element `rows[i] + j`).
 struct RowOffsets {
@@ -363,13 +378,25 @@ requires(E::rank() ==
 }
 #endif
 
+/// A matrix held as pointers to its rows (float **, each row allocated on
+/// its own), Rows rows of Columns elements, for a region to keep on the
+/// device as the loops marked extent(w: rows, cols) index it:
+///
+///   weft::region R(weft::rows(W, N, M));
+template <class T, class N, class M>
+detail::RowPointers<T> rows(T *const *Data, N Rows, M Columns) {
+  return {Data, Rows > 0 ? static_cast<std::size_t>(Rows) : 0,
+          Columns > 0 ? static_cast<std::size_t>(Columns) : 0};
+}
+
 /// Keeps data resident on the device while it lives: marked loops in its
 /// scope use the device copies, without copying them in or out. Host code in
 /// between sees the host copies: update_host and update_device move data
 /// when it must. Leaving the scope copies everything back. Without a GPU (or
 /// without the plugin) it does nothing. It takes what a loop may index:
-/// std::span, std::vector, std::array and C arrays (for a pointer p to n
-/// elements, std::span(p, n)).
+/// std::span, std::vector (also of std::vectors), std::array and C arrays
+/// (for a pointer p to n elements, std::span(p, n); for a float ** of
+/// rows, weft::rows(p, rows, cols)).
 ///
 ///   weft::region R(grid, next);
 ///   for (int t = 0; t < steps; ++t) { stencil(grid, next); std::swap(...); }
@@ -379,7 +406,8 @@ public:
     static_assert((detail::RegionData<Ds> && ...),
                   "weft::region takes std::span, std::vector, std::array, C "
                   "arrays, std::mdspan and std::vectors of std::vectors; for "
-                  "a pointer p to n elements, pass std::span(p, n)");
+                  "a pointer p to n elements, pass std::span(p, n), and for "
+                  "rows held as pointers, weft::rows(p, rows, cols)");
     if constexpr ((detail::RegionData<Ds> && ...)) {
       const detail::ResidentRange Ranges[sizeof...(Ds) + 1] = {
           range(Data)..., detail::ResidentRange{nullptr, 0}};
@@ -398,13 +426,13 @@ public:
   /// Copies Data (all of a resident range, or part of one: a subspan) to
   /// the device, or back to the host.
   template <detail::RegionData D> void update_device(D &&Data) {
-    if constexpr (detail::RowsApart<std::remove_reference_t<D>>)
+    if constexpr (detail::HeldApart<std::remove_reference_t<D>>)
       updateRows(Data, true);
     else
       update(range(Data), true);
   }
   template <detail::RegionData D> void update_host(D &&Data) {
-    if constexpr (detail::RowsApart<std::remove_reference_t<D>>)
+    if constexpr (detail::HeldApart<std::remove_reference_t<D>>)
       updateRows(Data, false);
     else
       update(range(Data), false);
@@ -420,7 +448,7 @@ public:
 
 private:
   template <class D> static detail::ResidentRange range(D &Data) {
-    if constexpr (detail::RowsApart<std::remove_reference_t<D>>) {
+    if constexpr (detail::HeldApart<std::remove_reference_t<D>>) {
       return {nullptr, 0}; // enterRows
     } else {
       const detail::LaunchArg A = detail::dataArg(Data);
@@ -429,7 +457,7 @@ private:
   }
   /// Rows held apart: gathered into one device block for the region.
   template <class D> void enterRows(D &Data) {
-    if constexpr (detail::RowsApart<std::remove_reference_t<D>>) {
+    if constexpr (detail::HeldApart<std::remove_reference_t<D>>) {
       if (!Handle || !&detail::regionEnterRowsApart)
         return;
       const auto Rows = detail::dataArg(Data);
