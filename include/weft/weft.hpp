@@ -123,8 +123,7 @@ template <class D> struct IsRowPointers : std::false_type {};
 template <class T> struct IsRowPointers<RowPointers<T>> : std::true_type {};
 /// What a region gathers and scatters: rows held apart, or as pointers.
 template <class D>
-concept HeldApart =
-    RowsApart<D> || IsRowPointers<std::remove_cv_t<D>>::value;
+concept HeldApart = RowsApart<D> || IsRowPointers<std::remove_cv_t<D>>::value;
 
 /// Where each row starts in that block, and the end: Data.size() + 1
 /// entries, which the kernel reads (`a[i][j]` is element `rows[i] + j`).
