@@ -19,6 +19,20 @@ public:
 
   void run() {
     collectAssigned(N.Root.Body);
+    // First the locals whose values the indices decide in no affine way
+    // (`int r = idx[i]`, also through one another): a subscript of one is
+    // no affine form, so that writes through it are not taken for writes
+    // of one element by every iteration.
+    for (std::size_t Before = ~std::size_t(0); Before != Opaque.size();) {
+      Before = Opaque.size();
+      FindingOpaque = true;
+      level(N.Root);
+      FindingOpaque = false;
+      N.Accesses.clear();
+      N.Allocations.clear();
+      AllocationIndex.clear();
+      Locals.clear();
+    }
     level(N.Root);
   }
 
@@ -84,6 +98,7 @@ private:
         visit(*S.Exprs[0], Use::Read);
     } else if (S.Kind == Stmt::Decl) {
       if (const Expr *Init = S.Exprs[0].get()) {
+        noteValue(S.Name, *Init);
         visit(*Init, S.VarType.IsReference ? Use::ReadWrite : Use::Read);
         // A local computed once from the indices (int row = i * cols)
         // stands for its value in later subscripts.
@@ -143,6 +158,8 @@ private:
     }
     if (E.Kind == Expr::Binary && E.Text.back() == '=' && E.Text != "==" &&
         E.Text != "!=" && E.Text != "<=" && E.Text != ">=") {
+      if (E.Operands[0]->Kind == Expr::Local)
+        noteValue(E.Operands[0]->Text, *E.Operands[1]);
       visit(*E.Operands[0], E.Text == "=" ? Use::Write : Use::ReadWrite);
       visit(*E.Operands[1], Use::Read);
       return;
@@ -227,7 +244,7 @@ private:
       else if (auto It = Locals.find(E.Text); It != Locals.end())
         for (const auto &[I, Coef] : It->second.Coefficients)
           Out.insert(I);
-      else if (Assigned.count(E.Text))
+      else if (Assigned.count(E.Text) || Opaque.count(E.Text))
         Out.insert(Indices.begin(), Indices.end()); // may be anything
     }
     for (const ExprPtr &O : E.Operands)
@@ -248,7 +265,27 @@ private:
       return isIndex(Name);
     };
     Scope.Values = &Locals;
+    Scope.IsOpaque = [this](const std::string &Name) {
+      return Opaque.count(Name) > 0;
+    };
     return affineForm(N, E, Scope);
+  }
+
+  /// While finding them: Name takes the value of E, which makes it opaque
+  /// where E is no affine form but reads an index or an opaque local.
+  void noteValue(const std::string &Name, const Expr &E) {
+    if (FindingOpaque && !linear(E) && readsVariable(E))
+      Opaque.insert(Name);
+  }
+  bool readsVariable(const Expr &E) const {
+    if (E.Kind == Expr::Local &&
+        (isIndex(E.Text) || Opaque.count(E.Text) ||
+         (Locals.count(E.Text) && Locals.at(E.Text).dependsOnVariables())))
+      return true;
+    for (const ExprPtr &O : E.Operands)
+      if (readsVariable(*O))
+        return true;
+    return false;
   }
 
   Nest &N;
@@ -256,6 +293,8 @@ private:
   std::vector<unsigned> Depth;
   std::set<std::string> Assigned;
   std::map<std::string, AffineForm> Locals;
+  std::set<std::string> Opaque;
+  bool FindingOpaque = false;
   std::map<std::string, std::size_t> AllocationIndex;
   unsigned Branches = 0;
   unsigned Optional = 0; // statements around here that may not run

@@ -56,6 +56,8 @@ public:
       return R;
     }
     case Expr::Local:
+      if (Scope.IsOpaque && Scope.IsOpaque(E.Text))
+        return std::nullopt;
       if (Scope.IsVariable && Scope.IsVariable(E.Text)) {
         R.Coefficients[E.Text] = Polynomial::constant(1);
         return R;
@@ -111,7 +113,8 @@ public:
 private:
   bool mentionsVariable(const Expr &E) const {
     if (E.Kind == Expr::Local) {
-      if (Scope.IsVariable && Scope.IsVariable(E.Text))
+      if ((Scope.IsVariable && Scope.IsVariable(E.Text)) ||
+          (Scope.IsOpaque && Scope.IsOpaque(E.Text)))
         return true;
       if (Scope.Values)
         if (auto It = Scope.Values->find(E.Text); It != Scope.Values->end())

@@ -28,6 +28,9 @@ struct AffineForm {
 struct AffineScope {
   std::function<bool(const std::string &)> IsVariable;
   const std::map<std::string, AffineForm> *Values = nullptr;
+  /// A local whose value the variables decide in no affine way (`int r =
+  /// idx[i]`): an expression of it is no affine form.
+  std::function<bool(const std::string &)> IsOpaque;
 };
 
 /// E as an affine form, or nullopt (a product of variables, a floating
