@@ -263,6 +263,12 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
                     "'" + D->getNameAsString() +
                         "' cannot be used in a weft loop",
                     "use local variables, captured scalars and spans");
+  if (RowViews.count(VD))
+    return failExpr(DRE->getLocation(),
+                    "the row '" + VD->getName().str() +
+                        "' can only be indexed or asked its size() in a "
+                        "weft loop",
+                    "index its elements: " + VD->getName().str() + "[j]");
   std::optional<ir::ScalarKind> K = scalarKind(DRE->getType());
   if (const ArgReduction *R = argReductionOf(VD))
     return failExpr(DRE->getLocation(),

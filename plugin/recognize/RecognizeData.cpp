@@ -462,7 +462,16 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
     }
   }
   std::reverse(Subscripts.begin(), Subscripts.end());
-  std::optional<unsigned> P = spanOperand(Root);
+  // A row bound to a reference (`auto &Row = a[i]`): its data, and the row
+  // index the declaration kept, as the first subscript.
+  ir::ExprPtr ViewRow;
+  std::optional<unsigned> P;
+  if (const RowView *View = rowViewOf(Root)) {
+    P = View->Param;
+    ViewRow = make(ir::Expr::Local, ir::ScalarKind::Long, View->Local);
+  } else {
+    P = spanOperand(Root);
+  }
   if (!P)
     return nullptr;
   if (stripped(E) != CombinedElement)
@@ -474,25 +483,48 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   const llvm::SmallVector<std::uint64_t, 2> Inner = Shapes[*P].Inner;
   const bool RowsApart = Shapes[*P].RowsApart;
   const std::size_t Dimensions = Inner.size() + 1 + RowsApart;
-  if (Subscripts.size() != Dimensions)
-    return failExpr(E->getBeginLoc(),
-                    "'" + Params[*P].Name + "' has " +
-                        std::to_string(Dimensions) +
-                        " dimensions: a weft loop indexes its elements, "
-                        "not its rows",
-                    "index every dimension, as in " + Params[*P].Name +
-                        std::string("[i][j]") + (Dimensions > 2 ? "[k]" : ""));
+  if (Subscripts.size() + (ViewRow != nullptr) != Dimensions)
+    return failExpr(
+        E->getBeginLoc(),
+        "'" + Params[*P].Name + "' has " + std::to_string(Dimensions) +
+            " dimensions: a weft loop indexes its elements, "
+            "not its rows",
+        ViewRow ? "index every dimension of the row"
+                : "index every dimension, as in " + Params[*P].Name +
+                      std::string("[i][j]") + (Dimensions > 2 ? "[k]" : ""));
+  std::vector<ir::ExprPtr> Indices;
+  if (ViewRow)
+    Indices.push_back(std::move(ViewRow));
+  for (const Expr *S : Subscripts) {
+    Indices.push_back(expr(S, Access::Read));
+    if (!Indices.back())
+      return nullptr;
+  }
+  ir::ExprPtr Flat = flatIndex(*P, std::move(Indices));
+  markUse(*P, A);
+  auto R = make(ir::Expr::SpanElement, Params[*P].Element);
+  R->ParamIndex = *P;
+  R->Struct = Params[*P].Struct;
+  R->LValue = A != Access::Read || BindingReference;
+  R->Origin = E->getBeginLoc().getRawEncoding();
+  R->Operands.push_back(std::move(Flat));
+  (void)K;
+  return R;
+}
+
+ir::ExprPtr Recognizer::flatIndex(unsigned P,
+                                  std::vector<ir::ExprPtr> Subscripts) {
+  const llvm::SmallVector<std::uint64_t, 2> Inner = Shapes[P].Inner;
   // Rows held apart: element j of row i is at the row's offset plus j.
   ir::ExprPtr Row;
-  if (RowsApart) {
-    ir::ExprPtr RowIndex = expr(Subscripts.front(), Access::Read);
-    if (!RowIndex)
-      return nullptr;
-    if (Shapes[*P].RowPointers) {
+  if (Shapes[P].RowsApart) {
+    ir::ExprPtr RowIndex = std::move(Subscripts.front());
+    Subscripts.erase(Subscripts.begin());
+    if (Shapes[P].RowPointers) {
       // Rows of one length: row i starts at i * columns.
       auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
       Wide->Operands.push_back(std::move(RowIndex));
-      const unsigned Columns = RowColumnParams.lookup(*P);
+      const unsigned Columns = RowColumnParams.lookup(P);
       auto Length = make(ir::Expr::ParamRef, Params[Columns].Element);
       Length->ParamIndex = Columns;
       auto WideLength = make(ir::Expr::Cast, ir::ScalarKind::Long);
@@ -501,21 +533,16 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
       Row->Operands.push_back(std::move(Wide));
       Row->Operands.push_back(std::move(WideLength));
     } else {
-      Row = rowStart(*P, std::move(RowIndex));
+      Row = rowStart(P, std::move(RowIndex));
     }
-    Subscripts.erase(Subscripts.begin());
   }
   // Row-major: ((i * M) + j) * K + k, in 64 bits as the host's address
   // arithmetic is.
   ir::ExprPtr Flat;
   for (std::size_t D = 0; D < Subscripts.size(); ++D) {
-    ir::ExprPtr Index = expr(Subscripts[D], Access::Read);
-    if (!Index)
-      return nullptr;
-    if (Subscripts.size() == 1 && !Row) {
-      Flat = std::move(Index);
-      break;
-    }
+    ir::ExprPtr Index = std::move(Subscripts[D]);
+    if (Subscripts.size() == 1 && !Row)
+      return Index;
     auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
     Wide->Operands.push_back(std::move(Index));
     if (!Flat) {
@@ -536,15 +563,7 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
     InRow->Operands.push_back(std::move(Flat));
     Flat = std::move(InRow);
   }
-  markUse(*P, A);
-  auto R = make(ir::Expr::SpanElement, Params[*P].Element);
-  R->ParamIndex = *P;
-  R->Struct = Params[*P].Struct;
-  R->LValue = A != Access::Read || BindingReference;
-  R->Origin = E->getBeginLoc().getRawEncoding();
-  R->Operands.push_back(std::move(Flat));
-  (void)K;
-  return R;
+  return Flat;
 }
 
 ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
@@ -617,6 +636,10 @@ ir::ExprPtr Recognizer::rowStart(unsigned P, ir::ExprPtr R) {
 
 std::optional<ir::ExprPtr>
 Recognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
+  if (const RowView *View = rowViewOf(Object))
+    return rowLength(View->Param,
+                     make(ir::Expr::Local, ir::ScalarKind::Long, View->Local),
+                     K);
   const Expr *X = Object->IgnoreParenImpCasts();
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
   if (!OC || OC->getOperator() != OO_Subscript || OC->getNumArgs() != 2)
@@ -627,31 +650,107 @@ Recognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
   std::optional<unsigned> P = spanOperand(OC->getArg(0));
   if (!P)
     return ir::ExprPtr();
-  // rows[i + 1] - rows[i], in the row's elements.
   ir::ExprPtr Index = expr(OC->getArg(1), Access::Read);
   if (!Index)
     return ir::ExprPtr();
-  ir::ExprPtr Again = cloneExpr(*Index);
-  auto Next = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
-  auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
-  Wide->Operands.push_back(std::move(Index));
-  Next->Operands.push_back(std::move(Wide));
-  Next->Operands.push_back(integer(1));
-  auto Length = make(ir::Expr::Binary, ir::ScalarKind::Long, "-");
-  Length->Operands.push_back(rowStart(*P, std::move(Next)));
-  Length->Operands.push_back(rowStart(*P, std::move(Again)));
+  return rowLength(*P, std::move(Index), K);
+}
+
+ir::ExprPtr Recognizer::rowLength(unsigned P, ir::ExprPtr Index,
+                                  std::optional<ir::ScalarKind> K) {
+  const ir::ScalarKind Type = K.value_or(ir::ScalarKind::ULong);
   std::int64_t Element = 1;
-  for (std::uint64_t N : Shapes[*P].Inner)
+  for (std::uint64_t N : Shapes[P].Inner)
     Element *= static_cast<std::int64_t>(N);
-  if (Element != 1) {
-    auto Rows = make(ir::Expr::Binary, ir::ScalarKind::Long, "/");
-    Rows->Operands.push_back(std::move(Length));
-    Rows->Operands.push_back(integer(Element));
-    Length = std::move(Rows);
+  if (!Shapes[P].RowsApart) {
+    // A row of nested arrays: its first inner extent.
+    auto Size = make(ir::Expr::Cast, Type);
+    Size->Operands.push_back(
+        integer(static_cast<std::int64_t>(Shapes[P].Inner.front())));
+    return Size;
   }
-  auto Size = make(ir::Expr::Cast, K.value_or(ir::ScalarKind::ULong));
+  ir::ExprPtr Length;
+  if (Shapes[P].RowPointers) {
+    const unsigned Columns = RowColumnParams.lookup(P);
+    Length = make(ir::Expr::ParamRef, Params[Columns].Element);
+    Length->ParamIndex = Columns;
+  } else {
+    // rows[i + 1] - rows[i], in the row's elements.
+    ir::ExprPtr Again = cloneExpr(*Index);
+    auto Next = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
+    auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
+    Wide->Operands.push_back(std::move(Index));
+    Next->Operands.push_back(std::move(Wide));
+    Next->Operands.push_back(integer(1));
+    Length = make(ir::Expr::Binary, ir::ScalarKind::Long, "-");
+    Length->Operands.push_back(rowStart(P, std::move(Next)));
+    Length->Operands.push_back(rowStart(P, std::move(Again)));
+    if (Element != 1) {
+      auto Rows = make(ir::Expr::Binary, ir::ScalarKind::Long, "/");
+      Rows->Operands.push_back(std::move(Length));
+      Rows->Operands.push_back(integer(Element));
+      Length = std::move(Rows);
+    }
+  }
+  auto Size = make(ir::Expr::Cast, Type);
   Size->Operands.push_back(std::move(Length));
   return Size;
+}
+
+const Recognizer::RowView *Recognizer::rowViewOf(const Expr *E) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  auto It = VD ? RowViews.find(VD) : RowViews.end();
+  return It == RowViews.end() ? nullptr : &It->second;
+}
+
+std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
+  const QualType T = VD->getType();
+  const Expr *Init = VD->getInit();
+  if (!Init || !(T->isReferenceType() || T->isPointerType()))
+    return std::nullopt;
+  // The row: a[i] of captured data whose elements are rows.
+  const Expr *X = Init->IgnoreParenImpCasts();
+  const Expr *Base = nullptr, *Index = nullptr;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
+      OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) {
+    Base = OC->getArg(0);
+    Index = OC->getArg(1);
+  } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
+    Base = AS->getBase();
+    Index = AS->getIdx();
+  } else {
+    return std::nullopt;
+  }
+  const Expr *Data = Base->IgnoreParenImpCasts();
+  std::optional<DataShape> Shape = dataShape(Data->getType());
+  const bool RowPointers =
+      Shape && Shape->IsPointer && Shape->Element->isPointerType();
+  if (!Shape || Shape->IsMdspan || Shape->Refusal ||
+      !(Shape->RowsApart || !Shape->Inner.empty() || RowPointers) ||
+      !(isa<DeclRefExpr>(Data) || isa<MemberExpr>(Data)))
+    return std::nullopt;
+  // A pointer takes a row of a nested array (decayed) or of a float **; a
+  // reference, a row of a vector of vectors or of a nested array.
+  if (T->isPointerType() ? Shape->RowsApart || Init == X : RowPointers)
+    return std::nullopt;
+  std::optional<unsigned> P = spanOperand(Base);
+  if (!P)
+    return ir::StmtPtr();
+  ir::ExprPtr Row = expr(Index, Access::Read);
+  if (!Row)
+    return ir::StmtPtr();
+  auto Decl = std::make_unique<ir::Stmt>();
+  Decl->Kind = ir::Stmt::Decl;
+  Decl->Name =
+      "weft_row" + std::to_string(RowViews.size()) + "_" + VD->getName().str();
+  Decl->VarType.Scalar = ir::ScalarKind::Long;
+  Decl->VarType.IsConst = true;
+  auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
+  Wide->Operands.push_back(std::move(Row));
+  Decl->Exprs.push_back(std::move(Wide));
+  RowViews[VD] = {*P, Decl->Name};
+  return Decl;
 }
 
 ir::ExprPtr Recognizer::dataSize(const Expr *Object,

@@ -432,6 +432,8 @@ ir::StmtPtr Recognizer::local(const Decl *D) {
   // body (captures are diagnosed there).
   if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl(); RD && RD->isLambda())
     return nullptr;
+  if (std::optional<ir::StmtPtr> View = rowView(VD))
+    return std::move(*View);
   if (std::optional<ir::StmtPtr> Array = localArray(VD))
     return std::move(*Array);
   if (Failed)

@@ -245,6 +245,25 @@ private:
   /// `A.extent(R)` of the mdspan captured as P: a constant, or a scalar
   /// the launch passes (captured on first use).
   ir::ExprPtr mdspanExtent(unsigned P, unsigned R);
+  /// A row of captured data bound to a reference (`auto &Row = a[i]`,
+  /// `const std::vector<float> &Row = rows[i]`, `float *Row = m[i]`): the
+  /// data, and the local the declaration keeps the row's index in.
+  struct RowView {
+    unsigned Param = 0;
+    std::string Local;
+  };
+  llvm::DenseMap<const VarDecl *, RowView> RowViews;
+  /// The row view E names, if any.
+  const RowView *rowViewOf(const Expr *E) const;
+  /// VD's declaration when it binds a row: the local of the row's index;
+  /// nullopt for any other declaration (null after a diagnostic).
+  std::optional<ir::StmtPtr> rowView(const VarDecl *VD);
+  /// The subscripts of an element of P (a row's index first), flattened
+  /// into one 64-bit index.
+  ir::ExprPtr flatIndex(unsigned P, std::vector<ir::ExprPtr> Subscripts);
+  /// The length of row Index of P (rows held apart or nested arrays).
+  ir::ExprPtr rowLength(unsigned P, ir::ExprPtr Index,
+                        std::optional<ir::ScalarKind> K);
   /// The row offsets of P, captured rows held apart: a parameter of
   /// Rows + 1 offsets the launch passes (captured on first use).
   unsigned rowOffsets(unsigned P);

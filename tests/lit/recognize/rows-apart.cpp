@@ -5,7 +5,9 @@
 // how many elements: extent(w: rows, cols). The kernel sees the rows one after another in
 // one block and a parameter of row offsets: element j of row i is
 // element rows[i] + j; a row's size() is the difference of two offsets and
-// the outer size() one offset fewer than the offsets; rows held as
+// the outer size() one offset fewer than the offsets; a row bound to a
+// reference or a pointer (auto &Row = a[i]) is indexed through a local of
+// its index; rows held as
 // pointers are all one length, a parameter the subscript is affine in
 // (i * w_columns + j). The launch gathers
 // the rows into one copy and scatters what the kernel wrote back. On the
@@ -122,6 +124,42 @@ void layer(float *const *W, const float *In, float *Out, int N, int M) {
   }
 }
 
+// Rows bound to references and pointers, as loops over rows name them:
+// each keeps its row's index in a local, and indexes (and sizes) through it.
+// KERNEL-DAG: const long weft_row0_Row = ((long)I);
+// KERNEL-DAG: Grid[((((long)weft_row0_Line) * 20l) + ((long)J))] +=
+// KERNEL-DAG: W[((((long)weft_row0_Row) * ((long)W_columns)) + ((long)J))] =
+constexpr int GridRows = 30, GridCols = 20;
+float Grid[GridRows][GridCols], Prev[GridRows][GridCols];
+void viewRows(std::vector<std::vector<float>> &A,
+              const std::vector<std::vector<float>> &B) {
+#pragma weft parallel for
+  for (std::size_t I = 0; I < A.size(); ++I) {
+    auto &Row = A[I];
+    const std::vector<float> &Ref = B[I];
+    for (std::size_t J = 0; J < Row.size(); ++J)
+      Row[J] = Row[J] * 2 + Ref[J % Ref.size()];
+  }
+}
+void viewGrid() {
+#pragma weft parallel for
+  for (int I = 0; I < GridRows; ++I) {
+    float *Line = Grid[I];
+    const auto &Above = Prev[I > 0 ? I - 1 : 0];
+#pragma weft parallel for
+    for (int J = 0; J < GridCols; ++J)
+      Line[J] += 0.5f * Above[J];
+  }
+}
+void viewPointers(float **W, int Rows, int Cols) {
+#pragma weft parallel for extent(W: Rows, Cols)
+  for (int I = 0; I < Rows; ++I) {
+    float *Row = W[I];
+    for (int J = 0; J < Cols; ++J)
+      Row[J] = Row[J] * 0.5f + J;
+  }
+}
+
 int main() {
   std::vector<std::vector<float>> A(300), B(300);
   for (std::size_t I = 0; I < A.size(); ++I) {
@@ -188,8 +226,28 @@ int main() {
       V += W[I][J] * (J % 2 + 1);
   }
   std::printf("rows as pointers: %.4f\n", V);
+
+  viewRows(A, B);
+  for (int I = 0; I < GridRows; ++I)
+    for (int J = 0; J < GridCols; ++J) {
+      Grid[I][J] = static_cast<float>(I * J % 7);
+      Prev[I][J] = static_cast<float>(I + J);
+    }
+  viewGrid();
+  viewPointers(W, N, M);
+  double Named = 0;
+  for (std::size_t I = 0; I < A.size(); ++I)
+    for (std::size_t J = 0; J < A[I].size(); ++J)
+      Named += A[I][J] * static_cast<double>(J + 1);
+  for (int I = 0; I < GridRows; ++I)
+    for (int J = 0; J < GridCols; ++J)
+      Named += Grid[I][J] * (I + 1);
+  for (int I = 0; I < N; ++I)
+    for (int J = 0; J < M; ++J)
+      Named += W[I][J] * (J + 2);
+  std::printf("rows bound to names: %.4f\n", Named);
 }
-// RAN-COUNT-6: calls on sim, 0 on the host
+// RAN-COUNT-9: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void rowsOfRows(std::vector<std::vector<std::vector<float>>> &M) {
@@ -232,6 +290,14 @@ void pointersInAVector(std::vector<float *> &P, int N) {
     P[I][0] = 0;
   // REFUSED: rows-apart.cpp:[[@LINE-1]]:5: error: 'P' holds pointers ('float *'): the device cannot follow them
   // REFUSED-NEXT: note: hold the elements in one block (a std::vector of n * m, a 2-D array, or a std::vector of std::vectors) and index it i * m + j
+}
+void aRowAsAPointer(float (&G)[4][4], std::vector<float> &Out) {
+#pragma weft parallel for
+  for (int I = 0; I < 4; ++I) {
+    float *Line = G[I];
+    Out[I] = *Line;
+  }
+  // REFUSED: rows-apart.cpp:[[@LINE-2]]:14: error: pointers are not supported in a weft loop
 }
 void regionOfRowPointers(float **P) {
   weft::region R(P);
