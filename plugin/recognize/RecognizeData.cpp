@@ -742,8 +742,10 @@ std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
     return ir::StmtPtr();
   auto Decl = std::make_unique<ir::Stmt>();
   Decl->Kind = ir::Stmt::Decl;
+  // A range-for's hidden range variable (__range1) names no row.
   Decl->Name =
-      "weft_row" + std::to_string(RowViews.size()) + "_" + VD->getName().str();
+      "weft_row" + std::to_string(RowViews.size()) +
+      (VD->getName().starts_with("__") ? "" : "_" + VD->getName().str());
   Decl->VarType.Scalar = ir::ScalarKind::Long;
   Decl->VarType.IsConst = true;
   auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);

@@ -277,10 +277,7 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     return (void)fail(S->getBeginLoc(),
                       "exceptions are not supported in a weft loop");
   if (const auto *RF = dyn_cast<CXXForRangeStmt>(S))
-    return (void)fail(RF->getForLoc(),
-                      "a range-based 'for' inside a weft loop is not "
-                      "supported yet",
-                      "write it as an index loop");
+    return rangeLoop(RF, Out);
   fail(S->getBeginLoc(),
        std::string("this statement (") + S->getStmtClassName() +
            ") is not supported in a weft loop",
@@ -406,6 +403,122 @@ ir::ExprPtr Recognizer::localElement(const Expr *Subscript, const Expr *Base,
         : structIndex(Subscript->getType(), Subscript->getExprLoc(), false);
   R->Operands.push_back(std::move(I));
   return R;
+}
+
+void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
+                           std::vector<ir::StmtPtr> &Out) {
+  auto Refuse = [&] {
+    fail(RF->getForLoc(),
+         "a range-based 'for' inside a weft loop must run over captured "
+         "data of one dimension or a row of it",
+         "write it as an index loop");
+  };
+  const Expr *Range = RF->getRangeInit();
+  const std::string Counter = "weft_k" + std::to_string(RangeLoops++);
+  auto Block = std::make_unique<ir::Stmt>();
+  Block->Kind = ir::Stmt::Block;
+  // Over a row (a row view, or a[i] written in the loop: its index kept in
+  // a local first), or over captured data of one dimension.
+  unsigned P = 0;
+  ir::ExprPtr Size, RowIndex;
+  const RowView *View = rowViewOf(Range);
+  std::optional<ir::StmtPtr> RowDecl;
+  if (!View) {
+    // `for (float X : Rows[I])`: a row named for the loop.
+    const VarDecl *Temporary =
+        RF->getRangeStmt()
+            ? dyn_cast<VarDecl>(
+                  cast<DeclStmt>(RF->getRangeStmt())->getSingleDecl())
+            : nullptr;
+    if (Temporary && (RowDecl = rowView(Temporary))) {
+      if (!*RowDecl)
+        return;
+      View = &RowViews[Temporary];
+      Block->Children.push_back(std::move(*RowDecl));
+    }
+  }
+  if (View) {
+    P = View->Param;
+    const DataShape &Shape = Shapes[P];
+    if (Shape.Inner.size() > (Shape.RowsApart ? 0u : 1u))
+      return Refuse();
+    RowIndex = make(ir::Expr::Local, ir::ScalarKind::Long, View->Local);
+    Size = rowLength(P, cloneExpr(*RowIndex), ir::ScalarKind::Long);
+  } else {
+    std::optional<DataShape> Shape = dataShape(Range->getType());
+    if (!Shape || Shape->IsPointer || Shape->IsMdspan || Shape->RowsApart ||
+        !Shape->Inner.empty() ||
+        !(isa<DeclRefExpr>(Range->IgnoreParenImpCasts()) ||
+          isa<MemberExpr>(Range->IgnoreParenImpCasts())))
+      return Refuse();
+    std::optional<unsigned> Captured = spanOperand(Range);
+    if (!Captured)
+      return;
+    P = *Captured;
+    Size = make(ir::Expr::SpanSize, ir::ScalarKind::Long);
+    Size->ParamIndex = P;
+  }
+  const VarDecl *LoopVar = RF->getLoopVariable();
+  const QualType VT = LoopVar->getType();
+  std::optional<ir::ScalarKind> K = scalarKind(VT.getNonReferenceType());
+  const int Struct =
+      K ? -1 : structIndex(VT.getNonReferenceType(), LoopVar->getLocation());
+  if (!K && Struct < 0)
+    return (void)fail(LoopVar->getLocation(),
+                      "the loop variable must be an arithmetic value, a "
+                      "struct of them, or a reference to one");
+  // for (long k = 0; k < size; ++k) { T x = data[k]; body }
+  auto Loop = std::make_unique<ir::Stmt>();
+  Loop->Kind = ir::Stmt::For;
+  auto Init = std::make_unique<ir::Stmt>();
+  Init->Kind = ir::Stmt::Decl;
+  Init->Name = Counter;
+  Init->VarType.Scalar = ir::ScalarKind::Long;
+  Init->Exprs.push_back(integer(0));
+  Loop->Children.push_back(std::move(Init));
+  auto Less = make(ir::Expr::Binary, ir::ScalarKind::Bool, "<");
+  Less->Operands.push_back(
+      make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
+  auto WideSize = make(ir::Expr::Cast, ir::ScalarKind::Long);
+  WideSize->Operands.push_back(std::move(Size));
+  Less->Operands.push_back(std::move(WideSize));
+  Loop->Exprs.push_back(std::move(Less));
+  auto Step = make(ir::Expr::Unary, ir::ScalarKind::Long, "++");
+  Step->Operands.push_back(
+      make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
+  Loop->Exprs.push_back(std::move(Step));
+  auto Body = std::make_unique<ir::Stmt>();
+  Body->Kind = ir::Stmt::Block;
+  auto Var = std::make_unique<ir::Stmt>();
+  Var->Kind = ir::Stmt::Decl;
+  Var->Name = LoopVar->getName().str();
+  Var->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
+  Var->VarType.Struct = Struct;
+  Var->VarType.IsReference = VT->isReferenceType();
+  Var->VarType.IsConst = VT.getNonReferenceType().isConstQualified();
+  std::vector<ir::ExprPtr> Subscripts;
+  if (RowIndex)
+    Subscripts.push_back(std::move(RowIndex));
+  Subscripts.push_back(make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
+  auto Element = make(ir::Expr::SpanElement, Var->VarType.Scalar);
+  Element->ParamIndex = P;
+  Element->Struct = Struct;
+  Element->LValue = Var->VarType.IsReference;
+  Element->Origin = Range->getBeginLoc().getRawEncoding();
+  Element->Operands.push_back(flatIndex(P, std::move(Subscripts)));
+  markUse(P, Var->VarType.IsReference && !Var->VarType.IsConst
+                 ? Access::ReadWrite
+                 : Access::Read);
+  PlainArrayUses.try_emplace(P, Range->getBeginLoc());
+  Var->Exprs.push_back(std::move(Element));
+  Body->Children.push_back(std::move(Var));
+  declareLocal(LoopVar);
+  ++SequentialDepth;
+  stmt(RF->getBody(), Body->Children);
+  --SequentialDepth;
+  Loop->Children.push_back(std::move(Body));
+  Block->Children.push_back(std::move(Loop));
+  Out.push_back(std::move(Block));
 }
 
 void Recognizer::declareLocal(const VarDecl *VD) {

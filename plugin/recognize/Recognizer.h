@@ -443,6 +443,11 @@ private:
   ir::StmtPtr single(const Stmt *S);
 
   void stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out);
+  /// A range-based for inside the nest, over captured data of one
+  /// dimension or a row: an index loop binding the loop variable to each
+  /// element.
+  void rangeLoop(const CXXForRangeStmt *RF, std::vector<ir::StmtPtr> &Out);
+  unsigned RangeLoops = 0;
 
   /// The std:: class template T specializes, if its name is Name.
   static const ClassTemplateSpecializationDecl *

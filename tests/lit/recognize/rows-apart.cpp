@@ -7,7 +7,8 @@
 // element rows[i] + j; a row's size() is the difference of two offsets and
 // the outer size() one offset fewer than the offsets; a row bound to a
 // reference or a pointer (auto &Row = a[i]) is indexed through a local of
-// its index; rows held as
+// its index, and a range-based for over a row or over captured data runs
+// as an index loop; rows held as
 // pointers are all one length, a parameter the subscript is affine in
 // (i * w_columns + j). The launch gathers
 // the rows into one copy and scatters what the kernel wrote back. On the
@@ -160,6 +161,42 @@ void viewPointers(float **W, int Rows, int Cols) {
   }
 }
 
+// Range-based loops inside the nest: over a row (written in the loop, or
+// bound to a name), by value, by const reference and by reference, and
+// over captured data of one dimension (every body against this one).
+// KERNEL-DAG: for (long weft_k0 = 0l; (weft_k0 < ((long)((long)(((long)Rows_rows.ld((((long)weft_row0) + 1l))) - ((long)Rows_rows.ld(weft_row0)))))); (++weft_k0))
+// KERNEL-DAG: const weft_st_Point_{{[0-9a-f]+}} &Other = Cloud[weft_k0];
+struct Point {
+  float X, Mass;
+};
+double rangeLoops(const std::vector<std::vector<float>> &Rows,
+                  std::vector<std::vector<int>> &Counts,
+                  const std::vector<Point> &Cloud, std::vector<float> &Out,
+                  std::vector<float> &Pull) {
+  double Total = 0;
+#pragma weft parallel for reduction(+ : Total)
+  for (std::size_t I = 0; I < Rows.size(); ++I) {
+    float S = 0;
+    for (float X : Rows[I])
+      S += X;
+    const auto &Row = Rows[I];
+    for (const float &X : Row)
+      S += X * 0.5f;
+    for (int &C : Counts[I])
+      C += static_cast<int>(I);
+    Out[I] = S;
+    Total += S;
+  }
+#pragma weft parallel for
+  for (std::size_t I = 0; I < Cloud.size(); ++I) {
+    float F = 0;
+    for (const Point &Other : Cloud)
+      F += Other.Mass * (Other.X - Cloud[I].X);
+    Pull[I] = F;
+  }
+  return Total;
+}
+
 int main() {
   std::vector<std::vector<float>> A(300), B(300);
   for (std::size_t I = 0; I < A.size(); ++I) {
@@ -246,8 +283,25 @@ int main() {
     for (int J = 0; J < M; ++J)
       Named += W[I][J] * (J + 2);
   std::printf("rows bound to names: %.4f\n", Named);
+
+  std::vector<std::vector<int>> Counts(A.size());
+  for (std::size_t I = 0; I < A.size(); ++I)
+    Counts[I].assign(I % 4, static_cast<int>(I));
+  std::vector<Point> Cloud(64);
+  for (int I = 0; I < 64; ++I)
+    Cloud[I] = {I * 0.5f, 1.0f + I % 3};
+  std::vector<float> RowTotals(A.size()), Pull(Cloud.size());
+  double Ranged = rangeLoops(A, Counts, Cloud, RowTotals, Pull);
+  for (std::size_t I = 0; I < A.size(); ++I) {
+    Ranged += RowTotals[I] * static_cast<double>(I % 5);
+    for (int C : Counts[I])
+      Ranged += C;
+  }
+  for (int I = 0; I < 64; ++I)
+    Ranged += Pull[I] * (I % 7);
+  std::printf("range loops: %.4f\n", Ranged);
 }
-// RAN-COUNT-9: calls on sim, 0 on the host
+// RAN-COUNT-11: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void rowsOfRows(std::vector<std::vector<std::vector<float>>> &M) {
@@ -298,6 +352,14 @@ void aRowAsAPointer(float (&G)[4][4], std::vector<float> &Out) {
     Out[I] = *Line;
   }
   // REFUSED: rows-apart.cpp:[[@LINE-2]]:14: error: pointers are not supported in a weft loop
+}
+void overRowsOfAGrid(float (&G)[4][4], std::vector<float> &Out) {
+#pragma weft parallel for
+  for (int I = 0; I < 4; ++I)
+    for (auto &Row : G)
+      Out[I] += Row[0];
+  // REFUSED: rows-apart.cpp:[[@LINE-2]]:5: error: a range-based 'for' inside a weft loop must run over captured data of one dimension or a row of it
+  // REFUSED-NEXT: note: write it as an index loop
 }
 void regionOfRowPointers(float **P) {
   weft::region R(P);
