@@ -22,6 +22,25 @@ ir::StmtPtr Recognizer::single(const Stmt *S) {
   return B;
 }
 
+namespace {
+
+/// VD's declaration in the kernel, of a scalar K or a struct, without its
+/// initializer.
+ir::StmtPtr declarationOf(const VarDecl *VD, std::optional<ir::ScalarKind> K,
+                          int Struct) {
+  const QualType T = VD->getType();
+  auto D = std::make_unique<ir::Stmt>();
+  D->Kind = ir::Stmt::Decl;
+  D->Name = VD->getName().str();
+  D->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
+  D->VarType.Struct = Struct;
+  D->VarType.IsReference = T->isReferenceType();
+  D->VarType.IsConst = T.getNonReferenceType().isConstQualified();
+  return D;
+}
+
+} // namespace
+
 void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
   if (!S || Failed)
     return;
@@ -489,13 +508,7 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   Loop->Exprs.push_back(std::move(Step));
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::Block;
-  auto Var = std::make_unique<ir::Stmt>();
-  Var->Kind = ir::Stmt::Decl;
-  Var->Name = LoopVar->getName().str();
-  Var->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
-  Var->VarType.Struct = Struct;
-  Var->VarType.IsReference = VT->isReferenceType();
-  Var->VarType.IsConst = VT.getNonReferenceType().isConstQualified();
+  ir::StmtPtr Var = declarationOf(LoopVar, K, Struct);
   std::vector<ir::ExprPtr> Subscripts;
   if (RowIndex)
     Subscripts.push_back(std::move(RowIndex));
@@ -570,13 +583,7 @@ ir::StmtPtr Recognizer::local(const Decl *D) {
                 Hint),
            nullptr;
   }
-  auto R = std::make_unique<ir::Stmt>();
-  R->Kind = ir::Stmt::Decl;
-  R->Name = VD->getName().str();
-  R->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
-  R->VarType.Struct = Struct;
-  R->VarType.IsReference = T->isReferenceType();
-  R->VarType.IsConst = T.getNonReferenceType().isConstQualified();
+  ir::StmtPtr R = declarationOf(VD, K, Struct);
   if (R->VarType.IsReference && !VD->getInit())
     return nullptr;
   // `Particle p;`: a struct left uninitialized, as in the source.
