@@ -26,6 +26,8 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
     for (const std::string &Pointer : E.Pointers) {
       bool Used = false;
       for (const Capture &C : Captures) {
+        if (!C.Extent)
+          continue; // not a pointer (an extent's value is no variable)
         const ValueDecl *D = isa<DeclRefExpr>(C.Source)
                                  ? cast<DeclRefExpr>(C.Source)->getDecl()
                                  : cast<MemberExpr>(C.Source)->getMemberDecl();

@@ -112,11 +112,11 @@ void adjust(float **W, int N, int M, float F) {
       W[J][K] = W[J][K] * F + static_cast<float>(J - K) / 64;
 }
 
-// A layer of backprop: the weights' rows as pointers, read-only, the
-// input tiled in shared memory.
+// A layer of backprop: the weights' rows as pointers, read-only (their
+// length an expression), the input tiled in shared memory.
 // REMARK: rows-apart.cpp:[[@LINE+3]]:3: remark: weft: level 0 (J): {{.*}}loop over K in tiles of {{[0-9]+}} in shared memory: In[K]
 void layer(float *const *W, const float *In, float *Out, int N, int M) {
-#pragma weft parallel for extent(W: N, M) extent(In: M) extent(Out: N)
+#pragma weft parallel for extent(W: N, M * 1) extent(In: M) extent(Out: N)
   for (int J = 0; J < N; ++J) {
     float Sum = 0;
     for (int K = 0; K < M; ++K)
