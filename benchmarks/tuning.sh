@@ -9,18 +9,9 @@
 # runs at a small size.
 # Usage: benchmarks/tuning.sh [BUILD_DIR] [--run-only|--build-only] [N [CALLS]]
 set -euo pipefail
-build=${1:-build}
-mode=${2:-}
-case $mode in --run-only|--build-only) shift 2 ;; *) mode=""; shift || true ;; esac
-config=$build/bin/weft-config
-out=$build/benchmarks
-if [ "$mode" != --run-only ]; then
-  mkdir -p "$out"
-  # shellcheck disable=SC2046
-  clang++-22 -O2 $("$config" --cxxflags) benchmarks/tuning/main.cpp \
-    $("$config" --ldflags) -o "$out/tuning"
-fi
-[ "$mode" = --build-only ] && exit 0
+# shellcheck source=benchmarks/build-one.sh
+source "$(dirname "$0")/build-one.sh"
+build_one tuning benchmarks/tuning/main.cpp
 run() { LD_LIBRARY_PATH=$build/lib "$out/tuning" "$@"; }
 rm -rf "$out/tuning-cache" "$out/tuning-eager" "$out/tuning-best" "$out/tuning-recordings"
 mkdir -p "$out/tuning-recordings"

@@ -520,21 +520,10 @@ ir::ExprPtr Recognizer::flatIndex(unsigned P,
   if (Shapes[P].RowsApart) {
     ir::ExprPtr RowIndex = std::move(Subscripts.front());
     Subscripts.erase(Subscripts.begin());
-    if (Shapes[P].RowPointers) {
-      // Rows of one length: row i starts at i * columns.
-      auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
-      Wide->Operands.push_back(std::move(RowIndex));
-      const unsigned Columns = RowColumnParams.lookup(P);
-      auto Length = make(ir::Expr::ParamRef, Params[Columns].Element);
-      Length->ParamIndex = Columns;
-      auto WideLength = make(ir::Expr::Cast, ir::ScalarKind::Long);
-      WideLength->Operands.push_back(std::move(Length));
-      Row = make(ir::Expr::Binary, ir::ScalarKind::Long, "*");
-      Row->Operands.push_back(std::move(Wide));
-      Row->Operands.push_back(std::move(WideLength));
-    } else {
-      Row = rowStart(P, std::move(RowIndex));
-    }
+    // Rows of one length (as pointers) start at i * columns.
+    Row = Shapes[P].RowPointers ? operation("*", converted(std::move(RowIndex)),
+                                            converted(rowColumns(P)))
+                                : rowStart(P, std::move(RowIndex));
   }
   // Row-major: ((i * M) + j) * K + k, in 64 bits as the host's address
   // arithmetic is.
@@ -543,27 +532,17 @@ ir::ExprPtr Recognizer::flatIndex(unsigned P,
     ir::ExprPtr Index = std::move(Subscripts[D]);
     if (Subscripts.size() == 1 && !Row)
       return Index;
-    auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
-    Wide->Operands.push_back(std::move(Index));
-    if (!Flat) {
-      Flat = std::move(Wide);
-      continue;
-    }
-    auto Scaled = make(ir::Expr::Binary, ir::ScalarKind::Long, "*");
-    Scaled->Operands.push_back(std::move(Flat));
-    Scaled->Operands.push_back(
-        integer(static_cast<std::int64_t>(Inner[D - 1])));
-    Flat = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
-    Flat->Operands.push_back(std::move(Scaled));
-    Flat->Operands.push_back(std::move(Wide));
+    ir::ExprPtr Wide = converted(std::move(Index));
+    Flat =
+        Flat ? operation(
+                   "+",
+                   operation("*", std::move(Flat),
+                             integer(static_cast<std::int64_t>(Inner[D - 1]))),
+                   std::move(Wide))
+             : std::move(Wide);
   }
-  if (Row) {
-    auto InRow = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
-    InRow->Operands.push_back(std::move(Row));
-    InRow->Operands.push_back(std::move(Flat));
-    Flat = std::move(InRow);
-  }
-  return Flat;
+  return Row ? operation("+", std::move(Row), std::move(Flat))
+             : std::move(Flat);
 }
 
 ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
@@ -582,20 +561,13 @@ ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
     ir::ExprPtr Index = expr(Subscripts[D], Access::Read);
     if (!Index)
       return nullptr;
-    auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
-    Wide->Operands.push_back(std::move(Index));
-    if (!Flat) {
-      Flat = std::move(Wide);
-      continue;
-    }
-    auto Extent = make(ir::Expr::Cast, ir::ScalarKind::Long);
-    Extent->Operands.push_back(mdspanExtent(P, static_cast<unsigned>(D)));
-    auto Scaled = make(ir::Expr::Binary, ir::ScalarKind::Long, "*");
-    Scaled->Operands.push_back(std::move(Flat));
-    Scaled->Operands.push_back(std::move(Extent));
-    Flat = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
-    Flat->Operands.push_back(std::move(Scaled));
-    Flat->Operands.push_back(std::move(Wide));
+    ir::ExprPtr Wide = converted(std::move(Index));
+    Flat = Flat ? operation("+",
+                            operation("*", std::move(Flat),
+                                      converted(mdspanExtent(
+                                          P, static_cast<unsigned>(D)))),
+                            std::move(Wide))
+                : std::move(Wide);
   }
   markUse(P, A);
   auto R = make(ir::Expr::SpanElement, Params[P].Element);
@@ -629,9 +601,7 @@ ir::ExprPtr Recognizer::rowStart(unsigned P, ir::ExprPtr R) {
   auto Start = make(ir::Expr::SpanElement, ir::ScalarKind::ULong);
   Start->ParamIndex = rowOffsets(P);
   Start->Operands.push_back(std::move(R));
-  auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
-  Wide->Operands.push_back(std::move(Start));
-  return Wide;
+  return converted(std::move(Start));
 }
 
 std::optional<ir::ExprPtr>
@@ -659,42 +629,23 @@ Recognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
 ir::ExprPtr Recognizer::rowLength(unsigned P, ir::ExprPtr Index,
                                   std::optional<ir::ScalarKind> K) {
   const ir::ScalarKind Type = K.value_or(ir::ScalarKind::ULong);
+  // A row of nested arrays: its first inner extent.
+  if (!Shapes[P].RowsApart)
+    return converted(
+        integer(static_cast<std::int64_t>(Shapes[P].Inner.front())), Type);
+  if (Shapes[P].RowPointers)
+    return converted(rowColumns(P), Type);
+  // rows[i + 1] - rows[i], in the row's elements.
+  ir::ExprPtr Again = cloneExpr(*Index);
+  ir::ExprPtr Length = operation(
+      "-", rowStart(P, operation("+", converted(std::move(Index)), integer(1))),
+      rowStart(P, std::move(Again)));
   std::int64_t Element = 1;
   for (std::uint64_t N : Shapes[P].Inner)
     Element *= static_cast<std::int64_t>(N);
-  if (!Shapes[P].RowsApart) {
-    // A row of nested arrays: its first inner extent.
-    auto Size = make(ir::Expr::Cast, Type);
-    Size->Operands.push_back(
-        integer(static_cast<std::int64_t>(Shapes[P].Inner.front())));
-    return Size;
-  }
-  ir::ExprPtr Length;
-  if (Shapes[P].RowPointers) {
-    const unsigned Columns = RowColumnParams.lookup(P);
-    Length = make(ir::Expr::ParamRef, Params[Columns].Element);
-    Length->ParamIndex = Columns;
-  } else {
-    // rows[i + 1] - rows[i], in the row's elements.
-    ir::ExprPtr Again = cloneExpr(*Index);
-    auto Next = make(ir::Expr::Binary, ir::ScalarKind::Long, "+");
-    auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
-    Wide->Operands.push_back(std::move(Index));
-    Next->Operands.push_back(std::move(Wide));
-    Next->Operands.push_back(integer(1));
-    Length = make(ir::Expr::Binary, ir::ScalarKind::Long, "-");
-    Length->Operands.push_back(rowStart(P, std::move(Next)));
-    Length->Operands.push_back(rowStart(P, std::move(Again)));
-    if (Element != 1) {
-      auto Rows = make(ir::Expr::Binary, ir::ScalarKind::Long, "/");
-      Rows->Operands.push_back(std::move(Length));
-      Rows->Operands.push_back(integer(Element));
-      Length = std::move(Rows);
-    }
-  }
-  auto Size = make(ir::Expr::Cast, Type);
-  Size->Operands.push_back(std::move(Length));
-  return Size;
+  if (Element != 1)
+    Length = operation("/", std::move(Length), integer(Element));
+  return converted(std::move(Length), Type);
 }
 
 const Recognizer::RowView *Recognizer::rowViewOf(const Expr *E) const {
@@ -748,9 +699,7 @@ std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
       (VD->getName().starts_with("__") ? "" : "_" + VD->getName().str());
   Decl->VarType.Scalar = ir::ScalarKind::Long;
   Decl->VarType.IsConst = true;
-  auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
-  Wide->Operands.push_back(std::move(Row));
-  Decl->Exprs.push_back(std::move(Wide));
+  Decl->Exprs.push_back(converted(std::move(Row)));
   RowViews[VD] = {*P, Decl->Name};
   return Decl;
 }
@@ -766,10 +715,8 @@ ir::ExprPtr Recognizer::dataSize(const Expr *Object,
     // The rows: one offset fewer than the offsets.
     auto Offsets = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
     Offsets->ParamIndex = rowOffsets(*P);
-    auto Rows = make(ir::Expr::Binary, Offsets->Type, "-");
-    Rows->Operands.push_back(std::move(Offsets));
-    Rows->Operands.push_back(integer(1));
-    return Rows;
+    const ir::ScalarKind Type = Offsets->Type;
+    return operation("-", std::move(Offsets), integer(1), Type);
   }
   auto R = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));
   R->ParamIndex = *P;
@@ -778,10 +725,8 @@ ir::ExprPtr Recognizer::dataSize(const Expr *Object,
     Row *= static_cast<std::int64_t>(N);
   if (Row == 1)
     return R;
-  auto Rows = make(ir::Expr::Binary, R->Type, "/");
-  Rows->Operands.push_back(std::move(R));
-  Rows->Operands.push_back(integer(Row));
-  return Rows;
+  const ir::ScalarKind Type = R->Type;
+  return operation("/", std::move(R), integer(Row), Type);
 }
 
 } // namespace weft::recognize

@@ -495,13 +495,9 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   Init->VarType.Scalar = ir::ScalarKind::Long;
   Init->Exprs.push_back(integer(0));
   Loop->Children.push_back(std::move(Init));
-  auto Less = make(ir::Expr::Binary, ir::ScalarKind::Bool, "<");
-  Less->Operands.push_back(
-      make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
-  auto WideSize = make(ir::Expr::Cast, ir::ScalarKind::Long);
-  WideSize->Operands.push_back(std::move(Size));
-  Less->Operands.push_back(std::move(WideSize));
-  Loop->Exprs.push_back(std::move(Less));
+  Loop->Exprs.push_back(
+      operation("<", make(ir::Expr::Local, ir::ScalarKind::Long, Counter),
+                converted(std::move(Size)), ir::ScalarKind::Bool));
   auto Step = make(ir::Expr::Unary, ir::ScalarKind::Long, "++");
   Step->Operands.push_back(
       make(ir::Expr::Local, ir::ScalarKind::Long, Counter));

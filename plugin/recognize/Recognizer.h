@@ -73,6 +73,30 @@ private:
     return std::nullopt;
   }
 
+  /// E converted to Type: by default a 64-bit index, as the host's address
+  /// arithmetic is.
+  static ir::ExprPtr converted(ir::ExprPtr E,
+                               ir::ScalarKind Type = ir::ScalarKind::Long) {
+    auto C = make(ir::Expr::Cast, Type);
+    C->Operands.push_back(std::move(E));
+    return C;
+  }
+  /// L Op R (an arithmetic operator), of Type.
+  static ir::ExprPtr operation(const char *Op, ir::ExprPtr L, ir::ExprPtr R,
+                               ir::ScalarKind Type = ir::ScalarKind::Long) {
+    auto B = make(ir::Expr::Binary, Type, Op);
+    B->Operands.push_back(std::move(L));
+    B->Operands.push_back(std::move(R));
+    return B;
+  }
+  /// The length of P's rows held as pointers (extent(p: rows, cols)).
+  ir::ExprPtr rowColumns(unsigned P) {
+    const unsigned Columns = RowColumnParams.lookup(P);
+    auto Length = make(ir::Expr::ParamRef, Params[Columns].Element);
+    Length->ParamIndex = Columns;
+    return Length;
+  }
+
   ir::ExprPtr failExpr(SourceLocation Loc, const std::string &Message,
                        const std::string &Hint = "") {
     fail(Loc, Message, Hint);

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
 
 namespace weft::rt {
@@ -166,15 +165,20 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
   Work.Arrays.assign(K.Buffers.size(), {});
   Work.SplitPartials.assign(K.Combine.PartialBytes.size(), {});
   Work.Params.clear();
-  // Rows a region holds bring their row offsets' device copy.
+  // Rows a region holds, and beside them their row offsets' device copy.
+  Work.RowsInRegion.assign(NumArgs, nullptr);
   Work.OffsetsInRegion.assign(NumArgs, 0);
-  for (std::size_t I = 0; I < NumArgs; ++I)
-    if (K.Params[I].RowsApart && K.Params[I].RowOffsets >= 0 &&
-        Args[I].ElementSize == K.Params[I].Bytes)
-      if (const Residency::Rows *R = Resident.findRows(
-              *static_cast<const detail::RowsArg *>(Args[I].Data),
-              Args[I].ElementSize))
-        Work.OffsetsInRegion[K.Params[I].RowOffsets] = R->OffsetsDevice;
+  for (std::size_t I = 0; I < NumArgs; ++I) {
+    const ParamInfo &P = K.Params[I];
+    if (!P.RowsApart || Args[I].ElementSize != P.Bytes)
+      continue;
+    Residency::Rows *R =
+        Resident.findRows(*static_cast<const detail::RowsArg *>(Args[I].Data),
+                          Args[I].ElementSize);
+    Work.RowsInRegion[I] = R;
+    if (R && P.RowOffsets >= 0)
+      Work.OffsetsInRegion[P.RowOffsets] = R->OffsetsDevice;
+  }
   for (std::size_t I = 0; I < NumArgs; ++I) {
     const ParamInfo &P = K.Params[I];
     const detail::LaunchArg &A = Args[I];
@@ -199,14 +203,13 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
       Work.Spans[I].Data = Work.OffsetsInRegion[I];
       continue;
     }
+    if (Residency::Rows *R = Work.RowsInRegion[I]) {
+      if (Status S = Resident.current(*R); !S.empty())
+        return S;
+      Work.Spans[I].Data = R->Device;
+      continue;
+    }
     if (P.RowsApart) {
-      if (Residency::Rows *R = Resident.findRows(
-              *static_cast<const detail::RowsArg *>(A.Data), A.ElementSize)) {
-        if (Status S = Resident.current(*R); !S.empty())
-          return S;
-        Work.Spans[I].Data = R->Device;
-        continue;
-      }
       Work.RowsApart.push_back(I);
       continue;
     }

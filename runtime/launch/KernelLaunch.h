@@ -44,8 +44,9 @@ struct LaunchScratch {
   /// the host block their rows are gathered into and scattered from.
   std::vector<std::size_t> RowsApart;
   std::vector<char> Gathered;
-  /// Per parameter, the device copy of row offsets a region holds (0:
-  /// none).
+  /// Per parameter, the rows held apart a region holds (null: none), and
+  /// the device copy of row offsets it holds beside them (0: none).
+  std::vector<Residency::Rows *> RowsInRegion;
   std::vector<DevicePtr> OffsetsInRegion;
   std::vector<void *> Params;
   std::vector<DevicePtr> Owned; // released when the launch ends
@@ -95,7 +96,7 @@ private:
   Status copyIn();
   /// Device copies of rows held apart, each one block of its rows.
   Status gatherRows();
-  /// Rows held apart the kernel wrote, back to the host: false on failure.
+  /// Rows held apart the kernel wrote, back to the host.
   Status scatterRows();
   Status injected(const char *Stage) const {
     return Injecting ? injectedFault(Stage) : Status();
