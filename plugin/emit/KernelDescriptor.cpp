@@ -45,6 +45,7 @@ contract::KernelInfo kernelDescriptor(const plan::KernelPlan &P,
     Info.Kind = memory::descriptorKind(P.Transfers[I]);
     Info.Name = Param.Name;
     Info.RowsApart = Param.RowsApart;
+    Info.Kept = P.keeps(static_cast<unsigned>(I));
     for (std::size_t J = 0; J < N.Params.size(); ++J)
       if (N.Params[J].RowOffsetsOf == static_cast<int>(I))
         Info.RowOffsets = static_cast<int>(J);

@@ -330,6 +330,17 @@ bool KernelPlan::windowsFollowRows() const {
                      [](const memory::Stage &S) { return S.OuterRows; });
 }
 
+bool KernelPlan::keeps(unsigned Param) const {
+  auto Of = [Param](const auto &Kept) { return Kept.Param == Param; };
+  return std::any_of(Stages.begin(), Stages.end(), Of) ||
+         (Tiled && std::any_of(Tiled->Tiles.begin(), Tiled->Tiles.end(), Of)) ||
+         std::any_of(Registers.begin(), Registers.end(), Of) ||
+         std::any_of(Slices.begin(), Slices.end(),
+                     [&](const SlicePlan &S) { return Of(S.Slice); }) ||
+         std::any_of(Residents.begin(), Residents.end(),
+                     [&](const ResidentPlan &R) { return Of(R.Block); });
+}
+
 const ir::Level *KernelPlan::firstAtDepth(unsigned Depth) const {
   for (const ir::Level *L : ir::levels(*Nest))
     if (L->Depth == Depth)

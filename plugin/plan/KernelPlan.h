@@ -141,6 +141,10 @@ struct KernelPlan {
   /// Some window's rows follow the outermost level (memory::Stage's
   /// OuterRows): its blocks walk that level together.
   bool windowsFollowRows() const;
+  /// The kernel holds copies of Param's elements across its accesses
+  /// (staged, tiled, in registers, in a slice or a resident block): it is
+  /// right only where no other parameter sharing that memory is written.
+  bool keeps(unsigned Param) const;
 };
 
 /// The plan for one mapping of N, or nullopt (with Error) when the

@@ -15,6 +15,13 @@
 //                                                   **): its argument is a
 //                                                   RowsArg; the parameter
 //                                                   of their row offsets
+//   keeps <param>                                  the kernel holds copies of
+//                                                   the span's elements (in
+//                                                   shared memory or
+//                                                   registers) across its
+//                                                   accesses: a write through
+//                                                   another name for the same
+//                                                   memory would miss them
 //   covers <param> <cols> <stride>                 a written span is written
 //                                                   everywhere when the
 //                                                   outermost trip count times
@@ -76,7 +83,7 @@ namespace weft::contract {
 
 /// The version this plugin writes and this runtime reads. A program built
 /// by another version is refused with a message saying which to rebuild.
-constexpr int DescriptorVersion = 3;
+constexpr int DescriptorVersion = 4;
 
 struct ParamInfo {
   ParamKind Kind = ParamKind::Scalar;
@@ -93,6 +100,10 @@ struct ParamInfo {
   /// Of rows held apart, the parameter of their row offsets (-1: none, the
   /// rows are of one length).
   int RowOffsets = -1;
+  /// The keeps line: staged, tiled, held in registers or in a resident
+  /// block, so the kernel is right only where no other parameter's memory
+  /// shares the span's and one of them is written.
+  bool Kept = false;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

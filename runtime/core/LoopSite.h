@@ -28,6 +28,9 @@ struct LoopSite {
   /// warnings.
   bool Disabled = false;
   std::string DisabledWhy;
+  /// Said once: calls whose arguments share memory the kernel must not
+  /// share (launch/SharedMemory.h) run on the host.
+  bool SaidSharedMemory = false;
   /// The loop's other mappings, for other sizes (Kernel.Choice says which);
   /// each with its own text when the source holds several.
   std::vector<std::unique_ptr<LoopSite>> Alternatives;

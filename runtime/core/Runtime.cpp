@@ -85,6 +85,17 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
     Why = Failed ? FailedWhy : Site.DisabledWhy;
     return false;
   }
+  if (std::string Shared = sharedMemoryConflict(Site, Args, NumArgs);
+      !Shared.empty()) {
+    // Right for other arguments: this call alone runs on the host.
+    if (!Site.SaidSharedMemory)
+      fault(Site.Kernel.Location + ": " + Shared,
+            "calls passing such arguments run the loop on the host");
+    Site.SaidSharedMemory = true;
+    useOnHost(Site.Kernel.Params, Args, NumArgs);
+    Why = Shared;
+    return false;
+  }
   std::vector<std::int64_t> Sizes;
   const unsigned M = chooseMapped(Site, Args, NumArgs, Sizes);
   LoopSite &Mapped = M == 0 ? Site : *Site.Alternatives[M - 1];
@@ -123,7 +134,13 @@ void Runtime::hostLoop(const char *Descriptor, const char *Source,
   std::unique_ptr<LoopSite> &Slot = Sites[Descriptor];
   if (!Slot)
     Slot = makeSite(Descriptor, Source);
-  const std::vector<ParamInfo> &Params = Slot->Kernel.Params;
+  useOnHost(Slot->Kernel.Params, Args, NumArgs);
+}
+
+void Runtime::useOnHost(const std::vector<ParamInfo> &Params,
+                        const detail::LaunchArg *Args, std::size_t NumArgs) {
+  if (Failed || Resident.empty() || !settle())
+    return;
   if (Params.size() != NumArgs) {
     // A descriptor that does not fit: its spans' access is unknown.
     Resident.evictAll();
@@ -137,6 +154,18 @@ void Runtime::hostLoop(const char *Descriptor, const char *Source,
     else if (Params[I].isSpan())
       Resident.useOnHost(Args[I].Data, Args[I].Count * Args[I].ElementSize,
                          Params[I].writesDevice());
+}
+
+std::string Runtime::sharedMemoryConflict(LoopSite &Site,
+                                          const detail::LaunchArg *Args,
+                                          std::size_t NumArgs) {
+  // Whichever mapping (or tuned variant of one) this call would run.
+  std::string Why =
+      rt::sharedMemoryConflict(Site.Kernel, Args, NumArgs, Scratch.Pieces);
+  for (std::size_t M = 0; Why.empty() && M < Site.Alternatives.size(); ++M)
+    Why = rt::sharedMemoryConflict(Site.Alternatives[M]->Kernel, Args, NumArgs,
+                                   Scratch.Pieces);
+  return Why;
 }
 
 std::unique_ptr<LoopSite> Runtime::makeSite(const char *Descriptor,

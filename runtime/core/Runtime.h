@@ -76,6 +76,15 @@ private:
   Status run(LoopSite &Root, unsigned M, const std::vector<std::int64_t> &Sizes,
              const char *Descriptor, const char *Source,
              const detail::LaunchArg *Args, std::size_t NumArgs);
+  /// Why no mapping of Site may run on Args (launch/SharedMemory.h), or
+  /// empty.
+  std::string sharedMemoryConflict(LoopSite &Site,
+                                   const detail::LaunchArg *Args,
+                                   std::size_t NumArgs);
+  /// The host loop runs on Args: what regions keep of the spans Params
+  /// names comes back to the host first (and is dropped where written).
+  void useOnHost(const std::vector<ParamInfo> &Params,
+                 const detail::LaunchArg *Args, std::size_t NumArgs);
   /// Every span argument lives in a region: the launch needs no copies and
   /// need not be waited for.
   bool resident(const KernelInfo &K, const detail::LaunchArg *Args,

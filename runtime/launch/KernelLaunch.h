@@ -8,6 +8,7 @@
 #include "core/DataMover.h"
 #include "core/Kernel.h"
 #include "launch/LaunchConfig.h"
+#include "launch/SharedMemory.h"
 #include "policy/Environment.h"
 #include "region/Residency.h"
 
@@ -50,6 +51,8 @@ struct LaunchScratch {
   std::vector<DevicePtr> OffsetsInRegion;
   std::vector<void *> Params;
   std::vector<DevicePtr> Owned; // released when the launch ends
+  /// The arguments' host memory, to find what they share (SharedMemory.h).
+  std::vector<MemoryPiece> Pieces;
 };
 
 class KernelLaunch {

@@ -8,6 +8,7 @@
 // apply.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
+// RUN: for d in %t.k/*.desc; do grep -h '^loc\|^keeps' $d | tr '\n' ' '; echo; done | FileCheck %s --check-prefix=KEEPS
 // RUN: cat $(grep -l 'weft::resident_block<float, WEFT_RESIDENT0, decltype(A)> weft_resident0{weft_resident0_buffer, A, ((weft::index_t)N), ((weft::index_t)Offset), ((weft::index_t)32)' %t.k/*.cu) | FileCheck %s --check-prefix=KERNEL
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
@@ -32,6 +33,7 @@
 
 constexpr int BlockSize = 32;
 
+// KEEPS: resident-blocks.cpp:[[@LINE+9]]:3 keeps 1 {{$}}
 // lud's diagonal block, factored on the device: each row's and column's
 // reads of what the rows and columns before wrote.
 // Its marked loops run at most 32 iterations (their bounds over the

@@ -5,6 +5,7 @@
 // 64-wide warps) against the host.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
+// RUN: for d in %t.k/*.desc; do grep -h '^loc\|^keeps' $d | tr '\n' ' '; echo; done | FileCheck %s --check-prefix=KEEPS
 // RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
@@ -22,6 +23,7 @@
 #include <vector>
 
 // CHECK: remark: weft: level 1 (j): dim x, block 64, Span(all){{.*}}; staged in shared memory (read by all 64 threads of the block): a[(row + k)], k in [0, $inner)
+// KEEPS: staging.cpp:[[@LINE+4]]:3 keeps 3 loc
 void matmul(std::span<const float> a, std::span<const float> b,
             std::span<float> c, int rows, int inner, int cols) {
 #pragma weft parallel for block(1)
