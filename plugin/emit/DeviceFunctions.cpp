@@ -19,7 +19,7 @@ std::string deviceFunctions(const ir::Nest &N) {
     OS << "WEFT_DEVICE "
        << (F.ReturnsValue ? ir::typeName(N, F.ReturnType, F.ReturnStruct)
                           : std::string("void"))
-       << " " << F.Name << "(";
+       << (F.ReturnsSelf ? " &" : " ") << F.Name << "(";
     for (std::size_t I = 0; I < F.Params.size(); ++I) {
       const ir::LocalType &T = F.Params[I].second;
       OS << (I ? ", " : "") << (T.IsConst ? "const " : "")

@@ -175,7 +175,7 @@ public:
       OS << "  function " << F.Name << " (" << F.Source << "): "
          << (F.ReturnsValue ? typeName(N, F.ReturnType, F.ReturnStruct)
                             : std::string("void"))
-         << "(";
+         << (F.ReturnsSelf ? "&" : "") << "(";
       for (std::size_t I = 0; I < F.Params.size(); ++I) {
         const LocalType &T = F.Params[I].second;
         OS << (I ? ", " : "") << (T.IsConst ? "const " : "")

@@ -249,6 +249,8 @@ struct Function {
   bool ReturnsValue = false;
   ScalarKind ReturnType = ScalarKind::Int;
   int ReturnStruct = -1;
+  /// Returns its object by reference (`return *this;` of operator+=).
+  bool ReturnsSelf = false;
   std::vector<std::pair<std::string, LocalType>> Params;
   std::vector<StmtPtr> Body;
 };

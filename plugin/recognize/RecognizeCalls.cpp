@@ -9,6 +9,25 @@ bool Recognizer::isOutputStream(QualType T) {
   return RD && RD->getName().contains("ostream");
 }
 
+namespace {
+
+/// A device function's name for an operator: op_minus, op_plus_eq.
+std::string operatorStem(OverloadedOperatorKind K) {
+  static const std::pair<char, const char *> Words[] = {
+      {'+', "plus"},  {'-', "minus"}, {'*', "star"}, {'/', "slash"},
+      {'%', "mod"},   {'=', "eq"},    {'<', "lt"},   {'>', "gt"},
+      {'!', "not"},   {'&', "amp"},   {'|', "pipe"}, {'^', "caret"},
+      {'~', "tilde"}, {'[', "index"}, {'(', "call"}};
+  std::string Stem = "op";
+  for (const char *C = getOperatorSpelling(K); *C; ++C)
+    for (const auto &[Symbol, Word] : Words)
+      if (*C == Symbol)
+        Stem += std::string("_") + Word;
+  return Stem;
+}
+
+} // namespace
+
 ir::ExprPtr Recognizer::userCall(const CallExpr *Call, const FunctionDecl *FD,
                                  unsigned FirstArg,
                                  std::optional<ir::ScalarKind> K) {
@@ -25,6 +44,34 @@ ir::ExprPtr Recognizer::userCall(const CallExpr *Call, const FunctionDecl *FD,
     return failExpr(
         Loc, "virtual call to '" + Name + "' cannot be made from a weft loop",
         "call a non-virtual function");
+  // The object of a method: `o.f(x)`, or an operator's first operand.
+  const Expr *Object = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    Object = MC->getImplicitObjectArgument();
+  } else if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+             MD && isa<CXXOperatorCallExpr>(Call) && MD->isInstance() &&
+             !MD->getParent()->isLambda()) {
+    Object = Call->getArg(0);
+    FirstArg = 1;
+  }
+  return deviceCall(FD, Loc, Call->getType(), Object,
+                    llvm::ArrayRef<const Expr *>(Call->getArgs() + FirstArg,
+                                                 Call->getNumArgs() - FirstArg),
+                    K);
+}
+
+ir::ExprPtr Recognizer::constructorCall(const CXXConstructExpr *CE) {
+  return deviceCall(
+      CE->getConstructor(), CE->getExprLoc(), CE->getType(), nullptr,
+      llvm::ArrayRef<const Expr *>(CE->getArgs(), CE->getNumArgs()),
+      std::nullopt);
+}
+
+ir::ExprPtr Recognizer::deviceCall(const FunctionDecl *FD, SourceLocation Loc,
+                                   QualType Result, const Expr *Object,
+                                   llvm::ArrayRef<const Expr *> Args,
+                                   std::optional<ir::ScalarKind> K) {
+  const std::string Name = FD->getQualifiedNameAsString();
   auto *Callee = const_cast<FunctionDecl *>(FD);
   if (!Callee->getDefinition() && Callee->isImplicitlyInstantiable())
     S.InstantiateFunctionDefinition(Loc, Callee, /*Recursive=*/true,
@@ -52,26 +99,25 @@ ir::ExprPtr Recognizer::userCall(const CallExpr *Call, const FunctionDecl *FD,
     Emitted = *N;
   }
   auto R = make(ir::Expr::Call, K.value_or(ir::ScalarKind::Int), Emitted);
-  R->Struct = K ? -1 : structIndex(Call->getType(), Loc, false);
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+  R->Struct = K ? -1 : structIndex(Result, Loc, false);
+  if (Object) {
     // The object, bound to the function's first (reference) parameter.
     const bool Mutates = !cast<CXXMethodDecl>(Def)->isConst();
     BindingReference = true;
-    ir::ExprPtr Self = expr(MC->getImplicitObjectArgument(),
-                            Mutates ? Access::ReadWrite : Access::Read);
+    ir::ExprPtr Self = expr(Object, Mutates ? Access::ReadWrite : Access::Read);
     BindingReference = false;
     if (!Self)
       return nullptr;
     R->Operands.push_back(std::move(Self));
   }
-  for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
-    const ParmVarDecl *P = Def->getParamDecl(I - FirstArg);
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
     QualType T = P->getType();
     const bool ByReference =
         T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
     BindingReference = T->isReferenceType();
     ir::ExprPtr A =
-        expr(Call->getArg(I), ByReference ? Access::ReadWrite : Access::Read);
+        expr(Args[I], ByReference ? Access::ReadWrite : Access::Read);
     BindingReference = false;
     if (!A)
       return nullptr;
@@ -92,24 +138,50 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
     }
   std::string Stem;
   const auto *Method = dyn_cast<CXXMethodDecl>(Def);
-  if (!Method || !Method->getParent()->isLambda())
+  if (Method && Method->getParent()->isLambda())
+    Stem = "lambda";
+  else if (Def->isOverloadedOperator())
+    Stem = operatorStem(Def->getOverloadedOperator());
+  else
     for (char C : Def->getNameAsString())
       Stem += std::isalnum(static_cast<unsigned char>(C)) ? C : '_';
   char Hash[9];
   std::snprintf(Hash, sizeof Hash, "%08x",
                 static_cast<unsigned>(llvm::xxh3_64bits(Key)));
-  F.Name =
-      "weft_fn_" + (Stem.empty() ? std::string("lambda") : Stem) + "_" + Hash;
-  QualType Ret = Def->getReturnType();
+  F.Name = "weft_fn_" + Stem + "_" + Hash;
+  const auto *Constructor = dyn_cast<CXXConstructorDecl>(Def);
+  QualType Ret =
+      Constructor
+          ? Constructor->getThisType()->getPointeeType().getUnqualifiedType()
+          : Def->getReturnType();
+  if (Method && Method->isInstance() && !Constructor &&
+      Ret->isLValueReferenceType() &&
+      Ctx.hasSameUnqualifiedType(Ret.getNonReferenceType(),
+                                 Method->getThisType()->getPointeeType()) &&
+      returnsThisOnly(Def->getBody())) {
+    // `T &operator+=(...) { ...; return *this; }`: the object itself.
+    F.ReturnsSelf = true;
+    Ret = Ret.getNonReferenceType();
+  }
   if (!Ret->isVoidType()) {
     std::optional<ir::ScalarKind> RK = scalarKind(Ret);
     const int RS = RK ? -1 : structIndex(Ret, Def->getLocation(), false);
-    if ((!RK && RS < 0) || Ret->isReferenceType())
-      return fail(Def->getLocation(),
-                  "'" + F.Source +
-                      "' is called from a weft loop, so it must return "
-                      "void, an arithmetic value or a struct of them"),
-             std::nullopt;
+    if ((!RK && RS < 0) || Ret->isReferenceType()) {
+      if (Ret->isReferenceType())
+        fail(Def->getLocation(),
+             "'" + F.Source +
+                 "' is called from a weft loop, so it may return a reference "
+                 "only to its object ('return *this;')",
+             "return the value instead");
+      else
+        fail(Def->getLocation(),
+             "'" + F.Source +
+                 "' is called from a weft loop, so it must return void, an "
+                 "arithmetic value or a struct of them");
+      diagnose(Diags, CallLoc, DiagnosticsEngine::Note,
+               "called from the weft loop here");
+      return std::nullopt;
+    }
     F.ReturnsValue = true;
     F.ReturnType = RK.value_or(ir::ScalarKind::Char);
     F.ReturnStruct = RS;
@@ -128,7 +200,10 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
   CallStack.push_back(Def);
   const int SavedSelf = SelfStruct;
   SelfStruct = -1;
-  if (Method && !Method->isStatic() && !Method->getParent()->isLambda()) {
+  const bool SavedConstructor = InConstructor;
+  InConstructor = Constructor != nullptr;
+  if (Method && Method->isInstance() && !Constructor &&
+      !Method->getParent()->isLambda()) {
     // `this` becomes the first parameter, a reference to the object.
     ir::LocalType Self;
     Self.Struct = structIndex(Method->getThisType()->getPointeeType(),
@@ -165,9 +240,12 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
     F.Params.emplace_back(P->getName().str(), LT);
     Locals.insert(P);
   }
-  if (!Failed)
+  if (Constructor && !Failed)
+    constructorBody(Constructor, F);
+  else if (!Failed)
     body(Def->getBody(), F.Body);
   CallStack.pop_back();
+  InConstructor = SavedConstructor;
   SelfStruct = SavedSelf;
   Locals = std::move(SavedLocals);
   Indices = std::move(SavedIndices);
@@ -184,6 +262,77 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
   FunctionNames[Def] = F.Name;
   Functions.push_back(std::move(F));
   return FunctionNames[Def];
+}
+
+void Recognizer::constructorBody(const CXXConstructorDecl *Def,
+                                 ir::Function &F) {
+  // The object is a local, zero where nothing initializes it, returned at
+  // the end (and by every `return;`).
+  SelfStruct = F.ReturnStruct;
+  auto Object = std::make_unique<ir::Stmt>();
+  Object->Kind = ir::Stmt::Decl;
+  Object->VarType.Struct = SelfStruct;
+  Object->Name = SelfName;
+  auto Zero = make(ir::Expr::InitList, ir::ScalarKind::Char);
+  Zero->Struct = SelfStruct;
+  Object->Exprs.push_back(std::move(Zero));
+  F.Body.push_back(std::move(Object));
+  for (const CXXCtorInitializer *Init : Def->inits()) {
+    ir::ExprPtr Target;
+    if (const FieldDecl *Field = Init->getMember()) {
+      std::optional<ir::ScalarKind> FK = scalarKind(Field->getType());
+      Target = make(ir::Expr::Member, FK.value_or(ir::ScalarKind::Char),
+                    Field->getName().str());
+      Target->Struct =
+          FK ? -1 : structIndex(Field->getType(), Init->getSourceLocation());
+      Target->Operands.push_back(self());
+    } else if (Init->isDelegatingInitializer()) {
+      Target = self();
+    } else {
+      fail(Init->getSourceLocation(),
+           "this initializer is not supported in a weft loop's constructor");
+      return;
+    }
+    if (isa<ImplicitValueInitExpr>(Init->getInit()) && Target->Struct < 0 &&
+        Target->Kind == ir::Expr::Member)
+      continue; // `x()`: zero already
+    ir::ExprPtr Value = expr(Init->getInit());
+    if (!Value)
+      return;
+    auto Assign = make(ir::Expr::Binary, Target->Type, "=");
+    Assign->Struct = Target->Struct;
+    Assign->Operands.push_back(std::move(Target));
+    Assign->Operands.push_back(std::move(Value));
+    auto Statement = std::make_unique<ir::Stmt>();
+    Statement->Kind = ir::Stmt::ExprStmt;
+    Statement->Exprs.push_back(std::move(Assign));
+    F.Body.push_back(std::move(Statement));
+  }
+  body(Def->getBody(), F.Body);
+  auto Return = std::make_unique<ir::Stmt>();
+  Return->Kind = ir::Stmt::Return;
+  Return->Exprs.push_back(self());
+  F.Body.push_back(std::move(Return));
+}
+
+ir::ExprPtr Recognizer::self() {
+  auto R = make(ir::Expr::Local, ir::ScalarKind::Char, SelfName);
+  R->Struct = SelfStruct;
+  return R;
+}
+
+bool Recognizer::returnsThisOnly(const Stmt *S) {
+  if (!S)
+    return true;
+  if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
+    const Expr *V = Ret->getRetValue();
+    const auto *Deref =
+        dyn_cast_or_null<UnaryOperator>(V ? V->IgnoreParenImpCasts() : nullptr);
+    return Deref && Deref->getOpcode() == UO_Deref &&
+           isa<CXXThisExpr>(Deref->getSubExpr()->IgnoreParenImpCasts());
+  }
+  return llvm::all_of(S->children(),
+                      [](const Stmt *C) { return returnsThisOnly(C); });
 }
 
 } // namespace weft::recognize

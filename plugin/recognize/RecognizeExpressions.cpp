@@ -14,6 +14,11 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     return expr(MTE->getSubExpr(), A);
   if (const auto *CE = dyn_cast<ConstantExpr>(E))
     return expr(CE->getSubExpr(), A);
+  // A default argument, a field's default initializer.
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+    return expr(DA->getExpr(), A);
+  if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(E))
+    return expr(DI->getExpr(), A);
   // Inside a method: `this` and `*this` are the object, its first
   // parameter.
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
@@ -63,6 +68,10 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     return variable(DRE, A);
   if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
     return conversion(ICE, ICE->getCastKind(), ICE->getSubExpr(), K, A);
+  // An operator a struct defines (`a - b`, `v += d`, `a == b`).
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    if (const FunctionDecl *FD = OC->getDirectCallee(); FD && userOperator(FD))
+      return userCall(OC, FD, 0, K);
   if (!K) {
     if (ir::ExprPtr S = structValue(E, A))
       return S;
@@ -285,6 +294,24 @@ ir::ExprPtr Recognizer::subscript(const Expr *E, const Expr *Base,
   return dataElement(E, A, K);
 }
 
+bool Recognizer::userOperator(const FunctionDecl *FD) {
+  // Not a trivial copy, nor the library's (a container's operator[]), nor
+  // printing (`os << v`, refused as I/O).
+  if (FD->isTrivial() || FD->isInStdNamespace() ||
+      llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
+        return isOutputStream(P->getType());
+      }))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return !MD->getParent()->isLambda() &&
+           !MD->getParent()->isInStdNamespace() &&
+           structIndex(MD->getThisType()->getPointeeType(), FD->getLocation(),
+                       false) >= 0;
+  return llvm::any_of(FD->parameters(), [&](const ParmVarDecl *P) {
+    return structIndex(P->getType(), P->getLocation(), false) >= 0;
+  });
+}
+
 ir::ExprPtr Recognizer::structValue(const Expr *E, Access A) {
   const int S = structIndex(E->getType(), E->getExprLoc(), false);
   if (S < 0)
@@ -295,18 +322,18 @@ ir::ExprPtr Recognizer::structValue(const Expr *E, Access A) {
     return R;
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    if (CE->getNumArgs() == 1 &&
-        CE->getConstructor()->isCopyOrMoveConstructor())
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    // Trivially copyable: a copy is the value.
+    if (CE->getNumArgs() == 1 && Ctor->isCopyOrMoveConstructor())
       return expr(CE->getArg(0), A);
-    if (CE->getNumArgs() == 0) {
+    if (CE->getNumArgs() == 0 && Ctor->isTrivial()) {
       auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
       R->Struct = S;
       return R;
     }
-    return failExpr(E->getExprLoc(),
-                    "constructors cannot be called in a "
-                    "weft loop",
-                    "initialize the struct with {...}");
+    // A constructor of the program's (or one that default member
+    // initializers give a body): its device function.
+    return constructorCall(CE);
   }
   if (const auto *IL = dyn_cast<InitListExpr>(E)) {
     auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);

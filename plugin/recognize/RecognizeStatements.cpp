@@ -282,7 +282,9 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
   }
   if (const auto *Ret = dyn_cast<ReturnStmt>(S); Ret && InFunction) {
     auto R = Make(ir::Stmt::Return);
-    R->Exprs.push_back(Ret->getRetValue() ? expr(Ret->getRetValue()) : nullptr);
+    R->Exprs.push_back(Ret->getRetValue() ? expr(Ret->getRetValue())
+                       : InConstructor    ? self()
+                                          : nullptr);
     Out.push_back(std::move(R));
     return;
   }
@@ -582,9 +584,11 @@ ir::StmtPtr Recognizer::local(const Decl *D) {
   ir::StmtPtr R = declarationOf(VD, K, Struct);
   if (R->VarType.IsReference && !VD->getInit())
     return nullptr;
-  // `Particle p;`: a struct left uninitialized, as in the source.
+  // `Particle p;`: a struct left uninitialized, as in the source (where
+  // no constructor or default member initializer sets it).
   if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(VD->getInit());
-      CE && Struct >= 0 && CE->getNumArgs() == 0) {
+      CE && Struct >= 0 && CE->getNumArgs() == 0 &&
+      CE->getConstructor()->isTrivial() && !CE->requiresZeroInitialization()) {
     R->Exprs.push_back(nullptr);
     declareLocal(VD);
     return R;

@@ -318,6 +318,29 @@ private:
   ir::ExprPtr userCall(const CallExpr *Call, const FunctionDecl *FD,
                        unsigned FirstArg, std::optional<ir::ScalarKind> K);
 
+  /// A constructor's call (not a trivial one): a device function returning
+  /// the object.
+  ir::ExprPtr constructorCall(const CXXConstructExpr *CE);
+
+  /// A call of FD (Object: a method's object, or null) as a device function
+  /// converted from its body, once.
+  ir::ExprPtr deviceCall(const FunctionDecl *FD, SourceLocation Loc,
+                         QualType Result, const Expr *Object,
+                         llvm::ArrayRef<const Expr *> Args,
+                         std::optional<ir::ScalarKind> K);
+
+  /// A constructor's device function: its object a local that the
+  /// initializers assign and the body changes, returned.
+  void constructorBody(const CXXConstructorDecl *Def, ir::Function &F);
+  /// The object of the method or constructor being converted.
+  ir::ExprPtr self();
+  /// Every `return` under S returns `*this`.
+  static bool returnsThisOnly(const Stmt *S);
+
+  /// An operator of a struct the kernel knows, with a body to convert
+  /// (not a trivial copy).
+  bool userOperator(const FunctionDecl *FD);
+
   /// Converts Def's body into a device function; returns its name.
   std::optional<std::string> convertFunction(const FunctionDecl *Def,
                                              SourceLocation CallLoc);
@@ -523,6 +546,7 @@ private:
   std::vector<ir::Function> Functions;
   std::vector<const FunctionDecl *> CallStack;
   bool InFunction = false;
+  bool InConstructor = false; // `return;` returns the object
 
   /// Inside a method converted to a device function: the struct `this`
   /// points to (the function's first parameter), else -1.

@@ -63,3 +63,33 @@ void counts(std::span<int> y, int n) {
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) y[i] = c.count();
 }
+
+// Operators and constructors: a reference returned to other than the
+// object, a constructor whose body is elsewhere.
+struct Point {
+  float X, Y;
+  Point(float X0, float Y0);
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:10: error: 'Point::operator[]' is called from a weft loop, so it may return a reference only to its object ('return *this;')
+  // CHECK-NEXT: note: return the value instead
+  float &operator[](int I) { return I == 0 ? X : Y; }
+};
+struct Weight {
+  float W;
+};
+inline Weight &operator*=(Weight &A, float S) {
+  A.W *= S;
+  return A;
+}
+void points(std::span<Point> P, std::span<Weight> W) {
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:46: note: called from the weft loop here
+#pragma weft parallel for
+  for (std::size_t I = 0; I < P.size(); ++I) P[I][1] = 2;
+  // CHECK: functions-rejected.cpp:[[@LINE+3]]:53: error: the body of 'Point::Point' is not visible here, so it cannot be compiled into the kernel
+  // CHECK-NEXT: note: define it in this file or in a header
+#pragma weft parallel for
+  for (std::size_t I = 0; I < P.size(); ++I) P[I] = Point(1, 2);
+  // CHECK: functions-rejected.cpp:[[@LINE-12]]:16: error: 'operator*=' is called from a weft loop, so it may return a reference only to its object ('return *this;')
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:51: note: called from the weft loop here
+#pragma weft parallel for
+  for (std::size_t I = 0; I < W.size(); ++I) W[I] *= 2;
+}
