@@ -125,7 +125,8 @@ class Nest:
     def expr(self, depth, where, seq=None, exact=False):
         rng, T = self.rng, self.T
         if depth == 0 or rng.random() < 0.3:
-            leaf = rng.choice(["a", "a", "guard", "index", "lit", "pair", "scalar"])
+            leaf = rng.choice(["a", "a", "guard", "index", "lit", "pair",
+                               "pairop", "scalar"])
             if leaf == "a":
                 return "a[%s]" % where
             if leaf == "guard":
@@ -139,6 +140,11 @@ class Nest:
                 return "(%s)%s" % (T, self.lit(rng.choice([1, 2, 3])))
             if leaf == "pair":
                 return "(%s)p[%s].%s" % (T, where, rng.choice(["x", "y"]))
+            if leaf == "pairop":  # the struct's constructor and operators
+                return rng.choice([
+                    "(%s)(p[%s] + Pair((%s)1, 2)).x" % (T, where, T),
+                    "(%s)(2 * p[%s]).y" % (T, where),
+                    "(p[%s] < Pair((%s)0, 3) ? (%s)1 : (%s)2)" % (where, T, T, T)])
             return "(%s)s" % T
         op = rng.choice(["+", "-", "*", "max", "min", "cond", "helper"] +
                         (["%", "&", "^"] if T == "int" else
@@ -617,7 +623,13 @@ def program(rng):
         "(int)(Seed % 19u) - 9"
     src = ["#include <weft/weft.hpp>", "#include <algorithm>", "#include <cmath>",
            "#include <cstdio>", "#include <vector>",
-           "struct Pair { %s x; int y; int z; };" % T,
+           # A C++ value type: constructors, operators as a member and
+           # as a free function.
+           "struct Pair { %s x; int y; int z; Pair() = default;"
+           " Pair(%s X, int Y) : x(X), y(Y), z(0) {}"
+           " Pair operator+(const Pair &O) const { return Pair(x + O.x, y + O.y); }"
+           " bool operator<(const Pair &O) const { return x < O.x || (x == O.x && y < O.y); } };" % (T, T),
+           "static Pair operator*(int K, Pair Q) { Q.x = Q.x * (%s)K; Q.y *= K; return Q; }" % T,
            "static %s helper(%s u, %s v) { if (u > v) return u - v; return v * (%s)2 + u; }" % (T, T, T, T)]
     for x in nests:
         src.append(x.function(True))

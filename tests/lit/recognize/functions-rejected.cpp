@@ -80,6 +80,9 @@ inline Weight &operator*=(Weight &A, float S) {
   A.W *= S;
   return A;
 }
+std::ostream &operator<<(std::ostream &OS, const Weight &W) {
+  return OS << W.W;
+}
 void points(std::span<Point> P, std::span<Weight> W) {
   // CHECK: functions-rejected.cpp:[[@LINE+2]]:46: note: called from the weft loop here
 #pragma weft parallel for
@@ -88,8 +91,11 @@ void points(std::span<Point> P, std::span<Weight> W) {
   // CHECK-NEXT: note: define it in this file or in a header
 #pragma weft parallel for
   for (std::size_t I = 0; I < P.size(); ++I) P[I] = Point(1, 2);
-  // CHECK: functions-rejected.cpp:[[@LINE-12]]:16: error: 'operator*=' is called from a weft loop, so it may return a reference only to its object ('return *this;')
+  // CHECK: functions-rejected.cpp:[[@LINE-15]]:16: error: 'operator*=' is called from a weft loop, so it may return a reference only to its object ('return *this;')
   // CHECK: functions-rejected.cpp:[[@LINE+2]]:51: note: called from the weft loop here
 #pragma weft parallel for
   for (std::size_t I = 0; I < W.size(); ++I) W[I] *= 2;
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:56: error: I/O is not supported in a weft loop
+#pragma weft parallel for
+  for (std::size_t I = 0; I < W.size(); ++I) std::cout << W[I];
 }
