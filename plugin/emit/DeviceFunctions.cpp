@@ -8,6 +8,8 @@ namespace weft::emit {
 std::string deviceFunctions(const ir::Nest &N) {
   std::ostringstream OS;
   for (const ir::StructDef &S : N.Structs) {
+    if (S.FromPrelude)
+      continue;
     OS << "struct " << S.Name << " { // " << S.Source << "\n";
     for (const ir::StructDef::Field &F : S.Fields)
       OS << "  " << ir::typeName(N, F.Scalar, F.Struct) << " " << F.Name

@@ -62,6 +62,9 @@ struct StructDef {
   };
   std::vector<Field> Fields;
   unsigned Size = 0; // bytes, as the host lays it out
+  /// <weft/device.h> defines it (weft::complex<float> for std::complex):
+  /// the kernel text does not.
+  bool FromPrelude = false;
 };
 
 enum class ParamKind {

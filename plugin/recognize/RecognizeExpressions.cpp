@@ -14,6 +14,9 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     return expr(MTE->getSubExpr(), A);
   if (const auto *CE = dyn_cast<ConstantExpr>(E))
     return expr(CE->getSubExpr(), A);
+  // C++20's `a != b` from operator==: what it means.
+  if (const auto *RB = dyn_cast<CXXRewrittenBinaryOperator>(E))
+    return expr(RB->getSemanticForm(), A);
   // A default argument, a field's default initializer.
   if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
     return expr(DA->getExpr(), A);
@@ -68,10 +71,14 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     return variable(DRE, A);
   if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
     return conversion(ICE, ICE->getCastKind(), ICE->getSubExpr(), K, A);
-  // An operator a struct defines (`a - b`, `v += d`, `a == b`).
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+  // An operator a struct defines (`a - b`, `v += d`, `a == b`), or
+  // <complex> does.
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (ir::ExprPtr C = complexOperator(OC, K); C || Failed)
+      return C;
     if (const FunctionDecl *FD = OC->getDirectCallee(); FD && userOperator(FD))
       return userCall(OC, FD, 0, K);
+  }
   if (!K) {
     if (ir::ExprPtr S = structValue(E, A))
       return S;
@@ -132,6 +139,8 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
                          "loop");
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    if (ir::ExprPtr C = complexMethod(MC, K); C || Failed)
+      return C;
     const CXXMethodDecl *M = MC->getMethodDecl();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(
             MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
@@ -197,6 +206,8 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
       C->Operands.push_back(std::move(V));
       return C;
     }
+    if (ir::ExprPtr C = complexCall(Call, FD, K); C || Failed)
+      return C;
     std::optional<std::string> Device = deviceFunction(FD);
     if (!Device && FD)
       return userCall(Call, FD, 0, K);
@@ -321,6 +332,9 @@ ir::ExprPtr Recognizer::structValue(const Expr *E, Access A) {
     R->Struct = S;
     return R;
   }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && Structs[S].FromPrelude)
+    return complexValue(CE, S);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     const CXXConstructorDecl *Ctor = CE->getConstructor();
     // Trivially copyable: a copy is the value.
@@ -377,6 +391,8 @@ ir::ExprPtr Recognizer::structValue(const Expr *E, Access A) {
 
 int Recognizer::structIndex(QualType T, SourceLocation Loc, bool Diagnose) {
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (const int Complex = complexStruct(T); Complex >= 0)
+    return Complex;
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
   if (!RD || spanDecl(T) || RD->isLambda() || !RD->hasDefinition())
     return -1;
@@ -435,6 +451,9 @@ ir::ExprPtr Recognizer::conversion(const Expr *E, CastKind CK, const Expr *Sub,
   case CK_NoOp:
   case CK_FunctionToPointerDecay:
   case CK_BuiltinFnToFnPtr:
+  // A converting constructor's call, or a conversion function's: the call.
+  case CK_ConstructorConversion:
+  case CK_UserDefinedConversion:
     return expr(Sub, A);
   case CK_IntegralCast:
   case CK_IntegralToFloating:

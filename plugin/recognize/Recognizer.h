@@ -337,6 +337,18 @@ private:
   /// Every `return` under S returns `*this`.
   static bool returnsThisOnly(const Stmt *S);
 
+  // std::complex<float> and <double> (RecognizeComplex.cpp): each is null
+  // (without failing) where E involves no complex number.
+  /// T's struct: weft::complex<float> or <double>; -1 for other types.
+  int complexStruct(QualType T);
+  ir::ExprPtr complexValue(const CXXConstructExpr *CE, int S);
+  ir::ExprPtr complexOperator(const CXXOperatorCallExpr *OC,
+                              std::optional<ir::ScalarKind> K);
+  ir::ExprPtr complexCall(const CallExpr *Call, const FunctionDecl *FD,
+                          std::optional<ir::ScalarKind> K);
+  ir::ExprPtr complexMethod(const CXXMemberCallExpr *MC,
+                            std::optional<ir::ScalarKind> K);
+
   /// An operator of a struct the kernel knows, with a body to convert
   /// (not a trivial copy).
   bool userOperator(const FunctionDecl *FD);
