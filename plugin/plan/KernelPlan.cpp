@@ -368,9 +368,13 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   P.Tiled = memory::planTiling(N, M);
   if (!P.Tiled)
     P.Stages = memory::planStaging(N, M);
-  // Windows along the outermost level's rows: every thread of a block
-  // loads them, so blocks walk that level together.
-  if (P.windowsFollowRows())
+  // Windows along the outermost level's rows, or any stage where a block
+  // holds several of that level's iterations: every thread of the block
+  // loads them and waits at the barrier after, so blocks walk that level
+  // together (a thread past its end would leave the others waiting).
+  if (P.windowsFollowRows() ||
+      (!P.Stages.empty() && !M.Levels[0].sequential() &&
+       M.Levels[0].BlockSize > 1))
     P.Shape.UniformOuter = true;
   sizeStages(P);
   P.Registers = ir::planScalarReplacement(N);

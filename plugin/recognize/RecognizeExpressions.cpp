@@ -451,9 +451,16 @@ ir::ExprPtr Recognizer::conversion(const Expr *E, CastKind CK, const Expr *Sub,
   case CK_NoOp:
   case CK_FunctionToPointerDecay:
   case CK_BuiltinFnToFnPtr:
-  // A converting constructor's call, or a conversion function's: the call.
+  // A converting constructor's call: the call.
   case CK_ConstructorConversion:
+    return expr(Sub, A);
+  // A conversion function's call, unless it is std::vector<bool>'s proxy's
+  // (the container is refused, with the fix).
   case CK_UserDefinedConversion:
+    if (const auto *MC =
+            dyn_cast<CXXMemberCallExpr>(Sub->IgnoreParenImpCasts());
+        MC && !proxyOfData(MC->getImplicitObjectArgument()))
+      return nullptr;
     return expr(Sub, A);
   case CK_IntegralCast:
   case CK_IntegralToFloating:

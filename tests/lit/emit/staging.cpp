@@ -7,6 +7,7 @@
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: for d in %t.k/*.desc; do grep -h '^loc\|^keeps' $d | tr '\n' ' '; echo; done | FileCheck %s --check-prefix=KEEPS
 // RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
+// RUN: cat $(grep -l '(int rows, int cols, weft::dspan<const float> img, weft::dspan<const float> f,' %t.k/*.cu) | FileCheck %s --check-prefix=ROWS
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
@@ -149,6 +150,28 @@ void matmulAuto(std::span<const float> a, std::span<const float> b,
     }
 }
 
+// A block holding eight rows stages a range that no row follows: blocks walk
+// the rows together, so that the threads past the last row (259 is no
+// multiple of 8) load it and wait at its barriers with the others.
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory {{.*}}: f[((d * 2) + e)], d in [0, 5), e in [0, 2)
+// ROWS: for (weft::index_t weft_b0 = (weft::index_t)weft::block_idx(1) * WEFT_BLOCK_Y; weft_b0 < weft_count0;
+// ROWS: const bool weft_in0 = weft_t0 < weft_count0;
+// ROWS: weft_stage0.load(weft::linear_thread(), WEFT_BLOCK_THREADS);
+// ROWS-NEXT: weft::barrier();
+void rowBlocks(std::span<const float> img, std::span<const float> f,
+               std::span<float> out, int rows, int cols) {
+#pragma weft parallel for block(8)
+  for (int i = 0; i < rows; ++i)
+#pragma weft parallel for
+    for (int j = 0; j < cols; ++j) {
+      float acc = 0;
+      for (int d = 0; d < 5; ++d)
+        for (int e = 0; e < 2; ++e)
+          acc += img[i * cols + j] * f[d * 2 + e];
+      out[i * cols + j] = acc;
+    }
+}
+
 int main() {
   double Check = 0;
   // inner = 50 fits the stage; inner = 7000 does not (read in place).
@@ -197,5 +220,13 @@ int main() {
   written(V, 20);
   for (std::size_t X = 0; X < U.size(); ++X)
     Check += U[X] + V[X];
+  std::vector<float> Rows((259 + 5) * 40), Taps(10), Blocked(259 * 40);
+  for (std::size_t X = 0; X < Rows.size(); ++X)
+    Rows[X] = static_cast<float>(X % 7);
+  for (std::size_t X = 0; X < Taps.size(); ++X)
+    Taps[X] = static_cast<float>(X % 3) * 0.5f;
+  rowBlocks(Rows, Taps, Blocked, 259, 40);
+  for (std::size_t X = 0; X < Blocked.size(); ++X)
+    Check += Blocked[X] * static_cast<double>(X % 3);
   std::printf("all: %.3f\n", Check);
 }

@@ -2,7 +2,8 @@
 // a body, a delegating one, default arguments and `return;`), default
 // member initializers, operators as members and as free functions (a
 // compound assignment returning *this, a comparison, a unary minus, one
-// template instantiated twice), applied to locals and to span elements.
+// template instantiated twice), implicit conversions through a constructor
+// and a conversion function, applied to locals and to span elements.
 // Each becomes a device function; results match the host loop's exactly
 // (the values are exact in float), on the checked simulator with 32- and
 // 64-wide warps.
@@ -53,6 +54,13 @@ struct Cell {
   }
 };
 
+// Converted to and from float implicitly.
+struct Kelvin {
+  float K;
+  Kelvin(float Celsius) : K(Celsius + 273.0f) {}
+  operator float() const { return K - 273.0f; }
+};
+
 template <class T> struct Pair {
   T A, B;
   Pair operator+(const Pair &O) const { return {A + O.A, B + O.B}; }
@@ -87,7 +95,8 @@ void cells(std::vector<Cell> &Out, std::span<const float> In) {
     Cell C;      // 20, 1
     Cell D{};    // 20, 1
     Cell E(In[I], static_cast<int>(I % 3) - 1);
-    Out[I].Heat = C.Heat + D.Heat + E.Heat;
+    Kelvin T = In[I];
+    Out[I].Heat = C.Heat + D.Heat + E.Heat + T;
     Out[I].Count = C.Count + D.Count + E.Count;
   }
 }
