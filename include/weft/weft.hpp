@@ -111,6 +111,16 @@ dataArg(T *const *Data, N Rows, M Columns) {
   }
   return Out;
 }
+/// Rows whose pointers a container holds (std::vector<float *>; a float
+/// *[N] decays to a float **; `extent(v: rows, cols)`): as a float ** to
+/// them.
+template <class D>
+concept PointerContainer =
+    !std::is_array_v<D> && std::is_pointer_v<std::ranges::range_value_t<D>>;
+template <PointerContainer D, class N, class M>
+auto dataArg(D &Data, N Rows, M Columns) {
+  return dataArg(std::ranges::data(Data), Rows, Columns);
+}
 /// A float ** as a region holds it (weft::rows): its rows and their length.
 template <class T> struct RowPointers {
   T *const *Data;

@@ -87,22 +87,26 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                     "' cannot be captured: " + Shape->Refusal,
                 "store the elements in one std::vector and index it "
                 "i * n + j");
+  // Rows allocated one by one, their pointers in a float **, a
+  // std::vector<float *> or a float *[N]: the launch gathers them where the
+  // mark says how many rows of how many elements; the device cannot follow
+  // the pointers otherwise.
+  const bool PointerRows = Shape && Shape->Element->isPointerType() &&
+                           Shape->Inner.empty() && !Shape->IsMdspan &&
+                           !Shape->RowsApart;
   const syntax::Extent *StatedExtent =
-      Shape && Shape->IsPointer ? extentOf(D->getName()) : nullptr;
-  // Rows allocated one by one (float **): the launch gathers them where
-  // the mark says how many rows of how many elements; the device cannot
-  // follow pointers otherwise (std::vector<float *>, float *[N]).
+      Shape && (Shape->IsPointer || PointerRows) ? extentOf(D->getName())
+                                                 : nullptr;
   const Expr *Columns = nullptr;
   if (Shape && Shape->Element->isPointerType()) {
     const QualType Row = Shape->Element->getPointeeType();
-    if (!Shape->IsPointer || !StatedExtent || !StatedExtent->Columns ||
-        !Shape->Inner.empty() || Row->isPointerType() || Row->isVoidType() ||
-        Row->isFunctionType())
+    if (!PointerRows || !StatedExtent || !StatedExtent->Columns ||
+        Row->isPointerType() || Row->isVoidType() || Row->isFunctionType())
       return fail(Loc,
                   "'" + P.Name + "' holds pointers ('" +
                       Shape->Element.getAsString(Ctx.getPrintingPolicy()) +
                       "'): the device cannot follow them",
-                  Shape->IsPointer && Shape->Inner.empty()
+                  PointerRows && !Row->isPointerType()
                       ? "state its rows and their length in the mark: "
                         "'extent(" +
                             P.Name + ": rows, columns)'"
@@ -122,7 +126,7 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                     "rows held as pointers",
                 "write extent(" + P.Name + ": n) for n elements");
   }
-  if (Shape && Shape->IsPointer) {
+  if (Shape && (Shape->IsPointer || Columns)) {
     if (!StatedExtent)
       return fail(Loc,
                   "weft cannot know how many elements pointer '" + P.Name +

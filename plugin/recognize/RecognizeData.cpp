@@ -675,8 +675,8 @@ std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
   }
   const Expr *Data = Base->IgnoreParenImpCasts();
   std::optional<DataShape> Shape = dataShape(Data->getType());
-  const bool RowPointers =
-      Shape && Shape->IsPointer && Shape->Element->isPointerType();
+  const bool RowPointers = Shape && Shape->Element->isPointerType() &&
+                           Shape->Inner.empty() && !Shape->RowsApart;
   if (!Shape || Shape->IsMdspan || Shape->Refusal ||
       !(Shape->RowsApart || !Shape->Inner.empty() || RowPointers) ||
       !(isa<DeclRefExpr>(Data) || isa<MemberExpr>(Data)))
@@ -711,6 +711,11 @@ ir::ExprPtr Recognizer::dataSize(const Expr *Object,
   std::optional<unsigned> P = spanOperand(Object);
   if (!P)
     return nullptr; // A size query reads no element.
+  if (Shapes[*P].RowPointers)
+    return failExpr(Object->getExprLoc(),
+                    "the size of rows held as pointers is the row count "
+                    "the 'extent' clause states",
+                    "use that count");
   if (Shapes[*P].RowsApart) {
     // The rows: one offset fewer than the offsets.
     auto Offsets = make(ir::Expr::SpanSize, K.value_or(ir::ScalarKind::ULong));

@@ -224,13 +224,20 @@ void unusedExtent(float *p, int n) {
     p[i] = 0;
   // REFUSED: legacy-data.cpp:[[@LINE-3]]:27: warning: the extent clause names 'r', which the loop does not index as a pointer
 }
-// Rows held as pointers (a std::vector of std::vectors is taken:
-// rows-apart.cpp).
+// Rows held as pointers without their length (taken with it:
+// pointer-rows.cpp), and pointers to pointers.
 void vectorOfPointers(std::vector<float *> &m, int n) {
 #pragma weft parallel for
   for (int i = 0; i < n; ++i)
     m[i][0] = 0;
   // REFUSED: legacy-data.cpp:[[@LINE-1]]:5: error: 'm' holds pointers ('float *'): the device cannot follow them
+  // REFUSED-NEXT: note: state its rows and their length in the mark: 'extent(m: rows, columns)'
+}
+void vectorOfPointersToPointers(std::vector<float **> &m, int n) {
+#pragma weft parallel for extent(m: n, 4)
+  for (int i = 0; i < n; ++i)
+    m[i][0][0] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-1]]:5: error: 'm' holds pointers ('float **'): the device cannot follow them
   // REFUSED-NEXT: note: hold the elements in one block (a std::vector of n * m, a 2-D array, or a std::vector of std::vectors) and index it i * m + j
 }
 void aRow(float (&a)[4][4], std::vector<float> &out) {

@@ -343,7 +343,7 @@ void pointersInAVector(std::vector<float *> &P, int N) {
   for (int I = 0; I < N; ++I)
     P[I][0] = 0;
   // REFUSED: rows-apart.cpp:[[@LINE-1]]:5: error: 'P' holds pointers ('float *'): the device cannot follow them
-  // REFUSED-NEXT: note: hold the elements in one block (a std::vector of n * m, a 2-D array, or a std::vector of std::vectors) and index it i * m + j
+  // REFUSED-NEXT: note: state its rows and their length in the mark: 'extent(P: rows, columns)'
 }
 void aRowAsAPointer(float (&G)[4][4], std::vector<float> &Out) {
 #pragma weft parallel for

@@ -1,0 +1,97 @@
+// Rows allocated one by one whose pointers a container holds: a
+// std::vector<float *> and a float *[N], with the mark stating how many rows
+// of how many elements (extent(v: rows, cols)), as for a float **. The
+// launch gathers the rows into one block; the kernel indexes it affinely
+// (i * v_columns + j), also through a row bound to a pointer; a region keeps
+// them through weft::rows. Against the host on the checked simulator; then
+// what is refused: no extent, and the container's size() (the clause's row
+// count is the size).
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
+// RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
+// RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: count 0 < %t.err
+// RUN: diff %t.host %t.sim
+// RUN: %clangxx %s -o %t.plain && %t.plain > %t.plain.out && diff %t.host %t.plain.out
+// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
+#include <weft/weft.hpp>
+
+#include <cstdio>
+#include <vector>
+
+// CHECK: nest at {{.*}}pointer-rows.cpp:[[@LINE+6]]:3
+// CHECK: param {{[0-9]+}} Rows: read-written span of float
+// CHECK: param {{[0-9]+}} Rows_columns: scalar of int
+// KERNEL-DAG: Rows[((((long)((unsigned long)I)) * ((long)Rows_columns)) + ((long)J))] =
+void scale(std::vector<float *> &Rows, int N, int M, float F) {
+#pragma weft parallel for extent(Rows: N, M)
+  for (int I = 0; I < N; ++I)
+#pragma weft parallel for
+    for (int J = 0; J < M; ++J)
+      Rows[I][J] = Rows[I][J] * F + static_cast<float>(I - J) / 16;
+}
+
+// A fixed table of row pointers, one row bound to a name.
+constexpr int Bands = 6;
+void smooth(float *(&Band)[Bands], std::vector<float> &Out, int M) {
+#pragma weft parallel for extent(Band: Bands, M)
+  for (int I = 0; I < Bands; ++I) {
+    const float *Row = Band[I];
+    float S = 0;
+    for (int J = 0; J < M; ++J)
+      S += Row[J] * static_cast<float>(J % 3);
+    Out[I] = S;
+  }
+}
+
+#ifdef REFUSED
+void noExtent(std::vector<float *> &P, int N) {
+#pragma weft parallel for
+  for (int I = 0; I < N; ++I)
+    P[I][0] = 0;
+  // REFUSED: pointer-rows.cpp:[[@LINE-1]]:5: error: 'P' holds pointers ('float *'): the device cannot follow them
+  // REFUSED-NEXT: note: state its rows and their length in the mark: 'extent(P: rows, columns)'
+}
+void sizeOfRows(std::vector<float *> &P, int N, int M) {
+#pragma weft parallel for extent(P: N, M)
+  for (std::size_t I = 0; I < P.size(); ++I)
+    P[I][0] = 0;
+  // REFUSED: pointer-rows.cpp:[[@LINE-2]]:31: error: the size of rows held as pointers is the row count the 'extent' clause states
+  // REFUSED-NEXT: note: use that count
+}
+#endif
+
+int main() {
+  const int N = 40, M = 33;
+  std::vector<float *> Rows(N);
+  for (int I = 0; I < N; ++I) {
+    Rows[I] = new float[M];
+    for (int J = 0; J < M; ++J)
+      Rows[I][J] = static_cast<float>((I * 7 + J) % 9) / 4;
+  }
+  scale(Rows, N, M, 0.5f);
+  {
+    weft::region Kept(weft::rows(Rows.data(), N, M));
+    for (int Step = 0; Step < 5; ++Step)
+      scale(Rows, N, M, 1.5f);
+  }
+  double S = 0;
+  for (int I = 0; I < N; ++I)
+    for (int J = 0; J < M; ++J)
+      S += Rows[I][J] * (J % 4 + 1);
+  std::printf("vector of rows: %.4f\n", S);
+
+  float *Band[Bands];
+  for (int I = 0; I < Bands; ++I) {
+    Band[I] = new float[M];
+    for (int J = 0; J < M; ++J)
+      Band[I][J] = static_cast<float>(I + J % 5);
+  }
+  std::vector<float> Out(Bands);
+  smooth(Band, Out, M);
+  double T = 0;
+  for (int I = 0; I < Bands; ++I)
+    T += Out[I] * (I + 1);
+  std::printf("table of rows: %.2f\n", T);
+}
