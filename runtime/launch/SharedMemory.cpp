@@ -1,4 +1,5 @@
-// SharedMemory.cpp: overlapping arguments found by sorting their host bytes.
+// SharedMemory.cpp: overlapping arguments, found pair by pair, or by sorting
+// their host bytes where several parameters' rows may overlap.
 #include "launch/SharedMemory.h"
 
 #include <algorithm>
@@ -36,6 +37,54 @@ std::string conflict(const KernelInfo &K, unsigned First, unsigned Second) {
                              : std::string("them over the same memory"));
 }
 
+bool overlap(const char *Begin, const char *End, const char *OtherBegin,
+             const char *OtherEnd) {
+  return Begin != End && OtherBegin != OtherEnd &&
+         std::less<const char *>()(Begin, OtherEnd) &&
+         std::less<const char *>()(OtherBegin, End);
+}
+
+/// What sharing the memory of A and B breaks: one of them written, one
+/// kept apart.
+bool mayConflict(const ParamInfo &A, const ParamInfo &B) {
+  return (A.writesDevice() || B.writesDevice()) &&
+         (keptApart(A) || keptApart(B));
+}
+
+/// Spans against one another, and each against the rows of Rows (-1:
+/// none), one pass over them.
+std::string pairwiseConflict(const KernelInfo &K, const detail::LaunchArg *Args,
+                             std::size_t NumArgs, int Rows) {
+  auto Span = [&](unsigned I) {
+    return K.Params[I].isSpan() && !K.Params[I].RowsApart &&
+           Args[I].ElementSize == K.Params[I].Bytes;
+  };
+  auto Begin = [&](unsigned I) {
+    return static_cast<const char *>(Args[I].Data);
+  };
+  auto End = [&](unsigned I) {
+    return Begin(I) + Args[I].Count * Args[I].ElementSize;
+  };
+  for (unsigned I = 0; I < NumArgs; ++I) {
+    if (!Span(I))
+      continue;
+    for (unsigned J = I + 1; J < NumArgs; ++J)
+      if (Span(J) && mayConflict(K.Params[I], K.Params[J]) &&
+          overlap(Begin(I), End(I), Begin(J), End(J)))
+        return conflict(K, I, J);
+    if (Rows < 0 || !mayConflict(K.Params[I], K.Params[Rows]))
+      continue;
+    const auto &Held = *static_cast<const detail::RowsArg *>(Args[Rows].Data);
+    for (std::size_t R = 0; R < Held.NumRows; ++R) {
+      const char *Row = static_cast<const char *>(Held.Rows[R].Data);
+      if (overlap(Begin(I), End(I), Row,
+                  Row + Held.Rows[R].Count * Args[Rows].ElementSize))
+        return conflict(K, static_cast<unsigned>(Rows), I);
+    }
+  }
+  return {};
+}
+
 } // namespace
 
 std::string sharedMemoryConflict(const KernelInfo &K,
@@ -53,6 +102,21 @@ std::string sharedMemoryConflict(const KernelInfo &K,
     }
   if (!AnyApart || !AnyWritten)
     return {};
+  // One parameter of rows at most, whose rows cannot overlap one another
+  // (a vector's rows are vectors of their own) or are only read: pairs
+  // directly, each span against the rows in one pass, no sort (a region's
+  // rows are many, and a launch in it copies nothing).
+  int Rows = -1;
+  bool ManyRows = false;
+  for (unsigned I = 0; I < NumArgs; ++I) {
+    const ParamInfo &P = K.Params[I];
+    if (!P.RowsApart || Args[I].ElementSize != P.Bytes)
+      continue;
+    ManyRows = ManyRows || Rows >= 0 || (P.writesDevice() && P.RowOffsets < 0);
+    Rows = static_cast<int>(I);
+  }
+  if (!ManyRows)
+    return pairwiseConflict(K, Args, NumArgs, Rows);
   Pieces.clear();
   for (unsigned I = 0; I < NumArgs; ++I) {
     const ParamInfo &P = K.Params[I];

@@ -92,7 +92,7 @@ ParamInfo Read(ParamInfo P) {
 }
 
 TEST(SharedMemory, RowsHeldApart) {
-  std::vector<float> A(10), B(10), C(10);
+  std::vector<float> A(10), B(10), C(10), D(10);
   const RowPiece Pieces[] = {{A.data(), 10}, {B.data(), 10}, {C.data(), 10}};
   const RowsArg Rows{Pieces, 3};
   ParamInfo R = span(ParamKind::InOut, "rows");
@@ -108,10 +108,30 @@ TEST(SharedMemory, RowsHeldApart) {
             "the kernel writes 'out' and gathers the rows of 'rows' into a "
             "copy of their own, and this call passes them over the same "
             "memory");
-  std::vector<float> D(10);
   EXPECT_EQ(conflict({R, span(ParamKind::In, "other")},
                      {RowsArgument, arg(D.data(), 10)}),
             "");
+  // A vector's rows (row offsets beside them): cannot overlap one another,
+  // so the spans are checked against them one by one.
+  ParamInfo Vectors = R;
+  Vectors.Name = "table";
+  Vectors.RowOffsets = 2;
+  EXPECT_EQ(conflict({Vectors, span(ParamKind::In, "first"),
+                      span(ParamKind::In, "offsets")},
+                     {RowsArgument, arg(C.data() + 9, 1), arg(D.data(), 4)}),
+            "the kernel writes 'table' and gathers its rows into a copy of "
+            "their own, and this call passes 'first' over the same memory");
+  EXPECT_EQ(conflict({Vectors, span(ParamKind::In, "other"),
+                      span(ParamKind::In, "offsets")},
+                     {RowsArgument, arg(D.data(), 10), arg(D.data(), 4)}),
+            "");
+  // Two parameters of rows sharing one (sorted together).
+  const RowPiece Others[] = {{D.data(), 10}, {B.data() + 5, 5}};
+  const RowsArg OtherRows{Others, 2};
+  EXPECT_EQ(conflict({Read(R), Vectors},
+                     {RowsArgument, {&OtherRows, 15, sizeof(float)}}),
+            "the kernel writes 'table' and gathers its rows into a copy of "
+            "their own, and this call passes 'rows' over the same memory");
   // Rows that are one row twice.
   const RowPiece Twice[] = {{A.data(), 10}, {A.data(), 10}};
   const RowsArg Repeated{Twice, 2};
