@@ -270,11 +270,11 @@ Status Runtime::run(LoopSite &Root, unsigned M,
   // Nothing for the host to read back (every span resident, no reduction
   // into a host variable, no launch timed for tuning): enqueue and return.
   // Anything else waits for the launches in flight first.
+  KernelLaunch Launch(*Active, Data, Resident, Scratch, K, Args, NumArgs);
   const bool Async = asyncLaunches() && K.Reductions.empty() && !Tuned.Timed &&
-                     resident(K, Args, NumArgs);
+                     Launch.resident();
   if (!Async && !settle())
     return "a launch in flight failed";
-  KernelLaunch Launch(*Active, Data, Resident, Scratch, K, Args, NumArgs);
   if (Status S = Launch.bind(Lower, Count, Config); !S.empty())
     return S;
   const Clock::time_point Start = Clock::now();
@@ -282,7 +282,7 @@ Status Runtime::run(LoopSite &Root, unsigned M,
       Variant ? Variant->Handle : Site.Handle,
       Variant ? Variant->CombineHandle : Site.CombineHandle, Config);
   if (S.empty() && Async) {
-    Pending.record(Site, Source, Args, NumArgs);
+    Pending.record(Site, Source, Args, NumArgs, Launch.regionRows());
     Launch.handOverBuffers(Pending.buffers());
     if (Pending.size() >= PendingLaunches::Limit && !settle())
       return "a launch in flight failed";
@@ -297,16 +297,6 @@ Status Runtime::run(LoopSite &Root, unsigned M,
   Launch.copyOut();
   Launch.combine();
   return {};
-}
-
-bool Runtime::resident(const KernelInfo &K, const detail::LaunchArg *Args,
-                       std::size_t NumArgs) {
-  for (std::size_t I = 0; I < NumArgs; ++I)
-    if (K.Params[I].isSpan() &&
-        (K.Params[I].RowsApart ||
-         !Resident.find(Args[I].Data, Args[I].Count * Args[I].ElementSize)))
-      return false;
-  return true;
 }
 
 bool Runtime::settle() {
@@ -357,6 +347,10 @@ void *Runtime::enterRegion(const detail::ResidentRange *Ranges,
   if (!Active)
     return nullptr;
   std::lock_guard<std::mutex> Guard(Lock);
+  // After a deferred fault marked loops run on the host: a region would
+  // copy its older device data over their results when it ends.
+  if (Failed)
+    return nullptr;
   return Resident.enter(Ranges, Count);
 }
 

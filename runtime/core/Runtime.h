@@ -85,10 +85,6 @@ private:
   /// names comes back to the host first (and is dropped where written).
   void useOnHost(const std::vector<ParamInfo> &Params,
                  const detail::LaunchArg *Args, std::size_t NumArgs);
-  /// Every span argument lives in a region: the launch needs no copies and
-  /// need not be waited for.
-  bool resident(const KernelInfo &K, const detail::LaunchArg *Args,
-                std::size_t NumArgs);
   /// Waits for the launches in flight; false after a fault that only this
   /// reported, once recovered from (see recoverDeferred).
   bool settle();

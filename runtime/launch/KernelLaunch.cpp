@@ -56,6 +56,47 @@ Status KernelLaunch::allocate(std::size_t Bytes, DevicePtr &P) {
   return S;
 }
 
+void KernelLaunch::findRegionRows() {
+  if (RegionRowsFound)
+    return;
+  RegionRowsFound = true;
+  // Rows a region holds, and beside them their row offsets' device copy.
+  Work.RowsInRegion.assign(NumArgs, nullptr);
+  Work.OffsetsInRegion.assign(NumArgs, 0);
+  if (Resident.empty())
+    return;
+  for (std::size_t I = 0; I < NumArgs; ++I) {
+    const ParamInfo &P = K.Params[I];
+    if (!P.RowsApart || Args[I].ElementSize != P.Bytes)
+      continue;
+    Residency::Rows *R =
+        Resident.findRows(*static_cast<const detail::RowsArg *>(Args[I].Data),
+                          Args[I].ElementSize);
+    Work.RowsInRegion[I] = R;
+    if (R && P.RowOffsets >= 0)
+      Work.OffsetsInRegion[P.RowOffsets] = R->OffsetsDevice;
+  }
+}
+
+const std::vector<Residency::Rows *> &KernelLaunch::regionRows() {
+  findRegionRows();
+  return Work.RowsInRegion;
+}
+
+bool KernelLaunch::resident() {
+  findRegionRows();
+  for (std::size_t I = 0; I < NumArgs; ++I) {
+    const ParamInfo &P = K.Params[I];
+    if (!P.isSpan() || Work.OffsetsInRegion[I])
+      continue;
+    if (P.RowsApart
+            ? !Work.RowsInRegion[I]
+            : !Resident.find(Args[I].Data, Args[I].Count * Args[I].ElementSize))
+      return false;
+  }
+  return true;
+}
+
 Status KernelLaunch::copyIn() {
   auto HostOf = [&](std::size_t I) {
     return static_cast<const char *>(Args[I].Data);
@@ -165,20 +206,7 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
   Work.Arrays.assign(K.Buffers.size(), {});
   Work.SplitPartials.assign(K.Combine.PartialBytes.size(), {});
   Work.Params.clear();
-  // Rows a region holds, and beside them their row offsets' device copy.
-  Work.RowsInRegion.assign(NumArgs, nullptr);
-  Work.OffsetsInRegion.assign(NumArgs, 0);
-  for (std::size_t I = 0; I < NumArgs; ++I) {
-    const ParamInfo &P = K.Params[I];
-    if (!P.RowsApart || Args[I].ElementSize != P.Bytes)
-      continue;
-    Residency::Rows *R =
-        Resident.findRows(*static_cast<const detail::RowsArg *>(Args[I].Data),
-                          Args[I].ElementSize);
-    Work.RowsInRegion[I] = R;
-    if (R && P.RowOffsets >= 0)
-      Work.OffsetsInRegion[P.RowOffsets] = R->OffsetsDevice;
-  }
+  findRegionRows();
   for (std::size_t I = 0; I < NumArgs; ++I) {
     const ParamInfo &P = K.Params[I];
     const detail::LaunchArg &A = Args[I];

@@ -64,6 +64,14 @@ public:
   KernelLaunch(const KernelLaunch &) = delete;
   KernelLaunch &operator=(const KernelLaunch &) = delete;
 
+  /// Every span the kernel uses lives in a region (rows held apart with
+  /// their row offsets beside them too): the launch copies nothing, and
+  /// nothing of it need be waited for.
+  bool resident();
+  /// Per parameter, the rows a region holds that its argument is (null:
+  /// none), looked up once a launch.
+  const std::vector<Residency::Rows *> &regionRows();
+
   /// Each argument as the kernel receives it: spans on the device (resident
   /// ones in place; others allocated and, where the kernel reads them or
   /// writes them only in places, copied in), scalars by value; then the
@@ -94,6 +102,8 @@ public:
 
 private:
   Status allocate(std::size_t Bytes, DevicePtr &P);
+  /// Work.RowsInRegion and Work.OffsetsInRegion, once.
+  void findRegionRows();
   /// Device copies of the spans no region holds (Work.Copied), one for
   /// each set of spans whose host bytes overlap.
   Status copyIn();
@@ -114,6 +124,7 @@ private:
   std::size_t NumArgs;
   std::int64_t Lower = 0, Count = 0, Splits = 1;
   bool Injecting = true;
+  bool RegionRowsFound = false;
 };
 
 } // namespace weft::rt

@@ -6,7 +6,9 @@
 #include "launch/LaunchBounds.h"
 #include "launch/LaunchConfig.h"
 #include "policy/Environment.h"
+#include "region/RowsApart.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 
@@ -14,18 +16,34 @@ namespace weft::rt {
 
 void PendingLaunches::record(const LoopSite &Site, const char *Source,
                              const detail::LaunchArg *Given,
-                             std::size_t NumArgs) {
+                             std::size_t NumArgs,
+                             const std::vector<Residency::Rows *> &RegionRows) {
   if (Launches.empty())
     Thread = std::this_thread::get_id();
   Launches.push_back({&Site, Source, Args.size()});
+  const std::vector<ParamInfo> &Params = Site.Kernel.Params;
   for (std::size_t I = 0; I < NumArgs; ++I) {
     detail::LaunchArg A = Given[I];
-    if (!Site.Kernel.Params[I].isSpan()) {
+    Held H = Held::AsGiven;
+    if (!Params[I].isSpan()) {
       const char *Bytes = static_cast<const char *>(A.Data);
       A.Data = reinterpret_cast<const void *>(Values.size());
       Values.insert(Values.end(), Bytes, Bytes + A.ElementSize);
+      H = Held::Value;
+    } else if (Params[I].RowsApart) {
+      // Only rows a region holds are pending (KernelLaunch::resident):
+      // the launch's own list of them is gone when it returns.
+      A.Data = reinterpret_cast<const void *>(RowSets.size());
+      RowSets.push_back(RegionRows[I]);
+      H = Held::Rows;
+    } else if (std::any_of(Params.begin(), Params.end(),
+                           [&](const ParamInfo &P) {
+                             return P.RowOffsets == static_cast<int>(I);
+                           })) {
+      H = Held::RowOffsets; // the launch's temporary, recomputed
     }
     Args.push_back(A);
+    How.push_back(H);
   }
 }
 
@@ -53,15 +71,27 @@ bool PendingLaunches::replay(Backend &Host, std::string &Error) {
     };
     // The arguments as they were, the scalars' values where they are now.
     std::vector<detail::LaunchArg> Given(
-        Args.begin() + L.FirstArg,
-        Args.begin() + L.FirstArg + K.Params.size());
+        Args.begin() + L.FirstArg, Args.begin() + L.FirstArg + K.Params.size());
+    std::vector<detail::RowsArg> Rows(Given.size());
+    std::vector<std::vector<std::uint64_t>> Offsets(Given.size());
+    for (std::size_t I = 0; I < Given.size(); ++I) {
+      const std::uintptr_t At = reinterpret_cast<std::uintptr_t>(Given[I].Data);
+      if (How[L.FirstArg + I] == Held::Value) {
+        Given[I].Data = Values.data() + At;
+      } else if (How[L.FirstArg + I] == Held::Rows) {
+        Rows[I] = RowSets[At]->arg();
+        Given[I].Data = &Rows[I];
+      }
+    }
     for (std::size_t I = 0; I < Given.size(); ++I)
-      if (!K.Params[I].isSpan())
-        Given[I].Data =
-            Values.data() + reinterpret_cast<std::uintptr_t>(Given[I].Data);
+      if (const int Of = K.Params[I].RowOffsets;
+          Of >= 0 && How[L.FirstArg + Of] == Held::RowOffsets) {
+        Offsets[Of] = rowOffsets(Rows[I]);
+        Given[Of].Data = Offsets[Of].data();
+        Given[Of].Count = Offsets[Of].size();
+      }
     KernelHandle Kernel = nullptr, Combine = nullptr;
-    if (Status S =
-            Host.getKernel(K, L.Source, kernelDefines(), K.Name, Kernel);
+    if (Status S = Host.getKernel(K, L.Source, kernelDefines(), K.Name, Kernel);
         !S.empty())
       return Fail(S);
     if (!K.Combine.Name.empty())
@@ -93,7 +123,9 @@ bool PendingLaunches::replay(Backend &Host, std::string &Error) {
   }
   Launches.clear();
   Args.clear();
+  How.clear();
   Values.clear();
+  RowSets.clear();
   return true;
 }
 
@@ -103,7 +135,9 @@ void PendingLaunches::abandon(Backend &B) {
   Buffers.clear();
   Launches.clear();
   Args.clear();
+  How.clear();
   Values.clear();
+  RowSets.clear();
 }
 
 std::string PendingLaunches::loops() const {

@@ -7,6 +7,7 @@
 
 #include "core/Backend.h"
 #include "core/LoopSite.h"
+#include "region/Residency.h"
 
 #include "weft/abi.h"
 
@@ -29,10 +30,13 @@ public:
   /// Records a launch of Site's kernel from Source: its scalars' values are
   /// copied (the program may change them before a replay), its spans kept
   /// by address (their host copies stay as they were until the region ends
-  /// or is updated, which synchronizes first). Buffers are released once
-  /// the launch is known to have finished.
+  /// or is updated, which synchronizes first), rows held apart as the
+  /// region holding them (RegionRows, per parameter) lists them, and their
+  /// row offsets recomputed from those rows at a replay. Buffers are
+  /// released once the launch is known to have finished.
   void record(const LoopSite &Site, const char *Source,
-              const detail::LaunchArg *Args, std::size_t NumArgs);
+              const detail::LaunchArg *Args, std::size_t NumArgs,
+              const std::vector<Residency::Rows *> &RegionRows);
   /// Where a launch leaves the device memory to release once the pending
   /// launches are known to have finished.
   std::vector<DevicePtr> &buffers() { return Buffers; }
@@ -62,10 +66,14 @@ private:
     std::size_t FirstArg; // into Args
   };
   std::vector<Launch> Launches;
-  /// Every pending launch's arguments; a scalar's Data is its offset in
-  /// Values (which may move as it grows) until a replay.
+  /// Every pending launch's arguments, and how each is held: a scalar's
+  /// Data is its offset in Values (which may move as it grows) until a
+  /// replay; rows held apart, their index in RowSets.
+  enum class Held : unsigned char { AsGiven, Value, Rows, RowOffsets };
   std::vector<detail::LaunchArg> Args;
+  std::vector<Held> How;
   std::vector<char> Values;
+  std::vector<const Residency::Rows *> RowSets;
   std::vector<DevicePtr> Buffers;
   std::thread::id Thread;
 };

@@ -109,8 +109,15 @@ void run(const char *Mode) {
     }
     addTo(Cur, Extra);
   }
-  std::printf("%s: %lld %lld %d\n", Mode, checksum(A) + checksum(B), Seen,
-              Cur[N - 1]);
+  // A region after the fault: its loops run on the host, and its end must
+  // not bring back older device data over their results.
+  {
+    weft::region Later(std::span<int>(Other), std::span<int>(Extra));
+    for (int T = 0; T < 3; ++T)
+      addTo(Other, Extra);
+  }
+  std::printf("%s: %lld %lld %d %lld\n", Mode, checksum(A) + checksum(B), Seen,
+              Cur[N - 1], checksum(Other));
 }
 
 int main(int Argc, char **Argv) {

@@ -5,8 +5,9 @@
 // every step; update_host brings them back in the middle, a host loop (an
 // if clause that is false) reads and writes them there, and the next launch
 // sends its writes; the pragma form too; and rows held as pointers (a
-// float **) kept by weft::rows. A failure inside the region scatters the rows back, and the host
-// loops carry on with them.
+// float **) kept by weft::rows. Those launches are not waited for, and a
+// fault a later wait reports is redone on the host. A failure inside the
+// region scatters the rows back, and the host loops carry on with them.
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe | FileCheck %s
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -14,6 +15,17 @@
 // RUN: grep result %t.host > %t.host.result
 // RUN: grep result %t.sim > %t.sim.result
 // RUN: diff %t.host.result %t.sim.result
+// Launches over rows a region holds are not waited for: the pragma's 30
+// steps and the pointers' 20 wait once each.
+// RUN: env WEFT_BACKEND=sim WEFT_VERBOSE=2 %t.exe 2>&1 >/dev/null | FileCheck %s --check-prefix=ASYNC
+// ASYNC-DAG: weft: synchronized 30 launches in flight
+// ASYNC-DAG: weft: synchronized 20 launches in flight
+// A fault only the first wait reports: the launches in flight redone on the
+// host over the rows' host copies (their offsets recomputed), the host's
+// results, one warning.
+// RUN: env WEFT_BACKEND=sim WEFT_TEST_FAULT=deferred %t.exe > %t.deferred 2> %t.deferred.err
+// RUN: grep result %t.deferred | diff %t.host.result -
+// RUN: grep -c "redone on the host" %t.deferred.err | grep -qx 1
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CXX=/bin/false %t.exe > %t.fail 2> %t.err
 // RUN: FileCheck %s --check-prefix=FAIL < %t.err
 // RUN: grep result %t.fail > %t.fail.result
