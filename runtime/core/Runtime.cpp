@@ -80,8 +80,10 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
   if (Site.Disabled) {
     // The host loop runs on host data: a region must not copy its older
     // device copies over the results when it ends.
-    if (settle() && !Resident.empty())
+    if (settle() && !Resident.empty()) {
       Resident.evictAll();
+      HostCurrent = true;
+    }
     Why = Failed ? FailedWhy : Site.DisabledWhy;
     return false;
   }
@@ -111,6 +113,7 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
   std::string Evicted;
   if (!Resident.empty()) {
     Resident.evictAll();
+    HostCurrent = true;
     Evicted = " (resident data copied back: regions end here)";
   }
   Site.DisabledWhy = "kernel " + Mapped.Kernel.Name + " on " + Active->name() +
@@ -144,6 +147,7 @@ void Runtime::useOnHost(const std::vector<ParamInfo> &Params,
   if (Params.size() != NumArgs) {
     // A descriptor that does not fit: its spans' access is unknown.
     Resident.evictAll();
+    HostCurrent = true;
     return;
   }
   for (std::size_t I = 0; I < NumArgs; ++I)
@@ -296,6 +300,8 @@ Status Runtime::run(LoopSite &Root, unsigned M,
     Tuner.record(std::chrono::duration<double>(Clock::now() - Start).count());
   Launch.copyOut();
   Launch.combine();
+  if (!Resident.empty())
+    HostCurrent = false; // it may have written a region's data
   return {};
 }
 
@@ -303,6 +309,10 @@ bool Runtime::settle() {
   const std::size_t InFlight = Pending.size();
   Status S = Pending.synchronize(*Active);
   if (S.empty()) {
+    // Their results are on the device alone now, where a region holds
+    // them: no journal covers them any more.
+    if (InFlight && !Resident.empty())
+      HostCurrent = false;
     if (InFlight)
       note("synchronized " + std::to_string(InFlight) + " launches in flight",
            2);
@@ -319,6 +329,14 @@ void Runtime::recoverDeferred(const Status &Fault) {
       " launches in flight, of the loops at " + Pending.loops() + ")";
   if (faultPolicy() == FaultPolicy::Error)
     fault(What, ""); // Stops the program.
+  // Launches that finished before these left results on the device alone:
+  // redoing only these over older host copies would be wrong.
+  if (!HostCurrent) {
+    warn(What + "; earlier launches left their results in device memory "
+                "alone, so they cannot be redone on the host: the host data "
+                "is no longer reliable");
+    std::abort();
+  }
   std::string Reason, Error;
   std::unique_ptr<Backend> Host = createSimBackend(Reason);
   if (!Host || !Pending.replay(*Host, Error)) {
@@ -362,6 +380,8 @@ void Runtime::exitRegion(void *Region) {
   // the results, and exit only forgets the region.
   settle();
   Resident.exit(Region);
+  if (Resident.empty())
+    HostCurrent = true;
 }
 
 void Runtime::updateRegion(const void *Host, const RowBlock &Rows,

@@ -104,6 +104,11 @@ private:
   LaunchScratch Scratch;
   OnlineTuner Tuner;
   bool Failed = false; // a deferred fault: the backend is not used again
+  /// The host copies of the regions' data hold every result but those of
+  /// the launches in flight (whose journal can redo them): false once a
+  /// launch that wrote a region's data finished, until the regions end or
+  /// are copied back whole.
+  bool HostCurrent = true;
   std::string FailedWhy;
   std::unordered_map<const char *, std::unique_ptr<LoopSite>> Sites;
   RunStats Stats;

@@ -19,6 +19,12 @@
 // RUN: env WEFT_BACKEND=sim %t.exe all > %t.sim
 // RUN: diff %t.host %t.sim
 // RUN: for m in end update-host update-device reduction copy thread synchronize; do env WEFT_BACKEND=sim WEFT_TEST_FAULT=deferred %t.exe $m > %t.$m 2> %t.$m.err || exit 1; grep "^$m:" %t.host | diff - %t.$m || exit 1; grep -c "redone on the host" %t.$m.err | grep -qx 1 || exit 1; test "$(wc -l < %t.$m.err)" -eq 1 || exit 1; done
+// A fault the second wait reports, after the first confirmed launches whose
+// results only the device holds: they cannot be redone, and the program
+// stops rather than go on with older host data.
+// RUN: not --crash env WEFT_BACKEND=sim WEFT_TEST_FAULT=deferred@2 %t.exe synchronize > /dev/null 2> %t.lost
+// RUN: FileCheck --check-prefix=LOST %s < %t.lost
+// LOST: weft: warning: a kernel launched earlier on sim failed: injected fault (WEFT_TEST_FAULT=deferred@2) {{.*}}; earlier launches left their results in device memory alone, so they cannot be redone on the host: the host data is no longer reliable
 // A launch that fails while others are in flight: they finish first.
 // RUN: env WEFT_BACKEND=sim WEFT_TEST_FAULT=launch@21 %t.exe fallback > %t.fb 2> %t.fb.err
 // RUN: grep "^fallback:" %t.host | diff - %t.fb
