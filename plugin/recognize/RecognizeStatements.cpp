@@ -465,6 +465,11 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
       return Refuse();
     RowIndex = make(ir::Expr::Local, ir::ScalarKind::Long, View->Local);
     Size = rowLength(P, cloneExpr(*RowIndex), ir::ScalarKind::Long);
+  } else if (std::optional<DataShape> Rows = dataShape(Range->getType());
+             Rows && !Rows->IsPointer && !Rows->IsMdspan &&
+             (Rows->RowsApart || Rows->Inner.size() == 1)) {
+    // `for (const auto &Row : Grid)`: over the rows of captured data.
+    return rowsLoop(RF, Out);
   } else {
     std::optional<DataShape> Shape = dataShape(Range->getType());
     if (!Shape || Shape->IsPointer || Shape->IsMdspan || Shape->RowsApart ||
@@ -530,6 +535,60 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   Loop->Children.push_back(std::move(Body));
   Block->Children.push_back(std::move(Loop));
   Out.push_back(std::move(Block));
+}
+
+void Recognizer::rowsLoop(const CXXForRangeStmt *RF,
+                          std::vector<ir::StmtPtr> &Out) {
+  const Expr *Range = RF->getRangeInit();
+  const VarDecl *LoopVar = RF->getLoopVariable();
+  if (!LoopVar->getType()->isReferenceType() ||
+      !(isa<DeclRefExpr>(Range->IgnoreParenImpCasts()) ||
+        isa<MemberExpr>(Range->IgnoreParenImpCasts())))
+    return (void)fail(LoopVar->getLocation(),
+                      "a range-based 'for' over rows inside a weft loop must "
+                      "bind each row to a reference",
+                      "write 'const auto &" + LoopVar->getName().str() +
+                          "' (or 'auto &' to write it)");
+  std::optional<unsigned> P = spanOperand(Range);
+  if (!P)
+    return;
+  ir::ExprPtr Rows = dataSize(Range, ir::ScalarKind::Long);
+  if (!Rows)
+    return;
+  // for (long k = 0; k < rows; ++k) { const long weft_rowN_Row = k; body }
+  // with Row a view of row k.
+  const std::string Counter = "weft_k" + std::to_string(RangeLoops++);
+  auto Loop = std::make_unique<ir::Stmt>();
+  Loop->Kind = ir::Stmt::For;
+  auto Init = std::make_unique<ir::Stmt>();
+  Init->Kind = ir::Stmt::Decl;
+  Init->Name = Counter;
+  Init->VarType.Scalar = ir::ScalarKind::Long;
+  Init->Exprs.push_back(integer(0));
+  Loop->Children.push_back(std::move(Init));
+  Loop->Exprs.push_back(
+      operation("<", make(ir::Expr::Local, ir::ScalarKind::Long, Counter),
+                converted(std::move(Rows)), ir::ScalarKind::Bool));
+  auto Step = make(ir::Expr::Unary, ir::ScalarKind::Long, "++");
+  Step->Operands.push_back(
+      make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
+  Loop->Exprs.push_back(std::move(Step));
+  auto Body = std::make_unique<ir::Stmt>();
+  Body->Kind = ir::Stmt::Block;
+  auto Row = std::make_unique<ir::Stmt>();
+  Row->Kind = ir::Stmt::Decl;
+  Row->Name = "weft_row" + std::to_string(RowViews.size()) + "_" +
+              LoopVar->getName().str();
+  Row->VarType.Scalar = ir::ScalarKind::Long;
+  Row->VarType.IsConst = true;
+  Row->Exprs.push_back(make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
+  RowViews[LoopVar] = {*P, Row->Name};
+  Body->Children.push_back(std::move(Row));
+  ++SequentialDepth;
+  stmt(RF->getBody(), Body->Children);
+  --SequentialDepth;
+  Loop->Children.push_back(std::move(Body));
+  Out.push_back(std::move(Loop));
 }
 
 void Recognizer::declareLocal(const VarDecl *VD) {

@@ -506,6 +506,9 @@ private:
   /// dimension or a row: an index loop binding the loop variable to each
   /// element.
   void rangeLoop(const CXXForRangeStmt *RF, std::vector<ir::StmtPtr> &Out);
+  /// A range-based for over the rows of captured data (a vector of vectors,
+  /// a 2-D array): an index loop binding the loop variable as a row view.
+  void rowsLoop(const CXXForRangeStmt *RF, std::vector<ir::StmtPtr> &Out);
   unsigned RangeLoops = 0;
 
   /// The std:: class template T specializes, if its name is Name.

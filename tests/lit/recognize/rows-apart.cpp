@@ -197,6 +197,29 @@ double rangeLoops(const std::vector<std::vector<float>> &Rows,
   return Total;
 }
 
+// Range-based loops over rows inside the nest (k-means' centres as a vector
+// of vectors, a 2-D array's rows): each row a view, its index in a local.
+// KERNEL-DAG: const long weft_row{{[0-9]+}}_Centre = weft_k{{[0-9]+}};
+void nearest(const std::vector<std::vector<float>> &Centres,
+             const std::vector<float> &Points, std::vector<float> &Best,
+             std::vector<float> &Far) {
+#pragma weft parallel for
+  for (std::size_t I = 0; I < Best.size(); ++I) {
+    float Closest = 1e30f;
+    for (const auto &Centre : Centres) {
+      float D = 0;
+      for (std::size_t J = 0; J < Centre.size(); ++J)
+        D += (Points[I] - Centre[J]) * (Points[I] - Centre[J]);
+      Closest = std::min(Closest, D);
+    }
+    Best[I] = Closest;
+    float Sum = 0;
+    for (const auto &Line : Grid)
+      Sum += Line[I % GridCols];
+    Far[I] = Sum;
+  }
+}
+
 int main() {
   std::vector<std::vector<float>> A(300), B(300);
   for (std::size_t I = 0; I < A.size(); ++I) {
@@ -300,8 +323,20 @@ int main() {
   for (int I = 0; I < 64; ++I)
     Ranged += Pull[I] * (I % 7);
   std::printf("range loops: %.4f\n", Ranged);
+
+  std::vector<std::vector<float>> Centres(5);
+  for (std::size_t C = 0; C < Centres.size(); ++C)
+    Centres[C].assign(3 + C, static_cast<float>(C) * 1.5f);
+  std::vector<float> Points(100), Best(100), Far(100);
+  for (int I = 0; I < 100; ++I)
+    Points[I] = static_cast<float>(I % 11) * 0.5f;
+  nearest(Centres, Points, Best, Far);
+  double Near = 0;
+  for (int I = 0; I < 100; ++I)
+    Near += Best[I] * (I % 3 + 1) + Far[I];
+  std::printf("range loops over rows: %.4f\n", Near);
 }
-// RAN-COUNT-11: calls on sim, 0 on the host
+// RAN-COUNT-12: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void rowsOfRows(std::vector<std::vector<std::vector<float>>> &M) {
@@ -356,10 +391,10 @@ void aRowAsAPointer(float (&G)[4][4], std::vector<float> &Out) {
 void overRowsOfAGrid(float (&G)[4][4], std::vector<float> &Out) {
 #pragma weft parallel for
   for (int I = 0; I < 4; ++I)
-    for (auto &Row : G)
+    for (auto Row : G)
       Out[I] += Row[0];
-  // REFUSED: rows-apart.cpp:[[@LINE-2]]:5: error: a range-based 'for' inside a weft loop must run over captured data of one dimension or a row of it
-  // REFUSED-NEXT: note: write it as an index loop
+  // REFUSED: rows-apart.cpp:[[@LINE-2]]:15: error: a range-based 'for' over rows inside a weft loop must bind each row to a reference
+  // REFUSED-NEXT: note: write 'const auto &Row' (or 'auto &' to write it)
 }
 void regionOfRowPointers(float **P) {
   weft::region R(P);
