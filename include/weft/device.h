@@ -87,6 +87,7 @@ struct sim_hooks {
   void (*SpanAccess)(const void *Data, index_t I, size_type Extent, int Write);
   void (*SharedAccess)(const void *Address, int Write);
   unsigned long long (*Warp)(unsigned long long Value, int Op, unsigned Arg);
+  void (*AssertionFailed)();
 };
 extern thread_local sim_thread_state *sim_current;
 extern sim_hooks sim_hook_table;
@@ -621,6 +622,26 @@ template <class T>
 WEFT_DEVICE const T &clamp(const T &V, const T &Lo, const T &Hi) {
   return V < Lo ? Lo : (Hi < V ? Hi : V);
 }
+
+/// An assert(...) of the loop's body that does not hold: the kernel stops
+/// (on a GPU the launch fails, and the runtime runs the loop on the host,
+/// where the program's own assert reports it; the simulator reports it).
+#if defined(WEFT_DIALECT_SIM)
+WEFT_DEVICE int assertion_failed() {
+  sim_hook_table.AssertionFailed();
+  return 0;
+}
+#elif defined(WEFT_DIALECT_CUDA)
+WEFT_DEVICE int assertion_failed() {
+  __trap();
+  return 0;
+}
+#else
+WEFT_DEVICE int assertion_failed() {
+  __builtin_trap();
+  return 0;
+}
+#endif
 
 // ---- Complex numbers --------------------------------------------------------
 

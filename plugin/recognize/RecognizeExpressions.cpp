@@ -454,6 +454,11 @@ ir::ExprPtr Recognizer::conversion(const Expr *E, CastKind CK, const Expr *Sub,
   // A converting constructor's call: the call.
   case CK_ConstructorConversion:
     return expr(Sub, A);
+  // `c && "why"`, as asserts carry their reason: a string is true.
+  case CK_PointerToBoolean:
+    if (isa<StringLiteral>(Sub->IgnoreParenImpCasts()))
+      return make(ir::Expr::BoolLiteral, ir::ScalarKind::Bool, "true");
+    break;
   // A conversion function's call, unless it is std::vector<bool>'s proxy's
   // (the container is refused, with the fix).
   case CK_UserDefinedConversion:

@@ -65,6 +65,35 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     return;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
+    const Expr *Bare = E->IgnoreParens();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(Bare))
+      Bare = EWC->getSubExpr()->IgnoreParens();
+    // `(void)x;` (and NDEBUG's assert, `(void)0`): the value is dropped,
+    // what it does is kept.
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Bare);
+        Cast && Cast->getType()->isVoidType()) {
+      if (Cast->getSubExpr()->HasSideEffects(Ctx))
+        stmt(Cast->getSubExpr(), Out);
+      return;
+    }
+    // assert(c), as <assert.h> expands it: `c ? void(0) : __assert_fail(..)`.
+    if (const auto *Check = dyn_cast<ConditionalOperator>(Bare);
+        Check && Check->getType()->isVoidType() && failedAssertion(Check)) {
+      ir::ExprPtr Holds = expr(Check->getCond());
+      if (!Holds)
+        return;
+      auto Not = make(ir::Expr::Unary, ir::ScalarKind::Bool, "!");
+      Not->Operands.push_back(std::move(Holds));
+      auto Fails = Make(ir::Stmt::If);
+      Fails->Exprs.push_back(std::move(Not));
+      auto Stop = Make(ir::Stmt::ExprStmt);
+      Stop->Exprs.push_back(
+          make(ir::Expr::Call, ir::ScalarKind::Int, "weft::assertion_failed"));
+      Fails->Children.push_back(std::move(Stop));
+      Fails->Children.push_back(nullptr);
+      Out.push_back(std::move(Fails));
+      return;
+    }
     const Expr *SavedUnused = UnusedValue;
     const auto *Cleanups = dyn_cast<ExprWithCleanups>(E);
     UnusedValue = (Cleanups ? Cleanups->getSubExpr() : E)->IgnoreParens();
@@ -589,6 +618,18 @@ void Recognizer::rowsLoop(const CXXForRangeStmt *RF,
   --SequentialDepth;
   Loop->Children.push_back(std::move(Body));
   Out.push_back(std::move(Loop));
+}
+
+bool Recognizer::failedAssertion(const ConditionalOperator *Check) {
+  const auto *Pass =
+      dyn_cast<ExplicitCastExpr>(Check->getTrueExpr()->IgnoreParens());
+  const auto *Fail =
+      dyn_cast<CallExpr>(Check->getFalseExpr()->IgnoreParenImpCasts());
+  const FunctionDecl *Callee = Fail ? Fail->getDirectCallee() : nullptr;
+  static const llvm::StringSet<> Reporters = {"__assert_fail", "__assert_rtn",
+                                              "_assert", "__assert"};
+  return Pass && Pass->getType()->isVoidType() && Callee &&
+         Callee->getIdentifier() && Reporters.contains(Callee->getName());
 }
 
 void Recognizer::declareLocal(const VarDecl *VD) {

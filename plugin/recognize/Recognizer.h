@@ -509,6 +509,8 @@ private:
   /// A range-based for over the rows of captured data (a vector of vectors,
   /// a 2-D array): an index loop binding the loop variable as a row view.
   void rowsLoop(const CXXForRangeStmt *RF, std::vector<ir::StmtPtr> &Out);
+  /// C is assert's expansion: `c ? void(0) : __assert_fail(...)`.
+  static bool failedAssertion(const ConditionalOperator *C);
   unsigned RangeLoops = 0;
 
   /// The std:: class template T specializes, if its name is Name.

@@ -587,7 +587,13 @@ void releaseBuffer(void *Data) {
   std::free(H);
 }
 
+void hookAssertionFailed() {
+  finding("assertion failed",
+          "an assert(...) of the loop's body does not hold");
+}
+
 void installHooks(weft::sim_hooks &Table) {
+  Table.AssertionFailed = hookAssertionFailed;
   Table.Barrier = hookBarrier;
   Table.SpanAccess = hookSpanAccess;
   Table.SharedAccess = hookSharedAccess;
