@@ -523,21 +523,7 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
                       "the loop variable must be an arithmetic value, a "
                       "struct of them, or a reference to one");
   // for (long k = 0; k < size; ++k) { T x = data[k]; body }
-  auto Loop = std::make_unique<ir::Stmt>();
-  Loop->Kind = ir::Stmt::For;
-  auto Init = std::make_unique<ir::Stmt>();
-  Init->Kind = ir::Stmt::Decl;
-  Init->Name = Counter;
-  Init->VarType.Scalar = ir::ScalarKind::Long;
-  Init->Exprs.push_back(integer(0));
-  Loop->Children.push_back(std::move(Init));
-  Loop->Exprs.push_back(
-      operation("<", make(ir::Expr::Local, ir::ScalarKind::Long, Counter),
-                converted(std::move(Size)), ir::ScalarKind::Bool));
-  auto Step = make(ir::Expr::Unary, ir::ScalarKind::Long, "++");
-  Step->Operands.push_back(
-      make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
-  Loop->Exprs.push_back(std::move(Step));
+  ir::StmtPtr Loop = indexLoop(Counter, std::move(Size));
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::Block;
   ir::StmtPtr Var = declarationOf(LoopVar, K, Struct);
@@ -566,6 +552,26 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   Out.push_back(std::move(Block));
 }
 
+ir::StmtPtr Recognizer::indexLoop(const std::string &Counter,
+                                  ir::ExprPtr Count) {
+  auto Loop = std::make_unique<ir::Stmt>();
+  Loop->Kind = ir::Stmt::For;
+  auto Init = std::make_unique<ir::Stmt>();
+  Init->Kind = ir::Stmt::Decl;
+  Init->Name = Counter;
+  Init->VarType.Scalar = ir::ScalarKind::Long;
+  Init->Exprs.push_back(integer(0));
+  Loop->Children.push_back(std::move(Init));
+  Loop->Exprs.push_back(
+      operation("<", make(ir::Expr::Local, ir::ScalarKind::Long, Counter),
+                converted(std::move(Count)), ir::ScalarKind::Bool));
+  auto Step = make(ir::Expr::Unary, ir::ScalarKind::Long, "++");
+  Step->Operands.push_back(
+      make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
+  Loop->Exprs.push_back(std::move(Step));
+  return Loop;
+}
+
 void Recognizer::rowsLoop(const CXXForRangeStmt *RF,
                           std::vector<ir::StmtPtr> &Out) {
   const Expr *Range = RF->getRangeInit();
@@ -587,21 +593,7 @@ void Recognizer::rowsLoop(const CXXForRangeStmt *RF,
   // for (long k = 0; k < rows; ++k) { const long weft_rowN_Row = k; body }
   // with Row a view of row k.
   const std::string Counter = "weft_k" + std::to_string(RangeLoops++);
-  auto Loop = std::make_unique<ir::Stmt>();
-  Loop->Kind = ir::Stmt::For;
-  auto Init = std::make_unique<ir::Stmt>();
-  Init->Kind = ir::Stmt::Decl;
-  Init->Name = Counter;
-  Init->VarType.Scalar = ir::ScalarKind::Long;
-  Init->Exprs.push_back(integer(0));
-  Loop->Children.push_back(std::move(Init));
-  Loop->Exprs.push_back(
-      operation("<", make(ir::Expr::Local, ir::ScalarKind::Long, Counter),
-                converted(std::move(Rows)), ir::ScalarKind::Bool));
-  auto Step = make(ir::Expr::Unary, ir::ScalarKind::Long, "++");
-  Step->Operands.push_back(
-      make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
-  Loop->Exprs.push_back(std::move(Step));
+  ir::StmtPtr Loop = indexLoop(Counter, std::move(Rows));
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::Block;
   auto Row = std::make_unique<ir::Stmt>();

@@ -509,6 +509,8 @@ private:
   /// A range-based for over the rows of captured data (a vector of vectors,
   /// a 2-D array): an index loop binding the loop variable as a row view.
   void rowsLoop(const CXXForRangeStmt *RF, std::vector<ir::StmtPtr> &Out);
+  /// `for (long Counter = 0; Counter < Count; ++Counter)`, its body to add.
+  ir::StmtPtr indexLoop(const std::string &Counter, ir::ExprPtr Count);
   /// C is assert's expansion: `c ? void(0) : __assert_fail(...)`.
   static bool failedAssertion(const ConditionalOperator *C);
   unsigned RangeLoops = 0;
