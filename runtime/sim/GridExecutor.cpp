@@ -133,7 +133,11 @@ struct SharedShadowEntry {
 class Block;
 thread_local Block *CurrentBlock = nullptr;
 
-[[noreturn]] void finding(const char *Kind, const std::string &Detail);
+/// Reports what a kernel did wrong where it did it and ends the program:
+/// the checker's findings ("sim checker: ..."), or the kernel's own
+/// failed assertion (Checker false).
+[[noreturn]] void finding(const char *Kind, const std::string &Detail,
+                          bool Checker = true);
 
 class Block {
 public:
@@ -425,7 +429,8 @@ private:
 
 std::mutex FindingLock;
 
-[[noreturn]] void finding(const char *Kind, const std::string &Detail) {
+[[noreturn]] void finding(const char *Kind, const std::string &Detail,
+                          bool Checker) {
   std::lock_guard<std::mutex> Guard(FindingLock); // Held until exit.
   const Block *B = CurrentBlock;
   std::string Where;
@@ -438,8 +443,9 @@ std::mutex FindingLock;
     if (B->Current)
       Where += " thread " + B->describeThread(B->Current->Linear);
   }
-  std::fprintf(stderr, "weft: error: sim checker: %s%s: %s\n", Kind,
-               Where.c_str(), Detail.c_str());
+  std::fprintf(stderr, "weft: error: %s%s%s: %s\n",
+               Checker ? "sim checker: " : "", Kind, Where.c_str(),
+               Detail.c_str());
   std::fflush(stderr);
   std::_Exit(3);
 }
@@ -588,8 +594,8 @@ void releaseBuffer(void *Data) {
 }
 
 void hookAssertionFailed() {
-  finding("assertion failed",
-          "an assert(...) of the loop's body does not hold");
+  finding("assertion failed", "an assert(...) of the loop's body does not hold",
+          false);
 }
 
 void installHooks(weft::sim_hooks &Table) {

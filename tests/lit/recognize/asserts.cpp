@@ -23,7 +23,7 @@
 
 // KERNEL: if ((!((bool)((v.ld(i) >= ((float)0)) && true))))
 // KERNEL-NEXT: weft::assertion_failed();
-// BROKEN: weft: error: sim checker: assertion failed in kernel {{.*}} (loop at {{.*}}asserts.cpp:[[@LINE+5]]:3), block {{.*}}: an assert(...) of the loop's body does not hold
+// BROKEN: weft: error: assertion failed in kernel {{.*}} (loop at {{.*}}asserts.cpp:[[@LINE+5]]:3), block {{.*}}: an assert(...) of the loop's body does not hold
 int scale(std::vector<float> &v, float f) {
   int Checked = 0;
   (void)f;
