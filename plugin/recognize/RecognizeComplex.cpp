@@ -50,8 +50,6 @@ int Recognizer::complexStruct(QualType T) {
 
 ir::ExprPtr Recognizer::complexValue(const CXXConstructExpr *CE, int S) {
   // complex(re = 0, im = 0), a copy, or a conversion from another complex.
-  auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
-  R->Struct = S;
   if (CE->getNumArgs() == 1 && complexElement(CE->getArg(0)->getType())) {
     if (complexStruct(CE->getArg(0)->getType()) == S)
       return expr(CE->getArg(0));
@@ -60,20 +58,22 @@ ir::ExprPtr Recognizer::complexValue(const CXXConstructExpr *CE, int S) {
                     "weft loop",
                     "convert the real and imaginary parts");
   }
-  const ir::ScalarKind Part = Structs[S].Fields[0].Scalar;
-  for (const Expr *Arg : CE->arguments()) {
-    auto Cast = make(ir::Expr::Cast, Part);
-    ir::ExprPtr V = expr(Arg);
-    if (!V)
+  ir::ExprPtr Parts[2];
+  for (unsigned I = 0; I < CE->getNumArgs() && I < 2; ++I)
+    if (!(Parts[I] = expr(CE->getArg(I))))
       return nullptr;
-    Cast->Operands.push_back(std::move(V));
+  return complexOf(S, std::move(Parts[0]), std::move(Parts[1]));
+}
+
+ir::ExprPtr Recognizer::complexOf(int S, ir::ExprPtr Re, ir::ExprPtr Im) {
+  auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
+  R->Struct = S;
+  for (ir::ExprPtr *Part : {&Re, &Im}) {
+    auto Cast = make(ir::Expr::Cast, Structs[S].Fields[0].Scalar);
+    Cast->Operands.push_back(
+        *Part ? std::move(*Part)
+              : make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0"));
     R->Operands.push_back(std::move(Cast));
-  }
-  while (R->Operands.size() < 2) {
-    auto Zero = make(ir::Expr::Cast, Part);
-    Zero->Operands.push_back(
-        make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0"));
-    R->Operands.push_back(std::move(Zero));
   }
   return R;
 }
@@ -108,17 +108,8 @@ ir::ExprPtr Recognizer::complexOperator(const CXXOperatorCallExpr *OC,
     return nullptr;
   if (Op == "=" && !complexElement(Args[1]->getType())) {
     // `z = x`: the real x, as <complex>'s assignment takes it.
-    const int Target = complexStruct(Args[0]->getType());
-    auto Value = make(ir::Expr::InitList, ir::ScalarKind::Char);
-    Value->Struct = Target;
-    auto Re = make(ir::Expr::Cast, Structs[Target].Fields[0].Scalar);
-    Re->Operands.push_back(std::move(Right));
-    Value->Operands.push_back(std::move(Re));
-    auto Im = make(ir::Expr::Cast, Structs[Target].Fields[0].Scalar);
-    Im->Operands.push_back(
-        make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0"));
-    Value->Operands.push_back(std::move(Im));
-    Right = std::move(Value);
+    Right =
+        complexOf(complexStruct(Args[0]->getType()), std::move(Right), nullptr);
   }
   auto B = make(ir::Expr::Binary, K.value_or(ir::ScalarKind::Char), Op);
   B->Struct = S;

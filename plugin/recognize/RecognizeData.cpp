@@ -691,6 +691,11 @@ std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
   ir::ExprPtr Row = expr(Index, Access::Read);
   if (!Row)
     return ir::StmtPtr();
+  return bindRowView(VD, *P, converted(std::move(Row)));
+}
+
+ir::StmtPtr Recognizer::bindRowView(const VarDecl *VD, unsigned P,
+                                    ir::ExprPtr Row) {
   auto Decl = std::make_unique<ir::Stmt>();
   Decl->Kind = ir::Stmt::Decl;
   // A range-for's hidden range variable (__range1) names no row.
@@ -699,8 +704,8 @@ std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
       (VD->getName().starts_with("__") ? "" : "_" + VD->getName().str());
   Decl->VarType.Scalar = ir::ScalarKind::Long;
   Decl->VarType.IsConst = true;
-  Decl->Exprs.push_back(converted(std::move(Row)));
-  RowViews[VD] = {*P, Decl->Name};
+  Decl->Exprs.push_back(std::move(Row));
+  RowViews[VD] = {P, Decl->Name};
   return Decl;
 }
 

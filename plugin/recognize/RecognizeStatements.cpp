@@ -596,15 +596,8 @@ void Recognizer::rowsLoop(const CXXForRangeStmt *RF,
   ir::StmtPtr Loop = indexLoop(Counter, std::move(Rows));
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::Block;
-  auto Row = std::make_unique<ir::Stmt>();
-  Row->Kind = ir::Stmt::Decl;
-  Row->Name = "weft_row" + std::to_string(RowViews.size()) + "_" +
-              LoopVar->getName().str();
-  Row->VarType.Scalar = ir::ScalarKind::Long;
-  Row->VarType.IsConst = true;
-  Row->Exprs.push_back(make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
-  RowViews[LoopVar] = {*P, Row->Name};
-  Body->Children.push_back(std::move(Row));
+  Body->Children.push_back(bindRowView(
+      LoopVar, *P, make(ir::Expr::Local, ir::ScalarKind::Long, Counter)));
   ++SequentialDepth;
   stmt(RF->getBody(), Body->Children);
   --SequentialDepth;

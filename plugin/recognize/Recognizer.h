@@ -279,6 +279,8 @@ private:
   llvm::DenseMap<const VarDecl *, RowView> RowViews;
   /// The row view E names, if any.
   const RowView *rowViewOf(const Expr *E) const;
+  /// `const long weft_rowN_<name> = Row;`, VD a view of row Row of P.
+  ir::StmtPtr bindRowView(const VarDecl *VD, unsigned P, ir::ExprPtr Row);
   /// VD's declaration when it binds a row: the local of the row's index;
   /// nullopt for any other declaration (null after a diagnostic).
   std::optional<ir::StmtPtr> rowView(const VarDecl *VD);
@@ -342,6 +344,9 @@ private:
   /// T's struct: weft::complex<float> or <double>; -1 for other types.
   int complexStruct(QualType T);
   ir::ExprPtr complexValue(const CXXConstructExpr *CE, int S);
+  /// Struct S's value {Re, Im}, each converted to its part's type (a null
+  /// Im: 0).
+  ir::ExprPtr complexOf(int S, ir::ExprPtr Re, ir::ExprPtr Im);
   ir::ExprPtr complexOperator(const CXXOperatorCallExpr *OC,
                               std::optional<ir::ScalarKind> K);
   ir::ExprPtr complexCall(const CallExpr *Call, const FunctionDecl *FD,

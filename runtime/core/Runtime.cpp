@@ -80,10 +80,8 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
   if (Site.Disabled) {
     // The host loop runs on host data: a region must not copy its older
     // device copies over the results when it ends.
-    if (settle() && !Resident.empty()) {
+    if (settle() && !Resident.empty())
       Resident.evictAll();
-      HostCurrent = true;
-    }
     Why = Failed ? FailedWhy : Site.DisabledWhy;
     return false;
   }
@@ -113,7 +111,6 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
   std::string Evicted;
   if (!Resident.empty()) {
     Resident.evictAll();
-    HostCurrent = true;
     Evicted = " (resident data copied back: regions end here)";
   }
   Site.DisabledWhy = "kernel " + Mapped.Kernel.Name + " on " + Active->name() +
@@ -147,7 +144,6 @@ void Runtime::useOnHost(const std::vector<ParamInfo> &Params,
   if (Params.size() != NumArgs) {
     // A descriptor that does not fit: its spans' access is unknown.
     Resident.evictAll();
-    HostCurrent = true;
     return;
   }
   for (std::size_t I = 0; I < NumArgs; ++I)
@@ -369,6 +365,9 @@ void *Runtime::enterRegion(const detail::ResidentRange *Ranges,
   // copy its older device data over their results when it ends.
   if (Failed)
     return nullptr;
+  // The first region: the host copies are the data.
+  if (Resident.empty())
+    HostCurrent = true;
   return Resident.enter(Ranges, Count);
 }
 
@@ -380,8 +379,6 @@ void Runtime::exitRegion(void *Region) {
   // the results, and exit only forgets the region.
   settle();
   Resident.exit(Region);
-  if (Resident.empty())
-    HostCurrent = true;
 }
 
 void Runtime::updateRegion(const void *Host, const RowBlock &Rows,

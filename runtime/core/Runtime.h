@@ -106,8 +106,8 @@ private:
   bool Failed = false; // a deferred fault: the backend is not used again
   /// The host copies of the regions' data hold every result but those of
   /// the launches in flight (whose journal can redo them): false once a
-  /// launch that wrote a region's data finished, until the regions end or
-  /// are copied back whole.
+  /// launch that may have written a region's data finished, until a region
+  /// is entered where none is.
   bool HostCurrent = true;
   std::string FailedWhy;
   std::unordered_map<const char *, std::unique_ptr<LoopSite>> Sites;

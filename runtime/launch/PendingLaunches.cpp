@@ -8,7 +8,6 @@
 #include "policy/Environment.h"
 #include "region/RowsApart.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <set>
 
@@ -24,26 +23,18 @@ void PendingLaunches::record(const LoopSite &Site, const char *Source,
   const std::vector<ParamInfo> &Params = Site.Kernel.Params;
   for (std::size_t I = 0; I < NumArgs; ++I) {
     detail::LaunchArg A = Given[I];
-    Held H = Held::AsGiven;
     if (!Params[I].isSpan()) {
       const char *Bytes = static_cast<const char *>(A.Data);
       A.Data = reinterpret_cast<const void *>(Values.size());
       Values.insert(Values.end(), Bytes, Bytes + A.ElementSize);
-      H = Held::Value;
     } else if (Params[I].RowsApart) {
       // Only rows a region holds are pending (KernelLaunch::resident):
-      // the launch's own list of them is gone when it returns.
+      // the launch's own list of them is gone when it returns (and so are
+      // their row offsets, recomputed at a replay).
       A.Data = reinterpret_cast<const void *>(RowSets.size());
       RowSets.push_back(RegionRows[I]);
-      H = Held::Rows;
-    } else if (std::any_of(Params.begin(), Params.end(),
-                           [&](const ParamInfo &P) {
-                             return P.RowOffsets == static_cast<int>(I);
-                           })) {
-      H = Held::RowOffsets; // the launch's temporary, recomputed
     }
     Args.push_back(A);
-    How.push_back(H);
   }
 }
 
@@ -75,17 +66,17 @@ bool PendingLaunches::replay(Backend &Host, std::string &Error) {
     std::vector<detail::RowsArg> Rows(Given.size());
     std::vector<std::vector<std::uint64_t>> Offsets(Given.size());
     for (std::size_t I = 0; I < Given.size(); ++I) {
+      const ParamInfo &P = K.Params[I];
       const std::uintptr_t At = reinterpret_cast<std::uintptr_t>(Given[I].Data);
-      if (How[L.FirstArg + I] == Held::Value) {
+      if (!P.isSpan()) {
         Given[I].Data = Values.data() + At;
-      } else if (How[L.FirstArg + I] == Held::Rows) {
+      } else if (P.RowsApart) {
         Rows[I] = RowSets[At]->arg();
         Given[I].Data = &Rows[I];
       }
     }
     for (std::size_t I = 0; I < Given.size(); ++I)
-      if (const int Of = K.Params[I].RowOffsets;
-          Of >= 0 && How[L.FirstArg + Of] == Held::RowOffsets) {
+      if (const int Of = K.Params[I].RowOffsets; Of >= 0) {
         Offsets[Of] = rowOffsets(Rows[I]);
         Given[Of].Data = Offsets[Of].data();
         Given[Of].Count = Offsets[Of].size();
@@ -123,7 +114,6 @@ bool PendingLaunches::replay(Backend &Host, std::string &Error) {
   }
   Launches.clear();
   Args.clear();
-  How.clear();
   Values.clear();
   RowSets.clear();
   return true;
@@ -135,7 +125,6 @@ void PendingLaunches::abandon(Backend &B) {
   Buffers.clear();
   Launches.clear();
   Args.clear();
-  How.clear();
   Values.clear();
   RowSets.clear();
 }

@@ -66,12 +66,10 @@ private:
     std::size_t FirstArg; // into Args
   };
   std::vector<Launch> Launches;
-  /// Every pending launch's arguments, and how each is held: a scalar's
-  /// Data is its offset in Values (which may move as it grows) until a
-  /// replay; rows held apart, their index in RowSets.
-  enum class Held : unsigned char { AsGiven, Value, Rows, RowOffsets };
+  /// Every pending launch's arguments: a scalar's Data is its offset in
+  /// Values (which may move as it grows) until a replay; rows held apart,
+  /// their index in RowSets.
   std::vector<detail::LaunchArg> Args;
-  std::vector<Held> How;
   std::vector<char> Values;
   std::vector<const Residency::Rows *> RowSets;
   std::vector<DevicePtr> Buffers;
