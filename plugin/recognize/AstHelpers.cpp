@@ -59,12 +59,15 @@ const ClassTemplateSpecializationDecl *spanDecl(QualType T) {
 /// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
 std::optional<std::string> deviceFunction(const FunctionDecl *FD) {
   static const llvm::StringSet<> Math = {
-      "sqrt",  "cbrt",     "exp",    "exp2",   "expm1", "log",   "log2",
-      "log10", "log1p",    "sin",    "cos",    "tan",   "asin",  "acos",
-      "atan",  "sinh",     "cosh",   "tanh",   "asinh", "acosh", "atanh",
-      "erf",   "erfc",     "tgamma", "lgamma", "fabs",  "floor", "ceil",
-      "round", "trunc",    "pow",    "atan2",  "fmod",  "fmin",  "fmax",
-      "hypot", "copysign", "fma",    "abs",    "min",   "max",   "clamp"};
+      "sqrt",     "cbrt",      "exp",    "exp2",    "expm1",    "log",
+      "log2",     "log10",     "log1p",  "sin",     "cos",      "tan",
+      "asin",     "acos",      "atan",   "sinh",    "cosh",     "tanh",
+      "asinh",    "acosh",     "atanh",  "erf",     "erfc",     "tgamma",
+      "lgamma",   "fabs",      "floor",  "ceil",    "round",    "trunc",
+      "pow",      "atan2",     "fmod",   "fmin",    "fmax",     "hypot",
+      "copysign", "fma",       "abs",    "min",     "max",      "clamp",
+      "rint",     "nearbyint", "lround", "llround", "lrint",    "llrint",
+      "fdim",     "remainder", "isnan",  "isinf",   "isfinite", "signbit"};
   if (!FD || !FD->getIdentifier())
     return std::nullopt;
   const DeclContext *DC = FD->getDeclContext()->getRedeclContext();

@@ -126,14 +126,29 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                     "rows held as pointers",
                 "write extent(" + P.Name + ": n) for n elements");
   }
-  if (Shape && (Shape->IsPointer || Columns)) {
+  // A parameter declared as an array of N (`double a[N][M]`) decays to a
+  // pointer, but its declaration says how many: N, as the programmer wrote.
+  const auto *Parm = dyn_cast<ParmVarDecl>(D);
+  const ConstantArrayType *Declared =
+      Parm && !Columns ? Ctx.getAsConstantArrayType(Parm->getOriginalType())
+                       : nullptr;
+  if (Shape && Shape->IsPointer && !StatedExtent && Declared) {
+    Extent =
+        IntegerLiteral::Create(Ctx,
+                               llvm::APInt(Ctx.getTypeSize(Ctx.getSizeType()),
+                                           Declared->getSize().getZExtValue()),
+                               Ctx.getSizeType(), Parm->getLocation());
+  } else if (Shape && (Shape->IsPointer || Columns)) {
     if (!StatedExtent)
       return fail(Loc,
                   "weft cannot know how many elements pointer '" + P.Name +
                       "' points to",
                   "state it in the mark: '#pragma weft parallel for "
                   "extent(" +
-                      P.Name + ": n)', n the number of elements");
+                      P.Name + ": n)', n the number of " +
+                      (Shape->Inner.empty()
+                           ? std::string("elements")
+                           : "rows of " + std::to_string(Shape->Inner[0])));
     Extent = extentExpr(*StatedExtent, D->getName());
     if (!Extent)
       return std::nullopt;

@@ -206,6 +206,13 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
       C->Operands.push_back(std::move(V));
       return C;
     }
+    // std::move and its kin only change how a reference binds: the
+    // operand itself (clang has no body for them to compile).
+    if (FD && FD->isInStdNamespace() && Call->getNumArgs() == 1 &&
+        FD->getDeclName().isIdentifier() &&
+        llvm::is_contained({"move", "forward", "as_const", "move_if_noexcept"},
+                           FD->getName()))
+      return expr(Call->getArg(0), A);
     if (ir::ExprPtr C = complexCall(Call, FD, K); C || Failed)
       return C;
     std::optional<std::string> Device = deviceFunction(FD);
@@ -545,7 +552,7 @@ ir::ExprPtr Recognizer::binary(const BinaryOperator *B,
     if (const VarDecl *V = reductionVariable(B->getLHS()))
       return combine(B, V, K);
   }
-  if (Op == BO_Comma || Op == BO_PtrMemD || Op == BO_PtrMemI || Op == BO_Cmp)
+  if (Op == BO_PtrMemD || Op == BO_PtrMemI || Op == BO_Cmp)
     return failExpr(B->getOperatorLoc(),
                     "this operator is not supported in a weft loop",
                     NotSupportedYet);

@@ -225,15 +225,22 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     std::vector<ir::StmtPtr> Init;
     if (F->getInit())
       stmt(F->getInit(), Init);
-    if (Init.size() > 1)
-      return (void)fail(F->getInit()->getBeginLoc(),
-                        "declare one variable in a loop's initializer");
-    R->Children.push_back(Init.empty() ? nullptr : std::move(Init[0]));
+    // Several variables (`for (int i = 0, j = n - 1; i < j; ++i, --j)`):
+    // declared in a block of their own before the loop, as they are scoped.
+    const bool Several = Init.size() > 1;
+    R->Children.push_back(Init.empty() || Several ? nullptr
+                                                  : std::move(Init[0]));
     R->Exprs.push_back(F->getCond() ? expr(F->getCond()) : nullptr);
     R->Exprs.push_back(F->getInc() ? expr(F->getInc()) : nullptr);
     ++SequentialDepth;
     R->Children.push_back(single(F->getBody()));
     --SequentialDepth;
+    if (Several) {
+      auto B = Make(ir::Stmt::Block);
+      B->Children = std::move(Init);
+      B->Children.push_back(std::move(R));
+      R = std::move(B);
+    }
     Out.push_back(std::move(R));
     return;
   }

@@ -155,6 +155,19 @@ void rowSumsPointer(const float *a, float *sums, int n) {
   }
 }
 
+// Parameters declared as arrays, as C code declares them: pointers whose
+// declaration says how many rows, the extent they are taken with.
+// CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+6]]
+// CHECK: param 0 c: written span of double
+// CHECK: access $a[((long(i) * 48l) + long(j))] read in level 0: affine i*48 + j
+void declaredArrays(const double a[Rows][Cols], double c[Rows][Cols],
+                    float v[Rows]) {
+#pragma weft parallel for
+  for (int i = 0; i < Rows; ++i)
+    for (int j = 0; j < Cols; ++j)
+      c[i][j] = a[i][j] * v[i];
+}
+
 int main() {
   std::vector<float> v(1000), w(1000);
   for (int i = 0; i < 1000; ++i)
@@ -193,7 +206,18 @@ int main() {
   rowSums(M, Sums, 40);
   std::vector<float> PointerSums(40);
   rowSumsPointer(M.data(), PointerSums.data(), 40);
+  static double DA[Rows][Cols], DC[Rows][Cols];
+  float DV[Rows];
+  for (int i = 0; i < Rows; ++i) {
+    DV[i] = i % 7;
+    for (int j = 0; j < Cols; ++j)
+      DA[i][j] = i + 0.5 * j;
+  }
+  declaredArrays(DA, DC, DV);
   double Total = 0;
+  for (int i = 0; i < Rows; ++i)
+    for (int j = 0; j < Cols; ++j)
+      Total += DC[i][j];
   for (float x : v)
     Total += x;
   for (float x : o)
@@ -208,7 +232,7 @@ int main() {
   std::printf("%.2f %g %g %g %g %g %g %g\n", Total, Sum, o[699], o[700],
               B[63][47], Sums[39], Gathered[0], Gathered[3] + PointerSums[17]);
 }
-// RAN-COUNT-11: calls on sim, 0 on the host
+// RAN-COUNT-12: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void noExtent(float *p, int n) {
@@ -217,6 +241,13 @@ void noExtent(float *p, int n) {
     p[i] = 0;
   // REFUSED: legacy-data.cpp:[[@LINE-1]]:5: error: weft cannot know how many elements pointer 'p' points to
   // REFUSED-NEXT: note: state it in the mark: '#pragma weft parallel for extent(p: n)', n the number of elements
+}
+void openRows(double a[][4], int n) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    a[i][0] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-1]]:5: error: weft cannot know how many elements pointer 'a' points to
+  // REFUSED-NEXT: note: state it in the mark: '#pragma weft parallel for extent(a: n)', n the number of rows of 4
 }
 void unusedExtent(float *p, int n) {
 #pragma weft parallel for extent(p, r: n)

@@ -1,0 +1,93 @@
+// Idioms of old loop bodies taken as written: a sequential loop over two
+// variables (`for (i = 0, j = n - 1; i < j; ++i, --j)`), the comma
+// operator, std::swap (its library body, with std::move), and <cmath>'s
+// rounding to integers and classification. On the checked simulator
+// against the host, and against the program built without the plugin.
+// RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
+// RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
+// RUN: FileCheck %s --check-prefix=RAN < %t.err
+// RUN: diff %t.host %t.sim
+// RUN: %clangxx %s -o %t.plain && %t.plain | diff %t.host -
+#include <weft/weft.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+// Each row reversed in place, from both ends at once.
+// KERNEL: int lo = 0;
+// KERNEL-NEXT: int hi = (n - 1);
+// KERNEL-NEXT: for (; (lo < hi); ((lo++) , (hi--)))
+void reverseRows(std::vector<float> &m, int rows, int n) {
+#pragma weft parallel for
+  for (int r = 0; r < rows; ++r)
+    for (int lo = 0, hi = n - 1; lo < hi; lo++, hi--) {
+      float t = m[r * n + lo];
+      m[r * n + lo] = m[r * n + hi];
+      m[r * n + hi] = t;
+    }
+}
+
+// A bubble pass per row with std::swap; the comma operator in a condition.
+void sortRows(std::vector<int> &m, int rows, int n) {
+#pragma weft parallel for
+  for (int r = 0; r < rows; ++r) {
+    int passes = 0;
+    for (bool swapped = true; passes++, swapped;) {
+      swapped = false;
+      for (int j = 0; j + 1 < n; ++j)
+        if (m[r * n + j] > m[r * n + j + 1]) {
+          std::swap(m[r * n + j], m[r * n + j + 1]);
+          swapped = true;
+        }
+    }
+    m[r * n] += 1000 * passes;
+  }
+}
+
+// KERNEL-DAG: weft::lround(
+// KERNEL-DAG: weft::isnan(
+void classify(const std::vector<double> &x, std::vector<long> &out) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double v = x[i];
+    long code = std::isnan(v) + 2 * std::isinf(v) + 4 * std::isfinite(v) +
+                8 * std::signbit(v);
+    if (std::isfinite(v) && std::fabs(v) < 1e12)
+      code += 16 * (std::lround(v) + 3 * std::llround(v * 0.5) +
+                    7 * std::lrint(v * 0.25) + 11 * std::llrint(v) +
+                    (long)(13 * std::rint(v * 3) + 17 * std::nearbyint(v) +
+                           19 * std::fdim(v, 1.0)));
+    if (std::isfinite(v))
+      code += (long)(1000 * std::remainder(v, 0.75));
+    out[i] = code;
+  }
+}
+
+int main() {
+  const int Rows = 37, N = 29;
+  std::vector<float> m(Rows * N);
+  std::vector<int> k(Rows * N);
+  for (int i = 0; i < Rows * N; ++i) {
+    m[i] = i * 0.5f;
+    k[i] = (i * 7919) % 101;
+  }
+  reverseRows(m, Rows, N);
+  sortRows(k, Rows, N);
+  std::vector<double> x = {0.5,  -0.5,    1.5,      -1.5,      2.5,   -2.5,
+                           0.0,  -0.0,    2.49999,  100.75,    -3.0,  1e13,
+                           NAN,  -NAN,    INFINITY, -INFINITY, 1e-310, 7.125};
+  std::vector<long> out(x.size());
+  classify(x, out);
+  double s = 0;
+  for (int i = 0; i < Rows * N; ++i)
+    s += m[i] * (i % 13) + k[i] * (i % 11);
+  std::printf("%.1f %g %d %d\n", s, m[0], k[0], k[N - 1]);
+  for (long c : out)
+    std::printf("%ld ", c);
+  std::printf("\n");
+}
+// RAN-COUNT-3: calls on sim, 0 on the host
