@@ -358,14 +358,20 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
                     "a function called from a weft loop can use only its "
                     "parameters and locals",
                     "pass '" + VD->getName().str() + "' as an argument");
-  if (VD->hasGlobalStorage())
+  // A global (or static local) the loop only reads is captured by value,
+  // as a local is: nothing in the kernel can change it while the loop
+  // runs. One the loop writes would be written from every iteration.
+  if (VD->hasGlobalStorage() && (InFunction || A != Access::Read))
     return failExpr(
         DRE->getLocation(),
         std::string(VD->isStaticLocal() ? "static local" : "global") +
-            " variable '" + VD->getName().str() +
-            "' cannot be used in a weft loop",
-        "copy it into a local variable, or capture a "
-        "std::span, before the loop");
+            " variable '" + VD->getName().str() + "' cannot be " +
+            (InFunction ? "used in a function called from a weft loop"
+                        : "assigned in a weft loop"),
+        InFunction ? "pass '" + VD->getName().str() + "' as an argument"
+                   : std::string("write results to a span, or reduce into "
+                                 "a local with reduction(op: v) and assign "
+                                 "it after the loop"));
   return capturedVariable(DRE, A);
 }
 

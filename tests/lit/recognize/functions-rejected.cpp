@@ -46,7 +46,7 @@ void f(std::span<float> y, const Shape &s, int n) {
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) y[i] = addK(y[i]);
 
-  // CHECK: functions-rejected.cpp:12:36: error: global variable 'Scale' cannot be used in a weft loop
+  // CHECK: functions-rejected.cpp:12:36: error: global variable 'Scale' cannot be used in a function called from a weft loop
   // CHECK: functions-rejected.cpp:[[@LINE+2]]:38: note: called from the weft loop here
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) y[i] = scaled(y[i]);

@@ -168,6 +168,21 @@ void declaredArrays(const double a[Rows][Cols], double c[Rows][Cols],
       c[i][j] = a[i][j] * v[i];
 }
 
+// Globals and static locals the loop only reads are captured by value at
+// the launch, as locals are.
+float Gain = 1.5f;
+int Width = 7;
+// CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+7]]
+// CHECK: param {{[0-9]+}} Width: scalar of int
+// CHECK: param {{[0-9]+}} Gain: scalar of float
+// CHECK: param {{[0-9]+}} Offset: scalar of float
+void globals(std::vector<float> &out) {
+  static float Offset = 0.25f;
+#pragma weft parallel for
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = (i % Width) * Gain + Offset;
+}
+
 int main() {
   std::vector<float> v(1000), w(1000);
   for (int i = 0; i < 1000; ++i)
@@ -214,7 +229,13 @@ int main() {
       DA[i][j] = i + 0.5 * j;
   }
   declaredArrays(DA, DC, DV);
+  std::vector<float> G(300);
+  globals(G);
+  Gain = 3;
+  globals(G);
   double Total = 0;
+  for (float x : G)
+    Total += x;
   for (int i = 0; i < Rows; ++i)
     for (int j = 0; j < Cols; ++j)
       Total += DC[i][j];
@@ -232,7 +253,7 @@ int main() {
   std::printf("%.2f %g %g %g %g %g %g %g\n", Total, Sum, o[699], o[700],
               B[63][47], Sums[39], Gathered[0], Gathered[3] + PointerSums[17]);
 }
-// RAN-COUNT-12: calls on sim, 0 on the host
+// RAN-COUNT-13: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void noExtent(float *p, int n) {

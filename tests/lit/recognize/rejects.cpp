@@ -20,10 +20,10 @@ void rejects(std::span<float> y, std::vector<bool> &v, float *p, int n,
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) p[i] = 0;
 
-  // CHECK: rejects.cpp:[[@LINE+3]]:38: error: global variable 'GlobalScale' cannot be used in a weft loop
-  // CHECK-NEXT: note: copy it into a local variable, or capture a std::span, before the loop
+  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: global variable 'GlobalScale' cannot be assigned in a weft loop
+  // CHECK-NEXT: note: write results to a span, or reduce into a local with reduction(op: v) and assign it after the loop
 #pragma weft parallel for
-  for (int i = 0; i < 4; ++i) y[i] = GlobalScale;
+  for (int i = 0; i < 4; ++i) GlobalScale = y[i];
 
   // CHECK: rejects.cpp:[[@LINE+3]]:47: error: 'break' cannot leave a parallel loop
   // CHECK-NEXT: note: use 'continue' to skip the rest of an iteration
@@ -75,9 +75,9 @@ void rejects(std::span<float> y, std::vector<bool> &v, float *p, int n,
   }
 
   static float Bias = 1;
-  // CHECK: rejects.cpp:[[@LINE+2]]:38: error: static local variable 'Bias' cannot be used in a weft loop
+  // CHECK: rejects.cpp:[[@LINE+2]]:31: error: static local variable 'Bias' cannot be assigned in a weft loop
 #pragma weft parallel for
-  for (int i = 0; i < n; ++i) y[i] = Bias;
+  for (int i = 0; i < n; ++i) Bias += y[i];
 
   // CHECK: rejects.cpp:[[@LINE+2]]:31: error: new and delete cannot be used in a weft loop
 #pragma weft parallel for
