@@ -390,13 +390,18 @@ ir::ExprPtr Recognizer::capturedVariable(const DeclRefExpr *DRE, Access A) {
                     "'" + Params[*P].Name +
                         "' can only be indexed or asked its size() in a "
                         "weft loop");
-  if (A != Access::Read && Params[*P].Kind != ir::ParamKind::ReductionTarget)
+  if (A != Access::Read &&
+      Params[*P].Kind != ir::ParamKind::ReductionTarget) {
+    // Why it is not private to each iteration, where that was asked.
+    auto Why = NotPrivate.find(dyn_cast<VarDecl>(DRE->getDecl()));
     return failExpr(DRE->getLocation(),
                     "assigning to captured variable '" + Params[*P].Name +
-                        "' from parallel iterations is a data race",
+                        "' from parallel iterations is a data race" +
+                        (Why != NotPrivate.end() ? ": " + Why->second : ""),
                     "declare the variable inside the loop, or use "
                     "reduction(op: " +
                         Params[*P].Name + ")");
+  }
   markUse(*P, A);
   auto E = make(ir::Expr::ParamRef, Params[*P].Element);
   E->ParamIndex = *P;

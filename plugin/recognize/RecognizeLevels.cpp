@@ -80,6 +80,7 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
     return false;
   const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
   SequentialDepth = SwitchDepth = 0; // 'break' may not leave this level
+  privatize(Loop, Body, L.Body);
   body(Body, L.Body);
   SequentialDepth = SavedDepth;
   SwitchDepth = SavedSwitch;
@@ -134,20 +135,36 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
   const VarDecl *IV = DS && DS->isSingleDecl()
                           ? dyn_cast<VarDecl>(DS->getSingleDecl())
                           : nullptr;
+  HeaderStart = IV ? IV->getInit() : nullptr;
+  // C89's `int i; ... for (i = 0; ...)`: an index declared before.
+  const auto *Set = dyn_cast_or_null<BinaryOperator>(
+      dyn_cast_or_null<Expr>(F->getInit()));
+  const auto *Assigned =
+      Set && Set->getOpcode() == BO_Assign
+          ? dyn_cast<DeclRefExpr>(Set->getLHS()->IgnoreParens())
+          : nullptr;
+  if (!IV && Assigned && isa<VarDecl>(Assigned->getDecl()) &&
+      cast<VarDecl>(Assigned->getDecl())->hasLocalStorage() &&
+      !Assigned->getType()->isReferenceType()) {
+    IV = cast<VarDecl>(Assigned->getDecl());
+    HeaderStart = Set->getRHS();
+  }
   std::optional<ir::ScalarKind> IT =
       IV ? scalarKind(IV->getType()) : std::nullopt;
-  if (!IV || !IV->getInit() || !IT || !isInteger(*IT))
+  if (!IV || !HeaderStart || !IT || !isInteger(*IT))
     return fail(F->getInit() ? F->getInit()->getBeginLoc() : F->getForLoc(),
                 "a parallel loop must declare an integer index with an "
                 "initial value",
                 Form),
            false;
+  if (!DS && !outsideIndex(IV, F->getInit()->getBeginLoc()))
+    return false;
   HeaderIndex = IV;
   L.IndexName = IV->getName().str();
   L.IndexType = *IT;
   if (const std::optional<Descent> Down = countsDown(F))
     return descendingHeader(F, *Down, L);
-  L.Lower = bound(IV->getInit());
+  L.Lower = bound(HeaderStart);
 
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
@@ -264,7 +281,7 @@ bool Recognizer::descendingHeader(const ForStmt *F, Descent D, ir::Level &L) {
   // Its iterations are independent: the same indices counted up, from
   // the least the loop reaches to the initial value.
   L.Lower = bound(Lower);
-  L.Upper = bound(IV->getInit());
+  L.Upper = bound(HeaderStart);
   L.Inclusive = true;
   L.Step = D.Step;
   L.CountsDown = true;
@@ -294,7 +311,7 @@ bool Recognizer::descendingHeader(const ForStmt *F, Descent D, ir::Level &L) {
     ir::ExprPtr Reach = Binary(
         "%",
         Binary("+",
-               Binary("%", Binary("-", bound(IV->getInit()), LeastIndex()),
+               Binary("%", Binary("-", bound(HeaderStart), LeastIndex()),
                       make(ir::Expr::IntLiteral, T, C)),
                make(ir::Expr::IntLiteral, T, C)),
         make(ir::Expr::IntLiteral, T, C));

@@ -64,6 +64,14 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
         Out.push_back(std::move(V));
     return;
   }
+  if (auto It = DeclaringStmts.find(S);
+      It != DeclaringStmts.end() && isa<Expr>(S)) {
+    // `sum = 0;` first setting a private sum: `double sum = 0;`.
+    Out.push_back(privateDeclaration(
+        It->second,
+        cast<BinaryOperator>(cast<Expr>(S)->IgnoreParens())->getRHS()));
+    return;
+  }
   if (const auto *E = dyn_cast<Expr>(S)) {
     const Expr *Bare = E->IgnoreParens();
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(Bare))
@@ -223,8 +231,15 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
                                         "is not supported in a weft loop");
     auto R = Make(ir::Stmt::For);
     std::vector<ir::StmtPtr> Init;
-    if (F->getInit())
+    if (auto It = DeclaringStmts.find(F); It != DeclaringStmts.end()) {
+      // `for (j = 0; ...)` over a private j: `for (int j = 0; ...)`.
+      Init.push_back(privateDeclaration(
+          It->second, cast<BinaryOperator>(
+                          cast<Expr>(F->getInit())->IgnoreParens())
+                          ->getRHS()));
+    } else if (F->getInit()) {
       stmt(F->getInit(), Init);
+    }
     // Several variables (`for (int i = 0, j = n - 1; i < j; ++i, --j)`):
     // declared in a block of their own before the loop, as they are scoped.
     const bool Several = Init.size() > 1;
@@ -622,6 +637,14 @@ bool Recognizer::failedAssertion(const ConditionalOperator *Check) {
                                               "_assert", "__assert"};
   return Pass && Pass->getType()->isVoidType() && Callee &&
          Callee->getIdentifier() && Reporters.contains(Callee->getName());
+}
+
+ir::StmtPtr Recognizer::privateDeclaration(const VarDecl *VD,
+                                           const Expr *Init) {
+  ir::StmtPtr D = declarationOf(VD, scalarKind(VD->getType()), -1);
+  D->Exprs.push_back(Init ? expr(Init, Access::Read) : nullptr);
+  declareLocal(VD);
+  return D;
 }
 
 void Recognizer::declareLocal(const VarDecl *VD) {

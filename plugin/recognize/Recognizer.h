@@ -4,6 +4,7 @@
 #ifndef WEFT_PLUGIN_RECOGNIZE_RECOGNIZER_H
 #define WEFT_PLUGIN_RECOGNIZE_RECOGNIZER_H
 
+#include "recognize/Liveness.h"
 #include "recognize/NestRecognizer.h"
 
 #include "compat/ClangCompat.h"
@@ -554,8 +555,29 @@ private:
   /// for a range-for's synthesized index).
   std::vector<const VarDecl *> Indices;
 
-  /// The index whose loop header is being read.
+  /// The index whose loop header is being read, and its first value.
   const VarDecl *HeaderIndex = nullptr;
+  const Expr *HeaderStart = nullptr;
+
+  /// Variables declared before the nest that an iteration sets before it
+  /// reads them (a C89 function's `int i, j; double sum;`), private to the
+  /// iteration as locals of a level; the statements that declare them in
+  /// the kernel (a loop whose initializer assigns one, or the assignment
+  /// that first sets one in a block); why others are not.
+  llvm::SmallPtrSet<const VarDecl *, 8> Privates;
+  llvm::DenseMap<const Stmt *, const VarDecl *> DeclaringStmts;
+  llvm::DenseMap<const VarDecl *, std::string> NotPrivate;
+  std::unique_ptr<Liveness> LiveVariables;
+  Liveness &liveness();
+  /// Makes private the variables whose uses in the nest all lie in Body, the
+  /// body of the level LevelLoop, but not in one loop marked inside it.
+  void privatize(const Stmt *LevelLoop, const Stmt *Body,
+                 std::vector<ir::StmtPtr> &Out);
+  /// The declaration of a private variable, with its initial value.
+  ir::StmtPtr privateDeclaration(const VarDecl *VD, const Expr *Init);
+  /// Where the index of a loop is declared before it: an error unless its
+  /// value after the nest is never read.
+  bool outsideIndex(const VarDecl *VD, SourceLocation Loc);
 
   /// Reduction variables of the enclosing levels, the references that the
   /// combining statement being read may make to them, and the plain

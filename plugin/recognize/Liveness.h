@@ -1,0 +1,49 @@
+// Liveness.h: where a function may read a local's value again: after a loop,
+// or at the start of one of its iterations (clang's live-variables analysis
+// over the function's CFG), and whether its address escapes.
+#ifndef WEFT_PLUGIN_RECOGNIZE_LIVENESS_H
+#define WEFT_PLUGIN_RECOGNIZE_LIVENESS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+
+#include <memory>
+
+namespace clang {
+class AnalysisDeclContextManager;
+class AnalysisDeclContext;
+class CFGBlock;
+class LiveVariables;
+} // namespace clang
+
+namespace weft::recognize {
+
+class Liveness {
+public:
+  Liveness(clang::ASTContext &Ctx, const clang::FunctionDecl *Function);
+  ~Liveness();
+
+  /// Whether V's value may be read after Loop ends. True where the
+  /// analysis cannot tell.
+  bool liveAfter(const clang::Stmt *Loop, const clang::VarDecl *V);
+  /// Whether an iteration of Loop may read V before it assigns it.
+  bool liveAtIteration(const clang::Stmt *Loop, const clang::VarDecl *V);
+  /// Whether V's address or a reference to it may be kept anywhere in the
+  /// function outside Inside (there a read would escape the analysis).
+  bool escapes(const clang::VarDecl *V, const clang::Stmt *Inside) const;
+
+private:
+  /// The block a loop branches from: its successors are the first block of
+  /// the body and the block after the loop.
+  const clang::CFGBlock *branchOf(const clang::Stmt *Loop) const;
+  bool liveIn(const clang::CFGBlock *B, const clang::VarDecl *V);
+
+  const clang::FunctionDecl *Function;
+  std::unique_ptr<clang::AnalysisDeclContextManager> Manager;
+  clang::AnalysisDeclContext *Context = nullptr;
+  clang::LiveVariables *Live = nullptr;
+};
+
+} // namespace weft::recognize
+
+#endif

@@ -1,0 +1,172 @@
+// RecognizePrivates.cpp: variables a function declares before the nest
+// (C89's `int i, j, k; double sum;`) that each iteration sets before it
+// reads them: private to the iteration, as OpenMP's private(...) makes
+// them, where clang's liveness analysis proves that no iteration reads the
+// value from before it and nothing after the nest reads the value it left.
+#include "recognize/Recognizer.h"
+
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace weft::recognize {
+namespace {
+
+/// The references to each variable within a statement, in source order.
+class ReferenceCollector : public RecursiveASTVisitor<ReferenceCollector> {
+public:
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      Refs[V].push_back(E);
+    return true;
+  }
+  llvm::MapVector<const VarDecl *, std::vector<const Stmt *>> Refs;
+};
+
+/// S as `V = e`, if it is that.
+const BinaryOperator *assignmentTo(const Stmt *S, const VarDecl *V) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  const auto *B = E ? dyn_cast<BinaryOperator>(E->IgnoreParens()) : nullptr;
+  if (!B || B->getOpcode() != BO_Assign)
+    return nullptr;
+  const auto *L = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
+  return L && L->getDecl() == V ? B : nullptr;
+}
+
+bool isWritten(const Stmt *Ref, const ParentMap &Parents) {
+  const Stmt *P = Parents.getParentIgnoreParens(Ref);
+  if (const auto *B = dyn_cast_or_null<BinaryOperator>(P))
+    return B->isAssignmentOp() && B->getLHS()->IgnoreParens() == Ref;
+  const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+  return U && U->isIncrementDecrementOp();
+}
+
+bool isInside(const Stmt *S, const Stmt *Ancestor, const ParentMap &Parents) {
+  for (; S; S = Parents.getParent(S))
+    if (S == Ancestor)
+      return true;
+  return false;
+}
+
+} // namespace
+
+Liveness &Recognizer::liveness() {
+  if (!LiveVariables)
+    LiveVariables = std::make_unique<Liveness>(Ctx, Function);
+  return *LiveVariables;
+}
+
+void Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
+                           std::vector<ir::StmtPtr> &Out) {
+  ReferenceCollector InBody, InNest;
+  InBody.TraverseStmt(const_cast<Stmt *>(Body));
+  InNest.TraverseStmt(Loop);
+  const ParentMap Parents(Loop);
+  for (const auto &[V, Refs] : InBody.Refs) {
+    if (Privates.contains(V) || NotPrivate.count(V) || isParallelIndex(V) ||
+        Locals.contains(V) || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        V->getType()->isReferenceType() ||
+        V->getType().isVolatileQualified() || !scalarKind(V->getType()) ||
+        ActiveReductions.count(V) || argReductionOf(V) ||
+        !SM.isBeforeInTranslationUnit(V->getLocation(), Loop->getBeginLoc()))
+      continue;
+    // Used in the header of a level further out, or only read: captured.
+    if (InNest.Refs[V].size() != Refs.size() ||
+        llvm::none_of(Refs,
+                      [&](const Stmt *R) { return isWritten(R, Parents); }))
+      continue;
+    // Every use inside one loop marked in this body: that level's.
+    std::optional<const Stmt *> Marked;
+    bool OneMarked = true;
+    for (const Stmt *R : Refs) {
+      const Stmt *M = nullptr;
+      for (const Stmt *P = Parents.getParent(R); P && P != Body;
+           P = Parents.getParent(P))
+        if (compat::findMark(const_cast<Stmt *>(P)))
+          M = P;
+      if (Marked && *Marked != M)
+        OneMarked = false;
+      Marked = M;
+    }
+    if (OneMarked && *Marked)
+      continue;
+    Liveness &Live = liveness();
+    if (Live.escapes(V, Loop)) {
+      NotPrivate[V] = "its address is taken in the function";
+      continue;
+    }
+    if (Live.liveAfter(Loop, V)) {
+      NotPrivate[V] = "the value the loop leaves in it is read after the loop";
+      continue;
+    }
+    if (Live.liveAtIteration(LevelLoop, V)) {
+      NotPrivate[V] = "an iteration reads the value an earlier one left";
+      continue;
+    }
+    Privates.insert(V);
+
+    // Declared where the source would have declared it: in the initializer
+    // of the outermost loop holding every use whose initializer sets it,
+    // else at the assignment that first sets it in the block holding every
+    // use, else at the top of the level's body.
+    const Stmt *Common = Body;
+    for (const Stmt *A = Refs.front(); A && A != Body;
+         A = Parents.getParent(A))
+      if (llvm::all_of(Refs, [&](const Stmt *R) {
+            return isInside(R, A, Parents);
+          })) {
+        Common = A;
+        break;
+      }
+    const Stmt *Declaring = nullptr;
+    for (const Stmt *A = Common; A; A = Parents.getParent(A)) {
+      if (const auto *F = dyn_cast<ForStmt>(A);
+          F && assignmentTo(F->getInit(), V) &&
+          !compat::findMark(const_cast<ForStmt *>(F)))
+        Declaring = F;
+      if (A == Body)
+        break;
+    }
+    if (!Declaring) {
+      const Stmt *Block = Common;
+      while (Block != Body && !isa<CompoundStmt>(Block))
+        Block = Parents.getParent(Block);
+      if (const auto *C = dyn_cast<CompoundStmt>(Block))
+        for (const Stmt *Child : C->body()) {
+          if (llvm::none_of(Refs, [&](const Stmt *R) {
+                return isInside(R, Child, Parents);
+              }))
+            continue;
+          const BinaryOperator *First = assignmentTo(Child, V);
+          ReferenceCollector InValue;
+          if (First)
+            InValue.TraverseStmt(First->getRHS());
+          if (First && !InValue.Refs.count(V))
+            Declaring = Child;
+          break;
+        }
+    }
+    if (Declaring) {
+      DeclaringStmts[Declaring] = V;
+      continue;
+    }
+    Out.push_back(privateDeclaration(V, nullptr));
+  }
+}
+
+bool Recognizer::outsideIndex(const VarDecl *VD, SourceLocation Loc) {
+  Liveness &Live = liveness();
+  if (!Live.escapes(VD, Loop) && !Live.liveAfter(Loop, VD))
+    return true;
+  return fail(Loc,
+              "'" + VD->getName().str() +
+                  "', declared before the loop, is read after it, where the "
+                  "serial loop leaves it past its last value; a weft loop "
+                  "does not set it",
+              "declare the index in the loop ('for (int " +
+                  VD->getName().str() +
+                  " = ...') and compute the value read after it"),
+         false;
+}
+
+} // namespace weft::recognize
