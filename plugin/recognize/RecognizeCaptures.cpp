@@ -139,6 +139,17 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                                            Declared->getSize().getZExtValue()),
                                Ctx.getSizeType(), Parm->getLocation());
   } else if (Shape && (Shape->IsPointer || Columns)) {
+    if (auto Why = NotPrivate.find(dyn_cast<VarDecl>(D));
+        !StatedExtent && Why != NotPrivate.end())
+      return fail(
+          Loc,
+          "pointer '" + P.Name +
+              "', declared before the loop and set in it, cannot be "
+              "private to an iteration: " +
+              Why->second,
+          "declare it in the loop: '" +
+              cast<VarDecl>(D)->getType().getAsString(Ctx.getPrintingPolicy()) +
+              P.Name + " = a + k;'");
     if (!StatedExtent)
       return fail(Loc,
                   "weft cannot know how many elements pointer '" + P.Name +
@@ -390,8 +401,7 @@ ir::ExprPtr Recognizer::capturedVariable(const DeclRefExpr *DRE, Access A) {
                     "'" + Params[*P].Name +
                         "' can only be indexed or asked its size() in a "
                         "weft loop");
-  if (A != Access::Read &&
-      Params[*P].Kind != ir::ParamKind::ReductionTarget) {
+  if (A != Access::Read && Params[*P].Kind != ir::ParamKind::ReductionTarget) {
     // Why it is not private to each iteration, where that was asked.
     auto Why = NotPrivate.find(dyn_cast<VarDecl>(DRE->getDecl()));
     return failExpr(DRE->getLocation(),

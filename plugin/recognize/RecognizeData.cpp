@@ -462,6 +462,19 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
     }
   }
   std::reverse(Subscripts.begin(), Subscripts.end());
+  // Through a pointer into data of one dimension: `Row[j]`, `(p + k)[j]`.
+  if (const Expr *Bare = Root->IgnoreParenImpCasts();
+      Subscripts.size() == 1 &&
+      (isa<BinaryOperator, UnaryOperator, CXXMemberCallExpr>(Bare) ||
+       (rowViewOf(Root) && rowViewOf(Root)->Offset))) {
+    if (std::optional<PointerInto> Ptr = pointerInto(Root)) {
+      ir::ExprPtr Index = expr(Subscripts[0], Access::Read);
+      return Index ? pointedElement(std::move(*Ptr), std::move(Index), A, E)
+                   : nullptr;
+    }
+    if (Failed)
+      return nullptr;
+  }
   // A row bound to a reference (`auto &Row = a[i]`): its data, and the row
   // index the declaration kept, as the first subscript.
   ir::ExprPtr ViewRow;
@@ -500,16 +513,96 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
     if (!Indices.back())
       return nullptr;
   }
-  ir::ExprPtr Flat = flatIndex(*P, std::move(Indices));
-  markUse(*P, A);
-  auto R = make(ir::Expr::SpanElement, Params[*P].Element);
-  R->ParamIndex = *P;
-  R->Struct = Params[*P].Struct;
+  (void)K;
+  return spanElement(*P, flatIndex(*P, std::move(Indices)), A, E);
+}
+
+ir::ExprPtr Recognizer::spanElement(unsigned P, ir::ExprPtr Flat, Access A,
+                                    const Expr *E) {
+  markUse(P, A);
+  auto R = make(ir::Expr::SpanElement, Params[P].Element);
+  R->ParamIndex = P;
+  R->Struct = Params[P].Struct;
   R->LValue = A != Access::Read || BindingReference;
   R->Origin = E->getBeginLoc().getRawEncoding();
   R->Operands.push_back(std::move(Flat));
-  (void)K;
   return R;
+}
+
+std::optional<Recognizer::PointerInto> Recognizer::pointerInto(const Expr *E) {
+  const Expr *X = E->IgnoreParenImpCasts();
+  // An offset and what it offsets: a view, p + k, k + p, p - k.
+  if (const RowView *View = rowViewOf(X)) {
+    if (!View->Offset)
+      return std::nullopt;
+    return PointerInto{
+        View->Param, make(ir::Expr::Local, ir::ScalarKind::Long, View->Local)};
+  }
+  auto Offset = [&](std::optional<PointerInto> Ptr, const Expr *By,
+                    bool Minus) -> std::optional<PointerInto> {
+    if (!Ptr)
+      return std::nullopt;
+    ir::ExprPtr K = By ? expr(By, Access::Read) : integer(0);
+    if (!K)
+      return std::nullopt;
+    K = converted(std::move(K));
+    if (Minus)
+      K = operation("-", integer(0), std::move(K));
+    Ptr->Offset = Ptr->Offset
+                      ? operation("+", std::move(Ptr->Offset), std::move(K))
+                      : std::move(K);
+    return Ptr;
+  };
+  if (const auto *B = dyn_cast<BinaryOperator>(X);
+      B && B->getType()->isPointerType() &&
+      (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub)) {
+    const bool Left = B->getLHS()->getType()->isPointerType();
+    if (!Left && B->getOpcode() == BO_Sub)
+      return std::nullopt;
+    return Offset(pointerInto(Left ? B->getLHS() : B->getRHS()),
+                  Left ? B->getRHS() : B->getLHS(), B->getOpcode() == BO_Sub);
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(X);
+      U && U->getOpcode() == UO_AddrOf) {
+    const Expr *Element = U->getSubExpr()->IgnoreParens();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Element))
+      return Offset(pointerInto(AS->getBase()), AS->getIdx(), false);
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Element);
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return Offset(pointerInto(OC->getArg(0)), OC->getArg(1), false);
+    return std::nullopt;
+  }
+  // v.data() of a container; the data itself.
+  const Expr *Data = X;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    if (!M || M->getName() != "data" || MC->getNumArgs() != 0)
+      return std::nullopt;
+    Data = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Data);
+  if (!(DRE || isa<MemberExpr>(Data)) ||
+      (DRE && Locals.contains(dyn_cast<VarDecl>(DRE->getDecl()))))
+    return std::nullopt; // per-iteration arrays stay arrays
+  std::optional<DataShape> Shape = dataShape(Data->getType());
+  if (!Shape || Shape->Refusal || Shape->IsMdspan || Shape->RowsApart ||
+      !Shape->Inner.empty() || Shape->Element->isPointerType())
+    return std::nullopt;
+  std::optional<unsigned> P = spanOperand(Data);
+  if (!P)
+    return std::nullopt;
+  return PointerInto{*P, nullptr};
+}
+
+ir::ExprPtr Recognizer::pointedElement(PointerInto Ptr, ir::ExprPtr Index,
+                                       Access A, const Expr *E) {
+  if (!Index && !Ptr.Offset)
+    Index = integer(0);
+  ir::ExprPtr Flat = !Ptr.Offset ? std::move(Index)
+                     : !Index    ? std::move(Ptr.Offset)
+                                 : operation("+", std::move(Ptr.Offset),
+                                             converted(std::move(Index)));
+  return spanElement(Ptr.Param, std::move(Flat), A, E);
 }
 
 ir::ExprPtr Recognizer::flatIndex(unsigned P,
@@ -569,14 +662,7 @@ ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
                             std::move(Wide))
                 : std::move(Wide);
   }
-  markUse(P, A);
-  auto R = make(ir::Expr::SpanElement, Params[P].Element);
-  R->ParamIndex = P;
-  R->Struct = Params[P].Struct;
-  R->LValue = A != Access::Read || BindingReference;
-  R->Origin = E->getBeginLoc().getRawEncoding();
-  R->Operands.push_back(std::move(Flat));
-  return R;
+  return spanElement(P, std::move(Flat), A, E);
 }
 
 unsigned Recognizer::rowOffsets(unsigned P) {
@@ -660,6 +746,12 @@ std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
   const Expr *Init = VD->getInit();
   if (!Init || !(T->isReferenceType() || T->isPointerType()))
     return std::nullopt;
+  // A pointer into data of one dimension: `float *Row = a + i * n`.
+  if (T->isPointerType())
+    if (std::optional<PointerInto> Ptr = pointerInto(Init))
+      return pointerView(VD, std::move(*Ptr));
+  if (Failed)
+    return ir::StmtPtr();
   // The row: a[i] of captured data whose elements are rows.
   const Expr *X = Init->IgnoreParenImpCasts();
   const Expr *Base = nullptr, *Index = nullptr;
@@ -692,6 +784,13 @@ std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
   if (!Row)
     return ir::StmtPtr();
   return bindRowView(VD, *P, converted(std::move(Row)));
+}
+
+ir::StmtPtr Recognizer::pointerView(const VarDecl *VD, PointerInto Ptr) {
+  ir::StmtPtr Decl = bindRowView(
+      VD, Ptr.Param, Ptr.Offset ? std::move(Ptr.Offset) : integer(0));
+  RowViews[VD].Offset = true;
+  return Decl;
 }
 
 ir::StmtPtr Recognizer::bindRowView(const VarDecl *VD, unsigned P,

@@ -99,7 +99,7 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     return C;
   }
   if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return unary(U, K);
+    return unary(U, K, A);
   if (const auto *B = dyn_cast<BinaryOperator>(E))
     return binary(B, K);
   if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
@@ -511,8 +511,15 @@ bool Recognizer::proxyOfData(const Expr *E) {
 }
 
 ir::ExprPtr Recognizer::unary(const UnaryOperator *U,
-                              std::optional<ir::ScalarKind> K) {
+                              std::optional<ir::ScalarKind> K, Access A) {
   UnaryOperatorKind Op = U->getOpcode();
+  // `*p`, `*(p + k)`: the element p[k] of captured data.
+  if (Op == UO_Deref) {
+    if (std::optional<PointerInto> Ptr = pointerInto(U->getSubExpr()))
+      return pointedElement(std::move(*Ptr), nullptr, A, U);
+    if (Failed)
+      return nullptr;
+  }
   if (Op == UO_AddrOf || Op == UO_Deref)
     return failExpr(U->getOperatorLoc(),
                     "pointers are not supported in a weft loop",

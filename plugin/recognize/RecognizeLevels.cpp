@@ -137,8 +137,8 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
                           : nullptr;
   HeaderStart = IV ? IV->getInit() : nullptr;
   // C89's `int i; ... for (i = 0; ...)`: an index declared before.
-  const auto *Set = dyn_cast_or_null<BinaryOperator>(
-      dyn_cast_or_null<Expr>(F->getInit()));
+  const auto *Set =
+      dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(F->getInit()));
   const auto *Assigned =
       Set && Set->getOpcode() == BO_Assign
           ? dyn_cast<DeclRefExpr>(Set->getLHS()->IgnoreParens())
@@ -308,13 +308,13 @@ bool Recognizer::descendingHeader(const ForStmt *F, Descent D, ir::Level &L) {
     // index at or above lo that hi steps down to (above hi where hi < lo,
     // so that the level is empty).
     const std::string C = literalText(llvm::APSInt::get(D.Step), T);
-    ir::ExprPtr Reach = Binary(
-        "%",
-        Binary("+",
-               Binary("%", Binary("-", bound(HeaderStart), LeastIndex()),
+    ir::ExprPtr Reach =
+        Binary("%",
+               Binary("+",
+                      Binary("%", Binary("-", bound(HeaderStart), LeastIndex()),
+                             make(ir::Expr::IntLiteral, T, C)),
                       make(ir::Expr::IntLiteral, T, C)),
-               make(ir::Expr::IntLiteral, T, C)),
-        make(ir::Expr::IntLiteral, T, C));
+               make(ir::Expr::IntLiteral, T, C));
     L.Lower = Binary("+", std::move(L.Lower), std::move(Reach));
   }
   Indices.push_back(IV);

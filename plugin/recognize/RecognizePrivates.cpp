@@ -65,8 +65,8 @@ void Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
   for (const auto &[V, Refs] : InBody.Refs) {
     if (Privates.contains(V) || NotPrivate.count(V) || isParallelIndex(V) ||
         Locals.contains(V) || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
-        V->getType()->isReferenceType() ||
-        V->getType().isVolatileQualified() || !scalarKind(V->getType()) ||
+        V->getType()->isReferenceType() || V->getType().isVolatileQualified() ||
+        !(scalarKind(V->getType()) || V->getType()->isPointerType()) ||
         ActiveReductions.count(V) || argReductionOf(V) ||
         !SM.isBeforeInTranslationUnit(V->getLocation(), Loop->getBeginLoc()))
       continue;
@@ -110,11 +110,9 @@ void Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
     // else at the assignment that first sets it in the block holding every
     // use, else at the top of the level's body.
     const Stmt *Common = Body;
-    for (const Stmt *A = Refs.front(); A && A != Body;
-         A = Parents.getParent(A))
-      if (llvm::all_of(Refs, [&](const Stmt *R) {
-            return isInside(R, A, Parents);
-          })) {
+    for (const Stmt *A = Refs.front(); A && A != Body; A = Parents.getParent(A))
+      if (llvm::all_of(
+              Refs, [&](const Stmt *R) { return isInside(R, A, Parents); })) {
         Common = A;
         break;
       }
@@ -145,6 +143,18 @@ void Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
             Declaring = Child;
           break;
         }
+    }
+    // A pointer (`float *row;`, set once: `row = a + i * n;`) is a view
+    // where it is set.
+    const bool Pointer = V->getType()->isPointerType();
+    if (Pointer && (!Declaring || !isa<Expr>(Declaring) ||
+                    llvm::count_if(Refs, [&](const Stmt *R) {
+                      return isWritten(R, Parents);
+                    }) != 1)) {
+      Privates.erase(V);
+      NotPrivate[V] = "a pointer is set once in an iteration, before it is "
+                      "used";
+      continue;
     }
     if (Declaring) {
       DeclaringStmts[Declaring] = V;

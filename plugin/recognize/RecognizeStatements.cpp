@@ -234,9 +234,9 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     if (auto It = DeclaringStmts.find(F); It != DeclaringStmts.end()) {
       // `for (j = 0; ...)` over a private j: `for (int j = 0; ...)`.
       Init.push_back(privateDeclaration(
-          It->second, cast<BinaryOperator>(
-                          cast<Expr>(F->getInit())->IgnoreParens())
-                          ->getRHS()));
+          It->second,
+          cast<BinaryOperator>(cast<Expr>(F->getInit())->IgnoreParens())
+              ->getRHS()));
     } else if (F->getInit()) {
       stmt(F->getInit(), Init);
     }
@@ -641,6 +641,18 @@ bool Recognizer::failedAssertion(const ConditionalOperator *Check) {
 
 ir::StmtPtr Recognizer::privateDeclaration(const VarDecl *VD,
                                            const Expr *Init) {
+  if (VD->getType()->isPointerType()) {
+    std::optional<PointerInto> Ptr = pointerInto(Init);
+    if (!Ptr)
+      return fail(Init->getBeginLoc(),
+                  "'" + VD->getName().str() +
+                      "' can point only into captured data of one "
+                      "dimension in a weft loop",
+                  "set it to an element of such data: 'p = a + k' or "
+                  "'p = &a[k]'"),
+             nullptr;
+    return pointerView(VD, std::move(*Ptr));
+  }
   ir::StmtPtr D = declarationOf(VD, scalarKind(VD->getType()), -1);
   D->Exprs.push_back(Init ? expr(Init, Access::Read) : nullptr);
   declareLocal(VD);

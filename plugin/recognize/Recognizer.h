@@ -272,11 +272,31 @@ private:
   ir::ExprPtr mdspanExtent(unsigned P, unsigned R);
   /// A row of captured data bound to a reference (`auto &Row = a[i]`,
   /// `const std::vector<float> &Row = rows[i]`, `float *Row = m[i]`): the
-  /// data, and the local the declaration keeps the row's index in.
+  /// data, and the local the declaration keeps the row's index in; or, for
+  /// a pointer into data of one dimension (`float *Row = a + i * n`,
+  /// `&a[i * n]`), the element it points to.
   struct RowView {
     unsigned Param = 0;
     std::string Local;
+    bool Offset = false;
   };
+  /// A pointer into captured data of one dimension: the data, and the
+  /// element it points to (null for the first).
+  struct PointerInto {
+    unsigned Param = 0;
+    ir::ExprPtr Offset;
+  };
+  /// E as such a pointer (`p`, `p + k`, `&v[k]`, `v.data() + k`, a
+  /// pointer view); nullopt for anything else (also after a diagnostic).
+  std::optional<PointerInto> pointerInto(const Expr *E);
+  /// `const long weft_rowN_<name> = offset;`: VD points into Ptr's data.
+  ir::StmtPtr pointerView(const VarDecl *VD, PointerInto Ptr);
+  /// Element Offset + Index (Index or Offset may be null: 0) of P.
+  ir::ExprPtr pointedElement(PointerInto Ptr, ir::ExprPtr Index, Access A,
+                             const Expr *E);
+  /// The element of P at the flat index Flat, as E accesses it.
+  ir::ExprPtr spanElement(unsigned P, ir::ExprPtr Flat, Access A,
+                          const Expr *E);
   llvm::DenseMap<const VarDecl *, RowView> RowViews;
   /// The row view E names, if any.
   const RowView *rowViewOf(const Expr *E) const;
@@ -366,7 +386,8 @@ private:
   ir::ExprPtr conversion(const Expr *E, CastKind CK, const Expr *Sub,
                          std::optional<ir::ScalarKind> K, Access A);
 
-  ir::ExprPtr unary(const UnaryOperator *U, std::optional<ir::ScalarKind> K);
+  ir::ExprPtr unary(const UnaryOperator *U, std::optional<ir::ScalarKind> K,
+                    Access A);
 
   static const Expr *stripped(const Expr *E);
 
