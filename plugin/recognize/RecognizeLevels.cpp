@@ -80,8 +80,11 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
     return false;
   const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
   SequentialDepth = SwitchDepth = 0; // 'break' may not leave this level
-  privatize(Loop, Body, L.Body);
+  const std::vector<std::pair<const VarDecl *, unsigned>> Hidden =
+      privatize(Loop, Body, L.Body);
   body(Body, L.Body);
+  for (const auto &[V, Depth] : Hidden)
+    LocalDepth[V] = Depth;
   SequentialDepth = SavedDepth;
   SwitchDepth = SavedSwitch;
   for (const VarDecl *V : Reducing)

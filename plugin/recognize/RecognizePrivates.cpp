@@ -56,13 +56,61 @@ Liveness &Recognizer::liveness() {
   return *LiveVariables;
 }
 
-void Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
-                           std::vector<ir::StmtPtr> &Out) {
+std::vector<std::pair<const VarDecl *, unsigned>>
+Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
+                      std::vector<ir::StmtPtr> &Out) {
   ReferenceCollector InBody, InNest;
   InBody.TraverseStmt(const_cast<Stmt *>(Body));
   InNest.TraverseStmt(Loop);
   const ParentMap Parents(Loop);
+  // Whether every use is inside one loop marked in Body (that level's).
+  auto InOneMarkedLoop = [&](const std::vector<const Stmt *> &Refs) {
+    std::optional<const Stmt *> Marked;
+    for (const Stmt *R : Refs) {
+      const Stmt *M = nullptr;
+      for (const Stmt *P = Parents.getParent(R); P && P != Body;
+           P = Parents.getParent(P))
+        if (compat::findMark(const_cast<Stmt *>(P)))
+          M = P;
+      if (Marked && *Marked != M)
+        return false;
+      Marked = M;
+    }
+    return Marked && *Marked;
+  };
+  auto Written = [&](const std::vector<const Stmt *> &Refs) {
+    return llvm::any_of(Refs,
+                        [&](const Stmt *R) { return isWritten(R, Parents); });
+  };
+  // Whether every use is in a loop that sets V first and leaves it unread
+  // after: each such loop declares V for itself (RecognizeStatements).
+  auto OnlyLoopIndex = [&](const VarDecl *V,
+                           const std::vector<const Stmt *> &Refs) {
+    return llvm::all_of(Refs, [&](const Stmt *R) {
+      for (const Stmt *A = Parents.getParent(R); A && A != Body;
+           A = Parents.getParent(A))
+        if (const auto *F = dyn_cast<ForStmt>(A);
+            F && assignmentTo(F->getInit(), V) &&
+            !compat::findMark(const_cast<ForStmt *>(F)) &&
+            !liveness().liveAfter(F, V))
+          return true;
+      return false;
+    });
+  };
+  std::vector<std::pair<const VarDecl *, unsigned>> Hidden;
   for (const auto &[V, Refs] : InBody.Refs) {
+    // Private to an enclosing level and set in this one (`k` of a loop in
+    // each): a copy of its own where no value enters or leaves the level.
+    if (Privates.contains(V) && !RowViews.count(V) &&
+        LocalDepth.lookup(V) < Indices.size() && Written(Refs) &&
+        !InOneMarkedLoop(Refs) && !liveness().liveAtIteration(LevelLoop, V) &&
+        !liveness().liveAfter(LevelLoop, V)) {
+      if (!OnlyLoopIndex(V, Refs)) {
+        Hidden.push_back({V, LocalDepth.lookup(V)});
+        Out.push_back(privateDeclaration(V, nullptr));
+      }
+      continue;
+    }
     if (Privates.contains(V) || NotPrivate.count(V) || isParallelIndex(V) ||
         Locals.contains(V) || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
         V->getType()->isReferenceType() || V->getType().isVolatileQualified() ||
@@ -71,24 +119,8 @@ void Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
         !SM.isBeforeInTranslationUnit(V->getLocation(), Loop->getBeginLoc()))
       continue;
     // Used in the header of a level further out, or only read: captured.
-    if (InNest.Refs[V].size() != Refs.size() ||
-        llvm::none_of(Refs,
-                      [&](const Stmt *R) { return isWritten(R, Parents); }))
-      continue;
-    // Every use inside one loop marked in this body: that level's.
-    std::optional<const Stmt *> Marked;
-    bool OneMarked = true;
-    for (const Stmt *R : Refs) {
-      const Stmt *M = nullptr;
-      for (const Stmt *P = Parents.getParent(R); P && P != Body;
-           P = Parents.getParent(P))
-        if (compat::findMark(const_cast<Stmt *>(P)))
-          M = P;
-      if (Marked && *Marked != M)
-        OneMarked = false;
-      Marked = M;
-    }
-    if (OneMarked && *Marked)
+    if (InNest.Refs[V].size() != Refs.size() || !Written(Refs) ||
+        InOneMarkedLoop(Refs))
       continue;
     Liveness &Live = liveness();
     if (Live.escapes(V, Loop)) {
@@ -160,8 +192,10 @@ void Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       DeclaringStmts[Declaring] = V;
       continue;
     }
-    Out.push_back(privateDeclaration(V, nullptr));
+    if (!OnlyLoopIndex(V, Refs))
+      Out.push_back(privateDeclaration(V, nullptr));
   }
+  return Hidden;
 }
 
 bool Recognizer::outsideIndex(const VarDecl *VD, SourceLocation Loc) {

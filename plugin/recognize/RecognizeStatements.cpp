@@ -231,12 +231,24 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
                                         "is not supported in a weft loop");
     auto R = Make(ir::Stmt::For);
     std::vector<ir::StmtPtr> Init;
+    // `for (j = 0; ...)` over a private j: `for (int j = 0; ...)` where it
+    // declares j, or where the loop's j is a copy of its own (nothing
+    // after the loop reads j): the form the loop analyses know.
+    const auto *Set =
+        dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(F->getInit()));
+    const auto *SetVar =
+        Set && Set->getOpcode() == BO_Assign
+            ? dyn_cast<DeclRefExpr>(Set->getLHS()->IgnoreParens())
+            : nullptr;
+    const auto *Private =
+        SetVar ? dyn_cast<VarDecl>(SetVar->getDecl()) : nullptr;
+    std::optional<std::pair<const VarDecl *, unsigned>> Hidden;
     if (auto It = DeclaringStmts.find(F); It != DeclaringStmts.end()) {
-      // `for (j = 0; ...)` over a private j: `for (int j = 0; ...)`.
-      Init.push_back(privateDeclaration(
-          It->second,
-          cast<BinaryOperator>(cast<Expr>(F->getInit())->IgnoreParens())
-              ->getRHS()));
+      Init.push_back(privateDeclaration(It->second, Set->getRHS()));
+    } else if (Private && Privates.contains(Private) &&
+               !RowViews.count(Private) && !liveness().liveAfter(F, Private)) {
+      Hidden = {Private, LocalDepth.lookup(Private)};
+      Init.push_back(privateDeclaration(Private, Set->getRHS()));
     } else if (F->getInit()) {
       stmt(F->getInit(), Init);
     }
@@ -250,6 +262,8 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     ++SequentialDepth;
     R->Children.push_back(single(F->getBody()));
     --SequentialDepth;
+    if (Hidden)
+      LocalDepth[Hidden->first] = Hidden->second;
     if (Several) {
       auto B = Make(ir::Stmt::Block);
       B->Children = std::move(Init);

@@ -48,14 +48,19 @@ void matmul(double a[N][N], double b[N][N], double c[N][N]) {
     }
 }
 
-// Two loops over one k: declared once at the top of the iteration. Both
-// levels marked, their indices declared before.
-// CHECK: nest at {{.*}}c89-locals.cpp:[[@LINE+10]]
+// Two loops over one k: each declares its own, as nothing after either
+// reads it. Both levels marked, their indices declared before.
+// CHECK: nest at {{.*}}c89-locals.cpp:[[@LINE+13]]
 // CHECK: level 0 at {{.*}}: int i in [0, $n) step 1
-// CHECK-NEXT: decl int k
 // CHECK-NEXT: decl float t = float(0)
+// CHECK-NEXT: for (sequential)
+// CHECK-NEXT: decl int k = 0
+// CHECK: for (sequential)
+// CHECK-NEXT: decl int k = 0
 // CHECK: level 1 at {{.*}}: int j in [0, $m) step 1
 // CHECK-NEXT: decl float u = ($x[((i * $m) + j)] - (t / float($m)))
+// CHECK-NEXT: for (sequential)
+// CHECK-NEXT: decl int k = 0
 void normalize(float *x, float *y, int n, int m) {
   int i, j, k;
   float t, u;
@@ -69,6 +74,8 @@ void normalize(float *x, float *y, int n, int m) {
 #pragma weft parallel for
     for (j = 0; j < m; j++) {
       u = x[i * m + j] - t / m;
+      for (k = 0; k < j; k++)
+        u += 0.125f * x[i * m + k];
       y[i * m + j] = u * u;
     }
   }
