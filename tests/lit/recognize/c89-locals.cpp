@@ -50,7 +50,7 @@ void matmul(double a[N][N], double b[N][N], double c[N][N]) {
 
 // Two loops over one k: each declares its own, as nothing after either
 // reads it. Both levels marked, their indices declared before.
-// CHECK: nest at {{.*}}c89-locals.cpp:[[@LINE+13]]
+// CHECK: nest at {{.*}}c89-locals.cpp:[[@LINE+15]]
 // CHECK: level 0 at {{.*}}: int i in [0, $n) step 1
 // CHECK-NEXT: decl float t = float(0)
 // CHECK-NEXT: for (sequential)
