@@ -115,6 +115,18 @@ bool Recognizer::sequentialLevel(Stmt *Loop, const syntax::Clauses &Clauses,
   L.IndexType = ir::ScalarKind::Int;
   L.Lower = make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0");
   L.Upper = make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "1");
+  // `int t; ... for (t = 0; ...)`: the loop's own t where nothing after it
+  // reads t (RecognizeStatements declares it in the initializer).
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    if (const auto *Set = dyn_cast_or_null<BinaryOperator>(
+            dyn_cast_or_null<Expr>(F->getInit()));
+        Set && Set->getOpcode() == BO_Assign)
+      if (const auto *Index =
+              dyn_cast<DeclRefExpr>(Set->getLHS()->IgnoreParens()))
+        if (const auto *V = dyn_cast<VarDecl>(Index->getDecl());
+            V && V->hasLocalStorage() && scalarKind(V->getType()) &&
+            !liveness().escapes(V, Loop) && !liveness().liveAfter(Loop, V))
+          Privates.insert(V);
   body(Loop, L.Body);
   Indices.pop_back();
   if (Failed)
@@ -160,7 +172,7 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
                 "initial value",
                 Form),
            false;
-  if (!DS && !outsideIndex(IV, F->getInit()->getBeginLoc()))
+  if (!DS && !outsideIndex(IV, F))
     return false;
   HeaderIndex = IV;
   L.IndexName = IV->getName().str();

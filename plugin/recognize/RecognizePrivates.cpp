@@ -198,11 +198,11 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
   return Hidden;
 }
 
-bool Recognizer::outsideIndex(const VarDecl *VD, SourceLocation Loc) {
+bool Recognizer::outsideIndex(const VarDecl *VD, const ForStmt *F) {
   Liveness &Live = liveness();
-  if (!Live.escapes(VD, Loop) && !Live.liveAfter(Loop, VD))
+  if (!Live.escapes(VD, Loop) && !Live.liveAfter(F, VD))
     return true;
-  return fail(Loc,
+  return fail(F->getInit()->getBeginLoc(),
               "'" + VD->getName().str() +
                   "', declared before the loop, is read after it, where the "
                   "serial loop leaves it past its last value; a weft loop "

@@ -600,9 +600,9 @@ private:
             std::vector<ir::StmtPtr> &Out);
   /// The declaration of a private variable, with its initial value.
   ir::StmtPtr privateDeclaration(const VarDecl *VD, const Expr *Init);
-  /// Where the index of a loop is declared before it: an error unless its
-  /// value after the nest is never read.
-  bool outsideIndex(const VarDecl *VD, SourceLocation Loc);
+  /// Where the index of a level's loop F is declared before it: an error
+  /// unless its value after F is never read.
+  bool outsideIndex(const VarDecl *VD, const ForStmt *F);
 
   /// Reduction variables of the enclosing levels, the references that the
   /// combining statement being read may make to them, and the plain

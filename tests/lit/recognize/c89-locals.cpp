@@ -102,6 +102,23 @@ float rowSums(const float *x, double *s, int n, int m) {
   return total;
 }
 
+// A time loop marked sequential over t declared before, its levels over
+// one i.
+// CHECK: nest at {{.*}}c89-locals.cpp:[[@LINE+5]]:3 (sequential)
+// CHECK: decl int t = 0
+void steps(float *a, float *b, int n, int T) {
+  int t, i;
+#pragma weft sequential for extent(a, b: n)
+  for (t = 0; t < T; t++) {
+#pragma weft parallel for
+    for (i = 1; i < n - 1; i++)
+      b[i] = (a[i - 1] + a[i + 1]) * 0.5f;
+#pragma weft parallel for
+    for (i = 1; i < n - 1; i++)
+      a[i] = b[i];
+  }
+}
+
 int main() {
   static double a[N][N], b[N][N], c[N][N];
   for (int i = 0; i < N; i++)
@@ -122,9 +139,12 @@ int main() {
     s += y[i] * (i % 5);
   double sums[60];
   const float Total = rowSums(x, sums, 60, 7);
+  steps(x, y, 60, 5);
+  for (int i = 0; i < 60; i++)
+    s += x[i] * i;
   std::printf("%.3f %.1f %.1f\n", s, Total, sums[59]);
 }
-// RAN-COUNT-3: calls on sim, 0 on the host
+// RAN-COUNT-4: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void carried(float *x, int n) {
@@ -160,6 +180,17 @@ void addressTaken(float *x, int n) {
   }
   // REFUSED: c89-locals.cpp:[[@LINE-3]]:5: error: assigning to captured variable 't' from parallel iterations is a data race: its address is taken in the function
   *p = 0;
+}
+void innerIndexAfter(float *a, int n, int T) {
+  int t, i;
+#pragma weft sequential for extent(a: n)
+  for (t = 0; t < T; t++) {
+#pragma weft parallel for
+    for (i = 1; i < n; i++)
+      a[i] += 1;
+    a[0] = a[i - 1];
+  }
+  // REFUSED: c89-locals.cpp:[[@LINE-4]]:10: error: 'i', declared before the loop, is read after it, where the serial loop leaves it past its last value; a weft loop does not set it
 }
 int indexAfter(float *x, int n) {
   int i;
