@@ -21,6 +21,16 @@ bool refersTo(const Expr *E, const VarDecl *V) {
   return DRE && DRE->getDecl() == V;
 }
 
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (const auto *E = dyn_cast_or_null<Expr>(S); E && refersTo(E, V))
+    return true;
+  for (const Stmt *C :
+       S ? S->children() : Stmt::const_child_range(nullptr, nullptr))
+    if (mentions(C, V))
+      return true;
+  return false;
+}
+
 /// A plain assignment to V: its value before is not read.
 bool assigns(const Stmt *S, const VarDecl *V) {
   const auto *B = dyn_cast<BinaryOperator>(S);
@@ -138,6 +148,22 @@ bool Liveness::liveIn(const CFGBlock *B, const VarDecl *V) {
 bool Liveness::liveAfter(const Stmt *Loop, const VarDecl *V) {
   const CFGBlock *B = branchOf(Loop);
   return !B || liveIn(*(B->succ_begin() + 1), V);
+}
+
+bool Liveness::liveBefore(const Stmt *Loop, const VarDecl *V) {
+  const CFGBlock *B = branchOf(Loop);
+  if (!B)
+    return true;
+  // The initializer runs once, before the branch.
+  if (const auto *F = dyn_cast<ForStmt>(Loop); F && F->getInit()) {
+    const auto *Init = dyn_cast<Expr>(F->getInit());
+    if (Init && assigns(Init->IgnoreParens(), V) &&
+        !mentions(cast<BinaryOperator>(Init->IgnoreParens())->getRHS(), V))
+      return false;
+    if (mentions(F->getInit(), V))
+      return true;
+  }
+  return liveIn(B, V);
 }
 
 bool Liveness::liveAtIteration(const Stmt *Loop, const VarDecl *V) {

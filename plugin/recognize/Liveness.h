@@ -26,6 +26,8 @@ public:
   /// Whether V's value may be read after Loop ends. True where the
   /// analysis cannot tell.
   bool liveAfter(const clang::Stmt *Loop, const clang::VarDecl *V);
+  /// Whether Loop may read the value V had before it.
+  bool liveBefore(const clang::Stmt *Loop, const clang::VarDecl *V);
   /// Whether an iteration of Loop may read V before it assigns it.
   bool liveAtIteration(const clang::Stmt *Loop, const clang::VarDecl *V);
   /// Whether V's address or a reference to it may be kept anywhere in the

@@ -115,18 +115,9 @@ bool Recognizer::sequentialLevel(Stmt *Loop, const syntax::Clauses &Clauses,
   L.IndexType = ir::ScalarKind::Int;
   L.Lower = make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0");
   L.Upper = make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "1");
-  // `int t; ... for (t = 0; ...)`: the loop's own t where nothing after it
-  // reads t (RecognizeStatements declares it in the initializer).
-  if (const auto *F = dyn_cast<ForStmt>(Loop))
-    if (const auto *Set = dyn_cast_or_null<BinaryOperator>(
-            dyn_cast_or_null<Expr>(F->getInit()));
-        Set && Set->getOpcode() == BO_Assign)
-      if (const auto *Index =
-              dyn_cast<DeclRefExpr>(Set->getLHS()->IgnoreParens()))
-        if (const auto *V = dyn_cast<VarDecl>(Index->getDecl());
-            V && V->hasLocalStorage() && scalarKind(V->getType()) &&
-            !liveness().escapes(V, Loop) && !liveness().liveAfter(Loop, V))
-          Privates.insert(V);
+  // C89's `int t, piv;` before the loop: the kernel's own, where the
+  // loop sets them before it reads them and nothing after it reads them.
+  privatize(Loop, Loop, L.Body, /*Sequential=*/true);
   body(Loop, L.Body);
   Indices.pop_back();
   if (Failed)

@@ -58,7 +58,7 @@ Liveness &Recognizer::liveness() {
 
 std::vector<std::pair<const VarDecl *, unsigned>>
 Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
-                      std::vector<ir::StmtPtr> &Out) {
+                      std::vector<ir::StmtPtr> &Out, bool Sequential) {
   ReferenceCollector InBody, InNest;
   InBody.TraverseStmt(const_cast<Stmt *>(Body));
   InNest.TraverseStmt(Loop);
@@ -67,11 +67,14 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
   auto InOneMarkedLoop = [&](const std::vector<const Stmt *> &Refs) {
     std::optional<const Stmt *> Marked;
     for (const Stmt *R : Refs) {
+      // (Body itself may be the marked loop, written without braces.)
       const Stmt *M = nullptr;
-      for (const Stmt *P = Parents.getParent(R); P && P != Body;
-           P = Parents.getParent(P))
-        if (compat::findMark(const_cast<Stmt *>(P)))
+      for (const Stmt *P = Parents.getParent(R); P; P = Parents.getParent(P)) {
+        if (P != LevelLoop && compat::findMark(const_cast<Stmt *>(P)))
           M = P;
+        if (P == Body)
+          break;
+      }
       if (Marked && *Marked != M)
         return false;
       Marked = M;
@@ -87,13 +90,15 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
   auto OnlyLoopIndex = [&](const VarDecl *V,
                            const std::vector<const Stmt *> &Refs) {
     return llvm::all_of(Refs, [&](const Stmt *R) {
-      for (const Stmt *A = Parents.getParent(R); A && A != Body;
-           A = Parents.getParent(A))
+      for (const Stmt *A = Parents.getParent(R); A; A = Parents.getParent(A)) {
         if (const auto *F = dyn_cast<ForStmt>(A);
             F && assignmentTo(F->getInit(), V) &&
-            !compat::findMark(const_cast<ForStmt *>(F)) &&
+            (F == LevelLoop || !compat::findMark(const_cast<ForStmt *>(F))) &&
             !liveness().liveAfter(F, V))
           return true;
+        if (A == Body)
+          break;
+      }
       return false;
     });
   };
@@ -101,7 +106,8 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
   for (const auto &[V, Refs] : InBody.Refs) {
     // Private to an enclosing level and set in this one (`k` of a loop in
     // each): a copy of its own where no value enters or leaves the level.
-    if (Privates.contains(V) && !RowViews.count(V) &&
+    // (Not declared yet: its declaring statement is in this body.)
+    if (Privates.contains(V) && !RowViews.count(V) && LocalDepth.count(V) &&
         LocalDepth.lookup(V) < Indices.size() && Written(Refs) &&
         !InOneMarkedLoop(Refs) && !liveness().liveAtIteration(LevelLoop, V) &&
         !liveness().liveAfter(LevelLoop, V)) {
@@ -131,8 +137,11 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       NotPrivate[V] = "the value the loop leaves in it is read after the loop";
       continue;
     }
-    if (Live.liveAtIteration(LevelLoop, V)) {
-      NotPrivate[V] = "an iteration reads the value an earlier one left";
+    if (Sequential ? Live.liveBefore(LevelLoop, V)
+                   : Live.liveAtIteration(LevelLoop, V)) {
+      NotPrivate[V] = Sequential
+                          ? "the loop reads the value it had before the loop"
+                          : "an iteration reads the value an earlier one left";
       continue;
     }
     Privates.insert(V);

@@ -591,13 +591,14 @@ private:
   std::unique_ptr<Liveness> LiveVariables;
   Liveness &liveness();
   /// Makes private the variables whose uses in the nest all lie in Body, the
-  /// body of the level LevelLoop, but not in one loop marked inside it; and
+  /// body of the level LevelLoop, but not in one loop marked inside it (for
+  /// a nest marked sequential, Body is LevelLoop, run once); and
   /// gives a copy of its own to a variable private to an enclosing level
   /// that this one sets, where no value crosses this level's bounds.
   /// Returns the depths such copies hide, to restore after the level.
   std::vector<std::pair<const VarDecl *, unsigned>>
   privatize(const Stmt *LevelLoop, const Stmt *Body,
-            std::vector<ir::StmtPtr> &Out);
+            std::vector<ir::StmtPtr> &Out, bool Sequential = false);
   /// The declaration of a private variable, with its initial value.
   ir::StmtPtr privateDeclaration(const VarDecl *VD, const Expr *Init);
   /// Where the index of a level's loop F is declared before it: an error

@@ -81,6 +81,9 @@ class Nest:
         self.halo = (rng.choice([1, 2, 3, 5]), rng.choice([2, 3, 5]))
         self.idx = ["i%d" % d for d in range(self.depth)]
         self.pointer_extents = ["a", "b", "p", "out"] if holder == "pointer" else []
+        # Sometimes written as C89 writes it: indices and scalar locals
+        # declared at the function's top (the plugin privatizes them).
+        self.c89 = rng.random() < 0.3
         self.lines = None
 
     def product(self):
@@ -580,10 +583,45 @@ class Nest:
             self.lines = self.body(True)
         body = [l for l in self.lines
                 if marked or not l.strip().startswith("#pragma weft")]
+        if self.c89:
+            body = c89(body, T)
         if self.holder == "rows":
             body = [in_rows(l, self.row) for l in body]
         return "%s %s(%s, int na, int s, %s) {\n%s\n}\n" % (
             T, name, data, ns, "\n".join("  " + l for l in body))
+
+
+def c89(lines, T):
+    """The body with its loop indices and its scalar locals declared at the
+    top, each set where C99 declared it: `for (k = 0; ...)`, `acc = 0;`.
+    A name declared twice, or both ways, is left as it is."""
+    scalar = r"(?:int|long|unsigned|float|double|bool|%s)" % T
+    decl = re.compile(r"^(\s*)(?:const\s+)?(%s)\s+(\w+)\s*=\s*(.*);\s*$" % scalar)
+    loop = re.compile(r"for \(int (\w+) = ")
+    loops, plain, seen = {}, {}, {}
+    for l in lines:
+        for m in loop.finditer(l):
+            loops[m.group(1)] = "int"
+        m = decl.match(l)
+        if m and " = " not in m.group(4) and "{" not in m.group(4):
+            seen[m.group(3)] = seen.get(m.group(3), 0) + 1
+            plain[m.group(3)] = m.group(2)
+        elif re.search(r"\b%s\s+\w+\s*[;\[=]" % scalar, l) and not loop.search(l):
+            for n in re.findall(r"\b%s\s+(\w+)" % scalar, l):
+                seen[n] = seen.get(n, 0) + 2  # declared otherwise: kept
+    names = {n: t for n, t in loops.items() if n not in seen}
+    names.update({n: t for n, t in plain.items()
+                  if seen.get(n) == 1 and n not in loops})
+    out = []
+    for l in lines:
+        l = loop.sub(lambda m: "for (%s = " % m.group(1) if m.group(1) in names
+                     else m.group(0), l)
+        m = decl.match(l)
+        if m and m.group(3) in names and m.group(3) not in loops:
+            l = "%s%s = %s;" % (m.group(1), m.group(3), m.group(4))
+        out.append(l)
+    top = ["%s %s;" % (t, n) for n, t in sorted(names.items())]
+    return top + out
 
 
 def in_rows(line, row):

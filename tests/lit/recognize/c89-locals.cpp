@@ -103,13 +103,17 @@ float rowSums(const float *x, double *s, int n, int m) {
 }
 
 // A time loop marked sequential over t declared before, its levels over
-// one i.
-// CHECK: nest at {{.*}}c89-locals.cpp:[[@LINE+5]]:3 (sequential)
+// one i, a scratch value it sets each step.
+// CHECK: nest at {{.*}}c89-locals.cpp:[[@LINE+7]]:3 (sequential)
 // CHECK: decl int t = 0
+// CHECK: decl float edge = $a[0]
 void steps(float *a, float *b, int n, int T) {
   int t, i;
+  float edge;
 #pragma weft sequential for extent(a, b: n)
   for (t = 0; t < T; t++) {
+    edge = a[0];
+    b[0] = edge;
 #pragma weft parallel for
     for (i = 1; i < n - 1; i++)
       b[i] = (a[i - 1] + a[i + 1]) * 0.5f;
