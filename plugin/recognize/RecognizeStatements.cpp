@@ -76,6 +76,9 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     const Expr *Bare = E->IgnoreParens();
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(Bare))
       Bare = EWC->getSubExpr()->IgnoreParens();
+    if (const auto *Call = dyn_cast<CallExpr>(Bare);
+        Call && byteCopy(Call, Out))
+      return;
     // `(void)x;` (and NDEBUG's assert, `(void)0`): the value is dropped,
     // what it does is kept.
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Bare);
@@ -509,7 +512,14 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   ir::ExprPtr Size, RowIndex;
   const RowView *View = rowViewOf(Range);
   std::optional<ir::StmtPtr> RowDecl;
-  if (!View) {
+  // Or over a per-iteration array (`for (auto &x : w)`, w declared in the
+  // loop).
+  const auto *RangeRef = dyn_cast<DeclRefExpr>(Range->IgnoreParenImpCasts());
+  const auto *Local =
+      RangeRef ? dyn_cast<VarDecl>(RangeRef->getDecl()) : nullptr;
+  if (Local && !LocalArrays.count(Local))
+    Local = nullptr;
+  if (!View && !Local) {
     // `for (float X : Rows[I])`: a row named for the loop.
     const VarDecl *Temporary =
         RF->getRangeStmt()
@@ -523,7 +533,9 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
       Block->Children.push_back(std::move(*RowDecl));
     }
   }
-  if (View) {
+  if (Local) {
+    Size = cloneExpr(*LocalArrays[Local]);
+  } else if (View) {
     P = View->Param;
     const DataShape &Shape = Shapes[P];
     if (Shape.Inner.size() > (Shape.RowsApart ? 0u : 1u))
@@ -563,6 +575,14 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::Block;
   ir::StmtPtr Var = declarationOf(LoopVar, K, Struct);
+  if (Local) {
+    auto Element = make(ir::Expr::LocalElement, Var->VarType.Scalar,
+                        Local->getName().str());
+    Element->Struct = Struct;
+    Element->Operands.push_back(
+        make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
+    Var->Exprs.push_back(std::move(Element));
+  }
   std::vector<ir::ExprPtr> Subscripts;
   if (RowIndex)
     Subscripts.push_back(std::move(RowIndex));
@@ -572,12 +592,14 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   Element->Struct = Struct;
   Element->LValue = Var->VarType.IsReference;
   Element->Origin = Range->getBeginLoc().getRawEncoding();
-  Element->Operands.push_back(flatIndex(P, std::move(Subscripts)));
-  markUse(P, Var->VarType.IsReference && !Var->VarType.IsConst
-                 ? Access::ReadWrite
-                 : Access::Read);
-  PlainArrayUses.try_emplace(P, Range->getBeginLoc());
-  Var->Exprs.push_back(std::move(Element));
+  if (!Local) {
+    Element->Operands.push_back(flatIndex(P, std::move(Subscripts)));
+    markUse(P, Var->VarType.IsReference && !Var->VarType.IsConst
+                   ? Access::ReadWrite
+                   : Access::Read);
+    PlainArrayUses.try_emplace(P, Range->getBeginLoc());
+    Var->Exprs.push_back(std::move(Element));
+  }
   Body->Children.push_back(std::move(Var));
   declareLocal(LoopVar);
   ++SequentialDepth;

@@ -289,6 +289,12 @@ private:
   /// E as such a pointer (`p`, `p + k`, `&v[k]`, `v.data() + k`, a
   /// pointer view); nullopt for anything else (also after a diagnostic).
   std::optional<PointerInto> pointerInto(const Expr *E);
+  /// Element Index of what Pointer points to: a per-iteration array (maybe
+  /// offset) or captured data of one dimension; null if neither.
+  ir::ExprPtr elementThrough(const Expr *Pointer, ir::ExprPtr Index, Access A);
+  /// `memset(d, 0, n * sizeof(T))`, `memcpy(d, s, bytes)` as a loop over
+  /// the elements into Out; false if Call is neither (true after an error).
+  bool byteCopy(const CallExpr *Call, std::vector<ir::StmtPtr> &Out);
   /// `const long weft_rowN_<name> = offset;`: VD points into Ptr's data.
   ir::StmtPtr pointerView(const VarDecl *VD, PointerInto Ptr);
   /// Element Offset + Index (Index or Offset may be null: 0) of P.

@@ -1,7 +1,9 @@
 // Idioms of old loop bodies taken as written: a sequential loop over two
 // variables (`for (i = 0, j = n - 1; i < j; ++i, --j)`), the comma
-// operator, std::swap (its library body, with std::move), and <cmath>'s
-// rounding to integers and classification. On the checked simulator
+// operator, std::swap (its library body, with std::move), <cmath>'s
+// rounding to integers and classification, memset and memcpy of small
+// arrays (loops over their elements), range loops over per-iteration
+// arrays. On the checked simulator
 // against the host, and against the program built without the plugin.
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
@@ -10,10 +12,13 @@
 // RUN: FileCheck %s --check-prefix=RAN < %t.err
 // RUN: diff %t.host %t.sim
 // RUN: %clangxx %s -o %t.plain && %t.plain | diff %t.host -
+// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
 #include <weft/weft.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -67,6 +72,26 @@ void classify(const std::vector<double> &x, std::vector<long> &out) {
   }
 }
 
+// A row copied into a scratch array, cleared and copied C's way.
+// KERNEL-DAG: (scratch[weft_b{{[0-9]+}}] = ((float)0));
+void scratch(const std::vector<float> &a, std::vector<float> &out, int n) {
+  const int rows = static_cast<int>(out.size());
+#pragma weft parallel for
+  for (int i = 0; i < rows; ++i) {
+    float scratch[16], copy[16];
+    std::array<float, 4> w;
+    memset(scratch, 0, sizeof(scratch));
+    memcpy(scratch, &a[i * n], n * sizeof(float));
+    memcpy(copy, scratch, sizeof copy);
+    for (auto &x : w)
+      x = copy[1];
+    float s = 0;
+    for (float x : copy)
+      s += x;
+    out[i] = s + w[3];
+  }
+}
+
 int main() {
   const int Rows = 37, N = 29;
   std::vector<float> m(Rows * N);
@@ -85,9 +110,36 @@ int main() {
   double s = 0;
   for (int i = 0; i < Rows * N; ++i)
     s += m[i] * (i % 13) + k[i] * (i % 11);
+  std::vector<float> sc(Rows);
+  scratch(m, sc, 12);
+  for (float v : sc)
+    s += v;
   std::printf("%.1f %g %d %d\n", s, m[0], k[0], k[N - 1]);
   for (long c : out)
     std::printf("%ld ", c);
   std::printf("\n");
 }
-// RAN-COUNT-3: calls on sim, 0 on the host
+// RAN-COUNT-4: calls on sim, 0 on the host
+
+#ifdef REFUSED
+void refused(std::vector<float> &out, int bytes) {
+#pragma weft parallel for
+  for (int i = 0; i < 4; ++i) {
+    float t[4], u[4];
+    memset(t, 1, sizeof t);
+    // REFUSED: body-idioms.cpp:[[@LINE-1]]:15: error: 'memset' in a weft loop may set only bytes to a value, or elements to zero
+    memcpy(u, t, bytes);
+    out[i] = u[0];
+  }
+}
+void unsized(std::vector<float> &out, int bytes) {
+#pragma weft parallel for
+  for (int i = 0; i < 4; ++i) {
+    float t[4] = {}, u[4];
+    memcpy(u, t, bytes);
+    // REFUSED: body-idioms.cpp:[[@LINE-1]]:18: error: weft cannot tell how many elements this 'memcpy' copies
+    // REFUSED-NEXT: note: give the bytes as 'n * sizeof(float)' or a constant
+    out[i] = u[0];
+  }
+}
+#endif
