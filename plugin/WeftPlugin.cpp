@@ -221,6 +221,10 @@ private:
       if (!SequentialRoot)
         for (const std::string &Why : L.Reasons)
           Text += "; " + Why;
+      for (const ir::Reduction &Red : Levels[I]->Reductions)
+        if (Red.Inferred)
+          Text += "; reduction(" + std::string(ir::spelling(Red.Op)) + ": " +
+                  Red.Variable + ") from its updates";
       for (const ir::ReplacedElement &E : P.Registers)
         if (E.Level == Levels[I])
           Text += "; " + E.Description + " kept in a register along its loop";

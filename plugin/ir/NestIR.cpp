@@ -224,7 +224,8 @@ private:
        << (L.Inclusive ? "]" : ")") << " step " << L.Step
        << (L.CountsDown ? " (written counting down)" : "");
     for (const Reduction &R : L.Reductions)
-      OS << ", reduction(" << spelling(R.Op) << ": " << R.Variable << ")";
+      OS << ", reduction(" << spelling(R.Op) << ": " << R.Variable
+         << (R.Inferred ? ", inferred" : "") << ")";
     for (const ArrayReduction &R : L.ArrayReductions)
       OS << ", reduction(" << spelling(R.Op) << ": $"
          << N.Params[R.ParamIndex].Name << ", atomic)";

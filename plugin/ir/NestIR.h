@@ -185,6 +185,8 @@ struct Reduction {
   /// An element reduced through Variable, as the clause names it ("tmp[i]");
   /// empty for a variable.
   std::string Element;
+  /// Found in the body's updates (`sum += x;`), not named by a clause.
+  bool Inferred = false;
 };
 
 /// reduction(op: a) naming an array: the level's iterations combine into

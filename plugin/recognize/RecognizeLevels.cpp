@@ -67,14 +67,23 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
   if (Clauses.Split)
     L.Forced.Split = Clauses.Split->Value;
   std::vector<const VarDecl *> Reducing;
-  for (const syntax::Reduction &R : Clauses.Reductions) {
+  // The clause's reductions, then those the body's updates imply.
+  std::vector<syntax::Reduction> Reductions = Clauses.Reductions;
+  const std::size_t Named = Reductions.size();
+  for (syntax::Reduction &R : inferredReductions(Body, Clauses))
+    Reductions.push_back(std::move(R));
+  for (std::size_t I = 0; I < Reductions.size(); ++I) {
+    const syntax::Reduction &R = Reductions[I];
     if (R.Operator == "argmax" || R.Operator == "argmin") {
       argReduction(Loop, Body, R, L);
       continue;
     }
     for (const std::string &Name : R.Variables)
-      if (const VarDecl *V = reduction(Loop, Body, R, Name, L))
+      if (const VarDecl *V = reduction(Loop, Body, R, Name, L)) {
         Reducing.push_back(V);
+        if (I >= Named && !L.Reductions.empty())
+          L.Reductions.back().Inferred = true;
+      }
   }
   if (Failed)
     return false;

@@ -207,6 +207,83 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
   return Hidden;
 }
 
+std::vector<syntax::Reduction>
+Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
+  ReferenceCollector InBody;
+  InBody.TraverseStmt(const_cast<Stmt *>(Body));
+  const ParentMap Parents(Loop);
+  std::vector<syntax::Reduction> Found;
+  for (const auto &[V, Refs] : InBody.Refs) {
+    std::optional<ir::ScalarKind> K = scalarKind(V->getType());
+    const bool Outside = Locals.contains(V)
+                             ? LocalDepth.lookup(V) < Indices.size()
+                             : !Privates.contains(V) &&
+                                   SM.isBeforeInTranslationUnit(
+                                       V->getLocation(), Loop->getBeginLoc());
+    if (!K || !Outside || !V->hasLocalStorage() ||
+        V->getType()->isReferenceType() || V->getType().isVolatileQualified() ||
+        ActiveReductions.count(V) || isParallelIndex(V) || RowViews.count(V) ||
+        argReductionOf(V))
+      continue;
+    bool Named = false;
+    for (const syntax::Reduction &R : C.Reductions)
+      Named = Named || llvm::is_contained(R.Variables, V->getName());
+    if (Named)
+      continue;
+    // Every use an update whose value nothing uses, of one operator.
+    std::string Op;
+    bool Updates = true;
+    for (const Stmt *R : Refs) {
+      const Stmt *Update = Parents.getParentIgnoreParens(R);
+      std::string This;
+      if (const auto *B = dyn_cast_or_null<BinaryOperator>(Update);
+          B && B->getLHS()->IgnoreParens() == R) {
+        switch (B->getOpcode()) {
+        case BO_AddAssign:
+        case BO_SubAssign:
+          This = "+";
+          break;
+        case BO_MulAssign:
+          This = "*";
+          break;
+        case BO_AndAssign:
+          This = "&";
+          break;
+        case BO_OrAssign:
+          This = "|";
+          break;
+        case BO_XorAssign:
+          This = "^";
+          break;
+        default:
+          break;
+        }
+      } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Update);
+                 U && U->isIncrementDecrementOp()) {
+        This = "+";
+      }
+      const Stmt *User =
+          Update ? Parents.getParentIgnoreParens(Update) : nullptr;
+      if (isa_and_nonnull<ExprWithCleanups>(User))
+        User = Parents.getParentIgnoreParens(User);
+      if (This.empty() || (!Op.empty() && This != Op) ||
+          isa_and_nonnull<Expr>(User) ||
+          (This != "+" && This != "*" && ir::isFloating(*K))) {
+        Updates = false;
+        break;
+      }
+      Op = This;
+    }
+    if (!Updates || Op.empty())
+      continue;
+    syntax::Reduction R;
+    R.Operator = Op;
+    R.Variables.push_back(V->getName().str());
+    Found.push_back(std::move(R));
+  }
+  return Found;
+}
+
 bool Recognizer::outsideIndex(const VarDecl *VD, const ForStmt *F) {
   Liveness &Live = liveness();
   if (!Live.escapes(VD, Loop) && !Live.liveAfter(F, VD))

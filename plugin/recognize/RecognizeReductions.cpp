@@ -437,6 +437,7 @@ ir::ExprPtr Recognizer::combine(const BinaryOperator *B, const VarDecl *V,
   const ir::ReductionOp Op = ActiveReductions.lookup(V);
   static const std::pair<ir::ReductionOp, BinaryOperatorKind> Compound[] = {
       {ir::ReductionOp::Add, BO_AddAssign},
+      {ir::ReductionOp::Add, BO_SubAssign},
       {ir::ReductionOp::Mul, BO_MulAssign},
       {ir::ReductionOp::BitAnd, BO_AndAssign},
       {ir::ReductionOp::BitOr, BO_OrAssign},

@@ -605,6 +605,11 @@ private:
   std::vector<std::pair<const VarDecl *, unsigned>>
   privatize(const Stmt *LevelLoop, const Stmt *Body,
             std::vector<ir::StmtPtr> &Out, bool Sequential = false);
+  /// Reductions the level's body implies without a clause: a scalar from
+  /// outside the level that the body only updates, each update a statement
+  /// of one operator (`sum += x;`, `count++;`, `bits |= m;`).
+  std::vector<syntax::Reduction> inferredReductions(const Stmt *Body,
+                                                    const syntax::Clauses &C);
   /// The declaration of a private variable, with its initial value.
   ir::StmtPtr privateDeclaration(const VarDecl *VD, const Expr *Init);
   /// Where the index of a level's loop F is declared before it: an error

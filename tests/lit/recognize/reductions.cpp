@@ -94,7 +94,8 @@ void g(std::span<int> out, int bins) {
   }
 }
 
-// An inner parallel loop writing a local of the enclosing level, without a
+// An inner parallel loop writing a local of the enclosing level otherwise
+// than by updates of one operator (inferred-reductions.cpp), without a
 // reduction clause, is a race between the inner iterations.
 void h(std::span<const float> m, std::span<float> out, int rows, int cols) {
 #pragma weft parallel for
@@ -103,7 +104,7 @@ void h(std::span<const float> m, std::span<float> out, int rows, int cols) {
     // CHECK: reductions.cpp:[[@LINE+3]]:36: error: assigning to 'acc', declared outside this parallel loop, from its iterations is a data race
     // CHECK-NEXT: note: declare it inside the loop, or use reduction(op: acc)
 #pragma weft parallel for
-    for (int j = 0; j < cols; ++j) acc += m[i * cols + j];
+    for (int j = 0; j < cols; ++j) acc = acc * 0.5f + m[i * cols + j];
     out[i] = acc;
   }
 }

@@ -49,7 +49,7 @@ void rejects(std::span<float> y, std::vector<bool> &v, float *p, int n,
   // CHECK: rejects.cpp:[[@LINE+3]]:31: error: assigning to captured variable 's' from parallel iterations is a data race
   // CHECK-NEXT: note: declare the variable inside the loop, or use reduction(op: s)
 #pragma weft parallel for
-  for (int i = 0; i < n; ++i) s += y[i];
+  for (int i = 0; i < n; ++i) s = s * 2 + y[i];
 
   // CHECK: rejects.cpp:[[@LINE+3]]:31: error: the body of 'opaque' is not visible here, so it cannot be compiled into the kernel
   // CHECK-NEXT: note: define it in this file or in a header
