@@ -56,6 +56,17 @@ const ClassTemplateSpecializationDecl *spanDecl(QualType T) {
   return Spec;
 }
 
+const BinaryOperator *variableAssignment(const Stmt *S,
+                                         const VarDecl *&Variable) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  const auto *B = E ? dyn_cast<BinaryOperator>(E->IgnoreParens()) : nullptr;
+  const auto *L = B && B->getOpcode() == BO_Assign
+                      ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens())
+                      : nullptr;
+  Variable = L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
+  return Variable ? B : nullptr;
+}
+
 /// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
 std::optional<std::string> deviceFunction(const FunctionDecl *FD) {
   static const llvm::StringSet<> Math = {

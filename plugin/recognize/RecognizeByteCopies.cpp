@@ -92,7 +92,7 @@ bool Recognizer::byteCopy(const CallExpr *Call, std::vector<ir::StmtPtr> &Out) {
   } else if (const auto *M = dyn_cast<BinaryOperator>(Bytes);
              M && M->getOpcode() == BO_Mul) {
     for (const auto &[Of, By] : {std::pair(M->getLHS(), M->getRHS()),
-                                std::pair(M->getRHS(), M->getLHS())}) {
+                                 std::pair(M->getRHS(), M->getLHS())}) {
       Expr::EvalResult S;
       if (isa<UnaryExprOrTypeTraitExpr>(Of->IgnoreParenImpCasts()) &&
           Of->EvaluateAsInt(S, Ctx) && S.Val.getInt().getExtValue() == Size) {
@@ -135,24 +135,20 @@ bool Recognizer::byteCopy(const CallExpr *Call, std::vector<ir::StmtPtr> &Out) {
   auto At = [&] {
     return make(ir::Expr::Local, ir::ScalarKind::Long, Counter);
   };
-  ir::ExprPtr Target = elementThrough(Call->getArg(0), At(), Access::Write);
-  if (!Target && !Failed)
-    return fail(Call->getArg(0)->getBeginLoc(),
-                "'" + Name.str() +
-                    "' in a weft loop must write a per-iteration array or "
-                    "captured data of one dimension",
-                "write the loop over the elements"),
-           true;
-  if (!Set) {
-    Value = elementThrough(Call->getArg(1), At(), Access::Read);
-    if (!Value && !Failed)
-      return fail(Call->getArg(1)->getBeginLoc(),
-                  "'" + Name.str() +
-                      "' in a weft loop must read a per-iteration array or "
-                      "captured data of one dimension",
-                  "write the loop over the elements"),
-             true;
-  }
+  // Operand I's element at the counter, or an error saying what it must be.
+  auto Operand = [&](unsigned I, Access A) {
+    ir::ExprPtr E = elementThrough(Call->getArg(I), At(), A);
+    if (!E && !Failed)
+      fail(Call->getArg(I)->getBeginLoc(),
+           "'" + Name.str() + "' in a weft loop must " +
+               (A == Access::Write ? "write" : "read") +
+               " a per-iteration array or captured data of one dimension",
+           "write the loop over the elements");
+    return E;
+  };
+  ir::ExprPtr Target = Operand(0, Access::Write);
+  if (Target && !Set)
+    Value = Operand(1, Access::Read);
   if (!Target || !Value)
     return true;
   ir::StmtPtr Loop = indexLoop(Counter, std::move(Count));

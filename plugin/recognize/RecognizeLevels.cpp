@@ -152,16 +152,11 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
                           : nullptr;
   HeaderStart = IV ? IV->getInit() : nullptr;
   // C89's `int i; ... for (i = 0; ...)`: an index declared before.
-  const auto *Set =
-      dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(F->getInit()));
-  const auto *Assigned =
-      Set && Set->getOpcode() == BO_Assign
-          ? dyn_cast<DeclRefExpr>(Set->getLHS()->IgnoreParens())
-          : nullptr;
-  if (!IV && Assigned && isa<VarDecl>(Assigned->getDecl()) &&
-      cast<VarDecl>(Assigned->getDecl())->hasLocalStorage() &&
+  const VarDecl *Assigned;
+  const BinaryOperator *Set = variableAssignment(F->getInit(), Assigned);
+  if (!IV && Set && Assigned->hasLocalStorage() &&
       !Assigned->getType()->isReferenceType()) {
-    IV = cast<VarDecl>(Assigned->getDecl());
+    IV = Assigned;
     HeaderStart = Set->getRHS();
   }
   std::optional<ir::ScalarKind> IT =

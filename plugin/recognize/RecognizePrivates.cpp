@@ -25,12 +25,9 @@ public:
 
 /// S as `V = e`, if it is that.
 const BinaryOperator *assignmentTo(const Stmt *S, const VarDecl *V) {
-  const auto *E = dyn_cast_or_null<Expr>(S);
-  const auto *B = E ? dyn_cast<BinaryOperator>(E->IgnoreParens()) : nullptr;
-  if (!B || B->getOpcode() != BO_Assign)
-    return nullptr;
-  const auto *L = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
-  return L && L->getDecl() == V ? B : nullptr;
+  const VarDecl *Assigned;
+  const BinaryOperator *B = variableAssignment(S, Assigned);
+  return Assigned == V ? B : nullptr;
 }
 
 bool isWritten(const Stmt *Ref, const ParentMap &Parents) {

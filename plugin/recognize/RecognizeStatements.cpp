@@ -237,14 +237,8 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     // `for (j = 0; ...)` over a private j: `for (int j = 0; ...)` where it
     // declares j, or where the loop's j is a copy of its own (nothing
     // after the loop reads j): the form the loop analyses know.
-    const auto *Set =
-        dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(F->getInit()));
-    const auto *SetVar =
-        Set && Set->getOpcode() == BO_Assign
-            ? dyn_cast<DeclRefExpr>(Set->getLHS()->IgnoreParens())
-            : nullptr;
-    const auto *Private =
-        SetVar ? dyn_cast<VarDecl>(SetVar->getDecl()) : nullptr;
+    const VarDecl *Private;
+    const BinaryOperator *Set = variableAssignment(F->getInit(), Private);
     std::optional<std::pair<const VarDecl *, unsigned>> Hidden;
     if (auto It = DeclaringStmts.find(F); It != DeclaringStmts.end()) {
       Init.push_back(privateDeclaration(It->second, Set->getRHS()));

@@ -37,6 +37,11 @@ bool isInteger(ir::ScalarKind K);
 /// The std::span specialization T names, if any.
 const ClassTemplateSpecializationDecl *spanDecl(QualType T);
 
+/// S as a plain assignment to a variable (`i = 0`, a C89 loop's
+/// initializer), and the variable; null if S is none.
+const BinaryOperator *variableAssignment(const Stmt *S,
+                                         const VarDecl *&Variable);
+
 /// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
 std::optional<std::string> deviceFunction(const FunctionDecl *FD);
 
