@@ -3,9 +3,9 @@
 # both, checks weft's result against the plugin-free build's and prints the
 # two times and the mapping the plugin chose for each marked loop.
 #   samples/run-sample.sh NAME [--build-only|--run-only] [--small] [--repeat N]
-# NAME is a file samples/NAME.cpp (hotspot, lud, nw, pathfinder, srad,
-# kmeans, backprop, spmv, pagerank, nbody, dft). The marked loops run on the
-# backend weft picks (WEFT_BACKEND chooses: cuda, hip, sim, host). Uses
+# NAME is a file samples/NAME.cpp (hotspot, lud, nw, pathfinder, srad, kmeans,
+# backprop, spmv, pagerank, nbody, dft, polybench). The marked loops run on
+# the backend weft picks (WEFT_BACKEND chooses: cuda, hip, sim, host). Uses
 # $WEFT_BUILD_DIR (default build) and $CLANGXX (default clang++-22); the
 # binaries, results and remarks go to $WEFT_BUILD_DIR/samples. --run-only
 # runs what was built there (on a GPU machine without clang).
