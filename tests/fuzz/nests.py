@@ -84,6 +84,9 @@ class Nest:
         # Sometimes written as C89 writes it: indices and scalar locals
         # declared at the function's top (the plugin privatizes them).
         self.c89 = rng.random() < 0.3
+        # Sometimes without the reduction clauses the updates imply (the
+        # plugin infers them).
+        self.infer = rng.random() < 0.3
         self.lines = None
 
     def product(self):
@@ -583,12 +586,34 @@ class Nest:
             self.lines = self.body(True)
         body = [l for l in self.lines
                 if marked or not l.strip().startswith("#pragma weft")]
+        if self.infer:
+            body = without_implied_reductions(body)
         if self.c89:
             body = c89(body, T)
         if self.holder == "rows":
             body = [in_rows(l, self.row) for l in body]
         return "%s %s(%s, int na, int s, %s) {\n%s\n}\n" % (
             T, name, data, ns, "\n".join("  " + l for l in body))
+
+
+def without_implied_reductions(lines):
+    """The marks without reduction clauses over a scalar whose every update
+    is a compound assignment of the clause's operator (`red += e;`): the
+    plugin infers those."""
+    out = []
+    for l in lines:
+        m = re.search(r" reduction\(([-+*&|^]): (\w+)\)", l)
+        if m and l.strip().startswith("#pragma weft parallel for"):
+            op, var = m.group(1), m.group(2)
+            plain = [x for x in lines
+                     if re.search(r"(?<![\w.])%s\s*=[^=]" % var, x) and
+                     not re.match(r"\s*(const\s+)?\w+\s+%s\s*=" % var, x)]
+            updates = [x for x in lines
+                       if re.search(r"(?<![\w.])%s\s*%s=" % (var, re.escape(op)), x)]
+            if not plain and updates:
+                l = l.replace(m.group(0), "")
+        out.append(l)
+    return out
 
 
 def c89(lines, T):
