@@ -772,6 +772,27 @@ template <class T> WEFT_DEVICE complex<T> pow(complex<T> Z, T W) {
 template <class T> WEFT_DEVICE complex<T> pow(T Z, complex<T> W) {
   return Z == T(0) ? complex<T>{T(0), T(0)} : exp(W * log(Z));
 }
+template <class T> WEFT_DEVICE complex<T> log10(complex<T> Z) {
+  return log(Z) / T(2.30258509299404568401799145468436421);
+}
+template <class T> WEFT_DEVICE complex<T> sin(complex<T> Z) {
+  return {sin(Z.re) * cosh(Z.im), cos(Z.re) * sinh(Z.im)};
+}
+template <class T> WEFT_DEVICE complex<T> cos(complex<T> Z) {
+  return {cos(Z.re) * cosh(Z.im), -(sin(Z.re) * sinh(Z.im))};
+}
+template <class T> WEFT_DEVICE complex<T> tan(complex<T> Z) {
+  return sin(Z) / cos(Z);
+}
+template <class T> WEFT_DEVICE complex<T> sinh(complex<T> Z) {
+  return {sinh(Z.re) * cos(Z.im), cosh(Z.re) * sin(Z.im)};
+}
+template <class T> WEFT_DEVICE complex<T> cosh(complex<T> Z) {
+  return {cosh(Z.re) * cos(Z.im), sinh(Z.re) * sin(Z.im)};
+}
+template <class T> WEFT_DEVICE complex<T> tanh(complex<T> Z) {
+  return sinh(Z) / cosh(Z);
+}
 
 // ---- Reductions -------------------------------------------------------------
 

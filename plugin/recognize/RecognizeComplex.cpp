@@ -125,16 +125,17 @@ ir::ExprPtr Recognizer::complexCall(const CallExpr *Call,
   if (!FD || !FD->getIdentifier() || !FD->isInStdNamespace() ||
       (!anyComplex(Args) && !complexElement(Call->getType())))
     return nullptr;
-  static const llvm::StringSet<> Functions = {"real", "imag", "abs",   "arg",
-                                              "norm", "conj", "polar", "exp",
-                                              "log",  "sqrt", "pow"};
+  static const llvm::StringSet<> Functions = {
+      "real", "imag", "abs",   "arg", "norm", "conj", "polar", "exp",  "log",
+      "sqrt", "pow",  "log10", "sin", "cos",  "tan",  "sinh",  "cosh", "tanh"};
   const std::string Name = FD->getName().str();
   if (!Functions.contains(Name))
     return failExpr(Call->getExprLoc(),
                     "std::" + Name +
                         " of std::complex is not supported in a weft loop",
                     "real, imag, abs, arg, norm, conj, polar, exp, log, "
-                    "sqrt and pow are");
+                    "log10, sqrt, pow, sin, cos, tan, sinh, cosh and tanh "
+                    "are");
   auto R =
       make(ir::Expr::Call, K.value_or(ir::ScalarKind::Char), "weft::" + Name);
   R->Struct = K ? -1 : complexStruct(Call->getType());

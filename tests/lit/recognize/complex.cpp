@@ -2,7 +2,8 @@
 // and spans of them, locals (default, from parts, from a real), the
 // operators (with real operands on either side, compound assignments, a
 // comparison, negation), real()/imag() and their setters, and std::real,
-// imag, abs, arg, norm, conj, polar, exp, log, sqrt and pow. A DFT (its
+// imag, abs, arg, norm, conj, polar, exp, log, log10, sqrt, pow, sin, cos,
+// tan, sinh, cosh and tanh. A DFT (its
 // input tiled), a Mandelbrot set, and every function, against the host loop
 // and the build without the plugin on the checked simulator; what is not
 // supported is an error at the call.
@@ -73,15 +74,25 @@ void functions(std::span<std::complex<float>> z, std::span<float> out) {
 
 #ifdef REFUSED
 void refused(std::span<std::complex<float>> z, std::span<std::complex<double>> w) {
-  // REFUSED: complex.cpp:[[@LINE+2]]:53: error: std::sin of std::complex is not supported in a weft loop
+  // REFUSED: complex.cpp:[[@LINE+2]]:53: error: std::asin of std::complex is not supported in a weft loop
 #pragma weft parallel for
-  for (std::size_t i = 0; i < z.size(); ++i) z[i] = std::sin(z[i]);
+  for (std::size_t i = 0; i < z.size(); ++i) z[i] = std::asin(z[i]);
   // REFUSED: complex.cpp:[[@LINE+3]]:53: error: converting between complex types is not supported in a weft loop
   // REFUSED-NEXT: note: convert the real and imaginary parts
 #pragma weft parallel for
   for (std::size_t i = 0; i < z.size(); ++i) w[i] = std::complex<double>(z[i]);
 }
 #endif
+
+// Trigonometric and hyperbolic functions, in double.
+// KERNEL-DAG: weft::tanh(
+void trigonometry(std::span<std::complex<double>> w) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < w.size(); ++i)
+    w[i] = std::sin(w[i]) + std::cos(w[i]) * 0.5 + std::tan(w[i] * 0.25) +
+           std::sinh(w[i] * 0.1) - std::cosh(w[i] * 0.2) +
+           std::tanh(w[i]) + std::log10(w[i] + 3.0);
+}
 
 int main() {
   const int N = 128;
@@ -110,4 +121,13 @@ int main() {
   for (int i = 0; i < 100; ++i)
     M += out[i] + z[i].real() + z[i].imag();
   std::printf("functions: %.2f\n", M);
+
+  std::vector<std::complex<double>> w(64);
+  for (int i = 0; i < 64; ++i)
+    w[i] = {0.05 * i - 1.5, 0.03 * i - 0.9};
+  trigonometry(w);
+  double W = 0;
+  for (const std::complex<double> &V : w)
+    W += V.real() - 2 * V.imag();
+  std::printf("trigonometry: %.9f\n", W);
 }
