@@ -154,12 +154,25 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
       Constructor
           ? Constructor->getThisType()->getPointeeType().getUnqualifiedType()
           : Def->getReturnType();
-  if (Method && Method->isInstance() && !Constructor &&
-      Ret->isLValueReferenceType() &&
-      Ctx.hasSameUnqualifiedType(Ret.getNonReferenceType(),
-                                 Method->getThisType()->getPointeeType()) &&
-      returnsThisOnly(Def->getBody())) {
-    // `T &operator+=(...) { ...; return *this; }`: the object itself.
+  // What a reference it returns may refer to: the object of a method, or
+  // the first parameter of a free function taken by reference.
+  const ParmVarDecl *First =
+      !Method || !Method->isInstance()
+          ? (Def->getNumParams() ? Def->getParamDecl(0) : nullptr)
+          : nullptr;
+  const QualType Object =
+      Method && Method->isInstance() && !Constructor
+          ? Method->getThisType()->getPointeeType()
+      : First && First->getType()->isLValueReferenceType() &&
+              !First->getType().getNonReferenceType().isConstQualified()
+          ? First->getType().getNonReferenceType()
+          : QualType();
+  if (!Object.isNull() && Ret->isLValueReferenceType() &&
+      Ctx.hasSameUnqualifiedType(Ret.getNonReferenceType(), Object) &&
+      returnsOnly(Def->getBody(),
+                  Method && Method->isInstance() ? nullptr : First)) {
+    // `T &operator+=(...) { ...; return *this; }`, `T &operator*=(T &a,
+    // float s) { ...; return a; }`: the object itself.
     F.ReturnsSelf = true;
     Ret = Ret.getNonReferenceType();
   }
@@ -171,7 +184,8 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
         fail(Def->getLocation(),
              "'" + F.Source +
                  "' is called from a weft loop, so it may return a reference "
-                 "only to its object ('return *this;')",
+                 "only to its object ('return *this;') or to its first "
+                 "parameter",
              "return the value instead");
       else
         fail(Def->getLocation(),
@@ -321,18 +335,21 @@ ir::ExprPtr Recognizer::self() {
   return R;
 }
 
-bool Recognizer::returnsThisOnly(const Stmt *S) {
+bool Recognizer::returnsOnly(const Stmt *S, const ParmVarDecl *P) {
   if (!S)
     return true;
   if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
-    const Expr *V = Ret->getRetValue();
-    const auto *Deref =
-        dyn_cast_or_null<UnaryOperator>(V ? V->IgnoreParenImpCasts() : nullptr);
-    return Deref && Deref->getOpcode() == UO_Deref &&
+    const Expr *V = Ret->getRetValue()
+                        ? Ret->getRetValue()->IgnoreParenImpCasts()
+                        : nullptr;
+    if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(V))
+      return P && Ref->getDecl() == P;
+    const auto *Deref = dyn_cast_or_null<UnaryOperator>(V);
+    return !P && Deref && Deref->getOpcode() == UO_Deref &&
            isa<CXXThisExpr>(Deref->getSubExpr()->IgnoreParenImpCasts());
   }
   return llvm::all_of(S->children(),
-                      [](const Stmt *C) { return returnsThisOnly(C); });
+                      [&](const Stmt *C) { return returnsOnly(C, P); });
 }
 
 } // namespace weft::recognize

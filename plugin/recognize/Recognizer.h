@@ -368,8 +368,8 @@ private:
   void constructorBody(const CXXConstructorDecl *Def, ir::Function &F);
   /// The object of the method or constructor being converted.
   ir::ExprPtr self();
-  /// Every `return` under S returns `*this`.
-  static bool returnsThisOnly(const Stmt *S);
+  /// Every `return` under S returns `*this` (P null) or the parameter P.
+  static bool returnsOnly(const Stmt *S, const ParmVarDecl *P);
 
   // std::complex<float> and <double> (RecognizeComplex.cpp): each is null
   // (without failing) where E involves no complex number.

@@ -69,17 +69,14 @@ void counts(std::span<int> y, int n) {
 struct Point {
   float X, Y;
   Point(float X0, float Y0);
-  // CHECK: functions-rejected.cpp:[[@LINE+2]]:10: error: 'Point::operator[]' is called from a weft loop, so it may return a reference only to its object ('return *this;')
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:10: error: 'Point::operator[]' is called from a weft loop, so it may return a reference only to its object ('return *this;') or to its first parameter
   // CHECK-NEXT: note: return the value instead
   float &operator[](int I) { return I == 0 ? X : Y; }
 };
 struct Weight {
   float W;
 };
-inline Weight &operator*=(Weight &A, float S) {
-  A.W *= S;
-  return A;
-}
+inline Weight &heavier(Weight &A, Weight &B) { return A.W < B.W ? B : A; }
 std::ostream &operator<<(std::ostream &OS, const Weight &W) {
   return OS << W.W;
 }
@@ -91,10 +88,10 @@ void points(std::span<Point> P, std::span<Weight> W) {
   // CHECK-NEXT: note: define it in this file or in a header
 #pragma weft parallel for
   for (std::size_t I = 0; I < P.size(); ++I) P[I] = Point(1, 2);
-  // CHECK: functions-rejected.cpp:[[@LINE-15]]:16: error: 'operator*=' is called from a weft loop, so it may return a reference only to its object ('return *this;')
-  // CHECK: functions-rejected.cpp:[[@LINE+2]]:51: note: called from the weft loop here
+  // CHECK: functions-rejected.cpp:[[@LINE-12]]:16: error: 'heavier' is called from a weft loop, so it may return a reference only to its object ('return *this;') or to its first parameter
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:46: note: called from the weft loop here
 #pragma weft parallel for
-  for (std::size_t I = 0; I < W.size(); ++I) W[I] *= 2;
+  for (std::size_t I = 0; I < W.size(); ++I) heavier(W[I], W[0]).W = 1;
   // CHECK: functions-rejected.cpp:[[@LINE+2]]:56: error: I/O is not supported in a weft loop
 #pragma weft parallel for
   for (std::size_t I = 0; I < W.size(); ++I) std::cout << W[I];

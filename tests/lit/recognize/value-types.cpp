@@ -40,6 +40,14 @@ struct Vec3 {
 };
 inline Vec3 operator*(float S, const Vec3 &V) { return Vec3(S * V.x, S * V.y, S * V.z); }
 inline Vec3 operator+(const Vec3 &A, const Vec3 &B) { return {A.x + B.x, A.y + B.y, A.z + B.z}; }
+// A free compound assignment: the reference it returns is its first
+// parameter.
+inline Vec3 &operator*=(Vec3 &V, float S) {
+  V.x *= S;
+  V.y *= S;
+  V.z *= S;
+  return V;
+}
 
 // A default member initializer, and a constructor that returns early.
 struct Cell {
@@ -66,12 +74,13 @@ template <class T> struct Pair {
   Pair operator+(const Pair &O) const { return {A + O.A, B + O.B}; }
 };
 
-// CHECK: nest at {{.*}}value-types.cpp:[[@LINE+9]]:3
+// CHECK: nest at {{.*}}value-types.cpp:[[@LINE+10]]:3
 // CHECK-DAG: function weft_fn_Vec3_{{[0-9a-f]+}} (Vec3::Vec3): weft_st_Vec3_{{[0-9a-f]+}}(float X, float Y, float Z)
 // CHECK-DAG: function weft_fn_op_minus_{{[0-9a-f]+}} (Vec3::operator-): weft_st_Vec3_{{[0-9a-f]+}}(const weft_st_Vec3_{{[0-9a-f]+}}& weft_self, const weft_st_Vec3_{{[0-9a-f]+}}& O)
 // CHECK-DAG: function weft_fn_op_plus_eq_{{[0-9a-f]+}} (Vec3::operator+=): weft_st_Vec3_{{[0-9a-f]+}}&(weft_st_Vec3_{{[0-9a-f]+}}& weft_self, const weft_st_Vec3_{{[0-9a-f]+}}& O)
 // CHECK-DAG: function weft_fn_op_star_{{[0-9a-f]+}} (operator*): weft_st_Vec3_{{[0-9a-f]+}}(float S, const weft_st_Vec3_{{[0-9a-f]+}}& V)
 // KERNEL-DAG: WEFT_DEVICE weft_st_Vec3_{{[0-9a-f]+}} &weft_fn_op_plus_eq_{{[0-9a-f]+}}(weft_st_Vec3_{{[0-9a-f]+}} &weft_self, const weft_st_Vec3_{{[0-9a-f]+}} &O) {
+// KERNEL-DAG: WEFT_DEVICE weft_st_Vec3_{{[0-9a-f]+}} &weft_fn_op_star_eq_{{[0-9a-f]+}}(weft_st_Vec3_{{[0-9a-f]+}} &V, float S) {
 // KERNEL-DAG: weft_st_Vec3_{{[0-9a-f]+}} weft_self = weft_st_Vec3_{{[0-9a-f]+}}{};
 void pulls(const std::vector<Vec3> &Pos, std::vector<Vec3> &Acc) {
 #pragma weft parallel for
@@ -84,7 +93,7 @@ void pulls(const std::vector<Vec3> &Pos, std::vector<Vec3> &Acc) {
         (A += -D) += Vec3(0, 0.25f); // z defaults to 1
     }
     Acc[I] = A + Vec3(0, 0, -1);
-    Acc[I] += Vec3(2.0f);
+    (Acc[I] *= 0.5f) += Vec3(2.0f);
   }
 }
 
