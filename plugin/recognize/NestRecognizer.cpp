@@ -28,10 +28,11 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
       for (const Capture &C : Captures) {
         if (!C.Extent)
           continue; // not a pointer (an extent's value is no variable)
-        const ValueDecl *D = isa<DeclRefExpr>(C.Source)
-                                 ? cast<DeclRefExpr>(C.Source)->getDecl()
-                                 : cast<MemberExpr>(C.Source)->getMemberDecl();
-        Used = Used || (C.Extent && D->getName() == Pointer);
+        const std::optional<MemberChain> Chain = memberOfCapture(C.Source);
+        const std::string Name =
+            Chain ? Chain->Text
+                  : cast<DeclRefExpr>(C.Source)->getDecl()->getName().str();
+        Used = Used || Name == Pointer;
       }
       if (!Used)
         diagnose(Diags, clauseAt(0, E.Offset), DiagnosticsEngine::Warning,

@@ -24,6 +24,7 @@ Recognizer::memberOfCapture(const Expr *E) const {
     return std::nullopt;
   const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
   MemberChain Chain;
+  const char *Op = ME->isArrow() ? "->" : ".";
   if (isa<CXXThisExpr>(Base)) {
     Chain.Key = "this";
   } else if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
@@ -33,12 +34,15 @@ Recognizer::memberOfCapture(const Expr *E) const {
       return std::nullopt;
     Chain.Key = std::to_string(reinterpret_cast<std::uintptr_t>(VD));
     Chain.Name = VD->getName().str() + "_";
+    Chain.Text = VD->getName().str() + Op;
   } else if (std::optional<MemberChain> Outer = memberOfCapture(Base)) {
     Chain.Key = std::move(Outer->Key);
     Chain.Name = std::move(Outer->Name) + "_";
+    Chain.Text = std::move(Outer->Text) + Op;
   } else {
     return std::nullopt;
   }
+  Chain.Text += F->getName().str();
   Chain.Field = F;
   Chain.Key += (ME->isArrow() ? "->" : ".") +
                std::to_string(reinterpret_cast<std::uintptr_t>(F));
@@ -95,8 +99,9 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                            Shape->Inner.empty() && !Shape->IsMdspan &&
                            !Shape->RowsApart;
   const syntax::Extent *StatedExtent =
-      Shape && (Shape->IsPointer || PointerRows) ? extentOf(D->getName())
-                                                 : nullptr;
+      Shape && (Shape->IsPointer || PointerRows)
+          ? extentOf(Chain ? llvm::StringRef(Chain->Text) : D->getName())
+          : nullptr;
   const Expr *Columns = nullptr;
   if (Shape && Shape->Element->isPointerType()) {
     const QualType Row = Shape->Element->getPointeeType();

@@ -212,6 +212,48 @@ UnaryOperatorKind unaryKind(llvm::StringRef Op) {
 
 Expr *Recognizer::hostName(const syntax::ExprToken &T, SourceLocation Loc,
                            llvm::StringRef Clause) {
+  // `img->w`, `g.n`: the variable, then its fields one by one.
+  llvm::StringRef Rest = T.Text;
+  const std::size_t First = Rest.find_first_of(".-");
+  syntax::ExprToken Head = T;
+  Head.Text = Rest.substr(0, First).str();
+  Expr *Base = hostVariable(Head, Loc, Clause);
+  Rest = First == llvm::StringRef::npos ? "" : Rest.substr(First);
+  while (Base && !Rest.empty()) {
+    const bool Arrow = Rest.starts_with("->");
+    Rest = Rest.drop_front(Arrow ? 2 : 1);
+    const std::size_t End = Rest.find_first_of(".-");
+    const llvm::StringRef Name = Rest.substr(0, End);
+    Rest = End == llvm::StringRef::npos ? "" : Rest.substr(End);
+    QualType Object = Base->getType();
+    if (Arrow && Object->isPointerType()) {
+      Base = ImplicitCastExpr::Create(Ctx, Object, CK_LValueToRValue, Base,
+                                      nullptr, VK_PRValue, FPOptionsOverride());
+      Object = Object->getPointeeType();
+    }
+    const RecordDecl *RD = Object->getAsRecordDecl();
+    const FieldDecl *Field = nullptr;
+    if (RD && Arrow == Base->getType()->isPointerType())
+      for (const NamedDecl *D : RD->lookup(&Ctx.Idents.get(Name)))
+        Field = Field ? Field : dyn_cast<FieldDecl>(D);
+    if (!Field)
+      return fail(Loc,
+                  "'" + T.Text + "' in '" + Clause.str() +
+                      "' names no field '" + Name.str() + "' of '" +
+                      Object.getAsString(Ctx.getPrintingPolicy()) + "'",
+                  "'" + Clause.str() +
+                      "' takes variables and the fields of structs they hold "
+                      "or point to"),
+             nullptr;
+    Base = MemberExpr::CreateImplicit(
+        Ctx, Base, Arrow, const_cast<FieldDecl *>(Field),
+        Field->getType().getNonReferenceType(), VK_LValue, OK_Ordinary);
+  }
+  return Base;
+}
+
+Expr *Recognizer::hostVariable(const syntax::ExprToken &T, SourceLocation Loc,
+                               llvm::StringRef Clause) {
   if (T.Text == "true" || T.Text == "false")
     return CXXBoolLiteralExpr::Create(Ctx, T.Text == "true", Ctx.BoolTy, Loc);
   // A local or parameter of the function, then a member of its class, then

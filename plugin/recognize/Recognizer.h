@@ -181,6 +181,7 @@ private:
     const FieldDecl *Field = nullptr; // the last
     std::string Key;  // the objects and fields, to capture each chain once
     std::string Name; // the parameter's: m_rows, so objects stay apart
+    std::string Text; // as an extent clause names it: img->pix, m.rows
   };
   /// The chain E is (`m.rows`, `grid->cells`, `this->mesh.nodes`), if it is
   /// one: the launch reads it on the host.
@@ -251,9 +252,13 @@ private:
   /// SizeConstants).
   Expr *hostNumber(llvm::StringRef Text, SourceLocation Loc,
                    bool SizeConstants);
-  /// A variable a host expression names, as a reference at the loop.
+  /// A variable (or a chain of fields from one: `img->w`) a host
+  /// expression names, as a reference at the loop.
   Expr *hostName(const syntax::ExprToken &T, SourceLocation Loc,
                  llvm::StringRef Clause);
+  /// The variable T names alone.
+  Expr *hostVariable(const syntax::ExprToken &T, SourceLocation Loc,
+                     llvm::StringRef Clause);
 
   /// The captured data a subscript or size() applies to.
   std::optional<unsigned> spanOperand(const Expr *E);

@@ -59,6 +59,28 @@ private:
     return Text.substr(Start, Pos - Start);
   }
 
+  /// A name, or a chain of members from one (`img->pix`, `g.n`), as
+  /// written without spaces; `this->` is dropped (a member is its name).
+  std::string chain() {
+    std::string Chain = word();
+    while (!Chain.empty()) {
+      const std::size_t Before = Pos;
+      skipSpace();
+      const std::size_t Op = Text.compare(Pos, 2, "->") == 0         ? 2
+                             : Pos < Text.size() && Text[Pos] == '.' ? 1
+                                                                     : 0;
+      const std::string Member = Op ? (Pos += Op, word()) : std::string();
+      if (Member.empty()) {
+        Pos = Before;
+        break;
+      }
+      Chain = Chain == "this" && Op == 2
+                  ? Member
+                  : Chain + (Op == 2 ? "->" : ".") + Member;
+    }
+    return Chain;
+  }
+
   bool expect(char C, const char *Context) {
     skipSpace();
     if (Pos < Text.size() && Text[Pos] == C) {
@@ -233,7 +255,7 @@ private:
     const char *Hint = "write extent(p: n) for a pointer p to n elements";
     do {
       std::size_t NameAt = (skipSpace(), Pos);
-      std::string P = word();
+      std::string P = chain();
       if (P.empty() || std::isdigit(static_cast<unsigned char>(P[0])))
         return fail(NameAt, "expected a pointer's name in 'extent'", Hint);
       E.Pointers.push_back(P);
@@ -342,23 +364,18 @@ private:
     if (Pos < Text.size() &&
         std::isdigit(static_cast<unsigned char>(Text[Pos])))
       return literal(Out, Extent);
-    std::string W = word();
+    std::string W = chain();
     if (W.empty())
       return fail(At,
                   std::string("expected a number or a variable in '") + Clause +
                       "'",
                   Hint);
     skipSpace();
-    if (Pos < Text.size() && std::strchr(".([", Text[Pos]) && Text[Pos] != '\0')
+    if (Pos < Text.size() && std::strchr("([", Text[Pos]) && Text[Pos] != '\0')
       return fail(Pos,
                   std::string("'") + Clause +
-                      "' takes variables and constants, not members, calls "
-                      "or elements",
-                  Hint);
-    if (Text.compare(Pos, 2, "->") == 0)
-      return fail(Pos,
-                  std::string("'") + Clause +
-                      "' takes variables and constants, not members",
+                      "' takes variables, their members and constants, not "
+                      "calls or elements",
                   Hint);
     Out.push_back({ExprToken::Name, W, At});
     return true;

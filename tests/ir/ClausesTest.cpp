@@ -201,9 +201,8 @@ INSTANTIATE_TEST_SUITE_P(
         Rejected{"reduction(+: )", 13, "variable name"},
         Rejected{"block(64) block(32)", 10, "given twice"},
         Rejected{"if()", 3, "a number or a variable in 'if'"},
-        Rejected{"if(v.size() > 3)", 4, "not members, calls or elements"},
-        Rejected{"if(p[0])", 4, "not members, calls or elements"},
-        Rejected{"if(s->n)", 4, "not members"},
+        Rejected{"if(v.size() > 3)", 9, "not calls or elements"},
+        Rejected{"if(p[0])", 4, "not calls or elements"},
         Rejected{"if(n > 0x10)", 7, "'0x10' is not a decimal number"},
         Rejected{"if(n > 1.5e)", 7, "'1.5e' is not a decimal number"},
         Rejected{"if(n >)", 6, "a number or a variable in 'if'"},
@@ -223,6 +222,6 @@ INSTANTIATE_TEST_SUITE_P(
         Rejected{"extent(p: n +)", 13, "a number or a variable"},
         Rejected{"extent(p: (n)", 13, "expected ')'"},
         Rejected{"extent(p: 12ab)", 10, "not a decimal integer"},
-        Rejected{"extent(p: n.size())", 11, "not members, calls"}));
+        Rejected{"extent(p: n.size())", 16, "not calls"}));
 
 } // namespace

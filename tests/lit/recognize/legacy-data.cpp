@@ -168,6 +168,27 @@ void declaredArrays(const double a[Rows][Cols], double c[Rows][Cols],
       c[i][j] = a[i][j] * v[i];
 }
 
+// Pointer fields of structs, behind a pointer or global, as C code holds
+// its images: the clause names them as the loop does (and an if clause
+// may read fields too).
+struct Image {
+  int W, H;
+  float *Pix;
+};
+struct Scene {
+  Image Img;
+  int Frames;
+};
+Image Screen;
+void fields(Scene *S) {
+#pragma weft parallel for extent(S->Img.Pix: S->Img.W * S->Img.H)
+  for (int i = 0; i < S->Img.W * S->Img.H; ++i)
+    S->Img.Pix[i] *= S->Frames;
+#pragma weft parallel for extent(Screen.Pix: Screen.W * Screen.H) if(Screen.W > 0)
+  for (int i = 0; i < Screen.W * Screen.H; ++i)
+    Screen.Pix[i] += 1;
+}
+
 // Globals and static locals the loop only reads are captured by value at
 // the launch, as locals are.
 float Gain = 1.5f;
@@ -229,12 +250,20 @@ int main() {
       DA[i][j] = i + 0.5 * j;
   }
   declaredArrays(DA, DC, DV);
+  std::vector<float> Pixels(60, 1.5f);
+  Scene Sc{{6, 10, Pixels.data()}, 3};
+  Screen = {5, 12, Pixels.data()};
+  fields(&Sc);
+  Screen.W = 4;
+  fields(&Sc);
   std::vector<float> G(300);
   globals(G);
   Gain = 3;
   globals(G);
   double Total = 0;
   for (float x : G)
+    Total += x;
+  for (float x : Pixels)
     Total += x;
   for (int i = 0; i < Rows; ++i)
     for (int j = 0; j < Cols; ++j)
@@ -253,7 +282,7 @@ int main() {
   std::printf("%.2f %g %g %g %g %g %g %g\n", Total, Sum, o[699], o[700],
               B[63][47], Sums[39], Gathered[0], Gathered[3] + PointerSums[17]);
 }
-// RAN-COUNT-13: calls on sim, 0 on the host
+// RAN-COUNT-15: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void noExtent(float *p, int n) {
@@ -308,6 +337,13 @@ void copyRow(const std::vector<std::array<float, 3>> &p, std::vector<float> &out
   }
   // REFUSED: legacy-data.cpp:[[@LINE-3]]:26: error: per-iteration array 'q' can start from a list of values only
   // REFUSED-NEXT: note: copy the elements one by one, or index the source directly
+}
+void unknownField(Scene *S) {
+#pragma weft parallel for extent(S->Img.Pix: S->Img.Width)
+  for (int i = 0; i < 4; ++i)
+    S->Img.Pix[i] = 0;
+  // REFUSED: legacy-data.cpp:[[@LINE-3]]:46: error: 'S->Img.Width' in 'extent' names no field 'Width' of 'Image'
+  // REFUSED-NEXT: note: 'extent' takes variables and the fields of structs they hold or point to
 }
 void unknownName(float *p) {
 #pragma weft parallel for extent(p: count)

@@ -43,7 +43,7 @@ struct Options {
 };
 
 void errors(std::span<float> Y, int N, Options Opt, std::vector<int> V) {
-  // CHECK-DAG: if-clause.cpp:[[@LINE+2]]:31: error: 'if' takes variables and constants, not members, calls or elements
+  // CHECK-DAG: if-clause.cpp:[[@LINE+2]]:36: error: 'if' takes variables, their members and constants, not calls or elements
   // CHECK-DAG: note: a condition is an expression of variables and constants with C's operators, such as if(n * m > 4096 && !debug); compute anything else into a variable before the loop
 #pragma weft parallel for if(V.size() > 100)
   for (int I = 0; I < N; ++I)
