@@ -150,6 +150,28 @@ TEST(Clauses, Extents) {
   EXPECT_FALSE(D.Extents[0].Columns);
 }
 
+// Fields as the loop names them: a chain without spaces, `this->` dropped
+// (a member is its name), in the pointers and in the expressions.
+TEST(Clauses, FieldChains) {
+  Clauses C;
+  ClauseError E;
+  ASSERT_TRUE(parseClauses("extent(img -> pix, this->Data, s.a->b: img->w * "
+                           "s.n) if(opts.gpu && n > 0)",
+                           C, E))
+      << E.Message;
+  ASSERT_EQ(C.Extents.size(), 1u);
+  EXPECT_EQ(C.Extents[0].Pointers,
+            (std::vector<std::string>{"img->pix", "Data", "s.a->b"}));
+  std::string Postfix;
+  for (const weft::syntax::ExprToken &T : C.Extents[0].Postfix)
+    Postfix += T.Text + " ";
+  EXPECT_EQ(Postfix, "img->w s.n * ");
+  ASSERT_TRUE(C.If);
+  EXPECT_EQ(C.If->Value.Postfix[0].Text, "opts.gpu");
+  Clauses D;
+  EXPECT_FALSE(parseClauses("extent(p: s.)", D, E));
+}
+
 // Rows held as pointers: extent(w: rows, cols), the rows' length its own
 // expression with its own offsets.
 TEST(Clauses, ExtentOfRowsAsPointers) {
