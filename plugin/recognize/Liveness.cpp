@@ -102,22 +102,22 @@ Liveness::Liveness(ASTContext &Ctx, const FunctionDecl *Function)
   // Every subexpression an element of its block, so that the uses of one
   // variable in a block can be followed.
   Manager->getCFGBuildOptions().setAllAlwaysAdd();
-  if (Function && Function->hasBody()) {
-    Context = Manager->getContext(Function);
-    if (Context->getCFG())
-      Live = Context->getAnalysis<LiveVariables>();
-  }
+  if (!Function || !Function->hasBody())
+    return;
+  Context = Manager->getContext(Function);
+  const CFG *Graph = Context->getCFG();
+  if (!Graph)
+    return;
+  Live = Context->getAnalysis<LiveVariables>();
+  for (const CFGBlock *B : *Graph)
+    if (B && B->getTerminatorStmt() && B->succ_size() == 2)
+      Branches[B->getTerminatorStmt()] = B;
 }
 
 Liveness::~Liveness() = default;
 
 const CFGBlock *Liveness::branchOf(const Stmt *Loop) const {
-  if (!Live)
-    return nullptr;
-  for (const CFGBlock *B : *Context->getCFG())
-    if (B && B->getTerminatorStmt() == Loop && B->succ_size() == 2)
-      return B;
-  return nullptr;
+  return Branches.lookup(Loop);
 }
 
 bool Liveness::liveIn(const CFGBlock *B, const VarDecl *V) {
@@ -171,12 +171,16 @@ bool Liveness::liveAtIteration(const Stmt *Loop, const VarDecl *V) {
   return !B || liveIn(*B->succ_begin(), V);
 }
 
-bool Liveness::escapes(const VarDecl *V, const Stmt *Inside) const {
+bool Liveness::escapes(const VarDecl *V, const Stmt *Inside) {
   if (!Function || !Function->hasBody())
     return true;
-  EscapeFinder Finder(V, Inside);
-  Finder.TraverseStmt(const_cast<Stmt *>(Function->getBody()));
-  return Finder.Escaped;
+  auto [It, New] = Escaping.try_emplace({V, Inside}, false);
+  if (New) {
+    EscapeFinder Finder(V, Inside);
+    Finder.TraverseStmt(const_cast<Stmt *>(Function->getBody()));
+    It->second = Finder.Escaped;
+  }
+  return It->second;
 }
 
 } // namespace weft::recognize

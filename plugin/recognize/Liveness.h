@@ -6,6 +6,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <memory>
 
@@ -32,7 +33,7 @@ public:
   bool liveAtIteration(const clang::Stmt *Loop, const clang::VarDecl *V);
   /// Whether V's address or a reference to it may be kept anywhere in the
   /// function outside Inside (there a read would escape the analysis).
-  bool escapes(const clang::VarDecl *V, const clang::Stmt *Inside) const;
+  bool escapes(const clang::VarDecl *V, const clang::Stmt *Inside);
 
 private:
   /// The block a loop branches from: its successors are the first block of
@@ -44,6 +45,11 @@ private:
   std::unique_ptr<clang::AnalysisDeclContextManager> Manager;
   clang::AnalysisDeclContext *Context = nullptr;
   clang::LiveVariables *Live = nullptr;
+  /// The block each loop branches from, by the loop.
+  llvm::DenseMap<const clang::Stmt *, const clang::CFGBlock *> Branches;
+  /// What escapes() found, by the variable and the statement it skipped.
+  llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::Stmt *>, bool>
+      Escaping;
 };
 
 } // namespace weft::recognize

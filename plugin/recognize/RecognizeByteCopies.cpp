@@ -18,45 +18,6 @@ QualType pointee(const Expr *E) {
 
 } // namespace
 
-ir::ExprPtr Recognizer::elementThrough(const Expr *Pointer, ir::ExprPtr Index,
-                                       Access A) {
-  // A per-iteration array, maybe offset: tmp, tmp + k, &tmp[k].
-  const Expr *X = Pointer->IgnoreParenImpCasts();
-  ir::ExprPtr Offset;
-  if (const auto *B = dyn_cast<BinaryOperator>(X);
-      B && B->getOpcode() == BO_Add && B->getType()->isPointerType()) {
-    const bool Left = B->getLHS()->getType()->isPointerType();
-    Offset = expr(Left ? B->getRHS() : B->getLHS(), Access::Read);
-    if (!Offset)
-      return nullptr;
-    X = (Left ? B->getLHS() : B->getRHS())->IgnoreParenImpCasts();
-  } else if (const auto *U = dyn_cast<UnaryOperator>(X);
-             U && U->getOpcode() == UO_AddrOf) {
-    if (const auto *AS =
-            dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens())) {
-      Offset = expr(AS->getIdx(), Access::Read);
-      if (!Offset)
-        return nullptr;
-      X = AS->getBase()->IgnoreParenImpCasts();
-    }
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(X);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (VD && LocalArrays.count(VD)) {
-    const std::optional<ir::ScalarKind> K = scalarKind(pointee(Pointer));
-    auto R = make(ir::Expr::LocalElement, K.value_or(ir::ScalarKind::Char),
-                  VD->getName().str());
-    R->Operands.push_back(
-        Offset ? operation("+", converted(std::move(Offset)), std::move(Index))
-               : std::move(Index));
-    return R;
-  }
-  // Captured data: p, p + k, &v[k], v.data().
-  if (std::optional<PointerInto> Ptr = pointerInto(Pointer))
-    return pointedElement(std::move(*Ptr), std::move(Index), A, Pointer);
-  return nullptr;
-}
-
 bool Recognizer::byteCopy(const CallExpr *Call, std::vector<ir::StmtPtr> &Out) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD || !FD->getIdentifier() || Call->getNumArgs() != 3)
@@ -137,7 +98,11 @@ bool Recognizer::byteCopy(const CallExpr *Call, std::vector<ir::StmtPtr> &Out) {
   };
   // Operand I's element at the counter, or an error saying what it must be.
   auto Operand = [&](unsigned I, Access A) {
-    ir::ExprPtr E = elementThrough(Call->getArg(I), At(), A);
+    std::optional<PointerInto> Ptr =
+        pointerInto(Call->getArg(I), /*IntoLocalArrays=*/true);
+    ir::ExprPtr E =
+        Ptr ? pointedElement(std::move(*Ptr), At(), A, Call->getArg(I))
+            : nullptr;
     if (!E && !Failed)
       fail(Call->getArg(I)->getBeginLoc(),
            "'" + Name.str() + "' in a weft loop must " +

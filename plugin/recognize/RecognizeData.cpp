@@ -571,7 +571,8 @@ ir::ExprPtr Recognizer::spanElement(unsigned P, ir::ExprPtr Flat, Access A,
   return R;
 }
 
-std::optional<Recognizer::PointerInto> Recognizer::pointerInto(const Expr *E) {
+std::optional<Recognizer::PointerInto>
+Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
   const Expr *X = E->IgnoreParenImpCasts();
   // An offset and what it offsets: a view, p + k, k + p, p - k.
   if (const RowView *View = rowViewOf(X)) {
@@ -601,17 +602,20 @@ std::optional<Recognizer::PointerInto> Recognizer::pointerInto(const Expr *E) {
     const bool Left = B->getLHS()->getType()->isPointerType();
     if (!Left && B->getOpcode() == BO_Sub)
       return std::nullopt;
-    return Offset(pointerInto(Left ? B->getLHS() : B->getRHS()),
-                  Left ? B->getRHS() : B->getLHS(), B->getOpcode() == BO_Sub);
+    return Offset(
+        pointerInto(Left ? B->getLHS() : B->getRHS(), IntoLocalArrays),
+        Left ? B->getRHS() : B->getLHS(), B->getOpcode() == BO_Sub);
   }
   if (const auto *U = dyn_cast<UnaryOperator>(X);
       U && U->getOpcode() == UO_AddrOf) {
     const Expr *Element = U->getSubExpr()->IgnoreParens();
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Element))
-      return Offset(pointerInto(AS->getBase()), AS->getIdx(), false);
+      return Offset(pointerInto(AS->getBase(), IntoLocalArrays), AS->getIdx(),
+                    false);
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Element);
         OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
-      return Offset(pointerInto(OC->getArg(0)), OC->getArg(1), false);
+      return Offset(pointerInto(OC->getArg(0), IntoLocalArrays), OC->getArg(1),
+                    false);
     return std::nullopt;
   }
   // v.data() of a container; the data itself.
@@ -623,9 +627,13 @@ std::optional<Recognizer::PointerInto> Recognizer::pointerInto(const Expr *E) {
     Data = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(Data);
-  if (!(DRE || isa<MemberExpr>(Data)) ||
-      (DRE && Locals.contains(dyn_cast<VarDecl>(DRE->getDecl()))))
-    return std::nullopt; // per-iteration arrays stay arrays
+  const auto *Local = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (Local && Locals.contains(Local))
+    return IntoLocalArrays && LocalArrays.count(Local)
+               ? std::optional(PointerInto{0, nullptr, Local})
+               : std::nullopt; // per-iteration arrays stay arrays
+  if (!DRE && !isa<MemberExpr>(Data))
+    return std::nullopt;
   std::optional<DataShape> Shape = dataShape(Data->getType());
   if (!Shape || Shape->Refusal || Shape->IsMdspan || Shape->RowsApart ||
       !Shape->Inner.empty() || Shape->Element->isPointerType())
@@ -644,6 +652,11 @@ ir::ExprPtr Recognizer::pointedElement(PointerInto Ptr, ir::ExprPtr Index,
                      : !Index    ? std::move(Ptr.Offset)
                                  : operation("+", std::move(Ptr.Offset),
                                              converted(std::move(Index)));
+  if (const VarDecl *VD = Ptr.LocalArray)
+    return localArrayElement(VD,
+                             scalarKind(dataShape(VD->getType())->Element)
+                                 .value_or(ir::ScalarKind::Char),
+                             -1, std::move(Flat));
   return spanElement(Ptr.Param, std::move(Flat), A, E);
 }
 

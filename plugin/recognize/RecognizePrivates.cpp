@@ -5,7 +5,6 @@
 // value from before it and nothing after the nest reads the value it left.
 #include "recognize/Recognizer.h"
 
-#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -53,13 +52,19 @@ Liveness &Recognizer::liveness() {
   return *LiveVariables;
 }
 
+const ParentMap &Recognizer::nestParents() {
+  if (!NestParents)
+    NestParents = std::make_unique<ParentMap>(Loop);
+  return *NestParents;
+}
+
 std::vector<std::pair<const VarDecl *, unsigned>>
 Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
                       std::vector<ir::StmtPtr> &Out, bool Sequential) {
   ReferenceCollector InBody, InNest;
   InBody.TraverseStmt(const_cast<Stmt *>(Body));
   InNest.TraverseStmt(Loop);
-  const ParentMap Parents(Loop);
+  const ParentMap &Parents = nestParents();
   // Whether every use is inside one loop marked in Body (that level's).
   auto InOneMarkedLoop = [&](const std::vector<const Stmt *> &Refs) {
     std::optional<const Stmt *> Marked;
@@ -208,7 +213,7 @@ std::vector<syntax::Reduction>
 Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
   ReferenceCollector InBody;
   InBody.TraverseStmt(const_cast<Stmt *>(Body));
-  const ParentMap Parents(Loop);
+  const ParentMap &Parents = nestParents();
   std::vector<syntax::Reduction> Found;
   for (const auto &[V, Refs] : InBody.Refs) {
     std::optional<ir::ScalarKind> K = scalarKind(V->getType());
@@ -228,53 +233,33 @@ Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
     if (Named)
       continue;
     // Every use an update whose value nothing uses, of one operator.
-    std::string Op;
+    std::optional<ir::ReductionOp> Op;
     bool Updates = true;
     for (const Stmt *R : Refs) {
       const Stmt *Update = Parents.getParentIgnoreParens(R);
-      std::string This;
+      std::optional<ir::ReductionOp> This;
       if (const auto *B = dyn_cast_or_null<BinaryOperator>(Update);
-          B && B->getLHS()->IgnoreParens() == R) {
-        switch (B->getOpcode()) {
-        case BO_AddAssign:
-        case BO_SubAssign:
-          This = "+";
-          break;
-        case BO_MulAssign:
-          This = "*";
-          break;
-        case BO_AndAssign:
-          This = "&";
-          break;
-        case BO_OrAssign:
-          This = "|";
-          break;
-        case BO_XorAssign:
-          This = "^";
-          break;
-        default:
-          break;
-        }
-      } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Update);
-                 U && U->isIncrementDecrementOp()) {
-        This = "+";
-      }
+          B && B->getLHS()->IgnoreParens() == R)
+        This = compoundReduction(B->getOpcode());
+      else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Update);
+               U && U->isIncrementDecrementOp())
+        This = ir::ReductionOp::Add;
       const Stmt *User =
           Update ? Parents.getParentIgnoreParens(Update) : nullptr;
       if (isa_and_nonnull<ExprWithCleanups>(User))
         User = Parents.getParentIgnoreParens(User);
-      if (This.empty() || (!Op.empty() && This != Op) ||
-          isa_and_nonnull<Expr>(User) ||
-          (This != "+" && This != "*" && ir::isFloating(*K))) {
+      if (!This || (Op && This != Op) || isa_and_nonnull<Expr>(User) ||
+          (*This != ir::ReductionOp::Add && *This != ir::ReductionOp::Mul &&
+           ir::isFloating(*K))) {
         Updates = false;
         break;
       }
       Op = This;
     }
-    if (!Updates || Op.empty())
+    if (!Updates || !Op)
       continue;
     syntax::Reduction R;
-    R.Operator = Op;
+    R.Operator = ir::spelling(*Op);
     R.Variables.push_back(V->getName().str());
     Found.push_back(std::move(R));
   }

@@ -432,19 +432,29 @@ const BinaryOperator *Recognizer::guardedCombine(const IfStmt *If,
   return Assign;
 }
 
+std::optional<ir::ReductionOp>
+Recognizer::compoundReduction(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_AddAssign:
+  case BO_SubAssign:
+    return ir::ReductionOp::Add;
+  case BO_MulAssign:
+    return ir::ReductionOp::Mul;
+  case BO_AndAssign:
+    return ir::ReductionOp::BitAnd;
+  case BO_OrAssign:
+    return ir::ReductionOp::BitOr;
+  case BO_XorAssign:
+    return ir::ReductionOp::BitXor;
+  default:
+    return std::nullopt;
+  }
+}
+
 ir::ExprPtr Recognizer::combine(const BinaryOperator *B, const VarDecl *V,
                                 std::optional<ir::ScalarKind> K) {
   const ir::ReductionOp Op = ActiveReductions.lookup(V);
-  static const std::pair<ir::ReductionOp, BinaryOperatorKind> Compound[] = {
-      {ir::ReductionOp::Add, BO_AddAssign},
-      {ir::ReductionOp::Add, BO_SubAssign},
-      {ir::ReductionOp::Mul, BO_MulAssign},
-      {ir::ReductionOp::BitAnd, BO_AndAssign},
-      {ir::ReductionOp::BitOr, BO_OrAssign},
-      {ir::ReductionOp::BitXor, BO_XorAssign}};
-  bool Matches = false;
-  for (const auto &[R, BO] : Compound)
-    Matches = Matches || (R == Op && B->getOpcode() == BO);
+  bool Matches = compoundReduction(B->getOpcode()) == Op;
   llvm::SmallVector<const Expr *, 2> Self;
   if (B->getOpcode() == BO_Assign) {
     Self = combiningOperands(B->getRHS(), V, Op);

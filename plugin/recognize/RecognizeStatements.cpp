@@ -479,12 +479,18 @@ ir::ExprPtr Recognizer::localElement(const Expr *Subscript, const Expr *Base,
   ir::ExprPtr I = expr(Index, Access::Read);
   if (!I)
     return nullptr;
-  auto R = make(ir::Expr::LocalElement, K.value_or(ir::ScalarKind::Char),
-                VD->getName().str());
-  R->Struct =
+  return localArrayElement(
+      VD, K.value_or(ir::ScalarKind::Char),
       K ? -1
-        : structIndex(Subscript->getType(), Subscript->getExprLoc(), false);
-  R->Operands.push_back(std::move(I));
+        : structIndex(Subscript->getType(), Subscript->getExprLoc(), false),
+      std::move(I));
+}
+
+ir::ExprPtr Recognizer::localArrayElement(const VarDecl *VD, ir::ScalarKind K,
+                                          int Struct, ir::ExprPtr Index) {
+  auto R = make(ir::Expr::LocalElement, K, VD->getName().str());
+  R->Struct = Struct;
+  R->Operands.push_back(std::move(Index));
   return R;
 }
 
@@ -569,24 +575,20 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::Block;
   ir::StmtPtr Var = declarationOf(LoopVar, K, Struct);
+  ir::ExprPtr At = make(ir::Expr::Local, ir::ScalarKind::Long, Counter);
   if (Local) {
-    auto Element = make(ir::Expr::LocalElement, Var->VarType.Scalar,
-                        Local->getName().str());
+    Var->Exprs.push_back(
+        localArrayElement(Local, Var->VarType.Scalar, Struct, std::move(At)));
+  } else {
+    std::vector<ir::ExprPtr> Subscripts;
+    if (RowIndex)
+      Subscripts.push_back(std::move(RowIndex));
+    Subscripts.push_back(std::move(At));
+    auto Element = make(ir::Expr::SpanElement, Var->VarType.Scalar);
+    Element->ParamIndex = P;
     Element->Struct = Struct;
-    Element->Operands.push_back(
-        make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
-    Var->Exprs.push_back(std::move(Element));
-  }
-  std::vector<ir::ExprPtr> Subscripts;
-  if (RowIndex)
-    Subscripts.push_back(std::move(RowIndex));
-  Subscripts.push_back(make(ir::Expr::Local, ir::ScalarKind::Long, Counter));
-  auto Element = make(ir::Expr::SpanElement, Var->VarType.Scalar);
-  Element->ParamIndex = P;
-  Element->Struct = Struct;
-  Element->LValue = Var->VarType.IsReference;
-  Element->Origin = Range->getBeginLoc().getRawEncoding();
-  if (!Local) {
+    Element->LValue = Var->VarType.IsReference;
+    Element->Origin = Range->getBeginLoc().getRawEncoding();
     Element->Operands.push_back(flatIndex(P, std::move(Subscripts)));
     markUse(P, Var->VarType.IsReference && !Var->VarType.IsConst
                    ? Access::ReadWrite

@@ -12,6 +12,7 @@
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -295,18 +296,22 @@ private:
   struct PointerInto {
     unsigned Param = 0;
     ir::ExprPtr Offset;
+    /// Instead of Param: a per-iteration array (for memset and memcpy).
+    const VarDecl *LocalArray = nullptr;
   };
   /// E as such a pointer (`p`, `p + k`, `&v[k]`, `v.data() + k`, a
-  /// pointer view); nullopt for anything else (also after a diagnostic).
-  std::optional<PointerInto> pointerInto(const Expr *E);
-  /// Element Index of what Pointer points to: a per-iteration array (maybe
-  /// offset) or captured data of one dimension; null if neither.
-  ir::ExprPtr elementThrough(const Expr *Pointer, ir::ExprPtr Index, Access A);
+  /// pointer view; with IntoLocalArrays, into a per-iteration array too);
+  /// nullopt for anything else (also after a diagnostic).
+  std::optional<PointerInto> pointerInto(const Expr *E,
+                                         bool IntoLocalArrays = false);
   /// `memset(d, 0, n * sizeof(T))`, `memcpy(d, s, bytes)` as a loop over
   /// the elements into Out; false if Call is neither (true after an error).
   bool byteCopy(const CallExpr *Call, std::vector<ir::StmtPtr> &Out);
   /// `const long weft_rowN_<name> = offset;`: VD points into Ptr's data.
   ir::StmtPtr pointerView(const VarDecl *VD, PointerInto Ptr);
+  /// Element Index of per-iteration array VD, of type K (or struct Struct).
+  ir::ExprPtr localArrayElement(const VarDecl *VD, ir::ScalarKind K, int Struct,
+                                ir::ExprPtr Index);
   /// Element Offset + Index (Index or Offset may be null: 0) of P.
   ir::ExprPtr pointedElement(PointerInto Ptr, ir::ExprPtr Index, Access A,
                              const Expr *E);
@@ -460,6 +465,9 @@ private:
   /// Those of the level just read, for the statement around it.
   std::vector<ReducedElement> FinishedElements;
   static ir::ReductionOp reductionOp(const std::string &Spelling);
+  /// The reduction a compound assignment combines by (`-=` a sum's).
+  static std::optional<ir::ReductionOp>
+  compoundReduction(BinaryOperatorKind Op);
   /// E's text as written.
   std::string exprSource(const Expr *E) const;
   /// V is assigned somewhere in S.
@@ -606,6 +614,9 @@ private:
   llvm::DenseMap<const VarDecl *, std::string> NotPrivate;
   std::unique_ptr<Liveness> LiveVariables;
   Liveness &liveness();
+  /// The parents of the statements in the nest (built once, when asked).
+  std::unique_ptr<ParentMap> NestParents;
+  const ParentMap &nestParents();
   /// Makes private the variables whose uses in the nest all lie in Body, the
   /// body of the level LevelLoop, but not in one loop marked inside it (for
   /// a nest marked sequential, Body is LevelLoop, run once); and
