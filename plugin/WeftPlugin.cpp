@@ -221,6 +221,9 @@ private:
       if (!SequentialRoot)
         for (const std::string &Why : L.Reasons)
           Text += "; " + Why;
+      for (const ir::LoopReorder &C : R.Reorders)
+        if (C.Level == Levels[I]->Location)
+          Text += "; " + C.Text;
       for (const ir::Reduction &Red : Levels[I]->Reductions)
         if (Red.Inferred)
           Text += "; reduction(" + std::string(ir::spelling(Red.Op)) + ": " +

@@ -14,7 +14,9 @@
 namespace {
 
 // C = alpha A B + beta C, A ni x nk, B nk x nj: each row of C scaled, then
-// each product of a row of A and B added into it.
+// each product of a row of A and B added into it. The plugin moves the loop
+// over k inside the second loop over j and fuses that with the first (the
+// remarks say so): the output-accumulating product, register-tiled.
 void kernelGemm(int ni, int nj, int nk, double alpha, double beta, double *C,
                 const double *A, const double *B) {
   int i, j, k;

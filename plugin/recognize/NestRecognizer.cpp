@@ -3,6 +3,25 @@
 #include "recognize/Recognizer.h"
 
 namespace weft::recognize {
+namespace {
+
+/// Moves and fuses loops where that exposes reuse, keeping LevelLocations
+/// in step with the levels that remain.
+void reorderLoops(RecognizedNest &R) {
+  std::vector<std::string> Before;
+  for (const ir::Level *L : ir::levels(R.Nest))
+    Before.push_back(L->Location);
+  R.Reorders = ir::reorderLoops(R.Nest);
+  std::vector<SourceLocation> Kept;
+  for (std::size_t I = 0; I < Before.size(); ++I)
+    if (std::none_of(
+            R.Reorders.begin(), R.Reorders.end(),
+            [&](const ir::LoopReorder &C) { return C.Removed == Before[I]; }))
+      Kept.push_back(R.LevelLocations[I]);
+  R.LevelLocations = std::move(Kept);
+}
+
+} // namespace
 
 std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
                                               const StringLiteral *Literal) {
@@ -57,6 +76,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
   R.LevelLocations = LevelLocations;
   R.Nest.Functions = std::move(Functions);
   R.Nest.Structs = std::move(Structs);
+  reorderLoops(R);
   ir::analyzeAccesses(R.Nest);
   return R;
 }

@@ -3,6 +3,7 @@
 #ifndef WEFT_PLUGIN_RECOGNIZE_NESTRECOGNIZER_H
 #define WEFT_PLUGIN_RECOGNIZE_NESTRECOGNIZER_H
 
+#include "ir/LoopOrder.h"
 #include "ir/NestIR.h"
 #include "syntax/Clauses.h"
 
@@ -52,6 +53,8 @@ struct RecognizedNest {
   clang::Expr *Condition = nullptr;
   /// Where each level's loop is, in the order of ir::levels().
   std::vector<clang::SourceLocation> LevelLocations;
+  /// Loops moved or fused to expose the nest's reuse (ir/LoopOrder.h).
+  std::vector<ir::LoopReorder> Reorders;
 };
 
 /// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt) in

@@ -93,10 +93,9 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
                            const std::vector<const Stmt *> &Refs) {
     return llvm::all_of(Refs, [&](const Stmt *R) {
       for (const Stmt *A = Parents.getParent(R); A; A = Parents.getParent(A)) {
+        // (A marked loop's index is its level's own.)
         if (const auto *F = dyn_cast<ForStmt>(A);
-            F && assignmentTo(F->getInit(), V) &&
-            (F == LevelLoop || !compat::findMark(const_cast<ForStmt *>(F))) &&
-            !liveness().liveAfter(F, V))
+            F && assignmentTo(F->getInit(), V) && !liveness().liveAfter(F, V))
           return true;
         if (A == Body)
           break;
@@ -161,9 +160,9 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       }
     const Stmt *Declaring = nullptr;
     for (const Stmt *A = Common; A; A = Parents.getParent(A)) {
+      // (A marked loop declares it as its level's index.)
       if (const auto *F = dyn_cast<ForStmt>(A);
-          F && assignmentTo(F->getInit(), V) &&
-          !compat::findMark(const_cast<ForStmt *>(F)))
+          F && assignmentTo(F->getInit(), V))
         Declaring = F;
       if (A == Body)
         break;

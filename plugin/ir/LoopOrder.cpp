@@ -1,0 +1,386 @@
+// LoopOrder.cpp: the proofs and rewrites behind reorderLoops.
+#include "ir/LoopOrder.h"
+
+#include "ir/AffineForm.h"
+#include "ir/IrQueries.h"
+
+#include <map>
+#include <set>
+
+namespace weft::ir {
+namespace {
+
+/// The variable, array or span element that a write reaches, through fields.
+const Expr &writtenRoot(const Expr &E) {
+  const Expr *T = &stripCasts(E);
+  while (T->Kind == Expr::Member)
+    T = &stripCasts(*T->Operands[0]);
+  return *T;
+}
+
+/// Holds a marked level inside it.
+bool holdsLevels(const Stmt &S) {
+  return anyStatement(
+      S, [](const Stmt &X) { return X.Kind == Stmt::ParallelFor; });
+}
+
+/// Statements that the iterations of a marked level over Index run, taken
+/// as one region: whether they write no variable of the code around them,
+/// and every span they write they reach at one subscript naming a
+/// different element for each value of Index (and the same element
+/// wherever else the region is), so that no two values of Index share
+/// anything written, whatever order the region's loops run in.
+class IndexedRegion {
+public:
+  IndexedRegion(const Nest &N, const std::string &Index) : N(N), Index(Index) {
+    Declared.insert(Index);
+  }
+
+  void add(const Stmt &S) {
+    declaredNames(S, Declared);
+    Roots.push_back(&S);
+  }
+
+  /// Every name declared inside the region, Index included.
+  const std::set<std::string> &declared() const { return Declared; }
+
+  bool independent() {
+    for (const Stmt *S : Roots)
+      if (!scan(*S, false, false))
+        return false;
+    for (unsigned P : Written)
+      if (!apart(Accesses[P]))
+        return false;
+    return true;
+  }
+
+  /// Reads nothing the region declares or writes, and no memory: the same
+  /// value wherever in the region it is evaluated.
+  bool fixed(const Expr &E) const {
+    return !anyExpression(E, [&](const Expr &X) {
+      return X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
+             X.Kind == Expr::Call || assigns(X) ||
+             (X.Kind == Expr::Local && Declared.count(X.Text));
+    });
+  }
+
+private:
+  /// A write the region may make: to its own locals and arrays, or to a
+  /// span (whose subscripts apart() checks).
+  bool owns(const Expr &Root) const {
+    switch (Root.Kind) {
+    case Expr::Local:
+    case Expr::LocalElement:
+      return Declared.count(Root.Text) > 0;
+    case Expr::SpanElement:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  bool scan(const Stmt &S, bool InLoop, bool InSwitch) {
+    if (S.Kind == Stmt::Return || (S.Kind == Stmt::Continue && !InLoop) ||
+        (S.Kind == Stmt::Break && !InLoop && !InSwitch))
+      return false;
+    // A reference is a write wherever it is used.
+    if (S.Kind == Stmt::Decl && S.VarType.IsReference && S.Exprs[0] &&
+        !owns(writtenRoot(*S.Exprs[0])))
+      return false;
+    for (const ExprPtr &E : S.Exprs)
+      if (E && !scan(*E))
+        return false;
+    if (S.ArrayExtent && !scan(*S.ArrayExtent))
+      return false;
+    const bool Loop = InLoop || S.Kind == Stmt::For || S.Kind == Stmt::While ||
+                      S.Kind == Stmt::DoWhile;
+    const bool Switch = InSwitch || S.Kind == Stmt::Switch;
+    for (const StmtPtr &C : S.Children)
+      if (C && !scan(*C, Loop, Switch))
+        return false;
+    // A nested level's continue ends its own iteration.
+    if (S.Nested)
+      for (const StmtPtr &C : S.Nested->Body)
+        if (!scan(*C, false, false))
+          return false;
+    return true;
+  }
+
+  bool scan(const Expr &E) {
+    // Other iterations combine into an array reduction's elements too.
+    if (E.Kind == Expr::Combine ||
+        (assigns(E) && !owns(writtenRoot(*E.Operands[0]))) ||
+        (E.Kind == Expr::Unary && E.Text == "&") ||
+        (E.Kind == Expr::Call && !callWritesOwn(E)))
+      return false;
+    if (E.Kind == Expr::SpanElement) {
+      Accesses[E.ParamIndex].push_back(&E);
+      if (E.LValue)
+        Written.insert(E.ParamIndex);
+    }
+    for (const ExprPtr &O : E.Operands)
+      if (!scan(*O))
+        return false;
+    return true;
+  }
+
+  /// A function of the nest writes what its non-const reference parameters
+  /// bind (the object of a method among them); <weft/device.h>'s functions
+  /// write none of their operands.
+  bool callWritesOwn(const Expr &Call) const {
+    for (const Function &F : N.Functions) {
+      if (F.Name != Call.Text)
+        continue;
+      for (std::size_t I = 0; I < Call.Operands.size() && I < F.Params.size();
+           ++I) {
+        const LocalType &T = F.Params[I].second;
+        if (T.IsReference && !T.IsConst &&
+            !owns(writtenRoot(*Call.Operands[I])))
+          return false;
+      }
+    }
+    return true;
+  }
+
+  /// One subscript for all of a written span's accesses, Index times a
+  /// nonzero constant plus values the region never changes.
+  bool apart(const std::vector<const Expr *> &All) const {
+    const Expr &Subscript = stripCasts(*All.front()->Operands[0]);
+    const std::string Text = exprText(N, Subscript);
+    for (const Expr *E : All)
+      if (exprText(N, stripCasts(*E->Operands[0])) != Text)
+        return false;
+    const bool Invariant = !anyExpression(Subscript, [&](const Expr &X) {
+      return X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
+             X.Kind == Expr::Call || assigns(X) ||
+             (X.Kind == Expr::Local && X.Text != Index &&
+              Declared.count(X.Text));
+    });
+    if (!Invariant)
+      return false;
+    AffineScope Scope;
+    Scope.IsVariable = [&](const std::string &V) { return V == Index; };
+    std::optional<AffineForm> F = affineForm(N, Subscript, Scope);
+    if (!F || F->Coefficients.size() != 1 || !F->Coefficients.count(Index))
+      return false;
+    std::optional<std::int64_t> C = F->Coefficients.at(Index).constantValue();
+    return C && *C != 0;
+  }
+
+  const Nest &N;
+  const std::string Index;
+  std::vector<const Stmt *> Roots;
+  std::set<std::string> Declared;
+  std::map<unsigned, std::vector<const Expr *>> Accesses;
+  std::set<unsigned> Written;
+};
+
+/// The statements of a block, through blocks that hold only a block.
+std::vector<StmtPtr> *blockStatements(Stmt &S) {
+  Stmt *B = &S;
+  while (B->Kind == Stmt::Block && B->Children.size() == 1 &&
+         B->Children[0]->Kind == Stmt::Block)
+    B = B->Children[0].get();
+  return B->Kind == Stmt::Block ? &B->Children : nullptr;
+}
+
+std::unique_ptr<Stmt> blockOf(std::vector<StmtPtr> Statements) {
+  auto B = std::make_unique<Stmt>();
+  B->Kind = Stmt::Block;
+  B->Children = std::move(Statements);
+  return B;
+}
+
+/// "line 12" of a location "file:12:7".
+std::string lineOf(const std::string &Location) {
+  const std::size_t Col = Location.rfind(':');
+  const std::size_t Line =
+      Col == std::string::npos || Col == 0 ? Col : Location.rfind(':', Col - 1);
+  return Line == std::string::npos
+             ? Location
+             : "line " + Location.substr(Line + 1, Col - Line - 1);
+}
+
+class Reorderer {
+public:
+  explicit Reorderer(Nest &N) : N(N) {}
+
+  void run(Level &L) {
+    for (StmtPtr &S : L.Body)
+      enterLevels(*S);
+    // A nest marked sequential runs its loop in one block, as asked.
+    for (std::size_t I = 0;
+         I < L.Body.size() && !(&L == &N.Root && N.Sequential); ++I)
+      interchange(L, I);
+    for (std::size_t I = 0; I + 1 < L.Body.size();)
+      if (!fuse(L, I))
+        ++I;
+  }
+
+  std::vector<LoopReorder> Changes;
+
+private:
+  void enterLevels(Stmt &S) {
+    for (StmtPtr &C : S.Children)
+      if (C)
+        enterLevels(*C);
+    if (S.Nested)
+      run(*S.Nested);
+  }
+
+  /// `for (k ...) { s; for j (marked) B; }` at L.Body[At] into `for j {
+  /// for (k ...) { s; B; } }`.
+  void interchange(Level &L, std::size_t At) {
+    Stmt &Loop = *L.Body[At];
+    std::optional<CountedLoop> K = countedLoop(Loop);
+    if (!K)
+      return;
+    std::vector<StmtPtr> *Content = nullptr;
+    StmtPtr *Marked = &Loop.Children[1];
+    if ((*Marked)->Kind != Stmt::ParallelFor) {
+      Content = blockStatements(**Marked);
+      if (!Content || Content->empty())
+        return;
+      Marked = &Content->back();
+      if ((*Marked)->Kind != Stmt::ParallelFor)
+        return;
+    }
+    std::set<std::string> BeforeNames;
+    for (std::size_t I = 0; Content && I + 1 < Content->size(); ++I) {
+      const Stmt &Before = *(*Content)[I];
+      if (Before.Kind != Stmt::Decl && Before.Kind != Stmt::ExprStmt)
+        return;
+      declaredNames(Before, BeforeNames);
+    }
+    Level &M = *(*Marked)->Nested;
+    if (!M.Reductions.empty() || !M.ArrayReductions.empty() ||
+        BeforeNames.count(M.IndexName))
+      return;
+    for (const StmtPtr &S : M.Body)
+      if (holdsLevels(*S))
+        return;
+    IndexedRegion Region(N, M.IndexName);
+    Region.add(Loop);
+    if (!Region.independent() || !Region.fixed(*K->Lower) ||
+        !Region.fixed(*K->Upper) || !Region.fixed(*M.Lower) ||
+        !Region.fixed(*M.Upper))
+      return;
+
+    StmtPtr Level = std::move(*Marked);
+    std::vector<StmtPtr> Body;
+    for (std::size_t I = 0; Content && I + 1 < Content->size(); ++I)
+      Body.push_back(std::move((*Content)[I]));
+    // B's own declarations keep a scope of their own where s's would meet
+    // them in one.
+    bool Clash = false;
+    for (const StmtPtr &S : M.Body)
+      Clash = Clash || (S->Kind == Stmt::Decl && BeforeNames.count(S->Name));
+    if (Clash)
+      Body.push_back(blockOf(std::move(M.Body)));
+    else
+      for (StmtPtr &S : M.Body)
+        Body.push_back(std::move(S));
+    M.Body.clear();
+    StmtPtr Sequential = std::move(L.Body[At]);
+    Sequential->Children[1] = blockOf(std::move(Body));
+    M.Body.push_back(std::move(Sequential));
+    L.Body[At] = std::move(Level);
+    Changes.push_back(
+        {M.Location,
+         "the loop over " + K->Index + " moved inside the loop over " +
+             M.IndexName + " at " + lineOf(M.Location) +
+             " (each thread runs it for its own " + M.IndexName +
+             ", whose elements no other " + M.IndexName + " touches)",
+         ""});
+  }
+
+  bool sameRange(const Level &A, const Level &B) const {
+    return A.IndexName == B.IndexName && A.IndexType == B.IndexType &&
+           A.Lower && B.Lower && A.Upper && B.Upper &&
+           exprText(N, *A.Lower) == exprText(N, *B.Lower) &&
+           exprText(N, *A.Upper) == exprText(N, *B.Upper) &&
+           A.Inclusive == B.Inclusive && A.CountsDown == B.CountsDown &&
+           A.Step == B.Step && A.Forced.Dim == B.Forced.Dim &&
+           A.Forced.Block == B.Forced.Block && A.Forced.Span == B.Forced.Span &&
+           A.Forced.Split == B.Forced.Split;
+  }
+
+  static void usedNames(const Expr &E, std::set<std::string> &Names) {
+    anyExpression(E, [&](const Expr &X) {
+      if (X.Kind == Expr::Local || X.Kind == Expr::LocalElement)
+        Names.insert(X.Text);
+      return false;
+    });
+  }
+  static void usedNames(const Stmt &S, std::set<std::string> &Names) {
+    anyStatement(S, [&](const Stmt &X) {
+      for (const ExprPtr &E : X.Exprs)
+        if (E)
+          usedNames(*E, Names);
+      if (X.ArrayExtent)
+        usedNames(*X.ArrayExtent, Names);
+      if (X.Kind == Stmt::Decl)
+        Names.insert(X.Name);
+      return false;
+    });
+  }
+
+  /// L.Body[At] and L.Body[At + 1], two marked levels over one range, into
+  /// one.
+  bool fuse(Level &L, std::size_t At) {
+    if (L.Body[At]->Kind != Stmt::ParallelFor ||
+        L.Body[At + 1]->Kind != Stmt::ParallelFor)
+      return false;
+    Level &A = *L.Body[At]->Nested, &B = *L.Body[At + 1]->Nested;
+    if (!sameRange(A, B) || !A.Reductions.empty() || !B.Reductions.empty() ||
+        !A.ArrayReductions.empty() || !B.ArrayReductions.empty())
+      return false;
+    IndexedRegion Region(N, A.IndexName);
+    for (const Level *X : {&A, &B})
+      for (const StmtPtr &S : X->Body) {
+        if (holdsLevels(*S))
+          return false;
+        Region.add(*S);
+      }
+    if (!Region.independent() || !Region.fixed(*A.Lower) ||
+        !Region.fixed(*A.Upper))
+      return false;
+    // A's declarations keep a scope of their own where B would see them.
+    std::set<std::string> Later;
+    for (const StmtPtr &S : B.Body)
+      usedNames(*S, Later);
+    bool Clash = false;
+    for (const StmtPtr &S : A.Body)
+      Clash = Clash || (S->Kind == Stmt::Decl && Later.count(S->Name));
+    if (Clash) {
+      StmtPtr Own = blockOf(std::move(A.Body));
+      A.Body.clear();
+      A.Body.push_back(std::move(Own));
+    }
+    for (StmtPtr &S : B.Body)
+      A.Body.push_back(std::move(S));
+    for (LoopReorder &C : Changes)
+      if (C.Level == B.Location)
+        C.Level = A.Location;
+    Changes.push_back({A.Location,
+                       "fused with the loop over " + B.IndexName + " at " +
+                           lineOf(B.Location) + " (each " + A.IndexName +
+                           " touches only its own elements of what either "
+                           "writes)",
+                       B.Location});
+    L.Body.erase(L.Body.begin() + At + 1);
+    return true;
+  }
+
+  Nest &N;
+};
+
+} // namespace
+
+std::vector<LoopReorder> reorderLoops(Nest &N) {
+  Reorderer R(N);
+  R.run(N.Root);
+  return std::move(R.Changes);
+}
+
+} // namespace weft::ir

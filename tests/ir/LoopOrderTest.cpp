@@ -1,0 +1,168 @@
+// LoopOrderTest.cpp: reorderLoops on hand-built nests: the i, k, j product
+// gets its loop over k inside the level over j, and adjacent levels over one
+// range fuse; not where a written element follows k, where a level reads
+// another index's written element, where a level reduces, or where the
+// inner range reads what the loop sets.
+#include "ir/LoopOrder.h"
+#include "TestNests.h"
+
+#include <gtest/gtest.h>
+
+using namespace weft;
+using namespace weft::test_nests;
+
+namespace {
+
+// Parameters: 0 n, 1 a (read), 2 b (read), 3 c (written).
+ir::Nest emptyNest() {
+  ir::Nest N;
+  N.Params = {{"n", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"a", ir::ParamKind::ReadSpan, ir::ScalarKind::Float, true},
+              {"b", ir::ParamKind::ReadSpan, ir::ScalarKind::Float, true},
+              {"c", ir::ParamKind::ReadWriteSpan, ir::ScalarKind::Float}};
+  N.Root = level("i", 0, param(0));
+  N.Root.Location = "f.cpp:3:3";
+  return N;
+}
+
+/// Row * n + Column.
+ir::ExprPtr at(ir::ExprPtr Row, ir::ExprPtr Column) {
+  return binary("+", binary("*", std::move(Row), param(0)), std::move(Column));
+}
+
+ir::StmtPtr marked(const std::string &Location, ir::StmtPtr Body,
+                   ir::ExprPtr Upper = nullptr) {
+  auto L = std::make_unique<ir::Level>(
+      level("j", 1, Upper ? std::move(Upper) : param(0)));
+  L->Location = Location;
+  L->Body.push_back(std::move(Body));
+  auto S = std::make_unique<ir::Stmt>();
+  S->Kind = ir::Stmt::ParallelFor;
+  S->Nested = std::move(L);
+  return S;
+}
+
+/// for k: for j (marked): c[Written] += a[i * n + k] * b[k * n + j]
+ir::Nest productNest(ir::ExprPtr Written) {
+  ir::Nest N = emptyNest();
+  auto Update =
+      statement(binary("+=", element(3, std::move(Written), true),
+                       binary("*", element(1, at(local("i"), local("k"))),
+                              element(2, at(local("k"), local("j"))))));
+  N.Root.Body.push_back(countedFor("k", node(ir::Expr::IntLiteral, "0"),
+                                   param(0),
+                                   marked("f.cpp:6:7", std::move(Update))));
+  return N;
+}
+
+const ir::Level &onlyLevel(const ir::Nest &N) {
+  return *N.Root.Body.at(0)->Nested;
+}
+
+TEST(LoopOrder, ProductTakesItsLoopInside) {
+  ir::Nest N = productNest(at(local("i"), local("j")));
+  std::vector<ir::LoopReorder> Changes = ir::reorderLoops(N);
+  ASSERT_EQ(Changes.size(), 1u);
+  EXPECT_EQ(Changes[0].Level, "f.cpp:6:7");
+  EXPECT_TRUE(Changes[0].Removed.empty());
+  ASSERT_EQ(N.Root.Body.size(), 1u);
+  ASSERT_EQ(N.Root.Body[0]->Kind, ir::Stmt::ParallelFor);
+  const ir::Level &J = onlyLevel(N);
+  ASSERT_EQ(J.Body.size(), 1u);
+  EXPECT_EQ(J.Body[0]->Kind, ir::Stmt::For);
+  EXPECT_EQ(J.Body[0]->Children[0]->Name, "k");
+}
+
+TEST(LoopOrder, ElementFollowingTheLoopStays) {
+  // c[k * n + j]: each step writes its own row, which j's do not share, but
+  // the proof asks for no term of k: kept.
+  ir::Nest N = productNest(at(local("k"), local("j")));
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+  EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
+}
+
+TEST(LoopOrder, ElementWithoutTheIndexStays) {
+  // Every j writes c[i]: the order of the updates is the marks' claim.
+  ir::Nest N = productNest(local("i"));
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+}
+
+TEST(LoopOrder, ReducingLevelStays) {
+  ir::Nest N = productNest(at(local("i"), local("j")));
+  N.Root.Body[0]->Children[1]->Nested->Reductions.push_back(
+      {ir::ReductionOp::Add, "s", ir::ScalarKind::Float, -1});
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+}
+
+TEST(LoopOrder, RangeSetInsideTheLoopStays) {
+  // for k { int m = k; for j < m ... }: the range changes with k.
+  ir::Nest N = emptyNest();
+  auto Limit = std::make_unique<ir::Stmt>();
+  Limit->Kind = ir::Stmt::Decl;
+  Limit->Name = "m";
+  Limit->Exprs.push_back(local("k"));
+  auto Body = std::make_unique<ir::Stmt>();
+  Body->Kind = ir::Stmt::Block;
+  Body->Children.push_back(std::move(Limit));
+  Body->Children.push_back(
+      marked("f.cpp:6:7",
+             statement(binary("=", element(3, at(local("i"), local("j")), true),
+                              element(1, local("j")))),
+             local("m")));
+  N.Root.Body.push_back(countedFor("k", node(ir::Expr::IntLiteral, "0"),
+                                   param(0), std::move(Body)));
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+}
+
+TEST(LoopOrder, AdjacentLevelsFuse) {
+  // c[i * n + j] = a[j]; then c[i * n + j] *= b[j].
+  ir::Nest N = emptyNest();
+  N.Root.Body.push_back(
+      marked("f.cpp:4:5",
+             statement(binary("=", element(3, at(local("i"), local("j")), true),
+                              element(1, local("j"))))));
+  N.Root.Body.push_back(marked(
+      "f.cpp:6:5",
+      statement(binary("*=", element(3, at(local("i"), local("j")), true),
+                       element(2, local("j"))))));
+  std::vector<ir::LoopReorder> Changes = ir::reorderLoops(N);
+  ASSERT_EQ(Changes.size(), 1u);
+  EXPECT_EQ(Changes[0].Level, "f.cpp:4:5");
+  EXPECT_EQ(Changes[0].Removed, "f.cpp:6:5");
+  ASSERT_EQ(N.Root.Body.size(), 1u);
+  EXPECT_EQ(onlyLevel(N).Body.size(), 2u);
+}
+
+TEST(LoopOrder, NeighbourReadKeepsLevelsApart) {
+  // The second level reads the element the first wrote for j + 1.
+  ir::Nest N = emptyNest();
+  N.Root.Body.push_back(
+      marked("f.cpp:4:5",
+             statement(binary("=", element(3, at(local("i"), local("j")), true),
+                              element(1, local("j"))))));
+  N.Root.Body.push_back(
+      marked("f.cpp:6:5",
+             statement(binary(
+                 "+=", element(3, at(local("i"), local("j")), true),
+                 element(3, at(local("i"),
+                               binary("+", local("j"),
+                                      node(ir::Expr::IntLiteral, "1"))))))));
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+  EXPECT_EQ(N.Root.Body.size(), 2u);
+}
+
+TEST(LoopOrder, DifferentRangesStayApart) {
+  ir::Nest N = emptyNest();
+  N.Root.Body.push_back(
+      marked("f.cpp:4:5",
+             statement(binary("=", element(3, at(local("i"), local("j")), true),
+                              element(1, local("j"))))));
+  N.Root.Body.push_back(marked(
+      "f.cpp:6:5",
+      statement(binary("*=", element(3, at(local("i"), local("j")), true),
+                       element(2, local("j")))),
+      local("i")));
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+}
+
+} // namespace
