@@ -67,6 +67,24 @@ void WEFT_BENCH_NAME(matmulAcc)(std::span<const float> a,
   }
 }
 
+// The same, in the order CPU code (PolyBench's gemm) writes it: the row of
+// C scaled, then each step of k adding a row of B into it. weft moves the
+// loop over k inside the second loop over j and fuses the two.
+void WEFT_BENCH_NAME(matmulKj)(std::span<const float> a,
+                               std::span<const float> b, std::span<float> c,
+                               int n, float alpha, float beta) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int i = 0; i < n; ++i) {
+#pragma weft parallel for
+    for (int j = 0; j < n; ++j)
+      c[i * n + j] *= beta;
+    for (int k = 0; k < n; ++k) {
+#pragma weft parallel for
+      for (int j = 0; j < n; ++j)
+        c[i * n + j] += alpha * a[i * n + k] * b[k * n + j];
+    }
+  }
+}
+
 // One step of a 5-point Jacobi stencil on an n x n grid (its border kept).
 void WEFT_BENCH_NAME(jacobi)(std::span<const float> in, std::span<float> out,
                              int n) {

@@ -16,6 +16,8 @@ namespace weft::bench {
                       std::span<float> c, int n);                              \
   void matmulAcc##SUFFIX(std::span<const float> a, std::span<const float> b,   \
                          std::span<float> c, int n, float alpha, float beta);  \
+  void matmulKj##SUFFIX(std::span<const float> a, std::span<const float> b,    \
+                        std::span<float> c, int n, float alpha, float beta);   \
   void jacobi##SUFFIX(std::span<const float> in, std::span<float> out, int n); \
   void nbody##SUFFIX(std::span<const float> p, std::span<float> a, int n,      \
                      float soft);                                              \

@@ -55,7 +55,7 @@ struct Strategy {
   const char *Name;
   SumFn SumRows, SumCols;
   MatmulFn Matmul;
-  MatmulAccFn MatmulAcc;
+  MatmulAccFn MatmulAcc, MatmulKj;
   JacobiFn Jacobi;
   NbodyFn Nbody;
   CoulombFn Coulomb;
@@ -64,15 +64,17 @@ struct Strategy {
 };
 const Strategy Strategies[] = {
     {"weft", sumRows_auto, sumCols_auto, matmul_auto, matmulAcc_auto,
-     jacobi_auto, nbody_auto, coulomb_auto, batchedMatmul_auto, conv5_auto},
-    {"weft 1d", sumRows_1d, sumCols_1d, matmul_1d, matmulAcc_1d, jacobi_1d,
-     nbody_1d, coulomb_1d, batchedMatmul_1d, conv5_1d},
+     matmulKj_auto, jacobi_auto, nbody_auto, coulomb_auto, batchedMatmul_auto,
+     conv5_auto},
+    {"weft 1d", sumRows_1d, sumCols_1d, matmul_1d, matmulAcc_1d, matmulKj_1d,
+     jacobi_1d, nbody_1d, coulomb_1d, batchedMatmul_1d, conv5_1d},
     {"weft thread_block", sumRows_thread_block, sumCols_thread_block,
-     matmul_thread_block, matmulAcc_thread_block, jacobi_thread_block,
-     nbody_thread_block, coulomb_thread_block, batchedMatmul_thread_block,
-     conv5_thread_block},
+     matmul_thread_block, matmulAcc_thread_block, matmulKj_thread_block,
+     jacobi_thread_block, nbody_thread_block, coulomb_thread_block,
+     batchedMatmul_thread_block, conv5_thread_block},
     {"weft warp", sumRows_warp, sumCols_warp, matmul_warp, matmulAcc_warp,
-     jacobi_warp, nbody_warp, coulomb_warp, batchedMatmul_warp, conv5_warp},
+     matmulKj_warp, jacobi_warp, nbody_warp, coulomb_warp, batchedMatmul_warp,
+     conv5_warp},
 };
 constexpr std::size_t NumStrategies = std::size(Strategies);
 
@@ -617,11 +619,15 @@ Variant cublasVariant(Cublas &B, HandWritten &H, CUdeviceptr A, CUdeviceptr Bm,
 }
 
 /// An N x N matrix product, checked at 64 sampled elements (in double):
-/// C = A * B as written with a local accumulator, or (Accumulate) BLAS's
-/// C = alpha * A * B + beta * C accumulating in C. Beta is 0, so that
+/// C = A * B as written with a local accumulator, or BLAS's C = alpha * A *
+/// B + beta * C accumulating in C, written with k inside j or (KOutside)
+/// outside it, as CPU code orders it (weft's loops only: the hand-written
+/// kernel and the peers run their accumulating form). Beta is 0, so that
 /// repeated calls give the same result to check; each call still reads C.
-void matmulCase(int N, bool Accumulate, HandWritten &H, Cublas &B,
+enum class ProductForm { Local, Accumulate, KOutside };
+void matmulCase(int N, ProductForm Form, HandWritten &H, Cublas &B,
                 const Options &O) {
+  const bool Accumulate = Form != ProductForm::Local;
   const std::size_t Size = std::size_t(N) * N;
   const float Alpha = Accumulate ? 1.5f : 1.0f, Beta = 0.0f;
   const std::vector<float> A = randomData(Size, 2), Bm = randomData(Size, 3),
@@ -640,7 +646,9 @@ void matmulCase(int N, bool Accumulate, HandWritten &H, Cublas &B,
 
   std::vector<std::vector<float>> WeftOut;
   auto Call = [&](const Strategy &S, std::span<float> Out) {
-    if (Accumulate)
+    if (Form == ProductForm::KOutside)
+      S.MatmulKj(A, Bm, Out, N, Alpha, Beta);
+    else if (Accumulate)
       S.MatmulAcc(A, Bm, Out, N, Alpha, Beta);
     else
       S.Matmul(A, Bm, Out, N);
@@ -686,7 +694,9 @@ void matmulCase(int N, bool Accumulate, HandWritten &H, Cublas &B,
     H.Cuda.download(Variants.back().Result.data(), DBlas, Size * 4);
   }
   check(Variants, Reference, 1e-4, Where);
-  report(std::string(Accumulate ? "matmul, C += [" : "matmul [") +
+  report(std::string(Form == ProductForm::KOutside ? "matmul, i k j ["
+                     : Accumulate                  ? "matmul, C += ["
+                                                   : "matmul [") +
              std::to_string(N) + " x " + std::to_string(N) + "]",
          Variants, {0, 2.0 * N * double(N) * N});
 }
@@ -1006,10 +1016,11 @@ int main(int Argc, char **Argv) {
     for (const auto &S : Shapes)
       if (O.runs("sum"))
         sumCase(Rows, S[0] / Scale, O.Small ? S[1] / 16 : S[1], H, O);
-  for (bool Accumulate : {false, true})
+  for (ProductForm Form :
+       {ProductForm::Local, ProductForm::Accumulate, ProductForm::KOutside})
     for (int N : {2048, 4096})
       if (O.runs("matmul"))
-        matmulCase(O.Small ? N / 32 + 3 : N, Accumulate, H, Blas, O);
+        matmulCase(O.Small ? N / 32 + 3 : N, Form, H, Blas, O);
   for (int N : {4096, 16384})
     if (O.runs("jacobi"))
       jacobiCase(O.Small ? N / 64 + 2 : N, H, O);

@@ -9,8 +9,9 @@ histogram's bins picked by the data); sequential loops of steps
 break on it); if clauses on the outermost loop; affine reads with guarded
 offsets, sequential inner loops, if/else, helper functions, a struct;
 products of two levels and batches of them, in the local-accumulator,
-output-accumulating and in-place forms (in place: A's rows read from the
-output span past the outputs, lud's trailing update), with clauses that
+output-accumulating, k-outside-j (CPU order) and in-place forms (in place:
+A's rows read from the output span past the outputs, lud's trailing
+update), with clauses that
 ask for register tiles, and loops that read the span at their own index alone, which the block tiles
 in shared memory; recurrences and triangular solves down each iteration's
 own column or row of the output, which get thread slices; data held in
@@ -234,7 +235,33 @@ class Nest:
             term = "%s * (%s)s" % (term, T)
         else:
             term = factor + term
-        form = rng.choice(["local", "output", "scaled", "inplace"])
+        form = rng.choice(["local", "output", "scaled", "inplace", "kj"])
+        if form == "kj":
+            # As CPU code orders it: the row of outputs set by one marked
+            # loop, then each step of k adding into it by another (the
+            # plugin moves k inside and fuses the two); sometimes A's
+            # element held in a local for the row.
+            lines = []
+            for d in range(D - 1):
+                c = rng.choice(clauses.get(d, [""]))
+                lines += [ind(d) + l for l in self.header(d, marked, c)]
+            c = rng.choice(clauses[D - 1])
+            a = "a[%s * %d + k]" % (arow, self.nk)
+            if rng.random() < 0.4 and a in term:
+                hoist = ["const %s aik = %s;" % (T, a)]
+                term = term.replace(a, "aik", 1)
+            else:
+                hoist = []
+            init = "(%s)0" % T if rng.random() < 0.5 else "(%s)2 * b[%s]" % (T, where)
+            lines += [ind(D - 2) + "{"]
+            lines += [ind(D - 1) + l for l in self.header(D - 1, marked, c)]
+            lines += [ind(D) + "out[%s] = %s;" % (where, init)]
+            lines += [ind(D - 1) + "for (int k = 0; k < %d; ++k) {" % self.nk]
+            lines += [ind(D) + x for x in hoist]
+            lines += [ind(D) + l for l in self.header(D - 1, marked, c)]
+            lines += [ind(D + 1) + "out[%s] += %s;" % (where, term)]
+            lines += [ind(D - 1) + "}", ind(D - 2) + "}"]
+            return lines
         if form == "inplace":
             # lud's trailing update: A's rows read from out past the
             # outputs, each output written after the loop (written tiles).
