@@ -44,6 +44,9 @@ public:
   /// Every name declared inside the region, Index included.
   const std::set<std::string> &declared() const { return Declared; }
 
+  /// Why independent() said no, in words.
+  std::string Why;
+
   bool independent() {
     for (const Stmt *S : Roots)
       if (!scan(*S, false, false))
@@ -79,14 +82,32 @@ private:
     }
   }
 
+  bool fail(std::string Reason) {
+    Why = std::move(Reason);
+    return false;
+  }
+
+  /// What a write that the region may not make writes, in words.
+  std::string named(const Expr &Root) const {
+    if (Root.Kind == Expr::ParamRef)
+      return "'" + N.Params[Root.ParamIndex].Name + "', captured";
+    if (Root.Kind == Expr::Local || Root.Kind == Expr::LocalElement)
+      return "'" + Root.Text + "', declared outside it";
+    return "what a pointer or a reference outside it names";
+  }
+
   bool scan(const Stmt &S, bool InLoop, bool InSwitch) {
     if (S.Kind == Stmt::Return || (S.Kind == Stmt::Continue && !InLoop) ||
         (S.Kind == Stmt::Break && !InLoop && !InSwitch))
-      return false;
+      return fail("an iteration leaves it by " +
+                  std::string(S.Kind == Stmt::Return     ? "return"
+                              : S.Kind == Stmt::Continue ? "continue"
+                                                         : "break"));
     // A reference is a write wherever it is used.
     if (S.Kind == Stmt::Decl && S.VarType.IsReference && S.Exprs[0] &&
         !owns(writtenRoot(*S.Exprs[0])))
-      return false;
+      return fail("reference '" + S.Name + "' binds " +
+                  named(writtenRoot(*S.Exprs[0])));
     for (const ExprPtr &E : S.Exprs)
       if (E && !scan(*E))
         return false;
@@ -108,11 +129,16 @@ private:
 
   bool scan(const Expr &E) {
     // Other iterations combine into an array reduction's elements too.
-    if (E.Kind == Expr::Combine ||
-        (assigns(E) && !owns(writtenRoot(*E.Operands[0]))) ||
-        (E.Kind == Expr::Unary && E.Text == "&") ||
-        (E.Kind == Expr::Call && !callWritesOwn(E)))
-      return false;
+    if (E.Kind == Expr::Combine)
+      return fail("it combines into an array reduction");
+    if (E.Kind != Expr::Combine && assigns(E) &&
+        !owns(writtenRoot(*E.Operands[0])))
+      return fail("it writes " + named(writtenRoot(*E.Operands[0])));
+    if (E.Kind == Expr::Unary && E.Text == "&")
+      return fail("it takes an address");
+    if (E.Kind == Expr::Call && !callWritesOwn(E))
+      return fail("a call to '" + E.Text +
+                  "' may write what a reference parameter binds outside it");
     if (E.Kind == Expr::SpanElement) {
       Accesses[E.ParamIndex].push_back(&E);
       if (E.LValue)
@@ -144,27 +170,37 @@ private:
 
   /// One subscript for all of a written span's accesses, Index times a
   /// nonzero constant plus values the region never changes.
-  bool apart(const std::vector<const Expr *> &All) const {
+  bool apart(const std::vector<const Expr *> &All) {
     const Expr &Subscript = stripCasts(*All.front()->Operands[0]);
     const std::string Text = exprText(N, Subscript);
+    const std::string Span = N.Params[All.front()->ParamIndex].Name;
     for (const Expr *E : All)
-      if (exprText(N, stripCasts(*E->Operands[0])) != Text)
-        return false;
-    const bool Invariant = !anyExpression(Subscript, [&](const Expr &X) {
-      return X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
-             X.Kind == Expr::Call || assigns(X) ||
-             (X.Kind == Expr::Local && X.Text != Index &&
-              Declared.count(X.Text));
+      if (const std::string Other = exprText(N, stripCasts(*E->Operands[0]));
+          Other != Text)
+        return fail("it writes " + Span + " and reaches it at " + Span + "[" +
+                    Text + "] and at " + Span + "[" + Other + "]");
+    std::string Changing;
+    anyExpression(Subscript, [&](const Expr &X) {
+      if (X.Kind == Expr::Local && X.Text != Index && Declared.count(X.Text))
+        Changing = "'" + X.Text + "', which it sets";
+      else if (X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
+               X.Kind == Expr::Call || assigns(X))
+        Changing = "memory, a call or an assignment";
+      return !Changing.empty();
     });
-    if (!Invariant)
-      return false;
+    if (!Changing.empty())
+      return fail("it writes " + Span + "[" + Text +
+                  "], whose subscript reads " + Changing);
     AffineScope Scope;
     Scope.IsVariable = [&](const std::string &V) { return V == Index; };
     std::optional<AffineForm> F = affineForm(N, Subscript, Scope);
-    if (!F || F->Coefficients.size() != 1 || !F->Coefficients.count(Index))
-      return false;
-    std::optional<std::int64_t> C = F->Coefficients.at(Index).constantValue();
-    return C && *C != 0;
+    std::optional<std::int64_t> C;
+    if (F && F->Coefficients.size() == 1 && F->Coefficients.count(Index))
+      C = F->Coefficients.at(Index).constantValue();
+    if (!C || *C == 0)
+      return fail("it writes " + Span + "[" + Text +
+                  "], which is not a different element for each " + Index);
+    return true;
   }
 
   const Nest &N;
@@ -245,26 +281,43 @@ private:
       if ((*Marked)->Kind != Stmt::ParallelFor)
         return;
     }
+    Level &M = *(*Marked)->Nested;
+    // Where the loop stays outside, the remark says why (each of its steps
+    // is a barrier for the block, and a product so ordered has no reuse).
+    auto Keep = [&](const std::string &Why) {
+      Changes.push_back(
+          {M.Location,
+           "the loop over " + K->Index + " around it stays outside it: " + Why,
+           "", true});
+    };
     std::set<std::string> BeforeNames;
     for (std::size_t I = 0; Content && I + 1 < Content->size(); ++I) {
       const Stmt &Before = *(*Content)[I];
+      if (Before.Kind == Stmt::ParallelFor)
+        return Keep("its steps also run the loop over " +
+                    Before.Nested->IndexName + " at " +
+                    lineOf(Before.Nested->Location));
       if (Before.Kind != Stmt::Decl && Before.Kind != Stmt::ExprStmt)
-        return;
+        return Keep("a statement before it is neither a declaration nor an "
+                    "expression");
       declaredNames(Before, BeforeNames);
     }
-    Level &M = *(*Marked)->Nested;
-    if (!M.Reductions.empty() || !M.ArrayReductions.empty() ||
-        BeforeNames.count(M.IndexName))
-      return;
+    if (!M.Reductions.empty() || !M.ArrayReductions.empty())
+      return Keep("it reduces");
+    if (BeforeNames.count(M.IndexName))
+      return Keep("a statement before it declares '" + M.IndexName + "'");
     for (const StmtPtr &S : M.Body)
       if (holdsLevels(*S))
-        return;
+        return Keep("it holds marked loops of its own");
     IndexedRegion Region(N, M.IndexName);
     Region.add(Loop);
-    if (!Region.independent() || !Region.fixed(*K->Lower) ||
-        !Region.fixed(*K->Upper) || !Region.fixed(*M.Lower) ||
-        !Region.fixed(*M.Upper))
-      return;
+    if (!Region.independent())
+      return Keep(Region.Why);
+    if (!Region.fixed(*K->Lower) || !Region.fixed(*K->Upper) ||
+        !Region.fixed(*M.Lower) || !Region.fixed(*M.Upper))
+      return Keep("a bound of the two loops reads a value set inside the "
+                  "loop over " +
+                  K->Index);
 
     StmtPtr Level = std::move(*Marked);
     std::vector<StmtPtr> Body;
@@ -332,19 +385,30 @@ private:
         L.Body[At + 1]->Kind != Stmt::ParallelFor)
       return false;
     Level &A = *L.Body[At]->Nested, &B = *L.Body[At + 1]->Nested;
-    if (!sameRange(A, B) || !A.Reductions.empty() || !B.Reductions.empty() ||
+    if (!sameRange(A, B))
+      return false;
+    if (!A.Reductions.empty() || !B.Reductions.empty() ||
         !A.ArrayReductions.empty() || !B.ArrayReductions.empty())
       return false;
+    // Levels over one range that stay apart: the remark says why.
+    auto Apart = [&](const std::string &Why) {
+      Changes.push_back({A.Location,
+                         "not fused with the loop over " + B.IndexName +
+                             " at " + lineOf(B.Location) + ": " + Why,
+                         "", true});
+      return false;
+    };
     IndexedRegion Region(N, A.IndexName);
     for (const Level *X : {&A, &B})
       for (const StmtPtr &S : X->Body) {
         if (holdsLevels(*S))
-          return false;
+          return Apart("they hold marked loops of their own");
         Region.add(*S);
       }
-    if (!Region.independent() || !Region.fixed(*A.Lower) ||
-        !Region.fixed(*A.Upper))
-      return false;
+    if (!Region.independent())
+      return Apart(Region.Why);
+    if (!Region.fixed(*A.Lower) || !Region.fixed(*A.Upper))
+      return Apart("their range reads a value either sets");
     // A's declarations keep a scope of their own where B would see them.
     std::set<std::string> Later;
     for (const StmtPtr &S : B.Body)

@@ -13,11 +13,13 @@
 
 namespace weft::ir {
 
-/// One change to the nest, for the remarks.
+/// One change to the nest, or a loop left where it is and why, for the
+/// remarks.
 struct LoopReorder {
-  std::string Level;   // Location of the level it changed
-  std::string Text;    // what it did, in words
+  std::string Level;   // Location of the level it changed (or kept)
+  std::string Text;    // what it did, or why not, in words
   std::string Removed; // Location of a level fused into it, or empty
+  bool Kept = false;   // nothing changed: the loops the shape names stay
 };
 
 /// Rewrites N's levels (before analyzeAccesses) where it is proven the same:

@@ -180,30 +180,35 @@ void kept(int n, int steps, float *p, float *v, float *d, float *s,
           const int *lim, float *w) {
 #pragma weft parallel for extent(p: 2 * n * (n + 1)) extent(v, w: n * (n + 1)) extent(d: n * steps * n) extent(s: n) extent(lim: n)
   for (int i = 0; i < n; ++i) {
+    // REMARK: loop-order.cpp:[[@LINE+3]]:7: remark: weft: level 1 (j): {{.*}}; the loop over t around it stays outside it: it writes p and reaches it at p[((((2 * i) + (t % 2)) * ($n + 1)) + j)] and at p[((((((2 * i) + 1) - (t % 2)) * ($n + 1)) + j) + 1)]
     for (int t = 0; t < steps; ++t) {
 #pragma weft parallel for
       for (int j = 0; j < n; ++j)
         p[(2 * i + t % 2) * (n + 1) + j] =
             p[(2 * i + 1 - t % 2) * (n + 1) + j + 1] * 0.5f + 1.0f;
     }
+    // REMARK: loop-order.cpp:[[@LINE+3]]:7: remark: weft: level 1 (j): {{.*}}; the loop over t around it stays outside it: it writes d[((((i * $steps) + t) * $n) + j)], whose subscript reads 't', which it sets
     for (int t = 0; t < steps; ++t) {
 #pragma weft parallel for
       for (int j = 0; j < n; ++j)
         d[(i * steps + t) * n + j] = v[i * (n + 1) + j] + t;
     }
     float sum = 0;
+    // REMARK: loop-order.cpp:[[@LINE+3]]:7: remark: weft: level 1 (j): {{.*}}; the loop over t around it stays outside it: it reduces
     for (int t = 0; t < steps; ++t) {
 #pragma weft parallel for reduction(+: sum)
       for (int j = 0; j < n; ++j)
         sum += d[(i * steps + t) * n + j];
     }
     s[i] = sum;
+    // REMARK: loop-order.cpp:[[@LINE+4]]:7: remark: weft: level 1 (j): {{.*}}; the loop over t around it stays outside it: a bound of the two loops reads a value set inside the loop over t
     for (int t = 0; t < steps; ++t) {
       const int upto = lim[i] - t;
 #pragma weft parallel for
       for (int j = 0; j < upto; ++j)
         w[i * (n + 1) + j] += 1;
     }
+    // REMARK: loop-order.cpp:[[@LINE+3]]:7: remark: weft: level 1 (j): {{.*}}; the loop over t around it stays outside it: an iteration leaves it by continue
     for (int t = 0; t < steps; ++t) {
 #pragma weft parallel for
       for (int j = 0; j < n; ++j) {
@@ -212,6 +217,7 @@ void kept(int n, int steps, float *p, float *v, float *d, float *s,
         w[i * (n + 1) + j] += 2;
       }
     }
+    // REMARK: loop-order.cpp:[[@LINE+6]]:7: remark: weft: level 1 (j): {{.*}}; the loop over t around it stays outside it: its steps also run the loop over j at line [[#@LINE+3]]
     for (int t = 0; t < steps; ++t) {
 #pragma weft parallel for
       for (int j = 0; j < n; ++j)
