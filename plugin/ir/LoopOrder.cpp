@@ -245,8 +245,11 @@ public:
     for (StmtPtr &S : L.Body)
       enterLevels(*S);
     // A nest marked sequential runs its loop in one block, as asked.
-    for (std::size_t I = 0;
-         I < L.Body.size() && !(&L == &N.Root && N.Sequential); ++I)
+    const bool AsMarked = &L == &N.Root && N.Sequential;
+    for (std::size_t I = 0; I < L.Body.size() && !AsMarked; ++I)
+      if (provablyParallel(L, *L.Body[I], *L.Body[I]))
+        makeLevel(L, L.Body[I]);
+    for (std::size_t I = 0; I < L.Body.size() && !AsMarked; ++I)
       interchange(L, I);
     for (std::size_t I = 0; I + 1 < L.Body.size();)
       if (!fuse(L, I))
@@ -256,6 +259,44 @@ public:
   std::vector<LoopReorder> Changes;
 
 private:
+  /// S is an unmarked `for (int j = lo; j < hi; ++j) B` one level inside
+  /// L (at most the third), B holds no level, and no two values of j share
+  /// anything Scope (S, or a loop around it) writes.
+  bool provablyParallel(const Level &L, const Stmt &S, const Stmt &Scope) {
+    std::optional<CountedLoop> J = countedLoop(S);
+    if (!J || L.Depth >= 2 || holdsLevels(*S.Children[1]))
+      return false;
+    IndexedRegion Region(N, J->Index);
+    Region.add(Scope);
+    return Region.independent() && Region.fixed(*J->Lower) &&
+           Region.fixed(*J->Upper);
+  }
+
+  /// S, a loop provablyParallel() accepts, as a level of its own.
+  void makeLevel(const Level &L, StmtPtr &S) {
+    std::optional<CountedLoop> J = countedLoop(*S);
+    auto Made = std::make_unique<Level>();
+    Made->IndexName = J->Index;
+    Made->IndexType = J->IndexType;
+    Made->Lower = std::move(S->Children[0]->Exprs[0]);
+    Made->Upper = std::move(S->Exprs[0]->Operands[1]);
+    Made->Location = S->Location;
+    Made->Depth = L.Depth + 1;
+    if (std::vector<StmtPtr> *Within = blockStatements(*S->Children[1]))
+      Made->Body = std::move(*Within);
+    else
+      Made->Body.push_back(std::move(S->Children[1]));
+    Changes.push_back({Made->Location,
+                       "not marked, found parallel: no two values of " +
+                           Made->IndexName +
+                           " share an element the loop writes",
+                       ""});
+    auto Marked = std::make_unique<Stmt>();
+    Marked->Kind = Stmt::ParallelFor;
+    Marked->Nested = std::move(Made);
+    S = std::move(Marked);
+  }
+
   void enterLevels(Stmt &S) {
     for (StmtPtr &C : S.Children)
       if (C)
@@ -278,9 +319,13 @@ private:
       if (!Content || Content->empty())
         return;
       Marked = &Content->back();
-      if ((*Marked)->Kind != Stmt::ParallelFor)
-        return;
     }
+    // An unmarked loop there that the reorder's own proof shows parallel
+    // (no j shares a written element, whatever the step) is made a level.
+    if ((*Marked)->Kind == Stmt::For && provablyParallel(L, **Marked, Loop))
+      makeLevel(L, *Marked);
+    if ((*Marked)->Kind != Stmt::ParallelFor)
+      return;
     Level &M = *(*Marked)->Nested;
     // Where the loop stays outside, the remark says why (each of its steps
     // is a barrier for the block, and a product so ordered has no reuse).
@@ -426,6 +471,14 @@ private:
     for (LoopReorder &C : Changes)
       if (C.Level == B.Location)
         C.Level = A.Location;
+    // (Both made levels: one word of it.)
+    for (std::size_t I = 0; I < Changes.size(); ++I)
+      for (std::size_t J = I + 1; J < Changes.size();)
+        if (Changes[J].Level == Changes[I].Level &&
+            Changes[J].Text == Changes[I].Text)
+          Changes.erase(Changes.begin() + J);
+        else
+          ++J;
     Changes.push_back({A.Location,
                        "fused with the loop over " + B.IndexName + " at " +
                            lineOf(B.Location) + " (each " + A.IndexName +

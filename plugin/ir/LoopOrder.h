@@ -1,8 +1,10 @@
-// LoopOrder.h: loop orders that hide a nest's reuse, rewritten where the
-// affine analysis proves every element sees the same updates in the same
-// order: a sequential loop around a marked level moved inside it (the i, k,
-// j matrix product that CPU code prefers), and adjacent marked levels over
-// one range fused.
+// LoopOrder.h: loop structures that hide a nest's parallelism or reuse,
+// rewritten where the affine analysis proves every element sees the same
+// updates in the same order: an unmarked loop inside a level whose
+// iterations share nothing written made a level of its own (code marked as
+// OpenMP marks it, on the outer loop alone), a sequential loop around a
+// marked level moved inside it (the i, k, j matrix product that CPU code
+// prefers), and adjacent marked levels over one range fused.
 #ifndef WEFT_PLUGIN_IR_LOOPORDER_H
 #define WEFT_PLUGIN_IR_LOOPORDER_H
 
@@ -23,6 +25,10 @@ struct LoopReorder {
 };
 
 /// Rewrites N's levels (before analyzeAccesses) where it is proven the same:
+///  - `for (int j = lo; j < hi; ++j) B` directly in a level's body (or last
+///    in the body of a loop the next rule moves), unmarked, becomes a level
+///    one deeper (the third at most) where B holds no level and, by the
+///    proof below over the loop, no two values of j share what it writes;
 ///  - `for (k ...) { s; for j (marked) B; }` becomes `for j { for (k ...)
 ///    { s; B; } }` when the statements s only set locals of their own, the
 ///    bounds of both loops are the same for every iteration, and every span

@@ -165,6 +165,9 @@ struct Stmt {
   /// (ArrayFill), or null.
   ExprPtr ArrayExtent;
   bool ArrayFill = false;
+  /// For: file:line:col of the loop, where the front end gives it (a loop
+  /// that reorderLoops may make a level says where it is).
+  std::string Location;
 };
 
 enum class ReductionOp { Add, Mul, Min, Max, BitAnd, BitOr, BitXor, And, Or };

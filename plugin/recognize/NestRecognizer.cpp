@@ -5,20 +5,19 @@
 namespace weft::recognize {
 namespace {
 
-/// Moves and fuses loops where that exposes reuse, keeping LevelLocations
-/// in step with the levels that remain.
-void reorderLoops(RecognizedNest &R) {
-  std::vector<std::string> Before;
-  for (const ir::Level *L : ir::levels(R.Nest))
-    Before.push_back(L->Location);
-  R.Reorders = ir::reorderLoops(R.Nest);
-  std::vector<SourceLocation> Kept;
+/// Moves, fuses and marks loops where that exposes parallelism and reuse,
+/// keeping LevelLocations in step with the levels there are now (a loop
+/// made a level is where the recognizer found it).
+void reorderLoops(RecognizedNest &R,
+                  const std::map<std::string, SourceLocation> &Loops) {
+  std::map<std::string, SourceLocation> Where = Loops;
+  std::vector<const ir::Level *> Before = ir::levels(R.Nest);
   for (std::size_t I = 0; I < Before.size(); ++I)
-    if (std::none_of(
-            R.Reorders.begin(), R.Reorders.end(),
-            [&](const ir::LoopReorder &C) { return C.Removed == Before[I]; }))
-      Kept.push_back(R.LevelLocations[I]);
-  R.LevelLocations = std::move(Kept);
+    Where[Before[I]->Location] = R.LevelLocations[I];
+  R.Reorders = ir::reorderLoops(R.Nest);
+  R.LevelLocations.clear();
+  for (const ir::Level *L : ir::levels(R.Nest))
+    R.LevelLocations.push_back(Where[L->Location]);
 }
 
 } // namespace
@@ -76,7 +75,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
   R.LevelLocations = LevelLocations;
   R.Nest.Functions = std::move(Functions);
   R.Nest.Structs = std::move(Structs);
-  reorderLoops(R);
+  reorderLoops(R, LoopLocations);
   ir::analyzeAccesses(R.Nest);
   return R;
 }

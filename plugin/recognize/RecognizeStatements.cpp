@@ -233,6 +233,8 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
       return (void)fail(F->getForLoc(), "a declaration in a loop condition "
                                         "is not supported in a weft loop");
     auto R = Make(ir::Stmt::For);
+    R->Location = locationText(SM, F->getBeginLoc());
+    LoopLocations[R->Location] = F->getBeginLoc();
     std::vector<ir::StmtPtr> Init;
     // `for (j = 0; ...)` over a private j: `for (int j = 0; ...)` where it
     // declares j, or where the loop's j is a copy of its own (nothing

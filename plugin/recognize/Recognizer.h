@@ -684,6 +684,8 @@ private:
   /// Per rows held as pointers, the parameter of their length.
   llvm::DenseMap<unsigned, unsigned> RowColumnParams;
   std::vector<SourceLocation> LevelLocations;
+  /// Where each sequential loop of the nest is, by its ir::Stmt::Location.
+  std::map<std::string, SourceLocation> LoopLocations;
   int SequentialDepth = 0;
   int SwitchDepth = 0; // 'break' inside a switch leaves only the switch
   /// Set while converting the initializer of a reference: its span element

@@ -81,6 +81,48 @@ TEST(LoopOrder, ProductTakesItsLoopInside) {
   EXPECT_EQ(J.Body[0]->Children[0]->Name, "k");
 }
 
+/// for j (unmarked): c[Written] = a[j]
+ir::StmtPtr unmarkedLoop(ir::ExprPtr Written) {
+  auto Loop =
+      countedFor("j", node(ir::Expr::IntLiteral, "0"), param(0),
+                 statement(binary("=", element(3, std::move(Written), true),
+                                  element(1, local("j")))));
+  Loop->Location = "f.cpp:5:5";
+  return Loop;
+}
+
+TEST(LoopOrder, UnmarkedParallelLoopBecomesALevel) {
+  ir::Nest N = emptyNest();
+  N.Root.Body.push_back(unmarkedLoop(at(local("i"), local("j"))));
+  std::vector<ir::LoopReorder> Changes = ir::reorderLoops(N);
+  ASSERT_EQ(Changes.size(), 1u);
+  EXPECT_FALSE(Changes[0].Kept);
+  EXPECT_EQ(Changes[0].Level, "f.cpp:5:5");
+  ASSERT_EQ(N.Root.Body[0]->Kind, ir::Stmt::ParallelFor);
+  const ir::Level &J = onlyLevel(N);
+  EXPECT_EQ(J.IndexName, "j");
+  EXPECT_EQ(J.Depth, 1u);
+  EXPECT_EQ(J.Location, "f.cpp:5:5");
+  ASSERT_EQ(J.Body.size(), 1u);
+  EXPECT_EQ(J.Body[0]->Kind, ir::Stmt::ExprStmt);
+}
+
+TEST(LoopOrder, UnmarkedLoopSharingAnElementStays) {
+  // Every j writes c[i]: the loop's order is the code's.
+  ir::Nest N = emptyNest();
+  N.Root.Body.push_back(unmarkedLoop(local("i")));
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+  EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
+}
+
+TEST(LoopOrder, UnmarkedLoopOfASequentialNestStays) {
+  // The loop a nest marked sequential runs in one block.
+  ir::Nest N = emptyNest();
+  N.Sequential = true;
+  N.Root.Body.push_back(unmarkedLoop(at(local("i"), local("j"))));
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+}
+
 TEST(LoopOrder, ElementFollowingTheLoopStays) {
   // c[k * n + j]: each step writes its own row, which j's do not share, but
   // the proof asks for no term of k: kept.

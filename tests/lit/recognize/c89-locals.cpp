@@ -3,7 +3,8 @@
 // them before it reads them, and nothing after the loop reads what they
 // were left holding (clang's liveness analysis says so), so they are
 // private to the iteration, declared in the kernel where C99 would have
-// declared them: the nest below is the one `for (int i ...)` makes. Where
+// declared them: the nest below is the one `for (int i ...)` makes (its
+// loop over j, found parallel, a level of its own as if marked). Where
 // an iteration reads what an earlier one left, or the function reads the
 // value after the loop, or takes its address, it is an error saying which.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
@@ -20,17 +21,12 @@
 
 #define N 48
 
-// CHECK: nest at {{.*}}c89-locals.cpp:[[@LINE+19]]
+// CHECK: nest at {{.*}}c89-locals.cpp:[[@LINE+14]]
 // CHECK-NEXT: param 0 a: read span of double
 // CHECK-NEXT: param 1 b: read span of double
 // CHECK-NEXT: param 2 c: written span of double
 // CHECK-NEXT: level 0 at {{.*}}: int i in [0, 48) step 1
-// CHECK-NEXT: for (sequential)
-// CHECK-NEXT: decl int j = 0
-// CHECK-NEXT: cond (j < 48)
-// CHECK-NEXT: step (j++)
-// CHECK-NEXT: block
-// CHECK-NEXT: block
+// CHECK-NEXT: level 1 at {{.*}}c89-locals.cpp:[[@LINE+10]]:5: int j in [0, 48) step 1
 // CHECK-NEXT: decl double sum = 0.0
 // CHECK-NEXT: for (sequential)
 // CHECK-NEXT: decl int k = 0

@@ -49,10 +49,11 @@ void pointers(float *out, const float *a, const float *b, int n) {
     out[i] = a[i] + b[i];
 }
 
-// A matrix behind a pointer, its extent a product; each row a sequential
-// loop (the affine form keeps the run-time stride).
+// A matrix behind a pointer, its extent a product; the loop over each row,
+// found parallel, a level of its own (the affine form keeps the run-time
+// stride).
 // CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+4]]
-// CHECK: access $c[((i * $cols) + j)] write in level 0: affine i*$cols + j
+// CHECK: access $c[((i * $cols) + j)] write in level 1: affine i*$cols j*1 + 0
 void matrixPointer(double *c, const double *a, int rows, int cols) {
 #pragma weft parallel for extent(c, a: rows * cols)
   for (int i = 0; i < rows; ++i)
@@ -159,7 +160,7 @@ void rowSumsPointer(const float *a, float *sums, int n) {
 // declaration says how many rows, the extent they are taken with.
 // CHECK: nest at {{.*}}legacy-data.cpp:[[@LINE+6]]
 // CHECK: param 0 c: written span of double
-// CHECK: access $a[((long(i) * 48l) + long(j))] read in level 0: affine i*48 + j
+// CHECK: access $a[((long(i) * 48l) + long(j))] read in level 1: affine i*48 j*1 + 0
 void declaredArrays(const double a[Rows][Cols], double c[Rows][Cols],
                     float v[Rows]) {
 #pragma weft parallel for

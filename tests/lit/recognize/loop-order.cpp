@@ -55,6 +55,23 @@ void gemm(int ni, int nj, int nk, double alpha, double beta, double *C,
   }
 }
 
+// Marked as OpenMP code marks it, on the outer loop alone: the loops over j,
+// found parallel, are levels of their own, then reordered as above.
+// REMARK: loop-order.cpp:[[@LINE+5]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes; the loop over k moved inside the loop over j at line [[#@LINE+9]] {{.*}}; fused with the loop over j at line [[#@LINE+9]] {{.*}}; each thread computes a 8 x 8 register tile
+void gemmOuterMark(int ni, int nj, int nk, double alpha, double beta,
+                   double *C, const double *A, const double *B) {
+#pragma weft parallel for extent(C: ni * nj) extent(A: ni * nk) extent(B: nk * nj)
+  for (int i = 0; i < ni; i++) {
+    for (int j = 0; j < nj; j++)
+      C[i * nj + j] *= beta;
+    for (int k = 0; k < nk; k++) {
+      const double aik = alpha * A[i * nk + k];
+      for (int j = 0; j < nj; j++)
+        C[i * nj + j] += aik * B[k * nj + j];
+    }
+  }
+}
+
 // The element of A held in a local for the row of B: the statement before
 // the marked loop runs for each j too.
 // CHECK: nest at {{.*}}loop-order.cpp:[[@LINE+14]]
@@ -258,11 +275,15 @@ int main() {
   for (int i = 0; i < N; ++i)
     lim[i] = (i * 7) % (N - Steps) + Steps;
   gemm(N, M, K, 1.5, 1.25, C.data(), A.data(), B.data());
+  std::vector<double> C2(C.size());
+  for (int i = 0; i < N * M; ++i)
+    C2[i] = (i % 5) * 0.25;
+  gemmOuterMark(N, M, K, 0.5, 2.0, C2.data(), A.data(), B.data());
   hoisted(N, M, K, a.data(), b.data(), c.data());
   scoped(N, M, a.data(), c.data());
   syrk(N, K, 0.75, 2.0, S.data(), A.data());
   steps(N, Steps, x.data(), y.data());
   kept(N, Steps, p.data(), v.data(), d.data(), s.data(), lim.data(), w.data());
-  print(C), print(c), print(S), print(x), print(y), print(v), print(w),
+  print(C), print(C2), print(c), print(S), print(x), print(y), print(v), print(w),
       print(p), print(d), print(s);
 }

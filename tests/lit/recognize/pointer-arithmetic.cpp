@@ -22,8 +22,8 @@
 // CHECK: decl const long weft_row0_dst = long((y * $w))
 // CHECK: decl const long weft_row1_above = long(((y - 1) * $w))
 // CHECK: decl const long weft_row3_below = (weft_row2_here + long($w))
-// CHECK: access $out[(weft_row0_dst + long(x))] write in level 0: affine y*$w + x
-// CHECK: access $img[(weft_row2_here + long((x - 1)))] read in level 0: affine y*$w + x - 1
+// CHECK: access $out[(weft_row0_dst + long(x))] write in level 1: affine y*$w x*1 + 0
+// CHECK: access $img[(weft_row2_here + long((x - 1)))] read in level 1: affine y*$w x*1 + -1
 void blur(float *img, float *out, int w, int h) {
   int x, y;
   float *dst;

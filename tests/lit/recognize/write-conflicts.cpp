@@ -2,7 +2,8 @@
 // write one element (in every iteration, at an index that does not involve
 // the loop's own) gets a warning at the write naming two such iterations.
 // Where the analysis cannot decide (a guarded write, a subscript through a
-// sequential loop's index) it says nothing; correct loops (scatters through
+// sequential loop's index, unless the loop is found parallel and made a
+// level) it says nothing; correct loops (scatters through
 // a permutation, too) get no warning.
 // RUN: %weftxx -fsyntax-only -fno-caret-diagnostics %s 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
 #include <weft/weft.hpp>
@@ -40,7 +41,19 @@ void undecided(std::span<const float> a, std::span<const float> x,
   for (int i = 0; i < n; ++i)
     if (i == 0)
       out[0] = a[i];
-  // A subscript through a sequential loop's index.
+  // A subscript through a sequential loop's index (a loop whose
+  // iterations share y, so no level of its own).
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      y[j] += a[i * n + j] * y[(j + 1) % n];
+}
+
+void decidedByTheInnerLoop(std::span<const float> a, std::span<const float> x,
+                           std::span<float> y, int n) {
+  // Marked on the outer loop alone: the loop over j, found parallel, is a
+  // level, whose every i writes y[j].
+  // CHECK: write-conflicts.cpp:[[@LINE+4]]:7: warning: iterations i = 0 and i = 1 of the parallel loop over 'i' both write this element of 'y'
 #pragma weft parallel for
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
