@@ -263,8 +263,10 @@ private:
   /// L (at most the third), B holds no level, and no two values of j share
   /// anything Scope (S, or a loop around it) writes.
   bool provablyParallel(const Level &L, const Stmt &S, const Stmt &Scope) {
+    // (A nest marked sequential keeps the levels it was given: one block
+    // runs them.)
     std::optional<CountedLoop> J = countedLoop(S);
-    if (!J || L.Depth >= 2 || holdsLevels(*S.Children[1]))
+    if (!J || L.Depth >= 2 || N.Sequential || holdsLevels(*S.Children[1]))
       return false;
     IndexedRegion Region(N, J->Index);
     Region.add(Scope);

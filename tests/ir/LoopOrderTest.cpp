@@ -116,11 +116,15 @@ TEST(LoopOrder, UnmarkedLoopSharingAnElementStays) {
 }
 
 TEST(LoopOrder, UnmarkedLoopOfASequentialNestStays) {
-  // The loop a nest marked sequential runs in one block.
+  // The loop a nest marked sequential runs in one block, and the loops in
+  // its marked levels.
   ir::Nest N = emptyNest();
   N.Sequential = true;
   N.Root.Body.push_back(unmarkedLoop(at(local("i"), local("j"))));
+  N.Root.Body.push_back(marked("f.cpp:7:5", unmarkedLoop(local("j"))));
+  N.Root.Body.back()->Nested->IndexName = "q";
   EXPECT_TRUE(ir::reorderLoops(N).empty());
+  EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
 }
 
 TEST(LoopOrder, ElementFollowingTheLoopStays) {
