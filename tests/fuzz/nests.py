@@ -17,7 +17,9 @@ in shared memory; recurrences and triangular solves down each iteration's
 own column or row of the output, which get thread slices; data held in
 spans, vectors, pointers with an extent clause or vectors of vectors (rows
 of 1, 5 or 64 elements, each flat index e element e % row of row e / row),
-its two inputs sometimes one vector). Each nest is
+its two inputs sometimes one vector); some written as C89 writes them,
+without the reduction clauses their updates imply, or marked on the
+outermost loop alone as OpenMP code is. Each nest is
 emitted twice, marked and not; main() runs both and compares (exactly for
 integers; floating-point inputs are multiples of 1/8, so sums come out
 exact in any order, and elementwise math gets a tolerance for contraction).
@@ -88,6 +90,9 @@ class Nest:
         # Sometimes without the reduction clauses the updates imply (the
         # plugin infers them).
         self.infer = rng.random() < 0.3
+        # Sometimes marked as OpenMP code is, on the outermost loop alone
+        # (the plugin makes the inner loops it proves parallel levels).
+        self.outer_only = rng.random() < 0.2
         self.lines = None
 
     def product(self):
@@ -613,6 +618,8 @@ class Nest:
             self.lines = self.body(True)
         body = [l for l in self.lines
                 if marked or not l.strip().startswith("#pragma weft")]
+        if self.outer_only:
+            body = outermost_mark_only(body)
         if self.infer:
             body = without_implied_reductions(body)
         if self.c89:
@@ -621,6 +628,16 @@ class Nest:
             body = [in_rows(l, self.row) for l in body]
         return "%s %s(%s, int na, int s, %s) {\n%s\n}\n" % (
             T, name, data, ns, "\n".join("  " + l for l in body))
+
+
+def outermost_mark_only(lines):
+    """The first mark alone, where it is a parallel loop's: the inner loops
+    run in order in each iteration, as the serial copy runs them."""
+    marks = [k for k, l in enumerate(lines)
+             if l.strip().startswith("#pragma weft")]
+    if not marks or "parallel for" not in lines[marks[0]]:
+        return lines
+    return [l for k, l in enumerate(lines) if k not in marks[1:]]
 
 
 def without_implied_reductions(lines):
