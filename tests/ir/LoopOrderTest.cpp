@@ -170,13 +170,18 @@ TEST(LoopOrder, RangeSetInsideTheLoopStays) {
       N, "a bound of the two loops reads a value set inside the loop over k");
 }
 
+/// At line 4, a marked loop: c[i * n + j] = a[j].
+ir::StmtPtr copyRow() {
+  return marked(
+      "f.cpp:4:5",
+      statement(binary("=", element(3, at(local("i"), local("j")), true),
+                       element(1, local("j")))));
+}
+
 TEST(LoopOrder, AdjacentLevelsFuse) {
   // c[i * n + j] = a[j]; then c[i * n + j] *= b[j].
   ir::Nest N = emptyNest();
-  N.Root.Body.push_back(
-      marked("f.cpp:4:5",
-             statement(binary("=", element(3, at(local("i"), local("j")), true),
-                              element(1, local("j"))))));
+  N.Root.Body.push_back(copyRow());
   N.Root.Body.push_back(marked(
       "f.cpp:6:5",
       statement(binary("*=", element(3, at(local("i"), local("j")), true),
@@ -192,10 +197,7 @@ TEST(LoopOrder, AdjacentLevelsFuse) {
 TEST(LoopOrder, NeighbourReadKeepsLevelsApart) {
   // The second level reads the element the first wrote for j + 1.
   ir::Nest N = emptyNest();
-  N.Root.Body.push_back(
-      marked("f.cpp:4:5",
-             statement(binary("=", element(3, at(local("i"), local("j")), true),
-                              element(1, local("j"))))));
+  N.Root.Body.push_back(copyRow());
   N.Root.Body.push_back(
       marked("f.cpp:6:5",
              statement(binary(
@@ -211,10 +213,7 @@ TEST(LoopOrder, NeighbourReadKeepsLevelsApart) {
 
 TEST(LoopOrder, DifferentRangesStayApart) {
   ir::Nest N = emptyNest();
-  N.Root.Body.push_back(
-      marked("f.cpp:4:5",
-             statement(binary("=", element(3, at(local("i"), local("j")), true),
-                              element(1, local("j"))))));
+  N.Root.Body.push_back(copyRow());
   N.Root.Body.push_back(marked(
       "f.cpp:6:5",
       statement(binary("*=", element(3, at(local("i"), local("j")), true),
