@@ -632,10 +632,13 @@ class Nest:
 
 def outermost_mark_only(lines):
     """The first mark alone, where it is a parallel loop's: the inner loops
-    run in order in each iteration, as the serial copy runs them."""
+    run in order in each iteration, as the serial copy runs them. Not where
+    an inner mark combines into an array (its atomic updates are what keep
+    the outer iterations apart too)."""
     marks = [k for k, l in enumerate(lines)
              if l.strip().startswith("#pragma weft")]
-    if not marks or "parallel for" not in lines[marks[0]]:
+    if not marks or "parallel for" not in lines[marks[0]] or \
+            any(": out)" in lines[k] for k in marks[1:]):
         return lines
     return [l for k, l in enumerate(lines) if k not in marks[1:]]
 
