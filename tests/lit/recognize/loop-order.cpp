@@ -172,6 +172,29 @@ void steps(int n, int count, float *v, float *w) {
   }
 }
 
+// A row's sum stays a loop in its order: making it a level would
+// reassociate the sum (and take the loop from the tiling and staging that
+// sequential loops get).
+// CHECK: nest at {{.*}}loop-order.cpp:[[@LINE+7]]
+// CHECK: decl int c = 0
+// CHECK-NEXT: for (sequential)
+// CHECK: decl float s = float(0)
+// CHECK-NEXT: for (sequential)
+void counts(int n, int m, const int *a, int *cnt, float *sums, const float *x) {
+#pragma weft parallel for extent(a, x: n * m) extent(cnt, sums: n)
+  for (int i = 0; i < n; ++i) {
+    int c = 0;
+    for (int j = 0; j < m; ++j)
+      if (a[i * m + j] > 2)
+        c++;
+    cnt[i] = c;
+    float s = 0;
+    for (int j = 0; j < m; ++j)
+      s += x[i * m + j];
+    sums[i] = s;
+  }
+}
+
 // Kept as written: each j reads the element its neighbour wrote at the
 // step before (a sweep between two rows), the written element follows k as well as j, the
 // level reduces, and the inner loop's bound is set inside the outer.
@@ -283,7 +306,12 @@ int main() {
   scoped(N, M, a.data(), c.data());
   syrk(N, K, 0.75, 2.0, S.data(), A.data());
   steps(N, Steps, x.data(), y.data());
+  std::vector<int> ints(N * M), cnt(N);
+  std::vector<float> sums(N);
+  for (int i = 0; i < N * M; ++i)
+    ints[i] = i % 7;
+  counts(N, M, ints.data(), cnt.data(), sums.data(), c.data());
   kept(N, Steps, p.data(), v.data(), d.data(), s.data(), lim.data(), w.data());
   print(C), print(C2), print(c), print(S), print(x), print(y), print(v), print(w),
-      print(p), print(d), print(s);
+      print(p), print(d), print(s), print(cnt), print(sums);
 }
