@@ -4,6 +4,7 @@
 #include "ir/AffineForm.h"
 #include "ir/IrQueries.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -242,6 +243,7 @@ public:
   explicit Reorderer(Nest &N) : N(N) {}
 
   void run(Level &L) {
+    Enclosing.push_back(L.IndexName);
     for (StmtPtr &S : L.Body)
       enterLevels(*S);
     // A nest marked sequential runs its loop in one block, as asked.
@@ -254,6 +256,7 @@ public:
     for (std::size_t I = 0; I + 1 < L.Body.size();)
       if (!fuse(L, I))
         ++I;
+    Enclosing.pop_back();
   }
 
   std::vector<LoopReorder> Changes;
@@ -266,7 +269,10 @@ private:
     // (A nest marked sequential keeps the levels it was given: one block
     // runs them.)
     std::optional<CountedLoop> J = countedLoop(S);
-    if (!J || L.Depth >= 2 || N.Sequential || holdsLevels(*S.Children[1]))
+    // (An index named as an enclosing level's would confuse the analyses
+    // that know levels by their index.)
+    if (!J || L.Depth >= 2 || N.Sequential || holdsLevels(*S.Children[1]) ||
+        std::count(Enclosing.begin(), Enclosing.end(), J->Index))
       return false;
     IndexedRegion Region(N, J->Index);
     Region.add(Scope);
@@ -492,6 +498,7 @@ private:
   }
 
   Nest &N;
+  std::vector<std::string> Enclosing; // the indices of the levels run() is in
 };
 
 } // namespace

@@ -1,0 +1,76 @@
+// Loops a marked loop holds, unmarked, that the plugin proves parallel
+// (every span they write reached at one subscript of their index alone, no
+// variable from outside written, a fixed range) become levels of their own
+// ("not marked, found parallel"): with a per-iteration array, a while loop
+// that breaks, a range read from a span's size. A loop whose index shadows
+// the marked loop's stays in each thread. On the checked simulator, against
+// the host and the plugin-free build.
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
+// RUN: %weftxx %s -o %t.exe %weft_link
+// RUN: env WEFT_BACKEND=host %t.exe > %t.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: count 0 < %t.err
+// RUN: diff %t.host %t.sim
+// RUN: %clangxx %s -o %t.plain && %t.plain | diff %t.host -
+#include <weft/weft.hpp>
+#include <cstdio>
+#include <vector>
+// CHECK: loops-found-parallel.cpp:[[@LINE+4]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes
+void arr(int n, int m, const float *a, float *out) {
+#pragma weft parallel for extent(a, out: n * m)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      float t[3];
+      for (int c = 0; c < 3; ++c)
+        t[c] = a[i * m + j] * (c + 1);
+      out[i * m + j] = t[0] + t[1] * t[2];
+    }
+}
+// CHECK: loops-found-parallel.cpp:[[@LINE+4]]:3: remark: weft: level 0 (i): {{[^;]*}}; parallelism
+// CHECK-NOT: found parallel
+void shadow(int n, const float *a, float *out) {
+#pragma weft parallel for extent(a, out: n * n)
+  for (int i = 0; i < n; ++i) {
+    const int row = i * n;
+    for (int i = 0; i < n; ++i)
+      out[row + i] = a[row + i] + 1;
+  }
+}
+// CHECK: loops-found-parallel.cpp:[[@LINE+4]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel
+void whiles(int n, int m, const int *a, int *out) {
+#pragma weft parallel for extent(a, out: n * m)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      int v = a[i * m + j], steps = 0;
+      while (v > 1) {
+        v = (v % 2) ? 3 * v + 1 : v / 2;
+        if (++steps > 50) break;
+      }
+      out[i * m + j] = steps;
+    }
+}
+// CHECK: loops-found-parallel.cpp:[[@LINE+4]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel
+void sizes(std::span<const double> a, std::span<double> out, int n) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < a.size() / n; ++j)
+      out[i * (a.size() / n) + j] = a[i * (a.size() / n) + j] * 2;
+}
+int main() {
+  const int N = 45, M = 37;
+  std::vector<float> a(N * N), out(N * N), o2(N * N);
+  std::vector<int> ai(N * M), oi(N * M);
+  std::vector<double> ad(N * M), od(N * M);
+  for (int i = 0; i < N * N; ++i) a[i] = i % 9;
+  for (int i = 0; i < N * M; ++i) ai[i] = i % 97 + 1, ad[i] = i * 0.5;
+  arr(N, M, a.data(), out.data());
+  shadow(N, a.data(), o2.data());
+  whiles(N, M, ai.data(), oi.data());
+  sizes(ad, od, N);
+  double s = 0;
+  for (float x : out) s += x;
+  for (float x : o2) s += x;
+  for (int x : oi) s += x;
+  for (double x : od) s += x;
+  std::printf("%.17g\n", s);
+}
