@@ -33,7 +33,11 @@ bool holdsLevels(const Stmt &S) {
 /// anything written, whatever order the region's loops run in.
 class IndexedRegion {
 public:
-  IndexedRegion(const Nest &N, const std::string &Index) : N(N), Index(Index) {
+  /// References: the names of the nest's references, whose reads reach
+  /// what they bind (a span element the region may write, unseen).
+  IndexedRegion(const Nest &N, const std::string &Index,
+                const std::set<std::string> &References)
+      : N(N), Index(Index), References(References) {
     Declared.insert(Index);
   }
 
@@ -64,7 +68,8 @@ public:
     return !anyExpression(E, [&](const Expr &X) {
       return X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
              X.Kind == Expr::Call || assigns(X) ||
-             (X.Kind == Expr::Local && Declared.count(X.Text));
+             (X.Kind == Expr::Local &&
+              (Declared.count(X.Text) || References.count(X.Text)));
     });
   }
 
@@ -129,6 +134,9 @@ private:
   }
 
   bool scan(const Expr &E) {
+    if (E.Kind == Expr::Local && !Declared.count(E.Text) &&
+        References.count(E.Text))
+      return fail("it reads '" + E.Text + "', a reference from outside it");
     // Other iterations combine into an array reduction's elements too.
     if (E.Kind == Expr::Combine)
       return fail("it combines into an array reduction");
@@ -206,6 +214,7 @@ private:
 
   const Nest &N;
   const std::string Index;
+  const std::set<std::string> &References;
   std::vector<const Stmt *> Roots;
   std::set<std::string> Declared;
   std::map<unsigned, std::vector<const Expr *>> Accesses;
@@ -238,9 +247,24 @@ std::string lineOf(const std::string &Location) {
              : "line " + Location.substr(Line + 1, Col - Line - 1);
 }
 
+/// The names every reference in S's statements declares.
+void referenceNames(const Stmt &S, std::set<std::string> &Names) {
+  if (S.Kind == Stmt::Decl && S.VarType.IsReference)
+    Names.insert(S.Name);
+  for (const StmtPtr &C : S.Children)
+    if (C)
+      referenceNames(*C, Names);
+  if (S.Nested)
+    for (const StmtPtr &C : S.Nested->Body)
+      referenceNames(*C, Names);
+}
+
 class Reorderer {
 public:
-  explicit Reorderer(Nest &N) : N(N) {}
+  explicit Reorderer(Nest &N) : N(N) {
+    for (const StmtPtr &S : N.Root.Body)
+      referenceNames(*S, References);
+  }
 
   void run(Level &L) {
     Enclosing.push_back(L.IndexName);
@@ -274,7 +298,7 @@ private:
     if (!J || L.Depth >= 2 || N.Sequential || holdsLevels(*S.Children[1]) ||
         std::count(Enclosing.begin(), Enclosing.end(), J->Index))
       return false;
-    IndexedRegion Region(N, J->Index);
+    IndexedRegion Region(N, J->Index, References);
     Region.add(Scope);
     return Region.independent() && Region.fixed(*J->Lower) &&
            Region.fixed(*J->Upper);
@@ -362,7 +386,7 @@ private:
     for (const StmtPtr &S : M.Body)
       if (holdsLevels(*S))
         return Keep("it holds marked loops of its own");
-    IndexedRegion Region(N, M.IndexName);
+    IndexedRegion Region(N, M.IndexName, References);
     Region.add(Loop);
     if (!Region.independent())
       return Keep(Region.Why);
@@ -451,7 +475,7 @@ private:
                          "", true});
       return false;
     };
-    IndexedRegion Region(N, A.IndexName);
+    IndexedRegion Region(N, A.IndexName, References);
     for (const Level *X : {&A, &B})
       for (const StmtPtr &S : X->Body) {
         if (holdsLevels(*S))
@@ -498,6 +522,7 @@ private:
   }
 
   Nest &N;
+  std::set<std::string> References;   // of the whole nest
   std::vector<std::string> Enclosing; // the indices of the levels run() is in
 };
 

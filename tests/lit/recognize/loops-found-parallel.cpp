@@ -3,7 +3,8 @@
 // variable from outside written, a fixed range) become levels of their own
 // ("not marked, found parallel"): with a per-iteration array, a while loop
 // that breaks, a range read from a span's size. A loop whose index shadows
-// the marked loop's stays in each thread. On the checked simulator, against
+// the marked loop's, or that reads a reference from outside it (which may
+// bind an element it writes), stays in each thread. On the checked simulator, against
 // the host and the plugin-free build.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
@@ -36,6 +37,19 @@ void shadow(int n, const float *a, float *out) {
       out[row + i] = a[row + i] + 1;
   }
 }
+// A reference from outside the loop to an element it writes (row's first,
+// which the steps after the first read as the first step left it): kept.
+// CHECK: loops-found-parallel.cpp:[[@LINE+4]]:3: remark: weft: level 0 (i): {{[^;]*}}; parallelism
+// CHECK-NOT: found parallel
+void throughReference(int n, int m, float *out) {
+#pragma weft parallel for extent(out: n * m)
+  for (int i = 0; i < n; ++i) {
+    float &first = out[i * m];
+    for (int j = 0; j < m; ++j)
+      out[i * m + j] = first + 1;
+  }
+}
+
 // CHECK: loops-found-parallel.cpp:[[@LINE+4]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel
 void whiles(int n, int m, const int *a, int *out) {
 #pragma weft parallel for extent(a, out: n * m)
@@ -65,6 +79,7 @@ int main() {
   for (int i = 0; i < N * M; ++i) ai[i] = i % 97 + 1, ad[i] = i * 0.5;
   arr(N, M, a.data(), out.data());
   shadow(N, a.data(), o2.data());
+  throughReference(N, N, o2.data());
   whiles(N, M, ai.data(), oi.data());
   sizes(ad, od, N);
   double s = 0;
