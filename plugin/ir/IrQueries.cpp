@@ -131,6 +131,11 @@ bool anyStatement(const Stmt &S, const std::function<bool(const Stmt &)> &F) {
   return false;
 }
 
+bool holdsLevels(const Stmt &S) {
+  return anyStatement(
+      S, [](const Stmt &X) { return X.Kind == Stmt::ParallelFor; });
+}
+
 bool anyExpression(const Stmt &S, const std::function<bool(const Expr &)> &F) {
   return anyStatement(S, [&](const Stmt &X) {
     for (const ExprPtr &E : X.Exprs)

@@ -42,6 +42,8 @@ bool readsOnly(const Expr &E, const std::set<std::string> &Allowed);
 unsigned elementBytes(const Nest &N, const Param &P);
 /// F holds for E or an expression inside it.
 bool anyExpression(const Expr &E, const std::function<bool(const Expr &)> &F);
+/// S is, or holds, a marked level (a ParallelFor statement).
+bool holdsLevels(const Stmt &S);
 /// F holds for S or a statement inside it (nested levels not entered).
 bool anyStatement(const Stmt &S, const std::function<bool(const Stmt &)> &F);
 /// F holds for an expression of S or of a statement inside it.

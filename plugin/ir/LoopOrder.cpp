@@ -19,12 +19,6 @@ const Expr &writtenRoot(const Expr &E) {
   return *T;
 }
 
-/// Holds a marked level inside it.
-bool holdsLevels(const Stmt &S) {
-  return anyStatement(
-      S, [](const Stmt &X) { return X.Kind == Stmt::ParallelFor; });
-}
-
 /// Statements that the iterations of a marked level over Index run, taken
 /// as one region: whether they write no variable of the code around them,
 /// and every span they write they reach at one subscript naming a
@@ -140,8 +134,7 @@ private:
     // Other iterations combine into an array reduction's elements too.
     if (E.Kind == Expr::Combine)
       return fail("it combines into an array reduction");
-    if (E.Kind != Expr::Combine && assigns(E) &&
-        !owns(writtenRoot(*E.Operands[0])))
+    if (assigns(E) && !owns(writtenRoot(*E.Operands[0])))
       return fail("it writes " + named(writtenRoot(*E.Operands[0])));
     if (E.Kind == Expr::Unary && E.Text == "&")
       return fail("it takes an address");
@@ -270,11 +263,11 @@ public:
     Enclosing.push_back(L.IndexName);
     for (StmtPtr &S : L.Body)
       enterLevels(*S);
-    // A nest marked sequential runs its loop in one block, as asked.
-    const bool AsMarked = &L == &N.Root && N.Sequential;
-    for (std::size_t I = 0; I < L.Body.size() && !AsMarked; ++I)
+    for (std::size_t I = 0; I < L.Body.size(); ++I)
       if (provablyParallel(L, *L.Body[I], *L.Body[I]))
         makeLevel(L, L.Body[I]);
+    // A nest marked sequential runs its loop in one block, as asked.
+    const bool AsMarked = &L == &N.Root && N.Sequential;
     for (std::size_t I = 0; I < L.Body.size() && !AsMarked; ++I)
       interchange(L, I);
     for (std::size_t I = 0; I + 1 < L.Body.size();)
@@ -500,17 +493,21 @@ private:
     }
     for (StmtPtr &S : B.Body)
       A.Body.push_back(std::move(S));
+    // B's remarks become A's, one of each where both say the same (two
+    // made levels).
+    std::set<std::string> SaidOfA;
+    for (const LoopReorder &C : Changes)
+      if (C.Level == A.Location)
+        SaidOfA.insert(C.Text);
+    Changes.erase(std::remove_if(Changes.begin(), Changes.end(),
+                                 [&](const LoopReorder &C) {
+                                   return C.Level == B.Location &&
+                                          SaidOfA.count(C.Text);
+                                 }),
+                  Changes.end());
     for (LoopReorder &C : Changes)
       if (C.Level == B.Location)
         C.Level = A.Location;
-    // (Both made levels: one word of it.)
-    for (std::size_t I = 0; I < Changes.size(); ++I)
-      for (std::size_t J = I + 1; J < Changes.size();)
-        if (Changes[J].Level == Changes[I].Level &&
-            Changes[J].Text == Changes[I].Text)
-          Changes.erase(Changes.begin() + J);
-        else
-          ++J;
     Changes.push_back({A.Location,
                        "fused with the loop over " + B.IndexName + " at " +
                            lineOf(B.Location) + " (each " + A.IndexName +

@@ -36,8 +36,7 @@ public:
       : N(N), Loop(Loop), Taken(Taken) {}
 
   void run(std::vector<ReplacedElement> &Out) {
-    if (anyStatement(Loop,
-                     [](const Stmt &S) { return S.Kind == Stmt::ParallelFor; }))
+    if (holdsLevels(Loop))
       return;
     collect(Loop);
     declaredNames(Loop, Declared);

@@ -164,11 +164,8 @@ private:
 };
 
 bool innermost(const Level &L) {
-  return std::none_of(L.Body.begin(), L.Body.end(), [](const StmtPtr &S) {
-    return S && anyStatement(*S, [](const Stmt &X) {
-             return X.Kind == Stmt::ParallelFor;
-           });
-  });
+  return std::none_of(L.Body.begin(), L.Body.end(),
+                      [](const StmtPtr &S) { return S && holdsLevels(*S); });
 }
 
 } // namespace

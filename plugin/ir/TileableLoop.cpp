@@ -56,9 +56,7 @@ std::optional<std::vector<const Level *>> levelChain(const Nest &N) {
     for (const StmtPtr &S : L.Body)
       if (S->Kind == Stmt::ParallelFor && !Next)
         Next = S->Nested.get();
-      else if (anyStatement(*S, [](const Stmt &X) {
-                 return X.Kind == Stmt::ParallelFor;
-               }))
+      else if (holdsLevels(*S))
         return std::nullopt;
     if (!Next)
       return Chain;
