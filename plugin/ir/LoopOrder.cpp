@@ -40,6 +40,14 @@ public:
     Roots.push_back(&S);
   }
 
+  /// The spans the region reaches, where it writes one: the proof takes
+  /// them as memory of their own (N.TakenApart).
+  void takeApart(Nest &Of) const {
+    if (!Written.empty())
+      for (const auto &[Param, Reached] : Accesses)
+        Of.TakenApart.insert(Param);
+  }
+
   /// Every name declared inside the region, Index included.
   const std::set<std::string> &declared() const { return Declared; }
 
@@ -185,24 +193,58 @@ private:
     anyExpression(Subscript, [&](const Expr &X) {
       if (X.Kind == Expr::Local && X.Text != Index && Declared.count(X.Text))
         Changing = "'" + X.Text + "', which it sets";
-      else if (X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
-               X.Kind == Expr::Call || assigns(X))
+      else if ((X.Kind == Expr::SpanElement &&
+                N.Params[X.ParamIndex].RowOffsetsOf < 0) ||
+               X.Kind == Expr::LocalElement || X.Kind == Expr::Call ||
+               assigns(X))
         Changing = "memory, a call or an assignment";
       return !Changing.empty();
     });
     if (!Changing.empty())
       return fail("it writes " + Span + "[" + Text +
                   "], whose subscript reads " + Changing);
-    AffineScope Scope;
-    Scope.IsVariable = [&](const std::string &V) { return V == Index; };
-    std::optional<AffineForm> F = affineForm(N, Subscript, Scope);
-    std::optional<std::int64_t> C;
-    if (F && F->Coefficients.size() == 1 && F->Coefficients.count(Index))
-      C = F->Coefficients.at(Index).constantValue();
-    if (!C || *C == 0)
+    if (!distinctForEachIndex(All.front()->ParamIndex, Subscript))
       return fail("it writes " + Span + "[" + Text +
                   "], which is not a different element for each " + Index);
     return true;
+  }
+
+  /// Index's coefficient in E when E is affine in Index alone with a
+  /// constant one (0 where E does not involve it).
+  std::optional<std::int64_t> indexCoefficient(const Expr &E) const {
+    AffineScope Scope;
+    Scope.IsVariable = [&](const std::string &V) { return V == Index; };
+    std::optional<AffineForm> F = affineForm(N, E, Scope);
+    if (!F || F->Coefficients.size() > 1)
+      return std::nullopt;
+    if (F->Coefficients.empty())
+      return 0;
+    if (!F->Coefficients.count(Index))
+      return std::nullopt;
+    return F->Coefficients.at(Index).constantValue();
+  }
+
+  /// Subscript, which reads nothing the region changes, names a different
+  /// element of span Param for each value of Index: an affine form with a
+  /// nonzero constant coefficient, or element C of row R of rows held
+  /// apart (`rows[R] + C`, the rows gathered into one block, a row's
+  /// elements apart from every other row's), R and C affine in Index with
+  /// constant coefficients not both zero.
+  bool distinctForEachIndex(unsigned Param, const Expr &Subscript) const {
+    const Expr &Sum = stripCasts(Subscript);
+    if (N.Params[Param].RowsApart && Sum.Kind == Expr::Binary &&
+        Sum.Text == "+" && Sum.Operands.size() == 2) {
+      const Expr &Start = stripCasts(*Sum.Operands[0]);
+      if (Start.Kind == Expr::SpanElement &&
+          N.Params[Start.ParamIndex].RowOffsetsOf ==
+              static_cast<int>(Param)) {
+        std::optional<std::int64_t> Row = indexCoefficient(*Start.Operands[0]),
+                                    Column = indexCoefficient(*Sum.Operands[1]);
+        return Row && Column && (*Row != 0 || *Column != 0);
+      }
+    }
+    std::optional<std::int64_t> C = indexCoefficient(Subscript);
+    return C && *C != 0;
   }
 
   const Nest &N;
@@ -293,8 +335,11 @@ private:
       return false;
     IndexedRegion Region(N, J->Index, References);
     Region.add(Scope);
-    return Region.independent() && Region.fixed(*J->Lower) &&
-           Region.fixed(*J->Upper);
+    if (!Region.independent() || !Region.fixed(*J->Lower) ||
+        !Region.fixed(*J->Upper))
+      return false;
+    Region.takeApart(N);
+    return true;
   }
 
   /// S, a loop provablyParallel() accepts, as a level of its own.
@@ -388,6 +433,7 @@ private:
       return Keep("a bound of the two loops reads a value set inside the "
                   "loop over " +
                   K->Index);
+    Region.takeApart(N);
 
     StmtPtr Level = std::move(*Marked);
     std::vector<StmtPtr> Body;
@@ -479,6 +525,7 @@ private:
       return Apart(Region.Why);
     if (!Region.fixed(*A.Lower) || !Region.fixed(*A.Upper))
       return Apart("their range reads a value either sets");
+    Region.takeApart(N);
     // A's declarations keep a scope of their own where B would see them.
     std::set<std::string> Later;
     for (const StmtPtr &S : B.Body)

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -291,6 +292,10 @@ struct Nest {
   /// `#pragma weft sequential for`: Root is one iteration (one block), its
   /// body the loop, run in order by all the block's threads.
   bool Sequential = false;
+  /// Span parameters that reorderLoops' proofs take as memory of their own
+  /// (as restrict would): the loops it made or moved are right only where
+  /// no other parameter shares the memory of one they write.
+  std::set<unsigned> TakenApart;
 };
 
 /// The levels of a nest in pre-order (the root first).

@@ -22,6 +22,14 @@
 //                                                   accesses: a write through
 //                                                   another name for the same
 //                                                   memory would miss them
+//   apart <param>                                  loops the plugin found
+//                                                   parallel or reordered
+//                                                   take the span's memory as
+//                                                   its own (as restrict
+//                                                   would): a write through
+//                                                   another name for it, or a
+//                                                   read of it through one,
+//                                                   breaks their proof
 //   covers <param> <cols> <stride>                 a written span is written
 //                                                   everywhere when the
 //                                                   outermost trip count times
@@ -83,7 +91,7 @@ namespace weft::contract {
 
 /// The version this plugin writes and this runtime reads. A program built
 /// by another version is refused with a message saying which to rebuild.
-constexpr int DescriptorVersion = 4;
+constexpr int DescriptorVersion = 5;
 
 struct ParamInfo {
   ParamKind Kind = ParamKind::Scalar;
@@ -104,6 +112,11 @@ struct ParamInfo {
   /// block, so the kernel is right only where no other parameter's memory
   /// shares the span's and one of them is written.
   bool Kept = false;
+  /// The apart line: the plugin found loops parallel, or reordered them,
+  /// on a proof that takes the span's memory as its own (as restrict
+  /// would), so the kernel is right only where no other parameter's memory
+  /// shares the span's and one of them is written.
+  bool Apart = false;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

@@ -217,12 +217,12 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
           return Fail("bad rows");
         Out.Params[P].RowOffsets = static_cast<int>(Offsets);
       }
-    } else if (Key == "keeps") {
+    } else if (Key == "keeps" || Key == "apart") {
       std::size_t P = 0;
       if (!L.integer(P) || P >= Out.Params.size() || !Out.Params[P].isSpan() ||
           !L.atEnd())
-        return Fail("bad keeps");
-      Out.Params[P].Kept = true;
+        return Fail(Key == "keeps" ? "bad keeps" : "bad apart");
+      (Key == "keeps" ? Out.Params[P].Kept : Out.Params[P].Apart) = true;
     } else if (Key == "covers") {
       std::size_t P = 0;
       if (!L.integer(P) || P >= Out.Params.size())

@@ -29,6 +29,9 @@ std::string writeDescriptor(const KernelInfo &K) {
     if (K.Params[I].Kept)
       D += "keeps " + std::to_string(I) + "\n";
   for (std::size_t I = 0; I < K.Params.size(); ++I)
+    if (K.Params[I].Apart)
+      D += "apart " + std::to_string(I) + "\n";
+  for (std::size_t I = 0; I < K.Params.size(); ++I)
     if (K.Params[I].CoverCols && K.Params[I].CoverStride)
       D += "covers " + std::to_string(I) + " " +
            writeBound(*K.Params[I].CoverCols) + " " +

@@ -10,7 +10,10 @@ namespace {
 
 /// Copies of P that the kernel or the launch keeps apart from the
 /// memory it shares with another parameter.
-bool keptApart(const ParamInfo &P) { return P.Kept || P.RowsApart; }
+bool copiedApart(const ParamInfo &P) { return P.Kept || P.RowsApart; }
+
+/// Copies of P kept apart, or loops whose proof takes P's memory as its own.
+bool keptApart(const ParamInfo &P) { return copiedApart(P) || P.Apart; }
 
 std::string conflict(const KernelInfo &K, unsigned First, unsigned Second) {
   const ParamInfo &A = K.Params[First], &B = K.Params[Second];
@@ -21,7 +24,12 @@ std::string conflict(const KernelInfo &K, unsigned First, unsigned Second) {
   const bool AWritten =
       A.writesDevice() && (keptApart(A) || !B.writesDevice() || !keptApart(B));
   const ParamInfo &Written = AWritten ? A : B, &Other = AWritten ? B : A;
-  const ParamInfo &Apart = keptApart(Written) ? Written : Other;
+  if (!copiedApart(A) && !copiedApart(B))
+    return "the kernel writes '" + Written.Name +
+           "' in loops the plugin found parallel or reordered taking '" +
+           Written.Name + "' and '" + Other.Name +
+           "' as two arrays, and this call passes them over the same memory";
+  const ParamInfo &Apart = copiedApart(Written) ? Written : Other;
   const std::string Whose =
       &Apart == &Written ? std::string("it") : "'" + Apart.Name + "'";
   const std::string Keeps =

@@ -2,7 +2,8 @@
 // gets its loop over k inside the level over j, and adjacent levels over one
 // range fuse; not where a written element follows k, where a level reads
 // another index's written element, where a level reduces, or where the
-// inner range reads what the loop sets.
+// inner range reads what the loop sets. Where it changes the nest, the spans
+// its proof took as arrays of their own are named.
 #include "ir/LoopOrder.h"
 #include "TestNests.h"
 
@@ -79,6 +80,8 @@ TEST(LoopOrder, ProductTakesItsLoopInside) {
   ASSERT_EQ(J.Body.size(), 1u);
   EXPECT_EQ(J.Body[0]->Kind, ir::Stmt::For);
   EXPECT_EQ(J.Body[0]->Children[0]->Name, "k");
+  // The proof took a, b and c as three arrays.
+  EXPECT_EQ(N.TakenApart, (std::set<unsigned>{1, 2, 3}));
 }
 
 /// for j (unmarked): c[Written] = a[j]
@@ -105,6 +108,7 @@ TEST(LoopOrder, UnmarkedParallelLoopBecomesALevel) {
   EXPECT_EQ(J.Location, "f.cpp:5:5");
   ASSERT_EQ(J.Body.size(), 1u);
   EXPECT_EQ(J.Body[0]->Kind, ir::Stmt::ExprStmt);
+  EXPECT_EQ(N.TakenApart, (std::set<unsigned>{1, 3}));
 }
 
 TEST(LoopOrder, UnmarkedLoopSharingAnElementStays) {
@@ -113,6 +117,7 @@ TEST(LoopOrder, UnmarkedLoopSharingAnElementStays) {
   N.Root.Body.push_back(unmarkedLoop(local("i")));
   EXPECT_TRUE(ir::reorderLoops(N).empty());
   EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
+  EXPECT_TRUE(N.TakenApart.empty());
 }
 
 TEST(LoopOrder, UnmarkedLoopOfASequentialNestStays) {
@@ -192,6 +197,7 @@ TEST(LoopOrder, AdjacentLevelsFuse) {
   EXPECT_EQ(Changes[0].Removed, "f.cpp:6:5");
   ASSERT_EQ(N.Root.Body.size(), 1u);
   EXPECT_EQ(onlyLevel(N).Body.size(), 2u);
+  EXPECT_EQ(N.TakenApart, (std::set<unsigned>{1, 2, 3}));
 }
 
 TEST(LoopOrder, NeighbourReadKeepsLevelsApart) {
@@ -209,6 +215,7 @@ TEST(LoopOrder, NeighbourReadKeepsLevelsApart) {
              "not fused with the loop over j at line 6: it writes c and "
              "reaches it at c[((i * $n) + j)] and at c[((i * $n) + (j + 1))]");
   EXPECT_EQ(N.Root.Body.size(), 2u);
+  EXPECT_TRUE(N.TakenApart.empty());
 }
 
 TEST(LoopOrder, DifferentRangesStayApart) {

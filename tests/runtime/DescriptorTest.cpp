@@ -11,7 +11,7 @@ using weft::detail::LaunchArg;
 
 namespace {
 
-const char *const Saxpy = "weft 4\nkernel k\nloc a.cpp:3:5\n"
+const char *const Saxpy = "weft 5\nkernel k\nloc a.cpp:3:5\n"
                           "param in f32 x\nparam inout f32 y\n"
                           "param scalar i64 n\nparam scalar u8 c\n"
                           "level (lit 1) (sub (min (arg 2) (size 0)) (lit 1)) "
@@ -76,7 +76,7 @@ TEST(Descriptor, InclusiveBound) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(parseDescriptor(
-      "weft 4\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
+      "weft 5\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
       Error));
   std::int32_t N = 9;
   LaunchArg Args[] = {{&N, 1, 4}};
@@ -88,7 +88,7 @@ TEST(Descriptor, InclusiveBound) {
 TEST(Descriptor, BadBoundsAreErrors) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 4\nkernel k\nparam scalar f32 a\n"
+  ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nparam scalar f32 a\n"
                               "param scalar i32 z\n"
                               "level (lit 0) (div (lit 4) (arg 1)) 1 lt\n",
                               K, Error));
@@ -109,7 +109,7 @@ TEST(Descriptor, CombiningKernelAndTuning) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(
-      parseDescriptor("weft 4\nkernel k\nloc a.cpp:1:1\n"
+      parseDescriptor("weft 5\nkernel k\nloc a.cpp:1:1\n"
                       "level (lit 0) (lit 9) 1 lt\n"
                       "map 0 y 1 span 1\nmap 1 x 128 split 6\n"
                       "combine k_combine 256\nsplit 8\nsplit 4\n"
@@ -145,7 +145,7 @@ TEST(Descriptor, CombiningKernelAndTuning) {
 // and names a span.
 TEST(Descriptor, RowsApart) {
   const char *const Text =
-      "weft 4\nkernel k\nloc a.cpp:1:1\n"
+      "weft 5\nkernel k\nloc a.cpp:1:1\n"
       "param inout f32 m\nparam in u64 m_rows\n"
       "rows 0 1\nlevel (lit 0) (sub (size 1) (lit 1)) 1 lt\n";
   KernelInfo K;
@@ -161,14 +161,14 @@ TEST(Descriptor, RowsApart) {
       parseDescriptor(weft::contract::writeDescriptor(K), Again, Error));
   EXPECT_TRUE(Again.Params[0].RowsApart);
   for (const char *Bad :
-       {"weft 4\nkernel k\nparam scalar i32 n\nrows 0\n",
-        "weft 4\nkernel k\nparam inout f32 m\nrows 1\n",
-        "weft 4\nkernel k\nparam inout f32 m\nrows 0 1\n",
-        "weft 4\nkernel k\nparam inout f32 m\nrows\n",
-        "weft 4\nkernel k\nparam inout f32 m\nrows 0 0\n",
-        "weft 4\nkernel k\nparam inout f32 m\nparam in u64 r\nrows 0 2\n",
-        "weft 4\nkernel k\nparam inout f32 m\nparam inout u64 r\nrows 0 1\n",
-        "weft 4\nkernel k\nparam inout f32 m\nparam in u32 r\nrows 0 1\n"}) {
+       {"weft 5\nkernel k\nparam scalar i32 n\nrows 0\n",
+        "weft 5\nkernel k\nparam inout f32 m\nrows 1\n",
+        "weft 5\nkernel k\nparam inout f32 m\nrows 0 1\n",
+        "weft 5\nkernel k\nparam inout f32 m\nrows\n",
+        "weft 5\nkernel k\nparam inout f32 m\nrows 0 0\n",
+        "weft 5\nkernel k\nparam inout f32 m\nparam in u64 r\nrows 0 2\n",
+        "weft 5\nkernel k\nparam inout f32 m\nparam inout u64 r\nrows 0 1\n",
+        "weft 5\nkernel k\nparam inout f32 m\nparam in u32 r\nrows 0 1\n"}) {
     KernelInfo B;
     EXPECT_FALSE(parseDescriptor(Bad, B, Error)) << Bad;
   }
@@ -177,7 +177,7 @@ TEST(Descriptor, RowsApart) {
 TEST(Descriptor, KeptSpans) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 4\nkernel k\nparam inout f32 c\n"
+  ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nparam inout f32 c\n"
                               "param scalar i32 n\nparam in f32 a\nkeeps 2\n"
                               "level (lit 0) (arg 1) 1 lt\n",
                               K, Error))
@@ -186,19 +186,41 @@ TEST(Descriptor, KeptSpans) {
   EXPECT_TRUE(K.Params[2].Kept);
   EXPECT_NE(weft::contract::writeDescriptor(K).find("\nkeeps 2\n"),
             std::string::npos);
-  for (const char *Bad : {"weft 4\nkernel k\nparam scalar i32 n\nkeeps 0\n",
-                          "weft 4\nkernel k\nparam in f32 a\nkeeps 1\n",
-                          "weft 4\nkernel k\nparam in f32 a\nkeeps\n",
-                          "weft 4\nkernel k\nparam in f32 a\nkeeps 0 0\n"}) {
+  for (const char *Bad : {"weft 5\nkernel k\nparam scalar i32 n\nkeeps 0\n",
+                          "weft 5\nkernel k\nparam in f32 a\nkeeps 1\n",
+                          "weft 5\nkernel k\nparam in f32 a\nkeeps\n",
+                          "weft 5\nkernel k\nparam in f32 a\nkeeps 0 0\n"}) {
     KernelInfo B;
     EXPECT_FALSE(parseDescriptor(Bad, B, Error)) << Bad;
+  }
+}
+
+TEST(Descriptor, SpansTakenApart) {
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nparam inout f32 c\n"
+                              "param in f32 a\nparam scalar i32 n\napart 0\n"
+                              "apart 1\nlevel (lit 0) (arg 2) 1 lt\n",
+                              K, Error))
+      << Error;
+  EXPECT_TRUE(K.Params[0].Apart);
+  EXPECT_TRUE(K.Params[1].Apart);
+  EXPECT_FALSE(K.Params[0].Kept);
+  EXPECT_NE(weft::contract::writeDescriptor(K).find("\napart 0\napart 1\n"),
+            std::string::npos);
+  for (const char *Bad : {"weft 5\nkernel k\nparam scalar i32 n\napart 0\n",
+                          "weft 5\nkernel k\nparam in f32 a\napart 1\n",
+                          "weft 5\nkernel k\nparam in f32 a\napart x\n"}) {
+    KernelInfo B;
+    EXPECT_FALSE(parseDescriptor(Bad, B, Error)) << Bad;
+    EXPECT_NE(Error.find("bad apart"), std::string::npos) << Error;
   }
 }
 
 TEST(Descriptor, GridCoverageClaim) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 4\nkernel k\nloc a.cpp:1:1\n"
+  ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nloc a.cpp:1:1\n"
                               "param scalar i32 cols\nparam inout f32 out\n"
                               "covers 1 (arg 0) (mul (arg 0) (lit 1))\n"
                               "level (lit 0) (lit 9) 1 lt\n",
@@ -208,7 +230,7 @@ TEST(Descriptor, GridCoverageClaim) {
   ASSERT_TRUE(K.Params[1].CoverCols);
   ASSERT_TRUE(K.Params[1].CoverStride);
   KernelInfo Bad;
-  EXPECT_FALSE(parseDescriptor("weft 4\nkernel k\nparam inout f32 out\n"
+  EXPECT_FALSE(parseDescriptor("weft 5\nkernel k\nparam inout f32 out\n"
                                "covers 3 (arg 0) (arg 0)\n"
                                "level (lit 0) (lit 9) 1 lt\n",
                                Bad, Error));
@@ -218,22 +240,22 @@ TEST(Descriptor, MalformedIsRejected) {
   for (const char *Text :
        {"", "kernel k\nlevel (lit 0) (lit 1) 1 lt\n",
         "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 4\nkernel k\n",
-        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
-        "weft 4\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
-        "weft 4\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 4\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X w "
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 5\nkernel k\n",
+        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
+        "weft 5\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
+        "weft 5\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 5\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X w "
         "64\n",
-        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x\n",
-        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x 0\n",
-        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune X;rm x 64\n",
-        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x\n",
+        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x 0\n",
+        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune X;rm x 64\n",
+        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
         "shared (tune 1)\n",
-        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
         "shared (arg 0)\n",
-        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
-        "weft 4\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
+        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
+        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
     KernelInfo K;
     std::string Error;
     EXPECT_FALSE(parseDescriptor(Text, K, Error)) << Text;

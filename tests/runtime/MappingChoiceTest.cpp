@@ -15,14 +15,14 @@ namespace {
 
 // sumRows-like: rows (arg 0) and the span's size vary; mapping 1 for many
 // short rows, 0 otherwise.
-const std::string Piece = "weft 4\nkernel k0\nloc a.cpp:1:1\n"
+const std::string Piece = "weft 5\nkernel k0\nloc a.cpp:1:1\n"
                           "param scalar i32 rows\nparam in f32 m\n"
                           "level (lit 0) (arg 0) 1 lt\n";
 const std::string Choice = "vary (arg 0)\nvary (size 1)\n"
                            "scenario 0 128 128\nscenario 1 65536 128\n"
                            "scenario 0 128 65536\n";
 const std::string Two = Piece + "text 0 10\n" + Choice + "alternative\n" +
-                        "weft 4\nkernel k1\nloc a.cpp:1:1\n"
+                        "weft 5\nkernel k1\nloc a.cpp:1:1\n"
                         "param scalar i32 rows\nparam in f32 m\n"
                         "level (lit 0) (arg 0) 1 lt\ntext 10 5\n";
 
@@ -91,7 +91,7 @@ TEST(MappingChoice, RanksEveryMappingNearestFirst) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(parseDescriptor(
-      "weft 4\nkernel k0\nloc a.cpp:1:1\nparam scalar i32 rows\n"
+      "weft 5\nkernel k0\nloc a.cpp:1:1\nparam scalar i32 rows\n"
       "level (lit 0) (arg 0) 1 lt\nvary (arg 0)\n"
       "scenario 0 128\nscenario 2 1024\nscenario 1 65536\nscenario 0 8192\n",
       K, Error))
@@ -102,7 +102,7 @@ TEST(MappingChoice, RanksEveryMappingNearestFirst) {
   EXPECT_EQ(rankMappings(K, {2000}, 1, 3), (std::vector<unsigned>{1, 2, 0}));
   // Without scenarios: the chosen one, then the others in order.
   KernelInfo Plain;
-  ASSERT_TRUE(parseDescriptor("weft 4\nkernel k\nloc a.cpp:1:1\n"
+  ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nloc a.cpp:1:1\n"
                               "level (lit 0) (lit 9) 1 lt\n",
                               Plain, Error));
   EXPECT_EQ(rankMappings(Plain, {}, 0, 2), (std::vector<unsigned>{0, 1}));

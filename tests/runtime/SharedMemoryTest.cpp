@@ -1,6 +1,7 @@
 // SharedMemoryTest.cpp: which arguments sharing memory a kernel is wrong on:
 // a written span beside one the kernel keeps copies of, rows held apart
-// beside a span inside them or rows of their own, but not spans read alone,
+// beside a span inside them or rows of their own, spans that loops the
+// plugin found parallel take apart, but not spans read alone,
 // nor plain spans (they share one device copy), nor neighbours that touch.
 #include "launch/SharedMemory.h"
 
@@ -55,6 +56,32 @@ TEST(SharedMemory, KeptSpanBesideAWrittenOne) {
   EXPECT_EQ(
       conflict({span(ParamKind::In, "a", true), span(ParamKind::Out, "c")},
                {arg(V.data(), 100), arg(V.data() + 10, 10)}),
+      "the kernel writes 'c' and keeps copies of 'a' in shared memory "
+      "or registers, and this call passes them over the same memory");
+}
+
+TEST(SharedMemory, SpansTakenApartByFoundLoops) {
+  std::vector<float> V(100), W(100);
+  auto apart = [](ParamKind Kind, const char *Name) {
+    ParamInfo P = span(Kind, Name);
+    P.Apart = true;
+    return P;
+  };
+  const std::vector<ParamInfo> Params = {apart(ParamKind::Out, "out"),
+                                         apart(ParamKind::In, "in")};
+  EXPECT_EQ(conflict(Params, {arg(V.data() + 1, 99), arg(V.data(), 99)}),
+            "the kernel writes 'out' in loops the plugin found parallel or "
+            "reordered taking 'out' and 'in' as two arrays, and this call "
+            "passes them over the same memory");
+  EXPECT_EQ(conflict(Params, {arg(V.data(), 100), arg(W.data(), 100)}), "");
+  // Read alone, they may share.
+  EXPECT_EQ(conflict({apart(ParamKind::In, "a"), apart(ParamKind::In, "b")},
+                     {arg(V.data(), 100), arg(V.data(), 100)}),
+            "");
+  // A kept copy says so first.
+  EXPECT_EQ(
+      conflict({apart(ParamKind::InOut, "c"), span(ParamKind::In, "a", true)},
+               {arg(V.data(), 100), arg(V.data(), 100)}),
       "the kernel writes 'c' and keeps copies of 'a' in shared memory "
       "or registers, and this call passes them over the same memory");
 }

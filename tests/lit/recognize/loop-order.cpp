@@ -195,6 +195,26 @@ void counts(int n, int m, const int *a, int *cnt, float *sums, const float *x) {
   }
 }
 
+// Rows held apart (std::vectors of std::vectors): element j of row i is
+// apart from every other row's, so the product in CPU order marked on i
+// alone has its loop over j found parallel and k moved inside it, and a
+// transposing copy writes row j of T for each j.
+using Rows = std::vector<std::vector<float>>;
+// REMARK: loop-order.cpp:[[@LINE+6]]:7: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes; the loop over k moved inside the loop over j at line [[#@LINE+6]]
+// REMARK: loop-order.cpp:[[@LINE+10]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes
+void rowsProduct(const Rows &A, const Rows &B, Rows &C, Rows &T, int n) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) {
+    for (int k = 0; k < (int)B.size(); ++k)
+      for (int j = 0; j < n; ++j)
+        C[i][j] += A[i][k] * B[k][j];
+  }
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      T[j][i] = C[i][j] + T[j][i];
+}
+
 // Kept as written: each j reads the element its neighbour wrote at the
 // step before (a sweep between two rows), the written element follows k as well as j, the
 // level reduces, and the inner loop's bound is set inside the outer.
@@ -312,6 +332,14 @@ int main() {
     ints[i] = i % 7;
   counts(N, M, ints.data(), cnt.data(), sums.data(), c.data());
   kept(N, Steps, p.data(), v.data(), d.data(), s.data(), lim.data(), w.data());
+  Rows RA(N, std::vector<float>(K)), RB(K, std::vector<float>(N)),
+      RC(N, std::vector<float>(N)), RT(N, std::vector<float>(N, 1.0f));
+  for (int i = 0; i < N; ++i)
+    for (int k = 0; k < K; ++k)
+      RA[i][k] = a[i * K + k], RB[k][i] = b[(k * M + i) % (K * M)];
+  rowsProduct(RA, RB, RC, RT, N);
+  for (int i = 0; i < N; ++i)
+    print(RC[i]), print(RT[i]);
   print(C), print(C2), print(c), print(S), print(x), print(y), print(v), print(w),
       print(p), print(d), print(s), print(cnt), print(sums);
 }

@@ -1,9 +1,11 @@
 // Arguments that share memory where the kernel must not share it: a span the
 // kernel keeps in registers or shared memory beside a written span over the
-// same memory, and rows held apart beside a span inside one of them, run
-// that call on the host after one warning for the loop (the results are the
-// host loop's); the same loops on memory of their own, and kept spans that
-// are only read, run as kernels. The descriptor names what the kernel keeps.
+// same memory, rows held apart beside a span inside one of them, and spans
+// that loops the plugin found parallel take as two arrays, run that call on
+// the host after one warning for the loop (the results are the host loop's);
+// the same loops on memory of their own, and kept spans that are only read,
+// run as kernels. The descriptor names what the kernel keeps and what the
+// found loops take apart.
 // RUN: %weftxx -fsyntax-only -Xclang -ast-dump -Xclang -ast-dump-filter=Loop %s | FileCheck %s --check-prefix=DESC
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -50,6 +52,17 @@ void shiftLoop(std::span<float> Out, std::span<const float> In) {
 }
 // DESC: param out f32 Out\nparam in f32 In\nlevel
 
+// The loop over J is found parallel: no two J write one element of Out,
+// read as an array of its own. In place, J reads what J - 1 wrote.
+void rowShiftLoop(std::span<float> Out, std::span<const float> In, int Rows,
+               int Cols) {
+#pragma weft parallel for
+  for (int I = 0; I < Rows; ++I)
+    for (int J = 1; J < Cols; ++J)
+      Out[I * Cols + J] = 0.5f * In[I * Cols + J - 1] + 1.0f;
+}
+// DESC: param inout f32 Out\nparam in f32 In\napart 2\napart 3\nlevel
+
 using Rows = std::vector<std::vector<float>>;
 
 void scaleRows(Rows &R, std::span<float> Extra) {
@@ -92,6 +105,10 @@ int main() {
   shiftLoop(V, V); // a kernel
   std::printf("shift: %.1f\n", sum(V));
 
+  rowShiftLoop(W, V, 20, 50); // a kernel
+  rowShiftLoop(V, V, 20, 50); // on the host: each row's first element spreads
+  std::printf("shift rows: %.1f %.1f\n", sum(V), sum(W));
+
   Rows R(8, std::vector<float>(16));
   for (std::size_t I = 0; I < R.size(); ++I)
     for (std::size_t J = 0; J < R[I].size(); ++J)
@@ -114,13 +131,15 @@ int main() {
   std::printf("region: %.1f %.1f\n", sum(V), sum(W));
 }
 
-// CHECK: weft: warning: {{.*}}shared-memory.cpp:24:3: the kernel writes 'Acc' and keeps copies of it in shared memory or registers, and this call passes 'In' over the same memory; calls passing such arguments run the loop on the host
-// CHECK: weft: warning: {{.*}}shared-memory.cpp:34:3: the kernel writes 'C' and keeps copies of 'A' in shared memory or registers, and this call passes them over the same memory; calls passing such arguments run the loop on the host
-// CHECK: weft: warning: {{.*}}shared-memory.cpp:57:3: the kernel writes 'R' and gathers its rows into a copy of their own, and this call passes 'Extra' over the same memory; calls passing such arguments run the loop on the host
+// CHECK: weft: warning: {{.*}}shared-memory.cpp:26:3: the kernel writes 'Acc' and keeps copies of it in shared memory or registers, and this call passes 'In' over the same memory; calls passing such arguments run the loop on the host
+// CHECK: weft: warning: {{.*}}shared-memory.cpp:36:3: the kernel writes 'C' and keeps copies of 'A' in shared memory or registers, and this call passes them over the same memory; calls passing such arguments run the loop on the host
+// CHECK: weft: warning: {{.*}}shared-memory.cpp:60:3: the kernel writes 'Out' in loops the plugin found parallel or reordered taking 'Out' and 'In' as two arrays, and this call passes them over the same memory; calls passing such arguments run the loop on the host
+// CHECK: weft: warning: {{.*}}shared-memory.cpp:70:3: the kernel writes 'R' and gathers its rows into a copy of their own, and this call passes 'Extra' over the same memory; calls passing such arguments run the loop on the host
 // CHECK-NOT: warning
-// CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:24:3: 3 calls on sim, 3 on the host (last: the kernel writes 'Acc'
-// CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:34:3: 1 calls on sim, 2 on the host (last: the kernel writes 'C' and keeps copies of '{{A|B}}'
-// CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:48:3: 1 calls on sim, 0 on the host
-// CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:57:3: 1 calls on sim, 1 on the host
+// CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:26:3: 3 calls on sim, 3 on the host (last: the kernel writes 'Acc'
+// CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:36:3: 1 calls on sim, 2 on the host (last: the kernel writes 'C' and keeps copies of '{{A|B}}'
+// CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:50:3: 1 calls on sim, 0 on the host
+// CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:60:3: 1 calls on sim, 1 on the host (last: the kernel writes 'Out' in loops the plugin found parallel
+// CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:70:3: 1 calls on sim, 1 on the host
 
-// ERROR: weft: error: {{.*}}shared-memory.cpp:24:3: the kernel writes 'Acc'
+// ERROR: weft: error: {{.*}}shared-memory.cpp:26:3: the kernel writes 'Acc'
