@@ -112,8 +112,19 @@ private:
     const map::MappingInput Input = plan::buildableOnly(R->Nest, {});
     map::NestMapping Chosen = map::chooseMapping(R->Nest, Input);
     if (!Chosen.Error.empty()) {
-      error(CI.getDiagnostics(), M.Loop->getBeginLoc(), Chosen.Error,
-            "relax the dim/block/span/split clauses of this nest");
+      // At the first loop of the depth whose clause cannot be met.
+      SourceLocation Where = M.Loop->getBeginLoc();
+      const std::vector<const ir::Level *> Levels = ir::levels(R->Nest);
+      for (std::size_t I = 0; I < Levels.size(); ++I)
+        if (static_cast<int>(Levels[I]->Depth) == Chosen.ErrorDepth &&
+            I < R->LevelLocations.size()) {
+          Where = R->LevelLocations[I];
+          break;
+        }
+      error(CI.getDiagnostics(), Where, Chosen.Error,
+            Chosen.ErrorHint.empty()
+                ? "relax the dim/block/span/split clauses of this nest"
+                : Chosen.ErrorHint);
       return nullptr;
     }
     // Sizes the plugin cannot know may call for other mappings: one kernel

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -102,8 +103,7 @@ public:
     Current.resize(Depths.size());
     enumerate(0, 1, 0);
     if (Best.empty()) {
-      Result.Error = "no mapping satisfies the hard constraints together "
-                     "with the dim/block/span/split clauses of this nest";
+      explainFailure(Result);
       return Result;
     }
     explain(Best.front(), "");
@@ -261,10 +261,83 @@ private:
       L.Dop = {Parallelism::Split, F.Split};
   }
 
+  /// Where no mapping meets every clause: the first clause, by depth, that
+  /// the search meets once it is dropped, and why it cannot be met.
+  void explainFailure(NestMapping &Result) {
+    Result.Error = "no mapping satisfies the hard constraints together "
+                   "with the dim/block/span/split clauses of this nest";
+    for (std::size_t D = 0; D < Depths.size(); ++D) {
+      const ir::MappingClauses &Asked = *Depths[D].Forced;
+      const std::string Span =
+          Asked.Span == 0 ? "all" : std::to_string(Asked.Span);
+      const std::pair<bool, std::string> Clauses[] = {
+          {Asked.Block != 0, "block(" + std::to_string(Asked.Block) + ")"},
+          {Asked.Span >= 0, "span(" + Span + ")"},
+          {Asked.Dim != 0, std::string("dim(") + Asked.Dim + ")"},
+          {Asked.Split != 0, "split(" + std::to_string(Asked.Split) + ")"}};
+      for (std::size_t C = 0; C < std::size(Clauses); ++C) {
+        if (!Clauses[C].first)
+          continue;
+        ir::MappingClauses Without = Asked;
+        (C == 0   ? Without.Block = 0
+         : C == 1 ? Without.Span = -1
+         : C == 2 ? Without.Dim = 0
+                  : Without.Split = 0);
+        if (!finds(D, Without))
+          continue;
+        const std::string &Text = Clauses[C].second;
+        Result.ErrorDepth = static_cast<int>(D);
+        Result.Error = "the clause " + Text +
+                       " of this loop cannot be met: " + whyNot(D, Asked);
+        Result.ErrorHint =
+            "drop " + Text +
+            " and let the search choose (-fplugin-arg-weft-remarks shows what "
+            "it chose)";
+        return;
+      }
+    }
+  }
+
+  /// Whether some mapping meets the clauses with those of depth D replaced,
+  /// and the hard constraints as relaxed.
+  bool finds(std::size_t D, const ir::MappingClauses &Clauses,
+             bool SmallBlocks = false, bool AnyShape = false) {
+    const ir::MappingClauses *Asked = Depths[D].Forced;
+    Depths[D].Forced = &Clauses;
+    AllowSmallBlocks = SmallBlocks;
+    AllowAnyShape = AnyShape;
+    Best.clear();
+    enumerate(0, 1, 0);
+    Depths[D].Forced = Asked;
+    AllowSmallBlocks = AllowAnyShape = false;
+    const bool Found = !Best.empty();
+    Best.clear();
+    return Found;
+  }
+
+  /// Which hard constraint the clauses break, in words.
+  std::string whyNot(std::size_t D, const ir::MappingClauses &Asked) {
+    if (finds(D, Asked, true))
+      return "the block would hold fewer threads than a warp (" +
+             std::to_string(In.Device.WarpSize) +
+             "), whose other lanes would idle; the block sizes of a nest's "
+             "levels multiply";
+    if (finds(D, Asked, false, true))
+      return "the kernel generator builds no such mapping of this nest (a "
+             "level spread over blocks needs the loop around it to hold "
+             "nothing else but declarations, a level that combines a "
+             "reduction needs a warp or the whole block, and three levels "
+             "on threads need a perfect nest)";
+    return "with the other levels' clauses it asks for more than a block "
+           "holds (" +
+           std::to_string(In.Device.MaxThreadsPerBlock) +
+           " threads, its shared memory and registers)";
+  }
+
   void enumerate(unsigned D, unsigned BlockThreads, unsigned UsedDims) {
     if (D == Depths.size()) {
-      if (BlockThreads < In.Device.WarpSize ||
-          (In.Buildable && !In.Buildable(Current)))
+      if ((BlockThreads < In.Device.WarpSize && !AllowSmallBlocks) ||
+          (In.Buildable && !AllowAnyShape && !In.Buildable(Current)))
         return;
       // Scored in place; copied only when it is among the best.
       Scratch.Levels = Current;
@@ -648,6 +721,8 @@ private:
   std::vector<LevelMapping> Current;
   Candidate Scratch; // the candidate being scored
   std::vector<Candidate> Best;
+  // The hard constraints explainFailure() relaxes, to say which one failed.
+  bool AllowSmallBlocks = false, AllowAnyShape = false;
 };
 
 } // namespace

@@ -83,8 +83,11 @@ struct NestMapping {
   std::string Strategy = "auto";
   /// Extents the search had to assume.
   std::vector<std::string> Assumptions;
-  /// Why no mapping satisfies the forced clauses, when none does.
+  /// Why no mapping satisfies the forced clauses, when none does; the
+  /// depth whose clause it names (-1: the nest's), and what to change.
   std::string Error;
+  int ErrorDepth = -1;
+  std::string ErrorHint;
 };
 
 /// Soft-constraint weights, multiplied by how often the code they concern
