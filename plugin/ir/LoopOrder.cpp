@@ -43,9 +43,11 @@ public:
   /// The spans the region reaches, where it writes one: the proof takes
   /// them as memory of their own (N.TakenApart).
   void takeApart(Nest &Of) const {
+    // (Row offsets are the launch's own.)
     if (!Written.empty())
       for (const auto &[Param, Reached] : Accesses)
-        Of.TakenApart.insert(Param);
+        if (N.Params[Param].RowOffsetsOf < 0)
+          Of.TakenApart.insert(Param);
   }
 
   /// Every name declared inside the region, Index included.
@@ -64,12 +66,15 @@ public:
     return true;
   }
 
-  /// Reads nothing the region declares or writes, and no memory: the same
-  /// value wherever in the region it is evaluated.
+  /// Reads nothing the region declares or writes, and no memory but the
+  /// row offsets of rows held apart (which no loop writes): the same value
+  /// wherever in the region it is evaluated.
   bool fixed(const Expr &E) const {
     return !anyExpression(E, [&](const Expr &X) {
-      return X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
-             X.Kind == Expr::Call || assigns(X) ||
+      return (X.Kind == Expr::SpanElement &&
+              N.Params[X.ParamIndex].RowOffsetsOf < 0) ||
+             X.Kind == Expr::LocalElement || X.Kind == Expr::Call ||
+             assigns(X) ||
              (X.Kind == Expr::Local &&
               (Declared.count(X.Text) || References.count(X.Text)));
     });
@@ -236,8 +241,7 @@ private:
         Sum.Text == "+" && Sum.Operands.size() == 2) {
       const Expr &Start = stripCasts(*Sum.Operands[0]);
       if (Start.Kind == Expr::SpanElement &&
-          N.Params[Start.ParamIndex].RowOffsetsOf ==
-              static_cast<int>(Param)) {
+          N.Params[Start.ParamIndex].RowOffsetsOf == static_cast<int>(Param)) {
         std::optional<std::int64_t> Row = indexCoefficient(*Start.Operands[0]),
                                     Column = indexCoefficient(*Sum.Operands[1]);
         return Row && Column && (*Row != 0 || *Column != 0);

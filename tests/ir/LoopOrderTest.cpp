@@ -111,6 +111,60 @@ TEST(LoopOrder, UnmarkedParallelLoopBecomesALevel) {
   EXPECT_EQ(N.TakenApart, (std::set<unsigned>{1, 3}));
 }
 
+/// The nest with rows held apart: 4 r (written), 5 r_rows (its offsets).
+ir::Nest rowsNest() {
+  ir::Nest N = emptyNest();
+  ir::Param Rows{"r", ir::ParamKind::ReadWriteSpan, ir::ScalarKind::Float};
+  Rows.RowsApart = true;
+  ir::Param Offsets{"r_rows", ir::ParamKind::ReadSpan, ir::ScalarKind::ULong,
+                    true};
+  Offsets.RowOffsetsOf = 4;
+  N.Params.push_back(std::move(Rows));
+  N.Params.push_back(std::move(Offsets));
+  return N;
+}
+
+/// for j (unmarked): r[r_rows[Row] + Column] = a[j]
+ir::StmtPtr rowsLoop(ir::ExprPtr Row, ir::ExprPtr Column) {
+  auto Loop = countedFor(
+      "j", node(ir::Expr::IntLiteral, "0"), param(0),
+      statement(binary(
+          "=",
+          element(4, binary("+", element(5, std::move(Row)), std::move(Column)),
+                  true),
+          element(1, local("j")))));
+  Loop->Location = "f.cpp:5:5";
+  return Loop;
+}
+
+TEST(LoopOrder, RowsHeldApartAreApartByRowAndColumn) {
+  // Row j, column i: a different row for each j.
+  ir::Nest N = rowsNest();
+  N.Root.Body.push_back(rowsLoop(local("j"), local("i")));
+  ASSERT_EQ(ir::reorderLoops(N).size(), 1u);
+  EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::ParallelFor);
+  EXPECT_EQ(N.TakenApart, (std::set<unsigned>{1, 4}));
+  // Row i, column 2 * j: a different column.
+  ir::Nest M = rowsNest();
+  M.Root.Body.push_back(rowsLoop(
+      local("i"), binary("*", node(ir::Expr::IntLiteral, "2"), local("j"))));
+  ASSERT_EQ(ir::reorderLoops(M).size(), 1u);
+  EXPECT_EQ(M.Root.Body[0]->Kind, ir::Stmt::ParallelFor);
+}
+
+TEST(LoopOrder, RowsElementOfEveryIndexStays) {
+  // Row i, column 0 for every j; and a column that is no affine form of j.
+  for (int Case = 0; Case < 2; ++Case) {
+    ir::Nest N = rowsNest();
+    N.Root.Body.push_back(
+        rowsLoop(local("i"), Case == 0 ? node(ir::Expr::IntLiteral, "0")
+                                       : binary("*", local("j"), local("j"))));
+    EXPECT_TRUE(ir::reorderLoops(N).empty());
+    EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
+    EXPECT_TRUE(N.TakenApart.empty());
+  }
+}
+
 TEST(LoopOrder, UnmarkedLoopSharingAnElementStays) {
   // Every j writes c[i]: the loop's order is the code's.
   ir::Nest N = emptyNest();

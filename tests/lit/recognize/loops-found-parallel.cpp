@@ -2,7 +2,9 @@
 // (every span they write reached at one subscript of their index alone, no
 // variable from outside written, a fixed range) become levels of their own
 // ("not marked, found parallel"): with a per-iteration array, a while loop
-// that breaks, a range read from a span's size. A loop whose index shadows
+// that breaks, a range read from a span's size, each row of rows held apart
+// (std::vectors of std::vectors, ragged) to its own length. A loop whose
+// index shadows
 // the marked loop's, or that reads a reference from outside it (which may
 // bind an element it writes), stays in each thread. On the checked simulator, against
 // the host and the plugin-free build.
@@ -70,6 +72,15 @@ void sizes(std::span<const double> a, std::span<double> out, int n) {
     for (std::size_t j = 0; j < a.size() / n; ++j)
       out[i * (a.size() / n) + j] = a[i * (a.size() / n) + j] * 2;
 }
+using Rows = std::vector<std::vector<float>>;
+// CHECK: loops-found-parallel.cpp:[[@LINE+4]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes
+void rows(Rows &grid, const Rows &w) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < grid.size(); ++i)
+    for (std::size_t j = 0; j < grid[i].size(); ++j)
+      grid[i][j] = grid[i][j] * 2 + w[i][j];
+}
+
 int main() {
   const int N = 45, M = 37;
   std::vector<float> a(N * N), out(N * N), o2(N * N);
@@ -82,7 +93,16 @@ int main() {
   throughReference(N, N, o2.data());
   whiles(N, M, ai.data(), oi.data());
   sizes(ad, od, N);
+  Rows g(N), w(N);
+  for (int i = 0; i < N; ++i) {
+    g[i].resize(i % M + 1), w[i].resize(i % M + 1);
+    for (int j = 0; j <= i % M; ++j)
+      g[i][j] = i + j, w[i][j] = j % 5;
+  }
+  rows(g, w);
   double s = 0;
+  for (const std::vector<float> &r : g)
+    for (float x : r) s += x;
   for (float x : out) s += x;
   for (float x : o2) s += x;
   for (int x : oi) s += x;
