@@ -136,6 +136,19 @@ bool holdsLevels(const Stmt &S) {
       S, [](const Stmt &X) { return X.Kind == Stmt::ParallelFor; });
 }
 
+std::optional<RowsSubscript> rowsSubscript(const Nest &N, unsigned Param,
+                                           const Expr &Subscript) {
+  const Expr &Sum = stripCasts(Subscript);
+  if (!N.Params[Param].RowsApart || Sum.Kind != Expr::Binary ||
+      Sum.Text != "+" || Sum.Operands.size() != 2)
+    return std::nullopt;
+  const Expr &Start = stripCasts(*Sum.Operands[0]);
+  if (Start.Kind != Expr::SpanElement ||
+      N.Params[Start.ParamIndex].RowOffsetsOf != static_cast<int>(Param))
+    return std::nullopt;
+  return RowsSubscript{Start.Operands[0].get(), Sum.Operands[1].get()};
+}
+
 bool anyExpression(const Stmt &S, const std::function<bool(const Expr &)> &F) {
   return anyStatement(S, [&](const Stmt &X) {
     for (const ExprPtr &E : X.Exprs)

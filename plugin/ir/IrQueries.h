@@ -48,6 +48,19 @@ bool holdsLevels(const Stmt &S);
 bool anyStatement(const Stmt &S, const std::function<bool(const Stmt &)> &F);
 /// F holds for an expression of S or of a statement inside it.
 bool anyExpression(const Stmt &S, const std::function<bool(const Expr &)> &F);
+/// A subscript of span Param whose rows are held apart, `rows[Row] +
+/// Column`: element Column of row Row, apart from every other row's (the
+/// launch gathers the rows into one block).
+struct RowsSubscript {
+  const Expr *Row = nullptr, *Column = nullptr;
+};
+std::optional<RowsSubscript> rowsSubscript(const Nest &N, unsigned Param,
+                                           const Expr &Subscript);
+/// E reads one of the row offsets the launch makes (which no loop writes).
+inline bool readsRowOffsets(const Nest &N, const Expr &E) {
+  return E.Kind == Expr::SpanElement &&
+         N.Params[E.ParamIndex].RowOffsetsOf >= 0;
+}
 
 } // namespace weft::ir
 

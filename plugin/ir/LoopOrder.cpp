@@ -71,8 +71,7 @@ public:
   /// wherever in the region it is evaluated.
   bool fixed(const Expr &E) const {
     return !anyExpression(E, [&](const Expr &X) {
-      return (X.Kind == Expr::SpanElement &&
-              N.Params[X.ParamIndex].RowOffsetsOf < 0) ||
+      return (X.Kind == Expr::SpanElement && !readsRowOffsets(N, X)) ||
              X.Kind == Expr::LocalElement || X.Kind == Expr::Call ||
              assigns(X) ||
              (X.Kind == Expr::Local &&
@@ -198,8 +197,7 @@ private:
     anyExpression(Subscript, [&](const Expr &X) {
       if (X.Kind == Expr::Local && X.Text != Index && Declared.count(X.Text))
         Changing = "'" + X.Text + "', which it sets";
-      else if ((X.Kind == Expr::SpanElement &&
-                N.Params[X.ParamIndex].RowOffsetsOf < 0) ||
+      else if ((X.Kind == Expr::SpanElement && !readsRowOffsets(N, X)) ||
                X.Kind == Expr::LocalElement || X.Kind == Expr::Call ||
                assigns(X))
         Changing = "memory, a call or an assignment";
@@ -236,16 +234,11 @@ private:
   /// elements apart from every other row's), R and C affine in Index with
   /// constant coefficients not both zero.
   bool distinctForEachIndex(unsigned Param, const Expr &Subscript) const {
-    const Expr &Sum = stripCasts(Subscript);
-    if (N.Params[Param].RowsApart && Sum.Kind == Expr::Binary &&
-        Sum.Text == "+" && Sum.Operands.size() == 2) {
-      const Expr &Start = stripCasts(*Sum.Operands[0]);
-      if (Start.Kind == Expr::SpanElement &&
-          N.Params[Start.ParamIndex].RowOffsetsOf == static_cast<int>(Param)) {
-        std::optional<std::int64_t> Row = indexCoefficient(*Start.Operands[0]),
-                                    Column = indexCoefficient(*Sum.Operands[1]);
-        return Row && Column && (*Row != 0 || *Column != 0);
-      }
+    if (std::optional<RowsSubscript> Rows =
+            rowsSubscript(N, Param, Subscript)) {
+      std::optional<std::int64_t> Row = indexCoefficient(*Rows->Row),
+                                  Column = indexCoefficient(*Rows->Column);
+      return Row && Column && (*Row != 0 || *Column != 0);
     }
     std::optional<std::int64_t> C = indexCoefficient(Subscript);
     return C && *C != 0;

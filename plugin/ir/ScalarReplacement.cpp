@@ -68,8 +68,8 @@ private:
   bool invariant(const Expr &Subscript) const {
     bool Ok = true;
     anyExpression(Subscript, [&](const Expr &X) {
-      if (X.Kind == Expr::SpanElement || X.Kind == Expr::LocalElement ||
-          X.Kind == Expr::Call || assigns(X) ||
+      if ((X.Kind == Expr::SpanElement && !readsRowOffsets(N, X)) ||
+          X.Kind == Expr::LocalElement || X.Kind == Expr::Call || assigns(X) ||
           (X.Kind == Expr::Local &&
            (Declared.count(X.Text) || writesLocal(Loop, X.Text))))
         Ok = false;
@@ -97,16 +97,11 @@ private:
       }
       if (!Written || Passed || !invariant(Subscript))
         continue;
-      std::optional<AffineForm> Mine =
-          affineForm(N, stripCasts(Subscript), Scope);
-      bool Apart = Mine.has_value();
-      for (auto &[OtherText, Other] : Groups) {
-        if (!Apart || OtherText == Text)
-          continue;
-        std::optional<AffineForm> Theirs =
-            affineForm(N, stripCasts(*Other.front()->Operands[0]), Scope);
-        Apart = Theirs && provablyDistinct(*Mine, *Theirs);
-      }
+      bool Apart = true;
+      for (auto &[OtherText, Other] : Groups)
+        Apart = Apart &&
+                (OtherText == Text ||
+                 apart(Param, Subscript, *Other.front()->Operands[0], Scope));
       if (!Apart)
         continue;
       ReplacedElement R;
@@ -117,6 +112,26 @@ private:
       R.Description = N.Params[Param].Name + "[" + Text + "]";
       Out.push_back(std::move(R));
     }
+  }
+
+  /// Subscripts A and B of span Param name different elements whatever
+  /// the locals are: affine forms a nonzero constant apart, or elements of
+  /// rows held apart in rows that are, or in one row at such columns.
+  bool apart(unsigned Param, const Expr &A, const Expr &B,
+             const AffineScope &Scope) const {
+    auto Distinct = [&](const Expr &X, const Expr &Y) {
+      std::optional<AffineForm> FX = affineForm(N, stripCasts(X), Scope),
+                                FY = affineForm(N, stripCasts(Y), Scope);
+      return FX && FY && provablyDistinct(*FX, *FY);
+    };
+    std::optional<RowsSubscript> RA = rowsSubscript(N, Param, A),
+                                 RB = rowsSubscript(N, Param, B);
+    if (RA && RB)
+      return Distinct(*RA->Row, *RB->Row) ||
+             (exprText(N, stripCasts(*RA->Row)) ==
+                  exprText(N, stripCasts(*RB->Row)) &&
+              Distinct(*RA->Column, *RB->Column));
+    return !RA && !RB && Distinct(A, B);
   }
 
   const Nest &N;

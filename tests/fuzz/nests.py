@@ -698,7 +698,8 @@ def c89(lines, T):
 
 def in_rows(line, row):
     """The line with every element of a, b, p and out, flat index e, as
-    element e % row of row e / row of rows held apart."""
+    element e % row of row e / row of rows held apart (element 0 of row e
+    for rows of one)."""
     out, i = [], 0
     while i < len(line):
         m = re.match(r"(a|b|p|out)\[", line[i:])
@@ -709,7 +710,10 @@ def in_rows(line, row):
                 depth += {"[": 1, "]": -1}.get(line[j], 0)
                 j += 1
             e = in_rows(line[start:j - 1], row)
-            out.append("%s[(%s) / %d][(%s) %% %d]" % (m.group(1), e, row, e, row))
+            # Rows of one: row e itself, so that the proofs over rows held
+            # apart (a row affine in the indices) see them.
+            out.append("%s[%s][0]" % (m.group(1), e) if row == 1 else
+                       "%s[(%s) / %d][(%s) %% %d]" % (m.group(1), e, row, e, row))
             i = j
         else:
             out.append(line[i])

@@ -4,7 +4,9 @@
 // access in the loop can touch it; the remark at the level says so. Not
 // where another access to the span cannot be told apart, where a call
 // receives the element, where a reference binds it, or where the index
-// moves. The output-accumulating matrix product is then tiled as the
+// moves. Elements of rows held apart (std::vectors of std::vectors) too:
+// in one row at columns apart, not at a row the analysis cannot tell from
+// the row updated. The output-accumulating matrix product is then tiled as the
 // local-accumulator form is. Every nest runs on the checked simulator and
 // is compared with the host.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
@@ -74,6 +76,26 @@ void unsafe(std::span<const float> a, std::span<float> y, std::span<float> z,
 }
 // CHECK: remark: weft: level 0 (i)
 
+using Rows = std::vector<std::vector<float>>;
+// CHECK: scalar-replacement.cpp:[[@LINE+3]]:3: remark: weft: level 0 (i): {{.*}}; r[(long($r_rows[i]) + long(unsigned long(0)))] kept in a register along its loop; r[(long($r_rows[i]) + long(unsigned long(1)))] kept in a register along its loop
+void rowPairs(Rows &r, std::span<const float> a, int len) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < r.size(); ++i)
+    for (int k = 0; k < len; ++k) {
+      r[i][0] += a[k];
+      r[i][1] -= a[k] * 0.5f;
+    }
+}
+
+// CHECK-NOT: kept in a register
+void rowsUnsafe(Rows &r, int len) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < r.size(); ++i)
+    for (int k = 0; k < len; ++k)
+      r[i][0] += r[k % r.size()][1];
+}
+// CHECK: remark: weft: level 0 (i)
+
 int main() {
   const int Shapes[][3] = {{17, 9, 33}, {5, 40, 3}, {1, 1, 1}};
   for (const auto &S : Shapes) {
@@ -102,4 +124,13 @@ int main() {
   // Sequentially dependent reads of y across iterations: one iteration.
   unsafe(A, U, Z, W, V, 1, Len);
   std::printf("unsafe: %.3f %.3f %.3f %.3f\n", U[0], Z[0], W[0], V[0]);
+  Rows R(N, std::vector<float>(3, 1.0f));
+  for (int I = 0; I < N; ++I)
+    R[I][1] = static_cast<float>(I % 4);
+  rowPairs(R, A, Len);
+  rowsUnsafe(R, Len);
+  double RS = 0;
+  for (const std::vector<float> &Row : R)
+    RS += Row[0] * 3 + Row[1] + Row[2];
+  std::printf("rows: %.3f\n", RS);
 }

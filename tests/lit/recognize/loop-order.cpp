@@ -200,7 +200,7 @@ void counts(int n, int m, const int *a, int *cnt, float *sums, const float *x) {
 // alone has its loop over j found parallel and k moved inside it, and a
 // transposing copy writes row j of T for each j.
 using Rows = std::vector<std::vector<float>>;
-// REMARK: loop-order.cpp:[[@LINE+6]]:7: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes; the loop over k moved inside the loop over j at line [[#@LINE+6]]
+// REMARK: loop-order.cpp:[[@LINE+6]]:7: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes; the loop over k moved inside the loop over j at line [[#@LINE+6]] {{.*}}; C[(long($C_rows[unsigned long(i)]) + long(unsigned long(j)))] kept in a register along its loop
 // REMARK: loop-order.cpp:[[@LINE+10]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes
 void rowsProduct(const Rows &A, const Rows &B, Rows &C, Rows &T, int n) {
 #pragma weft parallel for
