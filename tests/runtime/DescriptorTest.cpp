@@ -174,46 +174,38 @@ TEST(Descriptor, RowsApart) {
   }
 }
 
-TEST(Descriptor, KeptSpans) {
-  KernelInfo K;
-  std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nparam inout f32 c\n"
-                              "param scalar i32 n\nparam in f32 a\nkeeps 2\n"
-                              "level (lit 0) (arg 1) 1 lt\n",
-                              K, Error))
-      << Error;
-  EXPECT_FALSE(K.Params[0].Kept);
-  EXPECT_TRUE(K.Params[2].Kept);
-  EXPECT_NE(weft::contract::writeDescriptor(K).find("\nkeeps 2\n"),
-            std::string::npos);
-  for (const char *Bad : {"weft 5\nkernel k\nparam scalar i32 n\nkeeps 0\n",
-                          "weft 5\nkernel k\nparam in f32 a\nkeeps 1\n",
-                          "weft 5\nkernel k\nparam in f32 a\nkeeps\n",
-                          "weft 5\nkernel k\nparam in f32 a\nkeeps 0 0\n"}) {
-    KernelInfo B;
-    EXPECT_FALSE(parseDescriptor(Bad, B, Error)) << Bad;
-  }
-}
-
-TEST(Descriptor, SpansTakenApart) {
-  KernelInfo K;
-  std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nparam inout f32 c\n"
-                              "param in f32 a\nparam scalar i32 n\napart 0\n"
-                              "apart 1\nlevel (lit 0) (arg 2) 1 lt\n",
-                              K, Error))
-      << Error;
-  EXPECT_TRUE(K.Params[0].Apart);
-  EXPECT_TRUE(K.Params[1].Apart);
-  EXPECT_FALSE(K.Params[0].Kept);
-  EXPECT_NE(weft::contract::writeDescriptor(K).find("\napart 0\napart 1\n"),
-            std::string::npos);
-  for (const char *Bad : {"weft 5\nkernel k\nparam scalar i32 n\napart 0\n",
-                          "weft 5\nkernel k\nparam in f32 a\napart 1\n",
-                          "weft 5\nkernel k\nparam in f32 a\napart x\n"}) {
-    KernelInfo B;
-    EXPECT_FALSE(parseDescriptor(Bad, B, Error)) << Bad;
-    EXPECT_NE(Error.find("bad apart"), std::string::npos) << Error;
+// The keeps and apart lines: a span the kernel keeps copies of, and one the
+// proof of loops found parallel takes as an array of its own.
+TEST(Descriptor, SpansKeptOrTakenApart) {
+  for (const std::string Key : {"keeps", "apart"}) {
+    const auto Flag = Key == "keeps" ? &weft::contract::ParamInfo::Kept
+                                     : &weft::contract::ParamInfo::Apart;
+    const auto Other = Key == "keeps" ? &weft::contract::ParamInfo::Apart
+                                      : &weft::contract::ParamInfo::Kept;
+    KernelInfo K;
+    std::string Error;
+    ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nparam inout f32 c\n"
+                                "param scalar i32 n\nparam in f32 a\n" +
+                                    Key + " 0\n" + Key +
+                                    " 2\nlevel (lit 0) (arg 1) 1 lt\n",
+                                K, Error))
+        << Error;
+    EXPECT_TRUE(K.Params[0].*Flag);
+    EXPECT_TRUE(K.Params[2].*Flag);
+    EXPECT_FALSE(K.Params[2].*Other);
+    EXPECT_NE(weft::contract::writeDescriptor(K).find("\n" + Key + " 0\n" +
+                                                      Key + " 2\n"),
+              std::string::npos);
+    for (const std::string Bad :
+         {"param scalar i32 n\n" + Key + " 0\n",
+          "param in f32 a\n" + Key + " 1\n", "param in f32 a\n" + Key + "\n",
+          "param in f32 a\n" + Key + " x\n",
+          "param in f32 a\n" + Key + " 0 0\n"}) {
+      KernelInfo B;
+      EXPECT_FALSE(parseDescriptor("weft 5\nkernel k\n" + Bad, B, Error))
+          << Bad;
+      EXPECT_NE(Error.find("bad " + Key), std::string::npos) << Error;
+    }
   }
 }
 
