@@ -109,66 +109,148 @@ private:
       }
 
     // Only mappings the kernel generator builds.
-    const map::MappingInput Input = plan::buildableOnly(R->Nest, {});
-    map::NestMapping Chosen = map::chooseMapping(R->Nest, Input);
-    if (!Chosen.Error.empty()) {
-      // At the first loop of the depth whose clause cannot be met.
-      SourceLocation Where = M.Loop->getBeginLoc();
-      const std::vector<const ir::Level *> Levels = ir::levels(R->Nest);
-      for (std::size_t I = 0; I < Levels.size(); ++I)
-        if (static_cast<int>(Levels[I]->Depth) == Chosen.ErrorDepth &&
-            I < R->LevelLocations.size()) {
-          Where = R->LevelLocations[I];
-          break;
-        }
-      error(CI.getDiagnostics(), Where, Chosen.Error,
-            Chosen.ErrorHint.empty()
-                ? "relax the dim/block/span/split clauses of this nest"
-                : Chosen.ErrorHint);
+    std::optional<map::ScenarioChoice> Choice = mapNest(*R, M, true);
+    if (!Choice)
       return nullptr;
-    }
-    // Sizes the plugin cannot know may call for other mappings: one kernel
-    // for each, and the runtime takes the one mapped for the nearest sizes.
-    const map::ScenarioChoice Choice =
-        map::chooseForScenarios(R->Nest, Input, std::move(Chosen));
+    // Rows held apart of one length are one block of rows by columns: the
+    // same nest indexed so (affine subscripts: tiles, coalescing) leads,
+    // and this one's best mapping serves rows of differing lengths.
+    std::optional<recognize::RecognizedNest> Uniform = uniformRows(FD, M, *R);
+    std::optional<map::ScenarioChoice> UniformChoice;
+    if (Uniform)
+      UniformChoice = mapNest(*Uniform, M, false);
     std::vector<contract::KernelInfo> Kernels;
     std::string Source;
-    for (std::size_t I = 0; I < Choice.Mappings.size(); ++I) {
-      std::string Error;
-      std::optional<plan::KernelPlan> Plan =
-          plan::planKernel(R->Nest, Choice.Mappings[I], Error);
-      if (!Plan) {
-        // Only a fixed strategy with clauses gets here: the search keeps
-        // to what the generator builds.
-        error(CI.getDiagnostics(), M.Loop->getBeginLoc(), Error,
-              "choose another strategy, or relax the dim/block/span/split "
-              "clauses of this nest");
+    if (UniformChoice) {
+      if (!emitKernels(*Uniform, *UniformChoice, UniformChoice->Mappings.size(),
+                       M, Kernels, Source) ||
+          !emitKernels(*R, *Choice, 1, M, Kernels, Source))
         return nullptr;
-      }
-      emit::EmittedKernel K = emit::emitKernel(*Plan);
-      if (Options.Remarks) {
-        if (I == 0)
-          remark(*R, K, *Plan);
-        else
-          alternativeRemark(*R, Choice, I, K);
-      }
-      if (!Options.EmitDir.empty())
-        writeFile(K.Name + ".cu", K.Source, M.Loop->getBeginLoc());
-      // One source holds every mapping's text; each descriptor says where.
-      if (Choice.Mappings.size() > 1) {
-        K.Descriptor.TextOffset = Source.size();
-        K.Descriptor.TextLength = K.Source.size();
-      }
-      Kernels.push_back(std::move(K.Descriptor));
-      Source += K.Source;
+      addChoice(*UniformChoice, Kernels.front());
+    } else {
+      if (!emitKernels(*R, *Choice, Choice->Mappings.size(), M, Kernels,
+                       Source))
+        return nullptr;
+      addChoice(*Choice, Kernels.front());
     }
-    addChoice(Choice, Kernels.front());
+    // One source holds every kernel's text; each descriptor says where.
+    if (Kernels.size() == 1)
+      Kernels.front().TextOffset = Kernels.front().TextLength = 0;
     const std::string Descriptor = contract::writeDescriptors(Kernels);
     if (!Options.EmitDir.empty())
       writeFile(Kernels.front().Name + ".desc", Descriptor,
                 M.Loop->getBeginLoc());
     return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R, Descriptor,
                                 Source);
+  }
+
+  /// R's mappings for the sizes it may meet, or nullopt (after an error
+  /// where Report says).
+  std::optional<map::ScenarioChoice> mapNest(const recognize::RecognizedNest &R,
+                                             const compat::Mark &M,
+                                             bool Report) {
+    const map::MappingInput Input = plan::buildableOnly(R.Nest, {});
+    map::NestMapping Chosen = map::chooseMapping(R.Nest, Input);
+    if (!Chosen.Error.empty()) {
+      if (!Report)
+        return std::nullopt;
+      // At the first loop of the depth whose clause cannot be met.
+      SourceLocation Where = M.Loop->getBeginLoc();
+      const std::vector<const ir::Level *> Levels = ir::levels(R.Nest);
+      for (std::size_t I = 0; I < Levels.size(); ++I)
+        if (static_cast<int>(Levels[I]->Depth) == Chosen.ErrorDepth &&
+            I < R.LevelLocations.size()) {
+          Where = R.LevelLocations[I];
+          break;
+        }
+      error(CI.getDiagnostics(), Where, Chosen.Error,
+            Chosen.ErrorHint.empty()
+                ? "relax the dim/block/span/split clauses of this nest"
+                : Chosen.ErrorHint);
+      return std::nullopt;
+    }
+    // Sizes the plugin cannot know may call for other mappings: one kernel
+    // for each, and the runtime takes the one mapped for the nearest sizes.
+    return map::chooseForScenarios(R.Nest, Input, std::move(Chosen));
+  }
+
+  /// General's nest recognized again for rows held apart of one length
+  /// (recognizeNest's UniformRows), where it holds rows held apart; its
+  /// warnings were said the first time.
+  std::optional<recognize::RecognizedNest>
+  uniformRows(FunctionDecl *FD, const compat::Mark &M,
+              const recognize::RecognizedNest &General) {
+    if (!recognize::holdsRowsApart(General.Nest))
+      return std::nullopt;
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    const bool Suppressed = Diags.getSuppressAllDiagnostics();
+    Diags.setSuppressAllDiagnostics(true);
+    std::optional<recognize::RecognizedNest> Uniform = recognize::recognizeNest(
+        CI.getSema(), FD, M.Loop, M.Clauses, M.Literal, true);
+    Diags.setSuppressAllDiagnostics(Suppressed);
+    // The launch passes one set of arguments to either.
+    if (!Uniform || Uniform->Nest.Params.size() != General.Nest.Params.size())
+      return std::nullopt;
+    for (std::size_t I = 0; I < General.Nest.Params.size(); ++I)
+      if (Uniform->Nest.Params[I].Name != General.Nest.Params[I].Name ||
+          Uniform->Nest.Params[I].Kind != General.Nest.Params[I].Kind)
+        return std::nullopt;
+    return Uniform;
+  }
+
+  /// The kernels of R's first Count mappings, appended to Kernels and their
+  /// texts to Source, with their remarks; false after an error.
+  bool emitKernels(const recognize::RecognizedNest &R,
+                   const map::ScenarioChoice &Choice, std::size_t Count,
+                   const compat::Mark &M,
+                   std::vector<contract::KernelInfo> &Kernels,
+                   std::string &Source) {
+    const bool ForRaggedRows = !Kernels.empty();
+    for (std::size_t I = 0; I < Count; ++I) {
+      std::string Error;
+      std::optional<plan::KernelPlan> Plan =
+          plan::planKernel(R.Nest, Choice.Mappings[I], Error);
+      if (!Plan) {
+        // Only a fixed strategy with clauses gets here: the search keeps
+        // to what the generator builds.
+        error(CI.getDiagnostics(), M.Loop->getBeginLoc(), Error,
+              "choose another strategy, or relax the dim/block/span/split "
+              "clauses of this nest");
+        return false;
+      }
+      emit::EmittedKernel K = emit::emitKernel(*Plan);
+      if (Options.Remarks) {
+        if (ForRaggedRows)
+          raggedRowsRemark(R, Choice, K);
+        else if (I == 0)
+          remark(R, K, *Plan);
+        else
+          alternativeRemark(R, Choice, I, K);
+      }
+      if (!Options.EmitDir.empty())
+        writeFile(K.Name + ".cu", K.Source, M.Loop->getBeginLoc());
+      K.Descriptor.TextOffset = Source.size();
+      K.Descriptor.TextLength = K.Source.size();
+      Kernels.push_back(std::move(K.Descriptor));
+      Source += K.Source;
+    }
+    return true;
+  }
+
+  /// A remark at the nest for the kernel that serves rows of differing
+  /// lengths.
+  void raggedRowsRemark(const recognize::RecognizedNest &R,
+                        const map::ScenarioChoice &Choice,
+                        const emit::EmittedKernel &K) {
+    std::string Levels;
+    for (std::size_t D = 0; D < Choice.Mappings[0].Levels.size(); ++D)
+      Levels += "; level " + std::to_string(D) + ": " +
+                map::describe(Choice.Mappings[0].Levels[D]);
+    diagnose(CI.getDiagnostics(), R.LevelLocations[0],
+             DiagnosticsEngine::Remark,
+             "weft: for rows of differing lengths (the kernels above index "
+             "rows of one length as one block of rows by columns)" +
+                 Levels + "; kernel " + K.Name);
   }
 
   /// The sizes a launch reads to choose among the mappings, and the

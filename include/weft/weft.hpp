@@ -153,6 +153,18 @@ template <RowsApart D> RowOffsets rowOffsets(D &Data) {
   }
   return Offsets;
 }
+/// Their common length in the same units, or -1 where they differ: rows of
+/// one length are one block of rows by columns, which kernels index by an
+/// affine subscript (`a[i][j]` is element `i * columns + j`).
+template <RowsApart D> std::int64_t rowColumns(D &Data) {
+  using T = std::remove_reference_t<decltype(*std::declval<D &>()[0].data())>;
+  using E = typename Innermost<std::remove_cv_t<T>>::type;
+  const std::size_t Length = std::empty(Data) ? 0 : std::begin(Data)->size();
+  for (auto &R : Data)
+    if (R.size() != Length)
+      return -1;
+  return static_cast<std::int64_t>(Length * (sizeof(T) / sizeof(E)));
+}
 inline LaunchArg makeLaunchArg(const RowOffsets &Offsets) {
   return {Offsets.Starts.data(), Offsets.Starts.size(), sizeof(std::uint64_t)};
 }

@@ -47,6 +47,7 @@ contract::KernelInfo kernelDescriptor(const plan::KernelPlan &P,
     Info.RowsApart = Param.RowsApart;
     Info.Kept = P.keeps(static_cast<unsigned>(I));
     Info.Apart = N.TakenApart.count(static_cast<unsigned>(I)) > 0;
+    Info.OneLength = N.UniformRows && Param.CommonRowLengthOf >= 0;
     for (std::size_t J = 0; J < N.Params.size(); ++J)
       if (N.Params[J].RowOffsetsOf == static_cast<int>(I))
         Info.RowOffsets = static_cast<int>(J);

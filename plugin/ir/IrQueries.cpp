@@ -143,10 +143,19 @@ std::optional<RowsSubscript> rowsSubscript(const Nest &N, unsigned Param,
       Sum.Text != "+" || Sum.Operands.size() != 2)
     return std::nullopt;
   const Expr &Start = stripCasts(*Sum.Operands[0]);
-  if (Start.Kind != Expr::SpanElement ||
-      N.Params[Start.ParamIndex].RowOffsetsOf != static_cast<int>(Param))
-    return std::nullopt;
-  return RowsSubscript{Start.Operands[0].get(), Sum.Operands[1].get()};
+  if (Start.Kind == Expr::SpanElement &&
+      N.Params[Start.ParamIndex].RowOffsetsOf == static_cast<int>(Param))
+    return RowsSubscript{Start.Operands[0].get(), Sum.Operands[1].get()};
+  // Rows of one length (a nest recognized for uniform rows): row * columns.
+  if (Start.Kind == Expr::Binary && Start.Text == "*" &&
+      Start.Operands.size() == 2) {
+    const Expr &Columns = stripCasts(*Start.Operands[1]);
+    if (Columns.Kind == Expr::ParamRef &&
+        N.Params[Columns.ParamIndex].CommonRowLengthOf ==
+            static_cast<int>(Param))
+      return RowsSubscript{Start.Operands[0].get(), Sum.Operands[1].get()};
+  }
+  return std::nullopt;
 }
 
 bool anyExpression(const Stmt &S, const std::function<bool(const Expr &)> &F) {

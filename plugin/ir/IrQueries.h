@@ -49,8 +49,9 @@ bool anyStatement(const Stmt &S, const std::function<bool(const Stmt &)> &F);
 /// F holds for an expression of S or of a statement inside it.
 bool anyExpression(const Stmt &S, const std::function<bool(const Expr &)> &F);
 /// A subscript of span Param whose rows are held apart, `rows[Row] +
-/// Column`: element Column of row Row, apart from every other row's (the
-/// launch gathers the rows into one block).
+/// Column` (or `Row * columns + Column` for rows of one length): element
+/// Column of row Row, apart from every other row's (the launch gathers the
+/// rows into one block).
 struct RowsSubscript {
   const Expr *Row = nullptr, *Column = nullptr;
 };

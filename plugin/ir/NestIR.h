@@ -91,6 +91,10 @@ struct Param {
   /// The row offsets of the rows held apart in that parameter: reads of a
   /// row's start, the same along the row (no data access of the loop's).
   int RowOffsetsOf = -1;
+  /// The common length of the rows held apart in that parameter (-1 where
+  /// they differ), which a nest recognized for uniform rows indexes them
+  /// by.
+  int CommonRowLengthOf = -1;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }
@@ -296,6 +300,9 @@ struct Nest {
   /// (as restrict would): the loops it made or moved are right only where
   /// no other parameter shares the memory of one they write.
   std::set<unsigned> TakenApart;
+  /// Rows held apart indexed as rows of one length (row i at i times their
+  /// CommonRowLength parameter): right only where they are.
+  bool UniformRows = false;
 };
 
 /// The levels of a nest in pre-order (the root first).

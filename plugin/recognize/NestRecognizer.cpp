@@ -2,6 +2,8 @@
 // loop, and the nest it returns.
 #include "recognize/Recognizer.h"
 
+#include <algorithm>
+
 namespace weft::recognize {
 namespace {
 
@@ -61,6 +63,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
     }
   R.Nest.Location = R.Nest.Root.Location;
   R.Nest.Sequential = R.Clauses.Sequential;
+  R.Nest.UniformRows = UniformRows;
   if (R.Clauses.Strategy)
     R.Nest.Strategy = R.Clauses.Strategy->Value;
   for (std::size_t I = 0; I < Params.size(); ++I) {
@@ -82,8 +85,14 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
 
 std::optional<RecognizedNest>
 recognizeNest(Sema &S, const FunctionDecl *Function, Stmt *Loop,
-              const std::string &ClauseText, const StringLiteral *Literal) {
-  return Recognizer(S, Function, Loop).run(ClauseText, Literal);
+              const std::string &ClauseText, const StringLiteral *Literal,
+              bool UniformRows) {
+  return Recognizer(S, Function, Loop, UniformRows).run(ClauseText, Literal);
+}
+
+bool holdsRowsApart(const ir::Nest &N) {
+  return std::any_of(N.Params.begin(), N.Params.end(),
+                     [](const ir::Param &P) { return P.RowOffsetsOf >= 0; });
 }
 
 } // namespace weft::recognize

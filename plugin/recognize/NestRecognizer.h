@@ -36,6 +36,9 @@ struct Capture {
   /// The parameter is the row offsets of the rows held apart that Source
   /// names (passed as weft::detail::rowOffsets(v)).
   bool RowOffsets = false;
+  /// The parameter is their common length, -1 where they differ (passed as
+  /// weft::detail::rowColumns(v)).
+  bool RowColumns = false;
   /// The key of reduction(argmax: v, at) over the outermost level (Source
   /// names v): the reference to at, and the function of <weft/weft.hpp>
   /// that pairs them (argmaxFirst, ...).
@@ -60,11 +63,18 @@ struct RecognizedNest {
 /// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt) in
 /// Function's body, marked with ClauseText (written in Literal, if not
 /// null: diagnostics about a clause point into it). Returns nullopt after
-/// diagnosing what it cannot take.
+/// diagnosing what it cannot take. With UniformRows, element j of row i of
+/// rows held apart is element i * columns + j, columns a parameter of their
+/// common length: the same nest, right only where the rows are of one
+/// length, with the same parameters, for the analyses that need affine
+/// subscripts.
 std::optional<RecognizedNest>
 recognizeNest(clang::Sema &S, const clang::FunctionDecl *Function,
               clang::Stmt *Loop, const std::string &ClauseText,
-              const clang::StringLiteral *Literal);
+              const clang::StringLiteral *Literal, bool UniformRows = false);
+
+/// N holds rows held apart (indexed through row offsets).
+bool holdsRowsApart(const ir::Nest &N);
 
 } // namespace weft::recognize
 

@@ -668,10 +668,12 @@ ir::ExprPtr Recognizer::flatIndex(unsigned P,
   if (Shapes[P].RowsApart) {
     ir::ExprPtr RowIndex = std::move(Subscripts.front());
     Subscripts.erase(Subscripts.begin());
-    // Rows of one length (as pointers) start at i * columns.
-    Row = Shapes[P].RowPointers ? operation("*", converted(std::move(RowIndex)),
-                                            converted(rowColumns(P)))
-                                : rowStart(P, std::move(RowIndex));
+    // Rows of one length start at i * columns.
+    if (Shapes[P].RowsApart && !Shapes[P].RowPointers)
+      rowOffsets(P);
+    Row = rowsOfOneLength(P) ? operation("*", converted(std::move(RowIndex)),
+                                         converted(rowColumns(P)))
+                             : rowStart(P, std::move(RowIndex));
   }
   // Row-major: ((i * M) + j) * K + k, in 64 bits as the host's address
   // arithmetic is.
@@ -734,6 +736,18 @@ unsigned Recognizer::rowOffsets(unsigned P) {
     C.RowOffsets = true;
     addParam(std::move(Offsets), std::move(C), DataShape());
     Uses.back().Read = true;
+    // Their common length: rows of one length are one block of rows by
+    // columns, indexed by an affine subscript (recognizeNest).
+    ir::Param Length;
+    Length.Name = Params[P].Name + "_cols";
+    Length.Kind = ir::ParamKind::Scalar;
+    Length.Element = ir::ScalarKind::Long;
+    Length.CommonRowLengthOf = static_cast<int>(P);
+    Capture L;
+    L.Source = Captures[P].Source;
+    L.RowColumns = true;
+    RowColumnParams[P] = addParam(std::move(Length), std::move(L));
+    Uses.back().Read = true;
   }
   return It->second;
 }
@@ -776,11 +790,18 @@ ir::ExprPtr Recognizer::rowLength(unsigned P, ir::ExprPtr Index,
         integer(static_cast<std::int64_t>(Shapes[P].Inner.front())), Type);
   if (Shapes[P].RowPointers)
     return converted(rowColumns(P), Type);
-  // rows[i + 1] - rows[i], in the row's elements.
-  ir::ExprPtr Again = cloneExpr(*Index);
-  ir::ExprPtr Length = operation(
-      "-", rowStart(P, operation("+", converted(std::move(Index)), integer(1))),
-      rowStart(P, std::move(Again)));
+  // rows[i + 1] - rows[i] (or the common length), in the row's elements.
+  ir::ExprPtr Length;
+  if (rowsOfOneLength(P)) {
+    rowOffsets(P);
+    Length = converted(rowColumns(P));
+  } else {
+    ir::ExprPtr Again = cloneExpr(*Index);
+    Length = operation(
+        "-",
+        rowStart(P, operation("+", converted(std::move(Index)), integer(1))),
+        rowStart(P, std::move(Again)));
+  }
   std::int64_t Element = 1;
   for (std::uint64_t N : Shapes[P].Inner)
     Element *= static_cast<std::int64_t>(N);

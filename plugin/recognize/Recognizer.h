@@ -59,9 +59,13 @@ inline constexpr const char *NotSupportedYet =
 
 class Recognizer {
 public:
-  Recognizer(Sema &S, const FunctionDecl *Function, Stmt *Loop)
+  /// UniformRows: index rows held apart as rows of one length (see
+  /// recognizeNest).
+  Recognizer(Sema &S, const FunctionDecl *Function, Stmt *Loop,
+             bool UniformRows)
       : S(S), Ctx(S.getASTContext()), Diags(Ctx.getDiagnostics()),
-        SM(Ctx.getSourceManager()), Function(Function), Loop(Loop) {}
+        SM(Ctx.getSourceManager()), Function(Function), Loop(Loop),
+        UniformRows(UniformRows) {}
 
   /// Literal: the string the clauses were written in, or null.
   std::optional<RecognizedNest> run(const std::string &ClauseText,
@@ -96,7 +100,8 @@ private:
     B->Operands.push_back(std::move(R));
     return B;
   }
-  /// The length of P's rows held as pointers (extent(p: rows, cols)).
+  /// The length of P's rows held as pointers (extent(p: rows, cols)), or
+  /// the common length of rows held apart, in their innermost elements.
   ir::ExprPtr rowColumns(unsigned P) {
     const unsigned Columns = RowColumnParams.lookup(P);
     auto Length = make(ir::Expr::ParamRef, Params[Columns].Element);
@@ -333,8 +338,14 @@ private:
   ir::ExprPtr rowLength(unsigned P, ir::ExprPtr Index,
                         std::optional<ir::ScalarKind> K);
   /// The row offsets of P, captured rows held apart: a parameter of
-  /// Rows + 1 offsets the launch passes (captured on first use).
+  /// Rows + 1 offsets the launch passes, and after it their common length
+  /// (or -1), both captured on first use.
   unsigned rowOffsets(unsigned P);
+  /// Rows of P indexed as rows of one length (rows held as pointers, or
+  /// rows held apart where the nest is recognized for uniform rows).
+  bool rowsOfOneLength(unsigned P) const {
+    return Shapes[P].RowPointers || (UniformRows && Shapes[P].RowsApart);
+  }
   /// Row R of P's offsets, as a 64-bit index.
   ir::ExprPtr rowStart(unsigned P, ir::ExprPtr R);
   /// `a[i].size()` for rows held apart: row i's length; nullopt where
@@ -681,8 +692,10 @@ private:
   unsigned addParam(ir::Param P, Capture C); // not data
   llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> ExtentParams;
   llvm::DenseMap<unsigned, unsigned> RowOffsetParams;
-  /// Per rows held as pointers, the parameter of their length.
+  /// Per rows held as pointers, the parameter of their length; per rows
+  /// held apart, that of their common length (-1 where they differ).
   llvm::DenseMap<unsigned, unsigned> RowColumnParams;
+  const bool UniformRows;
   std::vector<SourceLocation> LevelLocations;
   /// Where each sequential loop of the nest is, by its ir::Stmt::Location.
   std::map<std::string, SourceLocation> LoopLocations;

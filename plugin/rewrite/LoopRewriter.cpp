@@ -127,11 +127,12 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
           S, Detail, "mdspanExtent", ExtentArgs, Loc,
           "<weft/weft.hpp> declares no mdspan support here",
           "compile with a standard library that has <mdspan> (C++23)");
-    } else if (C.RowOffsets) {
-      // Where the rows held apart in v start: weft::detail::rowOffsets(v).
+    } else if (C.RowOffsets || C.RowColumns) {
+      // Where the rows held apart in v start, weft::detail::rowOffsets(v),
+      // or their common length, weft::detail::rowColumns(v).
       Expr *RowsArgs[] = {Arg};
-      Arg =
-          callDetail(S, Detail, "rowOffsets", RowsArgs, Loc, Older, Installed);
+      Arg = callDetail(S, Detail, C.RowOffsets ? "rowOffsets" : "rowColumns",
+                       RowsArgs, Loc, Older, Installed);
     } else if (Nest.Nest.Params[I].isSpan()) {
       // Captured data: weft::detail::dataArg(v), or (p, extent), or for
       // rows held as pointers (p, rows, columns); for a std::vector of

@@ -30,6 +30,14 @@
 //                                                   another name for it, or a
 //                                                   read of it through one,
 //                                                   breaks their proof
+//   uniform <param>                                a scalar the kernel indexes
+//                                                   rows held apart by, as
+//                                                   rows of that one length:
+//                                                   right only where it is
+//                                                   not negative (rows of
+//                                                   differing lengths take
+//                                                   the loop's kernel
+//                                                   without such lines)
 //   covers <param> <cols> <stride>                 a written span is written
 //                                                   everywhere when the
 //                                                   outermost trip count times
@@ -117,6 +125,11 @@ struct ParamInfo {
   /// would), so the kernel is right only where no other parameter's memory
   /// shares the span's and one of them is written.
   bool Apart = false;
+  /// The uniform line: a 64-bit scalar, the common length of rows held
+  /// apart (-1 where their lengths differ), by which the kernel indexes
+  /// them as one block of rows by columns: right only where it is not
+  /// negative.
+  bool OneLength = false;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

@@ -2,6 +2,7 @@
 // anything malformed and any other version of the format.
 #include "contract/Descriptor.h"
 
+#include <algorithm>
 #include <limits>
 #include <type_traits>
 
@@ -223,6 +224,13 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
           !L.atEnd())
         return Fail(Key == "keeps" ? "bad keeps" : "bad apart");
       (Key == "keeps" ? Out.Params[P].Kept : Out.Params[P].Apart) = true;
+    } else if (Key == "uniform") {
+      std::size_t P = 0;
+      if (!L.integer(P) || P >= Out.Params.size() ||
+          Out.Params[P].Kind != ParamKind::Scalar ||
+          Out.Params[P].Type != ScalarType::I64 || !L.atEnd())
+        return Fail("bad uniform");
+      Out.Params[P].OneLength = true;
     } else if (Key == "covers") {
       std::size_t P = 0;
       if (!L.integer(P) || P >= Out.Params.size())
@@ -336,13 +344,26 @@ bool parseDescriptors(std::string_view Text, std::size_t SourceLength,
       break;
     Start = End + Mark.size();
   }
+  // Kernels that index rows held apart as rows of one length come with the
+  // one for rows of differing lengths, the last, which no scenario names.
+  auto OneLength = [](const KernelInfo &K) {
+    return std::any_of(K.Params.begin(), K.Params.end(),
+                       [](const ParamInfo &P) { return P.OneLength; });
+  };
+  const std::size_t Uniform = std::count_if(Out.begin(), Out.end(), OneLength);
+  if (Uniform > 0 && (Uniform + 1 != Out.size() || OneLength(Out.back()))) {
+    Error = "malformed kernel descriptor: kernels for rows of one length "
+            "need one for rows of differing lengths, the last";
+    return false;
+  }
+  const std::size_t Mapped = Uniform > 0 ? Uniform : Out.size();
   for (const ChoiceInfo::Scenario &S : Out[0].Choice.Scenarios)
-    if (S.Mapping >= Out.size()) {
+    if (S.Mapping >= Mapped) {
       Error = "malformed kernel descriptor: a scenario names mapping " +
-              std::to_string(S.Mapping) + " of " + std::to_string(Out.size());
+              std::to_string(S.Mapping) + " of " + std::to_string(Mapped);
       return false;
     }
-  if (Out.size() > 1 && Out[0].Choice.Scenarios.empty()) {
+  if (Mapped > 1 && Out[0].Choice.Scenarios.empty()) {
     Error = "malformed kernel descriptor: alternatives without scenarios";
     return false;
   }

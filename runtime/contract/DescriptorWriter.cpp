@@ -32,6 +32,9 @@ std::string writeDescriptor(const KernelInfo &K) {
     if (K.Params[I].Apart)
       D += "apart " + std::to_string(I) + "\n";
   for (std::size_t I = 0; I < K.Params.size(); ++I)
+    if (K.Params[I].OneLength)
+      D += "uniform " + std::to_string(I) + "\n";
+  for (std::size_t I = 0; I < K.Params.size(); ++I)
     if (K.Params[I].CoverCols && K.Params[I].CoverStride)
       D += "covers " + std::to_string(I) + " " +
            writeBound(*K.Params[I].CoverCols) + " " +

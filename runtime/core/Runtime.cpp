@@ -97,9 +97,10 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
     return false;
   }
   std::vector<std::int64_t> Sizes;
-  const unsigned M = chooseMapped(Site, Args, NumArgs, Sizes);
+  bool Ragged = false;
+  const unsigned M = chooseMapped(Site, Args, NumArgs, Sizes, Ragged);
   LoopSite &Mapped = M == 0 ? Site : *Site.Alternatives[M - 1];
-  Status S = run(Site, M, Sizes, Descriptor, Source, Args, NumArgs);
+  Status S = run(Site, M, Sizes, Descriptor, Source, Args, NumArgs, !Ragged);
   if (S.empty())
     return true;
   // Launches in flight finish first: their results are part of what the
@@ -200,11 +201,24 @@ std::unique_ptr<LoopSite> Runtime::makeSite(const char *Descriptor,
 
 unsigned Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
                                std::size_t NumArgs,
-                               std::vector<std::int64_t> &Sizes) {
+                               std::vector<std::int64_t> &Sizes, bool &Ragged) {
   Sizes.clear();
+  Ragged = false;
   if (Site.Alternatives.empty())
     return 0;
-  const unsigned M = chooseMapping(Site.Kernel, Args, NumArgs, Sizes);
+  unsigned M = chooseMapping(Site.Kernel, Args, NumArgs, Sizes);
+  auto KernelOf = [&](unsigned I) -> const KernelInfo & {
+    return I == 0 ? Site.Kernel : Site.Alternatives[I - 1]->Kernel;
+  };
+  // Rows of differing lengths: the kernel that reads their offsets.
+  if (!rowLengthsFit(KernelOf(M), Args, NumArgs)) {
+    Ragged = true;
+    for (unsigned I = 0; I <= Site.Alternatives.size(); ++I)
+      if (!needsRowsOfOneLength(KernelOf(I))) {
+        M = I;
+        break;
+      }
+  }
   LoopSite &Mapped = M == 0 ? Site : *Site.Alternatives[M - 1];
   if (M != Site.LastMapping) {
     std::string Text;
@@ -213,7 +227,9 @@ unsigned Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
     note(Site.Kernel.Location + ": sizes (" + Text + "): mapping " +
          std::to_string(M) + " of " +
          std::to_string(Site.Alternatives.size() + 1) + ", kernel " +
-         Mapped.Kernel.Name);
+         Mapped.Kernel.Name +
+         (Ragged ? " (rows of differing lengths, indexed by their offsets)"
+                 : ""));
     Site.LastMapping = M;
   }
   return M;
@@ -222,12 +238,16 @@ unsigned Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
 Status Runtime::run(LoopSite &Root, unsigned M,
                     const std::vector<std::int64_t> &Sizes,
                     const char *Descriptor, const char *LoopSource,
-                    const detail::LaunchArg *Args, std::size_t NumArgs) {
+                    const detail::LaunchArg *Args, std::size_t NumArgs,
+                    bool Tune) {
   LoopSite &Mapped = M == 0 ? Root : *Root.Alternatives[M - 1];
   if (NumArgs != Mapped.Kernel.Params.size())
     return "the call passes " + std::to_string(NumArgs) +
            " arguments, the kernel takes " +
            std::to_string(Mapped.Kernel.Params.size());
+  if (!rowLengthsFit(Mapped.Kernel, Args, NumArgs))
+    return "its rows are of differing lengths, and the loop has no kernel "
+           "that indexes them by their offsets";
   std::string Error;
   std::int64_t Lower = 0, Count = 0;
   if (!evaluateTripCount(Mapped.Kernel.Levels[0], Mapped.Kernel, Args, NumArgs,
@@ -237,10 +257,11 @@ Status Runtime::run(LoopSite &Root, unsigned M,
     return {}; // The host loop would not run either.
 
   TuningChoice Tuned;
-  if (Status S = Tuner.choose(*Active, Root, M, Sizes, Descriptor, LoopSource,
-                              Args, NumArgs, Count, Tuned);
-      !S.empty())
-    return S;
+  if (Tune)
+    if (Status S = Tuner.choose(*Active, Root, M, Sizes, Descriptor, LoopSource,
+                                Args, NumArgs, Count, Tuned);
+        !S.empty())
+      return S;
   TunedVariant *Variant = Tuned.Variant;
   LoopSite &Site = Variant ? *Variant->Mapping : Mapped;
   const KernelInfo &K = Variant ? Variant->Kernel : Site.Kernel;

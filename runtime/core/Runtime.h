@@ -68,14 +68,18 @@ private:
   std::unique_ptr<LoopSite> makeSite(const char *Descriptor,
                                      const char *Source);
   /// The site's mapping for this launch's sizes (0: the site, else an
-  /// alternative), with the sizes it was chosen by.
+  /// alternative), with the sizes it was chosen by; for rows held apart of
+  /// differing lengths, the kernel that indexes them by their offsets
+  /// (Ragged set).
   unsigned chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
-                        std::size_t NumArgs, std::vector<std::int64_t> &Sizes);
+                        std::size_t NumArgs, std::vector<std::int64_t> &Sizes,
+                        bool &Ragged);
   /// Runs mapping M of the loop at Root, or the configuration the tuner
-  /// picks instead.
+  /// picks instead (where Tune allows: the tuner's space holds every
+  /// mapping, rows of one length or not).
   Status run(LoopSite &Root, unsigned M, const std::vector<std::int64_t> &Sizes,
              const char *Descriptor, const char *Source,
-             const detail::LaunchArg *Args, std::size_t NumArgs);
+             const detail::LaunchArg *Args, std::size_t NumArgs, bool Tune);
   /// Why no mapping of Site may run on Args (launch/SharedMemory.h), or
   /// empty.
   std::string sharedMemoryConflict(LoopSite &Site,

@@ -56,6 +56,21 @@ unsigned chooseMapping(const KernelInfo &First, const detail::LaunchArg *Args,
   return Best;
 }
 
+bool rowLengthsFit(const KernelInfo &K, const detail::LaunchArg *Args,
+                   std::size_t NumArgs) {
+  for (std::size_t I = 0; I < K.Params.size(); ++I)
+    if (K.Params[I].OneLength &&
+        (I >= NumArgs || Args[I].ElementSize != sizeof(std::int64_t) ||
+         *static_cast<const std::int64_t *>(Args[I].Data) < 0))
+      return false;
+  return true;
+}
+
+bool needsRowsOfOneLength(const KernelInfo &K) {
+  return std::any_of(K.Params.begin(), K.Params.end(),
+                     [](const ParamInfo &P) { return P.OneLength; });
+}
+
 std::vector<unsigned> rankMappings(const KernelInfo &First,
                                    const std::vector<std::int64_t> &Sizes,
                                    unsigned Mapped, std::size_t Mappings) {

@@ -1,5 +1,6 @@
 // MappingChoiceTest.cpp: a loop's alternative mappings in its descriptor,
-// and the launch's choice among them by its sizes.
+// and the launch's choice among them by its sizes; kernels for rows of one
+// length beside the one for rows of differing lengths.
 #include "policy/MappingChoice.h"
 #include "launch/LaunchBounds.h"
 
@@ -79,6 +80,50 @@ TEST(MappingChoice, TakesTheNearestScenarioOnALogScale) {
   // Sizes that cannot be read keep the first mapping.
   LaunchArg Short[] = {{M, 1, 4}};
   EXPECT_EQ(chooseMapping(K[0], Short, 1, Sizes), 0u);
+}
+
+// A product over rows held apart: k0 indexes rows of one length by their
+// common length (param 2, uniform), k1 by their offsets.
+std::string rowsKernel(const char *Name, bool Uniform) {
+  return std::string("weft 5\nkernel ") + Name +
+         "\nloc a.cpp:1:1\nparam inout f32 c\nparam in u64 c_rows\n"
+         "param scalar i64 c_cols\nrows 0 1\n" +
+         (Uniform ? "uniform 2\n" : "") + "level (lit 0) (size 1) 1 lt\n";
+}
+
+TEST(MappingChoice, RowsOfOneLengthBesideTheirOffsetsKernel) {
+  std::vector<KernelInfo> K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptors(rowsKernel("k0", true) + "text 0 4\n" +
+                                   "alternative\n" + rowsKernel("k1", false) +
+                                   "text 4 4\n",
+                               8, K, Error))
+      << Error;
+  ASSERT_EQ(K.size(), 2u);
+  EXPECT_TRUE(K[0].Params[2].OneLength);
+  EXPECT_TRUE(needsRowsOfOneLength(K[0]));
+  EXPECT_FALSE(needsRowsOfOneLength(K[1]));
+  float C[4] = {};
+  std::uint64_t Rows[3] = {0, 2, 4};
+  for (std::int64_t Columns : {2, 0, -1}) {
+    const LaunchArg Args[] = {{C, 4, sizeof(float)},
+                              {Rows, 3, sizeof(std::uint64_t)},
+                              {&Columns, 1, sizeof(Columns)}};
+    EXPECT_EQ(rowLengthsFit(K[0], Args, 3), Columns >= 0) << Columns;
+    EXPECT_TRUE(rowLengthsFit(K[1], Args, 3));
+  }
+  // The offsets' kernel comes last, once; uniform takes a 64-bit scalar.
+  for (const std::string &Bad :
+       {rowsKernel("k0", true) + "text 0 4\nalternative\n" +
+            rowsKernel("k1", true) + "text 4 4\n",
+        rowsKernel("k0", true),
+        rowsKernel("k0", false) + "text 0 4\nalternative\n" +
+            rowsKernel("k1", true) + "text 4 4\n",
+        std::string("weft 5\nkernel k\nparam scalar i32 n\nuniform 0\n"),
+        std::string("weft 5\nkernel k\nparam in f32 a\nuniform 0\n")}) {
+    std::vector<KernelInfo> B;
+    EXPECT_FALSE(parseDescriptors(Bad, 8, B, Error)) << Bad;
+  }
 }
 
 } // namespace

@@ -77,7 +77,12 @@ void unsafe(std::span<const float> a, std::span<float> y, std::span<float> z,
 // CHECK: remark: weft: level 0 (i)
 
 using Rows = std::vector<std::vector<float>>;
-// CHECK: scalar-replacement.cpp:[[@LINE+3]]:3: remark: weft: level 0 (i): {{.*}}; r[(long($r_rows[i]) + long(unsigned long(0)))] kept in a register along its loop; r[(long($r_rows[i]) + long(unsigned long(1)))] kept in a register along its loop
+// The remark is the kernel for rows of one length (row i at i * r_cols);
+// the kernel for rows of differing lengths reads the row offsets.
+// CHECK: scalar-replacement.cpp:[[@LINE+6]]:3: remark: weft: level 0 (i): {{.*}}; r[((long(i) * long($r_cols)) + long(unsigned long(0)))] kept in a register along its loop; r[((long(i) * long($r_cols)) + long(unsigned long(1)))] kept in a register along its loop
+// CHECK: scalar-replacement.cpp:[[@LINE+5]]:3: remark: weft: for rows of differing lengths
+// KERNEL-DAG: float weft_reg0 = weft_active ? r.ld((((long)r_rows.ld(i)) + ((long)((unsigned long)0)))) : float(); // r[(long($r_rows[i]) + long(unsigned long(0)))]
+// KERNEL-DAG: float weft_reg1 = weft_active ? r.ld((((long)r_rows.ld(i)) + ((long)((unsigned long)1)))) : float(); // r[(long($r_rows[i]) + long(unsigned long(1)))]
 void rowPairs(Rows &r, std::span<const float> a, int len) {
 #pragma weft parallel for
   for (std::size_t i = 0; i < r.size(); ++i)
@@ -129,8 +134,10 @@ int main() {
     R[I][1] = static_cast<float>(I % 4);
   rowPairs(R, A, Len);
   rowsUnsafe(R, Len);
+  R[3].push_back(2.0f); // rows of differing lengths
+  rowPairs(R, A, Len);
   double RS = 0;
   for (const std::vector<float> &Row : R)
-    RS += Row[0] * 3 + Row[1] + Row[2];
+    RS += Row[0] * 3 + Row[1] + Row.back();
   std::printf("rows: %.3f\n", RS);
 }

@@ -198,9 +198,11 @@ void counts(int n, int m, const int *a, int *cnt, float *sums, const float *x) {
 // Rows held apart (std::vectors of std::vectors): element j of row i is
 // apart from every other row's, so the product in CPU order marked on i
 // alone has its loop over j found parallel and k moved inside it, and a
-// transposing copy writes row j of T for each j.
+// transposing copy writes row j of T for each j. Rows of one length are
+// one block of rows by columns: the product is register-tiled as the flat
+// one is.
 using Rows = std::vector<std::vector<float>>;
-// REMARK: loop-order.cpp:[[@LINE+6]]:7: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes; the loop over k moved inside the loop over j at line [[#@LINE+6]] {{.*}}; C[(long($C_rows[unsigned long(i)]) + long(unsigned long(j)))] kept in a register along its loop
+// REMARK: loop-order.cpp:[[@LINE+6]]:7: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes; the loop over k moved inside the loop over j at line [[#@LINE+6]] {{.*}}; C[((long(unsigned long(i)) * long($C_cols)) + long(unsigned long(j)))] kept in a register along its loop; {{.*}}; each thread computes a 8 x 8 register tile
 // REMARK: loop-order.cpp:[[@LINE+10]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes
 void rowsProduct(const Rows &A, const Rows &B, Rows &C, Rows &T, int n) {
 #pragma weft parallel for
@@ -337,6 +339,8 @@ int main() {
   for (int i = 0; i < N; ++i)
     for (int k = 0; k < K; ++k)
       RA[i][k] = a[i * K + k], RB[k][i] = b[(k * M + i) % (K * M)];
+  rowsProduct(RA, RB, RC, RT, N);
+  RT[2].push_back(3.0f); // rows of differing lengths: the offsets' kernels
   rowsProduct(RA, RB, RC, RT, N);
   for (int i = 0; i < N; ++i)
     print(RC[i]), print(RT[i]);

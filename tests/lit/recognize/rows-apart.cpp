@@ -5,7 +5,10 @@
 // how many elements: extent(w: rows, cols). The kernel sees the rows one after another in
 // one block and a parameter of row offsets: element j of row i is
 // element rows[i] + j; a row's size() is the difference of two offsets and
-// the outer size() one offset fewer than the offsets; a row bound to a
+// the outer size() one offset fewer than the offsets (and beside it, for
+// rows of one length, a kernel that indexes element j of row i as i *
+// cols + j, cols their common length, which the launch passes); a row
+// bound to a
 // reference or a pointer (auto &Row = a[i]) is indexed through a local of
 // its index, and a range-based for over a row or over captured data runs
 // as an index loop; rows held as
@@ -34,15 +37,18 @@
 #include <cstdio>
 #include <vector>
 
-// CHECK: nest at {{.*}}rows-apart.cpp:[[@LINE+12]]
+// CHECK: nest at {{.*}}rows-apart.cpp:[[@LINE+15]]
 // CHECK: param 0 A: read-written span of float
 // CHECK: param 1 A_rows: read span of const unsigned long
-// CHECK: param 2 B: read span of const float
-// CHECK: param 3 B_rows: read span of const unsigned long
+// CHECK: param 2 A_cols: scalar of long
+// CHECK: param 3 B: read span of const float
+// CHECK: param 4 B_rows: read span of const unsigned long
+// CHECK: param 5 B_cols: scalar of long
 // CHECK: level 0 {{.*}}: unsigned long I in [unsigned long(0), (size($A_rows) - 1l))
-// REMARK: rows-apart.cpp:[[@LINE+8]]:5: remark: weft: level 1 (J): dim x, {{.*}}coalescing: 2 access(es) have unit stride in this index
-// KERNEL-DAG: (weft::dspan<float> A, weft::dspan<const unsigned long> A_rows, weft::dspan<const float> B, weft::dspan<const unsigned long> B_rows,
+// REMARK: rows-apart.cpp:[[@LINE+9]]:5: remark: weft: level 1 (J): dim x, {{.*}}coalescing: 2 access(es) have unit stride in this index
+// KERNEL-DAG: (weft::dspan<float> A, weft::dspan<const unsigned long> A_rows, long A_cols, weft::dspan<const float> B, weft::dspan<const unsigned long> B_rows, long B_cols,
 // KERNEL-DAG: A[(((long)A_rows.ld(I)) + ((long)J))] =
+// KERNEL-DAG: A[((((long)I) * ((long)A_cols)) + ((long)J))] =
 void scale(std::vector<std::vector<float>> &A,
            const std::vector<std::vector<float>> &B) {
 #pragma weft parallel for
@@ -53,6 +59,7 @@ void scale(std::vector<std::vector<float>> &A,
 }
 // DESC-DAG: param inout f32 A
 // DESC-DAG: rows 0 1
+// DESC-DAG: uniform 2
 
 // A graph's adjacency lists, read down a sequential loop; a reduction over
 // every neighbour.
