@@ -188,8 +188,10 @@ private:
     std::optional<recognize::RecognizedNest> Uniform = recognize::recognizeNest(
         CI.getSema(), FD, M.Loop, M.Clauses, M.Literal, true);
     Diags.setSuppressAllDiagnostics(Suppressed);
-    // The launch passes one set of arguments to either.
-    if (!Uniform || Uniform->Nest.Params.size() != General.Nest.Params.size())
+    // The launch passes one set of arguments to either; a nest that reads
+    // no element of the rows (their count alone) is the same nest.
+    if (!Uniform || Uniform->Nest.Params.size() != General.Nest.Params.size() ||
+        ir::dump(Uniform->Nest) == ir::dump(General.Nest))
       return std::nullopt;
     for (std::size_t I = 0; I < General.Nest.Params.size(); ++I)
       if (Uniform->Nest.Params[I].Name != General.Nest.Params[I].Name ||
