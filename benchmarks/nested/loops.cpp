@@ -85,6 +85,25 @@ void WEFT_BENCH_NAME(matmulKj)(std::span<const float> a,
   }
 }
 
+// The same again with A and B held as C++ code often holds a matrix, a
+// std::vector of std::vectors (a[i][k]): rows of one length, which weft
+// indexes as one block of rows by columns.
+void WEFT_BENCH_NAME(matmulRowsKj)(const std::vector<std::vector<float>> &a,
+                                   const std::vector<std::vector<float>> &b,
+                                   std::span<float> c, int n, float alpha,
+                                   float beta) {
+  [[weft::parallel(WEFT_BENCH_STRATEGY)]] for (int i = 0; i < n; ++i) {
+#pragma weft parallel for
+    for (int j = 0; j < n; ++j)
+      c[i * n + j] *= beta;
+    for (int k = 0; k < n; ++k) {
+#pragma weft parallel for
+      for (int j = 0; j < n; ++j)
+        c[i * n + j] += alpha * a[i][k] * b[k][j];
+    }
+  }
+}
+
 // One step of a 5-point Jacobi stencil on an n x n grid (its border kept).
 void WEFT_BENCH_NAME(jacobi)(std::span<const float> in, std::span<float> out,
                              int n) {

@@ -4,6 +4,7 @@
 #define WEFT_BENCHMARKS_NESTED_LOOPS_H
 
 #include <span>
+#include <vector>
 
 namespace weft::bench {
 
@@ -18,6 +19,10 @@ namespace weft::bench {
                          std::span<float> c, int n, float alpha, float beta);  \
   void matmulKj##SUFFIX(std::span<const float> a, std::span<const float> b,    \
                         std::span<float> c, int n, float alpha, float beta);   \
+  void matmulRowsKj##SUFFIX(const std::vector<std::vector<float>> &a,          \
+                            const std::vector<std::vector<float>> &b,          \
+                            std::span<float> c, int n, float alpha,            \
+                            float beta);                                       \
   void jacobi##SUFFIX(std::span<const float> in, std::span<float> out, int n); \
   void nbody##SUFFIX(std::span<const float> p, std::span<float> a, int n,      \
                      float soft);                                              \

@@ -41,6 +41,9 @@ using MatmulFn = void (*)(std::span<const float>, std::span<const float>,
                           std::span<float>, int);
 using MatmulAccFn = void (*)(std::span<const float>, std::span<const float>,
                              std::span<float>, int, float, float);
+using MatmulRowsFn = void (*)(const std::vector<std::vector<float>> &,
+                              const std::vector<std::vector<float>> &,
+                              std::span<float>, int, float, float);
 using JacobiFn = void (*)(std::span<const float>, std::span<float>, int);
 using NbodyFn = void (*)(std::span<const float>, std::span<float>, int, float);
 using CoulombFn = void (*)(std::span<const float>, std::span<float>, int, int,
@@ -56,6 +59,7 @@ struct Strategy {
   SumFn SumRows, SumCols;
   MatmulFn Matmul;
   MatmulAccFn MatmulAcc, MatmulKj;
+  MatmulRowsFn MatmulRowsKj;
   JacobiFn Jacobi;
   NbodyFn Nbody;
   CoulombFn Coulomb;
@@ -64,17 +68,18 @@ struct Strategy {
 };
 const Strategy Strategies[] = {
     {"weft", sumRows_auto, sumCols_auto, matmul_auto, matmulAcc_auto,
-     matmulKj_auto, jacobi_auto, nbody_auto, coulomb_auto, batchedMatmul_auto,
-     conv5_auto},
+     matmulKj_auto, matmulRowsKj_auto, jacobi_auto, nbody_auto, coulomb_auto,
+     batchedMatmul_auto, conv5_auto},
     {"weft 1d", sumRows_1d, sumCols_1d, matmul_1d, matmulAcc_1d, matmulKj_1d,
-     jacobi_1d, nbody_1d, coulomb_1d, batchedMatmul_1d, conv5_1d},
+     matmulRowsKj_1d, jacobi_1d, nbody_1d, coulomb_1d, batchedMatmul_1d,
+     conv5_1d},
     {"weft thread_block", sumRows_thread_block, sumCols_thread_block,
      matmul_thread_block, matmulAcc_thread_block, matmulKj_thread_block,
-     jacobi_thread_block, nbody_thread_block, coulomb_thread_block,
-     batchedMatmul_thread_block, conv5_thread_block},
+     matmulRowsKj_thread_block, jacobi_thread_block, nbody_thread_block,
+     coulomb_thread_block, batchedMatmul_thread_block, conv5_thread_block},
     {"weft warp", sumRows_warp, sumCols_warp, matmul_warp, matmulAcc_warp,
-     matmulKj_warp, jacobi_warp, nbody_warp, coulomb_warp, batchedMatmul_warp,
-     conv5_warp},
+     matmulKj_warp, matmulRowsKj_warp, jacobi_warp, nbody_warp, coulomb_warp,
+     batchedMatmul_warp, conv5_warp},
 };
 constexpr std::size_t NumStrategies = std::size(Strategies);
 
@@ -421,14 +426,14 @@ void report(const std::string &Case, const std::vector<Variant> &Variants,
       ++Failures;
     const char *Verdict = !V.Checked ? "-" : V.Correct ? "ok" : "WRONG";
     if (!V.Skip.empty()) {
-      std::printf("%-28s %-18s %10s %9s %-18s %-5s SKIPPED: %s\n", Case.c_str(),
+      std::printf("%-31s %-18s %10s %9s %-18s %-5s SKIPPED: %s\n", Case.c_str(),
                   V.Name.c_str(), "-", "-", "-", Verdict, V.Skip.c_str());
       continue;
     }
     char Ratio[32] = "-";
     if (Cuda)
       std::snprintf(Ratio, sizeof Ratio, "%.2fx", V.median() / Cuda->median());
-    std::printf("%-28s %-18s %10.4f %9s %-18s %s\n", Case.c_str(),
+    std::printf("%-31s %-18s %10.4f %9s %-18s %s\n", Case.c_str(),
                 V.Name.c_str(), V.median(), Ratio,
                 OnGpu ? rate(W, V.median()).c_str() : "-", Verdict);
   }
@@ -621,10 +626,12 @@ Variant cublasVariant(Cublas &B, HandWritten &H, CUdeviceptr A, CUdeviceptr Bm,
 /// An N x N matrix product, checked at 64 sampled elements (in double):
 /// C = A * B as written with a local accumulator, or BLAS's C = alpha * A *
 /// B + beta * C accumulating in C, written with k inside j or (KOutside)
-/// outside it, as CPU code orders it (weft's loops only: the hand-written
-/// kernel and the peers run their accumulating form). Beta is 0, so that
-/// repeated calls give the same result to check; each call still reads C.
-enum class ProductForm { Local, Accumulate, KOutside };
+/// outside it, as CPU code orders it, also with A and B held as
+/// std::vectors of std::vectors (RowsKOutside; weft's loops only: the
+/// hand-written kernel and the peers run their accumulating form). Beta is
+/// 0, so that repeated calls give the same result to check; each call still
+/// reads C.
+enum class ProductForm { Local, Accumulate, KOutside, RowsKOutside };
 void matmulCase(int N, ProductForm Form, HandWritten &H, Cublas &B,
                 const Options &O) {
   const bool Accumulate = Form != ProductForm::Local;
@@ -644,9 +651,21 @@ void matmulCase(int N, ProductForm Form, HandWritten &H, Cublas &B,
     Where.push_back(I * N + J);
   }
 
+  // The rows form: A and B as rows of N, kept on the device in a region as
+  // the flat inputs are.
+  std::vector<std::vector<float>> ARows, BRows;
+  if (Form == ProductForm::RowsKOutside)
+    for (int I = 0; I < N; ++I) {
+      ARows.emplace_back(A.begin() + std::size_t(I) * N,
+                         A.begin() + std::size_t(I + 1) * N);
+      BRows.emplace_back(Bm.begin() + std::size_t(I) * N,
+                         Bm.begin() + std::size_t(I + 1) * N);
+    }
   std::vector<std::vector<float>> WeftOut;
   auto Call = [&](const Strategy &S, std::span<float> Out) {
-    if (Form == ProductForm::KOutside)
+    if (Form == ProductForm::RowsKOutside)
+      S.MatmulRowsKj(ARows, BRows, Out, N, Alpha, Beta);
+    else if (Form == ProductForm::KOutside)
       S.MatmulKj(A, Bm, Out, N, Alpha, Beta);
     else if (Accumulate)
       S.MatmulAcc(A, Bm, Out, N, Alpha, Beta);
@@ -688,15 +707,19 @@ void matmulCase(int N, ProductForm Form, HandWritten &H, Cublas &B,
   Variants.push_back(
       cublasVariant(B, H, DA, DB, DBlas, N, Alpha, Accumulate ? Beta : 0));
 
-  measureResident(Variants, {&A, &Bm}, WeftOut, PeerOut, H, DC, O);
+  {
+    weft::region RowsHeld(ARows, BRows);
+    measureResident(Variants, {&A, &Bm}, WeftOut, PeerOut, H, DC, O);
+  }
   if (Variants.back().Skip.empty()) {
     Variants.back().Result.resize(Size);
     H.Cuda.download(Variants.back().Result.data(), DBlas, Size * 4);
   }
   check(Variants, Reference, 1e-4, Where);
-  report(std::string(Form == ProductForm::KOutside ? "matmul, i k j ["
-                     : Accumulate                  ? "matmul, C += ["
-                                                   : "matmul [") +
+  report(std::string(Form == ProductForm::RowsKOutside ? "matmul, rows i k j ["
+                     : Form == ProductForm::KOutside   ? "matmul, i k j ["
+                     : Accumulate                      ? "matmul, C += ["
+                                                       : "matmul [") +
              std::to_string(N) + " x " + std::to_string(N) + "]",
          Variants, {0, 2.0 * N * double(N) * N});
 }
@@ -1007,7 +1030,7 @@ int main(int Argc, char **Argv) {
     std::printf("device-to-device copy of 512 MiB: %.0f GB/s (read + "
                 "written): the memory-bound cases' ceiling\n",
                 CopyGBs);
-  std::printf("%-28s %-18s %10s %9s %-18s %s\n", "case", "variant", "ms",
+  std::printf("%-31s %-18s %10s %9s %-18s %s\n", "case", "variant", "ms",
               "vs cuda", "rate", "check");
 
   const int Scale = O.Small ? 64 : 1;
@@ -1016,8 +1039,8 @@ int main(int Argc, char **Argv) {
     for (const auto &S : Shapes)
       if (O.runs("sum"))
         sumCase(Rows, S[0] / Scale, O.Small ? S[1] / 16 : S[1], H, O);
-  for (ProductForm Form :
-       {ProductForm::Local, ProductForm::Accumulate, ProductForm::KOutside})
+  for (ProductForm Form : {ProductForm::Local, ProductForm::Accumulate,
+                           ProductForm::KOutside, ProductForm::RowsKOutside})
     for (int N : {2048, 4096})
       if (O.runs("matmul"))
         matmulCase(O.Small ? N / 32 + 3 : N, Form, H, Blas, O);
