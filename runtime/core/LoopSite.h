@@ -22,8 +22,10 @@ struct LoopSite {
   KernelInfo Kernel;
   KernelHandle Handle = nullptr;
   KernelHandle CombineHandle = nullptr; // Split(k) of depth 1 only
-  /// Run-time tuning (tune/OnlineTuner), on the loop's first site only.
-  std::unique_ptr<SiteTuning> Tuning;
+  /// Run-time tuning (tune/OnlineTuner), on the loop's first site only;
+  /// for calls on rows held apart of differing lengths, a tuning of the
+  /// kernels that read their offsets alone.
+  std::unique_ptr<SiteTuning> Tuning, RaggedTuning;
   /// Set after a failure: the host loop runs from then on, without more
   /// warnings.
   bool Disabled = false;

@@ -100,7 +100,7 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
   bool Ragged = false;
   const unsigned M = chooseMapped(Site, Args, NumArgs, Sizes, Ragged);
   LoopSite &Mapped = M == 0 ? Site : *Site.Alternatives[M - 1];
-  Status S = run(Site, M, Sizes, Descriptor, Source, Args, NumArgs, !Ragged);
+  Status S = run(Site, M, Sizes, Descriptor, Source, Args, NumArgs, Ragged);
   if (S.empty())
     return true;
   // Launches in flight finish first: their results are part of what the
@@ -239,7 +239,7 @@ Status Runtime::run(LoopSite &Root, unsigned M,
                     const std::vector<std::int64_t> &Sizes,
                     const char *Descriptor, const char *LoopSource,
                     const detail::LaunchArg *Args, std::size_t NumArgs,
-                    bool Tune) {
+                    bool Ragged) {
   LoopSite &Mapped = M == 0 ? Root : *Root.Alternatives[M - 1];
   if (NumArgs != Mapped.Kernel.Params.size())
     return "the call passes " + std::to_string(NumArgs) +
@@ -257,11 +257,10 @@ Status Runtime::run(LoopSite &Root, unsigned M,
     return {}; // The host loop would not run either.
 
   TuningChoice Tuned;
-  if (Tune)
-    if (Status S = Tuner.choose(*Active, Root, M, Sizes, Descriptor, LoopSource,
-                                Args, NumArgs, Count, Tuned);
-        !S.empty())
-      return S;
+  if (Status S = Tuner.choose(*Active, Root, M, Sizes, Descriptor, LoopSource,
+                              Args, NumArgs, Count, Ragged, Tuned);
+      !S.empty())
+    return S;
   TunedVariant *Variant = Tuned.Variant;
   LoopSite &Site = Variant ? *Variant->Mapping : Mapped;
   const KernelInfo &K = Variant ? Variant->Kernel : Site.Kernel;

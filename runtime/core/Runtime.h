@@ -75,11 +75,11 @@ private:
                         std::size_t NumArgs, std::vector<std::int64_t> &Sizes,
                         bool &Ragged);
   /// Runs mapping M of the loop at Root, or the configuration the tuner
-  /// picks instead (where Tune allows: the tuner's space holds every
-  /// mapping, rows of one length or not).
+  /// picks instead (among the kernels that read row offsets alone where
+  /// Ragged: rows held apart of differing lengths).
   Status run(LoopSite &Root, unsigned M, const std::vector<std::int64_t> &Sizes,
              const char *Descriptor, const char *Source,
-             const detail::LaunchArg *Args, std::size_t NumArgs, bool Tune);
+             const detail::LaunchArg *Args, std::size_t NumArgs, bool Ragged);
   /// Why no mapping of Site may run on Args (launch/SharedMemory.h), or
   /// empty.
   std::string sharedMemoryConflict(LoopSite &Site,

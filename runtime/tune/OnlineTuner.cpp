@@ -71,15 +71,17 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
                            const std::vector<std::int64_t> &Sizes,
                            const char *Descriptor, const char *Source,
                            const detail::LaunchArg *Args, std::size_t NumArgs,
-                           std::int64_t RootCount, TuningChoice &Out) {
+                           std::int64_t RootCount, bool Ragged,
+                           TuningChoice &Out) {
   Out = {};
   Timing = nullptr;
   if (!tuningEnabled(B))
     return {};
   const TuneSettings &Settings = tuneSettings();
-  if (!Root.Tuning) {
-    Root.Tuning = std::make_unique<SiteTuning>();
-    SiteTuning &S = *Root.Tuning;
+  std::unique_ptr<SiteTuning> &Slot = Ragged ? Root.RaggedTuning : Root.Tuning;
+  if (!Slot) {
+    Slot = std::make_unique<SiteTuning>();
+    SiteTuning &S = *Slot;
     std::vector<KernelInfo> Kernels{Root.Kernel};
     bool Reorders = Root.Kernel.Tune.Reorders;
     for (const std::unique_ptr<LoopSite> &A : Root.Alternatives) {
@@ -93,11 +95,16 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
       for (TuneParam &P : K.Tune.Params)
         if (userDefines(P.Macro))
           P.Values.resize(1);
-    S.Space = TuningSpace(std::move(Kernels), B.properties());
+    // Rows of differing lengths: the kernels that read their offsets.
+    std::vector<bool> Allowed;
+    for (const KernelInfo &K : Kernels)
+      Allowed.push_back(!Ragged || !needsRowsOfOneLength(K));
+    S.Space = TuningSpace(std::move(Kernels), B.properties(), Allowed);
     S.Descriptor = Descriptor ? Descriptor : "";
-    S.KernelHash = contentHash(S.Descriptor + "\n" + (Source ? Source : ""));
+    S.KernelHash = contentHash(S.Descriptor + "\n" + (Source ? Source : "") +
+                               (Ragged ? "\nragged rows" : ""));
   }
-  SiteTuning &S = *Root.Tuning;
+  SiteTuning &S = *Slot;
   if (!S.Tunable || S.Space.size() < 2)
     return {};
   const std::string Key = sizeBucket(Sizes, RootCount);
@@ -155,7 +162,7 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
       const unsigned Budget = Recording ? ~0u : Settings.Budget;
       T.Current = T.Tried < Budget ? T.Search->next() : TuningSpace::None;
       if (T.Current == TuningSpace::None) {
-        finish(B, Root, Key, T);
+        finish(B, Root, S, Key, T);
       } else {
         ++T.Tried;
         T.Timed = 0;
@@ -169,7 +176,7 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
   const bool Timed = T.Chosen == TuningSpace::None && !Waiting;
   if (Config == TuningSpace::None || Config == S.Space.mapped(Mapped)) {
     Out.Timed = Timed && Config != TuningSpace::None;
-  } else if (Status E = variant(B, Root, T, Config, Source, Out.Variant);
+  } else if (Status E = variant(B, Root, S, T, Config, Source, Out.Variant);
              !E.empty()) {
     // A configuration the device cannot build or run is left out, and
     // this launch runs the mapped kernel.
@@ -197,22 +204,26 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
 
 std::vector<std::string> OnlineTuner::summary(const LoopSite &Root) {
   std::vector<std::string> Lines;
-  if (!Root.Tuning)
-    return Lines;
-  const SiteTuning &S = *Root.Tuning;
-  for (const auto &[Key, T] : S.Buckets) {
-    const std::string Timed = std::to_string(T.Tried) + " of " +
-                              std::to_string(S.Space.size()) +
-                              " configurations timed";
-    if (T.Chosen != TuningSpace::None)
-      Lines.push_back("sizes " + Key + ": tuned, " +
-                      (T.Search ? Timed : "before") + ": " +
-                      S.Space.describe(T.Chosen));
-    else if (T.Search)
-      Lines.push_back("sizes " + Key + ": still tuning, " + Timed +
-                      (fastest(T) != TuningSpace::None
-                           ? "; fastest so far " + S.Space.describe(fastest(T))
-                           : std::string()));
+  for (const SiteTuning *S : {Root.Tuning.get(), Root.RaggedTuning.get()}) {
+    if (!S)
+      continue;
+    const std::string Rows =
+        S == Root.RaggedTuning.get() ? " (rows of differing lengths)" : "";
+    for (const auto &[Key, T] : S->Buckets) {
+      const std::string Timed = std::to_string(T.Tried) + " of " +
+                                std::to_string(S->Space.size()) +
+                                " configurations timed";
+      if (T.Chosen != TuningSpace::None)
+        Lines.push_back("sizes " + Key + Rows + ": tuned, " +
+                        (T.Search ? Timed : "before") + ": " +
+                        S->Space.describe(T.Chosen));
+      else if (T.Search)
+        Lines.push_back(
+            "sizes " + Key + Rows + ": still tuning, " + Timed +
+            (fastest(T) != TuningSpace::None
+                 ? "; fastest so far " + S->Space.describe(fastest(T))
+                 : std::string()));
+    }
   }
   return Lines;
 }
@@ -225,9 +236,8 @@ void OnlineTuner::record(double Seconds) {
   Timing = nullptr;
 }
 
-void OnlineTuner::finish(Backend &B, LoopSite &Root, const std::string &Key,
-                         SiteTuning::Bucket &T) {
-  SiteTuning &S = *Root.Tuning;
+void OnlineTuner::finish(Backend &B, LoopSite &Root, SiteTuning &S,
+                         const std::string &Key, SiteTuning::Bucket &T) {
   T.Chosen = T.Start;
   double Best = std::numeric_limits<double>::infinity();
   for (std::size_t I = 0; I < T.Times.size(); ++I)
@@ -258,13 +268,13 @@ void OnlineTuner::finish(Backend &B, LoopSite &Root, const std::string &Key,
   if (std::string Why; !Store.save(E, Why))
     note("the tuned configuration is not kept: " + Why);
   if (!tuneSettings().RecordDirectory.empty())
-    writeRecordingFile(B, Root, Key, T);
+    writeRecordingFile(B, Root, S, Key, T);
 }
 
 void OnlineTuner::writeRecordingFile(Backend &B, LoopSite &Root,
+                                     const SiteTuning &S,
                                      const std::string &Key,
                                      const SiteTuning::Bucket &T) {
-  const SiteTuning &S = *Root.Tuning;
   const DeviceProperties &P = B.properties();
   TuningRecording R;
   R.Location = Root.Kernel.Location;
@@ -308,10 +318,9 @@ bool OnlineTuner::paying(const SiteTuning::Bucket &T) {
   return *T.Times[Best] * T.Launches < T.CompileSeconds;
 }
 
-Status OnlineTuner::variant(Backend &B, LoopSite &Root, SiteTuning::Bucket &T,
-                            std::size_t Config, const char *Source,
-                            TunedVariant *&Out) {
-  SiteTuning &S = *Root.Tuning;
+Status OnlineTuner::variant(Backend &B, LoopSite &Root, SiteTuning &S,
+                            SiteTuning::Bucket &T, std::size_t Config,
+                            const char *Source, TunedVariant *&Out) {
   auto [It, New] = S.Variants.try_emplace(Config);
   TunedVariant &V = It->second;
   if (!New && !V.Failed.empty())

@@ -65,10 +65,13 @@ class OnlineTuner {
 public:
   /// Root is the loop's site (its first mapping); Mapped, the mapping for
   /// these sizes; Args, the launch's; RootCount, the outermost trip count.
+  /// Ragged: the call's rows held apart are of differing lengths, so only
+  /// the kernels that read their offsets may run.
   Status choose(Backend &B, LoopSite &Root, unsigned Mapped,
                 const std::vector<std::int64_t> &Sizes, const char *Descriptor,
                 const char *Source, const detail::LaunchArg *Args,
-                std::size_t NumArgs, std::int64_t RootCount, TuningChoice &Out);
+                std::size_t NumArgs, std::int64_t RootCount, bool Ragged,
+                TuningChoice &Out);
   /// A timed launch of the choice took Seconds.
   void record(double Seconds);
   /// What tuning did for the loop at Root, a line per size bucket, for
@@ -77,12 +80,13 @@ public:
   static std::vector<std::string> summary(const LoopSite &Root);
 
 private:
-  void finish(Backend &B, LoopSite &Root, const std::string &Key,
+  void finish(Backend &B, LoopSite &Root, SiteTuning &S, const std::string &Key,
               SiteTuning::Bucket &T);
-  void writeRecordingFile(Backend &B, LoopSite &Root, const std::string &Key,
-                          const SiteTuning::Bucket &T);
-  Status variant(Backend &B, LoopSite &Root, SiteTuning::Bucket &T,
-                 std::size_t Config, const char *Source, TunedVariant *&Out);
+  void writeRecordingFile(Backend &B, LoopSite &Root, const SiteTuning &S,
+                          const std::string &Key, const SiteTuning::Bucket &T);
+  Status variant(Backend &B, LoopSite &Root, SiteTuning &S,
+                 SiteTuning::Bucket &T, std::size_t Config, const char *Source,
+                 TunedVariant *&Out);
   /// The fastest configuration timed so far (the start before any).
   static std::size_t fastest(const SiteTuning::Bucket &T);
   /// The loop has not yet run, at its fastest so far, as long as compiling
