@@ -37,8 +37,10 @@ struct LoopSite {
   /// each with its own text when the source holds several.
   std::vector<std::unique_ptr<LoopSite>> Alternatives;
   std::string Text;
-  unsigned LastMapping = ~0u; // to say when the sizes change the mapping
-  LaunchConfig LastConfig;    // to say when the geometry changes
+  /// To say when the sizes change the mapping: for calls on rows of one
+  /// length (or none), and for calls on rows of differing lengths.
+  unsigned LastMapping[2] = {~0u, ~0u};
+  LaunchConfig LastConfig; // to say when the geometry changes
 };
 
 } // namespace weft::rt

@@ -220,7 +220,7 @@ unsigned Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
       }
   }
   LoopSite &Mapped = M == 0 ? Site : *Site.Alternatives[M - 1];
-  if (M != Site.LastMapping) {
+  if (M != Site.LastMapping[Ragged]) {
     std::string Text;
     for (std::int64_t V : Sizes)
       Text += (Text.empty() ? "" : ", ") + std::to_string(V);
@@ -230,7 +230,7 @@ unsigned Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
          Mapped.Kernel.Name +
          (Ragged ? " (rows of differing lengths, indexed by their offsets)"
                  : ""));
-    Site.LastMapping = M;
+    Site.LastMapping[Ragged] = M;
   }
   return M;
 }
