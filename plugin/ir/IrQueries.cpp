@@ -146,13 +146,16 @@ std::optional<RowsSubscript> rowsSubscript(const Nest &N, unsigned Param,
   if (Start.Kind == Expr::SpanElement &&
       N.Params[Start.ParamIndex].RowOffsetsOf == static_cast<int>(Param))
     return RowsSubscript{Start.Operands[0].get(), Sum.Operands[1].get()};
-  // Rows of one length (a nest recognized for uniform rows): row * columns.
+  // Rows of one length (a nest recognized for uniform rows, or rows held
+  // as pointers): row * columns.
   if (Start.Kind == Expr::Binary && Start.Text == "*" &&
       Start.Operands.size() == 2) {
     const Expr &Columns = stripCasts(*Start.Operands[1]);
     if (Columns.Kind == Expr::ParamRef &&
-        N.Params[Columns.ParamIndex].CommonRowLengthOf ==
-            static_cast<int>(Param))
+        (N.Params[Columns.ParamIndex].CommonRowLengthOf ==
+             static_cast<int>(Param) ||
+         N.Params[Columns.ParamIndex].StatedRowLengthOf ==
+             static_cast<int>(Param)))
       return RowsSubscript{Start.Operands[0].get(), Sum.Operands[1].get()};
   }
   return std::nullopt;

@@ -49,7 +49,8 @@ bool anyStatement(const Stmt &S, const std::function<bool(const Stmt &)> &F);
 /// F holds for an expression of S or of a statement inside it.
 bool anyExpression(const Stmt &S, const std::function<bool(const Expr &)> &F);
 /// A subscript of span Param whose rows are held apart, `rows[Row] +
-/// Column` (or `Row * columns + Column` for rows of one length): element
+/// Column` (or `Row * columns + Column` for rows of one length, and for
+/// rows held as pointers, `columns` the length their mark states): element
 /// Column of row Row, apart from every other row's (the launch gathers the
 /// rows into one block).
 struct RowsSubscript {

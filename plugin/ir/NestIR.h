@@ -95,6 +95,10 @@ struct Param {
   /// they differ), which a nest recognized for uniform rows indexes them
   /// by.
   int CommonRowLengthOf = -1;
+  /// The row length that the extent clause states for the rows held as
+  /// pointers in that parameter (extent(w: rows, cols)), which the launch
+  /// gathers them by.
+  int StatedRowLengthOf = -1;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

@@ -229,6 +229,7 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
     Length.Kind = ir::ParamKind::Scalar;
     Length.Element =
         scalarKind(L.Source->getType()).value_or(ir::ScalarKind::Long);
+    Length.StatedRowLengthOf = static_cast<int>(I);
     RowColumnParams[I] = addParam(std::move(Length), std::move(L));
     Uses.back().Read = true;
   }

@@ -3,7 +3,10 @@
 // of how many elements (extent(v: rows, cols)), as for a float **. The
 // launch gathers the rows into one block; the kernel indexes it affinely
 // (i * v_columns + j), also through a row bound to a pointer; a region keeps
-// them through weft::rows. Against the host on the checked simulator; then
+// them through weft::rows. Row j of a transposing copy marked on its outer
+// loop alone is apart from every other row (the rows are of the length the
+// mark states): the loop over j is found parallel. Against the host on the
+// checked simulator; then
 // what is refused: no extent, and the container's size() (the clause's row
 // count is the size).
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
@@ -17,6 +20,7 @@
 // RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
 #include <weft/weft.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -43,6 +47,15 @@ void smooth(float *(&Band)[Bands], std::vector<float> &Out, int M) {
       S += Row[J] * static_cast<float>(J % 3);
     Out[I] = S;
   }
+}
+
+// CHECK: nest at {{.*}}pointer-rows.cpp:[[@LINE+4]]:3
+// CHECK: level 1 at {{.*}}pointer-rows.cpp:[[@LINE+4]]:5: int J in [0, $M) step 1
+void transpose(float **A, float **T, int M) {
+#pragma weft parallel for extent(A, T: M, M)
+  for (int I = 0; I < M; ++I)
+    for (int J = 0; J < M; ++J)
+      T[J][I] = A[I][J] * 2 + static_cast<float>(I);
 }
 
 #ifdef REFUSED
@@ -94,4 +107,14 @@ int main() {
   for (int I = 0; I < Bands; ++I)
     T += Out[I] * (I + 1);
   std::printf("table of rows: %.2f\n", T);
+
+  std::vector<float *> Transposed(N);
+  for (int I = 0; I < N; ++I)
+    Transposed[I] = new float[N]();
+  transpose(Rows.data(), Transposed.data(), std::min(N, M));
+  double U = 0;
+  for (int I = 0; I < N; ++I)
+    for (int J = 0; J < N; ++J)
+      U += Transposed[I][J] * (J % 3 + 1);
+  std::printf("transposed: %.3f\n", U);
 }
