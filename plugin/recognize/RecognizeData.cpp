@@ -668,8 +668,10 @@ ir::ExprPtr Recognizer::flatIndex(unsigned P,
   if (Shapes[P].RowsApart) {
     ir::ExprPtr RowIndex = std::move(Subscripts.front());
     Subscripts.erase(Subscripts.begin());
-    // Rows of one length start at i * columns.
-    if (Shapes[P].RowsApart && !Shapes[P].RowPointers)
+    // Rows of one length start at i * columns. (Rows held apart capture
+    // their offsets and common length here in either form of the nest, so
+    // that both forms take the same parameters.)
+    if (!Shapes[P].RowPointers)
       rowOffsets(P);
     Row = rowsOfOneLength(P) ? operation("*", converted(std::move(RowIndex)),
                                          converted(rowColumns(P)))
@@ -793,7 +795,7 @@ ir::ExprPtr Recognizer::rowLength(unsigned P, ir::ExprPtr Index,
   // rows[i + 1] - rows[i] (or the common length), in the row's elements.
   ir::ExprPtr Length;
   if (rowsOfOneLength(P)) {
-    rowOffsets(P);
+    rowOffsets(P); // the parameters the other form of the nest takes
     Length = converted(rowColumns(P));
   } else {
     ir::ExprPtr Again = cloneExpr(*Index);
