@@ -63,6 +63,13 @@ inline bool readsRowOffsets(const Nest &N, const Expr &E) {
   return E.Kind == Expr::SpanElement &&
          N.Params[E.ParamIndex].RowOffsetsOf >= 0;
 }
+/// E itself (not its operands) reads memory a loop may write (a span or
+/// array element, the row offsets aside), calls, or assigns: its value
+/// may change between two evaluations.
+inline bool mayChange(const Nest &N, const Expr &E) {
+  return (E.Kind == Expr::SpanElement && !readsRowOffsets(N, E)) ||
+         E.Kind == Expr::LocalElement || E.Kind == Expr::Call || assigns(E);
+}
 
 } // namespace weft::ir
 

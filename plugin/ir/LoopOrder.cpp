@@ -71,9 +71,7 @@ public:
   /// wherever in the region it is evaluated.
   bool fixed(const Expr &E) const {
     return !anyExpression(E, [&](const Expr &X) {
-      return (X.Kind == Expr::SpanElement && !readsRowOffsets(N, X)) ||
-             X.Kind == Expr::LocalElement || X.Kind == Expr::Call ||
-             assigns(X) ||
+      return mayChange(N, X) ||
              (X.Kind == Expr::Local &&
               (Declared.count(X.Text) || References.count(X.Text)));
     });
@@ -197,9 +195,7 @@ private:
     anyExpression(Subscript, [&](const Expr &X) {
       if (X.Kind == Expr::Local && X.Text != Index && Declared.count(X.Text))
         Changing = "'" + X.Text + "', which it sets";
-      else if ((X.Kind == Expr::SpanElement && !readsRowOffsets(N, X)) ||
-               X.Kind == Expr::LocalElement || X.Kind == Expr::Call ||
-               assigns(X))
+      else if (mayChange(N, X))
         Changing = "memory, a call or an assignment";
       return !Changing.empty();
     });

@@ -68,8 +68,7 @@ private:
   bool invariant(const Expr &Subscript) const {
     bool Ok = true;
     anyExpression(Subscript, [&](const Expr &X) {
-      if ((X.Kind == Expr::SpanElement && !readsRowOffsets(N, X)) ||
-          X.Kind == Expr::LocalElement || X.Kind == Expr::Call || assigns(X) ||
+      if (mayChange(N, X) ||
           (X.Kind == Expr::Local &&
            (Declared.count(X.Text) || writesLocal(Loop, X.Text))))
         Ok = false;

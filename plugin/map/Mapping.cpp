@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <iterator>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 namespace weft::map {
 namespace {
@@ -270,22 +270,24 @@ private:
       const ir::MappingClauses &Asked = *Depths[D].Forced;
       const std::string Span =
           Asked.Span == 0 ? "all" : std::to_string(Asked.Span);
-      const std::pair<bool, std::string> Clauses[] = {
-          {Asked.Block != 0, "block(" + std::to_string(Asked.Block) + ")"},
-          {Asked.Span >= 0, "span(" + Span + ")"},
-          {Asked.Dim != 0, std::string("dim(") + Asked.Dim + ")"},
-          {Asked.Split != 0, "split(" + std::to_string(Asked.Split) + ")"}};
-      for (std::size_t C = 0; C < std::size(Clauses); ++C) {
-        if (!Clauses[C].first)
+      // Each clause asked for: its text, and the clauses without it.
+      ir::MappingClauses NoBlock = Asked, NoSpan = Asked, NoDim = Asked,
+                         NoSplit = Asked;
+      NoBlock.Block = 0;
+      NoSpan.Span = -1;
+      NoDim.Dim = 0;
+      NoSplit.Split = 0;
+      const std::tuple<bool, std::string, const ir::MappingClauses &>
+          Clauses[] = {
+              {Asked.Block != 0, "block(" + std::to_string(Asked.Block) + ")",
+               NoBlock},
+              {Asked.Span >= 0, "span(" + Span + ")", NoSpan},
+              {Asked.Dim != 0, std::string("dim(") + Asked.Dim + ")", NoDim},
+              {Asked.Split != 0, "split(" + std::to_string(Asked.Split) + ")",
+               NoSplit}};
+      for (const auto &[Given, Text, Without] : Clauses) {
+        if (!Given || !finds(D, Without))
           continue;
-        ir::MappingClauses Without = Asked;
-        (C == 0   ? Without.Block = 0
-         : C == 1 ? Without.Span = -1
-         : C == 2 ? Without.Dim = 0
-                  : Without.Split = 0);
-        if (!finds(D, Without))
-          continue;
-        const std::string &Text = Clauses[C].second;
         Result.ErrorDepth = static_cast<int>(D);
         Result.Error = "the clause " + Text +
                        " of this loop cannot be met: " + whyNot(D, Asked);

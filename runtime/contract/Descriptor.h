@@ -223,6 +223,9 @@ struct KernelInfo {
   std::size_t TextOffset = 0, TextLength = 0;
 };
 
+/// K indexes rows held apart as rows of one length (its uniform lines).
+bool needsRowsOfOneLength(const KernelInfo &K);
+
 /// One kernel's text form.
 std::string writeDescriptor(const KernelInfo &K);
 /// A loop's: its kernels, the first holding the choice among them.

@@ -318,6 +318,11 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
   return true;
 }
 
+bool needsRowsOfOneLength(const KernelInfo &K) {
+  return std::any_of(K.Params.begin(), K.Params.end(),
+                     [](const ParamInfo &P) { return P.OneLength; });
+}
+
 bool parseDescriptors(std::string_view Text, std::size_t SourceLength,
                       std::vector<KernelInfo> &Out, std::string &Error) {
   const std::string_view Mark = "\nalternative\n";
@@ -346,12 +351,10 @@ bool parseDescriptors(std::string_view Text, std::size_t SourceLength,
   }
   // Kernels that index rows held apart as rows of one length come with the
   // one for rows of differing lengths, the last, which no scenario names.
-  auto OneLength = [](const KernelInfo &K) {
-    return std::any_of(K.Params.begin(), K.Params.end(),
-                       [](const ParamInfo &P) { return P.OneLength; });
-  };
-  const std::size_t Uniform = std::count_if(Out.begin(), Out.end(), OneLength);
-  if (Uniform > 0 && (Uniform + 1 != Out.size() || OneLength(Out.back()))) {
+  const std::size_t Uniform =
+      std::count_if(Out.begin(), Out.end(), needsRowsOfOneLength);
+  if (Uniform > 0 &&
+      (Uniform + 1 != Out.size() || needsRowsOfOneLength(Out.back()))) {
     Error = "malformed kernel descriptor: kernels for rows of one length "
             "need one for rows of differing lengths, the last";
     return false;

@@ -25,15 +25,12 @@ std::string writeDescriptor(const KernelInfo &K) {
                 ? " " + std::to_string(K.Params[I].RowOffsets)
                 : std::string()) +
            "\n";
-  for (std::size_t I = 0; I < K.Params.size(); ++I)
-    if (K.Params[I].Kept)
-      D += "keeps " + std::to_string(I) + "\n";
-  for (std::size_t I = 0; I < K.Params.size(); ++I)
-    if (K.Params[I].Apart)
-      D += "apart " + std::to_string(I) + "\n";
-  for (std::size_t I = 0; I < K.Params.size(); ++I)
-    if (K.Params[I].OneLength)
-      D += "uniform " + std::to_string(I) + "\n";
+  for (const auto &[Key, Flag] : {std::pair{"keeps ", &ParamInfo::Kept},
+                                  {"apart ", &ParamInfo::Apart},
+                                  {"uniform ", &ParamInfo::OneLength}})
+    for (std::size_t I = 0; I < K.Params.size(); ++I)
+      if (K.Params[I].*Flag)
+        D += Key + std::to_string(I) + "\n";
   for (std::size_t I = 0; I < K.Params.size(); ++I)
     if (K.Params[I].CoverCols && K.Params[I].CoverStride)
       D += "covers " + std::to_string(I) + " " +

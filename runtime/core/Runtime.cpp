@@ -207,17 +207,12 @@ unsigned Runtime::chooseMapped(LoopSite &Site, const detail::LaunchArg *Args,
   if (Site.Alternatives.empty())
     return 0;
   unsigned M = chooseMapping(Site.Kernel, Args, NumArgs, Sizes);
-  auto KernelOf = [&](unsigned I) -> const KernelInfo & {
-    return I == 0 ? Site.Kernel : Site.Alternatives[I - 1]->Kernel;
-  };
-  // Rows of differing lengths: the kernel that reads their offsets.
-  if (!rowLengthsFit(KernelOf(M), Args, NumArgs)) {
+  // Rows of differing lengths: the kernel that reads their offsets, the
+  // last (parseDescriptors sees to it).
+  if (!rowLengthsFit(M == 0 ? Site.Kernel : Site.Alternatives[M - 1]->Kernel,
+                     Args, NumArgs)) {
     Ragged = true;
-    for (unsigned I = 0; I <= Site.Alternatives.size(); ++I)
-      if (!needsRowsOfOneLength(KernelOf(I))) {
-        M = I;
-        break;
-      }
+    M = static_cast<unsigned>(Site.Alternatives.size());
   }
   LoopSite &Mapped = M == 0 ? Site : *Site.Alternatives[M - 1];
   if (M != Site.LastMapping[Ragged]) {
@@ -245,9 +240,6 @@ Status Runtime::run(LoopSite &Root, unsigned M,
     return "the call passes " + std::to_string(NumArgs) +
            " arguments, the kernel takes " +
            std::to_string(Mapped.Kernel.Params.size());
-  if (!rowLengthsFit(Mapped.Kernel, Args, NumArgs))
-    return "its rows are of differing lengths, and the loop has no kernel "
-           "that indexes them by their offsets";
   std::string Error;
   std::int64_t Lower = 0, Count = 0;
   if (!evaluateTripCount(Mapped.Kernel.Levels[0], Mapped.Kernel, Args, NumArgs,

@@ -66,11 +66,6 @@ bool rowLengthsFit(const KernelInfo &K, const detail::LaunchArg *Args,
   return true;
 }
 
-bool needsRowsOfOneLength(const KernelInfo &K) {
-  return std::any_of(K.Params.begin(), K.Params.end(),
-                     [](const ParamInfo &P) { return P.OneLength; });
-}
-
 std::vector<unsigned> rankMappings(const KernelInfo &First,
                                    const std::vector<std::int64_t> &Sizes,
                                    unsigned Mapped, std::size_t Mappings) {

@@ -21,8 +21,6 @@ unsigned chooseMapping(const KernelInfo &First, const detail::LaunchArg *Args,
 /// one length (its uniform lines), their common length is not negative.
 bool rowLengthsFit(const KernelInfo &K, const detail::LaunchArg *Args,
                    std::size_t NumArgs);
-/// K indexes rows held apart as rows of one length.
-bool needsRowsOfOneLength(const KernelInfo &K);
 
 /// Every mapping of the loop (Alternatives + 1 of them), nearest scenario
 /// first by the same distance; Mapped (chooseMapping's answer) leads.
