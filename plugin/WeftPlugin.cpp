@@ -320,9 +320,8 @@ private:
         if (C.Level == Levels[I]->Location)
           Text += "; " + C.Text;
       for (const ir::Reduction &Red : Levels[I]->Reductions)
-        if (Red.Inferred)
-          Text += "; reduction(" + std::string(ir::spelling(Red.Op)) + ": " +
-                  Red.Variable + ") from its updates";
+        if (!Red.Inferred.empty())
+          Text += "; reduction(" + Red.Inferred + ") from its updates";
       for (const ir::ReplacedElement &E : P.Registers)
         if (E.Level == Levels[I])
           Text += "; " + E.Description + " kept in a register along its loop";

@@ -225,7 +225,7 @@ private:
        << (L.CountsDown ? " (written counting down)" : "");
     for (const Reduction &R : L.Reductions)
       OS << ", reduction(" << spelling(R.Op) << ": " << R.Variable
-         << (R.Inferred ? ", inferred" : "") << ")";
+         << (R.Inferred.empty() ? "" : ", inferred") << ")";
     for (const ArrayReduction &R : L.ArrayReductions)
       OS << ", reduction(" << spelling(R.Op) << ": $"
          << N.Params[R.ParamIndex].Name << ", atomic)";

@@ -197,8 +197,9 @@ struct Reduction {
   /// An element reduced through Variable, as the clause names it ("tmp[i]");
   /// empty for a variable.
   std::string Element;
-  /// Found in the body's updates (`sum += x;`), not named by a clause.
-  bool Inferred = false;
+  /// Where the body's updates imply it (`sum += x;`) and no clause names
+  /// it, the clause they imply ("+: sum", "argmax: best, at"); else empty.
+  std::string Inferred;
 };
 
 /// reduction(op: a) naming an array: the level's iterations combine into

@@ -2,6 +2,8 @@
 // literals: scalar kinds, std::span, device math functions, literal text.
 #include "recognize/Recognizer.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
+
 namespace weft::recognize {
 
 std::optional<ir::ScalarKind> scalarKind(QualType T) {
@@ -65,6 +67,26 @@ const BinaryOperator *variableAssignment(const Stmt *S,
                       : nullptr;
   Variable = L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
   return Variable ? B : nullptr;
+}
+
+namespace {
+
+class ReferenceCollector : public RecursiveASTVisitor<ReferenceCollector> {
+public:
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      Refs[V].push_back(E);
+    return true;
+  }
+  References Refs;
+};
+
+} // namespace
+
+References referencesIn(const Stmt *S) {
+  ReferenceCollector Collector;
+  Collector.TraverseStmt(const_cast<Stmt *>(S));
+  return std::move(Collector.Refs);
 }
 
 /// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.

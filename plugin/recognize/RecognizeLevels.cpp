@@ -74,16 +74,17 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
     Reductions.push_back(std::move(R));
   for (std::size_t I = 0; I < Reductions.size(); ++I) {
     const syntax::Reduction &R = Reductions[I];
+    const std::size_t Before = L.Reductions.size();
     if (R.Operator == "argmax" || R.Operator == "argmin") {
       argReduction(Loop, Body, R, L);
-      continue;
+    } else {
+      for (const std::string &Name : R.Variables)
+        if (const VarDecl *V = reduction(Loop, Body, R, Name, L))
+          Reducing.push_back(V);
     }
-    for (const std::string &Name : R.Variables)
-      if (const VarDecl *V = reduction(Loop, Body, R, Name, L)) {
-        Reducing.push_back(V);
-        if (I >= Named && !L.Reductions.empty())
-          L.Reductions.back().Inferred = true;
-      }
+    if (I >= Named && L.Reductions.size() == Before + 1)
+      L.Reductions.back().Inferred =
+          R.Operator + ": " + llvm::join(R.Variables, ", ");
   }
   if (Failed)
     return false;

@@ -5,22 +5,8 @@
 // value from before it and nothing after the nest reads the value it left.
 #include "recognize/Recognizer.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "llvm/ADT/MapVector.h"
-
 namespace weft::recognize {
 namespace {
-
-/// The references to each variable within a statement, in source order.
-class ReferenceCollector : public RecursiveASTVisitor<ReferenceCollector> {
-public:
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
-      Refs[V].push_back(E);
-    return true;
-  }
-  llvm::MapVector<const VarDecl *, std::vector<const Stmt *>> Refs;
-};
 
 /// S as `V = e`, if it is that.
 const BinaryOperator *assignmentTo(const Stmt *S, const VarDecl *V) {
@@ -61,9 +47,7 @@ const ParentMap &Recognizer::nestParents() {
 std::vector<std::pair<const VarDecl *, unsigned>>
 Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
                       std::vector<ir::StmtPtr> &Out, bool Sequential) {
-  ReferenceCollector InBody, InNest;
-  InBody.TraverseStmt(const_cast<Stmt *>(Body));
-  InNest.TraverseStmt(Loop);
+  const References InBody = referencesIn(Body), InNest = referencesIn(Loop);
   const ParentMap &Parents = nestParents();
   // Whether every use is inside one loop marked in Body (that level's).
   auto InOneMarkedLoop = [&](const std::vector<const Stmt *> &Refs) {
@@ -104,7 +88,7 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
     });
   };
   std::vector<std::pair<const VarDecl *, unsigned>> Hidden;
-  for (const auto &[V, Refs] : InBody.Refs) {
+  for (const auto &[V, Refs] : InBody) {
     // Private to an enclosing level and set in this one (`k` of a loop in
     // each): a copy of its own where no value enters or leaves the level.
     // (Not declared yet: its declaring statement is in this body.)
@@ -126,7 +110,7 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
         !SM.isBeforeInTranslationUnit(V->getLocation(), Loop->getBeginLoc()))
       continue;
     // Used in the header of a level further out, or only read: captured.
-    if (InNest.Refs[V].size() != Refs.size() || !Written(Refs) ||
+    if (InNest.lookup(V).size() != Refs.size() || !Written(Refs) ||
         InOneMarkedLoop(Refs))
       continue;
     Liveness &Live = liveness();
@@ -178,10 +162,7 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
               }))
             continue;
           const BinaryOperator *First = assignmentTo(Child, V);
-          ReferenceCollector InValue;
-          if (First)
-            InValue.TraverseStmt(First->getRHS());
-          if (First && !InValue.Refs.count(V))
+          if (First && !referencesIn(First->getRHS()).count(V))
             Declaring = Child;
           break;
         }
@@ -206,63 +187,6 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       Out.push_back(privateDeclaration(V, nullptr));
   }
   return Hidden;
-}
-
-std::vector<syntax::Reduction>
-Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
-  ReferenceCollector InBody;
-  InBody.TraverseStmt(const_cast<Stmt *>(Body));
-  const ParentMap &Parents = nestParents();
-  std::vector<syntax::Reduction> Found;
-  for (const auto &[V, Refs] : InBody.Refs) {
-    std::optional<ir::ScalarKind> K = scalarKind(V->getType());
-    const bool Outside = Locals.contains(V)
-                             ? LocalDepth.lookup(V) < Indices.size()
-                             : !Privates.contains(V) &&
-                                   SM.isBeforeInTranslationUnit(
-                                       V->getLocation(), Loop->getBeginLoc());
-    if (!K || !Outside || !V->hasLocalStorage() ||
-        V->getType()->isReferenceType() || V->getType().isVolatileQualified() ||
-        ActiveReductions.count(V) || isParallelIndex(V) || RowViews.count(V) ||
-        argReductionOf(V))
-      continue;
-    bool Named = false;
-    for (const syntax::Reduction &R : C.Reductions)
-      Named = Named || llvm::is_contained(R.Variables, V->getName());
-    if (Named)
-      continue;
-    // Every use an update whose value nothing uses, of one operator.
-    std::optional<ir::ReductionOp> Op;
-    bool Updates = true;
-    for (const Stmt *R : Refs) {
-      const Stmt *Update = Parents.getParentIgnoreParens(R);
-      std::optional<ir::ReductionOp> This;
-      if (const auto *B = dyn_cast_or_null<BinaryOperator>(Update);
-          B && B->getLHS()->IgnoreParens() == R)
-        This = compoundReduction(B->getOpcode());
-      else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Update);
-               U && U->isIncrementDecrementOp())
-        This = ir::ReductionOp::Add;
-      const Stmt *User =
-          Update ? Parents.getParentIgnoreParens(Update) : nullptr;
-      if (isa_and_nonnull<ExprWithCleanups>(User))
-        User = Parents.getParentIgnoreParens(User);
-      if (!This || (Op && This != Op) || isa_and_nonnull<Expr>(User) ||
-          (*This != ir::ReductionOp::Add && *This != ir::ReductionOp::Mul &&
-           ir::isFloating(*K))) {
-        Updates = false;
-        break;
-      }
-      Op = This;
-    }
-    if (!Updates || !Op)
-      continue;
-    syntax::Reduction R;
-    R.Operator = ir::spelling(*Op);
-    R.Variables.push_back(V->getName().str());
-    Found.push_back(std::move(R));
-  }
-  return Found;
 }
 
 bool Recognizer::outsideIndex(const VarDecl *VD, const ForStmt *F) {

@@ -328,6 +328,10 @@ Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
         {ir::ReductionOp::BitAnd, BO_And}, {ir::ReductionOp::BitOr, BO_Or},
         {ir::ReductionOp::BitXor, BO_Xor}, {ir::ReductionOp::And, BO_LAnd},
         {ir::ReductionOp::Or, BO_LOr}};
+    // v = v - e adds -e.
+    if (Op == ir::ReductionOp::Add && B->getOpcode() == BO_Sub)
+      if (const Expr *D = IsV(B->getLHS()))
+        return {D};
     for (const auto &[R, BO] : Ops)
       if (R == Op && B->getOpcode() == BO) {
         if (const Expr *D = IsV(B->getLHS()))

@@ -16,6 +16,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/xxhash.h"
@@ -42,6 +43,10 @@ const ClassTemplateSpecializationDecl *spanDecl(QualType T);
 /// initializer), and the variable; null if S is none.
 const BinaryOperator *variableAssignment(const Stmt *S,
                                          const VarDecl *&Variable);
+
+/// The references to each variable within a statement, in source order.
+using References = llvm::MapVector<const VarDecl *, std::vector<const Stmt *>>;
+References referencesIn(const Stmt *S);
 
 /// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
 std::optional<std::string> deviceFunction(const FunctionDecl *FD);
@@ -639,9 +644,25 @@ private:
             std::vector<ir::StmtPtr> &Out, bool Sequential = false);
   /// Reductions the level's body implies without a clause: a scalar from
   /// outside the level that the body only updates, each update a statement
-  /// of one operator (`sum += x;`, `count++;`, `bits |= m;`).
+  /// of one operator (`sum += x;`, `sum = sum + x;`, `count++;`,
+  /// `bits |= m;`, `if (x > m) m = x;`), and argmax or argmin where a value
+  /// and an index are set only as `if (x > v) { v = x; at = i; }`.
   std::vector<syntax::Reduction> inferredReductions(const Stmt *Body,
                                                     const syntax::Clauses &C);
+  /// The operator of the update of V whose target is Ref, a reference to
+  /// V, adding to Covered Ref and the references to V the update reads (the
+  /// v of `v = v + x`, of `if (x > v) v = x;`); none if Ref is no update's
+  /// target or the update's value is used.
+  std::optional<ir::ReductionOp>
+  updateThrough(const VarDecl *V, const Stmt *Ref,
+                llvm::SmallPtrSetImpl<const Stmt *> &Covered);
+  /// argmax (argmin) of Value and an index variable, where Ref is Value's
+  /// assignment in `if (x > Value) { Value = x; at = i; }`, i this level's
+  /// index, and neither variable has another use in the body.
+  std::optional<syntax::Reduction>
+  inferredArgReduction(const VarDecl *Value, const Stmt *Ref,
+                       const References &InBody,
+                       llvm::function_ref<bool(const VarDecl *)> Reducible);
   /// The declaration of a private variable, with its initial value.
   ir::StmtPtr privateDeclaration(const VarDecl *VD, const Expr *Init);
   /// Where the index of a level's loop F is declared before it: an error

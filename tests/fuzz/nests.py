@@ -645,18 +645,28 @@ def outermost_mark_only(lines):
 
 def without_implied_reductions(lines):
     """The marks without reduction clauses over a scalar whose every update
-    is a compound assignment of the clause's operator (`red += e;`): the
-    plugin infers those."""
+    is a statement of the clause's operator in one of the forms old code
+    writes (`red += e;`, `red = red + e;`, `if (e > red) red = e;`,
+    `red = std::max(red, e);`, ...), and without argmax and argmin clauses
+    (`if (e > best) { best = e; at = i0; }`): the plugin infers those."""
     out = []
     for l in lines:
-        m = re.search(r" reduction\(([-+*&|^]): (\w+)\)", l)
+        m = re.search(r" reduction\(([-+*&|^]|min|max|&&|\|\||argmax|argmin): "
+                      r"(\w+)(, at)?\)", l)
         if m and l.strip().startswith("#pragma weft parallel for"):
             op, var = m.group(1), m.group(2)
+            v = re.escape(var)
+            combine = re.compile(
+                r"^\s*(%s\s*[-+*&|^]=|%s = %s (\+|&&|\|\|) |"
+                r"%s = std::(min|max)\(%s, |if \(.* [<>] %s\) %s = |"
+                r"%s = .* [<>] %s \? .* : %s;|"
+                r"if \(.* [<>]=? %s\) \{ %s = .*; at = i0; \})"
+                % ((v,) * 12))
             plain = [x for x in lines
-                     if re.search(r"(?<![\w.])%s\s*=[^=]" % var, x) and
-                     not re.match(r"\s*(const\s+)?\w+\s+%s\s*=" % var, x)]
-            updates = [x for x in lines
-                       if re.search(r"(?<![\w.])%s\s*%s=" % (var, re.escape(op)), x)]
+                     if re.search(r"(?<![\w.])%s\s*=[^=]" % v, x) and
+                     not re.match(r"\s*(const\s+)?\w+\s+%s\s*=" % v, x) and
+                     not combine.match(x)]
+            updates = [x for x in lines if combine.match(x)]
             if not plain and updates:
                 l = l.replace(m.group(0), "")
         out.append(l)

@@ -1,8 +1,10 @@
 // Reductions as old code writes them, without a clause: a scalar from
 // outside the level that the body only updates, each update a statement of
-// one operator (`sum += x;`, `count++;`, `bits |= m;`, `total -= x;`), is
-// reduced as reduction(op: v) would reduce it, and the remarks say so. A
-// variable used any other way stays an error.
+// one operator (`sum += x;`, `sum = sum + x;`, `count++;`, `bits |= m;`,
+// `total -= x;`, `if (x > m) m = x;`, `m = std::max(m, x);`), is reduced as
+// reduction(op: v) would reduce it, and the value and index of the best
+// element (`if (x > best) { best = x; at = i; }`) as reduction(argmax: best,
+// at); the remarks say so. A variable used any other way stays an error.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %weftxx %s -o %t.exe %weft_link
@@ -14,6 +16,8 @@
 // RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
 #include <weft/weft.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -53,6 +57,41 @@ void rowSums(const std::vector<float> &a, std::vector<float> &rows, int n) {
   }
 }
 
+// The forms of C code before compound assignment was the habit.
+// CHECK: level 0 at {{.*}}inferred-reductions.cpp:[[@LINE+12]]:{{.*}} reduction(+: sum, inferred), reduction(+: left, inferred), reduction(*: prod, inferred), reduction(max: high, inferred), reduction(min: low, inferred), reduction(max: widest, inferred), reduction(||: any, inferred)
+// REMARK: inferred-reductions.cpp:[[@LINE+11]]:3: remark: {{.*}}; reduction(+: sum) from its updates; reduction(+: left) from its updates; reduction(*: prod) from its updates; reduction(max: high) from its updates; reduction(min: low) from its updates; reduction(max: widest) from its updates; reduction(||: any) from its updates; reduction(argmax: best, at) from its updates; reduction(argmin: least, where) from its updates
+void oldForms(const std::vector<float> &a, const std::vector<int> &b) {
+  double sum = 0, prod = 1;
+  long left = 1000;
+  float high = -1e30f, low = 1e30f, widest = 0;
+  int any = 0;
+  float best = -1e30f, least = 1e30f;
+  int at = -1;
+  long where = -1;
+  int i;
+#pragma weft parallel for
+  for (i = 0; i < (int)a.size(); i++) {
+    sum = sum + a[i];
+    left = left - b[i];
+    prod = prod * (1.0 + a[i] * 1e-4);
+    if (std::min(a[i], 2.5f) > high) // (a temporary: cleanups around both)
+      high = std::min(a[i], 2.5f);
+    low = a[i] < low ? a[i] : low;
+    widest = std::max(widest, std::fabs(a[i] - 1));
+    any = any || b[i] == 17;
+    if (a[i] > best) {
+      best = a[i];
+      at = i;
+    }
+    if (a[i] - b[i] <= least) {
+      least = a[i] - b[i];
+      where = i;
+    }
+  }
+  std::printf("%.3f %ld %.6f %.2f %.2f %.2f %d %.2f %d %.2f %ld\n", sum, left,
+              prod, high, low, widest, any, best, at, least, where);
+}
+
 int main() {
   const int N = 1000;
   std::vector<float> a(N);
@@ -72,8 +111,9 @@ int main() {
   for (float x : Rows)
     T += x;
   std::printf("%.3f %d %u %ld %.3f\n", Sum, Count, Bits, Left, T);
+  oldForms(a, b);
 }
-// RAN-COUNT-2: calls on sim, 0 on the host
+// RAN-COUNT-3: calls on sim, 0 on the host
 
 #ifdef REFUSED
 double mixed(const std::vector<float> &a) {
@@ -93,5 +133,34 @@ double valueUsed(std::vector<float> &a) {
     a[i] = (s += a[i]);
   // REFUSED: inferred-reductions.cpp:[[@LINE-1]]:13: error: assigning to captured variable 's' from parallel iterations is a data race
   return s;
+}
+double notCombined(const std::vector<float> &a) {
+  double s = 0;
+#pragma weft parallel for
+  for (std::size_t i = 0; i < a.size(); ++i)
+    s = s * 2 + a[i];
+  // REFUSED: inferred-reductions.cpp:[[@LINE-1]]:5: error: assigning to captured variable 's' from parallel iterations is a data race
+  return s;
+}
+float notTheCompared(const std::vector<float> &a) {
+  float m = 0;
+#pragma weft parallel for
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] > m)
+      m = a[i] * 2;
+  // REFUSED: inferred-reductions.cpp:[[@LINE-1]]:7: error: assigning to captured variable 'm' from parallel iterations is a data race
+  return m;
+}
+int notTheIndex(const std::vector<float> &a) {
+  float best = 0;
+  int at = 0;
+#pragma weft parallel for
+  for (int i = 0; i < (int)a.size(); ++i)
+    if (a[i] > best) {
+      best = a[i];
+      at = i + 1;
+    }
+  // REFUSED: inferred-reductions.cpp:[[@LINE-3]]:7: error: assigning to captured variable 'best' from parallel iterations is a data race
+  return at + (int)best;
 }
 #endif
