@@ -319,6 +319,16 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
   if (VD == HeaderIndex)
     return failExpr(DRE->getLocation(),
                     "a loop bound cannot depend on the loop's own index");
+  if (auto It = HeaderValues.find(VD); It != HeaderValues.end())
+    return A == Access::Read ? expr(It->second, A) : nullptr;
+  if (!Locals.contains(VD) &&
+      llvm::any_of(Companions,
+                   [&](const HeaderCompanion &C) { return C.Var == VD; }))
+    return failExpr(DRE->getLocation(),
+                    "'" + VD->getName().str() +
+                        "' steps with the loop's index: a bound of the "
+                        "loop cannot depend on it",
+                    "compare the index with a bound that stays the same");
   if (auto It = ActiveReductions.find(VD);
       It != ActiveReductions.end() && !AllowedReductionRefs.contains(DRE))
     return failExpr(

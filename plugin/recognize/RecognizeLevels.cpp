@@ -51,6 +51,7 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
   if (auto *F = dyn_cast<ForStmt>(Loop)) {
     if (!header(F, L))
       return false;
+    declareCompanions(L, L.Body);
     Body = F->getBody();
   } else {
     auto *RF = cast<CXXForRangeStmt>(Loop);
@@ -147,19 +148,12 @@ bool Recognizer::sequentialLevel(Stmt *Loop, const syntax::Clauses &Clauses,
 
 bool Recognizer::header(ForStmt *F, ir::Level &L) {
   const char *Form = "write the loop as 'for (int i = lo; i < hi; ++i)'";
-  auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
-  const VarDecl *IV = DS && DS->isSingleDecl()
-                          ? dyn_cast<VarDecl>(DS->getSingleDecl())
-                          : nullptr;
-  HeaderStart = IV ? IV->getInit() : nullptr;
-  // C89's `int i; ... for (i = 0; ...)`: an index declared before.
-  const VarDecl *Assigned;
-  const BinaryOperator *Set = variableAssignment(F->getInit(), Assigned);
-  if (!IV && Set && Assigned->hasLocalStorage() &&
-      !Assigned->getType()->isReferenceType()) {
-    IV = Assigned;
-    HeaderStart = Set->getRHS();
-  }
+  // The index, declared in the header or (C89's `int i; ... for (i = 0;
+  // ...)`) before it, and the variables set beside it.
+  const VarDecl *IV;
+  if (!headerVariables(F, IV))
+    return false;
+  const bool DS = isa_and_nonnull<DeclStmt>(F->getInit());
   std::optional<ir::ScalarKind> IT =
       IV ? scalarKind(IV->getType()) : std::nullopt;
   if (!IV || !HeaderStart || !IT || !isInteger(*IT))
@@ -233,7 +227,7 @@ bool Recognizer::header(ForStmt *F, ir::Level &L) {
 
 std::optional<llvm::APSInt> Recognizer::stepOf(const ForStmt *F,
                                                bool Down) const {
-  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  const Expr *Inc = HeaderInc;
   const BinaryOperatorKind Compound = Down ? BO_SubAssign : BO_AddAssign;
   const BinaryOperatorKind Plain = Down ? BO_Sub : BO_Add;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {

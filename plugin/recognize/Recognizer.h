@@ -154,6 +154,28 @@ private:
                                           const std::string &Name);
 
   bool header(ForStmt *F, ir::Level &L);
+  /// F's index IV (null if none: the caller says so) and HeaderStart, its
+  /// initial value; HeaderInc, the index's step; Companions and
+  /// HeaderValues, the variables set beside it. False after a diagnostic.
+  bool headerVariables(ForStmt *F, const VarDecl *&IV);
+  /// The declarations of the level's Companions, each computed from the
+  /// index, at the top of its body.
+  void declareCompanions(const ir::Level &L, std::vector<ir::StmtPtr> &Out);
+  /// A variable a parallel loop's header sets beside its index, stepping
+  /// where Steps by By (null: one) each iteration, back where Back; else a
+  /// value computed once, the `n` of `for (int i = 0, n = v.size(); i < n;
+  /// ++i)`.
+  struct HeaderCompanion {
+    const VarDecl *Var;
+    const Expr *Init;
+    bool Steps;
+    const Expr *By;
+    bool Back;
+  };
+  std::vector<HeaderCompanion> Companions;
+  /// Companions of step 0 while the header's bounds are read: a bound
+  /// naming one reads its initial value.
+  llvm::DenseMap<const VarDecl *, const Expr *> HeaderValues;
   /// The constant F's increment steps its index by, forward (`++i`,
   /// `i += c`, `i = i + c`) or, where Down, back; nullopt for another form.
   std::optional<llvm::APSInt> stepOf(const ForStmt *F, bool Down) const;
@@ -619,6 +641,7 @@ private:
   /// The index whose loop header is being read, and its first value.
   const VarDecl *HeaderIndex = nullptr;
   const Expr *HeaderStart = nullptr;
+  const Expr *HeaderInc = nullptr;
 
   /// Variables declared before the nest that an iteration sets before it
   /// reads them (a C89 function's `int i, j; double sum;`), private to the
