@@ -163,7 +163,9 @@ private:
       for (const ir::Reduction &R : L->Reductions) {
         D.Reduces = true;
         D.CapturedReduction = D.CapturedReduction || R.ParamIndex >= 0;
-        D.ReductionBytes = std::max(D.ReductionBytes, ir::byteSize(R.Type));
+        // (Each reduction stages its block's partials in an array of its
+        // own.)
+        D.ReductionBytes += ir::byteSize(R.Type);
         D.ReductionNames.push_back(
             std::string("reduction(") + ir::spelling(R.Op) + ": " +
             (R.Element.empty() ? R.Variable : R.Element) + ")");

@@ -54,10 +54,37 @@ ir::ExprPtr Recognizer::userCall(const CallExpr *Call, const FunctionDecl *FD,
     Object = Call->getArg(0);
     FirstArg = 1;
   }
-  return deviceCall(FD, Loc, Call->getType(), Object,
-                    llvm::ArrayRef<const Expr *>(Call->getArgs() + FirstArg,
-                                                 Call->getNumArgs() - FirstArg),
-                    K);
+  const llvm::ArrayRef<const Expr *> Args(Call->getArgs() + FirstArg,
+                                          Call->getNumArgs() - FirstArg);
+  if (!Object && takesPointers(FD)) {
+    const FunctionDecl *Def = definitionOf(FD, Loc);
+    return Def ? inlineCall(Call, Def, Args, K) : nullptr;
+  }
+  return deviceCall(FD, Loc, Call->getType(), Object, Args, K);
+}
+
+const FunctionDecl *Recognizer::definitionOf(const FunctionDecl *FD,
+                                             SourceLocation Loc) {
+  const std::string Name = FD->getQualifiedNameAsString();
+  auto *Callee = const_cast<FunctionDecl *>(FD);
+  if (!Callee->getDefinition() && Callee->isImplicitlyInstantiable())
+    S.InstantiateFunctionDefinition(Loc, Callee, /*Recursive=*/true,
+                                    /*DefinitionRequired=*/false);
+  const FunctionDecl *Def = Callee->getDefinition();
+  if (!Def || !Def->hasBody())
+    return fail(Loc,
+                "the body of '" + Name +
+                    "' is not visible here, so it cannot be compiled "
+                    "into the kernel",
+                "define it in this file or in a header"),
+           nullptr;
+  if (std::find(CallStack.begin(), CallStack.end(), Def) != CallStack.end())
+    return fail(Loc,
+                "recursive call to '" + Name +
+                    "' cannot be compiled into a kernel",
+                "rewrite the recursion as a loop"),
+           nullptr;
+  return Def;
 }
 
 ir::ExprPtr Recognizer::constructorCall(const CXXConstructExpr *CE) {
@@ -71,23 +98,9 @@ ir::ExprPtr Recognizer::deviceCall(const FunctionDecl *FD, SourceLocation Loc,
                                    QualType Result, const Expr *Object,
                                    llvm::ArrayRef<const Expr *> Args,
                                    std::optional<ir::ScalarKind> K) {
-  const std::string Name = FD->getQualifiedNameAsString();
-  auto *Callee = const_cast<FunctionDecl *>(FD);
-  if (!Callee->getDefinition() && Callee->isImplicitlyInstantiable())
-    S.InstantiateFunctionDefinition(Loc, Callee, /*Recursive=*/true,
-                                    /*DefinitionRequired=*/false);
-  const FunctionDecl *Def = Callee->getDefinition();
-  if (!Def || !Def->hasBody())
-    return failExpr(Loc,
-                    "the body of '" + Name +
-                        "' is not visible here, so it cannot be compiled "
-                        "into the kernel",
-                    "define it in this file or in a header");
-  if (std::find(CallStack.begin(), CallStack.end(), Def) != CallStack.end())
-    return failExpr(Loc,
-                    "recursive call to '" + Name +
-                        "' cannot be compiled into a kernel",
-                    "rewrite the recursion as a loop");
+  const FunctionDecl *Def = definitionOf(FD, Loc);
+  if (!Def)
+    return nullptr;
   auto It = FunctionNames.find(Def);
   std::string Emitted;
   if (It != FunctionNames.end()) {

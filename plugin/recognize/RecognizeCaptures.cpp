@@ -361,8 +361,8 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
     const int S = K ? -1 : structIndex(DRE->getType(), DRE->getLocation());
     if (!K && S < 0)
       return nullptr;
-    auto E = make(ir::Expr::Local, K.value_or(ir::ScalarKind::Char),
-                  VD->getName().str());
+    auto E =
+        make(ir::Expr::Local, K.value_or(ir::ScalarKind::Char), localName(VD));
     E->Struct = S;
     return E;
   }

@@ -368,7 +368,7 @@ bool Recognizer::rangeHeader(CXXForRangeStmt *RF, ir::Level &L) {
   auto Decl = std::make_unique<ir::Stmt>();
   Decl->Kind = ir::Stmt::Decl;
   Decl->VarType = T;
-  Decl->Name = LoopVar->getName().str();
+  Decl->Name = localName(LoopVar);
   auto Elem = make(ir::Expr::SpanElement, T.Scalar);
   Elem->ParamIndex = *P;
   Elem->Struct = Struct;

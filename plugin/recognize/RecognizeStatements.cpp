@@ -2,6 +2,8 @@
 // locals, per-iteration arrays.
 #include "recognize/Recognizer.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 namespace weft::recognize {
 
 void Recognizer::body(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
@@ -26,12 +28,12 @@ namespace {
 
 /// VD's declaration in the kernel, of a scalar K or a struct, without its
 /// initializer.
-ir::StmtPtr declarationOf(const VarDecl *VD, std::optional<ir::ScalarKind> K,
-                          int Struct) {
+ir::StmtPtr declarationOf(const VarDecl *VD, std::string Name,
+                          std::optional<ir::ScalarKind> K, int Struct) {
   const QualType T = VD->getType();
   auto D = std::make_unique<ir::Stmt>();
   D->Kind = ir::Stmt::Decl;
-  D->Name = VD->getName().str();
+  D->Name = std::move(Name);
   D->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
   D->VarType.Struct = Struct;
   D->VarType.IsReference = T->isReferenceType();
@@ -44,6 +46,20 @@ ir::StmtPtr declarationOf(const VarDecl *VD, std::optional<ir::ScalarKind> K,
 void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
   if (!S || Failed)
     return;
+  // Calls compiled into the loop (inlineCall) go before the statement whose
+  // expression makes them, where that evaluates them unconditionally.
+  llvm::SaveAndRestore<std::vector<ir::StmtPtr> *> NoHoisting(Hoisted, nullptr);
+  llvm::SaveAndRestore<const Stmt *> NoRoot(HoistRoot, nullptr);
+  std::vector<ir::StmtPtr> Before;
+  auto Hoisting = [&](const Stmt *Root) {
+    Hoisted = &Before;
+    HoistRoot = Root;
+  };
+  auto Flush = [&] {
+    for (ir::StmtPtr &B : Before)
+      Out.push_back(std::move(B));
+    Before.clear();
+  };
   auto Make = [](ir::Stmt::KindType K) {
     auto R = std::make_unique<ir::Stmt>();
     R->Kind = K;
@@ -59,9 +75,13 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     return;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-    for (const Decl *D : DS->decls())
-      if (ir::StmtPtr V = local(D))
+    Hoisting(DS);
+    for (const Decl *D : DS->decls()) {
+      ir::StmtPtr V = local(D);
+      Flush();
+      if (V)
         Out.push_back(std::move(V));
+    }
     return;
   }
   if (auto It = DeclaringStmts.find(S);
@@ -108,9 +128,12 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     const Expr *SavedUnused = UnusedValue;
     const auto *Cleanups = dyn_cast<ExprWithCleanups>(E);
     UnusedValue = (Cleanups ? Cleanups->getSubExpr() : E)->IgnoreParens();
+    Hoisting(E);
     ir::ExprPtr X = expr(E, Access::Read);
+    Flush();
     UnusedValue = SavedUnused;
-    if (!X)
+    // A void call compiled into the loop: its statements are all it does.
+    if (!X || (isa<CallExpr>(Bare) && X->Kind == ir::Expr::IntLiteral))
       return;
     auto R = Make(ir::Stmt::ExprStmt);
     R->Exprs.push_back(std::move(X));
@@ -430,7 +453,7 @@ std::optional<ir::StmtPtr> Recognizer::localArray(const VarDecl *VD) {
            std::nullopt;
   auto R = std::make_unique<ir::Stmt>();
   R->Kind = ir::Stmt::Decl;
-  R->Name = VD->getName().str();
+  R->Name = localName(VD);
   R->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
   R->VarType.Struct = S;
   R->ArrayExtent = std::move(Extent);
@@ -490,7 +513,7 @@ ir::ExprPtr Recognizer::localElement(const Expr *Subscript, const Expr *Base,
 
 ir::ExprPtr Recognizer::localArrayElement(const VarDecl *VD, ir::ScalarKind K,
                                           int Struct, ir::ExprPtr Index) {
-  auto R = make(ir::Expr::LocalElement, K, VD->getName().str());
+  auto R = make(ir::Expr::LocalElement, K, localName(VD));
   R->Struct = Struct;
   R->Operands.push_back(std::move(Index));
   return R;
@@ -576,7 +599,7 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   ir::StmtPtr Loop = indexLoop(Counter, std::move(Size));
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::Block;
-  ir::StmtPtr Var = declarationOf(LoopVar, K, Struct);
+  ir::StmtPtr Var = declarationOf(LoopVar, localName(LoopVar), K, Struct);
   ir::ExprPtr At = make(ir::Expr::Local, ir::ScalarKind::Long, Counter);
   if (Local) {
     Var->Exprs.push_back(
@@ -687,7 +710,8 @@ ir::StmtPtr Recognizer::privateDeclaration(const VarDecl *VD,
              nullptr;
     return pointerView(VD, std::move(*Ptr));
   }
-  ir::StmtPtr D = declarationOf(VD, scalarKind(VD->getType()), -1);
+  ir::StmtPtr D =
+      declarationOf(VD, localName(VD), scalarKind(VD->getType()), -1);
   D->Exprs.push_back(Init ? expr(Init, Access::Read) : nullptr);
   declareLocal(VD);
   return D;
@@ -742,7 +766,7 @@ ir::StmtPtr Recognizer::local(const Decl *D) {
                 Hint),
            nullptr;
   }
-  ir::StmtPtr R = declarationOf(VD, K, Struct);
+  ir::StmtPtr R = declarationOf(VD, localName(VD), K, Struct);
   if (R->VarType.IsReference && !VD->getInit())
     return nullptr;
   // `Particle p;`: a struct left uninitialized, as in the source (where

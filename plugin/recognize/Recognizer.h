@@ -404,6 +404,9 @@ private:
   /// the object.
   ir::ExprPtr constructorCall(const CXXConstructExpr *CE);
 
+  /// FD's definition, instantiated where it is a template's; null after a
+  /// diagnostic (not visible, or called recursively).
+  const FunctionDecl *definitionOf(const FunctionDecl *FD, SourceLocation Loc);
   /// A call of FD (Object: a method's object, or null) as a device function
   /// converted from its body, once.
   ir::ExprPtr deviceCall(const FunctionDecl *FD, SourceLocation Loc,
@@ -439,6 +442,30 @@ private:
   bool userOperator(const FunctionDecl *FD);
 
   /// Converts Def's body into a device function; returns its name.
+  /// A call of Def, a function taking pointers into the loop's data
+  /// (`dot(&a[i * n], x, n)`), compiled into the loop: its parameters and
+  /// body go into Hoisted, before the statement that makes the call, and
+  /// the call's value is the local its return sets (a literal 0 for void).
+  ir::ExprPtr inlineCall(const CallExpr *Call, const FunctionDecl *Def,
+                         llvm::ArrayRef<const Expr *> Args,
+                         std::optional<ir::ScalarKind> K);
+  /// Whether Def takes a pointer: such a function is compiled into the
+  /// loop at each call (its accesses are then the loop's own, which every
+  /// analysis sees).
+  static bool takesPointers(const FunctionDecl *Def);
+  /// Whether Call is evaluated whenever HoistRoot is (not in a branch of
+  /// ?:, nor after && or ||).
+  bool evaluatedUnconditionally(const Expr *Call) const;
+  /// The kernel's name of a local: its own, or for a local of a function
+  /// compiled into the loop, one no other local has.
+  std::string localName(const VarDecl *VD) const {
+    auto It = InlinedNames.find(VD);
+    return It != InlinedNames.end() ? It->second : VD->getName().str();
+  }
+  std::vector<ir::StmtPtr> *Hoisted = nullptr;
+  const Stmt *HoistRoot = nullptr;
+  llvm::DenseMap<const VarDecl *, std::string> InlinedNames;
+  unsigned InlinedCalls = 0;
   std::optional<std::string> convertFunction(const FunctionDecl *Def,
                                              SourceLocation CallLoc);
 

@@ -1,0 +1,142 @@
+// Functions that take pointers into the loop's data, as C code factors its
+// loops (`y[i] = dot(&A[i * n], x, n);`, Rodinia k-means'
+// `euclid_dist_2(pt1, pt2, numdims)`), compiled into the loop at each
+// call: the parameters become views into the captured data and locals of
+// their own names, so the function's accesses are the loop's (affine in
+// its index here) and every analysis sees them. A call whose evaluation is
+// conditional, a function returning before its end, and a pointer into
+// anything but captured data are errors.
+// RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
+// RUN: %weftxx %s -o %t.exe %weft_link
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
+// RUN: FileCheck %s --check-prefix=RAN < %t.err
+// RUN: %clangxx %s -o %t.plain && %t.plain | diff %t.sim -
+// RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
+#include <weft/weft.hpp>
+
+#include <cfloat>
+#include <cstdio>
+#include <vector>
+
+static float dot(const float *a, const float *b, int n) {
+  float s = 0;
+  for (int k = 0; k < n; k++)
+    s += a[k] * b[k];
+  return s;
+}
+
+// The caller's n passed as the callee's n, each its own local.
+// CHECK: nest at {{.*}}inlined-calls.cpp:[[@LINE+9]]:3
+// CHECK: decl float weft_in[[C:[0-9]+]]_result
+// CHECK: decl const long weft_row{{[0-9]+}}_a = long((i * $n))
+// CHECK: decl int weft_in[[C]]_n = $n
+// CHECK: (weft_in[[C]]_result = weft_in[[C]]_s)
+// CHECK: ($y[i] = weft_in[[C]]_result)
+// CHECK: access $A[(weft_row{{[0-9]+}}_a + long(weft_in[[C]]_k))] read in level 0: affine i*$n + weft_in[[C]]_k
+void matvec(int m, int n, const float *A, const float *x, float *y) {
+#pragma weft parallel for extent(A: m * n) extent(x: n) extent(y: m)
+  for (int i = 0; i < m; i++)
+    y[i] = dot(&A[i * n], x, n);
+}
+
+// Rodinia's k-means helpers, C89 as they are: one calls the other.
+float euclid_dist_2(float *pt1, float *pt2, int numdims) {
+  int i;
+  float ans = 0.0;
+  for (i = 0; i < numdims; i++)
+    ans += (pt1[i] - pt2[i]) * (pt1[i] - pt2[i]);
+  return (ans);
+}
+int find_nearest_point(float *pt, int nfeatures, float *pts, int npts) {
+  int index = 0, i;
+  float min_dist = FLT_MAX;
+  for (i = 0; i < npts; i++) {
+    float dist;
+    dist = euclid_dist_2(pt, pts + i * nfeatures, nfeatures);
+    if (dist < min_dist) {
+      min_dist = dist;
+      index = i;
+    }
+  }
+  return (index);
+}
+// CHECK: nest at {{.*}}inlined-calls.cpp:[[@LINE+6]]:3
+// CHECK: decl int weft_in{{[0-9]+}}_result
+void assign(float *feature, int npoints, int nfeatures, float *clusters,
+            int nclusters, int *membership) {
+  int i;
+#pragma weft parallel for extent(feature: npoints * nfeatures) extent(clusters: nclusters * nfeatures) extent(membership: npoints)
+  for (i = 0; i < npoints; i++)
+    membership[i] = find_nearest_point(feature + i * nfeatures, nfeatures,
+                                       clusters, nclusters);
+}
+
+// A void function writing through its pointer.
+static void scale(float *row, int n, float f) {
+  for (int k = 0; k < n; ++k)
+    row[k] *= f;
+}
+// CHECK: nest at {{.*}}inlined-calls.cpp:[[@LINE+4]]:3
+// CHECK: access $m[(weft_row{{[0-9]+}}_row + long(weft_in{{[0-9]+}}_k))] read-write in level 0: affine r*$cols + weft_in{{[0-9]+}}_k
+void normalize(std::vector<float> &m, int rows, int cols) {
+#pragma weft parallel for
+  for (int r = 0; r < rows; ++r)
+    scale(&m[r * cols], cols, 1.0f / (r + 1));
+}
+
+int main() {
+  const int M = 300, N = 40;
+  std::vector<float> A(M * N), x(N), y(M);
+  for (int i = 0; i < M * N; ++i)
+    A[i] = (i % 13) * 0.125f;
+  for (int i = 0; i < N; ++i)
+    x[i] = (i % 5) * 0.5f;
+  matvec(M, N, A.data(), x.data(), y.data());
+  const int Points = 500, Features = 6, Clusters = 4;
+  std::vector<float> F(Points * Features), C(Clusters * Features);
+  std::vector<int> Membership(Points);
+  for (int i = 0; i < Points * Features; ++i)
+    F[i] = (i * 37 % 101) * 0.01f;
+  for (int i = 0; i < Clusters * Features; ++i)
+    C[i] = (i * 13 % 7) * 0.1f;
+  assign(F.data(), Points, Features, C.data(), Clusters, Membership.data());
+  normalize(F, Points, Features);
+  double T = 0;
+  for (int i = 0; i < M; ++i)
+    T += y[i] * (i + 1);
+  for (int i = 0; i < Points; ++i)
+    T += Membership[i] * (i % 11);
+  for (float V : F)
+    T += V;
+  std::printf("%.4f\n", T);
+}
+// RAN-COUNT-3: calls on sim, 0 on the host
+
+#ifdef REFUSED
+void conditional(int m, int n, const float *A, const float *x, float *y) {
+#pragma weft parallel for extent(A: m * n) extent(x: n) extent(y: m)
+  for (int i = 0; i < m; i++)
+    y[i] = i % 2 ? dot(&A[i * n], x, n) : 0;
+  // REFUSED: inlined-calls.cpp:[[@LINE-1]]:20: error: 'dot' takes pointers into the loop's data, so weft compiles it into the loop at each call; this call is not a statement of its own
+}
+static float firstPositive(const float *a, int n) {
+  // REFUSED: inlined-calls.cpp:[[@LINE-1]]:14: error: 'firstPositive' takes pointers into the loop's data, so weft compiles it into the loop at each call, where it may return only at its end
+  for (int k = 0; k < n; ++k)
+    if (a[k] > 0)
+      return a[k];
+  return 0;
+}
+void early(int m, int n, const float *A, float *y) {
+#pragma weft parallel for extent(A: m * n) extent(y: m)
+  for (int i = 0; i < m; i++)
+    y[i] = firstPositive(&A[i * n], n);
+}
+void localArray(int m, float *y) {
+#pragma weft parallel for extent(y: m)
+  for (int i = 0; i < m; i++) {
+    float t[4] = {1, 2, 3, 4};
+    y[i] = dot(t, t, 4);
+    // REFUSED: inlined-calls.cpp:[[@LINE-1]]:16: error: 'dot' takes pointers into the loop's data, so weft compiles it into the loop at each call; its pointer 'a' can point only into captured data of one dimension
+  }
+}
+#endif
