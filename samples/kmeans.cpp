@@ -10,6 +10,17 @@
 
 namespace {
 
+// The squared distance of two points, as Rodinia's euclid_dist_2 computes
+// it (weft compiles it into the loop that calls it).
+float squaredDistance(const float *A, const float *B, int Features) {
+  float Distance = 0;
+  for (int F = 0; F < Features; ++F) {
+    float Diff = A[F] - B[F];
+    Distance += Diff * Diff;
+  }
+  return Distance;
+}
+
 // Sets each point's cluster to its nearest center's; returns how many
 // points changed cluster.
 int assignClusters(const std::vector<float> &Points,
@@ -22,11 +33,8 @@ int assignClusters(const std::vector<float> &Points,
     int Nearest = 0;
     float NearestDistance = FLT_MAX;
     for (int C = 0; C < K; ++C) {
-      float Distance = 0;
-      for (int F = 0; F < Features; ++F) {
-        float Diff = Points[P * Features + F] - Centers[C * Features + F];
-        Distance += Diff * Diff;
-      }
+      float Distance = squaredDistance(&Points[P * Features],
+                                       &Centers[C * Features], Features);
       if (Distance < NearestDistance) {
         NearestDistance = Distance;
         Nearest = C;
