@@ -87,9 +87,12 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
   if (auto It = DeclaringStmts.find(S);
       It != DeclaringStmts.end() && isa<Expr>(S)) {
     // `sum = 0;` first setting a private sum: `double sum = 0;`.
-    Out.push_back(privateDeclaration(
+    Hoisting(S);
+    ir::StmtPtr D = privateDeclaration(
         It->second,
-        cast<BinaryOperator>(cast<Expr>(S)->IgnoreParens())->getRHS()));
+        cast<BinaryOperator>(cast<Expr>(S)->IgnoreParens())->getRHS());
+    Flush();
+    Out.push_back(std::move(D));
     return;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {

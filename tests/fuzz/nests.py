@@ -7,7 +7,9 @@ double, argmax and argmin, element reductions, array reductions (a
 histogram's bins picked by the data); sequential loops of steps
 (a pivot written by one thread and read by all, a max-reduction and a
 break on it); if clauses on the outermost loop; affine reads with guarded
-offsets, sequential inner loops, if/else, helper functions, a struct;
+offsets, sequential inner loops, if/else, helper functions (some taking
+pointers into the data), loop headers setting variables beside the
+index, a struct;
 products of two levels and batches of them, in the local-accumulator,
 output-accumulating, k-outside-j (CPU order) and in-place forms (in place:
 A's rows read from the output span past the outputs, lud's trailing
@@ -202,7 +204,14 @@ class Nest:
                 # By two: every other index, from the last.
                 "for (int %s = n%d - 1; %s >= 0; %s -= 2)" % (i, d, i, i)]))
         else:
-            lines.append("for (int %s = 0; %s < n%d; ++%s)" % (i, i, d, i))
+            lines.append(self.rng.choice(
+                ["for (int %s = 0; %s < n%d; ++%s)" % (i, i, d, i)] * 8 + [
+                    # Variables the header sets beside the index: a bound
+                    # computed once, a second index stepping with it.
+                    "for (int %s = 0, %s_end = n%d; %s < %s_end; ++%s)"
+                    % (i, i, d, i, i, i),
+                    "for (int %s = 0, %s_by2 = 0; %s < n%d; ++%s, %s_by2 += 2)"
+                    % (i, i, i, d, i, i)]))
         return lines
 
     def product_body(self, marked):
@@ -508,7 +517,7 @@ class Nest:
             for d in range(D):
                 lines += [ind(d) + l for l in self.header(d, marked)]
             where = self.flat(D)
-            stmt = rng.choice(["plain", "if", "seq", "local"])
+            stmt = rng.choice(["plain", "if", "seq", "local", "call"])
             if stmt == "plain":
                 s = ["out[%s] = %s;" % (where, self.expr(3, where))]
             elif stmt == "if":
@@ -520,6 +529,13 @@ class Nest:
                      "for (int k = 0; k < %d; ++k)" % rng.choice([1, 3, 4]),
                      "  acc += %s;" % self.expr(2, where, seq="k"),
                      "out[%s] = acc;" % where]
+            elif stmt == "call" and self.holder != "rows":
+                # Functions taking pointers into the data, as C factors a
+                # loop: weft compiles them into the loop at each call.
+                s = ["const %s t = window(&a[%s], &b[%s], %d);"
+                     % (T, where, where, rng.choice([1, 3, 8])),
+                     "put(&out[%s], t * (%s)2 - %s);"
+                     % (where, T, self.expr(1, where))]
             else:
                 s = ["const %s t = %s;" % (T, self.expr(2, where)),
                      "out[%s] = t * (%s)2 - %s;" % (where, T, self.expr(1, where))]
@@ -680,9 +696,12 @@ def c89(lines, T):
     scalar = r"(?:int|long|unsigned|float|double|bool|%s)" % T
     decl = re.compile(r"^(\s*)(?:const\s+)?(%s)\s+(\w+)\s*=\s*(.*);\s*$" % scalar)
     loop = re.compile(r"for \(int (\w+) = ")
+    beside = re.compile(r"for \(int \w+ = [^,;]*, (\w+) = ")
     loops, plain, seen = {}, {}, {}
     for l in lines:
         for m in loop.finditer(l):
+            loops[m.group(1)] = "int"
+        for m in beside.finditer(l):
             loops[m.group(1)] = "int"
         m = decl.match(l)
         if m and " = " not in m.group(4) and "{" not in m.group(4):
@@ -754,7 +773,10 @@ def program(rng):
            " Pair operator+(const Pair &O) const { return Pair(x + O.x, y + O.y); }"
            " bool operator<(const Pair &O) const { return x < O.x || (x == O.x && y < O.y); } };" % (T, T),
            "static Pair operator*(int K, Pair Q) { Q.x = Q.x * (%s)K; Q.y *= K; return Q; }" % T,
-           "static %s helper(%s u, %s v) { if (u > v) return u - v; return v * (%s)2 + u; }" % (T, T, T, T)]
+           "static %s helper(%s u, %s v) { if (u > v) return u - v; return v * (%s)2 + u; }" % (T, T, T, T),
+           # (The data holds 8 elements past the last index any nest uses.)
+           "static %s window(const %s *u, const %s *v, int len) { %s w = (%s)0; for (int k = 0; k < len; ++k) w += u[k] - v[k] * (%s)2; return w; }" % ((T,) * 6),
+           "static void put(%s *o, %s v) { o[0] = v; }" % (T, T)]
     for x in nests:
         src.append(x.function(True))
         src.append(x.function(False))

@@ -39,6 +39,21 @@ void matvec(int m, int n, const float *A, const float *x, float *y) {
     y[i] = dot(&A[i * n], x, n);
 }
 
+// C89: the value set into a variable declared before the loop, which
+// each iteration sets first (a private of the iteration).
+// CHECK: nest at {{.*}}inlined-calls.cpp:[[@LINE+7]]:3
+// CHECK: decl float weft_in{{[0-9]+}}_result
+// CHECK: decl float d = weft_in{{[0-9]+}}_result
+void rowNorms(int m, int n, const float *A, float *norms) {
+  int i;
+  float d;
+#pragma weft parallel for extent(A: m * n) extent(norms: m)
+  for (i = 0; i < m; i++) {
+    d = dot(&A[i * n], &A[i * n], n);
+    norms[i] = d;
+  }
+}
+
 // Rodinia's k-means helpers, C89 as they are: one calls the other.
 float euclid_dist_2(float *pt1, float *pt2, int numdims) {
   int i;
@@ -92,6 +107,8 @@ int main() {
   for (int i = 0; i < N; ++i)
     x[i] = (i % 5) * 0.5f;
   matvec(M, N, A.data(), x.data(), y.data());
+  std::vector<float> Norms(M);
+  rowNorms(M, N, A.data(), Norms.data());
   const int Points = 500, Features = 6, Clusters = 4;
   std::vector<float> F(Points * Features), C(Clusters * Features);
   std::vector<int> Membership(Points);
@@ -103,14 +120,14 @@ int main() {
   normalize(F, Points, Features);
   double T = 0;
   for (int i = 0; i < M; ++i)
-    T += y[i] * (i + 1);
+    T += y[i] * (i + 1) + Norms[i];
   for (int i = 0; i < Points; ++i)
     T += Membership[i] * (i % 11);
   for (float V : F)
     T += V;
   std::printf("%.4f\n", T);
 }
-// RAN-COUNT-3: calls on sim, 0 on the host
+// RAN-COUNT-4: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void conditional(int m, int n, const float *A, const float *x, float *y) {
