@@ -321,7 +321,7 @@ private:
           Text += "; " + C.Text;
       for (const ir::Reduction &Red : Levels[I]->Reductions)
         if (!Red.Inferred.empty())
-          Text += "; reduction(" + Red.Inferred + ") from its updates";
+          Text += "; " + Red.Inferred;
       for (const ir::ReplacedElement &E : P.Registers)
         if (E.Level == Levels[I])
           Text += "; " + E.Description + " kept in a register along its loop";

@@ -267,6 +267,25 @@ constexpr LaunchArg makeLaunchArg(const ArgKey<Max, First, T, I> &K) {
   return {&K.Key, 1, sizeof K.Key};
 }
 
+/// A flag the outermost level's iterations set (`changed = 1;`): Key is
+/// the loop's reduction of "some iteration set it", and Value gets Stored
+/// then, after the loop, as the serial loop would have left it.
+template <class T> struct StoredIf {
+  T &Value;
+  T Stored;
+  int Key = 0;
+  constexpr ~StoredIf() {
+    if (Key)
+      Value = Stored;
+  }
+};
+template <class T> constexpr StoredIf<T> storedIf(T &V, long long Stored) {
+  return {V, static_cast<T>(Stored)};
+}
+template <class T> constexpr LaunchArg makeLaunchArg(const StoredIf<T> &F) {
+  return {&F.Key, 1, sizeof F.Key};
+}
+
 /// What a region keeps resident: what a loop may index, but pointers.
 template <class D>
 concept RegionData = requires(D &Data) {

@@ -198,7 +198,8 @@ struct Reduction {
   /// empty for a variable.
   std::string Element;
   /// Where the body's updates imply it (`sum += x;`) and no clause names
-  /// it, the clause they imply ("+: sum", "argmax: best, at"); else empty.
+  /// it, what the remarks say of it ("reduction(+: sum) from its
+  /// updates"); else empty.
   std::string Inferred;
 };
 

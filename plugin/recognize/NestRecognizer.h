@@ -44,6 +44,10 @@ struct Capture {
   /// that pairs them (argmaxFirst, ...).
   const clang::Expr *ArgAt = nullptr;
   std::string Pairing;
+  /// A flag of the outermost level (`changed = 1;` in the iterations that
+  /// set it): the value they store, passed as weft::detail::storedIf(v,
+  /// value), which stores it after the loop where some iteration did.
+  std::optional<llvm::APSInt> Stored;
 };
 
 struct RecognizedNest {

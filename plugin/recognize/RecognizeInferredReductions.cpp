@@ -194,14 +194,89 @@ Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
       Found.push_back(std::move(R));
       continue;
     }
+    bool Arg = false;
     for (const Stmt *R : Refs)
-      if (std::optional<syntax::Reduction> Arg =
+      if (std::optional<syntax::Reduction> A =
               inferredArgReduction(V, R, InBody, Reducible)) {
-        Found.push_back(std::move(*Arg));
+        Found.push_back(std::move(*A));
+        Arg = true;
         break;
       }
+    // A flag of the outermost level, which the iterations only set, each
+    // to one constant: `changed = 1;`.
+    std::optional<llvm::APSInt> Stored;
+    bool Flag = !Arg && Indices.size() == 1 &&
+                (isInteger(K) || K == ir::ScalarKind::Bool);
+    for (const Stmt *R : Refs) {
+      const auto *Set = dyn_cast_or_null<BinaryOperator>(
+          nestParents().getParentIgnoreParens(R));
+      Expr::EvalResult Value;
+      Flag =
+          Flag && Set && Set->getOpcode() == BO_Assign &&
+          Set->getLHS()->IgnoreParens() == R &&
+          !isa_and_nonnull<Expr>(nestParents().getParentIgnoreParens(Set)) &&
+          Set->getRHS()->EvaluateAsInt(Value, Ctx) &&
+          (!Stored || llvm::APSInt::isSameValue(*Stored, Value.Val.getInt()));
+      if (Flag)
+        Stored = Value.Val.getInt();
+    }
+    if (Flag && Stored) {
+      syntax::Reduction R;
+      R.Operator = "flag";
+      R.Variables.push_back(V->getName().str());
+      Found.push_back(std::move(R));
+    }
   }
   return Found;
+}
+
+bool Recognizer::flagReduction(const Stmt *Body,
+                               const syntax::Reduction &Clause, ir::Level &L) {
+  const DeclRefExpr *Ref = findReference(Body, Clause.Variables[0]);
+  const auto *V = cast<VarDecl>(Ref->getDecl());
+  const auto *Set =
+      cast<BinaryOperator>(nestParents().getParentIgnoreParens(Ref));
+  Expr::EvalResult Value;
+  Set->getRHS()->EvaluateAsInt(Value, Ctx);
+  ir::Param P;
+  P.Name = "weft_flag" + std::to_string(Flags.size());
+  P.Kind = ir::ParamKind::ReductionTarget;
+  P.Element = ir::ScalarKind::Int;
+  Capture C;
+  C.Source = Ref;
+  C.Stored = Value.Val.getInt();
+  const unsigned Param = addParam(std::move(P), std::move(C));
+  ir::Reduction Reduced;
+  Reduced.Op = ir::ReductionOp::Or;
+  Reduced.Variable = Params[Param].Name;
+  Reduced.Type = ir::ScalarKind::Int;
+  Reduced.ParamIndex = static_cast<int>(Param);
+  L.Reductions.push_back(std::move(Reduced));
+  Flags[V] = Param;
+  return true;
+}
+
+std::optional<ir::StmtPtr> Recognizer::flagSet(const Expr *E) {
+  const auto *Set = dyn_cast<BinaryOperator>(E);
+  const auto *Ref = Set && Set->getOpcode() == BO_Assign
+                        ? dyn_cast<DeclRefExpr>(Set->getLHS()->IgnoreParens())
+                        : nullptr;
+  const auto It =
+      Ref ? Flags.find(dyn_cast<VarDecl>(Ref->getDecl())) : Flags.end();
+  if (It == Flags.end())
+    return std::nullopt;
+  // Some iteration set it: the key becomes 1.
+  auto Key = make(ir::Expr::ParamRef, ir::ScalarKind::Int);
+  Key->ParamIndex = It->second;
+  markUse(It->second, Access::ReadWrite);
+  auto Assign = make(ir::Expr::Binary, ir::ScalarKind::Int, "=");
+  Assign->Operands.push_back(std::move(Key));
+  Assign->Operands.push_back(
+      make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "1"));
+  auto S = std::make_unique<ir::Stmt>();
+  S->Kind = ir::Stmt::ExprStmt;
+  S->Exprs.push_back(std::move(Assign));
+  return S;
 }
 
 } // namespace weft::recognize

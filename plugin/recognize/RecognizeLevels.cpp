@@ -78,6 +78,8 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
     const std::size_t Before = L.Reductions.size();
     if (R.Operator == "argmax" || R.Operator == "argmin") {
       argReduction(Loop, Body, R, L);
+    } else if (R.Operator == "flag") {
+      flagReduction(Body, R, L);
     } else {
       for (const std::string &Name : R.Variables)
         if (const VarDecl *V = reduction(Loop, Body, R, Name, L))
@@ -85,7 +87,11 @@ bool Recognizer::level(Stmt *Loop, const syntax::Clauses &Clauses,
     }
     if (I >= Named && L.Reductions.size() == Before + 1)
       L.Reductions.back().Inferred =
-          R.Operator + ": " + llvm::join(R.Variables, ", ");
+          R.Operator == "flag"
+              ? "'" + R.Variables[0] +
+                    "' set after the loop where some iteration sets it"
+              : "reduction(" + R.Operator + ": " +
+                    llvm::join(R.Variables, ", ") + ") from its updates";
   }
   if (Failed)
     return false;

@@ -128,6 +128,10 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
       Out.push_back(std::move(Fails));
       return;
     }
+    if (std::optional<ir::StmtPtr> Flag = flagSet(Bare)) {
+      Out.push_back(std::move(*Flag));
+      return;
+    }
     const Expr *SavedUnused = UnusedValue;
     const auto *Cleanups = dyn_cast<ExprWithCleanups>(E);
     UnusedValue = (Cleanups ? Cleanups->getSubExpr() : E)->IgnoreParens();

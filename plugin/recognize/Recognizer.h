@@ -699,6 +699,15 @@ private:
   /// and an index are set only as `if (x > v) { v = x; at = i; }`.
   std::vector<syntax::Reduction> inferredReductions(const Stmt *Body,
                                                     const syntax::Clauses &C);
+  /// A flag of the outermost level (reduction "flag: v", inferred): a
+  /// reduction target of its own, an int reduced by ||, passed as
+  /// weft::detail::storedIf(v, value).
+  bool flagReduction(const Stmt *Body, const syntax::Reduction &Clause,
+                     ir::Level &L);
+  /// E as the statement setting a flag (`changed = 1`): its key set.
+  std::optional<ir::StmtPtr> flagSet(const Expr *E);
+  /// The flags of the outermost level, and their keys' parameters.
+  llvm::DenseMap<const VarDecl *, unsigned> Flags;
   /// The operator of the update of V whose target is Ref, a reference to
   /// V, adding to Covered Ref and the references to V the update reads (the
   /// v of `v = v + x`, of `if (x > v) v = x;`); none if Ref is no update's

@@ -113,7 +113,12 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
     const recognize::Capture &C = Nest.Captures[I];
     Expr *Arg =
         C.Value ? const_cast<Expr *>(C.Source) : copyObject(Ctx, C.Source, Loc);
-    if (!C.Pairing.empty()) {
+    if (C.Stored) {
+      // A flag: weft::detail::storedIf(changed, 1).
+      Expr *FlagArgs[] = {
+          Arg, IntegerLiteral::Create(Ctx, *C.Stored, Ctx.LongLongTy, Loc)};
+      Arg = callDetail(S, Detail, "storedIf", FlagArgs, Loc, Older, Installed);
+    } else if (!C.Pairing.empty()) {
       // reduction(argmax: v, at): weft::detail::argmaxFirst(v, at).
       Expr *PairArgs[] = {Arg, copyRef(Ctx, cast<DeclRefExpr>(C.ArgAt), Loc)};
       Arg = callDetail(S, Detail, C.Pairing, PairArgs, Loc, Older, Installed);

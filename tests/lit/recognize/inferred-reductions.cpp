@@ -92,6 +92,35 @@ void oldForms(const std::vector<float> &a, const std::vector<int> &b) {
               prod, high, low, widest, any, best, at, least, where);
 }
 
+// Flags of the outermost level, which the iterations that set them set to
+// one constant each: set after the loop where some iteration did, as the
+// serial loop leaves them (a convergence test's `changed = true;`).
+// CHECK: level 0 at {{.*}}inferred-reductions.cpp:[[@LINE+11]]:{{.*}} reduction(||: weft_flag0, inferred), reduction(||: weft_flag1, inferred)
+// CHECK: ($weft_flag0 = 1)
+// REMARK: inferred-reductions.cpp:[[@LINE+9]]:5: remark: {{.*}}; 'changed' set after the loop where some iteration sets it; 'found' set after the loop where some iteration sets it
+int relax(std::vector<int> &dist, const std::vector<int> &w) {
+  int rounds = 0;
+  bool changed = true;
+  int found = -1;
+  std::vector<int> next(dist);
+  while (changed) {
+    changed = false;
+#pragma weft parallel for
+    for (std::size_t e = 1; e < dist.size(); ++e) {
+      next[e] = dist[e];
+      if (dist[e - 1] + w[e] < dist[e]) {
+        next[e] = dist[e - 1] + w[e];
+        changed = true;
+        if (w[e] > 100)
+          found = 7;
+      }
+    }
+    dist = next;
+    ++rounds;
+  }
+  return rounds * 100 + found;
+}
+
 int main() {
   const int N = 1000;
   std::vector<float> a(N);
@@ -112,8 +141,13 @@ int main() {
     T += x;
   std::printf("%.3f %d %u %ld %.3f\n", Sum, Count, Bits, Left, T);
   oldForms(a, b);
+  std::vector<int> Dist(40, 1 << 20), W(40);
+  Dist[0] = 0;
+  for (int i = 0; i < 40; ++i)
+    W[i] = i % 3 + 1;
+  std::printf("%d %d\n", relax(Dist, W), Dist[39]);
 }
-// RAN-COUNT-3: calls on sim, 0 on the host
+// RAN-COUNT-4: calls on sim, 0 on the host
 
 #ifdef REFUSED
 double mixed(const std::vector<float> &a) {
@@ -162,5 +196,26 @@ int notTheIndex(const std::vector<float> &a) {
     }
   // REFUSED: inferred-reductions.cpp:[[@LINE-3]]:7: error: assigning to captured variable 'best' from parallel iterations is a data race
   return at + (int)best;
+}
+int flagRead(const std::vector<float> &a) {
+  int found = 0;
+#pragma weft parallel for
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] > 1 && !found)
+      found = 1;
+  // REFUSED: inferred-reductions.cpp:[[@LINE-1]]:7: error: assigning to captured variable 'found' from parallel iterations is a data race
+  return found;
+}
+int twoValues(const std::vector<float> &a) {
+  int state = 0;
+#pragma weft parallel for
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] > 1)
+      state = 1;
+    // REFUSED: inferred-reductions.cpp:[[@LINE-1]]:7: error: assigning to captured variable 'state' from parallel iterations is a data race
+    if (a[i] < -1)
+      state = 2;
+  }
+  return state;
 }
 #endif
