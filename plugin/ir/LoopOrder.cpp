@@ -107,6 +107,17 @@ private:
   }
 
   bool scan(const Stmt &S, bool InLoop, bool InSwitch) {
+    if (S.Kind == Stmt::Decl)
+      ++Declarations[S.Name];
+    if (std::optional<CountedLoop> L = countedLoop(S)) {
+      std::optional<std::int64_t> Lo = constantOf(*L->Lower),
+                                  Hi = constantOf(*L->Upper);
+      if (Lo && Hi && *Lo < *Hi) {
+        auto [It, New] = Ranges.try_emplace(L->Index, *Lo, *Hi - 1);
+        It->second = {std::min(It->second.first, *Lo),
+                      std::max(It->second.second, *Hi - 1)};
+      }
+    }
     if (S.Kind == Stmt::Return || (S.Kind == Stmt::Continue && !InLoop) ||
         (S.Kind == Stmt::Break && !InLoop && !InSwitch))
       return fail("an iteration leaves it by " +
@@ -193,7 +204,8 @@ private:
                     Text + "] and at " + Span + "[" + Other + "]");
     std::string Changing;
     anyExpression(Subscript, [&](const Expr &X) {
-      if (X.Kind == Expr::Local && X.Text != Index && Declared.count(X.Text))
+      if (X.Kind == Expr::Local && X.Text != Index && Declared.count(X.Text) &&
+          !bounded(X.Text))
         Changing = "'" + X.Text + "', which it sets";
       else if (mayChange(N, X))
         Changing = "memory, a call or an assignment";
@@ -236,8 +248,58 @@ private:
                                   Column = indexCoefficient(*Rows->Column);
       return Row && Column && (*Row != 0 || *Column != 0);
     }
+    // (Where an inner loop's index moves the subscript too, its range
+    // decides.)
+    if (anyExpression(Subscript, [&](const Expr &X) {
+          return X.Kind == Expr::Local && X.Text != Index && bounded(X.Text);
+        }))
+      return apartByBounds(Subscript);
     std::optional<std::int64_t> C = indexCoefficient(Subscript);
     return C && *C != 0;
+  }
+
+  /// Subscript is Index times c plus inner loops' indices t, each in a
+  /// constant range, times constants, and |c| exceeds the most those
+  /// terms can move (`k * 480 + j * 24 + i` of a C array
+  /// `double u[16][20][24]`, i < 24, for each j): no two values of Index
+  /// meet.
+  bool apartByBounds(const Expr &Subscript) const {
+    AffineScope Scope;
+    Scope.IsVariable = [&](const std::string &V) {
+      return V == Index || bounded(V);
+    };
+    std::optional<AffineForm> F = affineForm(N, Subscript, Scope);
+    if (!F || !F->Coefficients.count(Index))
+      return false;
+    std::optional<std::int64_t> C = F->Coefficients.at(Index).constantValue();
+    __int128 Reach = 0;
+    for (const auto &[V, Coefficient] : F->Coefficients) {
+      if (V == Index)
+        continue;
+      std::optional<std::int64_t> T = Coefficient.constantValue();
+      if (!T)
+        return false;
+      const auto &[Lo, Hi] = Ranges.at(V);
+      Reach += static_cast<__int128>(*T < 0 ? -*T : *T) * (Hi - Lo);
+    }
+    return C && *C != 0 && static_cast<__int128>(*C < 0 ? -*C : *C) > Reach;
+  }
+
+  /// V is the index of a counted loop in the region, with constant bounds,
+  /// declared nowhere else in it.
+  bool bounded(const std::string &V) const {
+    auto D = Declarations.find(V);
+    return Ranges.count(V) && D != Declarations.end() && D->second == 1;
+  }
+
+  /// E's value where it is a constant integer.
+  std::optional<std::int64_t> constantOf(const Expr &E) const {
+    AffineScope Scope;
+    Scope.IsVariable = [](const std::string &) { return false; };
+    std::optional<AffineForm> F = affineForm(N, E, Scope);
+    if (!F || F->dependsOnVariables())
+      return std::nullopt;
+    return F->Offset.constantValue();
   }
 
   const Nest &N;
@@ -247,6 +309,10 @@ private:
   std::set<std::string> Declared;
   std::map<unsigned, std::vector<const Expr *>> Accesses;
   std::set<unsigned> Written;
+  /// The region's counted loops with constant bounds: each index's least
+  /// and greatest value.
+  std::map<std::string, std::pair<std::int64_t, std::int64_t>> Ranges;
+  std::map<std::string, int> Declarations;
 };
 
 /// The statements of a block, through blocks that hold only a block.
@@ -299,8 +365,11 @@ public:
     for (StmtPtr &S : L.Body)
       enterLevels(*S);
     for (std::size_t I = 0; I < L.Body.size(); ++I)
-      if (provablyParallel(L, *L.Body[I], *L.Body[I]))
+      if (provablyParallel(L, *L.Body[I], *L.Body[I])) {
         makeLevel(L, L.Body[I]);
+        // Its own loops in turn (a 3-D sweep marked on its outer loop).
+        run(*L.Body[I]->Nested);
+      }
     // A nest marked sequential runs its loop in one block, as asked.
     const bool AsMarked = &L == &N.Root && N.Sequential;
     for (std::size_t I = 0; I < L.Body.size() && !AsMarked; ++I)

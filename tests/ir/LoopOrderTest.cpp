@@ -2,8 +2,10 @@
 // gets its loop over k inside the level over j, and adjacent levels over one
 // range fuse; not where a written element follows k, where a level reads
 // another index's written element, where a level reduces, or where the
-// inner range reads what the loop sets. Where it changes the nest, the spans
-// its proof took as arrays of their own are named.
+// inner range reads what the loop sets. An inner loop of constant range
+// within the stride of the index (a C array's rows) keeps the index's
+// elements apart, and the loops found parallel are searched in turn. Where it
+// changes the nest, the spans its proof took as arrays of their own are named.
 #include "ir/LoopOrder.h"
 #include "TestNests.h"
 
@@ -163,6 +165,48 @@ TEST(LoopOrder, RowsElementOfEveryIndexStays) {
     EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
     EXPECT_TRUE(N.TakenApart.empty());
   }
+}
+
+/// for j in [0, 20) (unmarked): for t in [0, Inner): c[j * Stride + t] = a[t]
+ir::StmtPtr sweepLoop(int Stride, int Inner) {
+  auto Lit = [](int V) {
+    return node(ir::Expr::IntLiteral, std::to_string(V));
+  };
+  auto Loop = countedFor(
+      "j", Lit(0), Lit(20),
+      countedFor("t", Lit(0), Lit(Inner),
+                 statement(binary(
+                     "=",
+                     element(3,
+                             binary("+", binary("*", local("j"), Lit(Stride)),
+                                    local("t")),
+                             true),
+                     element(1, local("t"))))));
+  Loop->Location = "f.cpp:5:5";
+  return Loop;
+}
+
+TEST(LoopOrder, InnerLoopWithinTheStrideIsApart) {
+  // A C array's rows: c[j * 24 + t], t < 24, is another element for each
+  // j; then the loop over t, directly inside the new level, is one too.
+  ir::Nest N = emptyNest();
+  N.Root.Body.push_back(sweepLoop(24, 24));
+  std::vector<ir::LoopReorder> Changes = ir::reorderLoops(N);
+  ASSERT_EQ(Changes.size(), 2u);
+  const ir::Level &J = onlyLevel(N);
+  EXPECT_EQ(J.IndexName, "j");
+  ASSERT_EQ(J.Body.size(), 1u);
+  ASSERT_EQ(J.Body[0]->Kind, ir::Stmt::ParallelFor);
+  EXPECT_EQ(J.Body[0]->Nested->IndexName, "t");
+  EXPECT_EQ(J.Body[0]->Nested->Depth, 2u);
+}
+
+TEST(LoopOrder, InnerLoopPastTheStrideStays) {
+  // t < 25 reaches the next row's first element: j and j + 1 meet.
+  ir::Nest N = emptyNest();
+  N.Root.Body.push_back(sweepLoop(24, 25));
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+  EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
 }
 
 TEST(LoopOrder, UnmarkedLoopSharingAnElementStays) {

@@ -3,7 +3,9 @@
 // variable from outside written, a fixed range) become levels of their own
 // ("not marked, found parallel"): with a per-iteration array, a while loop
 // that breaks, a range read from a span's size, each row of rows held apart
-// (std::vectors of std::vectors, ragged) to its own length. A loop whose
+// (std::vectors of std::vectors, ragged) to its own length, the rows and
+// columns of a 3-D C array (an inner loop of constant range within the
+// stride, found parallel in turn). A loop whose
 // index shadows
 // the marked loop's, or that reads a reference from outside it (which may
 // bind an element it writes), stays in each thread. On the checked simulator, against
@@ -81,6 +83,27 @@ void rows(Rows &grid, const Rows &w) {
       grid[i][j] = grid[i][j] * 2 + w[i][j];
 }
 
+// A 3-D C array swept as C89 code sweeps it, marked on its outer loop
+// alone: (k, j, i) is its own element (i < 24 stays within j's row), so
+// the loop over j is found parallel, and the loop over i inside it.
+#define NZ 10
+#define NY 12
+#define NX 24
+static double U[NZ][NY][NX], Un[NZ][NY][NX];
+// CHECK: loops-found-parallel.cpp:[[@LINE+6]]:5: remark: weft: level 1 (j): {{.*}}; not marked, found parallel: no two values of j share an element the loop writes
+// CHECK: loops-found-parallel.cpp:[[@LINE+6]]:7: remark: weft: level 2 (i): {{.*}}; not marked, found parallel: no two values of i share an element the loop writes
+void heat3d() {
+  int i, j, k;
+#pragma weft parallel for
+  for (k = 1; k < NZ - 1; k++)
+    for (j = 1; j < NY - 1; j++)
+      for (i = 1; i < NX - 1; i++)
+        Un[k][j][i] = U[k][j][i] +
+                      0.1 * (U[k][j][i + 1] + U[k][j][i - 1] + U[k][j + 1][i] +
+                             U[k][j - 1][i] + U[k + 1][j][i] + U[k - 1][j][i] -
+                             6.0 * U[k][j][i]);
+}
+
 int main() {
   const int N = 45, M = 37;
   std::vector<float> a(N * N), out(N * N), o2(N * N);
@@ -100,7 +123,16 @@ int main() {
       g[i][j] = i + j, w[i][j] = j % 5;
   }
   rows(g, w);
+  for (int k = 0; k < NZ; ++k)
+    for (int j = 0; j < NY; ++j)
+      for (int i = 0; i < NX; ++i)
+        U[k][j][i] = (i * 3 + j * 5 + k * 7) % 11;
+  heat3d();
   double s = 0;
+  for (int k = 0; k < NZ; ++k)
+    for (int j = 0; j < NY; ++j)
+      for (int i = 0; i < NX; ++i)
+        s += Un[k][j][i] * ((i + j + k) % 5);
   for (const std::vector<float> &r : g)
     for (float x : r) s += x;
   for (float x : out) s += x;

@@ -38,10 +38,11 @@ void scaleRows(Matrix A, Rows4 B) {
       A[i, j] = B[i % 4, j] * 2 + i;
 }
 
-// Every extent static: constants, no scalar passed.
+// Every extent static: constants, no scalar passed. (The loops over j and
+// k are found parallel: each (i, j, k) is its own element.)
 // CHECK: nest at {{.*}}mdspan.cpp:[[@LINE+5]]
 // CHECK-NOT: param 1
-// CHECK: access $C[{{.*}}] write in level 0: affine i*35 + 7*j + k
+// CHECK: access $C[{{.*}}] write in level 2: affine i*35 j*7 k*1 + 0
 void fill(std::mdspan<double, std::extents<std::size_t, 3, 5, 7>> C) {
 #pragma weft parallel for
   for (int i = 0; i < 3; ++i)
