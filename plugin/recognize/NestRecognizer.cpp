@@ -49,9 +49,10 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
         if (!C.Extent)
           continue; // not a pointer (an extent's value is no variable)
         const std::optional<MemberChain> Chain = memberOfCapture(C.Source);
-        const std::string Name =
-            Chain ? Chain->Text
-                  : cast<DeclRefExpr>(C.Source)->getDecl()->getName().str();
+        const auto *Ref = dyn_cast<DeclRefExpr>(C.Source);
+        const std::string Name = Chain ? Chain->Text
+                                 : Ref ? Ref->getDecl()->getName().str()
+                                       : std::string();
         Used = Used || Name == Pointer;
       }
       if (!Used)

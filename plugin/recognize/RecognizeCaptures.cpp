@@ -52,7 +52,8 @@ Recognizer::memberOfCapture(const Expr *E) const {
 
 std::optional<unsigned>
 Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
-                    bool ReductionTarget, const MemberChain *Chain) {
+                    bool ReductionTarget, const MemberChain *Chain,
+                    QualType Type) {
   std::optional<unsigned> Known;
   if (Chain) {
     if (auto It = MemberCaptureIndex.find(Chain->Key);
@@ -80,7 +81,7 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
       break;
     P.Name = Name + "_" + std::to_string(Suffix);
   }
-  QualType T = D->getType().getNonReferenceType();
+  QualType T = (Type.isNull() ? D->getType() : Type).getNonReferenceType();
   const Expr *Extent = nullptr;
   std::optional<DataShape> Shape =
       ReductionTarget ? std::nullopt : dataShape(T);

@@ -450,7 +450,29 @@ const Expr *Recognizer::extentExpr(const syntax::HostExpr &E,
   return Result;
 }
 
+std::optional<unsigned> Recognizer::pointedData(const UnaryOperator *Deref) {
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(Deref->getSubExpr()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  std::optional<DataShape> Shape = dataShape(Deref->getType());
+  if (!VD || Locals.contains(VD) || InFunction || !Shape || Shape->IsPointer)
+    return fail(Deref->getBeginLoc(),
+                "only captured data can be indexed in a weft loop",
+                "index a std::span, std::vector, std::array, C array, or a "
+                "pointer whose extent the mark states");
+  MemberChain Chain;
+  Chain.Key = "*" + std::to_string(reinterpret_cast<std::uintptr_t>(VD));
+  Chain.Name = VD->getName().str();
+  Chain.Text = "*" + VD->getName().str();
+  return capture(VD, Deref, Deref->getExprLoc(), false, &Chain,
+                 Deref->getType());
+}
+
 std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
+  if (const auto *Deref = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+      Deref && Deref->getOpcode() == UO_Deref &&
+      Deref->getType()->isRecordType())
+    return pointedData(Deref);
   if (const FieldDecl *F = memberOfThis(E))
     return capture(F, cast<MemberExpr>(E->IgnoreParenImpCasts()),
                    E->getExprLoc(), false);

@@ -155,6 +155,21 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
             dataShape(MC->getImplicitObjectArgument()->getType());
         M && M->getName() == "size" && Shape && !Shape->IsPointer)
       return dataSize(MC->getImplicitObjectArgument(), K);
+    // v->size() of a pointer to data: (*v).size().
+    if (const auto *Callee = dyn_cast<MemberExpr>(MC->getCallee());
+        M && M->getName() == "size" && Callee && Callee->isArrow()) {
+      // (Past the cast to const that size() adds: the data's own type.)
+      Expr *Object = const_cast<Expr *>(
+          MC->getImplicitObjectArgument()->IgnoreParenNoopCasts(Ctx));
+      const QualType Pointee = Object->getType()->getPointeeType();
+      if (std::optional<DataShape> Shape = dataShape(Pointee);
+          Shape && !Shape->IsPointer && Pointee->isRecordType())
+        return dataSize(UnaryOperator::Create(Ctx, Object, UO_Deref, Pointee,
+                                              VK_LValue, OK_Ordinary,
+                                              Object->getExprLoc(), false,
+                                              FPOptionsOverride()),
+                        K);
+    }
     // A.extent(r) of an mdspan, r a constant.
     if (std::optional<DataShape> Shape =
             dataShape(MC->getImplicitObjectArgument()->getType());

@@ -223,9 +223,14 @@ private:
   /// Captures D (a variable, or a member through `this` or the end of
   /// Chain); Source is the expression the rewrite copies to pass it to the
   /// runtime.
+  /// Type, where given, is the captured object's (the vector `*v` names).
   std::optional<unsigned> capture(const ValueDecl *D, const Expr *Source,
                                   SourceLocation Loc, bool ReductionTarget,
-                                  const MemberChain *Chain = nullptr);
+                                  const MemberChain *Chain = nullptr,
+                                  QualType Type = QualType());
+  /// `*v`, v a pointer to data (a `std::vector<float> *out`, as Google's
+  /// style passes outputs), captured as the data it points to.
+  std::optional<unsigned> pointedData(const UnaryOperator *Deref);
 
   /// A scalar member of a captured object, captured by value like a
   /// variable.

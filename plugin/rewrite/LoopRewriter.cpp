@@ -35,6 +35,11 @@ Expr *copyObject(ASTContext &Ctx, const Expr *E, SourceLocation Loc) {
   E = E->IgnoreParens();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     return copyRef(Ctx, Ref, Loc);
+  if (const auto *Deref = dyn_cast<UnaryOperator>(E))
+    // `*v`, v a pointer to the data.
+    return UnaryOperator::Create(Ctx, copyObject(Ctx, Deref->getSubExpr(), Loc),
+                                 UO_Deref, Deref->getType(), VK_LValue,
+                                 OK_Ordinary, Loc, false, FPOptionsOverride());
   if (const auto *This = dyn_cast<CXXThisExpr>(E))
     return CXXThisExpr::Create(Ctx, Loc, This->getType(), /*IsImplicit=*/true);
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
