@@ -603,6 +603,11 @@ Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
     return PointerInto{
         View->Param, make(ir::Expr::Local, ir::ScalarKind::Long, View->Local)};
   }
+  // A part of a span: `s.subspan(k)[j]`, `s.last(2)[0]`.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
+      MC && spanDecl(MC->getType()))
+    if (std::optional<SpanInto> Part = spanInto(MC))
+      return PointerInto{Part->Param, std::move(Part->Offset)};
   auto Offset = [&](std::optional<PointerInto> Ptr, const Expr *By,
                     bool Minus) -> std::optional<PointerInto> {
     if (!Ptr)
@@ -785,6 +790,9 @@ ir::ExprPtr Recognizer::rowStart(unsigned P, ir::ExprPtr R) {
 
 std::optional<ir::ExprPtr>
 Recognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
+  if (const RowView *View = rowViewOf(Object); View && !View->Length.empty())
+    return converted(make(ir::Expr::Local, ir::ScalarKind::Long, View->Length),
+                     K.value_or(ir::ScalarKind::ULong));
   if (const RowView *View = rowViewOf(Object))
     return rowLength(View->Param,
                      make(ir::Expr::Local, ir::ScalarKind::Long, View->Local),

@@ -7,6 +7,7 @@
 #include "recognize/Recognizer.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 namespace weft::recognize {
 
@@ -38,10 +39,112 @@ bool holdsReturn(const Stmt *S) {
 
 } // namespace
 
+namespace {
+
+/// T is a std::span, or a reference to data of one dimension (`const
+/// std::vector<float> &`): a parameter bound to a part of the loop's data.
+bool spanLike(QualType T) {
+  if (spanDecl(T.getNonReferenceType()))
+    return true;
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return T->isReferenceType() && RD && RD->getIdentifier() &&
+         (RD->getName() == "vector" || RD->getName() == "array") &&
+         RD->isInStdNamespace();
+}
+
+} // namespace
+
 bool Recognizer::takesPointers(const FunctionDecl *Def) {
   return llvm::any_of(Def->parameters(), [](const ParmVarDecl *P) {
-    return P->getType()->isPointerType();
+    return P->getType()->isPointerType() || spanLike(P->getType());
   });
+}
+
+std::optional<Recognizer::SpanInto> Recognizer::spanInto(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (true) {
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr()->IgnoreParenImpCasts();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr()->IgnoreParenImpCasts();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr()->IgnoreParenImpCasts();
+    else
+      break;
+  }
+  auto Length = [&](unsigned P) {
+    auto S = make(ir::Expr::SpanSize, ir::ScalarKind::Long);
+    S->ParamIndex = P;
+    return S;
+  };
+  // A span constructed: from a pointer and a count, or from data (or a
+  // copy of a span).
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+    if (C->getNumArgs() == 2) {
+      std::optional<PointerInto> Ptr = pointerInto(C->getArg(0));
+      ir::ExprPtr Count = Ptr ? expr(C->getArg(1), Access::Read) : nullptr;
+      if (!Ptr || Ptr->LocalArray || !Count)
+        return std::nullopt;
+      return SpanInto{Ptr->Param,
+                      Ptr->Offset ? std::move(Ptr->Offset) : integer(0),
+                      converted(std::move(Count))};
+    }
+    if (C->getNumArgs() == 1)
+      return spanInto(C->getArg(0));
+    return std::nullopt;
+  }
+  // s.subspan(o, n), s.subspan(o), s.first(n), s.last(n).
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    const llvm::StringRef Name =
+        M && M->getIdentifier() ? M->getName() : llvm::StringRef();
+    if (!spanDecl(MC->getImplicitObjectArgument()->getType()) ||
+        !(Name == "subspan" || Name == "first" || Name == "last"))
+      return std::nullopt;
+    std::optional<SpanInto> Whole = spanInto(MC->getImplicitObjectArgument());
+    if (!Whole)
+      return std::nullopt;
+    ir::ExprPtr A0 = expr(MC->getArg(0), Access::Read);
+    ir::ExprPtr A1 = Name == "subspan" && MC->getNumArgs() > 1 &&
+                             !isa<CXXDefaultArgExpr>(MC->getArg(1))
+                         ? expr(MC->getArg(1), Access::Read)
+                         : nullptr;
+    if (!A0)
+      return std::nullopt;
+    A0 = converted(std::move(A0));
+    SpanInto Part;
+    Part.Param = Whole->Param;
+    if (Name == "first") {
+      Part.Offset = std::move(Whole->Offset);
+      Part.Length = std::move(A0);
+    } else if (Name == "last") {
+      ir::ExprPtr Again = cloneExpr(*A0);
+      Part.Offset =
+          operation("+", std::move(Whole->Offset),
+                    operation("-", std::move(Whole->Length), std::move(A0)));
+      Part.Length = std::move(Again);
+    } else {
+      ir::ExprPtr Start = cloneExpr(*A0);
+      Part.Offset = operation("+", std::move(Whole->Offset), std::move(A0));
+      Part.Length =
+          A1 ? converted(std::move(A1))
+             : operation("-", std::move(Whole->Length), std::move(Start));
+    }
+    return Part;
+  }
+  // A span the loop or the function holds, or data of one dimension.
+  if (const RowView *View = rowViewOf(E); View && !View->Length.empty())
+    return SpanInto{View->Param,
+                    make(ir::Expr::Local, ir::ScalarKind::Long, View->Local),
+                    make(ir::Expr::Local, ir::ScalarKind::Long, View->Length)};
+  std::optional<DataShape> Shape = dataShape(E->getType());
+  if (!Shape || Shape->IsPointer || Shape->IsMdspan || Shape->RowsApart ||
+      !Shape->Inner.empty() || !(isa<DeclRefExpr>(E) || isa<MemberExpr>(E)))
+    return std::nullopt;
+  std::optional<unsigned> P = spanOperand(E);
+  if (!P)
+    return std::nullopt;
+  return SpanInto{*P, integer(0), Length(*P)};
 }
 
 bool Recognizer::evaluatedUnconditionally(const Expr *Call) const {
@@ -133,6 +236,31 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
   for (unsigned I = 0; I < Args.size() && !Failed; ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     const QualType T = P->getType();
+    if (spanLike(T)) {
+      std::optional<SpanInto> Part = spanInto(Args[I]);
+      if (!Part) {
+        if (!Failed)
+          fail(Args[I]->getBeginLoc(),
+               Why + "; its span '" + P->getName().str() +
+                   "' can be only a part of captured data of one dimension",
+               "pass such data, 'a.subspan(k, n)' or 'std::span(&a[k], "
+               "n)'");
+        break;
+      }
+      Block->Children.push_back(
+          bindRowView(P, Part->Param, std::move(Part->Offset)));
+      RowView &View = RowViews[P];
+      View.Offset = true;
+      auto Length = std::make_unique<ir::Stmt>();
+      Length->Kind = ir::Stmt::Decl;
+      Length->Name = View.Local + "_length";
+      Length->VarType.Scalar = ir::ScalarKind::Long;
+      Length->VarType.IsConst = true;
+      Length->Exprs.push_back(std::move(Part->Length));
+      View.Length = Length->Name;
+      Block->Children.push_back(std::move(Length));
+      continue;
+    }
     if (T->isPointerType()) {
       std::optional<PointerInto> Ptr = pointerInto(Args[I]);
       if (!Ptr) {
@@ -182,6 +310,10 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
       if (S == Last) {
         if (!Last->getRetValue())
           break;
+        // (Calls it makes compiled in before it, as a statement's are.)
+        llvm::SaveAndRestore<std::vector<ir::StmtPtr> *> Into(Hoisted,
+                                                              &Block->Children);
+        llvm::SaveAndRestore<const Stmt *> Root(HoistRoot, Last);
         ir::ExprPtr Value = expr(Last->getRetValue(), Access::Read);
         if (!Value)
           break;

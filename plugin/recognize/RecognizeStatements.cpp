@@ -565,8 +565,14 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
       Block->Children.push_back(std::move(*RowDecl));
     }
   }
+  ir::ExprPtr SpanOffset;
   if (Local) {
     Size = cloneExpr(*LocalArrays[Local]);
+  } else if (View && !View->Length.empty()) {
+    // A span of its own length: elements from its offset on.
+    P = View->Param;
+    SpanOffset = make(ir::Expr::Local, ir::ScalarKind::Long, View->Local);
+    Size = make(ir::Expr::Local, ir::ScalarKind::Long, View->Length);
   } else if (View) {
     P = View->Param;
     const DataShape &Shape = Shapes[P];
@@ -615,6 +621,8 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
     std::vector<ir::ExprPtr> Subscripts;
     if (RowIndex)
       Subscripts.push_back(std::move(RowIndex));
+    if (SpanOffset)
+      At = operation("+", std::move(SpanOffset), std::move(At));
     Subscripts.push_back(std::move(At));
     auto Element = make(ir::Expr::SpanElement, Var->VarType.Scalar);
     Element->ParamIndex = P;

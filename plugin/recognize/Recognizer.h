@@ -327,7 +327,17 @@ private:
     unsigned Param = 0;
     std::string Local;
     bool Offset = false;
+    /// A span of its own length (a std::span parameter of a function
+    /// compiled into the loop): the local holding it.
+    std::string Length;
   };
+  /// A part of captured data of one dimension, as a std::span argument
+  /// names it (`a.subspan(i * n, n)`, `std::span(&a[k], n)`, `v`).
+  struct SpanInto {
+    unsigned Param = 0;
+    ir::ExprPtr Offset, Length;
+  };
+  std::optional<SpanInto> spanInto(const Expr *E);
   /// A pointer into captured data of one dimension: the data, and the
   /// element it points to (null for the first).
   struct PointerInto {

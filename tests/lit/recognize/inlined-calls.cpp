@@ -5,7 +5,8 @@
 // their own names, so the function's accesses are the loop's (affine in
 // its index here) and every analysis sees them. A call whose evaluation is
 // conditional, a function returning before its end, and a pointer into
-// anything but captured data are errors.
+// anything but captured data are errors. std::span parameters (and data
+// taken by reference) bind to parts of the data the same way.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
@@ -16,6 +17,7 @@
 
 #include <cfloat>
 #include <cstdio>
+#include <span>
 #include <vector>
 
 static float dot(const float *a, const float *b, int n) {
@@ -99,6 +101,43 @@ void normalize(std::vector<float> &m, int rows, int cols) {
     scale(&m[r * cols], cols, 1.0f / (r + 1));
 }
 
+// Functions taking std::spans, or the data by reference, bound to parts of
+// the captured data: a subspan, a span made of a pointer and a count, the
+// whole; their size(), first(), last(), subspan() and range-for.
+static float dotSpans(std::span<const float> a, std::span<const float> b) {
+  float s = 0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    s += a[k] * b[k];
+  return s;
+}
+static float total(const std::vector<float> &v) {
+  float s = 0;
+  for (float x : v)
+    s += x;
+  return s;
+}
+static float ends(std::span<const float> a) {
+  return a.last(2)[0] + a.first(3)[2] +
+         dotSpans(a.subspan(1), a.first(a.size() - 1));
+}
+// CHECK: nest at {{.*}}inlined-calls.cpp:[[@LINE+7]]:3
+// CHECK: decl const long weft_row{{[0-9]+}}_a = (0l + long((i * unsigned long($n))))
+// CHECK: decl const long weft_row{{[0-9]+}}_a_length = long(unsigned long($n))
+// CHECK: access $A[(weft_row{{[0-9]+}}_a + long(weft_in{{[0-9]+}}_k))] read in level 0: affine i*$n + weft_in{{[0-9]+}}_k
+void spans(std::span<const float> A, std::span<const float> x,
+           std::span<float> y, int n) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < y.size(); ++i)
+    y[i] = dotSpans(A.subspan(i * n, n), x);
+}
+void parts(const std::vector<float> &A, const std::vector<float> &x,
+           std::vector<float> &y, int n) {
+#pragma weft parallel for
+  for (int i = 0; i < (int)y.size(); ++i)
+    y[i] = dotSpans(std::span(&A[i * n], n), x) + total(x) +
+           ends(std::span<const float>(A).subspan(i * n, n));
+}
+
 int main() {
   const int M = 300, N = 40;
   std::vector<float> A(M * N), x(N), y(M);
@@ -118,7 +157,12 @@ int main() {
     C[i] = (i * 13 % 7) * 0.1f;
   assign(F.data(), Points, Features, C.data(), Clusters, Membership.data());
   normalize(F, Points, Features);
+  std::vector<float> Y1(M), Y2(M);
+  spans(A, x, Y1, N);
+  parts(A, x, Y2, N);
   double T = 0;
+  for (int i = 0; i < M; ++i)
+    T += Y1[i] * (i + 1) + Y2[i];
   for (int i = 0; i < M; ++i)
     T += y[i] * (i + 1) + Norms[i];
   for (int i = 0; i < Points; ++i)
@@ -127,7 +171,7 @@ int main() {
     T += V;
   std::printf("%.4f\n", T);
 }
-// RAN-COUNT-4: calls on sim, 0 on the host
+// RAN-COUNT-6: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void conditional(int m, int n, const float *A, const float *x, float *y) {
