@@ -138,9 +138,11 @@ std::optional<Recognizer::SpanInto> Recognizer::spanInto(const Expr *E) {
                     make(ir::Expr::Local, ir::ScalarKind::Long, View->Local),
                     make(ir::Expr::Local, ir::ScalarKind::Long, View->Length)};
   std::optional<DataShape> Shape = dataShape(E->getType());
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
   if (!Shape || Shape->IsPointer || Shape->IsMdspan || Shape->RowsApart ||
-      !Shape->Inner.empty() || !(isa<DeclRefExpr>(E) || isa<MemberExpr>(E)))
-    return std::nullopt;
+      !Shape->Inner.empty() || !(Ref || isa<MemberExpr>(E)) ||
+      (Ref && Locals.contains(dyn_cast<VarDecl>(Ref->getDecl()))))
+    return std::nullopt; // (a per-iteration array: the caller says so)
   std::optional<unsigned> P = spanOperand(E);
   if (!P)
     return std::nullopt;
@@ -175,9 +177,10 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
                                    std::optional<ir::ScalarKind> K) {
   const std::string Name = Def->getQualifiedNameAsString();
   const SourceLocation Loc = Call->getExprLoc();
-  const std::string Why = "'" + Name +
-                          "' takes pointers into the loop's data, so weft "
-                          "compiles it into the loop at each call";
+  const std::string Why =
+      "'" + Name +
+      "' takes pointers or spans into the loop's data, so weft "
+      "compiles it into the loop at each call";
   if (!Hoisted || !evaluatedUnconditionally(Call))
     return failExpr(Loc,
                     Why + "; this call is not a statement of its own, an "

@@ -178,10 +178,10 @@ void conditional(int m, int n, const float *A, const float *x, float *y) {
 #pragma weft parallel for extent(A: m * n) extent(x: n) extent(y: m)
   for (int i = 0; i < m; i++)
     y[i] = i % 2 ? dot(&A[i * n], x, n) : 0;
-  // REFUSED: inlined-calls.cpp:[[@LINE-1]]:20: error: 'dot' takes pointers into the loop's data, so weft compiles it into the loop at each call; this call is not a statement of its own
+  // REFUSED: inlined-calls.cpp:[[@LINE-1]]:20: error: 'dot' takes pointers or spans into the loop's data, so weft compiles it into the loop at each call; this call is not a statement of its own
 }
 static float firstPositive(const float *a, int n) {
-  // REFUSED: inlined-calls.cpp:[[@LINE-1]]:14: error: 'firstPositive' takes pointers into the loop's data, so weft compiles it into the loop at each call, where it may return only at its end
+  // REFUSED: inlined-calls.cpp:[[@LINE-1]]:14: error: 'firstPositive' takes pointers or spans into the loop's data, so weft compiles it into the loop at each call, where it may return only at its end
   for (int k = 0; k < n; ++k)
     if (a[k] > 0)
       return a[k];
@@ -197,7 +197,7 @@ void localArray(int m, float *y) {
   for (int i = 0; i < m; i++) {
     float t[4] = {1, 2, 3, 4};
     y[i] = dot(t, t, 4);
-    // REFUSED: inlined-calls.cpp:[[@LINE-1]]:16: error: 'dot' takes pointers into the loop's data, so weft compiles it into the loop at each call; its pointer 'a' can point only into captured data of one dimension
+    // REFUSED: inlined-calls.cpp:[[@LINE-1]]:16: error: 'dot' takes pointers or spans into the loop's data, so weft compiles it into the loop at each call; its pointer 'a' can point only into captured data of one dimension
   }
 }
 #endif
