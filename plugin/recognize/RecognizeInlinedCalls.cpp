@@ -171,6 +171,46 @@ bool Recognizer::evaluatedUnconditionally(const Expr *Call) const {
   return true;
 }
 
+bool Recognizer::bindView(const ParmVarDecl *P, const Expr *Arg,
+                          const std::string &Why,
+                          std::vector<ir::StmtPtr> &Out) {
+  const bool Span = spanLike(P->getType());
+  std::optional<SpanInto> Part;
+  std::optional<PointerInto> Ptr;
+  if (Span)
+    Part = spanInto(Arg);
+  else
+    Ptr = pointerInto(Arg);
+  if (!Part && !Ptr) {
+    if (!Failed)
+      fail(Arg->getBeginLoc(),
+           Why + "; its " + (Span ? "span '" : "pointer '") +
+               P->getName().str() +
+               (Span ? "' can be only a part of" : "' can point only into") +
+               " captured data of one dimension",
+           Span ? "pass such data, 'a.subspan(k, n)' or 'std::span(&a[k], n)'"
+                : "pass an element of such data: 'a', 'a + k' or '&a[k]'");
+    return false;
+  }
+  if (Ptr) {
+    Out.push_back(pointerView(P, std::move(*Ptr)));
+    return true;
+  }
+  // A span: its offset, and its length in a local of its own.
+  Out.push_back(bindRowView(P, Part->Param, std::move(Part->Offset)));
+  RowView &View = RowViews[P];
+  View.Offset = true;
+  auto Length = std::make_unique<ir::Stmt>();
+  Length->Kind = ir::Stmt::Decl;
+  Length->Name = View.Local + "_length";
+  Length->VarType.Scalar = ir::ScalarKind::Long;
+  Length->VarType.IsConst = true;
+  Length->Exprs.push_back(std::move(Part->Length));
+  View.Length = Length->Name;
+  Out.push_back(std::move(Length));
+  return true;
+}
+
 ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
                                    const FunctionDecl *Def,
                                    llvm::ArrayRef<const Expr *> Args,
@@ -239,42 +279,9 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
   for (unsigned I = 0; I < Args.size() && !Failed; ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     const QualType T = P->getType();
-    if (spanLike(T)) {
-      std::optional<SpanInto> Part = spanInto(Args[I]);
-      if (!Part) {
-        if (!Failed)
-          fail(Args[I]->getBeginLoc(),
-               Why + "; its span '" + P->getName().str() +
-                   "' can be only a part of captured data of one dimension",
-               "pass such data, 'a.subspan(k, n)' or 'std::span(&a[k], "
-               "n)'");
+    if (spanLike(T) || T->isPointerType()) {
+      if (!bindView(P, Args[I], Why, Block->Children))
         break;
-      }
-      Block->Children.push_back(
-          bindRowView(P, Part->Param, std::move(Part->Offset)));
-      RowView &View = RowViews[P];
-      View.Offset = true;
-      auto Length = std::make_unique<ir::Stmt>();
-      Length->Kind = ir::Stmt::Decl;
-      Length->Name = View.Local + "_length";
-      Length->VarType.Scalar = ir::ScalarKind::Long;
-      Length->VarType.IsConst = true;
-      Length->Exprs.push_back(std::move(Part->Length));
-      View.Length = Length->Name;
-      Block->Children.push_back(std::move(Length));
-      continue;
-    }
-    if (T->isPointerType()) {
-      std::optional<PointerInto> Ptr = pointerInto(Args[I]);
-      if (!Ptr) {
-        if (!Failed)
-          fail(Args[I]->getBeginLoc(),
-               Why + "; its pointer '" + P->getName().str() +
-                   "' can point only into captured data of one dimension",
-               "pass an element of such data: 'a', 'a + k' or '&a[k]'");
-        break;
-      }
-      Block->Children.push_back(pointerView(P, std::move(*Ptr)));
       continue;
     }
     std::optional<ir::ScalarKind> PK = scalarKind(T.getNonReferenceType());

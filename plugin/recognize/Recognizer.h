@@ -464,6 +464,11 @@ private:
   ir::ExprPtr inlineCall(const CallExpr *Call, const FunctionDecl *Def,
                          llvm::ArrayRef<const Expr *> Args,
                          std::optional<ir::ScalarKind> K);
+  /// Binds P, a pointer or span parameter of a function compiled into the
+  /// loop, to Arg as a view into the captured data, its declarations into
+  /// Out; false after an error (Why: the call's own words).
+  bool bindView(const ParmVarDecl *P, const Expr *Arg, const std::string &Why,
+                std::vector<ir::StmtPtr> &Out);
   /// Whether Def takes a pointer: such a function is compiled into the
   /// loop at each call (its accesses are then the loop's own, which every
   /// analysis sees).
