@@ -653,6 +653,8 @@ Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
       return std::nullopt;
     Data = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
   }
+  if (isa<ArraySubscriptExpr, CXXOperatorCallExpr>(Data))
+    return rowStart(Data);
   const auto *DRE = dyn_cast<DeclRefExpr>(Data);
   const auto *Local = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (Local && Locals.contains(Local))
@@ -669,6 +671,49 @@ Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
   if (!P)
     return std::nullopt;
   return PointerInto{*P, nullptr};
+}
+
+std::optional<Recognizer::PointerInto> Recognizer::rowStart(const Expr *Row) {
+  // A[i] (or A[i][j] of three dimensions), one subscript short of an
+  // element: the row's first element, flat offset (i * M + ...) * K.
+  llvm::SmallVector<const Expr *, 3> Subscripts;
+  const Expr *Root = Row;
+  while (true) {
+    const Expr *X = Root->IgnoreParenImpCasts();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
+      Subscripts.push_back(AS->getIdx());
+      Root = AS->getBase();
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
+               OC && OC->getOperator() == OO_Subscript &&
+               OC->getNumArgs() == 2) {
+      Subscripts.push_back(OC->getArg(1));
+      Root = OC->getArg(0);
+    } else {
+      break;
+    }
+  }
+  Root = Root->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Root);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  std::optional<DataShape> Shape = dataShape(Root->getType());
+  if ((!DRE && !isa<MemberExpr>(Root)) || (VD && Locals.contains(VD)) ||
+      !Shape || Shape->Refusal || Shape->IsMdspan || Shape->RowsApart ||
+      Shape->Element->isPointerType() || Shape->Inner.empty() ||
+      Subscripts.size() != Shape->Inner.size())
+    return std::nullopt;
+  std::optional<unsigned> P = spanOperand(Root);
+  if (!P)
+    return std::nullopt;
+  std::reverse(Subscripts.begin(), Subscripts.end());
+  std::vector<ir::ExprPtr> Indices;
+  for (const Expr *S : Subscripts) {
+    ir::ExprPtr I = expr(S, Access::Read);
+    if (!I)
+      return std::nullopt;
+    Indices.push_back(std::move(I));
+  }
+  Indices.push_back(integer(0));
+  return PointerInto{*P, flatIndex(*P, std::move(Indices))};
 }
 
 ir::ExprPtr Recognizer::pointedElement(PointerInto Ptr, ir::ExprPtr Index,

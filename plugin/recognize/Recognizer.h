@@ -349,6 +349,10 @@ private:
   /// E as such a pointer (`p`, `p + k`, `&v[k]`, `v.data() + k`, a
   /// pointer view; with IntoLocalArrays, into a per-iteration array too);
   /// nullopt for anything else (also after a diagnostic).
+  /// A row of captured data of more dimensions, one subscript short of an
+  /// element (`A[i]` of `float A[N][M]`, `A[i].data()` of nested
+  /// std::arrays), as a pointer to its first element.
+  std::optional<PointerInto> rowStart(const Expr *Row);
   std::optional<PointerInto> pointerInto(const Expr *E,
                                          bool IntoLocalArrays = false);
   /// `memset(d, 0, n * sizeof(T))`, `memcpy(d, s, bytes)` as a loop over

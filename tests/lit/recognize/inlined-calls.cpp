@@ -15,6 +15,7 @@
 // RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
 #include <weft/weft.hpp>
 
+#include <array>
 #include <cfloat>
 #include <cstdio>
 #include <span>
@@ -138,6 +139,38 @@ void parts(const std::vector<float> &A, const std::vector<float> &x,
            ends(std::span<const float>(A).subspan(i * n, n));
 }
 
+// A row of 2-D data passed as a pointer, as C passes it (`smooth_row(A[i],
+// B[i], M)` of `float A[N][M]`, `a[i].data()` of nested std::arrays, and
+// `float *row = B[i];`): the row's first element, at i * M.
+#define ROWS 40
+#define COLS 24
+static float A2[ROWS][COLS], B2[ROWS][COLS];
+static void smoothRow(const float *in, float *out, int m) {
+  out[0] = in[0];
+  for (int k = 1; k < m; k++)
+    out[k] = 0.5f * (in[k] + in[k - 1]);
+}
+// CHECK: nest at {{.*}}inlined-calls.cpp:[[@LINE+4]]:3
+// CHECK: decl const long weft_row{{[0-9]+}}_in = ((long(i) * 24l) + long(0l))
+void allRows() {
+#pragma weft parallel for
+  for (int i = 0; i < ROWS; i++)
+    smoothRow(A2[i], B2[i], COLS);
+}
+static float sumRow(const float *r, int m) {
+  float s = 0;
+  for (int k = 0; k < m; k++)
+    s += r[k];
+  return s;
+}
+void arrayRows(std::vector<std::array<float, 8>> &a, std::vector<float> &out) {
+#pragma weft parallel for
+  for (std::size_t i = 0; i < a.size(); i++) {
+    float *row = B2[i];
+    out[i] = sumRow(a[i].data(), 8) + row[0];
+  }
+}
+
 int main() {
   const int M = 300, N = 40;
   std::vector<float> A(M * N), x(N), y(M);
@@ -160,7 +193,22 @@ int main() {
   std::vector<float> Y1(M), Y2(M);
   spans(A, x, Y1, N);
   parts(A, x, Y2, N);
+  for (int i = 0; i < ROWS; i++)
+    for (int k = 0; k < COLS; k++)
+      A2[i][k] = (i * 3 + k) % 7;
+  allRows();
+  std::vector<std::array<float, 8>> Nested(ROWS);
+  std::vector<float> Sums(ROWS);
+  for (int i = 0; i < ROWS; i++)
+    for (int k = 0; k < 8; k++)
+      Nested[i][k] = (i + k) % 5;
+  arrayRows(Nested, Sums);
   double T = 0;
+  for (int i = 0; i < ROWS; i++) {
+    T += Sums[i];
+    for (int k = 0; k < COLS; k++)
+      T += B2[i][k] * (k + 1);
+  }
   for (int i = 0; i < M; ++i)
     T += Y1[i] * (i + 1) + Y2[i];
   for (int i = 0; i < M; ++i)
@@ -171,7 +219,7 @@ int main() {
     T += V;
   std::printf("%.4f\n", T);
 }
-// RAN-COUNT-6: calls on sim, 0 on the host
+// RAN-COUNT-8: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void conditional(int m, int n, const float *A, const float *x, float *y) {
