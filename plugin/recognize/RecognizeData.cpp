@@ -899,8 +899,10 @@ std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
   const Expr *Init = VD->getInit();
   if (!Init || !(T->isReferenceType() || T->isPointerType()))
     return std::nullopt;
-  // A pointer into data of one dimension: `float *Row = a + i * n`.
-  if (T->isPointerType())
+  // A pointer into data of one dimension: `float *Row = a + i * n`. (A
+  // row, `float *Row = A[i]`, keeps its index: below.)
+  if (T->isPointerType() && !isa<ArraySubscriptExpr, CXXOperatorCallExpr>(
+                                Init->IgnoreParenImpCasts()))
     if (std::optional<PointerInto> Ptr = pointerInto(Init))
       return pointerView(VD, std::move(*Ptr));
   if (Failed)
