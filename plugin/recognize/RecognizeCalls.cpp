@@ -56,9 +56,9 @@ ir::ExprPtr Recognizer::userCall(const CallExpr *Call, const FunctionDecl *FD,
   }
   const llvm::ArrayRef<const Expr *> Args(Call->getArgs() + FirstArg,
                                           Call->getNumArgs() - FirstArg);
-  if (!Object && takesPointers(FD)) {
+  if (!Object && takesViews(FD)) {
     const FunctionDecl *Def = definitionOf(FD, Loc);
-    return Def ? inlineCall(Call, Def, Args, K) : nullptr;
+    return Def ? inlineCall(Call, Def, Args) : nullptr;
   }
   return deviceCall(FD, Loc, Call->getType(), Object, Args, K);
 }

@@ -100,32 +100,30 @@ bool Recognizer::headerVariables(ForStmt *F, const VarDecl *&IV) {
     return true;
   // The index is the variable the condition compares (`i < n`, `i + 1 < n`,
   // `n > i`), the only one where there is one.
-  IV = Set.front().first;
-  HeaderStart = Set.front().second;
-  if (Set.size() == 1)
+  if (Set.size() == 1) {
+    std::tie(IV, HeaderStart) = Set.front();
     return true;
-  IV = nullptr;
-  HeaderStart = nullptr;
+  }
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-  for (const auto &[V, Init] : Set) {
-    if (!Cond || !Cond->isComparisonOp())
+  if (!Cond || !Cond->isComparisonOp())
+    return true;
+  // (A side `i + c` compares i.)
+  auto Compared = [](const Expr *Side) {
+    Side = Side->IgnoreParenImpCasts();
+    if (const auto *Sum = dyn_cast<BinaryOperator>(Side);
+        Sum && Sum->getOpcode() == BO_Add)
+      Side = Sum->getLHS()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Side);
+    return DRE ? DRE->getDecl() : nullptr;
+  };
+  for (const auto &[V, Init] : Set)
+    if ((Compared(Cond->getLHS()) == V || Compared(Cond->getRHS()) == V) &&
+        V->getType()->isIntegerType() && scalarKind(V->getType())) {
+      IV = V;
+      HeaderStart = Init;
       break;
-    const Expr *Side[] = {Cond->getLHS()->IgnoreParenImpCasts(),
-                          Cond->getRHS()->IgnoreParenImpCasts()};
-    for (const Expr *S : Side) {
-      if (const auto *Sum = dyn_cast<BinaryOperator>(S);
-          Sum && Sum->getOpcode() == BO_Add)
-        S = Sum->getLHS()->IgnoreParenImpCasts();
-      const auto *DRE = dyn_cast<DeclRefExpr>(S);
-      if (!IV && DRE && DRE->getDecl() == V &&
-          scalarKind(V->getType()).has_value() &&
-          V->getType()->isIntegerType()) {
-        IV = V;
-        HeaderStart = Init;
-      }
     }
-  }
   if (!IV)
     return true;
   // The increment: the index's step, and one step or none for each other
@@ -212,28 +210,22 @@ void Recognizer::declareCompanions(const ir::Level &L,
     HeaderValues.erase(C.Var);
     // The iterations before this one: (i - start) / step, counted down
     // (start - i) / step.
-    const ir::ScalarKind T = L.IndexType;
-    auto Binary = [&](const char *Op, ir::ExprPtr A, ir::ExprPtr B) {
-      auto E = make(ir::Expr::Binary, A->Type, Op);
-      E->Operands.push_back(std::move(A));
-      E->Operands.push_back(std::move(B));
-      return E;
+    auto Binary = [](const char *Op, ir::ExprPtr A, ir::ExprPtr B) {
+      const ir::ScalarKind T = A->Type;
+      return operation(Op, std::move(A), std::move(B), T);
     };
-    ir::ExprPtr Index = make(ir::Expr::Local, T, IV->getName().str());
-    ir::ExprPtr Start = expr(HeaderStart, Access::Read);
-    if (!Start)
-      return;
+    ir::ExprPtr Index = make(ir::Expr::Local, L.IndexType, IV->getName().str());
+    // (The level's bound read from the header's start: Lower, counted
+    // down Upper.)
+    ir::ExprPtr Start = cloneExpr(L.CountsDown ? *L.Upper : *L.Lower);
     ir::ExprPtr Done = L.CountsDown
                            ? Binary("-", std::move(Start), std::move(Index))
                            : Binary("-", std::move(Index), std::move(Start));
     if (L.Step != 1)
       Done = Binary("/", std::move(Done), integer(L.Step));
     const bool Pointer = C.Var->getType()->isPointerType();
-    if (Pointer) { // (elements past 2^31 for a pointer)
-      auto Wide = make(ir::Expr::Cast, ir::ScalarKind::Long);
-      Wide->Operands.push_back(std::move(Done));
-      Done = std::move(Wide);
-    }
+    if (Pointer) // (elements past 2^31 for a pointer)
+      Done = converted(std::move(Done));
     ir::ExprPtr Moved;
     if (C.Steps) {
       ir::ExprPtr By = C.By ? expr(C.By, Access::Read) : integer(1);

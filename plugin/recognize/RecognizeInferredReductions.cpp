@@ -83,12 +83,9 @@ Recognizer::updateThrough(const VarDecl *V, const Stmt *Ref,
       const IfStmt *If = InValue == 0 ? guardingIf(B, 1, Parents) : nullptr;
       for (ir::ReductionOp Candidate :
            {ir::ReductionOp::Max, ir::ReductionOp::Min}) {
-        const Expr *Value = nullptr, *Compared = nullptr;
-        bool ValueWhenTrue = false;
+        const Expr *Compared = nullptr;
         if (!Op && If && referencesIn(If->getCond()).lookup(V).size() == 1 &&
-            comparesWithValue(If->getCond(), V, Candidate, Value, Compared,
-                              ValueWhenTrue) &&
-            ValueWhenTrue && sameValue(B->getRHS(), Value)) {
+            keepsBetter(If, B, V, Candidate, Compared)) {
           Op = Candidate;
           Read = {Compared};
         }
@@ -116,13 +113,10 @@ std::optional<syntax::Reduction> Recognizer::inferredArgReduction(
   if (!If)
     return std::nullopt;
   const Expr *Compared = nullptr, *Ref2 = nullptr;
-  bool ValueWhenTrue = false;
-  bool Max = true;
+  bool Max = false; // where `<` keeps the smaller value: an argmin
   if (!comparesWithValue(If->getCond(), Value, ir::ReductionOp::Max, Compared,
-                         Ref2, ValueWhenTrue))
-    return std::nullopt;
-  Max = ValueWhenTrue; // `<` keeps the smaller value: an argmin
-  if (!sameValue(SetValue->getRHS(), Compared))
+                         Ref2, Max) ||
+      !sameValue(SetValue->getRHS(), Compared))
     return std::nullopt;
   // The block's other statement: at = i, i this level's index.
   const VarDecl *At = nullptr;
@@ -208,17 +202,9 @@ Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
     bool Flag = !Arg && Indices.size() == 1 &&
                 (isInteger(K) || K == ir::ScalarKind::Bool);
     for (const Stmt *R : Refs) {
-      const auto *Set = dyn_cast_or_null<BinaryOperator>(
-          nestParents().getParentIgnoreParens(R));
-      Expr::EvalResult Value;
-      Flag =
-          Flag && Set && Set->getOpcode() == BO_Assign &&
-          Set->getLHS()->IgnoreParens() == R &&
-          !isa_and_nonnull<Expr>(nestParents().getParentIgnoreParens(Set)) &&
-          Set->getRHS()->EvaluateAsInt(Value, Ctx) &&
-          (!Stored || llvm::APSInt::isSameValue(*Stored, Value.Val.getInt()));
-      if (Flag)
-        Stored = Value.Val.getInt();
+      std::optional<llvm::APSInt> Value = Flag ? storedBy(R) : std::nullopt;
+      Flag = Value && (!Stored || llvm::APSInt::isSameValue(*Stored, *Value));
+      Stored = Value;
     }
     if (Flag && Stored) {
       syntax::Reduction R;
@@ -230,21 +216,29 @@ Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
   return Found;
 }
 
+std::optional<llvm::APSInt> Recognizer::storedBy(const Stmt *Ref) {
+  const auto *Set = dyn_cast_or_null<BinaryOperator>(
+      nestParents().getParentIgnoreParens(Ref));
+  Expr::EvalResult Value;
+  if (!Set || Set->getOpcode() != BO_Assign ||
+      Set->getLHS()->IgnoreParens() != Ref ||
+      isa_and_nonnull<Expr>(nestParents().getParentIgnoreParens(Set)) ||
+      !Set->getRHS()->EvaluateAsInt(Value, Ctx))
+    return std::nullopt;
+  return Value.Val.getInt();
+}
+
 bool Recognizer::flagReduction(const Stmt *Body,
                                const syntax::Reduction &Clause, ir::Level &L) {
   const DeclRefExpr *Ref = findReference(Body, Clause.Variables[0]);
   const auto *V = cast<VarDecl>(Ref->getDecl());
-  const auto *Set =
-      cast<BinaryOperator>(nestParents().getParentIgnoreParens(Ref));
-  Expr::EvalResult Value;
-  Set->getRHS()->EvaluateAsInt(Value, Ctx);
   ir::Param P;
   P.Name = "weft_flag" + std::to_string(Flags.size());
   P.Kind = ir::ParamKind::ReductionTarget;
   P.Element = ir::ScalarKind::Int;
   Capture C;
   C.Source = Ref;
-  C.Stored = Value.Val.getInt();
+  C.Stored = storedBy(Ref);
   const unsigned Param = addParam(std::move(P), std::move(C));
   ir::Reduction Reduced;
   Reduced.Op = ir::ReductionOp::Or;

@@ -54,7 +54,7 @@ bool spanLike(QualType T) {
 
 } // namespace
 
-bool Recognizer::takesPointers(const FunctionDecl *Def) {
+bool Recognizer::takesViews(const FunctionDecl *Def) {
   return llvm::any_of(Def->parameters(), [](const ParmVarDecl *P) {
     return P->getType()->isPointerType() || spanLike(P->getType());
   });
@@ -213,8 +213,7 @@ bool Recognizer::bindView(const ParmVarDecl *P, const Expr *Arg,
 
 ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
                                    const FunctionDecl *Def,
-                                   llvm::ArrayRef<const Expr *> Args,
-                                   std::optional<ir::ScalarKind> K) {
+                                   llvm::ArrayRef<const Expr *> Args) {
   const std::string Name = Def->getQualifiedNameAsString();
   const SourceLocation Loc = Call->getExprLoc();
   const std::string Why =
@@ -329,9 +328,7 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
           break;
         auto Assign = make(ir::Expr::Binary, Result->Type, "=");
         Assign->Struct = RS;
-        Assign->Operands.push_back(
-            make(ir::Expr::Local, Result->Type, Result->Text));
-        Assign->Operands.back()->Struct = RS;
+        Assign->Operands.push_back(cloneExpr(*Result));
         Assign->Operands.push_back(std::move(Value));
         auto Set = std::make_unique<ir::Stmt>();
         Set->Kind = ir::Stmt::ExprStmt;
@@ -351,7 +348,6 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
   Out.push_back(std::move(Block));
   if (!Result)
     return make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0");
-  (void)K;
   return Result;
 }
 

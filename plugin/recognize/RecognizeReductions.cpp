@@ -426,14 +426,18 @@ const BinaryOperator *Recognizer::guardedCombine(const IfStmt *If,
   const VarDecl *V = reductionVariable(Assign->getLHS());
   if (!V)
     return nullptr;
-  const ir::ReductionOp Op = ActiveReductions.lookup(V);
+  return keepsBetter(If, Assign, V, ActiveReductions.lookup(V), Ref) ? Assign
+                                                                     : nullptr;
+}
+
+bool Recognizer::keepsBetter(const IfStmt *If, const BinaryOperator *Assign,
+                             const VarDecl *V, ir::ReductionOp Op,
+                             const Expr *&Ref) const {
   const Expr *Value = nullptr;
   bool ValueWhenTrue = false;
-  if ((Op != ir::ReductionOp::Min && Op != ir::ReductionOp::Max) ||
-      !comparesWithValue(If->getCond(), V, Op, Value, Ref, ValueWhenTrue) ||
-      !ValueWhenTrue || !sameValue(Assign->getRHS(), Value))
-    return nullptr;
-  return Assign;
+  return (Op == ir::ReductionOp::Min || Op == ir::ReductionOp::Max) &&
+         comparesWithValue(If->getCond(), V, Op, Value, Ref, ValueWhenTrue) &&
+         ValueWhenTrue && sameValue(Assign->getRHS(), Value);
 }
 
 std::optional<ir::ReductionOp>

@@ -466,17 +466,17 @@ private:
   /// body go into Hoisted, before the statement that makes the call, and
   /// the call's value is the local its return sets (a literal 0 for void).
   ir::ExprPtr inlineCall(const CallExpr *Call, const FunctionDecl *Def,
-                         llvm::ArrayRef<const Expr *> Args,
-                         std::optional<ir::ScalarKind> K);
+                         llvm::ArrayRef<const Expr *> Args);
   /// Binds P, a pointer or span parameter of a function compiled into the
   /// loop, to Arg as a view into the captured data, its declarations into
   /// Out; false after an error (Why: the call's own words).
   bool bindView(const ParmVarDecl *P, const Expr *Arg, const std::string &Why,
                 std::vector<ir::StmtPtr> &Out);
-  /// Whether Def takes a pointer: such a function is compiled into the
+  /// Whether Def takes a pointer, a span or data by reference: such a
+  /// function is compiled into the
   /// loop at each call (its accesses are then the loop's own, which every
   /// analysis sees).
-  static bool takesPointers(const FunctionDecl *Def);
+  static bool takesViews(const FunctionDecl *Def);
   /// Whether Call is evaluated whenever HoistRoot is (not in a branch of
   /// ?:, nor after && or ||).
   bool evaluatedUnconditionally(const Expr *Call) const;
@@ -529,6 +529,11 @@ private:
   /// null when If has another form.
   const BinaryOperator *guardedCombine(const IfStmt *If,
                                        const Expr *&Ref) const;
+  /// `if (<If's condition>) v = <Assign's value>;` keeps the better of v and
+  /// the value for Op (min or max); Ref: the condition's reference to v.
+  bool keepsBetter(const IfStmt *If, const BinaryOperator *Assign,
+                   const VarDecl *V, ir::ReductionOp Op,
+                   const Expr *&Ref) const;
 
   /// E (stripped) when it names V: a reference to it, or for an element
   /// reduction's stand-in, the element.
@@ -728,6 +733,9 @@ private:
   /// weft::detail::storedIf(v, value).
   bool flagReduction(const Stmt *Body, const syntax::Reduction &Clause,
                      ir::Level &L);
+  /// The constant Ref's statement stores into it (`changed = 1;`, its
+  /// value unused), if that is what it is.
+  std::optional<llvm::APSInt> storedBy(const Stmt *Ref);
   /// E as the statement setting a flag (`changed = 1`): its key set.
   std::optional<ir::StmtPtr> flagSet(const Expr *E);
   /// The flags of the outermost level, and their keys' parameters.
