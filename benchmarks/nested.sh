@@ -13,6 +13,8 @@
 # BUILD_DIR may be a bundle of scripts/gpu-bundle.sh; --tune-calls: calls of
 # weft's own mapping before the warm-up, for WEFT_TUNE=record; --cases: a
 # comma-separated subset of sum,matmul,jacobi,nbody,coulomb,batched,conv)
+# (WEFT_BENCH_HOST_PEERS=0: a peer whose regions would run on the host is
+# reported SKIPPED without running, where a GPU run cannot spare the time)
 set -euo pipefail
 build=${1:-build}
 shift || true
@@ -25,7 +27,7 @@ for arg in "$@"; do
     --cases=*) rounds+=(--cases "${arg#--cases=}") ;;
     --run-only) run_only=1 ;;
     --build-only) build_only=1 ;;
-    *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 config=$build/bin/weft-config

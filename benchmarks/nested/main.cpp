@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -503,7 +504,12 @@ void addPeerVariants(std::vector<Variant> &Variants,
     V.Name = Peers[P].Name;
     V.Skip = PeerUnavailable[P];
     float *Out = Outputs[P].data();
-    if (V.Skip.empty() || (peerUsable(P) && Peers[P].RunsOnHost()))
+    // WEFT_BENCH_HOST_PEERS=0 leaves a peer that runs on the host unrun: a
+    // 4096^3 product on the host takes minutes a GPU run cannot spare.
+    static const bool HostPeers =
+        !std::getenv("WEFT_BENCH_HOST_PEERS") ||
+        std::strcmp(std::getenv("WEFT_BENCH_HOST_PEERS"), "0");
+    if (V.Skip.empty() || (HostPeers && peerUsable(P) && Peers[P].RunsOnHost()))
       V.Run = [Call, &Peer = Peers[P], Out] { Call(Peer, Out); };
     Variants.push_back(std::move(V));
   }
