@@ -143,3 +143,4 @@ int main() {
 // CHECK-DAG: weft: loop at {{.*}}shared-memory.cpp:70:3: 1 calls on sim, 1 on the host
 
 // ERROR: weft: error: {{.*}}shared-memory.cpp:26:3: the kernel writes 'Acc'
+// GPU run: falls back (tests/gpu/run-built-programs.sh expects the warnings there)
