@@ -78,7 +78,7 @@ public:
 
   const char *name() const override { return "cuda"; }
 
-  Status allocate(std::size_t Bytes, DevicePtr &Ptr) override {
+  Status deviceAllocate(std::size_t Bytes, DevicePtr &Ptr) override {
     if (Status S = current(); !S.empty())
       return S;
     CUdeviceptr P = 0;
@@ -86,7 +86,7 @@ public:
     Ptr = P;
     return S;
   }
-  void release(DevicePtr Ptr) override {
+  void deviceRelease(DevicePtr Ptr) override {
     if (current().empty())
       Api.MemFree(Ptr);
   }

@@ -12,6 +12,7 @@
 #include "launch/LaunchBounds.h"
 
 #include "core/Prelude.h"
+#include "gpu/DeviceMemoryPool.h"
 
 #include <optional>
 #include <vector>
@@ -74,6 +75,12 @@ public:
     return S;
   }
 
+  /// Device memory through the pool: blocks released stay for the next
+  /// allocation of their size (until the process ends).
+  Status allocate(std::size_t Bytes, DevicePtr &Ptr) final {
+    return Memory.allocate(Bytes, Ptr);
+  }
+  void release(DevicePtr Ptr) final { Memory.release(Ptr); }
   Status copyRowsToDevice(DevicePtr Dst, const void *Src,
                           const RowBlock &Block) final {
     if (Status S = current(); !S.empty())
@@ -96,6 +103,9 @@ protected:
   /// does it.
   virtual bool copy2D(DevicePtr Device, void *Host, const RowBlock &Block,
                       bool ToDevice) = 0;
+  /// The driver's allocation and free, which the pool calls.
+  virtual Status deviceAllocate(std::size_t Bytes, DevicePtr &Ptr) = 0;
+  virtual void deviceRelease(DevicePtr Ptr) = 0;
   /// Loads the runtime compiler once the device is known; Reason on failure.
   bool loadCompiler(std::string &Reason) {
     std::string Error;
@@ -137,6 +147,10 @@ protected:
   RuntimeCompiler Compiler;
   DeviceProperties Props;
   KernelCache Cache;
+  DeviceMemoryPool Memory{[this](std::size_t Bytes, DevicePtr &Ptr) {
+                            return deviceAllocate(Bytes, Ptr);
+                          },
+                          [this](DevicePtr Ptr) { deviceRelease(Ptr); }};
   bool StoreWarned = false;
   bool CacheWarned = false;
 };

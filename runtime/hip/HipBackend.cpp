@@ -148,7 +148,7 @@ public:
 
   const char *name() const override { return "hip"; }
 
-  Status allocate(std::size_t Bytes, DevicePtr &Ptr) override {
+  Status deviceAllocate(std::size_t Bytes, DevicePtr &Ptr) override {
     if (Status S = current(); !S.empty())
       return S;
     void *P = nullptr;
@@ -156,7 +156,7 @@ public:
     Ptr = reinterpret_cast<DevicePtr>(P);
     return S;
   }
-  void release(DevicePtr Ptr) override {
+  void deviceRelease(DevicePtr Ptr) override {
     if (current().empty())
       Api.Free(reinterpret_cast<void *>(Ptr));
   }
