@@ -344,7 +344,8 @@ private:
                   " a thread), written through to the span";
       for (const memory::Stage &S : P.Stages)
         if (S.Level == Levels[I])
-          Text += "; staged in shared memory (read by all " +
+          Text += "; staged in shared memory with WEFT_STAGED_RANGES=1 (read "
+                  "by all " +
                   std::to_string(P.Shape.threads()) +
                   " threads of the block): " + S.Description;
       if (Tiled && Tiled->Inner == Levels[I]) {

@@ -79,6 +79,13 @@ std::string kernelPreamble(const plan::KernelPlan &P) {
         << "#ifndef WEFT_CM\n#define WEFT_CM 1\n#endif\n";
   if (!P.Stages.empty() || P.Tiled || !P.Slices.empty() || !P.Residents.empty())
     Src << "#ifndef WEFT_STAGING\n#define WEFT_STAGING 1\n#endif\n";
+  if (!P.Stages.empty())
+    Src << "// Overlapping reads (windows) and reads by the whole block copied "
+           "to\n"
+           "// shared memory first: off unless defined to 1. On the H100 and "
+           "H200\n"
+           "// the L1 cache serves them faster (benchmarks/README.md).\n"
+           "#ifndef WEFT_STAGED_RANGES\n#define WEFT_STAGED_RANGES 0\n#endif\n";
   for (std::size_t S = 0; S < P.Stages.size(); ++S)
     Src << "#ifndef WEFT_STAGE" << S << "\n#define WEFT_STAGE" << S << " "
         << P.StageCapacity[S] << "\n#endif\n";

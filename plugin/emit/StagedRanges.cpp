@@ -85,12 +85,13 @@ void BodyPrinter::stage(const plan::LevelPlan &LP, const std::string &In) {
          << "_buffer, " << P.Name << ", " << Name << "_lo, " << Count << ", "
          << Columns << ", "
          << (S.RowStride.empty() ? "0" : product(S.RowStride, "1")) << ", "
-         << product(S.ColumnStride, "1") << ", WEFT_STAGING != 0};\n";
+         << product(S.ColumnStride, "1")
+         << ", WEFT_STAGING != 0 && WEFT_STAGED_RANGES != 0};\n";
     else
       OS << In << "const weft::staged<" << T << ", WEFT_STAGE" << K
          << ", decltype(" << P.Name << ")> " << Name << "{" << Name
          << "_buffer, " << P.Name << ", " << Name << "_lo, " << Count
-         << ", WEFT_STAGING != 0};\n";
+         << ", WEFT_STAGING != 0 && WEFT_STAGED_RANGES != 0};\n";
     OS << In << Name << ".load(weft::linear_thread(), WEFT_BLOCK_THREADS);\n";
   }
   if (!LP.Stages.empty())

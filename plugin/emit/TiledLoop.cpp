@@ -331,15 +331,20 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
                      axis(Inner) + ")")
        << "] = " << Source << ";\n";
   }
+  // One exit, its bound computed once a tile: the compiler unrolls the
+  // loop (a remainder loop for the last tile), its shared reads at
+  // constant offsets, the index's compare and step once in four.
+  // (Compared in the index's type: its trip count is then known.)
   const std::string Header = "for (" + KT + " " + TL.Index + " = (" + KT +
-                             ")weft_k0; (weft::index_t)" + TL.Index + " < " +
-                             Hi + " && (weft::index_t)" + TL.Index +
-                             " < weft_k0 + WEFT_TILE; ++" + TL.Index + ")";
-  OS << In << "weft::barrier();\n";
+                             ")weft_k0; " + TL.Index + " < (" + KT +
+                             ")weft_ke; ++" + TL.Index + ")";
+  OS << In << "weft::barrier();\n"
+     << In << "const weft::index_t weft_ke = " << Hi
+     << " < weft_k0 + WEFT_TILE ? " << Hi << " : weft_k0 + WEFT_TILE;\n";
   if (Coarse) {
     // Each shared element read once for the thread's iterations (a read
     // the body guards may find an element never loaded: it goes unused).
-    OS << In << Header << " {\n";
+    OS << In << "#pragma unroll 4\n" << In << Header << " {\n";
     for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
       const ir::Param &P = N.Params[TL.Tiles[T].Param];
       OS << In << "  const " << ir::typeName(N, P.Element, P.Struct)
@@ -350,8 +355,11 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
         In + "  ", [&](int Depth) { stmt(*TL.Loop->Children[1], Depth); });
     OS << In << "}\n";
   } else {
-    OS << In << "if (weft_active)\n" << In << "  " << Header << "\n";
+    OS << In << "if (weft_active) {\n"
+       << In << "  #pragma unroll 4\n"
+       << In << "  " << Header << "\n";
     nested(*TL.Loop->Children[1], Indent + 2);
+    OS << In << "}\n";
   }
   OS << In << "weft::barrier();\n" << Pad << "}\n#else\n";
   std::map<const ir::Expr *, std::size_t> Tiles;

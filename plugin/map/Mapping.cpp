@@ -688,8 +688,7 @@ private:
       const double Windows = D == 1 ? windowReuse(C.Levels) : 0,
                    Tiles = D == 1 ? reuse(C.Levels) : 0;
       if (Windows > 0)
-        R.push_back("reuse: overlapping reads served by windows in shared "
-                    "memory [+" +
+        R.push_back("reuse: overlapping reads among the block's threads [+" +
                     number(Windows) + "]");
       if (Tiles > 0)
         R.push_back("reuse: " + std::to_string(Tileable->Tiles.size()) +

@@ -12,19 +12,19 @@
 // RUN: cat $(grep -l 'float> img' %t.k/*.cu | xargs grep -l 'level 0: dim y, block 8,') $(grep -l 'int north = ' %t.k/*.cu | xargs grep -l 'level 0: dim y, block 8,') | FileCheck %s --check-prefix=KERNEL
 // RUN: grep -h "^tune WEFT_BLOCK\|^shared" $(grep -l 'param in f32 img' %t.k/*.desc) | FileCheck %s --check-prefix=SPACE
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: env WEFT_BACKEND=sim WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
 // RUN: diff %t.host %t.sim
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
+// RUN: env WEFT_BACKEND=sim WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
 // RUN: count 0 < %t.err64
 // RUN: diff %t.host %t.sim64
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_STAGING=0 %t.exe > %t.off 2> %t.err.off
 // RUN: count 0 < %t.err.off
 // RUN: diff %t.host %t.off
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES="WEFT_STAGE0=40" %t.exe > %t.small 2> %t.err.small
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES="WEFT_STAGED_RANGES=1 WEFT_STAGE0=40" %t.exe > %t.small 2> %t.err.small
 // RUN: count 0 < %t.err.small
 // RUN: diff %t.host %t.small
-// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_THREADS=2 WEFT_TUNE=search=random,eager,budget=6 %t.exe > %t.tuned 2> %t.err.tuned
+// RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 WEFT_SIM_CHECK=1 WEFT_SIM_THREADS=2 WEFT_TUNE=search=random,eager,budget=6 %t.exe > %t.tuned 2> %t.err.tuned
 // RUN: count 0 < %t.err.tuned
 // RUN: diff %t.host %t.tuned
 #include <weft/weft.hpp>
@@ -34,7 +34,7 @@
 
 // The search's choice: 8 rows by 32 columns, a window of 12 x 36.
 // CHECK: remark: weft: level 0 (y): dim y, block 8, Span(1);
-// CHECK: remark: weft: level 1 (x): dim x, block 32, Span(1);{{.*}}; reuse: overlapping reads served by windows in shared memory [+{{[^]]*}}]; staged in shared memory (read by all 256 threads of the block): img[((((y + dy) * $w) + x) + dx)], dy in [0, 5), dx in [0, 5), a window along y and x; staged in shared memory (read by all 256 threads of the block): f[((dy * 5) + dx)], dy in [0, 5), dx in [0, 5){{$}}
+// CHECK: remark: weft: level 1 (x): dim x, block 32, Span(1);{{.*}}; reuse: overlapping reads among the block's threads [+{{[^]]*}}]; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 256 threads of the block): img[((((y + dy) * $w) + x) + dx)], dy in [0, 5), dx in [0, 5), a window along y and x; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 256 threads of the block): f[((dy * 5) + dx)], dy in [0, 5), dx in [0, 5){{$}}
 void conv5(std::span<const float> img, std::span<const float> f,
            std::span<float> out, int h, int w) {
 #pragma weft parallel for
@@ -58,7 +58,7 @@ void conv5(std::span<const float> img, std::span<const float> f,
 // KERNEL: const weft::index_t weft_stage0_x0 = (weft::index_t)(0) + (weft::index_t)weft::block_idx(0) * WEFT_BLOCK_X;
 // KERNEL: const weft::index_t weft_stage0_y0 = weft_lo0 + weft_b0;
 // KERNEL: const weft::index_t weft_stage0_lo = weft_stage0_x0 + (weft::index_t)(w) * weft_stage0_y0 + (weft::index_t)(w) * (weft::index_t)(0) + (weft::index_t)(0);
-// KERNEL: weft::window<float, WEFT_STAGE0, decltype(img)> weft_stage0{weft_stage0_buffer, img, weft_stage0_lo, 1 + WEFT_BLOCK_Y - 1 + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), WEFT_BLOCK_X + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), (weft::index_t)(w) * 1, 1, WEFT_STAGING != 0};
+// KERNEL: weft::window<float, WEFT_STAGE0, decltype(img)> weft_stage0{weft_stage0_buffer, img, weft_stage0_lo, 1 + WEFT_BLOCK_Y - 1 + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), WEFT_BLOCK_X + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), (weft::index_t)(w) * 1, 1, WEFT_STAGING != 0 && WEFT_STAGED_RANGES != 0};
 // KERNEL: weft::barrier();
 // KERNEL: weft_stage0.ld(0 + ((weft::index_t)(y) - weft_stage0_y0) + ((weft::index_t)(dy) - (weft::index_t)(0)), ((weft::index_t)(x) - weft_stage0_x0) + ((weft::index_t)(dx) - (weft::index_t)(0)), [&] { return (weft::index_t)(((unsigned long)((((y + dy) * w) + x) + dx))); })
 // The tuner may reshape the block: the array's bytes follow both sizes.
@@ -67,7 +67,7 @@ void conv5(std::span<const float> img, std::span<const float> f,
 
 // A 5-point stencil: its five reads share one window of 8 + 2 rows.
 // CHECK: remark: weft: level 0 (i): dim y, block 8, Span(1);
-// CHECK: remark: weft: level 1 (j): dim x, block 32, Span(1);{{.*}}; staged in shared memory (read by all 256 threads of the block): in[((i * $n) + j)], a window along i and j (and 4 more reads at other offsets){{$}}
+// CHECK: remark: weft: level 1 (j): dim x, block 32, Span(1);{{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 256 threads of the block): in[((i * $n) + j)], a window along i and j (and 4 more reads at other offsets){{$}}
 void jacobi(std::span<const float> in, std::span<float> out, int n) {
 #pragma weft parallel for
   for (int i = 1; i < n - 1; ++i)
@@ -79,7 +79,7 @@ void jacobi(std::span<const float> in, std::span<float> out, int n) {
 }
 
 // Rows alone overlap (a vertical filter): from thread row to thread row.
-// CHECK: remark: weft: level 1 (j): dim x, block 32, Span(1);{{.*}}; staged in shared memory (read by all 128 threads of the block): b[(((i + k) * $n) + j)], k in [0, 4), a window along i and j{{$}}
+// CHECK: remark: weft: level 1 (j): dim x, block 32, Span(1);{{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 128 threads of the block): b[(((i + k) * $n) + j)], k in [0, 4), a window along i and j{{$}}
 void columns(std::span<const float> b, std::span<float> c, int n) {
 #pragma weft parallel for block(4)
   for (int i = 0; i < n - 3; ++i)
@@ -96,8 +96,8 @@ void columns(std::span<const float> b, std::span<float> c, int n) {
 // is its neighbour's distance from the thread's own row or column, the
 // window as wide as the offsets it may take; in blocks of one row too. A
 // neighbour written after its declaration is read from the span.
-// CHECK: remark: weft: level 1 (c): dim x, block 32, Span(1);{{.*}}; staged in shared memory (read by all 256 threads of the block): t[((north * $cols) + c)], a window along r and c (and 4 more reads at other offsets){{$}}
-// CHECK: remark: weft: level 1 (c): dim x, block 64, Span(1);{{.*}}; staged in shared memory (read by all 64 threads of the block): t[((r * $cols) + west)], a window along c (and 2 more reads at other offsets){{$}}
+// CHECK: remark: weft: level 1 (c): dim x, block 32, Span(1);{{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 256 threads of the block): t[((north * $cols) + c)], a window along r and c (and 4 more reads at other offsets){{$}}
+// CHECK: remark: weft: level 1 (c): dim x, block 64, Span(1);{{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 64 threads of the block): t[((r * $cols) + west)], a window along c (and 2 more reads at other offsets){{$}}
 void clamped(std::span<const float> t, std::span<float> out, int rows,
              int cols) {
 #pragma weft parallel for

@@ -9,19 +9,19 @@
 // RUN: cat $(grep -l 'float> img' %t.k/*.cu) | FileCheck %s --check-prefix=KERNEL
 // RUN: cat $(grep -l 'float> in,' %t.k/*.cu | xargs grep -l 'weft::window') | FileCheck %s --check-prefix=STENCIL
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: env WEFT_BACKEND=sim WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
 // RUN: diff %t.host %t.sim
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
+// RUN: env WEFT_BACKEND=sim WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
 // RUN: count 0 < %t.err64
 // RUN: diff %t.host %t.sim64
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_STAGING=0 %t.exe > %t.off 2> %t.err.off
 // RUN: count 0 < %t.err.off
 // RUN: diff %t.host %t.off
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES="WEFT_STAGE0=40 WEFT_STAGE1=40" %t.exe > %t.small 2> %t.err.small
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES="WEFT_STAGED_RANGES=1 WEFT_STAGE0=40 WEFT_STAGE1=40" %t.exe > %t.small 2> %t.err.small
 // RUN: count 0 < %t.err.small
 // RUN: diff %t.host %t.small
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_THREADS=1 WEFT_VERBOSE=1 %t.exe > %t.capped 2> %t.err.capped
+// RUN: env WEFT_BACKEND=sim WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 WEFT_SIM_CHECK=1 WEFT_SIM_THREADS=1 WEFT_VERBOSE=1 %t.exe > %t.capped 2> %t.err.capped
 // RUN: FileCheck %s --check-prefix=CAPPED < %t.err.capped
 // RUN: diff %t.host %t.capped
 #include <weft/weft.hpp>
@@ -31,7 +31,7 @@
 
 // A 5 x 5 filter over the valid part of an image: rows [y, y + 5) by the
 // block's 32 columns plus 4.
-// CHECK: remark: weft: level 1 (x): dim x, block 32, Span(1){{.*}}; staged in shared memory (read by all 32 threads of the block): img[((((y + dy) * $w) + x) + dx)], dy in [0, 5), dx in [0, 5), a window along x; staged in shared memory (read by all 32 threads of the block): f[((dy * 5) + dx)], dy in [0, 5), dx in [0, 5){{$}}
+// CHECK: remark: weft: level 1 (x): dim x, block 32, Span(1){{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 32 threads of the block): img[((((y + dy) * $w) + x) + dx)], dy in [0, 5), dx in [0, 5), a window along x; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 32 threads of the block): f[((dy * 5) + dx)], dy in [0, 5), dx in [0, 5){{$}}
 void conv5(std::span<const float> img, std::span<const float> f,
            std::span<float> out, int h, int w) {
 #pragma weft parallel for block(1)
@@ -50,7 +50,7 @@ void conv5(std::span<const float> img, std::span<const float> f,
 // KERNEL: #define WEFT_STAGE1 25
 // KERNEL: const weft::index_t weft_stage0_x0 = weft_lo1 + (weft::index_t)weft::block_idx(0) * WEFT_BLOCK_X;
 // KERNEL: const weft::index_t weft_stage0_lo = (weft::index_t)(w) * (weft::index_t)(y) + weft_stage0_x0 + (weft::index_t)(w) * (weft::index_t)(0) + (weft::index_t)(0);
-// KERNEL: const weft::window<float, WEFT_STAGE0, decltype(img)> weft_stage0{weft_stage0_buffer, img, weft_stage0_lo, 1 + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), WEFT_BLOCK_X + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), (weft::index_t)(w) * 1, 1, WEFT_STAGING != 0};
+// KERNEL: const weft::window<float, WEFT_STAGE0, decltype(img)> weft_stage0{weft_stage0_buffer, img, weft_stage0_lo, 1 + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), WEFT_BLOCK_X + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), (weft::index_t)(w) * 1, 1, WEFT_STAGING != 0 && WEFT_STAGED_RANGES != 0};
 // KERNEL: weft_stage0.load(weft::linear_thread(), WEFT_BLOCK_THREADS);
 // KERNEL: weft::barrier();
 // KERNEL: weft_stage0.ld(0 + ((weft::index_t)(dy) - (weft::index_t)(0)), ((weft::index_t)(x) - weft_stage0_x0) + ((weft::index_t)(dx) - (weft::index_t)(0)), [&] { return (weft::index_t)(((unsigned long)((((y + dy) * w) + x) + dx))); })
@@ -58,7 +58,7 @@ void conv5(std::span<const float> img, std::span<const float> f,
 // Centred, with offsets subtracted; the window starts a row and a column
 // before the thread's, and its last rows run past the span's end where a
 // guard keeps the loop from reading them.
-// CHECK: remark: weft: level 1 (x): {{.*}}; staged in shared memory (read by all 64 threads of the block): v[((((((y + dy) - 1) * $w) + x) + dx) - 1)], dy in [0, 3), dx in [0, 3), a window along x{{$}}
+// CHECK: remark: weft: level 1 (x): {{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 64 threads of the block): v[((((((y + dy) - 1) * $w) + x) + dx) - 1)], dy in [0, 3), dx in [0, 3), a window along x{{$}}
 void blur(std::span<const double> v, std::span<double> out, int h, int w) {
 #pragma weft parallel for block(1)
   for (int y = 1; y < h; ++y)
@@ -75,7 +75,7 @@ void blur(std::span<const double> v, std::span<double> out, int h, int w) {
 
 // One row (no row term): each signal filtered by 7 taps; and every other
 // element (a column stride of 2, which the taps' coefficient matches).
-// CHECK: remark: weft: level 1 (i): {{.*}}; staged in shared memory (read by all 32 threads of the block): sig[(((r * $len) + i) + k)], k in [0, 7), a window along i; staged in shared memory (read by all 32 threads of the block): sig[(((r * $len) + (2 * i)) + (2 * k))], k in [0, 3), a window along i{{$}}
+// CHECK: remark: weft: level 1 (i): {{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 32 threads of the block): sig[(((r * $len) + i) + k)], k in [0, 7), a window along i; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 32 threads of the block): sig[(((r * $len) + (2 * i)) + (2 * k))], k in [0, 3), a window along i{{$}}
 void taps7(std::span<const int> sig, std::span<int> out, int signals,
            int len) {
 #pragma weft parallel for block(1)
@@ -93,7 +93,7 @@ void taps7(std::span<const int> sig, std::span<int> out, int signals,
 
 // A 5-point stencil: five reads at constant offsets share one window of 3
 // rows by the block's columns plus 2, each read at its own row and column.
-// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 64 threads of the block): in[((i * $n) + j)], a window along j (and 4 more reads at other offsets){{$}}
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 64 threads of the block): in[((i * $n) + j)], a window along j (and 4 more reads at other offsets){{$}}
 void jacobi(std::span<const float> in, std::span<float> out, int n) {
 #pragma weft parallel for block(1)
   for (int i = 1; i < n - 1; ++i)
@@ -105,7 +105,7 @@ void jacobi(std::span<const float> in, std::span<float> out, int n) {
 }
 // STENCIL: #define WEFT_STAGE0 (3 * (WEFT_BLOCK_X + 2))
 // STENCIL: const weft::index_t weft_stage0_lo = (weft::index_t)(n) * (weft::index_t)(i) + weft_stage0_x0 + (weft::index_t)(n) * (-1) + (-1);
-// STENCIL: weft::window<float, WEFT_STAGE0, decltype(in)> weft_stage0{weft_stage0_buffer, in, weft_stage0_lo, 1 + 2, WEFT_BLOCK_X + 2, (weft::index_t)(n) * 1, 1, WEFT_STAGING != 0};
+// STENCIL: weft::window<float, WEFT_STAGE0, decltype(in)> weft_stage0{weft_stage0_buffer, in, weft_stage0_lo, 1 + 2, WEFT_BLOCK_X + 2, (weft::index_t)(n) * 1, 1, WEFT_STAGING != 0 && WEFT_STAGED_RANGES != 0};
 // STENCIL: weft_stage0.ld(1, ((weft::index_t)(j) - weft_stage0_x0) + 1, [&] { return (weft::index_t)(((unsigned long)((i * n) + j))); })
 // STENCIL: weft_stage0.ld(0, ((weft::index_t)(j) - weft_stage0_x0) + 1, [&] { return (weft::index_t)(((unsigned long)(((i - 1) * n) + j))); })
 // STENCIL: weft_stage0.ld(2, ((weft::index_t)(j) - weft_stage0_x0) + 1, [&] { return (weft::index_t)(((unsigned long)(((i + 1) * n) + j))); })
@@ -114,7 +114,7 @@ void jacobi(std::span<const float> in, std::span<float> out, int n) {
 
 // A padded row (a stride that is itself a sum) and an offset written as
 // "+ -1": the row is the factor holding the outer index, one window.
-// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 64 threads of the block): p[((i * ($n + 2)) + j)], a window along j (and 2 more reads at other offsets){{$}}
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 64 threads of the block): p[((i * ($n + 2)) + j)], a window along j (and 2 more reads at other offsets){{$}}
 void padded(std::span<const int> p, std::span<int> out, int n) {
 #pragma weft parallel for block(1)
   for (int i = 1; i < n; ++i)

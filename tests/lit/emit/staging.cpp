@@ -9,10 +9,10 @@
 // RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
 // RUN: cat $(grep -l '(int rows, int cols, weft::dspan<const float> img, weft::dspan<const float> f,' %t.k/*.cu) | FileCheck %s --check-prefix=ROWS
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
+// RUN: env WEFT_BACKEND=sim WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
 // RUN: diff %t.host %t.sim
-// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
+// RUN: env WEFT_BACKEND=sim WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 WEFT_SIM_CHECK=1 WEFT_SIM_WARP=64 %t.exe > %t.sim64 2> %t.err64
 // RUN: count 0 < %t.err64
 // RUN: diff %t.host %t.sim64
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_STAGING=0 %t.exe > %t.off 2> %t.err.off
@@ -23,7 +23,7 @@
 #include <cstdio>
 #include <vector>
 
-// CHECK: remark: weft: level 1 (j): dim x, block 64, Span(all){{.*}}; staged in shared memory (read by all 64 threads of the block): a[(row + k)], k in [0, $inner)
+// CHECK: remark: weft: level 1 (j): dim x, block 64, Span(all){{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 64 threads of the block): a[(row + k)], k in [0, $inner)
 // KEEPS: staging.cpp:[[@LINE+4]]:3 keeps 3 loc
 void matmul(std::span<const float> a, std::span<const float> b,
             std::span<float> c, int rows, int inner, int cols) {
@@ -48,7 +48,7 @@ void matmul(std::span<const float> a, std::span<const float> b,
 
 // The range runs past the span's end for the last row, where a guard keeps
 // the loop from reading it: the load skips what lies outside.
-// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 32 threads of the block): w[(base + k)], k in [0, 8)
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 32 threads of the block): w[(base + k)], k in [0, 8)
 void windows(std::span<const double> w, std::span<double> out, int rows) {
 #pragma weft parallel for block(1)
   for (int i = 0; i < rows; ++i) {
@@ -66,7 +66,7 @@ void windows(std::span<const double> w, std::span<double> out, int rows) {
 
 // A tile every thread reads (a filter's weights), along two loops; the
 // image's reads depend on the thread and are not staged.
-// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 64 threads of the block): f[((r * 5) + c)], r in [0, 5), c in [0, 5){{$}}
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 64 threads of the block): f[((r * 5) + c)], r in [0, 5), c in [0, 5){{$}}
 void filter(std::span<const float> img, std::span<const float> f,
             std::span<float> out, int rows, int cols) {
 #pragma weft parallel for block(1)
@@ -81,12 +81,12 @@ void filter(std::span<const float> img, std::span<const float> f,
     }
 }
 // KERNEL: const weft::index_t weft_stage{{[0-9]+}}_lo = (weft::index_t)(5) * (weft::index_t)(0) + (weft::index_t)(0);
-// KERNEL: weft_stage{{[0-9]+}}_lo, 1 + (weft::index_t)(5) * ((weft::index_t)(5) - 1 - (weft::index_t)(0)) + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), WEFT_STAGING != 0};
+// KERNEL: weft_stage{{[0-9]+}}_lo, 1 + (weft::index_t)(5) * ((weft::index_t)(5) - 1 - (weft::index_t)(0)) + ((weft::index_t)(5) - 1 - (weft::index_t)(0)), WEFT_STAGING != 0 && WEFT_STAGED_RANGES != 0};
 
 // A coefficient known only at run time: with stride -1 the range the reads
 // span is not [lo, lo + count) and every read goes to the span (a read
 // outside the staged range always does).
-// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory (read by all 32 threads of the block): v[((last + 7) + (k * $stride))], k in [0, 6)
+// CHECK: remark: weft: level 1 (j): {{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 32 threads of the block): v[((last + 7) + (k * $stride))], k in [0, 6)
 void strided(std::span<const int> v, std::span<int> out, int stride) {
 #pragma weft parallel for block(1)
   for (int i = 0; i < 4; ++i) {

@@ -90,7 +90,9 @@ void accelerations(std::span<const float> px, std::span<const float> py,
 // KERNEL-NEXT: if (weft_at >= 0 && weft_at < (weft::index_t)px.size())
 // KERNEL-NEXT: weft_tile0[weft_kk] = px.ld(weft_at);
 // KERNEL: weft::barrier();
-// KERNEL-NEXT: for (int j = (int)weft_k0; (weft::index_t)j < (weft::index_t)(n) && (weft::index_t)j < weft_k0 + WEFT_TILE; ++j) {
+// KERNEL-NEXT: const weft::index_t weft_ke = (weft::index_t)(n) < weft_k0 + WEFT_TILE ? (weft::index_t)(n) : weft_k0 + WEFT_TILE;
+// KERNEL-NEXT: #pragma unroll 4
+// KERNEL-NEXT: for (int j = (int)weft_k0; j < (int)weft_ke; ++j) {
 // KERNEL-NEXT: const float weft_v0 = weft_tile0.ld((weft::index_t)(j) - weft_k0);
 // KERNEL: for (int weft_u = 0; weft_u < WEFT_CM; ++weft_u)
 // KERNEL-NEXT: if (weft_on[weft_u]) {
