@@ -37,6 +37,27 @@ TEST(LaunchConfig, SpanCoversTheExtentAndSplitHasK) {
   EXPECT_EQ(C.threads(), 10u * 6 * 128);
 }
 
+// An inner Split(k) whose grid would be a wave of resident blocks and a
+// few more (sumCols with 1024 columns: 32 x 9 blocks of 1024 threads, 264
+// resident on an H100) gets whole waves instead; within a wave, or at
+// whole waves, k stays.
+TEST(LaunchConfig, InnerSplitFillsWholeWaves) {
+  const KernelInfo K = parsed("weft 5\nkernel k\nloc a.cpp:1:1\n"
+                              "level (lit 0) (lit 1024) 1 lt\n"
+                              "map 0 x 32 span 1\nmap 1 y 32 split 9\n");
+  LaunchConfig C;
+  std::string Error;
+  ASSERT_TRUE(computeLaunchConfig(K, nullptr, 0, 1024, h100(), C, Error))
+      << Error;
+  EXPECT_EQ(C.describe(), "grid (32, 8, 1) x block (32, 32, 1)");
+  // 8 x 9 blocks fit in one wave.
+  ASSERT_TRUE(computeLaunchConfig(K, nullptr, 0, 256, h100(), C, Error));
+  EXPECT_EQ(C.describe(), "grid (8, 9, 1) x block (32, 32, 1)");
+  // 66 x 9 blocks: 594 = 2.25 waves of 264, cut to two (66 x 8 = 528).
+  ASSERT_TRUE(computeLaunchConfig(K, nullptr, 0, 66 * 32, h100(), C, Error));
+  EXPECT_EQ(C.describe(), "grid (66, 8, 1) x block (32, 32, 1)");
+}
+
 // An outermost Split(k) (a 1-D reduction mapped for an assumed extent)
 // covers the real extent, capped at two waves as every outermost
 // reduction: it used to get k blocks whatever the extent.
