@@ -36,6 +36,9 @@ part() {
   "$@"
 }
 nvidia-smi -L || { echo "no NVIDIA GPU here"; exit 77; }
+# A peer whose regions fall back to the host is not run: a 4096^3 product
+# on the host takes minutes a GPU session cannot spare.
+export WEFT_BENCH_HOST_PEERS=${WEFT_BENCH_HOST_PEERS:-0}
 for ver in 22 19; do
   want e2e || break
   [ -d "$build/tests/e2e-$ver" ] || continue
@@ -97,6 +100,10 @@ part benchmarks benchmarks/concurrency.sh "$build" --run-only || status=1
 # Untuned, as every earlier run measured it; tuned below.
 part benchmarks env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only \
   --cases=sum,matmul,jacobi || status=1
+echo "== the Jacobi steps with their windows staged in shared memory"
+echo "   (WEFT_STAGED_RANGES=1; off by default since the H200 run of 2026-11-26)"
+part benchmarks env WEFT_TUNE=off WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 \
+  benchmarks/nested.sh "$build" --run-only --cases=jacobi || status=1
 part benchmarks env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
 echo "== lud again, tuned as it runs (the default): small grids start with smaller"
 echo "   blocks (the notes say which), then each loop is tuned"
@@ -110,9 +117,9 @@ if [ -z "$ncu" ]; then
 else
   part benchmarks env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
     --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048 || status=1
-  echo "== the same with tuning on: the perimeter kernels in blocks that fill the SMs"
-  part benchmarks "$ncu" --metrics gpu__time_duration.sum \
-    --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048 || status=1
+  # Not tuned under the profiler: the tuner would time its launches as
+  # the profiler replays them (on 2026-11-26 it kept a configuration 13
+  # times slower than the best it had tried).
 fi
 echo "== nw: a launch an anti-diagonal (the sample) against one sequential launch"
 echo "   (one block, a barrier a diagonal): which the sample should take"
@@ -134,6 +141,9 @@ if want compute; then
 echo "== compute-bound nests: n-body, Coulomb 3-D, batched small products, 5x5 convolution"
 part compute env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only \
   --cases=nbody,coulomb,batched,conv || status=1
+echo "== the convolution with its window and filter staged (WEFT_STAGED_RANGES=1)"
+part compute env WEFT_TUNE=off WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 \
+  benchmarks/nested.sh "$build" --run-only --cases=conv || status=1
 fi
 if want tuning; then
 echo "== tuning: every configuration of each benchmarked loop timed (recordings for"
