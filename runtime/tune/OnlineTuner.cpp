@@ -311,11 +311,13 @@ std::size_t OnlineTuner::fastest(const SiteTuning::Bucket &T) {
   return Best;
 }
 
-bool OnlineTuner::paying(const SiteTuning::Bucket &T) {
+bool OnlineTuner::paying(const SiteTuning::Bucket &T) const {
   const std::size_t Best = fastest(T);
-  if (T.CompileSeconds <= 0 || Best == TuningSpace::None || !T.Times[Best])
+  const double Cost =
+      T.CompileSeconds > 0 ? T.CompileSeconds : MeanCompileSeconds;
+  if (Cost <= 0 || Best == TuningSpace::None || !T.Times[Best])
     return false;
-  return *T.Times[Best] * T.Launches < T.CompileSeconds;
+  return *T.Times[Best] * T.Launches < Cost;
 }
 
 Status OnlineTuner::variant(Backend &B, LoopSite &Root, SiteTuning &S,
@@ -342,11 +344,13 @@ Status OnlineTuner::variant(Backend &B, LoopSite &Root, SiteTuning &S,
   if (E.empty() && !V.Kernel.Combine.Name.empty())
     E = B.getKernel(V.Kernel, Text, Defines, V.Kernel.Combine.Name,
                     V.CombineHandle);
+  const double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   // The start's compile replaces the mapped kernel's: tuning did not add it.
   if (Config != T.Start)
-    T.CompileSeconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count();
+    T.CompileSeconds += Seconds;
+  MeanCompileSeconds += (Seconds - MeanCompileSeconds) / ++Compiles;
   if (E.empty()) {
     std::uint64_t Threads = 1;
     for (const DimensionInfo &D : V.Kernel.Dimensions)

@@ -91,8 +91,14 @@ private:
   static std::size_t fastest(const SiteTuning::Bucket &T);
   /// The loop has not yet run, at its fastest so far, as long as compiling
   /// the variants took: tuning pays for itself out of the loop's own time.
-  static bool paying(const SiteTuning::Bucket &T);
+  /// Before a size bucket's first compile, what a compile has taken on
+  /// average so far stands for it: a loop whose sizes fall in many
+  /// buckets (lud's shrinking steps) compiles no more than it runs.
+  bool paying(const SiteTuning::Bucket &T) const;
   TuningStore Store;
+  /// What compiling a variant has taken, on average, in this process.
+  double MeanCompileSeconds = 0;
+  unsigned Compiles = 0;
   /// The bucket a timed launch belongs to, until it is recorded.
   SiteTuning::Bucket *Timing = nullptr;
 };
