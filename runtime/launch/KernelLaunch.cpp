@@ -245,6 +245,7 @@ Status KernelLaunch::bind(std::int64_t RootLower, std::int64_t RootCount,
     if (Residency::Range *R = Resident.find(A.Data, Bytes)) {
       if (Status S = Resident.current(*R); !S.empty())
         return S;
+      R->DeviceWritten = R->DeviceWritten || P.writesDevice();
       Work.Spans[I].Data =
           R->Device + (static_cast<const char *>(A.Data) - R->Host);
       continue;

@@ -264,7 +264,9 @@ void Residency::useOnHost(const void *Host, std::size_t Bytes, bool Writes) {
 }
 
 Status Residency::backToHost(const Range &R) {
-  return R.HostNewer ? Status() : Data.toHost(R.Host, R.Device, R.Bytes);
+  return R.HostNewer || !R.DeviceWritten
+             ? Status()
+             : Data.toHost(R.Host, R.Device, R.Bytes);
 }
 
 Status Residency::current(Range &R) {

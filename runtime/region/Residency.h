@@ -24,6 +24,10 @@ public:
     /// A host loop wrote the host copy last (useOnHost): the device copy
     /// is stale until a launch needs it (current).
     bool HostNewer = false;
+    /// A kernel that writes it has been launched on it: only then does the
+    /// device copy come back (a read-only input of hundreds of megabytes
+    /// goes one way).
+    bool DeviceWritten = false;
   };
 
   /// Rows held apart that a region holds: one device block of them and

@@ -34,6 +34,10 @@ protected:
                                             Matrix.size() * sizeof(int)};
     Region = Resident->enter(&Range, 1);
     ASSERT_FALSE(Resident->empty());
+    // As a kernel that writes it would leave it: the device's copy is the
+    // one that comes back.
+    Resident->find(Matrix.data(), Matrix.size() * sizeof(int))->DeviceWritten =
+        true;
   }
 
   /// The device copy's elements, read without the Residency.
@@ -116,6 +120,21 @@ TEST_F(ResidencyTest, ExitCopiesEverythingBack) {
   EXPECT_TRUE(Resident->empty());
   for (std::size_t I = 0; I < Matrix.size(); ++I)
     EXPECT_EQ(Matrix[I], static_cast<int>(I));
+}
+
+// Data no kernel wrote goes one way: the region's end copies nothing back
+// (pathfinder's 400 MB of weights came back after every call).
+TEST_F(ResidencyTest, ExitLeavesWhatNoKernelWrote) {
+  std::vector<int> Input(100, 3);
+  const weft::detail::ResidentRange Range{Input.data(),
+                                          Input.size() * sizeof(int)};
+  void *Reading = Resident->enter(&Range, 1);
+  const std::uint64_t Back = Mover->BytesToHost;
+  Resident->exit(Reading);
+  EXPECT_EQ(Mover->BytesToHost, Back);
+  // The matrix, written by a kernel, still comes back.
+  Resident->exit(Region);
+  EXPECT_EQ(Mover->BytesToHost - Back, Matrix.size() * sizeof(int));
 }
 
 // A host loop (an if clause that is false) reads the device's results, and
@@ -205,6 +224,7 @@ TEST_F(ResidencyTest, ARangeOverlappingAnEnclosingOneJoinsIt) {
   Residency::Range *R = Resident->find(Wide.data(), Inner);
   ASSERT_TRUE(R);
   ASSERT_EQ(Sim->copyToDevice(R->Device, DeviceData.data(), Inner), "");
+  R->DeviceWritten = true; // as a kernel's writes
   const weft::detail::ResidentRange Second{&Wide[50], 80 * sizeof(int)};
   void *Nested = Resident->enter(&Second, 1);
   R = Resident->find(Wide.data(), 130 * sizeof(int));
@@ -235,6 +255,7 @@ TEST_F(ResidencyTest, ALoopOverPartsOfTwoRangesUsesBoth) {
     ASSERT_TRUE(R);
     const std::vector<int> Minus(20, -1);
     ASSERT_EQ(Sim->copyToDevice(R->Device, Minus.data(), Part.Bytes), "");
+    R->DeviceWritten = true; // as a kernel's writes
   }
   Resident->useOnHost(&Matrix[25], 40 * sizeof(int), true);
   for (std::size_t I = 0; I < Matrix.size(); ++I)

@@ -102,14 +102,14 @@ int main() {
     weft::region R(X, Y);
     const auto Before = weft::transfer_stats();
     scale(X, 256, 2.0f);  // device
-    Sm.run(X, Y, 16, 16); // host: X and Y back (2 KiB), Y host-newer
+    Sm.run(X, Y, 16, 16); // host: X back (1 KiB; no kernel wrote Y), Y host-newer
     Sm.OnDevice = true;
     Sm.run(Y, X, 16, 16); // device: Y to the device first (1 KiB)
     scale(X, 8, 10.0f);   // host: X back (1 KiB), X host-newer
     const auto After = weft::transfer_stats();
     std::printf("in the region: %llu bytes to the device, %llu to the host\n",
                 After.ToDevice - Before.ToDevice, After.ToHost - Before.ToHost);
-    // SIM: in the region: 1024 bytes to the device, 3072 to the host
+    // SIM: in the region: 1024 bytes to the device, 2048 to the host
     // HOST: in the region: 0 bytes to the device, 0 to the host
   }
   std::printf("after the region: %.1f %.1f\n", checksum(X), checksum(Y));
