@@ -282,10 +282,15 @@ private:
       if (P.Stages[I].Level != &L)
         continue;
       const ir::Param &Param = N.Params[P.Stages[I].Param];
-      P.Shared.push_back({ir::typeName(N, Param.Element, Param.Struct),
-                          "WEFT_STAGE" + std::to_string(I),
-                          "weft_stage" + std::to_string(I) + "_buffer",
-                          stageBytes(P, I, ir::elementBytes(N, Param))});
+      // Its array takes shared memory only where staged ranges are on (the
+      // compiler drops an array no code reads).
+      const BoundExpr On = mul(macroBound(P.Tune, "WEFT_STAGING", 1),
+                               macroBound(P.Tune, "WEFT_STAGED_RANGES", 0));
+      P.Shared.push_back(
+          {ir::typeName(N, Param.Element, Param.Struct),
+           "WEFT_STAGE" + std::to_string(I),
+           "weft_stage" + std::to_string(I) + "_buffer",
+           mul(On, stageBytes(P, I, ir::elementBytes(N, Param)))});
       LP.Stages.push_back(I);
     }
     body(L.Body);

@@ -134,6 +134,10 @@ contract::TuneInfo tuningSpace(const KernelPlan &P) {
   if (!P.RegisterTile && (P.Tiled || !P.Stages.empty() || !P.Slices.empty() ||
                           !P.Residents.empty()))
     T.Params.push_back({"WEFT_STAGING", contract::TuneRole::Text, 0, {1, 0}});
+  // Off unless the tuner finds them faster (they were not on an H200).
+  if (!P.Stages.empty())
+    T.Params.push_back(
+        {"WEFT_STAGED_RANGES", contract::TuneRole::Text, 0, {0, 1}});
   return T;
 }
 

@@ -26,6 +26,7 @@
 // SPACE-DAG: tune WEFT_BLOCK_Y y {{[0-9]+}} {{.*}}
 // SPACE-DAG: reorders
 // SPACE-DAG: tune WEFT_SPLIT1 k1 {{[0-9]+}} {{.*}}
+// SPACE-DAG: tune WEFT_STAGED_RANGES text 0 1
 // CHECK-DAG: tuning-space.cpp:[[@LINE+4]]:3: sizes 7: tuned: mapping {{[0-9]}}: WEFT_BLOCK_X={{[0-9]+}}{{.*}} (4 of {{[0-9]+}} configurations;
 void product(std::span<const float> a, std::span<const float> b,
              std::span<float> c, int n) {
@@ -42,7 +43,7 @@ void product(std::span<const float> a, std::span<const float> b,
 
 // Its window of rows by columns follows both block sizes; a block one warp
 // wide keeps its x.
-// CHECK-DAG: tuning-space.cpp:[[@LINE+3]]:3: sizes 7: tuned: mapping {{[0-9]}}: {{(WEFT_BLOCK_X=[0-9]+ )?}}WEFT_BLOCK_Y={{[0-9]+}} WEFT_STAGING={{[01]}} (4 of {{[0-9]+}} configurations;
+// CHECK-DAG: tuning-space.cpp:[[@LINE+3]]:3: sizes 7: tuned: mapping {{[0-9]}}: {{(WEFT_BLOCK_X=[0-9]+ )?}}WEFT_BLOCK_Y={{[0-9]+}} WEFT_STAGING={{[01]}} WEFT_STAGED_RANGES={{[01]}} (4 of {{[0-9]+}} configurations;
 void smooth(std::span<const float> in, std::span<float> out, int n) {
 #pragma weft parallel for
   for (int i = 1; i < n - 1; ++i)
