@@ -25,7 +25,9 @@ std::size_t DeviceMemoryPool::sizeClass(std::size_t Bytes) {
 }
 
 Status DeviceMemoryPool::allocate(std::size_t Bytes, DevicePtr &Ptr) {
-  const std::size_t Class = sizeClass(Bytes);
+  // A block too large to keep takes its own size: rounding a region's
+  // gigabytes up could fail where they fit.
+  const std::size_t Class = Bytes > MaxBlockBytes ? Bytes : sizeClass(Bytes);
   std::lock_guard<std::mutex> Guard(Lock);
   if (auto It = Kept.find(Class); It != Kept.end()) {
     Ptr = It->second;

@@ -28,7 +28,8 @@ public:
   DeviceMemoryPool(const DeviceMemoryPool &) = delete;
   DeviceMemoryPool &operator=(const DeviceMemoryPool &) = delete;
 
-  /// A kept block of Bytes' size class, else a new one. Where the device
+  /// A kept block of Bytes' size class, else a new one (of Bytes exactly
+  /// where it is larger than a kept block may be). Where the device
   /// has no room, the kept blocks go back to it and the allocation is
   /// tried once more.
   Status allocate(std::size_t Bytes, DevicePtr &Ptr);

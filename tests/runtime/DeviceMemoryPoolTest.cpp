@@ -88,7 +88,8 @@ TEST(DeviceMemoryPool, LargeBlocksAndBlocksPastTheLimitGoBackToTheDevice) {
   DeviceMemoryPool Pool = D.pool(/*MaxKept=*/8192, /*MaxBlock=*/4096);
   DevicePtr Big = 0, A = 0, B = 0, C = 0;
   ASSERT_TRUE(Pool.allocate(5000, Big).empty());
-  Pool.release(Big); // larger than a block kept may be
+  EXPECT_EQ(D.Blocks.at(Big), 5000u); // its own size, not rounded up
+  Pool.release(Big);                  // larger than a block kept may be
   EXPECT_EQ(D.Releases, 1);
   ASSERT_TRUE(Pool.allocate(4096, A).empty());
   ASSERT_TRUE(Pool.allocate(4096, B).empty());
