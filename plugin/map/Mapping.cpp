@@ -436,10 +436,11 @@ private:
       if (L.Dop.N == 0) {
         const double E = static_cast<double>(Depths[D].Extent);
         // A Split's second step (a launch and the partials) pays only where
-        // the other levels' iterations, with a block of up to a warp's
-        // width along this one, leave the device half idle: past that the
-        // loop is as fast in Span(all) (sumCols 8192 x 8192 on the H100:
-        // Span(all) 0.99x the hand-written kernel, Split(2) 1.45x).
+        // the other levels' iterations, with as many threads along this
+        // level as a block holds beside a warp on the others (1024 / 32),
+        // leave the device half idle: past that the loop is as fast in
+        // Span(all) (sumCols 8192 x 8192 on the H100: Span(all) 0.99x the
+        // hand-written kernel, Split(2) 1.45x).
         double OtherIterations = 1;
         for (std::size_t O = 0; O < C.Levels.size(); ++O)
           if (O != D && !C.Levels[O].sequential())

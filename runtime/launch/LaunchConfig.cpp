@@ -13,9 +13,9 @@ constexpr std::uint64_t CappedWaves = 2;
 
 /// The plugin chose Split(k) to fill the device it assumed; k blocks that
 /// make a wave and a few more leave the device nearly idle behind the few
-/// (sumCols with 1024 columns: 32 x 9 blocks for 264 resident ran 2.2x the
-/// hand-written kernel on the H100). k is lowered to whole waves of the
-/// device at hand; the combining step takes the grid's k.
+/// (sumCols with 1024 columns on an H100: 32 x 9 blocks for 264 resident,
+/// a second wave of 24). k is lowered to whole waves of the device at
+/// hand; the combining step takes the grid's k.
 void fitSplitToWaves(const DimensionInfo &Split, const DeviceProperties &Props,
                      std::uint64_t Threads, LaunchConfig &Out) {
   const std::uint64_t K = Out.Grid[Split.Axis];
