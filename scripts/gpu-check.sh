@@ -9,13 +9,17 @@
 # BUILD_DIR may be a bundle made by scripts/gpu-bundle.sh (to carry where
 # the whole build directory is too large). Each part's output also goes to
 # LOG_DIR (default: $OUT when set, as on the device machine) as
-# gpu-check-{e2e,programs,sanitizer,samples,benchmarks,compute,tuning}.log, whole,
+# gpu-check-{e2e,programs,sanitizer,samples,benchmarks,compute,tuning,goals}.log, whole,
 # whatever the console keeps, and the tuning recordings in
 # LOG_DIR/tuning-recordings. PARTS (default all): a comma-separated list of
 # e2e, programs, sanitizer (the tiled kernels under compute-sanitizer's
 # memcheck, racecheck and synccheck), samples, benchmarks, compute (the compute-bound
 # nests), tuning, to run the check as several commands where one may run
-# only so long (each part takes minutes; tuning the longest).
+# only so long (each part takes minutes; tuning the longest); or goals:
+# the open issues' measurements alone, 10 rounds each (the products
+# against cuBLAS, every nested case against its hand-written kernel, lud
+# untuned and tuned), some 5 minutes on an H100, which fits one command of
+# a session's 15 minutes of device time.
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
 set -u
 build=${1:-build}
@@ -92,6 +96,15 @@ for weft in "$build"/samples/*.weft; do
   part samples env WEFT_BUILD_DIR="$build" WEFT_BACKEND=cuda \
     samples/run-sample.sh "$(basename "$weft" .weft)" --run-only || status=1
 done
+if want goals; then
+  echo "== the open issues' goals: nested loops against hand-written kernels and cuBLAS"
+  part goals nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
+  part goals env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only --rounds=10 ||
+    status=1
+  echo "== lud untuned, then tuned as it runs (the default)"
+  part goals env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
+  part goals benchmarks/lud.sh "$build" --run-only || status=1
+fi
 if want benchmarks; then
 echo "== benchmarks"
 part benchmarks nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
