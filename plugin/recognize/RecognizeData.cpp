@@ -835,13 +835,15 @@ ir::ExprPtr Recognizer::rowStart(unsigned P, ir::ExprPtr R) {
 
 std::optional<ir::ExprPtr>
 Recognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
-  if (const RowView *View = rowViewOf(Object); View && !View->Length.empty())
-    return converted(make(ir::Expr::Local, ir::ScalarKind::Long, View->Length),
-                     K.value_or(ir::ScalarKind::ULong));
-  if (const RowView *View = rowViewOf(Object))
+  if (const RowView *View = rowViewOf(Object)) {
+    if (!View->Length.empty())
+      return converted(
+          make(ir::Expr::Local, ir::ScalarKind::Long, View->Length),
+          K.value_or(ir::ScalarKind::ULong));
     return rowLength(View->Param,
                      make(ir::Expr::Local, ir::ScalarKind::Long, View->Local),
                      K);
+  }
   const Expr *X = Object->IgnoreParenImpCasts();
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
   if (!OC || OC->getOperator() != OO_Subscript || OC->getNumArgs() != 2)

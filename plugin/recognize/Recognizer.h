@@ -349,12 +349,12 @@ private:
   /// E as such a pointer (`p`, `p + k`, `&v[k]`, `v.data() + k`, a
   /// pointer view; with IntoLocalArrays, into a per-iteration array too);
   /// nullopt for anything else (also after a diagnostic).
+  std::optional<PointerInto> pointerInto(const Expr *E,
+                                         bool IntoLocalArrays = false);
   /// A row of captured data of more dimensions, one subscript short of an
   /// element (`A[i]` of `float A[N][M]`, `A[i].data()` of nested
   /// std::arrays), as a pointer to its first element.
   std::optional<PointerInto> rowStart(const Expr *Row);
-  std::optional<PointerInto> pointerInto(const Expr *E,
-                                         bool IntoLocalArrays = false);
   /// `memset(d, 0, n * sizeof(T))`, `memcpy(d, s, bytes)` as a loop over
   /// the elements into Out; false if Call is neither (true after an error).
   bool byteCopy(const CallExpr *Call, std::vector<ir::StmtPtr> &Out);
@@ -473,9 +473,8 @@ private:
   bool bindView(const ParmVarDecl *P, const Expr *Arg, const std::string &Why,
                 std::vector<ir::StmtPtr> &Out);
   /// Whether Def takes a pointer, a span or data by reference: such a
-  /// function is compiled into the
-  /// loop at each call (its accesses are then the loop's own, which every
-  /// analysis sees).
+  /// function is compiled into the loop at each call (its accesses are
+  /// then the loop's own, which every analysis sees).
   static bool takesViews(const FunctionDecl *Def);
   /// Whether Call is evaluated whenever HoistRoot is (not in a branch of
   /// ?:, nor after && or ||).

@@ -39,10 +39,7 @@ Status DeviceMemoryPool::allocate(std::size_t Bytes, DevicePtr &Ptr) {
   Status S = DeviceAllocate(Class, Ptr);
   if (!S.empty() && !Kept.empty()) {
     // The kept blocks may be what fills the device.
-    for (const auto &[Size, Block] : Kept)
-      DeviceRelease(Block);
-    Kept.clear();
-    KeptBytes = 0;
+    releaseKept();
     S = DeviceAllocate(Class, Ptr);
   }
   if (S.empty())
@@ -69,6 +66,10 @@ void DeviceMemoryPool::release(DevicePtr Ptr) {
 
 void DeviceMemoryPool::trim() {
   std::lock_guard<std::mutex> Guard(Lock);
+  releaseKept();
+}
+
+void DeviceMemoryPool::releaseKept() {
   for (const auto &[Size, Block] : Kept)
     DeviceRelease(Block);
   Kept.clear();

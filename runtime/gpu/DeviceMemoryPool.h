@@ -47,6 +47,9 @@ public:
   static std::size_t sizeClass(std::size_t Bytes);
 
 private:
+  /// Gives the kept blocks back (the lock held).
+  void releaseKept();
+
   Allocate DeviceAllocate;
   Release DeviceRelease;
   const std::size_t MaxKeptBytes, MaxBlockBytes;
