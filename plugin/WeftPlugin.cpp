@@ -327,11 +327,13 @@ private:
           Text += "; " + E.Description + " kept in a register along its loop";
       if (D == 0)
         for (const plan::ResidentPlan &B : P.Residents)
-          Text += "; " + B.Block.Description +
-                  " and the others of the block of rows and columns the "
-                  "loop reaches held in shared memory for the loop (" +
-                  (B.Block.FixedElements ? "" : "up to ") +
-                  std::to_string(B.Capacity) + " elements)";
+          Text +=
+              "; " + B.Block.Description +
+              " and the others of the block of rows and columns the "
+              "loop reaches held in shared memory for the loop (" +
+              (B.Block.FixedElements ? std::to_string(*B.Block.FixedElements)
+                                     : "up to " + std::to_string(B.Capacity)) +
+              " elements)";
       for (const plan::SlicePlan &S : P.Slices)
         if (S.Slice.Owner == Levels[I])
           Text += "; " + S.Slice.Description +

@@ -1124,6 +1124,39 @@ WEFT_DEVICE T block_allreduce(T V, shared_array<T, N> &Scratch,
   return R;
 }
 
+/// Copies span elements into shared memory: for E = First, First + Step, ...
+/// below Count, the span's element Place(E), where it lies inside the span,
+/// to Buffer[Slot(E)]. A thread issues eight loads before it stores any, so
+/// that it waits for memory once per eight elements: a load and its store
+/// in one branch each wait a round trip to L2 (32 of them a thread cost a
+/// 32 x 32 block on one warp some 10 us).
+#if defined(WEFT_DIALECT_SIM)
+#define WEFT_UNROLL
+#else
+#define WEFT_UNROLL _Pragma("unroll")
+#endif
+template <class T, unsigned N, class Span, class Place, class Slot>
+WEFT_DEVICE void gather(shared_array<T, N> &Buffer, Span Source,
+                        index_t First, index_t Step, index_t Count,
+                        Place PlaceOf, Slot SlotOf) {
+  constexpr int Batch = 8;
+  for (index_t E0 = First; E0 < Count; E0 += Batch * Step) {
+    T Values[Batch];
+    bool Inside[Batch];
+    WEFT_UNROLL
+    for (int U = 0; U < Batch; ++U) {
+      const index_t E = E0 + U * Step;
+      const index_t G = E < Count ? PlaceOf(E) : -1;
+      Inside[U] = G >= 0 && G < (index_t)Source.size();
+      Values[U] = Inside[U] ? Source.data()[G] : T();
+    }
+    WEFT_UNROLL
+    for (int U = 0; U < Batch; ++U)
+      if (Inside[U])
+        Buffer[SlotOf(E0 + U * Step)] = Values[U];
+  }
+}
+
 /// Elements [Lo, Lo + Count) of a read-only span that the whole block reads:
 /// loaded into shared memory together when staging is on and they fit,
 /// read in place otherwise (the same choice in every thread of the block).
@@ -1141,9 +1174,10 @@ template <class T, unsigned Capacity, class Span> struct staged {
     if (!InShared)
       return;
     // Only elements inside the span: the loop may never read the others.
-    for (index_t I = Thread; I < Count; I += Threads)
-      if (Lo + I >= 0 && Lo + I < (index_t)Source.size())
-        Buffer[I] = Source.ld(Lo + I);
+    const index_t First = Lo;
+    gather(
+        Buffer, Source, Thread, Threads, Count,
+        [=](index_t I) { return First + I; }, [](index_t I) { return I; });
   }
   /// Inside the range from shared memory; anything else from the span.
   WEFT_DEVICE T ld(index_t I) const {
@@ -1175,12 +1209,15 @@ template <class T, unsigned Capacity, class Span> struct window {
     if (!InShared)
       return;
     // Only elements inside the span: the loop may never read the others.
-    for (index_t I = Thread; I < Rows * Cols; I += Threads) {
-      const index_t R = I / Cols,
-                    G = Lo + R * RowStride + (I - R * Cols) * ColStride;
-      if (G >= 0 && G < (index_t)Source.size())
-        Buffer[I] = Source.ld(G);
-    }
+    const index_t First = Lo, Width = Cols, Down = RowStride,
+                  Across = ColStride;
+    gather(
+        Buffer, Source, Thread, Threads, Rows * Cols,
+        [=](index_t I) {
+          const index_t R = I / Width;
+          return First + R * Down + (I - R * Width) * Across;
+        },
+        [](index_t I) { return I; });
   }
   /// Whether a thread Column columns past the window's first (the block's
   /// first round of the level: Column < Block) reads every element from
@@ -1234,11 +1271,12 @@ struct thread_slice {
   /// never reach the others), unrecorded by the simulator's checker: the
   /// iteration's reads record their own.
   WEFT_DEVICE void load() const {
-    for (index_t W = 0; W < Count; ++W) {
-      const index_t G = Anchor + (Lo + W) * Stride;
-      if (G >= 0 && G < (index_t)Source.size())
-        Buffer[W * Threads + Thread] = Source.data()[G];
-    }
+    const index_t First = Anchor + Lo * Stride, Step = Stride;
+    const unsigned Column = Thread;
+    gather(
+        Buffer, Source, 0, 1, Count,
+        [=](index_t W) { return First + W * Step; },
+        [=](index_t W) { return W * Threads + Column; });
   }
   /// Span element I, which is element W of the slice.
   template <class Index> WEFT_DEVICE T ld(index_t W, Index I) const {
@@ -1274,35 +1312,38 @@ private:
 /// A block of a matrix that a sequential nest's block of threads holds in
 /// shared memory for its whole loop: element (R, C) of the span's
 /// R * Stride + C, R in [RowLo, RowLo + Rows), C in [ColLo, ColLo + Cols),
-/// at [(R - RowLo) * Cols + C - ColLo]. Loaded before the loop and stored
+/// at [(R - RowLo) * pitch() + C - ColLo]. Loaded before the loop and stored
 /// after it, every thread calling (a barrier between); the loop's reads and
-/// writes find their element there. Capacity elements fit.
+/// writes find their element there. Capacity elements fit: Rows * pitch().
 template <class T, unsigned Capacity, class Span> struct resident_block {
   shared_array<T, Capacity> &Buffer;
   Span Source;
   index_t Stride, RowLo, Rows, ColLo, Cols;
+  /// An odd row pitch: a warp's threads down a column (lud's column of L)
+  /// fall in 32 different banks, not all in one.
+  WEFT_DEVICE index_t pitch() const { return Cols | 1; }
   /// Columns no wider than the stride: each element of the block is a
   /// different element of the span.
   WEFT_DEVICE bool fits() const {
     return Rows <= 0 || Cols <= 0 ||
-           (Rows * Cols <= (index_t)Capacity && Cols <= Stride);
+           (Rows * pitch() <= (index_t)Capacity && Cols <= Stride);
   }
   /// The elements inside the span (the loop may never reach the others),
   /// unrecorded by the simulator's checker: the loop's reads record their
   /// own.
   WEFT_DEVICE void load(unsigned Thread, unsigned Threads) const {
-    for (index_t E = Thread; E < Rows * Cols; E += Threads) {
-      const index_t G = place(E);
-      if (G >= 0 && G < (index_t)Source.size())
-        Buffer[E] = Source.data()[G];
-    }
+    const resident_block &Block = *this;
+    gather(
+        Buffer, Source, Thread, Threads, Rows * Cols,
+        [&](index_t E) { return Block.place(E); },
+        [&](index_t E) { return Block.slot(E); });
   }
   /// Back to the span: the block's threads alone touch it meanwhile.
   WEFT_DEVICE void store(unsigned Thread, unsigned Threads) const {
     for (index_t E = Thread; E < Rows * Cols; E += Threads) {
       const index_t G = place(E);
       if (G >= 0 && G < (index_t)Source.size())
-        Source.data()[G] = Buffer.ld(E);
+        Source.data()[G] = Buffer.ld(slot(E));
     }
   }
   /// Span element I, which is (R, C).
@@ -1312,7 +1353,7 @@ template <class T, unsigned Capacity, class Span> struct resident_block {
     Source.check_read(I());
     check(R, C, I());
 #endif
-    return Buffer.ld((R - RowLo) * Cols + C - ColLo);
+    return Buffer.ld((R - RowLo) * pitch() + C - ColLo);
   }
   template <class Index>
   WEFT_DEVICE T &at(index_t R, index_t C, Index I) const {
@@ -1320,13 +1361,19 @@ template <class T, unsigned Capacity, class Span> struct resident_block {
     Source.check_write(I());
     check(R, C, I());
 #endif
-    return Buffer[(R - RowLo) * Cols + C - ColLo];
+    return Buffer[(R - RowLo) * pitch() + C - ColLo];
   }
 
 private:
+  /// Element E of the block in row-major order: its place in the span and
+  /// its slot in shared memory.
   WEFT_DEVICE index_t place(index_t E) const {
     const index_t R = E / Cols;
     return (RowLo + R) * Stride + ColLo + (E - R * Cols);
+  }
+  WEFT_DEVICE index_t slot(index_t E) const {
+    const index_t R = E / Cols;
+    return R * pitch() + (E - R * Cols);
   }
 #if defined(WEFT_DIALECT_SIM)
   WEFT_DEVICE void check(index_t R, index_t C, index_t I) const {

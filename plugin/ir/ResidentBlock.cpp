@@ -160,6 +160,7 @@ private:
       if (*R <= 0 || *C <= 0)
         return;
       B.FixedElements = *R * *C;
+      B.FixedSlots = *R * (*C | 1);
     }
     Out.push_back(std::move(B));
   }

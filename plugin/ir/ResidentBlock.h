@@ -23,6 +23,10 @@ struct ResidentBlock {
   unsigned Param = 0;
   std::string Stride, RowLo, Rows, ColLo, Cols;
   std::optional<std::int64_t> FixedElements; // Rows * Cols, where constant
+  /// Its shared array's length there: Rows * (Cols | 1), rows an odd pitch
+  /// apart so that a warp down a column meets no bank twice (weft::
+  /// resident_block's layout).
+  std::optional<std::int64_t> FixedSlots;
   /// An access the block serves, with its row and column (kernel text of
   /// the indices in scope there).
   struct Use {

@@ -179,9 +179,9 @@ void planResidents(KernelPlan &P) {
   for (ir::ResidentBlock &B : Blocks) {
     const std::int64_t Share =
         Budget / std::max(1u, ir::elementBytes(N, N.Params[B.Param]));
-    if (B.FixedElements && *B.FixedElements > Share)
+    if (B.FixedSlots && *B.FixedSlots > Share)
       continue; // never fits
-    const std::int64_t Capacity = B.FixedElements ? *B.FixedElements : Share;
+    const std::int64_t Capacity = B.FixedSlots ? *B.FixedSlots : Share;
     P.Residents.push_back({std::move(B), Capacity});
   }
 }
