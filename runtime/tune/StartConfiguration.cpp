@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 namespace weft::rt {
@@ -41,16 +42,28 @@ std::size_t fillingStart(const TuningSpace &Space, std::size_t Mapped,
   const unsigned M = Space[Mapped].Mapping;
   const std::vector<TuneParam> &Params = Space.kernels()[M].Tune.Params;
   const std::vector<unsigned> MappedValues = Space.values(Mapped);
+  // Outputs a thread computes: the product of its register tile's sides.
+  auto OutputsOf = [&](const std::vector<unsigned> &Values) {
+    std::uint64_t Outputs = 1;
+    for (std::size_t P = 0; P < Params.size(); ++P)
+      if (Params[P].Role == contract::TuneRole::SpanN)
+        Outputs *= Values[P];
+    return Outputs;
+  };
+  // Multiprocessors busy, then threads a block, then outputs a thread (the
+  // least change to the mapped reuse).
+  using Score = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>;
   std::size_t Best = Mapped;
-  std::pair<std::uint64_t, std::uint64_t> BestScore{MappedGrid->first,
-                                                    MappedGrid->second};
+  Score BestScore{MappedGrid->first, MappedGrid->second,
+                  OutputsOf(MappedValues)};
   for (std::size_t I = 0; I < Space.size(); ++I) {
     if (I == Mapped || Space[I].Mapping != M)
       continue;
     const std::vector<unsigned> Values = Space.values(I);
     bool Smaller = true;
     for (std::size_t P = 0; P < Params.size() && Smaller; ++P)
-      Smaller = Params[P].Role == contract::TuneRole::Block
+      Smaller = Params[P].Role == contract::TuneRole::Block ||
+                        Params[P].Role == contract::TuneRole::SpanN
                     ? Values[P] <= MappedValues[P]
                     : Values[P] == MappedValues[P];
     if (!Smaller)
@@ -58,11 +71,11 @@ std::size_t fillingStart(const TuningSpace &Space, std::size_t Mapped,
     const auto Grid = gridOf(Space, I, Props, Args, NumArgs, RootCount);
     if (!Grid)
       continue;
-    const std::pair<std::uint64_t, std::uint64_t> Score{
-        std::min(Grid->first, Multiprocessors), Grid->second};
-    if (Score > BestScore) {
+    const Score Candidate{std::min(Grid->first, Multiprocessors), Grid->second,
+                          OutputsOf(Values)};
+    if (Candidate > BestScore) {
       Best = I;
-      BestScore = Score;
+      BestScore = Candidate;
     }
   }
   return Best;

@@ -171,16 +171,28 @@ TEST(StartConfiguration, SmallGridsFillTheDevice) {
   EXPECT_EQ(fillingStart(S, M, One, Args, 1, N), M);
 }
 
-// Only block sizes change, and only downward: a register tile keeps its
-// shape and tile width; a grid of one block by design (no smaller block
-// adds any) keeps the mapped block.
-TEST(StartConfiguration, OnlySmallerBlocks) {
+// Only block sizes and register tiles change, and only downward; the tile
+// width stays; a grid of one block by design (no smaller block adds any)
+// keeps the mapped block.
+TEST(StartConfiguration, OnlySmallerBlocksAndRegisterTiles) {
   const TuningSpace S(one(TiledProduct), h100());
   const std::size_t M = S.mapped(0);
-  int N = 256; // 16 x 16 threads of 4 x 4 outputs: 4 x 4 blocks
-  weft::detail::LaunchArg Args[] = {{&N, 1, 4}};
-  EXPECT_EQ(S.values(fillingStart(S, M, h100(), Args, 1, N)),
-            (std::vector<unsigned>{8, 8, 4, 4, 8}));
+  auto Start = [&](int N) {
+    weft::detail::LaunchArg Args[] = {{&N, 1, 4}};
+    return S.values(fillingStart(S, M, h100(), Args, 1, N));
+  };
+  // 16 x 16 threads of 4 x 4 outputs: 4 x 4 blocks. Only 8 x 8 threads of
+  // 2 x 2 reach 132 blocks (256).
+  EXPECT_EQ(Start(256), (std::vector<unsigned>{8, 8, 2, 2, 8}));
+  // 10 x 10 blocks as mapped: 16 x 16 threads of 4 x 2 or 2 x 4 (10 x 20)
+  // busy every SM with blocks as large, and more outputs a thread than
+  // 2 x 2.
+  const std::vector<unsigned> Rectangle = Start(640);
+  EXPECT_EQ(Rectangle[0], 16u);
+  EXPECT_EQ(Rectangle[1], 16u);
+  EXPECT_EQ(Rectangle[2] * Rectangle[3], 8u);
+  // 12 x 12 blocks as mapped fill 132 SMs: unchanged.
+  EXPECT_EQ(Start(768), S.values(M));
   const TuningSpace One(
       one("weft 5\nkernel k\nloc a.cpp:1:1\nlevel (lit 0) (lit 1) 1 lt\n"
           "map 0 x 256 span 1\ntune WEFT_BLOCK_X x 256 32 64 1024\n"),
