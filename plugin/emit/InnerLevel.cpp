@@ -3,7 +3,13 @@
 // combined across them.
 #include "emit/BodyPrinter.h"
 
+#include "ir/IrQueries.h"
+
 namespace weft::emit {
+namespace {
+/// Statements of a level's body small enough to unroll four times.
+constexpr unsigned SmallBody = 8;
+} // namespace
 
 void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
   if (Mode == Phase::Combine && L.Depth == 1) {
@@ -57,6 +63,14 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
   }
   if (Checked)
     OS << In << "weft::inner_level(true);\n";
+  // A split level's threads each take many iterations, a stride the
+  // compiler cannot see (the grid's) apart, which keeps NVVM from unrolling
+  // by itself: a split column sum had one load in flight a thread (NVRTC's
+  // PTX), the hand-written kernel four. Span(1) takes one iteration a
+  // thread; Span(all)'s stride is a constant NVVM unrolls over.
+  if (LM.Dop.Kind == map::Parallelism::Split &&
+      ir::straightLine(L.Body, SmallBody))
+    OS << In << "#pragma unroll 4\n";
   OS << In << "for (weft::index_t weft_t" << D << " = " << loopStart(LM, A)
      << "; weft_t" << D << " < weft_count" << D << "; weft_t" << D
      << " += " << loopStride(LM, A) << ") {\n"

@@ -131,6 +131,31 @@ bool anyStatement(const Stmt &S, const std::function<bool(const Stmt &)> &F) {
   return false;
 }
 
+bool straightLine(const std::vector<StmtPtr> &Body, unsigned MaxStatements) {
+  unsigned Count = 0;
+  auto Branchy = [&](const Stmt &S) {
+    ++Count;
+    switch (S.Kind) {
+    case Stmt::Block:
+    case Stmt::Decl:
+    case Stmt::ExprStmt:
+    case Stmt::If:
+      for (const ExprPtr &E : S.Exprs)
+        if (E && anyExpression(*E, [](const Expr &X) {
+              return X.Kind == Expr::Call && X.Text.rfind("weft::", 0) != 0;
+            }))
+          return true;
+      return false;
+    default:
+      return true;
+    }
+  };
+  for (const StmtPtr &S : Body)
+    if (S && anyStatement(*S, Branchy))
+      return false;
+  return Count <= MaxStatements;
+}
+
 bool holdsLevels(const Stmt &S) {
   return anyStatement(
       S, [](const Stmt &X) { return X.Kind == Stmt::ParallelFor; });

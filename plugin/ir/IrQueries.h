@@ -44,6 +44,10 @@ unsigned elementBytes(const Nest &N, const Param &P);
 bool anyExpression(const Expr &E, const std::function<bool(const Expr &)> &F);
 /// S is, or holds, a marked level (a ParallelFor statement).
 bool holdsLevels(const Stmt &S);
+/// Statements a GPU compiler may unroll freely: at most MaxStatements of
+/// them in all, with no loop, switch, jump, marked level or call of a
+/// function the nest defines.
+bool straightLine(const std::vector<StmtPtr> &Body, unsigned MaxStatements);
 /// F holds for S or a statement inside it (nested levels not entered).
 bool anyStatement(const Stmt &S, const std::function<bool(const Stmt &)> &F);
 /// F holds for an expression of S or of a statement inside it.

@@ -5,6 +5,7 @@
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
+// RUN: cat %t.k/*.cu | grep -c "pragma unroll 4" | FileCheck %s --check-prefix=UNROLLED
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
@@ -43,6 +44,10 @@ void rowStats(std::span<const int> m, std::span<long long> sums,
 }
 // The first kernel leaves each block's partials; the second folds them in
 // where the level was and runs the rest of the row.
+// A split level's threads stride by the grid, which NVVM does not unroll
+// by itself: four of a small body's iterations at once (loads in flight).
+// KERNEL: #pragma unroll 4
+// KERNEL-NEXT: for (weft::index_t weft_t1 = (weft::index_t)weft::block_idx(0) * WEFT_BLOCK_X + weft::thread_idx(0); weft_t1 < weft_count1; weft_t1 += (weft::index_t)weft::grid_dim(0) * WEFT_BLOCK_X) {
 // KERNEL: weft_split0[(weft::index_t)weft::block_idx(0) * weft_count0 + weft_t0] = weft_r;
 // KERNEL: weft_split1[(weft::index_t)weft::block_idx(0) * weft_count0 + weft_t0] = weft_r;
 // KERNEL: WEFT_KERNEL(weft_inner_split_L{{[0-9]+}}_{{[0-9a-f]+}}_combine, 256)
@@ -67,6 +72,25 @@ void rowSumsMarked(std::span<const int> m, std::span<long long> sums,
   }
 }
 
+// A body with a loop of its own is left to the compiler: the only unroll
+// pragma is rowStats'.
+// CHECK: remark: weft: level 1 (j): dim x, block {{[0-9]+}}, Split({{[0-9]+}})
+// UNROLLED: {{^1$}}
+void rowCubes(std::span<const int> m, std::span<long long> sums) {
+#pragma weft parallel for
+  for (int i = 0; i < Rows; ++i) {
+    long long sum = 0;
+#pragma weft parallel for reduction(+: sum)
+    for (int j = 0; j < Cols; ++j) {
+      long long p = 1;
+      for (int e = 0; e < 3; ++e)
+        p *= m[i * Cols + j];
+      sum += p;
+    }
+    sums[i] = sum;
+  }
+}
+
 int main() {
   std::vector<int> M(Rows * Cols), Peaks(Rows, 0), Marks(Rows, 0);
   for (int I = 0; I < Rows * Cols; ++I)
@@ -74,6 +98,9 @@ int main() {
   std::vector<long long> Sums(Rows), Plain(Rows);
   rowStats(M, Sums, Peaks);
   rowSumsMarked(M, Plain, Marks);
+  std::vector<long long> Cubes(Rows);
+  rowCubes(M, Cubes);
   for (int I = 0; I < Rows; ++I)
-    std::printf("%lld %d %lld %d\n", Sums[I], Peaks[I], Plain[I], Marks[I]);
+    std::printf("%lld %d %lld %d %lld\n", Sums[I], Peaks[I], Plain[I],
+                Marks[I], Cubes[I]);
 }
