@@ -18,8 +18,9 @@
 # only so long (each part takes minutes; tuning the longest); or goals:
 # the open issues' measurements alone, 10 rounds each (the products
 # against cuBLAS, every nested case against its hand-written kernel, lud
-# untuned and tuned), some 5 minutes on an H100, which fits one command of
-# a session's 15 minutes of device time.
+# untuned and tuned, lud's first kernels under Nsight Compute), some 5-6
+# minutes on an H100, which fits one command of a session's 15 minutes of
+# device time.
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
 set -u
 build=${1:-build}
@@ -104,6 +105,20 @@ if want goals; then
   echo "== lud untuned, then tuned as it runs (the default)"
   part goals env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
   part goals benchmarks/lud.sh "$build" --run-only || status=1
+  echo "== lud at 2048, its first kernels under Nsight Compute (untuned): weft's"
+  echo "   diagonal block (one warp), perimeters and trailing update, then the"
+  echo "   hand-tuned kernels; 41, ~36, ~31 and 24-30 us on the H200 of 2026-11-26"
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+  if [ -z "$ncu" ]; then
+    echo "SKIPPED: ncu (Nsight Compute) not found"
+  else
+    part goals env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
+      -k regex:weft_lud --launch-count 40 --print-summary per-kernel \
+      benchmarks/lud.sh "$build" --run-only 2048 || status=1
+    part goals env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
+      -k regex:^lud --launch-count 30 --print-summary per-kernel \
+      benchmarks/lud.sh "$build" --run-only 2048 || status=1
+  fi
 fi
 if want benchmarks; then
 echo "== benchmarks"
