@@ -97,6 +97,8 @@ for weft in "$build"/samples/*.weft; do
   part samples env WEFT_BUILD_DIR="$build" WEFT_BACKEND=cuda \
     samples/run-sample.sh "$(basename "$weft" .weft)" --run-only || status=1
 done
+# Nsight Compute, for the parts that profile lud
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
 if want goals; then
   echo "== the open issues' goals: nested loops against hand-written kernels and cuBLAS"
   part goals nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
@@ -108,7 +110,6 @@ if want goals; then
   echo "== lud at 2048, its first kernels under Nsight Compute (untuned): weft's"
   echo "   diagonal block (one warp), perimeters and trailing update, then the"
   echo "   hand-tuned kernels; 41, ~36, ~31 and 24-30 us on the H200 of 2026-11-26"
-  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
   if [ -z "$ncu" ]; then
     echo "SKIPPED: ncu (Nsight Compute) not found"
   else
@@ -139,7 +140,6 @@ part benchmarks env WEFT_VERBOSE=1 benchmarks/lud.sh "$build" --run-only || stat
 echo "== lud at 2048 under Nsight Compute: each kernel's time on the GPU (weft's"
 echo "   perimeter and trailing kernels, the hand-tuned ones); their sum against"
 echo "   the run's time tells kernels from copies and host work"
-ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
 if [ -z "$ncu" ]; then
   echo "SKIPPED: ncu (Nsight Compute) not found"
 else
