@@ -54,6 +54,17 @@ public:
                            const std::vector<std::string> &Defines,
                            const std::string &Function,
                            KernelHandle &Handle) = 0;
+  /// Whether precompile works here: tuning then compiles its variants on
+  /// a thread of its own while the program's goes on launching.
+  virtual bool precompiles() const { return false; }
+  /// Compiles what getKernel(Kernel, Source, Defines, ...) loads, loading
+  /// nothing, so that getKernel then finds it built. Safe to call from
+  /// another thread while this one launches, copies and compiles.
+  virtual Status precompile(const KernelInfo &Kernel, const std::string &Source,
+                            const std::vector<std::string> &Defines) {
+    (void)Kernel, (void)Source, (void)Defines;
+    return std::string(name()) + " compiles only as it loads";
+  }
   /// The most threads a block of this loaded kernel may have: on a GPU its
   /// registers decide.
   virtual unsigned maxBlockThreads(KernelHandle Kernel) {

@@ -142,6 +142,7 @@ KernelCache::~KernelCache() {
 }
 
 bool KernelCache::ready(std::string &Why) {
+  std::lock_guard<std::mutex> Guard(ReadyLock);
   if (State == 0) {
     const std::string Root = userCacheDirectory();
     std::string Reason;

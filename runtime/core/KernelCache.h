@@ -11,6 +11,7 @@
 #ifndef WEFT_RUNTIME_CORE_KERNELCACHE_H
 #define WEFT_RUNTIME_CORE_KERNELCACHE_H
 
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,7 +30,7 @@ public:
   /// Creates the directories (0700) on first use, checks them and opens the
   /// backend's. False, with the reason, when it cannot, or when a directory
   /// is a link, not this user's, or writable by others: then nothing is
-  /// cached.
+  /// cached. Any thread may call it, and load and store.
   bool ready(std::string &Why);
   const std::string &directory() const { return Directory; }
   /// The verified folder, open (-1 before ready()).
@@ -54,7 +55,8 @@ public:
 private:
   std::string Directory, Subdirectory;
   int DirFd = -1;
-  int State = 0; // 0 unknown, 1 ready, -1 unusable
+  int State = 0;        // 0 unknown, 1 ready, -1 unusable
+  std::mutex ReadyLock; // the tuner's compile thread uses the cache too
   std::string Problem;
 };
 

@@ -46,6 +46,10 @@ Runtime::Runtime()
       for (const std::string &Line : Tuned)
         note("loop at " + Line);
     });
+  // A variant compiling in the background finishes before the libraries'
+  // destructors run (NVRTC's among them); registered after the summary's,
+  // so it runs first.
+  std::atexit([] { get().Tuner.stopCompiles(); });
 }
 
 bool Runtime::launch(const char *Descriptor, const char *Source,

@@ -14,6 +14,8 @@
 #include "core/Prelude.h"
 #include "gpu/DeviceMemoryPool.h"
 
+#include <map>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -42,37 +44,60 @@ public:
       warn(Why);
       CacheWarned = true;
     }
-    // Everything that shapes the binary.
-    std::string Key = std::string(Compiler.name()) + " " + Compiler.version() +
-                      "\n" + Props.Architecture + "\n" + DevicePreludeText +
-                      "\n" + Source;
-    for (const std::string &D : Defines)
-      Key += "\n-D" + D;
-    if (std::optional<std::vector<char>> Cached = Cache.load(Kernel.Name, Key))
-      if (loadFunction(*Cached, Function, Handle).empty()) {
-        if (verbosity() >= 1)
-          noteResources(Kernel.Name, functionResources(Handle));
-        return {};
-      }
-    std::vector<char> Binary;
-    std::string Log;
-    if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, Defines,
-                          Binary, Log))
-      return std::string(Compiler.name()) + " could not compile it for " +
-             Props.Architecture + ": " + Log;
-    // A full disk costs the next run a compile, not this run its kernel.
-    if (std::string Problem; !Cache.store(Kernel.Name, Key, Binary, Problem) &&
-                             Cache.ready(Why) && !StoreWarned) {
-      warn(Problem + "; the compiled kernel is used, not kept");
-      StoreWarned = true;
+    const std::string Key = binaryKey(Source, Defines);
+    std::optional<Compiled> Built = takePrecompiled(Key);
+    const bool FromBackground = Built.has_value();
+    if (!Built) {
+      if (std::optional<std::vector<char>> Cached =
+              Cache.load(Kernel.Name, Key))
+        if (loadFunction(*Cached, Function, Handle).empty()) {
+          if (verbosity() >= 1)
+            noteResources(Kernel.Name, functionResources(Handle));
+          return {};
+        }
+      Built.emplace();
+      if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, Defines,
+                            Built->Binary, Built->Log))
+        return compileFailure(Built->Log);
     }
-    Status S = loadFunction(Binary, Function, Handle);
+    // A full disk costs the next run a compile, not this run its kernel.
+    if (std::string Problem;
+        !Cache.store(Kernel.Name, Key, Built->Binary, Problem)) {
+      if (Cache.ready(Why) && !StoreWarned) {
+        warn(Problem + "; the compiled kernel is used, not kept");
+        StoreWarned = true;
+      }
+      // The same module's combining kernel is loaded next.
+      if (FromBackground && !Kernel.Combine.Name.empty()) {
+        std::lock_guard<std::mutex> Guard(PrecompiledLock);
+        Precompiled.emplace(Key, *Built);
+      }
+    }
+    Status S = loadFunction(Built->Binary, Function, Handle);
     if (S.empty() && verbosity() >= 1) {
       // The compiler's report says what spilled; the driver's does not.
-      std::optional<KernelResources> R = parsePtxasLog(Log, Function);
+      std::optional<KernelResources> R = parsePtxasLog(Built->Log, Function);
       noteResources(Kernel.Name, R ? R : functionResources(Handle));
     }
     return S;
+  }
+
+  bool precompiles() const final { return true; }
+  /// The binary waits in memory for getKernel, which keeps it in the cache
+  /// and says what went wrong there (warnings come from the program's
+  /// thread alone).
+  Status precompile(const KernelInfo &Kernel, const std::string &Source,
+                    const std::vector<std::string> &Defines) final {
+    const std::string Key = binaryKey(Source.c_str(), Defines);
+    if (Cache.load(Kernel.Name, Key))
+      return {};
+    Compiled Built;
+    if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, Defines,
+                          Built.Binary, Built.Log))
+      return compileFailure(Built.Log);
+    std::lock_guard<std::mutex> Guard(PrecompiledLock);
+    Precompiled[Key] = std::move(Built);
+    return {};
   }
 
   /// Device memory through the pool: blocks released stay for the next
@@ -144,6 +169,34 @@ protected:
            describe(*R));
   }
 
+  /// Everything that shapes the binary.
+  std::string binaryKey(const char *Source,
+                        const std::vector<std::string> &Defines) const {
+    std::string Key = std::string(Compiler.name()) + " " + Compiler.version() +
+                      "\n" + Props.Architecture + "\n" + DevicePreludeText +
+                      "\n" + Source;
+    for (const std::string &D : Defines)
+      Key += "\n-D" + D;
+    return Key;
+  }
+  Status compileFailure(const std::string &Log) const {
+    return std::string(Compiler.name()) + " could not compile it for " +
+           Props.Architecture + ": " + Log;
+  }
+  struct Compiled {
+    std::vector<char> Binary;
+    std::string Log; // ptxas's report of registers and spills
+  };
+  std::optional<Compiled> takePrecompiled(const std::string &Key) {
+    std::lock_guard<std::mutex> Guard(PrecompiledLock);
+    auto It = Precompiled.find(Key);
+    if (It == Precompiled.end())
+      return std::nullopt;
+    Compiled Built = std::move(It->second);
+    Precompiled.erase(It);
+    return Built;
+  }
+
   RuntimeCompiler Compiler;
   DeviceProperties Props;
   KernelCache Cache;
@@ -151,6 +204,8 @@ protected:
                             return deviceAllocate(Bytes, Ptr);
                           },
                           [this](DevicePtr Ptr) { deviceRelease(Ptr); }};
+  std::mutex PrecompiledLock;
+  std::map<std::string, Compiled> Precompiled; // by binaryKey
   bool StoreWarned = false;
   bool CacheWarned = false;
 };

@@ -102,6 +102,7 @@ bool RuntimeCompiler::compileTo(const std::string &Source,
                                 const std::vector<std::string> &Defines,
                                 std::vector<char> &Cubin, std::string &Log,
                                 bool Ptx) const {
+  std::lock_guard<std::mutex> Guard(CompileLock);
   Program Prog = nullptr;
   const char *Headers[] = {DevicePreludeText};
   const char *HeaderNames[] = {DevicePreludeName};

@@ -7,6 +7,7 @@
 
 #include "core/DynamicLibrary.h"
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ private:
 
   using Program = void *;
   Kind Which;
+  /// One compile at a time: hipRTC documents no thread safety, and the
+  /// tuner's background compiles meet the program's thread's here.
+  mutable std::mutex CompileLock;
   DynamicLibrary Library;
   int (*CreateProgram)(Program *, const char *, const char *, int,
                        const char *const *, const char *const *) = nullptr;

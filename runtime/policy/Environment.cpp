@@ -102,6 +102,8 @@ const TuneSettings &tuneSettings() {
         T.Fresh = true;
       else if (Item == "eager")
         T.Eager = true;
+      else if (Item == "inline")
+        T.Inline = true;
       else if (Key == "budget" && !Value.empty() && Budget > 0 && !*End)
         T.Budget = static_cast<unsigned>(Budget);
       else if (Key == "search" && (Method = parseSearchMethod(Value)))
@@ -110,7 +112,8 @@ const TuneSettings &tuneSettings() {
         T.RecordDirectory = Value;
       else if (!Item.empty())
         warn("WEFT_TUNE: '" + Item +
-             "' ignored (expected off, on, reductions, fresh, eager, budget=N, "
+             "' ignored (expected off, on, reductions, fresh, eager, inline, "
+             "budget=N, "
              "search=exhaustive|random|model or record=DIR)");
       if (!Item.empty() && T.Enabled < 0 && Item != "0" && Item != "off")
         T.Enabled = 1;

@@ -34,12 +34,15 @@ const std::vector<std::string> &kernelDefines();
 /// change), budget=N (configurations timed per loop and size bucket),
 /// search=exhaustive|random|model, fresh (stored results are not used),
 /// eager (a variant is compiled as soon as the search picks it, not once
-/// the loop has run as long as the variants before took to compile),
-/// record=DIR (every configuration timed, eagerly, a recording per loop
-/// written to DIR). Any item but off turns tuning on.
+/// the loop has run as long as the variants before took to compile, and
+/// on the launching thread), inline (variants are compiled on the
+/// launching thread, which waits, not on a thread of their own while the
+/// loop runs the fastest so far), record=DIR (every configuration timed,
+/// eagerly, a recording per loop written to DIR). Any item but off turns
+/// tuning on.
 struct TuneSettings {
   int Enabled = -1; // -1: on for GPUs, off on the simulator
-  bool Reductions = false, Fresh = false, Eager = false;
+  bool Reductions = false, Fresh = false, Eager = false, Inline = false;
   unsigned Budget = 20;
   SearchMethod Method = SearchMethod::Model;
   std::string RecordDirectory;

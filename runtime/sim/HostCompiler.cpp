@@ -4,6 +4,7 @@
 #include "core/Diagnostics.h"
 #include "core/Prelude.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -88,6 +89,7 @@ bool privateSubdirectory(int DirFd, const char *Name, std::string &Why) {
 } // namespace
 
 bool HostCompiler::prepare(std::string &Error) {
+  std::lock_guard<std::mutex> Guard(PrepareLock);
   if (Prepared)
     return true;
   std::string Why;
@@ -142,23 +144,66 @@ void *HostCompiler::compileAndLoad(const std::string &Name,
                                    const std::string &Source,
                                    const std::vector<std::string> &Flags,
                                    std::string &Error) {
-  if (!prepare(Error))
+  std::string Object, Built;
+  if (!compile(Name, Source, Flags, Object, Built, true, Error))
     return nullptr;
+  void *Library = load(Built, Error);
+  // A cached object that does not load (corrupt) is built again.
+  if (!Library && Built == Object &&
+      compile(Name, Source, Flags, Object, Built, false, Error))
+    Library = load(Built, Error);
+  // Kept for the next run, atomically; a failed rename costs a compile.
+  if (Built != Object &&
+      ::renameat(DirFd, Built.c_str(), DirFd, Object.c_str()) != 0)
+    ::unlinkat(DirFd, Built.c_str(), 0);
+  return Library;
+}
+
+bool HostCompiler::precompile(const std::string &Name,
+                              const std::string &Source,
+                              const std::vector<std::string> &Flags,
+                              std::string &Error) {
+  std::string Object, Built;
+  if (!compile(Name, Source, Flags, Object, Built, true, Error))
+    return false;
+  if (Built != Object &&
+      ::renameat(DirFd, Built.c_str(), DirFd, Object.c_str()) != 0) {
+    Error =
+        "cannot keep " + DirName + "/" + Object + ": " + std::strerror(errno);
+    ::unlinkat(DirFd, Built.c_str(), 0);
+    return false;
+  }
+  return true;
+}
+
+bool HostCompiler::compile(const std::string &Name, const std::string &Source,
+                           const std::vector<std::string> &Flags,
+                           std::string &Object, std::string &Built,
+                           bool UseCached, std::string &Error) {
+  if (!prepare(Error))
+    return false;
   std::string Key = Compiler + "\n" + DevicePreludeText + "\n" + Source;
   for (const std::string &F : Flags)
     Key += "\n" + F;
   const std::string Base = Name + "-" + contentHash(Key);
-  const std::string Object = Base + ".so";
-  if (void *Cached = load(Object, Error))
-    return Cached;
+  Object = Base + ".so";
+  if (const int Fd = UseCached ? openVerifiedEntry(DirFd, Object) : -1;
+      Fd >= 0) {
+    ::close(Fd);
+    Built = Object;
+    return true;
+  }
 
   const std::string Src = Base + ".cpp";
   const std::string Log = Base + ".log";
-  const std::string Tmp = Base + ".so.tmp." + std::to_string(getpid());
+  // Unique to the thread's compile as well as the process.
+  static std::atomic<unsigned> Counter{0};
+  const std::string Tmp = Base + ".so.tmp." + std::to_string(getpid()) + "." +
+                          std::to_string(Counter++);
   std::string Problem;
   if (!writeIfChanged(DirFd, Src, Source, Problem)) {
     Error = DirName + ": " + Problem;
-    return nullptr;
+    return false;
   }
   // Paths relative to the folder, which is the compiler's working
   // directory.
@@ -179,7 +224,7 @@ void *HostCompiler::compileAndLoad(const std::string &Name,
                O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (LogFd < 0) {
     Error = "cannot write " + DirName + "/" + Log + ": " + std::strerror(errno);
-    return nullptr;
+    return false;
   }
   posix_spawn_file_actions_t Actions;
   posix_spawn_file_actions_init(&Actions);
@@ -194,7 +239,7 @@ void *HostCompiler::compileAndLoad(const std::string &Name,
   if (R != 0) {
     Error = "cannot start the host compiler '" + Compiler +
             "': " + std::strerror(R) + " (set WEFT_SIM_CXX)";
-    return nullptr;
+    return false;
   }
   int Status = 0;
   while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
@@ -203,13 +248,10 @@ void *HostCompiler::compileAndLoad(const std::string &Name,
     Error = "the host compiler failed on " + DirName + "/" + Src +
             " (its messages are in " + DirName + "/" + Log + ")";
     ::unlinkat(DirFd, Tmp.c_str(), 0);
-    return nullptr;
+    return false;
   }
-  void *Library = load(Tmp, Error);
-  // Kept for the next run, atomically; a failed rename costs a compile.
-  if (::renameat(DirFd, Tmp.c_str(), DirFd, Object.c_str()) != 0)
-    ::unlinkat(DirFd, Tmp.c_str(), 0);
-  return Library;
+  Built = Tmp;
+  return true;
 }
 
 } // namespace weft::rt::sim

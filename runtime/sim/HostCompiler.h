@@ -9,6 +9,7 @@
 
 #include "core/KernelCache.h"
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,20 @@ public:
                        const std::vector<std::string> &Flags,
                        std::string &Error);
 
+  /// Compiles Source into the cache as compileAndLoad would, loading
+  /// nothing; safe on another thread while this one compiles and loads.
+  bool precompile(const std::string &Name, const std::string &Source,
+                  const std::vector<std::string> &Flags, std::string &Error);
+
   const std::string &compiler() const { return Compiler; }
 
 private:
+  /// The object for Source and Flags: Object names it in the folder; Built
+  /// is where it lies now (Object when cached and UseCached, else a
+  /// temporary file the caller renames to Object).
+  bool compile(const std::string &Name, const std::string &Source,
+               const std::vector<std::string> &Flags, std::string &Object,
+               std::string &Built, bool UseCached, std::string &Error);
   /// The cache's folder, or where the cache cannot be used (after one
   /// warning), a private temporary folder for this process.
   bool prepare(std::string &Error);
@@ -41,6 +53,7 @@ private:
   std::string DirName;    // for messages
   std::string PrivateDir; // removed when the process ends
   bool Prepared = false;
+  std::mutex PrepareLock;
 };
 
 } // namespace weft::rt::sim

@@ -78,16 +78,10 @@ public:
   Status getKernel(const KernelInfo &Info, const char *Source,
                    const std::vector<std::string> &Defines,
                    const std::string &Function, KernelHandle &Handle) override {
-    std::vector<std::string> Flags = {"-DWEFT_SIM_WARP=" +
-                                      std::to_string(Props.WarpSize)};
-    for (const std::string &D : Defines)
-      Flags.push_back("-D" + D);
-    if (Check)
-      Flags.push_back("-DWEFT_SIM_CHECK=1");
     std::string Error;
     void *Library = Compiler.compileAndLoad(
         Info.Name, std::string(Source) + glue(Info.Name, Info.Combine.Name),
-        Flags, Error);
+        flags(Defines), Error);
     if (!Library)
       return Error;
     auto K = std::make_unique<SimKernel>();
@@ -110,6 +104,15 @@ public:
     Handle = K.get();
     Kernels.push_back(std::move(K));
     return {};
+  }
+
+  bool precompiles() const override { return true; }
+  Status precompile(const KernelInfo &Info, const std::string &Source,
+                    const std::vector<std::string> &Defines) override {
+    std::string Error;
+    Compiler.precompile(Info.Name, Source + glue(Info.Name, Info.Combine.Name),
+                        flags(Defines), Error);
+    return Error;
   }
 
   Status allocate(std::size_t Bytes, DevicePtr &Ptr) override {
@@ -155,6 +158,18 @@ public:
   Status synchronize() override { return {}; } // launch() runs to the end.
 
 private:
+  /// The host compiler's flags for a kernel compiled with Defines.
+  std::vector<std::string>
+  flags(const std::vector<std::string> &Defines) const {
+    std::vector<std::string> Flags = {"-DWEFT_SIM_WARP=" +
+                                      std::to_string(Props.WarpSize)};
+    for (const std::string &D : Defines)
+      Flags.push_back("-D" + D);
+    if (Check)
+      Flags.push_back("-DWEFT_SIM_CHECK=1");
+    return Flags;
+  }
+
   static unsigned threadCount() {
     if (const char *T = std::getenv("WEFT_SIM_THREADS"); T && std::atoi(T) > 0)
       return static_cast<unsigned>(std::atoi(T));

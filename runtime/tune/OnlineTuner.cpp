@@ -174,6 +174,9 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
                              : Waiting                     ? fastest(T)
                                                            : T.Current;
   const bool Timed = T.Chosen == TuningSpace::None && !Waiting;
+  if (Config != TuningSpace::None && Config != S.Space.mapped(Mapped) &&
+      compilingAhead(B, Root, S, T, Key, Config, Mapped, Source, Out))
+    return {};
   if (Config == TuningSpace::None || Config == S.Space.mapped(Mapped)) {
     Out.Timed = Timed && Config != TuningSpace::None;
   } else if (Status E = variant(B, Root, S, T, Config, Source, Out.Variant);
@@ -210,7 +213,11 @@ std::vector<std::string> OnlineTuner::summary(const LoopSite &Root) {
     const std::string Rows =
         S == Root.RaggedTuning.get() ? " (rows of differing lengths)" : "";
     for (const auto &[Key, T] : S->Buckets) {
-      const std::string Timed = std::to_string(T.Tried) + " of " +
+      // The configuration being compiled in the background is not timed.
+      const bool Compiling = T.Current != TuningSpace::None &&
+                             S->Compiling.count(T.Current) &&
+                             !S->Variants.count(T.Current);
+      const std::string Timed = std::to_string(T.Tried - Compiling) + " of " +
                                 std::to_string(S->Space.size()) +
                                 " configurations timed";
       if (T.Chosen != TuningSpace::None)
@@ -222,7 +229,10 @@ std::vector<std::string> OnlineTuner::summary(const LoopSite &Root) {
             "sizes " + Key + Rows + ": still tuning, " + Timed +
             (fastest(T) != TuningSpace::None
                  ? "; fastest so far " + S->Space.describe(fastest(T))
-                 : std::string()));
+                 : std::string()) +
+            (Compiling ? "; " + S->Space.describe(T.Current) +
+                             " compiling in the background"
+                       : std::string()));
     }
   }
   return Lines;
@@ -320,6 +330,59 @@ bool OnlineTuner::paying(const SiteTuning::Bucket &T) const {
   return *T.Times[Best] * T.Launches < Cost;
 }
 
+std::vector<std::string> OnlineTuner::variantDefines(const SiteTuning &S,
+                                                     std::size_t Config) {
+  std::vector<std::string> Defines = kernelDefines();
+  for (const std::string &D : S.Space.defines(Config))
+    if (!userDefines(D.substr(0, D.find('='))))
+      Defines.push_back(D);
+  return Defines;
+}
+
+bool OnlineTuner::compilingAhead(Backend &B, LoopSite &Root, SiteTuning &S,
+                                 SiteTuning::Bucket &T, const std::string &Key,
+                                 std::size_t Config, unsigned Mapped,
+                                 const char *Source, TuningChoice &Out) {
+  const TuneSettings &Settings = tuneSettings();
+  if (S.Variants.count(Config) || !B.precompiles() || Settings.Inline ||
+      Settings.Eager || !Settings.RecordDirectory.empty())
+    return false;
+  const auto Job = S.Compiling.find(Config);
+  if (Job != S.Compiling.end() && Job->second->done())
+    return false; // variant() loads it
+  // Meanwhile the fastest so far runs where it is built, else the mapped
+  // kernel where it is loaded; with neither, Config is compiled here.
+  const LoopSite &MappedSite =
+      Mapped == 0 ? Root : *Root.Alternatives[Mapped - 1];
+  const std::size_t Fastest = fastest(T);
+  TunedVariant *Meanwhile = nullptr;
+  if (Fastest != Config && Fastest != S.Space.mapped(Mapped))
+    if (auto V = S.Variants.find(Fastest);
+        V != S.Variants.end() && V->second.Failed.empty())
+      Meanwhile = &V->second;
+  if (!Meanwhile && !MappedSite.Handle)
+    return false;
+  if (Job == S.Compiling.end()) {
+    const Configuration &C = S.Space[Config];
+    const LoopSite &Site =
+        C.Mapping == 0 ? Root : *Root.Alternatives[C.Mapping - 1];
+    Backend *Compiler = &B;
+    S.Compiling.emplace(
+        Config, Background.submit(
+                    [Compiler, Kernel = S.Space.apply(Config),
+                     Text = Site.Text.empty() ? std::string(Source) : Site.Text,
+                     Defines = variantDefines(S, Config)] {
+                      return Compiler->precompile(Kernel, Text, Defines);
+                    }));
+    note(Root.Kernel.Location + ": tuning " + Key + ": compiling " +
+             S.Space.describe(Config) + " in the background",
+         2);
+  }
+  Out.Variant = Meanwhile;
+  Out.Timed = false;
+  return true;
+}
+
 Status OnlineTuner::variant(Backend &B, LoopSite &Root, SiteTuning &S,
                             SiteTuning::Bucket &T, std::size_t Config,
                             const char *Source, TunedVariant *&Out) {
@@ -335,16 +398,23 @@ Status OnlineTuner::variant(Backend &B, LoopSite &Root, SiteTuning &S,
   V.Mapping = C.Mapping == 0 ? &Root : Root.Alternatives[C.Mapping - 1].get();
   V.Kernel = S.Space.apply(Config);
   const char *Text = V.Mapping->Text.empty() ? Source : V.Mapping->Text.c_str();
-  std::vector<std::string> Defines = kernelDefines();
-  for (const std::string &D : S.Space.defines(Config))
-    if (!userDefines(D.substr(0, D.find('='))))
-      Defines.push_back(D);
+  const std::vector<std::string> Defines = variantDefines(S, Config);
+  // Compiled in the background: what it took there counts too.
+  double Seconds = 0;
+  Status E;
+  if (auto Job = S.Compiling.find(Config);
+      Job != S.Compiling.end() && Job->second->done()) {
+    Seconds = Job->second->Seconds;
+    E = Job->second->Result;
+    S.Compiling.erase(Job);
+  }
   const auto Start = std::chrono::steady_clock::now();
-  Status E = B.getKernel(V.Kernel, Text, Defines, V.Kernel.Name, V.Handle);
+  if (E.empty())
+    E = B.getKernel(V.Kernel, Text, Defines, V.Kernel.Name, V.Handle);
   if (E.empty() && !V.Kernel.Combine.Name.empty())
     E = B.getKernel(V.Kernel, Text, Defines, V.Kernel.Combine.Name,
                     V.CombineHandle);
-  const double Seconds =
+  Seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
   // The start's compile replaces the mapped kernel's: tuning did not add it.

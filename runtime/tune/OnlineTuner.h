@@ -8,6 +8,7 @@
 
 #include "core/Backend.h"
 #include "core/LoopSite.h"
+#include "tune/BackgroundCompiler.h"
 #include "tune/Searcher.h"
 #include "tune/TuningStore.h"
 
@@ -50,6 +51,10 @@ public:
   std::string Descriptor, KernelHash;
   bool Tunable = false;
   std::map<std::size_t, TunedVariant> Variants;
+  /// Variants compiling on the background thread, until a launch finds
+  /// them done.
+  std::map<std::size_t, std::shared_ptr<const BackgroundCompiler::Job>>
+      Compiling;
   std::map<std::string, Bucket> Buckets;
 };
 
@@ -74,6 +79,9 @@ public:
                 TuningChoice &Out);
   /// A timed launch of the choice took Seconds.
   void record(double Seconds);
+  /// Waits for the variant compiling in the background, and starts no
+  /// other (as the program exits).
+  void stopCompiles() { Background.stop(); }
   /// What tuning did for the loop at Root, a line per size bucket, for
   /// WEFT_VERBOSE's summary at exit ("sizes 11: tuned, 20 of 376
   /// configurations timed: mapping 0: ...").
@@ -84,9 +92,20 @@ private:
               SiteTuning::Bucket &T);
   void writeRecordingFile(Backend &B, LoopSite &Root, const SiteTuning &S,
                           const std::string &Key, const SiteTuning::Bucket &T);
+  /// Compiles (or, once compiled in the background, loads) Config.
   Status variant(Backend &B, LoopSite &Root, SiteTuning &S,
                  SiteTuning::Bucket &T, std::size_t Config, const char *Source,
                  TunedVariant *&Out);
+  /// Where Config is not built and something else is: compiles it on the
+  /// background thread and says what this launch runs meanwhile (true);
+  /// false once it is compiled, or where it must be compiled here.
+  bool compilingAhead(Backend &B, LoopSite &Root, SiteTuning &S,
+                      SiteTuning::Bucket &T, const std::string &Key,
+                      std::size_t Config, unsigned Mapped, const char *Source,
+                      TuningChoice &Out);
+  /// The macros Config's variant is compiled with.
+  static std::vector<std::string> variantDefines(const SiteTuning &S,
+                                                 std::size_t Config);
   /// The fastest configuration timed so far (the start before any).
   static std::size_t fastest(const SiteTuning::Bucket &T);
   /// The loop has not yet run, at its fastest so far, as long as compiling
@@ -101,6 +120,9 @@ private:
   unsigned Compiles = 0;
   /// The bucket a timed launch belongs to, until it is recorded.
   SiteTuning::Bucket *Timing = nullptr;
+  /// Declared last, so that it stops first: its compile under way uses
+  /// the backend, which outlives the tuner.
+  BackgroundCompiler Background;
 };
 
 } // namespace weft::rt

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <thread>
+#include <vector>
 
 using weft::rt::RuntimeCompiler;
 
@@ -65,6 +68,32 @@ TEST_P(RuntimeCompilerTest, ErrorsComeBackWithTheLog) {
                                 "WEFT_KERNEL(k, 64)(int x) { undeclared(); }\n",
                                 "broken", Arch, {}, Cubin, Log));
   EXPECT_NE(Log.find("undeclared"), std::string::npos) << Log;
+}
+
+// The tuner compiles variants on a thread of its own while the program's
+// thread compiles other kernels: each gets its own binary.
+TEST_P(RuntimeCompilerTest, CompilesFromSeveralThreadsAtOnce) {
+  const char *Source = "#include <weft/device.h>\n"
+                       "WEFT_KERNEL(k, WEFT_BLOCK_X)(weft::dspan<int> o) {\n"
+                       "  o[weft::global_id_x()] = WEFT_BLOCK_X;\n}\n";
+  std::vector<std::vector<char>> Binaries(4);
+  std::vector<std::string> Logs(4);
+  std::vector<int> Compiled(4, 0);
+  std::vector<std::thread> Threads;
+  for (int I = 0; I < 4; ++I)
+    Threads.emplace_back([&, I] {
+      Compiled[I] = Compiler.compile(
+          Source, "threads", Arch, {"WEFT_BLOCK_X=" + std::to_string(64 << I)},
+          Binaries[I], Logs[I]);
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  for (int I = 0; I < 4; ++I) {
+    EXPECT_TRUE(Compiled[I]) << Logs[I];
+    EXPECT_GT(Binaries[I].size(), 100u);
+    for (int J = 0; J < I; ++J)
+      EXPECT_NE(Binaries[I], Binaries[J]) << "variants " << I << ", " << J;
+  }
 }
 
 TEST_P(RuntimeCompilerTest, DefinesReachTheKernel) {

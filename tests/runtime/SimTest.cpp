@@ -3,12 +3,19 @@
 // warp shuffles, votes and ballots at widths 32 and 64, atomics), and one
 // planted bug per checker class, each caught, each with a correct twin.
 #include "core/Backend.h"
+#include "core/KernelCache.h"
 #include "launch/LaunchBounds.h"
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 using namespace weft::rt;
@@ -41,6 +48,16 @@ public:
     EXPECT_EQ(Sim->copyToDevice(P, Data.data(), Data.size() * sizeof(T)), "");
     Spans.push_back({P, Data.size()});
     Copies.push_back({Data.data(), Data.size() * sizeof(T)});
+  }
+
+  /// Compiles the kernel on a thread of its own, as the tuner does, before
+  /// run() loads it.
+  void precompile(const std::string &Name, const std::string &Source) {
+    ASSERT_TRUE(Sim);
+    Info.Name = Name;
+    Status S = "not run";
+    std::thread([&] { S = Sim->precompile(Info, Source, {}); }).join();
+    EXPECT_EQ(S, "");
   }
 
   void run(const std::string &Name, const std::string &Source, unsigned Grid,
@@ -104,6 +121,48 @@ TEST(Sim, BarriersAndSharedMemoryTreeReduction) {
         4, 256);
   for (int B = 0; B < 4; ++B)
     EXPECT_EQ(Out[B], 256 * 256 * B + 255 * 128) << "block " << B;
+}
+
+/// The simulator's compiled objects for kernel Name: their inode numbers.
+std::vector<ino_t> compiledObjects(const std::string &Name) {
+  std::vector<ino_t> Found;
+  std::error_code Error;
+  for (const auto &E : std::filesystem::directory_iterator(
+           userCacheDirectory() + "/sim", Error)) {
+    const std::string File = E.path().filename().string();
+    struct stat Info;
+    if (File.rfind(Name + "-", 0) == 0 && E.path().extension() == ".so" &&
+        ::stat(E.path().c_str(), &Info) == 0)
+      Found.push_back(Info.st_ino);
+  }
+  return Found;
+}
+
+TEST(Sim, PrecompiledOnAnotherThreadLoadsWithoutCompiling) {
+  // A text of its own, so that no earlier run's object stands in for it.
+  const std::string Name =
+      "k_ahead_" + std::to_string(::getpid()) + "_" +
+      std::to_string(
+          std::chrono::steady_clock::now().time_since_epoch().count());
+  const std::string Source = kernel(Name, "weft::dspan<int> out",
+                                    "out[weft::global_id_x()] = 3 * (int)t;");
+  std::vector<int> Out(64, 0);
+  SimLaunch L;
+  L.span("out", Out);
+  EXPECT_TRUE(compiledObjects(Name).empty());
+  L.precompile(Name, Source);
+  const std::vector<ino_t> Built = compiledObjects(Name);
+  ASSERT_EQ(Built.size(), 1u);
+  L.run(Name, Source, 2, 32);
+  EXPECT_EQ(compiledObjects(Name), Built) << "getKernel compiled it again";
+  for (int I = 0; I < 64; ++I)
+    EXPECT_EQ(Out[I], 3 * (I % 32));
+  // Its files, which no later run would use.
+  std::error_code Error;
+  for (const auto &E : std::filesystem::directory_iterator(
+           userCacheDirectory() + "/sim", Error))
+    if (E.path().filename().string().rfind(Name + "-", 0) == 0)
+      std::filesystem::remove(E.path(), Error);
 }
 
 TEST(Sim, PerThreadStateSurvivesBarriers) {

@@ -15,12 +15,19 @@
 // RUN: diff %t.host %t.sim
 // RUN: FileCheck %s < %t.err
 // Without eager, a variant is compiled only once the loop has run, at its
-// fastest so far, as long as the variants before took to compile: these
-// loops (a fraction of a millisecond a call, a compile a tenth of a second
-// or more) never get that far in 24 calls: the mapped kernel is timed and
-// then runs on, and nothing is stored.
-// RUN: rm -rf %t.cache3 && env WEFT_CACHE_DIR=%t.cache3 WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_TUNE=on WEFT_VERBOSE=2 %t.exe 2>&1 > %t.lazy | FileCheck %s --check-prefix=LAZY
+// fastest so far, as long as the variants before took to compile (the
+// process's first compile goes ahead at once): these loops (a fraction of
+// a millisecond a call, a compile a tenth of a second or more) get no
+// further in 24 calls: the mapped kernel and one variant are timed, then
+// the faster runs on, and nothing is stored. Inline: compiled on the
+// launching thread.
+// RUN: rm -rf %t.cache3 && env WEFT_CACHE_DIR=%t.cache3 WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_TUNE=on,inline WEFT_VERBOSE=2 %t.exe 2>&1 > %t.lazy | FileCheck %s --check-prefix=LAZY
 // RUN: diff %t.host %t.lazy
+// By default that variant compiles on a thread of its own: the launch that
+// picks it runs the mapped kernel, untimed, as do those after it until it
+// is built (the program may end first; tuning-background.cpp waits).
+// RUN: rm -rf %t.cache4 && env WEFT_CACHE_DIR=%t.cache4 WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_TUNE=on WEFT_VERBOSE=2 %t.exe 2>&1 > %t.ahead | FileCheck %s --check-prefix=AHEAD
+// RUN: diff %t.host %t.ahead
 // The second run takes the stored result and times nothing.
 // RUN: env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_THREADS=2 WEFT_SIM_CHECK=1 WEFT_TUNE=on,eager WEFT_VERBOSE=2 %t.exe > %t.again 2> %t.again.err
 // RUN: diff %t.host %t.again
@@ -46,24 +53,29 @@
 #include <cstdio>
 #include <vector>
 
-// CHECK: tuning.cpp:[[@LINE+22]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{32|64|128|256|512|1024}} (6 of 6 configurations; {{[0-9.]+}} us, mapped {{[0-9.]+}} us)
+// CHECK: tuning.cpp:[[@LINE+27]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{32|64|128|256|512|1024}} (6 of 6 configurations; {{[0-9.]+}} us, mapped {{[0-9.]+}} us)
 // CHECK-NOT: tuned
-// CHECK: loop at {{.*}}tuning.cpp:[[@LINE+20]]:3: sizes 13: tuned, 6 of 6 configurations timed: mapping 0: WEFT_BLOCK_X=
-// AGAIN: tuning.cpp:[[@LINE+19]]:3: sizes 13: tuned before ({{.*}}tuning): mapping 0: WEFT_BLOCK_X=
+// CHECK: loop at {{.*}}tuning.cpp:[[@LINE+25]]:3: sizes 13: tuned, 6 of 6 configurations timed: mapping 0: WEFT_BLOCK_X=
+// AGAIN: tuning.cpp:[[@LINE+24]]:3: sizes 13: tuned before ({{.*}}tuning): mapping 0: WEFT_BLOCK_X=
 // AGAIN-NOT: {{[0-9]}}: tuning
 // LIST: 1 tuned configurations in {{.*}}tuning
-// LIST-NEXT: tuning.cpp:[[@LINE+16]]:3  sizes 13  on weft simulator (sim (checked), {{[0-9]+}} multiprocessors)
-// LIST-NEXT: mapping 0 (weft_tuning_L[[@LINE+15]]_{{[0-9a-f]+}}), values {{[0-9]+}}: {{[0-9.]+}} us (mapped {{[0-9.]+}} us), 6 configurations timed
+// LIST-NEXT: tuning.cpp:[[@LINE+21]]:3  sizes 13  on weft simulator (sim (checked), {{[0-9]+}} multiprocessors)
+// LIST-NEXT: mapping 0 (weft_tuning_L[[@LINE+20]]_{{[0-9a-f]+}}), values {{[0-9]+}}: {{[0-9.]+}} us (mapped {{[0-9.]+}} us), 6 configurations timed
 // IMPORT: 1 tuned configurations kept in {{.*}}cache2/tuning
-// REDUCTIONS-DAG: tuning.cpp:[[@LINE+13]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{[0-9]+}} (3 of 6 configurations;
-// REDUCTIONS-DAG: tuning.cpp:[[@LINE+19]]:3: sizes 13: tuned: mapping 0: {{.*}}(3 of {{[0-9]+}} configurations;
-// RECORD: tuning.cpp:[[@LINE+11]]:3: tuning recorded in {{.*}}rec/weft_tuning_L[[@LINE+11]]_{{[0-9a-f]+}}.13.txt
-// REPLAY: tuning.cpp:[[@LINE+10]]:3, sizes 13, on weft simulator (sim, {{[0-9]+}} multiprocessors): 6 configurations (6 timed), best {{[0-9.]+}} us
+// REDUCTIONS-DAG: tuning.cpp:[[@LINE+18]]:3: sizes 13: tuned: mapping 0: WEFT_BLOCK_X={{[0-9]+}} (3 of 6 configurations;
+// REDUCTIONS-DAG: tuning.cpp:[[@LINE+24]]:3: sizes 13: tuned: mapping 0: {{.*}}(3 of {{[0-9]+}} configurations;
+// RECORD: tuning.cpp:[[@LINE+16]]:3: tuning recorded in {{.*}}rec/weft_tuning_L[[@LINE+16]]_{{[0-9a-f]+}}.13.txt
+// REPLAY: tuning.cpp:[[@LINE+15]]:3, sizes 13, on weft simulator (sim, {{[0-9]+}} multiprocessors): 6 configurations (6 timed), best {{[0-9.]+}} us
 // REPLAY-NEXT: exhaustive 95% of best after {{[0-9.]+}} configurations; within 20: 100.0% of best
-// LAZY: tuning.cpp:[[@LINE+8]]:3: tuning 13: mapping 0: WEFT_BLOCK_X=256: {{[0-9.]+}} us
-// LAZY: tuning.cpp:[[@LINE+7]]:3: tuning 13: mapping 0: WEFT_BLOCK_X={{32|64|128|512}}: {{[0-9.]+}} us
+// LAZY: tuning.cpp:[[@LINE+13]]:3: tuning 13: mapping 0: WEFT_BLOCK_X=256: {{[0-9.]+}} us
+// LAZY: tuning.cpp:[[@LINE+12]]:3: tuning 13: mapping 0: WEFT_BLOCK_X={{32|64|128|512}}: {{[0-9.]+}} us
 // LAZY-NOT: tuned
-// LAZY: loop at {{.*}}tuning.cpp:[[@LINE+5]]:3: sizes 13: still tuning, 2 of 6 configurations timed; fastest so far mapping 0: WEFT_BLOCK_X=
+// LAZY: loop at {{.*}}tuning.cpp:[[@LINE+10]]:3: sizes 13: still tuning, 2 of 6 configurations timed; fastest so far mapping 0: WEFT_BLOCK_X=
+// AHEAD: tuning.cpp:[[@LINE+9]]:3: tuning 13: mapping 0: WEFT_BLOCK_X=256: {{[0-9.]+}} us
+// AHEAD-NEXT: tuning.cpp:[[@LINE+8]]:3: tuning 13: compiling mapping 0: WEFT_BLOCK_X={{32|64|128|512}} in the background
+// AHEAD-NEXT: tuning.cpp:[[@LINE+7]]:3: kernel weft_tuning_L[[@LINE+7]]_{{[0-9a-f]+}}: grid (20, 1, 1) x block (256, 1, 1)
+// AHEAD-NOT: tuned
+// AHEAD: loop at {{.*}}tuning.cpp:[[@LINE+5]]:3: sizes 13: still tuning
 // BAD: WEFT_TUNE: 'budget=x' ignored
 // BAD: WEFT_TUNE: 'sideways' ignored
 void relax(std::span<const float> in, std::span<float> out) {

@@ -1,0 +1,81 @@
+// BackgroundCompilerTest.cpp: the tuner's compile thread: compiles run in
+// the order submitted, off the submitting thread, and report what they
+// returned and took; at its end the compile under way finishes and those
+// queued behind it do not start.
+#include "tune/BackgroundCompiler.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+using namespace weft::rt;
+using namespace std::chrono_literals;
+
+namespace {
+
+void waitFor(const BackgroundCompiler::Job &J) {
+  for (int I = 0; I < 10000 && !J.done(); ++I)
+    std::this_thread::sleep_for(1ms);
+  ASSERT_TRUE(J.done());
+}
+
+TEST(BackgroundCompiler, RunsInOrderOffTheCallersThread) {
+  BackgroundCompiler Compiler;
+  std::vector<int> Order;
+  std::thread::id Ran;
+  auto First = Compiler.submit([&] {
+    Ran = std::this_thread::get_id();
+    std::this_thread::sleep_for(20ms);
+    Order.push_back(1);
+    return Status();
+  });
+  auto Second = Compiler.submit([&] {
+    Order.push_back(2);
+    return Status("no such variant");
+  });
+  waitFor(*Second);
+  ASSERT_TRUE(First->done());
+  EXPECT_EQ(Order, (std::vector<int>{1, 2}));
+  EXPECT_NE(Ran, std::this_thread::get_id());
+  EXPECT_EQ(First->Result, "");
+  EXPECT_GE(First->Seconds, 0.015);
+  EXPECT_EQ(Second->Result, "no such variant");
+  EXPECT_EQ(Compiler.pending(), 0u);
+}
+
+TEST(BackgroundCompiler, AThrowingCompileFails) {
+  BackgroundCompiler Compiler;
+  auto J = Compiler.submit(
+      []() -> Status { throw std::runtime_error("out of memory"); });
+  waitFor(*J);
+  EXPECT_EQ(J->Result, "the compile failed: out of memory");
+}
+
+TEST(BackgroundCompiler, EndsAfterTheCompileUnderWay) {
+  std::promise<void> Started;
+  std::shared_ptr<const BackgroundCompiler::Job> Running, Queued;
+  bool QueuedRan = false;
+  {
+    BackgroundCompiler Compiler;
+    Running = Compiler.submit([&] {
+      Started.set_value();
+      std::this_thread::sleep_for(50ms);
+      return Status();
+    });
+    Queued = Compiler.submit([&] {
+      QueuedRan = true;
+      return Status();
+    });
+    Started.get_future().wait();
+    EXPECT_EQ(Compiler.pending(), 2u);
+  }
+  EXPECT_TRUE(Running->done());
+  EXPECT_FALSE(Queued->done());
+  EXPECT_FALSE(QueuedRan);
+}
+
+} // namespace
