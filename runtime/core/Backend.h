@@ -33,6 +33,9 @@ struct DeviceProperties {
 
 using DevicePtr = std::uint64_t;
 using KernelHandle = void *;
+/// A point in the device's queue of work (a GPU's event): two of them time
+/// the launches between without the host waiting for them.
+using TimeMark = void *;
 
 /// Rows of equal length a fixed distance apart, in host and device memory
 /// alike (a block of a row-major matrix): a region's device copy mirrors
@@ -86,6 +89,23 @@ public:
   virtual Status launch(KernelHandle Kernel, const unsigned Grid[3],
                         const unsigned Block[3], void **Params) = 0;
   virtual Status synchronize() = 0;
+
+  /// Whether launches can be timed by marks in the device's queue.
+  virtual bool marksTime() const { return false; }
+  /// A mark after the work enqueued so far.
+  virtual Status markTime(TimeMark &Mark) {
+    (void)Mark;
+    return std::string(name()) + " has no marks in its queue";
+  }
+  /// Once the device has passed To (Passed), the seconds from From to To.
+  virtual Status secondsBetween(TimeMark From, TimeMark To, bool &Passed,
+                                double &Seconds) {
+    (void)From, (void)To, (void)Seconds;
+    Passed = false;
+    return std::string(name()) + " has no marks in its queue";
+  }
+  /// A mark no longer needed (it may be reused).
+  virtual void releaseMark(TimeMark Mark) { (void)Mark; }
 };
 
 /// Each returns null (and a reason) when the backend cannot run here.

@@ -284,19 +284,31 @@ Status Runtime::run(LoopSite &Root, unsigned M,
   Site.LastConfig = Config;
 
   // Nothing for the host to read back (every span resident, no reduction
-  // into a host variable, no launch timed for tuning): enqueue and return.
-  // Anything else waits for the launches in flight first.
+  // into a host variable, no launch timed for tuning but between marks in
+  // the device's queue): enqueue and return. Anything else waits for the
+  // launches in flight first.
   KernelLaunch Launch(*Active, Data, Resident, Scratch, K, Args, NumArgs);
-  const bool Async = asyncLaunches() && K.Reductions.empty() && !Tuned.Timed &&
-                     Launch.resident();
+  const bool Async = asyncLaunches() && K.Reductions.empty() &&
+                     (!Tuned.Timed || Active->marksTime()) && Launch.resident();
   if (!Async && !settle())
     return "a launch in flight failed";
   if (Status S = Launch.bind(Lower, Count, Config); !S.empty())
     return S;
+  TimeMark Before = nullptr;
+  if (Async && Tuned.Timed && !Active->markTime(Before).empty())
+    Before = nullptr; // then this launch goes untimed
   const Clock::time_point Start = Clock::now();
   Status S = Launch.enqueue(
       Variant ? Variant->Handle : Site.Handle,
       Variant ? Variant->CombineHandle : Site.CombineHandle, Config);
+  if (Before) {
+    TimeMark After = nullptr;
+    if (S.empty() && Active->markTime(After).empty()) {
+      Tuner.recordBetween(Before, After);
+    } else {
+      Active->releaseMark(Before);
+    }
+  }
   if (S.empty() && Async) {
     Pending.record(Site, Source, Args, NumArgs, Launch.regionRows());
     Launch.handOverBuffers(Pending.buffers());

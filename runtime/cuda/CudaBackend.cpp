@@ -117,6 +117,22 @@ public:
   }
 
 private:
+  bool hasEvents() const override { return Api.hasEvents(); }
+  Status createEvent(void *&Event) override {
+    return status(Api.EventCreate(&Event, 0), "cuEventCreate");
+  }
+  Status recordEvent(void *Event) override {
+    return status(Api.EventRecord(Event, nullptr), "cuEventRecord");
+  }
+  Status queryEvent(void *Event, bool &Done) override {
+    const CUresult R = Api.EventQuery(Event);
+    Done = R == 0;
+    return R == CUDA_ERROR_NOT_READY ? Status() : status(R, "cuEventQuery");
+  }
+  Status elapsedBetween(void *From, void *To, float &Milliseconds) override {
+    return status(Api.EventElapsedTime(&Milliseconds, From, To),
+                  "cuEventElapsedTime");
+  }
   Status makeCurrent() override {
     return status(Api.CtxSetCurrent(Context), "cuCtxSetCurrent");
   }

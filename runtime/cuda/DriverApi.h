@@ -16,6 +16,8 @@ using CUcontext = void *;
 using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
+using CUevent = void *;
+constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 using CUdeviceptr = unsigned long long;
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
@@ -68,9 +70,22 @@ struct DriverApi {
   CUresult (*DeviceGetName)(char *, int, CUdevice) = nullptr;
   /// Optional: without it a block of rows is copied a row at a time.
   CUresult (*Memcpy2D)(const CudaMemcpy2D *) = nullptr;
+  /// Optional: without them a timed launch waits for its kernel.
+  CUresult (*EventCreate)(CUevent *, unsigned) = nullptr;
+  CUresult (*EventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*EventQuery)(CUevent) = nullptr;
+  CUresult (*EventElapsedTime)(float *, CUevent, CUevent) = nullptr;
+
+  bool hasEvents() const {
+    return EventCreate && EventRecord && EventQuery && EventElapsedTime;
+  }
 
   bool load(const DynamicLibrary &L) {
     L.get("cuFuncGetAttribute", FuncGetAttribute);
+    L.get("cuEventCreate", EventCreate);
+    L.get("cuEventRecord", EventRecord);
+    L.get("cuEventQuery", EventQuery);
+    L.get("cuEventElapsedTime", EventElapsedTime);
     L.get("cuDeviceGetName", DeviceGetName);
     L.get("cuMemcpy2D_v2", Memcpy2D);
     // The _v2 names are the current ABI of these entry points.

@@ -100,6 +100,43 @@ public:
     return {};
   }
 
+  bool marksTime() const final { return hasEvents(); }
+  /// Events, kept for reuse once released (creating one costs a call
+  /// into the driver).
+  Status markTime(TimeMark &Mark) final {
+    if (Status S = current(); !S.empty())
+      return S;
+    void *Event = nullptr;
+    if (!FreeEvents.empty()) {
+      Event = FreeEvents.back();
+      FreeEvents.pop_back();
+    } else if (Status S = createEvent(Event); !S.empty()) {
+      return S;
+    }
+    if (Status S = recordEvent(Event); !S.empty()) {
+      FreeEvents.push_back(Event);
+      return S;
+    }
+    Mark = Event;
+    return {};
+  }
+  Status secondsBetween(TimeMark From, TimeMark To, bool &Passed,
+                        double &Seconds) final {
+    Passed = false;
+    if (Status S = current(); !S.empty())
+      return S;
+    bool Done = false;
+    if (Status S = queryEvent(To, Done); !S.empty() || !Done)
+      return S;
+    float Milliseconds = 0;
+    if (Status S = elapsedBetween(From, To, Milliseconds); !S.empty())
+      return S;
+    Passed = true;
+    Seconds = Milliseconds * 1e-3;
+    return {};
+  }
+  void releaseMark(TimeMark Mark) final { FreeEvents.push_back(Mark); }
+
   /// Device memory through the pool: blocks released stay for the next
   /// allocation of their size (until the process ends).
   Status allocate(std::size_t Bytes, DevicePtr &Ptr) final {
@@ -139,6 +176,14 @@ protected:
     Reason = std::string(Compiler.name()) + " is unavailable: " + Error;
     return false;
   }
+  /// The driver's events, on the queue launches go to; hasEvents() false
+  /// where the driver lacks one of these calls.
+  virtual bool hasEvents() const = 0;
+  virtual Status createEvent(void *&Event) = 0;
+  virtual Status recordEvent(void *Event) = 0;
+  /// Done: the device has passed the event.
+  virtual Status queryEvent(void *Event, bool &Done) = 0;
+  virtual Status elapsedBetween(void *From, void *To, float &Milliseconds) = 0;
   /// Binds the backend's context to the calling thread.
   virtual Status makeCurrent() = 0;
   /// makeCurrent once per thread: every entry point calls it first, since
@@ -204,6 +249,7 @@ protected:
                             return deviceAllocate(Bytes, Ptr);
                           },
                           [this](DevicePtr Ptr) { deviceRelease(Ptr); }};
+  std::vector<void *> FreeEvents;
   std::mutex PrecompiledLock;
   std::map<std::string, Compiled> Precompiled; // by binaryKey
   bool StoreWarned = false;

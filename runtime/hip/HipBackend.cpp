@@ -14,6 +14,8 @@ using hipError_t = int;
 using hipModule_t = void *;
 using hipFunction_t = void *;
 using hipStream_t = void *;
+using hipEvent_t = void *;
+constexpr hipError_t hipErrorNotReady = 600;
 constexpr int hipDeviceAttributeMaxThreadsPerBlock = 56;
 constexpr int hipDeviceAttributeMultiprocessorCount = 63;
 constexpr int hipDeviceAttributeWarpSize = 87;
@@ -44,9 +46,22 @@ struct HipApi {
   /// Optional: without it a block of rows is copied a row at a time.
   hipError_t (*Memcpy2D)(void *, std::size_t, const void *, std::size_t,
                          std::size_t, std::size_t, int) = nullptr;
+  /// Optional: without them a timed launch waits for its kernel.
+  hipError_t (*EventCreate)(hipEvent_t *) = nullptr;
+  hipError_t (*EventRecord)(hipEvent_t, hipStream_t) = nullptr;
+  hipError_t (*EventQuery)(hipEvent_t) = nullptr;
+  hipError_t (*EventElapsedTime)(float *, hipEvent_t, hipEvent_t) = nullptr;
+
+  bool hasEvents() const {
+    return EventCreate && EventRecord && EventQuery && EventElapsedTime;
+  }
 
   bool load(const DynamicLibrary &L) {
     L.get("hipFuncGetAttribute", FuncGetAttribute);
+    L.get("hipEventCreate", EventCreate);
+    L.get("hipEventRecord", EventRecord);
+    L.get("hipEventQuery", EventQuery);
+    L.get("hipEventElapsedTime", EventElapsedTime);
     L.get("hipMemcpy2D", Memcpy2D);
     // ROCm 6 renamed hipGetDeviceProperties for its new struct layout.
     if (!L.get("hipGetDevicePropertiesR0600", GetDeviceProperties) &&
@@ -189,6 +204,22 @@ public:
   }
 
 private:
+  bool hasEvents() const override { return Api.hasEvents(); }
+  Status createEvent(void *&Event) override {
+    return status(Api.EventCreate(&Event), "hipEventCreate");
+  }
+  Status recordEvent(void *Event) override {
+    return status(Api.EventRecord(Event, nullptr), "hipEventRecord");
+  }
+  Status queryEvent(void *Event, bool &Done) override {
+    const hipError_t R = Api.EventQuery(Event);
+    Done = R == 0;
+    return R == hipErrorNotReady ? Status() : status(R, "hipEventQuery");
+  }
+  Status elapsedBetween(void *From, void *To, float &Milliseconds) override {
+    return status(Api.EventElapsedTime(&Milliseconds, From, To),
+                  "hipEventElapsedTime");
+  }
   Status makeCurrent() override {
     return status(Api.SetDevice(0), "hipSetDevice");
   }

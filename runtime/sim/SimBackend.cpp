@@ -8,6 +8,7 @@
 #include "sim/GridExecutor.h"
 #include "sim/HostCompiler.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -156,6 +157,27 @@ public:
     return {};
   }
   Status synchronize() override { return {}; } // launch() runs to the end.
+
+  /// A launch runs to its end inside launch(): a mark is the host's clock
+  /// when it is made.
+  bool marksTime() const override { return true; }
+  Status markTime(TimeMark &Mark) override {
+    Mark = new std::chrono::steady_clock::time_point(
+        std::chrono::steady_clock::now());
+    return {};
+  }
+  Status secondsBetween(TimeMark From, TimeMark To, bool &Passed,
+                        double &Seconds) override {
+    using TimePoint = std::chrono::steady_clock::time_point;
+    Passed = true;
+    Seconds = std::chrono::duration<double>(*static_cast<TimePoint *>(To) -
+                                            *static_cast<TimePoint *>(From))
+                  .count();
+    return {};
+  }
+  void releaseMark(TimeMark Mark) override {
+    delete static_cast<std::chrono::steady_clock::time_point *>(Mark);
+  }
 
 private:
   /// The host compiler's flags for a kernel compiled with Defines.

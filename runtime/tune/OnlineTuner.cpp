@@ -77,6 +77,7 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
   Timing = nullptr;
   if (!tuningEnabled(B))
     return {};
+  collectMarkedTimes(B);
   const TuneSettings &Settings = tuneSettings();
   std::unique_ptr<SiteTuning> &Slot = Ragged ? Root.RaggedTuning : Root.Tuning;
   if (!Slot) {
@@ -173,7 +174,10 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
   const std::size_t Config = T.Chosen != TuningSpace::None ? T.Chosen
                              : Waiting                     ? fastest(T)
                                                            : T.Current;
-  const bool Timed = T.Chosen == TuningSpace::None && !Waiting;
+  // Launches timed on the device still in flight count: no more of the
+  // configuration are timed than it needs.
+  const bool Timed = T.Chosen == TuningSpace::None && !Waiting &&
+                     T.Timed + T.InFlight < TimedLaunchesPerConfiguration;
   if (Config != TuningSpace::None && Config != S.Space.mapped(Mapped) &&
       compilingAhead(B, Root, S, T, Key, Config, Mapped, Source, Out))
     return {};
@@ -200,8 +204,10 @@ Status OnlineTuner::choose(Backend &B, LoopSite &Root, unsigned Mapped,
   } else {
     Out.Timed = Timed;
   }
-  if (Out.Timed)
+  if (Out.Timed) {
     Timing = &T;
+    TimingConfig = Config;
+  }
   return {};
 }
 
@@ -244,6 +250,39 @@ void OnlineTuner::record(double Seconds) {
   Timing->CurrentSeconds = std::min(Timing->CurrentSeconds, Seconds);
   ++Timing->Timed;
   Timing = nullptr;
+}
+
+void OnlineTuner::recordBetween(TimeMark Before, TimeMark After) {
+  if (!Timing)
+    return;
+  Marked.push_back({Timing, TimingConfig, Before, After});
+  ++Timing->InFlight;
+  Timing = nullptr;
+}
+
+void OnlineTuner::collectMarkedTimes(Backend &B) {
+  std::size_t Kept = 0;
+  for (MarkedLaunch &M : Marked) {
+    bool Passed = false;
+    double Seconds = 0;
+    const Status S = B.secondsBetween(M.Before, M.After, Passed, Seconds);
+    if (S.empty() && !Passed) {
+      Marked[Kept++] = M;
+      continue;
+    }
+    // Timed (or, after a fault, never to be): the configuration timed is
+    // still the bucket's current one, since its launches in flight hold
+    // it there.
+    SiteTuning::Bucket &T = *M.Bucket;
+    --T.InFlight;
+    if (S.empty() && M.Config == T.Current) {
+      T.CurrentSeconds = std::min(T.CurrentSeconds, Seconds);
+      ++T.Timed;
+    }
+    B.releaseMark(M.Before);
+    B.releaseMark(M.After);
+  }
+  Marked.resize(Kept);
 }
 
 void OnlineTuner::finish(Backend &B, LoopSite &Root, SiteTuning &S,

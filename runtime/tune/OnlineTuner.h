@@ -39,7 +39,9 @@ public:
     /// blocks (see fillingStart).
     std::size_t Start = TuningSpace::None;
     std::size_t Current = TuningSpace::None, Chosen = TuningSpace::None;
-    unsigned Timed = 0, Tried = 0;
+    /// Launches of Current timed, and timed by marks in the device's
+    /// queue but not yet passed.
+    unsigned Timed = 0, Tried = 0, InFlight = 0;
     double CurrentSeconds = 0;
     /// What compiling its variants took: the loop must run as long before
     /// the next is compiled.
@@ -79,6 +81,9 @@ public:
                 TuningChoice &Out);
   /// A timed launch of the choice took Seconds.
   void record(double Seconds);
+  /// The timed launch of the choice lies between these marks in the
+  /// device's queue: recorded once the device has passed them.
+  void recordBetween(TimeMark Before, TimeMark After);
   /// Waits for the variant compiling in the background, and starts no
   /// other (as the program exits).
   void stopCompiles() { Background.stop(); }
@@ -118,8 +123,18 @@ private:
   /// What compiling a variant has taken, on average, in this process.
   double MeanCompileSeconds = 0;
   unsigned Compiles = 0;
-  /// The bucket a timed launch belongs to, until it is recorded.
+  /// What the device has timed since the last launch, recorded.
+  void collectMarkedTimes(Backend &B);
+  /// The bucket a timed launch belongs to, until it is recorded, and the
+  /// configuration timed.
   SiteTuning::Bucket *Timing = nullptr;
+  std::size_t TimingConfig = TuningSpace::None;
+  struct MarkedLaunch {
+    SiteTuning::Bucket *Bucket;
+    std::size_t Config;
+    TimeMark Before, After;
+  };
+  std::vector<MarkedLaunch> Marked;
   /// Declared last, so that it stops first: its compile under way uses
   /// the backend, which outlives the tuner.
   BackgroundCompiler Background;
