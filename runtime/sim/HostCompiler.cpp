@@ -152,11 +152,20 @@ void *HostCompiler::compileAndLoad(const std::string &Name,
   if (!Library && Built == Object &&
       compile(Name, Source, Flags, Object, Built, false, Error))
     Library = load(Built, Error);
-  // Kept for the next run, atomically; a failed rename costs a compile.
-  if (Built != Object &&
-      ::renameat(DirFd, Built.c_str(), DirFd, Object.c_str()) != 0)
-    ::unlinkat(DirFd, Built.c_str(), 0);
+  // A failed rename costs the next run a compile, not this one its kernel.
+  std::string Unkept;
+  keep(Built, Object, Unkept);
   return Library;
+}
+
+bool HostCompiler::keep(const std::string &Built, const std::string &Object,
+                        std::string &Error) {
+  if (Built == Object ||
+      ::renameat(DirFd, Built.c_str(), DirFd, Object.c_str()) == 0)
+    return true;
+  Error = "cannot keep " + DirName + "/" + Object + ": " + std::strerror(errno);
+  ::unlinkat(DirFd, Built.c_str(), 0);
+  return false;
 }
 
 bool HostCompiler::precompile(const std::string &Name,
@@ -164,16 +173,8 @@ bool HostCompiler::precompile(const std::string &Name,
                               const std::vector<std::string> &Flags,
                               std::string &Error) {
   std::string Object, Built;
-  if (!compile(Name, Source, Flags, Object, Built, true, Error))
-    return false;
-  if (Built != Object &&
-      ::renameat(DirFd, Built.c_str(), DirFd, Object.c_str()) != 0) {
-    Error =
-        "cannot keep " + DirName + "/" + Object + ": " + std::strerror(errno);
-    ::unlinkat(DirFd, Built.c_str(), 0);
-    return false;
-  }
-  return true;
+  return compile(Name, Source, Flags, Object, Built, true, Error) &&
+         keep(Built, Object, Error);
 }
 
 bool HostCompiler::compile(const std::string &Name, const std::string &Source,

@@ -42,6 +42,10 @@ private:
   bool compile(const std::string &Name, const std::string &Source,
                const std::vector<std::string> &Flags, std::string &Object,
                std::string &Built, bool UseCached, std::string &Error);
+  /// Renames Built to Object (atomically: the entry the next run finds),
+  /// unless it is Object already.
+  bool keep(const std::string &Built, const std::string &Object,
+            std::string &Error);
   /// The cache's folder, or where the cache cannot be used (after one
   /// warning), a private temporary folder for this process.
   bool prepare(std::string &Error);
