@@ -344,7 +344,13 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
   if (Coarse) {
     // Each shared element read once for the thread's iterations (a read
     // the body guards may find an element never loaded: it goes unused).
-    OS << In << "#pragma unroll 4\n" << In << Header << " {\n";
+    // With one iteration a thread (the mapped WEFT_CM), its guard holds
+    // for the whole loop and is tested once: NVVM left it in the loop, a
+    // branch an iteration that kept iterations from interleaving (n-body's
+    // PTX, 1.35x the hand-written kernel on the H200).
+    OS << In << "if (WEFT_CM > 1 || weft_on[0]) {\n"
+       << In << "#pragma unroll 4\n"
+       << In << Header << " {\n";
     for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
       const ir::Param &P = N.Params[TL.Tiles[T].Param];
       OS << In << "  const " << ir::typeName(N, P.Element, P.Struct)
@@ -353,7 +359,7 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
     }
     eachCoarsenedIteration(
         In + "  ", [&](int Depth) { stmt(*TL.Loop->Children[1], Depth); });
-    OS << In << "}\n";
+    OS << In << "}\n" << In << "}\n";
   } else {
     OS << In << "if (weft_active) {\n"
        << In << "  #pragma unroll 4\n"

@@ -8,7 +8,8 @@
 // the loop allows, each thread computes WEFT_CM iterations of its level
 // (thread coarsening: each shared element read once for all of them), 1 by
 // default, tunable to 2 and 4: run also with 2, 3 and 4, with other tiles,
-// warps and staging off.
+// warps and staging off. With one iteration a thread, its guard is tested
+// once for the tile, outside the loop over it.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat $(grep -l 'dspan<const float> px' %t.k/*.cu) | FileCheck %s --check-prefix=KERNEL
@@ -91,6 +92,7 @@ void accelerations(std::span<const float> px, std::span<const float> py,
 // KERNEL-NEXT: weft_tile0[weft_kk] = px.ld(weft_at);
 // KERNEL: weft::barrier();
 // KERNEL-NEXT: const weft::index_t weft_ke = (weft::index_t)(n) < weft_k0 + WEFT_TILE ? (weft::index_t)(n) : weft_k0 + WEFT_TILE;
+// KERNEL-NEXT: if (WEFT_CM > 1 || weft_on[0]) {
 // KERNEL-NEXT: #pragma unroll 4
 // KERNEL-NEXT: for (int j = (int)weft_k0; j < (int)weft_ke; ++j) {
 // KERNEL-NEXT: const float weft_v0 = weft_tile0.ld((weft::index_t)(j) - weft_k0);
