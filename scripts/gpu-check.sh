@@ -18,7 +18,8 @@
 # only so long (each part takes minutes; tuning the longest); or goals:
 # the open issues' measurements alone, 10 rounds each (the products
 # against cuBLAS, every nested case against its hand-written kernel, lud
-# untuned and tuned, lud's first kernels under Nsight Compute), some 5-6
+# untuned and tuned, lud tuned at 1024 with its compiles in the background
+# and its waits counted, lud's first kernels under Nsight Compute), some 5-6
 # minutes on an H100, which fits one command of a session's 15 minutes of
 # device time.
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
@@ -107,6 +108,15 @@ if want goals; then
   echo "== lud untuned, then tuned as it runs (the default)"
   part goals env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
   part goals benchmarks/lud.sh "$build" --run-only || status=1
+  echo "== lud at 1024, tuned, every launch said: variants compiled in the"
+  echo "   background and launches timed between events, so the host should"
+  echo "   wait only where the benchmark synchronizes (a few times a run)"
+  part goals bash -c "WEFT_VERBOSE=2 benchmarks/lud.sh '$build' --run-only 1024 \
+    > /tmp/weft-lud-verbose.log 2>&1; grep '^lud 1024' /tmp/weft-lud-verbose.log
+    echo \"compiles in the background: \$(grep -c 'in the background' /tmp/weft-lud-verbose.log)\"
+    echo \"waits for launches in flight: \$(grep -c 'synchronized' /tmp/weft-lud-verbose.log)\"
+    echo \"launches: \$(grep -c ': kernel weft_' /tmp/weft-lud-verbose.log)\"
+    grep 'loop at .*sizes' /tmp/weft-lud-verbose.log | head -30" || status=1
   echo "== lud at 2048, its first kernels under Nsight Compute (untuned): weft's"
   echo "   diagonal block (one warp), perimeters and trailing update, then the"
   echo "   hand-tuned kernels; 41, ~36, ~31 and 24-30 us on the H200 of 2026-11-26"
