@@ -1,10 +1,15 @@
 // BackgroundCompilerTest.cpp: the tuner's compile thread: compiles run in
 // the order submitted, off the submitting thread, and report what they
 // returned and took; at its end the compile under way finishes and those
-// queued behind it do not start.
+// queued behind it do not start, and a forked child does not wait for the
+// parent's thread.
 #include "tune/BackgroundCompiler.h"
 
 #include <gtest/gtest.h>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <future>
@@ -76,6 +81,29 @@ TEST(BackgroundCompiler, EndsAfterTheCompileUnderWay) {
   EXPECT_TRUE(Running->done());
   EXPECT_FALSE(Queued->done());
   EXPECT_FALSE(QueuedRan);
+}
+
+// A child forked after the thread started has none: stopping there (as its
+// exit does) must not wait for it (glibc marks the parent's threads gone in
+// the child, so joining returns at once).
+TEST(BackgroundCompiler, StopsInAForkedChildWithoutWaiting) {
+  BackgroundCompiler Compiler;
+  waitFor(*Compiler.submit([] { return Status(); }));
+  const pid_t Child = ::fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    Compiler.stop();
+    ::_exit(0);
+  }
+  int Status = -1;
+  pid_t Done = 0;
+  for (int I = 0; I < 10000 && (Done = ::waitpid(Child, &Status, WNOHANG)) == 0;
+       ++I)
+    std::this_thread::sleep_for(1ms);
+  if (Done == 0)
+    ::kill(Child, SIGKILL);
+  ASSERT_EQ(Done, Child) << "the child waited for a thread it does not have";
+  EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0);
 }
 
 } // namespace
