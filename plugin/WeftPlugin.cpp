@@ -365,6 +365,9 @@ private:
           if (P.RegisterTile && P.RegisterTile->Factor[I])
             Text += "; staged times " +
                     ir::exprText(R.Nest, *P.RegisterTile->Factor[I]);
+          if (T.RecordWidth > 1)
+            Text += "; element " + std::to_string(T.Field) + " of records of " +
+                    std::to_string(T.RecordWidth) + ", read whole";
           Text += ")";
         }
         if (P.RegisterTile)

@@ -82,6 +82,9 @@ private:
   /// tiles [k][inner thread], padded to the block's width + 1; a whole
   /// block's tiles [k].
   std::string tileRead(std::size_t T);
+  /// A whole-block tile's element for the loop's iteration K (from the
+  /// tile's start), in its record's array where it has one.
+  std::string wholeBlockRead(std::size_t T, const std::string &K) const;
   /// The inner level of a tiled nest: blocks walk it together (so that all
   /// their threads reach the tiles' barriers), each thread active where its
   /// indices are in range.

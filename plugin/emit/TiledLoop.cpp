@@ -24,13 +24,23 @@ std::string BodyPrinter::tileRead(std::size_t T) {
   if (Coarse)
     return "weft_v" + std::to_string(T); // read once for all iterations
   if (TL.WholeBlock)
-    return Name + ".ld(" + K + ")";
+    return wholeBlockRead(T, K);
   const unsigned D = TL.Inner->Depth;
   if (TL.Tiles[T].AlongOuter)
     return Name + ".ld((weft::index_t)weft::thread_idx(" + axis(D - 1) +
            ") * (WEFT_TILE + 1) + " + K + ")";
   return Name + ".ld(" + K + " * (" + block(D) + " + 1) + weft::thread_idx(" +
          axis(D) + "))";
+}
+
+std::string BodyPrinter::wholeBlockRead(std::size_t T,
+                                        const std::string &K) const {
+  const memory::Tile &Tile = Plan->Tiled->Tiles[T];
+  const std::string Name = "weft_tile" + std::to_string(Tile.holder(T));
+  if (Tile.RecordWidth == 1)
+    return Name + ".ld(" + K + ")";
+  return Name + ".ld((" + K + ") * " + std::to_string(Tile.RecordWidth) +
+         " + " + std::to_string(Tile.Field) + ")";
 }
 
 void BodyPrinter::openBlockWalk(const ir::Level &L, const std::string &Pad,
@@ -298,6 +308,30 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
     };
     const std::string Source = Load(At);
     const std::string Name = "weft_tile" + std::to_string(T);
+    if (TL.WholeBlock && Tile.RecordWidth > 1) {
+      if (Tile.holder(T) != T)
+        continue; // loaded with its record
+      // Whole records, one element a thread at a time: the records lie
+      // one after another in the span, so the block's loads are
+      // consecutive. Elements past the span are left unloaded.
+      const std::string W = std::to_string(Tile.RecordWidth);
+      Renamed[TL.Index] = "((" + KT + ")(weft_k0 + weft_kk / " + W + "))";
+      const std::string Base = expr(*Tile.Reads.front()->Operands[0]);
+      Renamed.erase(TL.Index);
+      OS << In
+         << "for (weft::index_t weft_kk = "
+            "(weft::index_t)weft::linear_thread(); "
+            "weft_kk < WEFT_TILE * "
+         << W << "; weft_kk += WEFT_BLOCK_THREADS)\n"
+         << In << "  if (weft_k0 + weft_kk / " << W << " < " << Hi << ") {\n"
+         << In << "    const weft::index_t weft_at = (weft::index_t)(" << Base
+         << ") + weft_kk % " << W << ";\n"
+         << In << "    if (weft_at >= 0 && weft_at < (weft::index_t)" << Span
+         << ".size())\n"
+         << In << "      " << Name << "[weft_kk] = " << Load("weft_at") << ";\n"
+         << In << "  }\n";
+      continue;
+    }
     if (TL.WholeBlock) {
       // The loop may guard its reads: the block loads only elements in
       // the span.
@@ -354,8 +388,9 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
     for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
       const ir::Param &P = N.Params[TL.Tiles[T].Param];
       OS << In << "  const " << ir::typeName(N, P.Element, P.Struct)
-         << " weft_v" << T << " = weft_tile" << T << ".ld((weft::index_t)("
-         << TL.Index << ") - weft_k0);\n";
+         << " weft_v" << T << " = "
+         << wholeBlockRead(T, "(weft::index_t)(" + TL.Index + ") - weft_k0")
+         << ";\n";
     }
     eachCoarsenedIteration(
         In + "  ", [&](int Depth) { stmt(*TL.Loop->Children[1], Depth); });

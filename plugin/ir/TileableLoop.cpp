@@ -2,9 +2,12 @@
 // index and at most one parallel index, for shared-memory tiles.
 #include "ir/TileableLoop.h"
 
+#include "ir/AffineForm.h"
 #include "ir/IrQueries.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace weft::ir {
@@ -335,6 +338,67 @@ bool coarsenable(const TileableLoop &T, bool HeldAlongLoop) {
   }
   // The loop's own body has none (findWholeBlockTileableLoop).
   return true;
+}
+
+void groupRecords(const Nest &N, TileableLoop &L) {
+  if (!L.WholeBlock)
+    return;
+  AffineScope Scope;
+  Scope.IsVariable = [&](const std::string &Name) { return Name == L.Index; };
+  // Each tile's step along the loop and its subscript's offset.
+  struct Form {
+    std::int64_t Step = 0;
+    Polynomial Offset;
+  };
+  std::vector<std::optional<Form>> Forms;
+  for (const Tile &T : L.Tiles) {
+    const Param &P = N.Params[T.Param];
+    const unsigned Bytes = P.Struct >= 0 ? 0 : byteSize(P.Element);
+    std::optional<AffineForm> F =
+        affineForm(N, *T.Reads.front()->Operands[0], Scope);
+    std::optional<std::int64_t> Step;
+    if (F && F->Coefficients.size() == 1 && F->Coefficients.count(L.Index))
+      Step = F->Coefficients.at(L.Index).constantValue();
+    if ((Bytes != 4 && Bytes != 8) || !Step || (*Step != 2 && *Step != 4) ||
+        *Step * Bytes > 16) {
+      Forms.emplace_back();
+      continue;
+    }
+    Forms.push_back(Form{*Step, F->Offset});
+  }
+  for (std::size_t T = 0; T < L.Tiles.size(); ++T) {
+    if (!Forms[T] || L.Tiles[T].RecordWidth > 1)
+      continue;
+    // The tiles of T's record: its span and step, offsets a constant apart
+    // within one record's width of the lowest.
+    std::vector<std::pair<std::int64_t, std::size_t>> Members{{0, T}};
+    for (std::size_t U = T + 1; U < L.Tiles.size(); ++U) {
+      if (!Forms[U] || L.Tiles[U].RecordWidth > 1 ||
+          L.Tiles[U].Param != L.Tiles[T].Param ||
+          Forms[U]->Step != Forms[T]->Step)
+        continue;
+      std::optional<Polynomial> Apart =
+          Forms[U]->Offset.minus(Forms[T]->Offset);
+      std::optional<std::int64_t> By =
+          Apart ? Apart->constantValue() : std::nullopt;
+      if (By && *By != 0)
+        Members.push_back({*By, U});
+    }
+    std::sort(Members.begin(), Members.end());
+    const std::int64_t Step = Forms[T]->Step;
+    // Most of a record read: staging whole records loads few elements the
+    // loop does not read.
+    if (Members.size() < 2 || 2 * Members.size() <= std::size_t(Step) ||
+        Members.back().first - Members.front().first >= Step)
+      continue;
+    const std::size_t Lead = Members.front().second;
+    for (const auto &[By, U] : Members) {
+      Tile &M = L.Tiles[U];
+      M.Leader = U == Lead ? -1 : static_cast<int>(Lead);
+      M.Field = static_cast<unsigned>(By - Members.front().first);
+      M.RecordWidth = static_cast<unsigned>(Step);
+    }
+  }
 }
 
 } // namespace weft::ir

@@ -28,6 +28,17 @@ struct Tile {
   bool Written = false;
   std::vector<const Expr *> Reads; // the SpanElement expressions
   std::string Description;
+  /// Tiles whose reads are fields of one record (n-body's p[4 * j + c],
+  /// c < 4) share the shared array of their leader (the one at field 0),
+  /// which holds whole records of RecordWidth elements (16 bytes or 8),
+  /// so that an iteration reads a record in one load; Field is this
+  /// tile's element of the record. -1: a tile of no record, or the leader.
+  int Leader = -1;
+  unsigned Field = 0, RecordWidth = 1;
+  /// The tile whose array holds this one's elements; T is this one's index.
+  std::size_t holder(std::size_t T) const {
+    return Leader < 0 ? T : static_cast<std::size_t>(Leader);
+  }
 };
 
 struct TileableLoop {
@@ -68,6 +79,13 @@ std::optional<TileableLoop> findTileableLoop(const Nest &N);
 /// (the block loads each tile together), in range or not; Tiles lists the
 /// reads.
 std::optional<TileableLoop> findWholeBlockTileableLoop(const Nest &N);
+
+/// Groups the tiles of a whole-block loop into records (Tile::Leader): two
+/// or more tiles of one span of 4- or 8-byte elements whose subscripts
+/// step by a constant S (2 or 4, S elements 16 bytes at most) along the
+/// loop's index and differ by constants below S, with the rest the same.
+/// The others (and every tile outside a record) lead themselves.
+void groupRecords(const Nest &N, TileableLoop &L);
 
 /// Whether shared memory may serve the reads of span P in Loop, one of
 /// Level L's own statements: the nest never writes P, or writes it only in

@@ -51,9 +51,11 @@ std::optional<TiledLoop> planWholeBlockTiling(const ir::Nest &N,
   Found->Tiles = std::move(Kept);
   if (Found->Tiles.empty())
     return std::nullopt;
+  ir::groupRecords(N, *Found);
   std::size_t BytesPerIteration = 0;
   for (const Tile &T : Found->Tiles)
-    BytesPerIteration += elementBytes(N, T);
+    if (T.Leader < 0)
+      BytesPerIteration += T.RecordWidth * elementBytes(N, T);
   Found->Width = static_cast<unsigned>(std::min<std::size_t>(
       std::min(256u, Threads), 24 * 1024 / BytesPerIteration));
   if (Found->Width < 4)

@@ -209,7 +209,8 @@ BoundExpr tileBytes(const KernelPlan &P, const memory::Tile &Tile,
                              mul(Staging, std::move(Elements)));
   };
   if (P.Tiled->WholeBlock)
-    return mul(Staged(Width), BoundExpr::literal(Bytes));
+    return mul(Staged(mul(Width, BoundExpr::literal(Tile.RecordWidth))),
+               BoundExpr::literal(Bytes));
   const unsigned Pair = P.Tiled->Outer->Depth;
   const int Outer = P.Shape.Depths[Pair].Axis,
             Inner = P.Shape.Depths[Pair + 1].Axis;
@@ -426,6 +427,8 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   if (P.Tiled)
     for (std::size_t T = 0; T < P.Tiled->Tiles.size(); ++T) {
       const memory::Tile &Tile = P.Tiled->Tiles[T];
+      if (Tile.holder(T) != T)
+        continue; // its elements lie in its record's array
       const ir::Param &Param = N.Params[Tile.Param];
       const unsigned Pair = P.Tiled->Outer ? P.Tiled->Outer->Depth : 0;
       const std::string Outer = AxisMacro[P.Shape.Depths[Pair].Axis],
@@ -435,7 +438,11 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
       // A register tile's are [WEFT_TILE][its block tile + 4]: fragments
       // of 4 in a row stay 16-byte aligned.
       const std::string Count =
-          P.Tiled->WholeBlock ? "(WEFT_STAGING ? WEFT_TILE : 1)"
+          P.Tiled->WholeBlock
+              ? (Tile.RecordWidth > 1
+                     ? "(WEFT_STAGING ? WEFT_TILE * " +
+                           std::to_string(Tile.RecordWidth) + " : 1)"
+                     : "(WEFT_STAGING ? WEFT_TILE : 1)")
           : P.RegisterTile
               ? (Tile.AlongOuter ? "2 * WEFT_TILE * (WEFT_BM + 4)"
                                  : "2 * WEFT_TILE * (WEFT_BN + 4)")

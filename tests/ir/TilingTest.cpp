@@ -178,6 +178,79 @@ TEST(Tiling, WholeBlockTilesAreCoarsenable) {
   EXPECT_FALSE(ir::coarsenable(*T, false));
 }
 
+/// for i: { float acc = 0; for (k ...) acc += p[Step * k + c] ...; } for
+/// each c of Offsets, p's elements of type Element.
+ir::Nest recordNest(int Step, std::vector<int> Offsets,
+                    ir::ScalarKind Element = ir::ScalarKind::Float) {
+  ir::Nest N;
+  N.Params = {{"K", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"p", ir::ParamKind::ReadSpan, Element, true}};
+  N.Root = level("i", 0, node(ir::Expr::IntLiteral, "1000"));
+  auto Acc = std::make_unique<ir::Stmt>();
+  Acc->Kind = ir::Stmt::Decl;
+  Acc->Name = "acc";
+  Acc->VarType.Scalar = Element;
+  Acc->Exprs.push_back(node(ir::Expr::IntLiteral, "0"));
+  N.Root.Body.push_back(std::move(Acc));
+  auto Body = std::make_unique<ir::Stmt>();
+  Body->Kind = ir::Stmt::Block;
+  for (int C : Offsets) {
+    ir::ExprPtr At = binary(
+        "*", node(ir::Expr::IntLiteral, std::to_string(Step)), local("k"));
+    if (C)
+      At = binary("+", std::move(At),
+                  node(ir::Expr::IntLiteral, std::to_string(C)));
+    Body->Children.push_back(
+        statement(binary("+=", local("acc"), element(1, std::move(At)))));
+  }
+  N.Root.Body.push_back(countedFor("k", node(ir::Expr::IntLiteral, "0"),
+                                   param(0), std::move(Body)));
+  ir::analyzeAccesses(N);
+  return N;
+}
+
+// n-body's bodies as (x, y, z, mass): the tiles of p[4 * k + c] share one
+// array of whole records, led by the tile at field 0; pairs too, in either
+// order; not half a record, a record of three, nor one past 16 bytes.
+TEST(Tiling, FieldsOfOneRecordShareItsArray) {
+  ir::Nest Quads = recordNest(4, {0, 1, 2, 3});
+  std::optional<memory::TiledLoop> T = memory::planTiling(Quads, oneLevel(128));
+  ASSERT_TRUE(T);
+  ASSERT_EQ(T->Tiles.size(), 4u);
+  for (unsigned I = 0; I < 4; ++I) {
+    EXPECT_EQ(T->Tiles[I].RecordWidth, 4u);
+    EXPECT_EQ(T->Tiles[I].Field, I);
+    EXPECT_EQ(T->Tiles[I].holder(I), 0u);
+  }
+  EXPECT_EQ(T->Tiles[0].Leader, -1);
+
+  ir::Nest Pairs = recordNest(2, {1, 0}, ir::ScalarKind::Double);
+  T = memory::planTiling(Pairs, oneLevel(128));
+  ASSERT_TRUE(T);
+  ASSERT_EQ(T->Tiles.size(), 2u);
+  EXPECT_EQ(T->Tiles[0].Field, 1u);
+  EXPECT_EQ(T->Tiles[0].holder(0), 1u);
+  EXPECT_EQ(T->Tiles[1].Leader, -1);
+  EXPECT_EQ(T->Tiles[1].RecordWidth, 2u);
+
+  struct Case {
+    int Step;
+    std::vector<int> Offsets;
+    ir::ScalarKind Element;
+  };
+  for (const Case &C : {Case{4, {0, 2}, ir::ScalarKind::Float},
+                        Case{3, {0, 1, 2}, ir::ScalarKind::Float},
+                        Case{4, {0, 1, 2, 3}, ir::ScalarKind::Double}}) {
+    ir::Nest N = recordNest(C.Step, C.Offsets, C.Element);
+    T = memory::planTiling(N, oneLevel(128));
+    ASSERT_TRUE(T);
+    for (std::size_t I = 0; I < T->Tiles.size(); ++I) {
+      EXPECT_EQ(T->Tiles[I].RecordWidth, 1u) << T->Tiles[I].Description;
+      EXPECT_EQ(T->Tiles[I].holder(I), I);
+    }
+  }
+}
+
 TEST(Tiling, OneLevelNotWhereTheReadFollowsTheThreadOrNoneShareIt) {
   EXPECT_FALSE(memory::planTiling(oneLevelNest(true), oneLevel(128)));
   const ir::Nest N = oneLevelNest(false);
