@@ -15,7 +15,7 @@ output-accumulating, k-outside-j (CPU order) and in-place forms (in place:
 A's rows read from the output span past the outputs, lud's trailing
 update), with clauses that
 ask for register tiles, and loops that read the span at their own index alone, which the block tiles
-in shared memory; recurrences and triangular solves down each iteration's
+in shared memory (some read records of 2 or 4 elements, b[4 * k + c]); recurrences and triangular solves down each iteration's
 own column or row of the output, which get thread slices; data held in
 spans, vectors, pointers with an extent clause or vectors of vectors (rows
 of 1, 5 or 64 elements, each flat index e element e % row of row e / row),
@@ -95,6 +95,9 @@ class Nest:
         # Sometimes marked as OpenMP code is, on the outermost loop alone
         # (the plugin makes the inner loops it proves parallel levels).
         self.outer_only = rng.random() < 0.2
+        # A loop over all of b reading records of b (b[4 * k + c]: the
+        # block's tiles as one array of records), or b[k] alone.
+        self.record = rng.choice([0, 0, 2, 4]) if self.kind == "pairs" else 0
         self.lines = None
 
     def product(self):
@@ -106,7 +109,8 @@ class Nest:
     def need(self):
         """Elements a, b, p and out must hold."""
         if self.kind == "pairs":
-            return max(self.product(), self.nk)
+            # (Its loop runs to nk or to s, which is 3.)
+            return max(self.product(), max(self.record, 1) * max(self.nk, 3))
         if self.kind == "stencil":
             # Room for the loops' reach, or for a point's row and column
             # past the last (n1 + 2 wide).
@@ -505,8 +509,19 @@ class Nest:
                  "for (int k = 0; k < %s; ++k) {" % nb]
             if rng.random() < 0.3:
                 s.append("  if (k == %s) continue;" % self.idx[-1])
-            s += ["  acc += std::%s(own, b[k]) + (%s)p[k].%s;" % (
-                      rng.choice(["min", "max"]), T, rng.choice(["x", "y"])),
+            read = ["b[k]"]
+            if self.record:
+                # Most of each record, in any order.
+                fields = list(range(self.record))
+                rng.shuffle(fields)
+                if self.record == 4 and rng.random() < 0.5:
+                    fields = fields[:3]
+                read = ["b[%d * k + %d]" % (self.record, c) if c else
+                        "b[%d * k]" % self.record for c in fields]
+            s += ["  acc += std::%s(own, %s)%s + (%s)p[k].%s;" % (
+                      rng.choice(["min", "max"]), read[0],
+                      "".join(" - " + r for r in read[1:]), T,
+                      rng.choice(["x", "y"])),
                   "}",
                   "out[%s] = acc;" % where]
             lines += [ind(D - 1) + "{"] + [ind(D) + x for x in s] + \
