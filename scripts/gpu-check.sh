@@ -100,6 +100,14 @@ for weft in "$build"/samples/*.weft; do
 done
 # Nsight Compute, for the parts that profile lud
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+# lud at 2048, untuned, under Nsight Compute: each kernel's time on the GPU,
+# into part $1's log; the rest are ncu's arguments (which kernels).
+profile_lud() {
+  local name=$1
+  shift
+  part "$name" env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
+    "$@" --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048
+}
 if want goals; then
   echo "== the open issues' goals: nested loops against hand-written kernels and cuBLAS"
   part goals nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
@@ -123,12 +131,8 @@ if want goals; then
   if [ -z "$ncu" ]; then
     echo "SKIPPED: ncu (Nsight Compute) not found"
   else
-    part goals env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
-      -k regex:weft_lud --launch-count 40 --print-summary per-kernel \
-      benchmarks/lud.sh "$build" --run-only 2048 || status=1
-    part goals env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
-      -k regex:^lud --launch-count 30 --print-summary per-kernel \
-      benchmarks/lud.sh "$build" --run-only 2048 || status=1
+    profile_lud goals -k regex:weft_lud --launch-count 40 || status=1
+    profile_lud goals -k regex:^lud --launch-count 30 || status=1
   fi
 fi
 if want benchmarks; then
@@ -153,8 +157,7 @@ echo "   the run's time tells kernels from copies and host work"
 if [ -z "$ncu" ]; then
   echo "SKIPPED: ncu (Nsight Compute) not found"
 else
-  part benchmarks env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
-    --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048 || status=1
+  profile_lud benchmarks || status=1
   # Not tuned under the profiler: the tuner would time its launches as
   # the profiler replays them (on 2026-11-26 it kept a configuration 13
   # times slower than the best it had tried).

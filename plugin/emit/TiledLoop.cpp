@@ -295,8 +295,15 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
      << "; weft_k0 += WEFT_TILE) {\n";
   for (std::size_t T = 0; T < TL.Tiles.size(); ++T) {
     const memory::Tile &Tile = TL.Tiles[T];
+    if (Tile.holder(T) != T)
+      continue; // loaded with its record
     const std::string Span = N.Params[Tile.Param].Name;
-    Renamed[TL.Index] = "((" + KT + ")(weft_k0 + weft_kk))";
+    // A record's tile holds whole records, the block loading one element a
+    // thread at a time: the records lie one after another in the span, so
+    // the block's loads are consecutive.
+    const std::string W = std::to_string(Tile.RecordWidth);
+    const std::string PerRecord = Tile.RecordWidth > 1 ? " / " + W : "";
+    Renamed[TL.Index] = "((" + KT + ")(weft_k0 + weft_kk" + PerRecord + "))";
     const std::string At = expr(*Tile.Reads.front()->Operands[0]);
     Renamed.erase(TL.Index);
     // A span the nest writes after the loop: the load is no iteration's
@@ -308,40 +315,19 @@ void BodyPrinter::tiledLoop(const std::string &Pad, int Indent) {
     };
     const std::string Source = Load(At);
     const std::string Name = "weft_tile" + std::to_string(T);
-    if (TL.WholeBlock && Tile.RecordWidth > 1) {
-      if (Tile.holder(T) != T)
-        continue; // loaded with its record
-      // Whole records, one element a thread at a time: the records lie
-      // one after another in the span, so the block's loads are
-      // consecutive. Elements past the span are left unloaded.
-      const std::string W = std::to_string(Tile.RecordWidth);
-      Renamed[TL.Index] = "((" + KT + ")(weft_k0 + weft_kk / " + W + "))";
-      const std::string Base = expr(*Tile.Reads.front()->Operands[0]);
-      Renamed.erase(TL.Index);
-      OS << In
-         << "for (weft::index_t weft_kk = "
-            "(weft::index_t)weft::linear_thread(); "
-            "weft_kk < WEFT_TILE * "
-         << W << "; weft_kk += WEFT_BLOCK_THREADS)\n"
-         << In << "  if (weft_k0 + weft_kk / " << W << " < " << Hi << ") {\n"
-         << In << "    const weft::index_t weft_at = (weft::index_t)(" << Base
-         << ") + weft_kk % " << W << ";\n"
-         << In << "    if (weft_at >= 0 && weft_at < (weft::index_t)" << Span
-         << ".size())\n"
-         << In << "      " << Name << "[weft_kk] = " << Load("weft_at") << ";\n"
-         << In << "  }\n";
-      continue;
-    }
     if (TL.WholeBlock) {
       // The loop may guard its reads: the block loads only elements in
       // the span.
+      const bool Record = Tile.RecordWidth > 1;
       OS << In
          << "for (weft::index_t weft_kk = "
             "(weft::index_t)weft::linear_thread(); "
-            "weft_kk < WEFT_TILE; weft_kk += WEFT_BLOCK_THREADS)\n"
-         << In << "  if (weft_k0 + weft_kk < " << Hi << ") {\n"
+            "weft_kk < WEFT_TILE"
+         << (Record ? " * " + W : "") << "; weft_kk += WEFT_BLOCK_THREADS)\n"
+         << In << "  if (weft_k0 + weft_kk" << PerRecord << " < " << Hi
+         << ") {\n"
          << In << "    const weft::index_t weft_at = (weft::index_t)(" << At
-         << ");\n"
+         << ")" << (Record ? " + weft_kk % " + W : "") << ";\n"
          << In << "    if (weft_at >= 0 && weft_at < (weft::index_t)" << Span
          << ".size())\n"
          << In << "      " << Name << "[weft_kk] = " << Load("weft_at") << ";\n"

@@ -439,10 +439,11 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
       // of 4 in a row stay 16-byte aligned.
       const std::string Count =
           P.Tiled->WholeBlock
-              ? (Tile.RecordWidth > 1
-                     ? "(WEFT_STAGING ? WEFT_TILE * " +
-                           std::to_string(Tile.RecordWidth) + " : 1)"
-                     : "(WEFT_STAGING ? WEFT_TILE : 1)")
+              ? "(WEFT_STAGING ? WEFT_TILE" +
+                    (Tile.RecordWidth > 1
+                         ? " * " + std::to_string(Tile.RecordWidth)
+                         : std::string()) +
+                    " : 1)"
           : P.RegisterTile
               ? (Tile.AlongOuter ? "2 * WEFT_TILE * (WEFT_BM + 4)"
                                  : "2 * WEFT_TILE * (WEFT_BN + 4)")
