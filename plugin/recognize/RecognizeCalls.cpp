@@ -219,6 +219,8 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
   auto SavedReductions = std::move(ActiveReductions);
   const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
   const bool SavedInFunction = InFunction;
+  const int SavedFrame = CurrentFrame;
+  CurrentFrame = -1; // a device function sees its parameters alone
   Locals.clear();
   Indices.clear();
   ActiveReductions.clear();
@@ -280,6 +282,7 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
   SequentialDepth = SavedDepth;
   SwitchDepth = SavedSwitch;
   InFunction = SavedInFunction;
+  CurrentFrame = SavedFrame;
   if (Failed) {
     // Point back at the call that brought this function in.
     diagnose(Diags, CallLoc, DiagnosticsEngine::Note,

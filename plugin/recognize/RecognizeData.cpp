@@ -469,6 +469,7 @@ std::optional<unsigned> Recognizer::pointedData(const UnaryOperator *Deref) {
 }
 
 std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
+  E = inLoopTerms(E);
   if (const auto *Deref = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
       Deref && Deref->getOpcode() == UO_Deref &&
       Deref->getType()->isRecordType())
@@ -513,7 +514,10 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   while (true) {
     const Expr *X = Root->IgnoreParenImpCasts();
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
-        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() >= 2) {
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() >= 2 &&
+        !onObjectHoldingData(
+            dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee()),
+            OC->getArg(0)->getType())) {
       // A[i, j]: the indices of one subscript, written outermost first.
       for (unsigned I = OC->getNumArgs() - 1; I >= 1; --I)
         Subscripts.push_back(OC->getArg(I));
@@ -530,6 +534,7 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   if (const Expr *Bare = Root->IgnoreParenImpCasts();
       Subscripts.size() == 1 &&
       (isa<BinaryOperator, UnaryOperator, CXXMemberCallExpr>(Bare) ||
+       (isa<CXXOperatorCallExpr>(Bare) && Bare->getType()->isPointerType()) ||
        (rowViewOf(Root) && rowViewOf(Root)->Offset))) {
     if (std::optional<PointerInto> Ptr = pointerInto(Root)) {
       ir::ExprPtr Index = expr(Subscripts[0], Access::Read);
@@ -603,6 +608,22 @@ Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
     return PointerInto{
         View->Param, make(ir::Expr::Local, ir::ScalarKind::Long, View->Local)};
   }
+  // A method returning a pointer into its object's data (`m.row(i)`,
+  // `m[i]`): the pointer its expression makes.
+  if (const MethodCall C = methodCallOf(X);
+      C.Method && X->getType()->isPointerType() &&
+      onObjectHoldingData(C.Method, C.Object->getType()))
+    if (const auto *Def = cast_or_null<CXXMethodDecl>(
+            definitionOf(C.Method, X->getExprLoc()))) {
+      if (!reachableObject(inLoopTerms(C.Object)))
+        return std::nullopt;
+      const Expr *Value = enterMethodExpression(C, Def);
+      if (!Value)
+        return std::nullopt;
+      std::optional<PointerInto> Ptr = pointerInto(Value, IntoLocalArrays);
+      leaveMethodExpression();
+      return Ptr;
+    }
   // A part of a span: `s.subspan(k)[j]`, `s.last(2)[0]`.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
       MC && spanDecl(MC->getType()))

@@ -2,6 +2,8 @@
 // casts, literals, span subscripts, struct values.
 #include "recognize/Recognizer.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 namespace weft::recognize {
 
 ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
@@ -32,6 +34,17 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     auto R = make(ir::Expr::Local, ir::ScalarKind::Char, SelfName);
     R->Struct = SelfStruct;
     return R;
+  }
+  // In a method compiled into the loop: its object's members, and the
+  // arguments its parameters stand for.
+  if (CurrentFrame >= 0) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      if (std::optional<std::pair<const Expr *, int>> Arg = argumentFor(Ref)) {
+        llvm::SaveAndRestore<int> In(CurrentFrame, Arg->second);
+        return expr(Arg->first, A);
+      }
+    if (isa<MemberExpr, CXXThisExpr>(E))
+      E = inLoopTerms(E);
   }
 
   std::optional<ir::ScalarKind> K = scalarKind(E->getType());
@@ -78,6 +91,11 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
       return C;
     if (const FunctionDecl *FD = OC->getDirectCallee(); FD && userOperator(FD))
       return userCall(OC, FD, 0, K);
+    // `m(i, j)`, `f[i]` of a class around the loop's data.
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+        MD && OC->getNumArgs() >= 1 &&
+        onObjectHoldingData(MD, OC->getArg(0)->getType()))
+      return objectMethodCall(OC, A);
   }
   if (!K) {
     if (ir::ExprPtr S = structValue(E, A))
@@ -199,6 +217,8 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     if (M && !M->isStatic() && !M->getParent()->isLambda() &&
         structIndex(MC->getObjectType(), Loc, false) >= 0)
       return userCall(MC, M, 0, K);
+    if (onObjectHoldingData(M, MC->getObjectType()))
+      return objectMethodCall(MC, A);
     return failExpr(
         Loc,
         "calls to '" +

@@ -213,13 +213,15 @@ bool Recognizer::bindView(const ParmVarDecl *P, const Expr *Arg,
 
 ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
                                    const FunctionDecl *Def,
-                                   llvm::ArrayRef<const Expr *> Args) {
+                                   llvm::ArrayRef<const Expr *> Args,
+                                   const Expr *Object) {
   const std::string Name = Def->getQualifiedNameAsString();
   const SourceLocation Loc = Call->getExprLoc();
   const std::string Why =
       "'" + Name +
-      "' takes pointers or spans into the loop's data, so weft "
-      "compiles it into the loop at each call";
+      (Object ? "' is a method of an object that holds the loop's data"
+              : "' takes pointers or spans into the loop's data") +
+      ", so weft compiles it into the loop at each call";
   if (!Hoisted || !evaluatedUnconditionally(Call))
     return failExpr(Loc,
                     Why + "; this call is not a statement of its own, an "
@@ -312,8 +314,19 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
     declareLocal(P);
     Block->Children.push_back(std::move(D));
   }
-  // The body, its variables the loop's locals at this depth.
+  // The body, its variables the loop's locals at this depth; `this` in it,
+  // the call's object.
   CallStack.push_back(Def);
+  if (Object) {
+    MethodFrame Frame;
+    Frame.Method = cast<CXXMethodDecl>(Def);
+    Frame.Object = Object;
+    Frame.Caller = CurrentFrame;
+    MethodFrames.push_back(std::move(Frame));
+  }
+  llvm::SaveAndRestore<int> InMethod(
+      CurrentFrame,
+      Object ? static_cast<int>(MethodFrames.size()) - 1 : CurrentFrame);
   if (!Failed && Body) {
     for (const Stmt *S : Body->body()) {
       if (S == Last) {
@@ -340,6 +353,8 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
     }
   }
   CallStack.pop_back();
+  if (Object)
+    MethodFrames.pop_back();
   if (Failed) {
     diagnose(Diags, Loc, DiagnosticsEngine::Note,
              "called from the weft loop here");

@@ -465,8 +465,59 @@ private:
   /// (`dot(&a[i * n], x, n)`), compiled into the loop: its parameters and
   /// body go into Hoisted, before the statement that makes the call, and
   /// the call's value is the local its return sets (a literal 0 for void).
+  /// Object, for a method of an object that holds the loop's data: what
+  /// `this` is in its body, in the loop's terms.
   ir::ExprPtr inlineCall(const CallExpr *Call, const FunctionDecl *Def,
-                         llvm::ArrayRef<const Expr *> Args);
+                         llvm::ArrayRef<const Expr *> Args,
+                         const Expr *Object = nullptr);
+
+  // Methods of objects that hold the loop's data (RecognizeObjectMethods.cpp):
+  // a class with a std::vector inside, as legacy C++ wraps its matrices
+  // (`m(i, j)`, `g.at(i, j)`, `at(i, j)` in a method of the class). Each
+  // call is compiled into the loop, `this` in its body the call's object,
+  // so that the fields it reaches are the loop's captures. A body of one
+  // `return e;` is the expression e itself, its parameters the arguments
+  // (a reference it returns is then the element, to read or assign).
+  /// Whether a call of M on an object of type ObjectType is one: M an
+  /// instance method of a class weft cannot copy to the device as a struct.
+  bool onObjectHoldingData(const CXXMethodDecl *M, QualType ObjectType);
+  /// Call, a call of a method onObjectHoldingData.
+  ir::ExprPtr objectMethodCall(const CallExpr *Call, Access A);
+  /// A method's call: `o.f(x)`, or an operator's (`m(i, j)`, `f[i]`).
+  struct MethodCall {
+    const CallExpr *Call = nullptr;
+    const CXXMethodDecl *Method = nullptr;
+    const Expr *Object = nullptr;
+    llvm::ArrayRef<const Expr *> Args;
+  };
+  static MethodCall methodCallOf(const Expr *E);
+  /// Where the body of Def (C's method) is `return e;` alone, e and C's
+  /// arguments without side effects: e, read from here on in Def's frame
+  /// (until leaveMethodExpression); else null.
+  const Expr *enterMethodExpression(const MethodCall &C,
+                                    const CXXMethodDecl *Def);
+  void leaveMethodExpression();
+  /// Object (in the loop's terms) is `this`, a variable the loop does not
+  /// declare, or a member of one: what the launch can pass.
+  bool reachableObject(const Expr *Object) const;
+  /// E (of the method being compiled in) in the loop's terms: `this` the
+  /// call's object, a member of `this` that object's, a parameter taken
+  /// for its argument; E itself where it names none of those.
+  const Expr *inLoopTerms(const Expr *E);
+  /// The argument standing for Ref, a parameter of a method compiled in as
+  /// its expression, and the frame the argument is written in.
+  std::optional<std::pair<const Expr *, int>>
+  argumentFor(const DeclRefExpr *Ref) const;
+  struct MethodFrame {
+    const CXXMethodDecl *Method = nullptr;
+    const Expr *Object = nullptr; // in the loop's terms
+    /// Parameters taken for their arguments (empty where the body is
+    /// compiled in as statements, the parameters locals).
+    llvm::DenseMap<const ParmVarDecl *, const Expr *> Arguments;
+    int Caller = -1; // the frame the call is written in; -1: the loop
+  };
+  std::vector<MethodFrame> MethodFrames;
+  int CurrentFrame = -1;
   /// Binds P, a pointer or span parameter of a function compiled into the
   /// loop, to Arg as a view into the captured data, its declarations into
   /// Out; false after an error (Why: the call's own words).

@@ -52,16 +52,16 @@ void f(std::span<float> y, const Shape &s, int n) {
   for (int i = 0; i < n; ++i) y[i] = scaled(y[i]);
 }
 
-// A method of a type that is not a struct of arithmetic fields.
+// A method of a type that holds data (not a struct of arithmetic fields),
+// on objects that are elements of other data.
 struct Counter {
   std::vector<int> seen;
   int count() const { return static_cast<int>(seen.size()); }
 };
-void counts(std::span<int> y, int n) {
-  Counter c;
-  // CHECK: functions-rejected.cpp:[[@LINE+2]]:40: error: calls to 'Counter::count' are not supported in a weft loop
+void counts(std::span<int> y, const std::vector<Counter> &cs, int n) {
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:44: error: 'Counter::count' is called on an object that holds data, which a weft loop reaches as a variable, 'this', or a member of one: not as an element or a local
 #pragma weft parallel for
-  for (int i = 0; i < n; ++i) y[i] = c.count();
+  for (int i = 0; i < n; ++i) y[i] = cs[i].count();
 }
 
 // Operators and constructors: a reference returned to other than the

@@ -1,0 +1,194 @@
+// RecognizeObjectMethods.cpp: methods of objects that hold the loop's data
+// (`m(i, j)` of a Matrix class around a std::vector, `g.at(i, j)`), compiled
+// into the loop at each call with `this` the call's object.
+#include "recognize/Recognizer.h"
+
+#include "llvm/Support/SaveAndRestore.h"
+
+namespace weft::recognize {
+
+bool Recognizer::onObjectHoldingData(const CXXMethodDecl *M,
+                                     QualType ObjectType) {
+  if (!M || !M->isInstance() || M->isVirtual() ||
+      isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(M))
+    return false;
+  const CXXRecordDecl *Class = M->getParent();
+  if (Class->isLambda() || Class->isInStdNamespace())
+    return false;
+  // A struct of arithmetic fields goes to the device whole; its methods
+  // are device functions taking it by reference.
+  return structIndex(ObjectType.getNonReferenceType(), M->getLocation(),
+                     false) < 0;
+}
+
+namespace {
+
+/// The expression of a body that is `return e;` alone.
+const Expr *returnedAlone(const FunctionDecl *Def) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+/// Whether P may stand for its argument wherever the body uses it: a value
+/// (a number, a struct), not a pointer or data the body would index.
+bool takenForArgument(const ParmVarDecl *P) {
+  const QualType T = P->getType();
+  if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+    return false;
+  const QualType V = T.getNonReferenceType();
+  return V->isArithmeticType() || V->isEnumeralType() ||
+         (V->isRecordType() && !V->getAsCXXRecordDecl()->isInStdNamespace());
+}
+
+} // namespace
+
+Recognizer::MethodCall Recognizer::methodCallOf(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    return {MC, MC->getMethodDecl(), MC->getImplicitObjectArgument(),
+            llvm::ArrayRef<const Expr *>(MC->getArgs(), MC->getNumArgs())};
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getNumArgs() >= 1)
+    return {
+        OC, dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee()),
+        OC->getArg(0),
+        llvm::ArrayRef<const Expr *>(OC->getArgs() + 1, OC->getNumArgs() - 1)};
+  return {};
+}
+
+const Expr *Recognizer::enterMethodExpression(const MethodCall &C,
+                                              const CXXMethodDecl *Def) {
+  const Expr *Value = returnedAlone(Def);
+  // Each use of a parameter evaluates its argument, so the arguments, and
+  // the expression, must have no side effects.
+  if (!Value || Value->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) ||
+      !llvm::all_of(Def->parameters(), takenForArgument) ||
+      llvm::any_of(C.Args, [&](const Expr *Arg) {
+        return Arg->HasSideEffects(Ctx, /*IncludePossibleEffects=*/true);
+      }))
+    return nullptr;
+  MethodFrame Frame;
+  Frame.Method = Def;
+  Frame.Object = inLoopTerms(C.Object);
+  Frame.Caller = CurrentFrame;
+  for (unsigned I = 0; I < C.Args.size(); ++I)
+    Frame.Arguments[Def->getParamDecl(I)] = C.Args[I];
+  MethodFrames.push_back(std::move(Frame));
+  CallStack.push_back(Def);
+  CurrentFrame = static_cast<int>(MethodFrames.size()) - 1;
+  return Value;
+}
+
+void Recognizer::leaveMethodExpression() {
+  CurrentFrame = MethodFrames.back().Caller;
+  CallStack.pop_back();
+  MethodFrames.pop_back();
+}
+
+bool Recognizer::reachableObject(const Expr *Object) const {
+  const Expr *X = Object->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(X))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(X);
+      U && U->getOpcode() == UO_Deref)
+    return reachableObject(U->getSubExpr());
+  if (const auto *ME = dyn_cast<MemberExpr>(X))
+    return reachableObject(ME->getBase());
+  const auto *Ref = dyn_cast<DeclRefExpr>(X);
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return VD && !Locals.contains(VD);
+}
+
+ir::ExprPtr Recognizer::objectMethodCall(const CallExpr *Call, Access A) {
+  const SourceLocation Loc = Call->getExprLoc();
+  const MethodCall C = methodCallOf(Call);
+  const auto *Def = cast_or_null<CXXMethodDecl>(definitionOf(C.Method, Loc));
+  if (!Def)
+    return nullptr;
+  const std::string Name = Def->getQualifiedNameAsString();
+  const Expr *Object = inLoopTerms(C.Object);
+  if (!reachableObject(Object))
+    return failExpr(Loc,
+                    "'" + Name +
+                        "' is called on an object that holds data, which a "
+                        "weft loop reaches as a variable, 'this', or a "
+                        "member of one: not as an element or a local",
+                    "call it on a variable declared before the loop; for "
+                    "many such objects, hold their data in one std::vector");
+  if (const Expr *Value = enterMethodExpression(C, Def)) {
+    ir::ExprPtr R = expr(Value, A);
+    leaveMethodExpression();
+    if (!R && Failed)
+      diagnose(Diags, Loc, DiagnosticsEngine::Note,
+               "called from the weft loop here");
+    return R;
+  }
+  if (Def->getReturnType()->isReferenceType() ||
+      Def->getReturnType()->isPointerType())
+    return failExpr(Loc,
+                    "'" + Name +
+                        "' returns a reference or a pointer into the loop's "
+                        "data, which weft follows where the method's body is "
+                        "one 'return' of an expression without side effects "
+                        "and the call's arguments have none",
+                    "compute the arguments into locals before the call");
+  return inlineCall(Call, Def, C.Args, Object);
+}
+
+std::optional<std::pair<const Expr *, int>>
+Recognizer::argumentFor(const DeclRefExpr *Ref) const {
+  if (CurrentFrame < 0)
+    return std::nullopt;
+  const MethodFrame &Frame = MethodFrames[CurrentFrame];
+  const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl());
+  auto It = P ? Frame.Arguments.find(P) : Frame.Arguments.end();
+  if (It == Frame.Arguments.end())
+    return std::nullopt;
+  return std::make_pair(It->second, Frame.Caller);
+}
+
+const Expr *Recognizer::inLoopTerms(const Expr *E) {
+  if (CurrentFrame < 0 || !E)
+    return E;
+  const Expr *Bare = E->IgnoreParens();
+  if (isa<CXXThisExpr>(Bare))
+    return MethodFrames[CurrentFrame].Object;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))
+    if (std::optional<std::pair<const Expr *, int>> Arg = argumentFor(Ref)) {
+      llvm::SaveAndRestore<int> In(CurrentFrame, Arg->second);
+      return inLoopTerms(Arg->first);
+    }
+  if (const auto *ME = dyn_cast<MemberExpr>(Bare)) {
+    const Expr *Base = inLoopTerms(ME->getBase());
+    if (Base == ME->getBase())
+      return E;
+    // `this->v` of a method called as `o.f()`: `o.v`.
+    return MemberExpr::CreateImplicit(Ctx, const_cast<Expr *>(Base),
+                                      Base->getType()->isPointerType(),
+                                      ME->getMemberDecl(), ME->getType(),
+                                      ME->getValueKind(), ME->getObjectKind());
+  }
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Bare)) {
+    // `this` as its base class, a pointer's load.
+    const Expr *Sub = inLoopTerms(Cast->getSubExpr());
+    if (Sub == Cast->getSubExpr())
+      return E;
+    CXXCastPath Path;
+    for (const CXXBaseSpecifier *Base : Cast->path())
+      Path.push_back(const_cast<CXXBaseSpecifier *>(Base));
+    // (`this` was a pointer; the object may be one, or an lvalue.)
+    const bool Pointer = Sub->getType()->isPointerType();
+    QualType T = Cast->getType();
+    if (T->isPointerType() && !Pointer)
+      T = T->getPointeeType();
+    return ImplicitCastExpr::Create(
+        Ctx, T, Cast->getCastKind(), const_cast<Expr *>(Sub), &Path,
+        Pointer ? VK_PRValue : VK_LValue, FPOptionsOverride());
+  }
+  return E;
+}
+
+} // namespace weft::recognize
