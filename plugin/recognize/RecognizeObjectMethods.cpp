@@ -32,6 +32,15 @@ const Expr *returnedAlone(const FunctionDecl *Def) {
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
+/// The pointer that `*p` dereferences (a method called on `(*this)` or
+/// `(*p)` reaches its fields through it); E otherwise.
+const Expr *throughPointer(const Expr *E) {
+  if (const auto *U = dyn_cast<UnaryOperator>(E->IgnoreParens());
+      U && U->getOpcode() == UO_Deref)
+    return U->getSubExpr();
+  return E;
+}
+
 /// Whether P may stand for its argument wherever the body uses it: a value
 /// (a number, a struct), not a pointer or data the body would index.
 bool takenForArgument(const ParmVarDecl *P) {
@@ -72,7 +81,7 @@ const Expr *Recognizer::enterMethodExpression(const MethodCall &C,
     return nullptr;
   MethodFrame Frame;
   Frame.Method = Def;
-  Frame.Object = inLoopTerms(C.Object);
+  Frame.Object = throughPointer(inLoopTerms(C.Object));
   Frame.Caller = CurrentFrame;
   for (unsigned I = 0; I < C.Args.size(); ++I)
     Frame.Arguments[Def->getParamDecl(I)] = C.Args[I];
@@ -109,7 +118,7 @@ ir::ExprPtr Recognizer::objectMethodCall(const CallExpr *Call, Access A) {
   if (!Def)
     return nullptr;
   const std::string Name = Def->getQualifiedNameAsString();
-  const Expr *Object = inLoopTerms(C.Object);
+  const Expr *Object = throughPointer(inLoopTerms(C.Object));
   if (!reachableObject(Object))
     return failExpr(Loc,
                     "'" + Name +
@@ -161,10 +170,21 @@ const Expr *Recognizer::inLoopTerms(const Expr *E) {
       llvm::SaveAndRestore<int> In(CurrentFrame, Arg->second);
       return inLoopTerms(Arg->first);
     }
+  if (const auto *U = dyn_cast<UnaryOperator>(Bare);
+      U && U->getOpcode() == UO_Deref) {
+    // `*this`: the object itself, or what its pointer points to.
+    const Expr *Sub = inLoopTerms(U->getSubExpr());
+    if (Sub == U->getSubExpr() || !Sub->getType()->isPointerType())
+      return Sub == U->getSubExpr() ? E : Sub;
+    return UnaryOperator::Create(
+        Ctx, const_cast<Expr *>(Sub), UO_Deref, U->getType(), VK_LValue,
+        OK_Ordinary, U->getOperatorLoc(), false, FPOptionsOverride());
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(Bare)) {
     const Expr *Base = inLoopTerms(ME->getBase());
     if (Base == ME->getBase())
       return E;
+    Base = throughPointer(Base);
     // `this->v` of a method called as `o.f()`: `o.v`.
     return MemberExpr::CreateImplicit(Ctx, const_cast<Expr *>(Base),
                                       Base->getType()->isPointerType(),

@@ -3,8 +3,9 @@
 // accessor called on `this` in a method's own loop and on another object
 // of the class, one through a pointer, one on a base class's fields, a
 // value computed from fields, one method calling another, a method of
-// several statements (compiled in before the statement that calls it), and
-// rows handed out as pointers (`img[y][x]`, `img.row(y)[x]`).
+// several statements (compiled in before the statement that calls it),
+// rows handed out as pointers (`img[y][x]`, `img.row(y)[x]`), and the
+// call's other forms (`(*this)(i, j)`, `p->f()`, `(*p).f()`).
 // Each becomes the loop's own accesses to the fields it reaches, so the
 // fields are captured as the object's members are. On the checked
 // simulator against the host; then the calls weft cannot follow, refused.
@@ -128,6 +129,32 @@ void blur(const Image<float> &In, Image<float> &Out) {
 // CHECK: access $Out_Pixels[{{.*}}] write in level 1: affine Y*$Out_W X*1 + 0
 // CHECK: access $In_Pixels[{{.*}}] read in level 1: affine Y*$In_W X*1 + -$In_W
 
+// The call's forms: `(*this)(i, j)`, `this->at`, a default argument,
+// `(*b).at`, `b->get`; one method calling another through `(*this)`.
+struct Square {
+  int N;
+  std::vector<float> D;
+  float &operator()(int I, int J) { return D[I * N + J]; }
+  float &at(int I, int J) { return (*this)(I, J); }
+  float get(int I, int J, int S = 1) { return S * (*this).D[I * N + J]; }
+  // CHECK: nest at {{.*}}object-methods.cpp:[[@LINE+4]]
+  // CHECK: ($D[unsigned long(((I * $N) + J))] = ($D[unsigned long(((I * $N) + J))] + (float(2) * $D[unsigned long(((I * $N) + J))])))
+  void twice() {
+#pragma weft parallel for
+    for (int I = 0; I < N; ++I)
+      for (int J = 0; J < N; ++J)
+        (*this)(I, J) = this->at(I, J) + get(I, J, 2);
+  }
+};
+// CHECK: nest at {{.*}}object-methods.cpp:[[@LINE+4]]
+// CHECK: ($B_D[unsigned long(((I * $B_N) + J))] = ($A_D[unsigned long(((J * $A_N) + I))] + (float(1) * $B_D[unsigned long(((I * $B_N) + J))])))
+void transposeAdd(Square &A, Square *B) {
+#pragma weft parallel for
+  for (int I = 0; I < A.N; ++I)
+    for (int J = 0; J < A.N; ++J)
+      (*B).at(I, J) = A.at(J, I) + B->get(I, J);
+}
+
 #ifdef REFUSED
 void elements(std::vector<Matrix> &Ms) {
 #pragma weft parallel for
@@ -162,6 +189,15 @@ int main() {
       Picture[Y][X] = 0.5f * ((X * Y) % 13);
   blur(Picture, Blurred);
   double Total = 0;
+  Square P{13, std::vector<float>(169)}, Q{13, std::vector<float>(169)};
+  for (int I = 0; I < 169; ++I) {
+    P.D[I] = I % 7;
+    Q.D[I] = I % 5;
+  }
+  P.twice();
+  transposeAdd(P, &Q);
+  for (int I = 0; I < 169; ++I)
+    Total += P.D[I] * (I % 3 + 1) + Q.D[I] * (I % 4);
   for (int I = 0; I < 37; ++I)
     for (int J = 0; J < 19; ++J)
       Total += C(I, J) * (1 + (I + J) % 3);
@@ -173,4 +209,4 @@ int main() {
       Total += Blurred[Y][X] * (1 + X % 4);
   std::printf("total %.3f\n", Total);
 }
-// RAN-COUNT-4: 1 calls on sim, 0 on the host
+// RAN-COUNT-6: 1 calls on sim, 0 on the host
