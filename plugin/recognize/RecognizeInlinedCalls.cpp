@@ -149,14 +149,15 @@ std::optional<Recognizer::SpanInto> Recognizer::spanInto(const Expr *E) {
   return SpanInto{*P, integer(0), Length(*P)};
 }
 
-bool Recognizer::evaluatedUnconditionally(const Expr *Call) const {
-  if (!HoistRoot)
-    return false;
+namespace {
+
+/// Whether E is evaluated whenever Root is.
+bool unconditionalUnder(const Stmt *Root, const Expr *E) {
   // (The statement's own map: the context's is built once, before the
   // functions parsed after it.)
-  ParentMap Parents(const_cast<Stmt *>(HoistRoot));
-  const Stmt *Child = Call;
-  while (Child != HoistRoot) {
+  ParentMap Parents(const_cast<Stmt *>(Root));
+  const Stmt *Child = E;
+  while (Child != Root) {
     const Stmt *Parent = Parents.getParent(Child);
     if (!Parent)
       return false;
@@ -169,6 +170,20 @@ bool Recognizer::evaluatedUnconditionally(const Expr *Call) const {
     Child = Parent;
   }
   return true;
+}
+
+} // namespace
+
+bool Recognizer::evaluatedUnconditionally(const Expr *Call) const {
+  // In a method compiled in as its expression: whenever that is, and its
+  // call whenever the statement making it is.
+  for (int F = CurrentFrame; F >= 0 && MethodFrames[F].Call;
+       F = MethodFrames[F].Caller) {
+    if (!unconditionalUnder(MethodFrames[F].Method->getBody(), Call))
+      return false;
+    Call = MethodFrames[F].Call;
+  }
+  return HoistRoot && unconditionalUnder(HoistRoot, Call);
 }
 
 bool Recognizer::bindView(const ParmVarDecl *P, const Expr *Arg,

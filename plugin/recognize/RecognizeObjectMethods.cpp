@@ -23,13 +23,37 @@ bool Recognizer::onObjectHoldingData(const CXXMethodDecl *M,
 
 namespace {
 
-/// The expression of a body that is `return e;` alone.
-const Expr *returnedAlone(const FunctionDecl *Def) {
+/// A body that is `return e;`, after asserts alone (an accessor checking
+/// its indices): e, and the asserts.
+struct CheckedReturn {
+  const Expr *Value = nullptr;
+  llvm::SmallVector<const Stmt *, 2> Asserts;
+};
+std::optional<CheckedReturn> checkedReturn(const FunctionDecl *Def,
+                                           ASTContext &Ctx) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  if (!Body || Body->size() != 1)
-    return nullptr;
-  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
-  return Ret ? Ret->getRetValue() : nullptr;
+  const auto *Ret = Body && !Body->body_empty()
+                        ? dyn_cast<ReturnStmt>(Body->body_back())
+                        : nullptr;
+  if (!Ret || !Ret->getRetValue())
+    return std::nullopt;
+  CheckedReturn R;
+  R.Value = Ret->getRetValue();
+  for (const Stmt *S : Body->body()) {
+    if (S == Ret || isa<NullStmt>(S))
+      continue;
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return std::nullopt;
+    const Expr *Bare = E->IgnoreParens();
+    if (const auto *Check = dyn_cast<ConditionalOperator>(Bare);
+        Check && Check->getType()->isVoidType() &&
+        Recognizer::failedAssertion(Check))
+      R.Asserts.push_back(S);
+    else if (E->HasSideEffects(Ctx)) // (NDEBUG's assert: `(void)0`)
+      return std::nullopt;
+  }
+  return R;
 }
 
 /// The pointer that `*p` dereferences (a method called on `(*this)` or
@@ -70,25 +94,43 @@ Recognizer::MethodCall Recognizer::methodCallOf(const Expr *E) {
 
 const Expr *Recognizer::enterMethodExpression(const MethodCall &C,
                                               const CXXMethodDecl *Def) {
-  const Expr *Value = returnedAlone(Def);
+  std::optional<CheckedReturn> Body = checkedReturn(Def, Ctx);
   // Each use of a parameter evaluates its argument, so the arguments, and
-  // the expression, must have no side effects.
-  if (!Value || Value->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) ||
-      !llvm::all_of(Def->parameters(), takenForArgument) ||
-      llvm::any_of(C.Args, [&](const Expr *Arg) {
-        return Arg->HasSideEffects(Ctx, /*IncludePossibleEffects=*/true);
-      }))
+  // the expression, must have no side effects; the asserts go before the
+  // statement making the call, which must then make it whenever it runs.
+  if (!Body ||
+      Body->Value->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) ||
+      !llvm::all_of(Def->parameters(), takenForArgument)) {
+    Refusal = "keep the method to asserts and one 'return' of an expression "
+              "without side effects";
     return nullptr;
+  }
+  if (llvm::any_of(C.Args, [&](const Expr *Arg) {
+        return Arg->HasSideEffects(Ctx, /*IncludePossibleEffects=*/true);
+      })) {
+    Refusal = "compute the arguments into locals before the call";
+    return nullptr;
+  }
+  if (!Body->Asserts.empty() &&
+      (!Hoisted || !evaluatedUnconditionally(C.Call))) {
+    Refusal = "its asserts run before the statement, so make the call "
+              "outside '?:', '&&' and '||' (or build with NDEBUG)";
+    return nullptr;
+  }
   MethodFrame Frame;
   Frame.Method = Def;
   Frame.Object = throughPointer(inLoopTerms(C.Object));
+  Frame.Call = C.Call;
   Frame.Caller = CurrentFrame;
   for (unsigned I = 0; I < C.Args.size(); ++I)
     Frame.Arguments[Def->getParamDecl(I)] = C.Args[I];
   MethodFrames.push_back(std::move(Frame));
   CallStack.push_back(Def);
   CurrentFrame = static_cast<int>(MethodFrames.size()) - 1;
-  return Value;
+  std::vector<ir::StmtPtr> *Before = Hoisted;
+  for (const Stmt *Assert : Body->Asserts)
+    stmt(Assert, *Before);
+  return Body->Value;
 }
 
 void Recognizer::leaveMethodExpression() {
@@ -140,10 +182,9 @@ ir::ExprPtr Recognizer::objectMethodCall(const CallExpr *Call, Access A) {
     return failExpr(Loc,
                     "'" + Name +
                         "' returns a reference or a pointer into the loop's "
-                        "data, which weft follows where the method's body is "
-                        "one 'return' of an expression without side effects "
-                        "and the call's arguments have none",
-                    "compute the arguments into locals before the call");
+                        "data, so weft compiles the call into the expression "
+                        "that makes it, which it cannot do here",
+                    Refusal);
   return inlineCall(Call, Def, C.Args, Object);
 }
 

@@ -76,6 +76,9 @@ public:
   std::optional<RecognizedNest> run(const std::string &ClauseText,
                                     const StringLiteral *Literal);
 
+  /// C is assert's expansion: `c ? void(0) : __assert_fail(...)`.
+  static bool failedAssertion(const ConditionalOperator *C);
+
 private:
   struct Use {
     bool Read = false, Written = false;
@@ -496,6 +499,8 @@ private:
   /// (until leaveMethodExpression); else null.
   const Expr *enterMethodExpression(const MethodCall &C,
                                     const CXXMethodDecl *Def);
+  /// Why enterMethodExpression returned null last: the fix, in words.
+  std::string Refusal;
   void leaveMethodExpression();
   /// Object (in the loop's terms) is `this`, a variable the loop does not
   /// declare, or a member of one: what the launch can pass.
@@ -514,6 +519,8 @@ private:
     /// Parameters taken for their arguments (empty where the body is
     /// compiled in as statements, the parameters locals).
     llvm::DenseMap<const ParmVarDecl *, const Expr *> Arguments;
+    /// The call, where the body is compiled in as its expression.
+    const CallExpr *Call = nullptr;
     int Caller = -1; // the frame the call is written in; -1: the loop
   };
   std::vector<MethodFrame> MethodFrames;
@@ -706,8 +713,6 @@ private:
   void rowsLoop(const CXXForRangeStmt *RF, std::vector<ir::StmtPtr> &Out);
   /// `for (long Counter = 0; Counter < Count; ++Counter)`, its body to add.
   ir::StmtPtr indexLoop(const std::string &Counter, ir::ExprPtr Count);
-  /// C is assert's expansion: `c ? void(0) : __assert_fail(...)`.
-  static bool failedAssertion(const ConditionalOperator *C);
   unsigned RangeLoops = 0;
 
   /// The std:: class template T specializes, if its name is Name.

@@ -4,8 +4,9 @@
 // of the class, one through a pointer, one on a base class's fields, a
 // value computed from fields, one method calling another, a method of
 // several statements (compiled in before the statement that calls it),
-// rows handed out as pointers (`img[y][x]`, `img.row(y)[x]`), and the
-// call's other forms (`(*this)(i, j)`, `p->f()`, `(*p).f()`).
+// rows handed out as pointers (`img[y][x]`, `img.row(y)[x]`), the call's
+// other forms (`(*this)(i, j)`, `p->f()`, `(*p).f()`), and an accessor
+// that asserts its indices.
 // Each becomes the loop's own accesses to the fields it reaches, so the
 // fields are captured as the object's members are. On the checked
 // simulator against the host; then the calls weft cannot follow, refused.
@@ -19,13 +20,17 @@
 // RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
 #include <weft/weft.hpp>
 
+#include <cassert>
 #include <cstdio>
 #include <vector>
 
 class Matrix {
 public:
   Matrix(int Rows, int Cols) : Rows(Rows), Cols(Cols), Data(Rows * Cols) {}
-  float &operator()(int I, int J) { return Data[I * Cols + J]; }
+  float &operator()(int I, int J) {
+    assert(I < Rows && J < Cols);
+    return Data[I * Cols + J];
+  }
   float operator()(int I, int J) const { return Data[I * Cols + J]; }
   int rows() const { return Rows; }
   int cols() const { return Cols; }
@@ -54,6 +59,10 @@ void multiply(const Matrix &A, const Matrix &B, Matrix &C) {
       C(I, J) = Sum;
     }
 }
+// The accessor's assert, before the statement that calls it.
+// CHECK: if (!bool(((I < $C_Rows) && (J < $C_Cols))))
+// CHECK-NEXT: weft::assertion_failed()
+// CHECK-NEXT: ($C_Data[unsigned long(((I * $C_Cols) + J))] = Sum)
 
 struct Storage {
   int N = 0;
@@ -166,8 +175,17 @@ void elements(std::vector<Matrix> &Ms) {
 void refused(Matrix &M, int K) {
 #pragma weft parallel for
   for (int I = 0; I < M.rows(); ++I)
-    // REFUSED: object-methods.cpp:[[@LINE+1]]:5: error: 'Matrix::operator()' returns a reference or a pointer into the loop's data, which weft follows where the method's body is one 'return' of an expression without side effects and the call's arguments have none
+    // REFUSED: object-methods.cpp:[[@LINE+2]]:5: error: 'Matrix::operator()' returns a reference or a pointer into the loop's data, so weft compiles the call into the expression that makes it, which it cannot do here
+    // REFUSED-NEXT: note: compute the arguments into locals before the call
     M(I, K++) = 1.0f;
+}
+
+void branch(Matrix &M) {
+#pragma weft parallel for
+  for (int I = 0; I < M.rows(); ++I)
+    // REFUSED: object-methods.cpp:[[@LINE+2]]:27: error: 'Matrix::operator()' returns a reference or a pointer
+    // REFUSED-NEXT: note: its asserts run before the statement, so make the call outside '?:', '&&' and '||' (or build with NDEBUG)
+    M(I, 0) = I > 0 ? 2 * M(I - 1, 0) : 0.0f;
 }
 #endif
 
