@@ -657,6 +657,26 @@ Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
   if (const auto *U = dyn_cast<UnaryOperator>(X);
       U && U->getOpcode() == UO_AddrOf) {
     const Expr *Element = U->getSubExpr()->IgnoreParens();
+    // `&m(i, j)`: the address of the element the method's expression is.
+    if (const MethodCall C = methodCallOf(Element);
+        C.Method && Element->isLValue() &&
+        onObjectHoldingData(C.Method, C.Object->getType()))
+      if (const auto *Def = cast_or_null<CXXMethodDecl>(
+              definitionOf(C.Method, Element->getExprLoc()))) {
+        if (!reachableObject(inLoopTerms(C.Object)))
+          return std::nullopt;
+        const Expr *Value = enterMethodExpression(C, Def);
+        if (!Value)
+          return std::nullopt;
+        std::optional<PointerInto> Ptr =
+            pointerInto(UnaryOperator::Create(
+                            Ctx, const_cast<Expr *>(Value), UO_AddrOf,
+                            U->getType(), VK_PRValue, OK_Ordinary,
+                            U->getOperatorLoc(), false, FPOptionsOverride()),
+                        IntoLocalArrays);
+        leaveMethodExpression();
+        return Ptr;
+      }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Element))
       return Offset(pointerInto(AS->getBase(), IntoLocalArrays), AS->getIdx(),
                     false);

@@ -17,9 +17,10 @@ update), with clauses that
 ask for register tiles, and loops that read the span at their own index alone, which the block tiles
 in shared memory (some read records of 2 or 4 elements, b[4 * k + c]); recurrences and triangular solves down each iteration's
 own column or row of the output, which get thread slices; data held in
-spans, vectors, pointers with an extent clause or vectors of vectors (rows
-of 1, 5 or 64 elements, each flat index e element e % row of row e / row),
-its two inputs sometimes one vector); some written as C89 writes them,
+spans, vectors, pointers with an extent clause, vectors of vectors (rows
+of 1, 5 or 64 elements, each flat index e element e % row of row e / row)
+or a class around a vector reached through an accessor (a(e), a.at(e)
+asserting e, or the class's a[e]), its two inputs sometimes one vector); some written as C89 writes them,
 without the reduction clauses their updates imply, or marked on the
 outermost loop alone as OpenMP code is. Each nest is
 emitted twice, marked and not; main() runs both and compares (exactly for
@@ -640,6 +641,8 @@ class Nest:
             data = "std::span<const %s> a, std::span<const %s> b, std::span<const Pair> p, std::span<%s> out" % (T, T, T)
         elif self.holder == "vector":
             data = "const std::vector<%s> &a, const std::vector<%s> &b, const std::vector<Pair> &p, std::vector<%s> &out" % (T, T, T)
+        elif self.holder == "object":
+            data = "const Store<%s> &a, const Store<%s> &b, const Store<Pair> &p, Store<%s> &out" % (T, T, T)
         else:
             data = "const %s *a, const %s *b, const Pair *p, %s *out" % (T, T, T)
         ns = ", ".join("int n%d" % d for d in range(self.depth))
@@ -657,6 +660,8 @@ class Nest:
             body = c89(body, T)
         if self.holder == "rows":
             body = [in_rows(l, self.row) for l in body]
+        if self.holder == "object":
+            body = [through_accessor(l, self.accessor) for l in body]
         return "%s %s(%s, int na, int s, %s) {\n%s\n}\n" % (
             T, name, data, ns, "\n".join("  " + l for l in body))
 
@@ -765,10 +770,40 @@ def in_rows(line, row):
     return "".join(out)
 
 
+def through_accessor(line, accessor):
+    """The line with every element of a, b, p and out reached through the
+    Store's accessor: `a(e)`, `a.at(e)` (which asserts e) or `a[e]` (the
+    class's operator[])."""
+    if accessor == "[]":
+        return line
+    out, i = [], 0
+    while i < len(line):
+        m = re.match(r"(a|b|p|out)\[", line[i:])
+        if m and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] == "_")):
+            start = i + len(m.group(0))
+            depth, j = 1, start
+            while depth:
+                depth += {"[": 1, "]": -1}.get(line[j], 0)
+                j += 1
+            e = through_accessor(line[start:j - 1], accessor)
+            out.append("%s%s(%s)" % (m.group(1), "" if accessor == "()" else
+                                     ".at", e))
+            i = j
+        else:
+            out.append(line[i])
+            i += 1
+    return "".join(out)
+
+
 def program(rng):
     T = rng.choice(TYPES)
-    holder = rng.choice(["span", "vector", "pointer", "rows"])
+    holder = rng.choice(["span", "vector", "pointer", "rows", "object"])
     nests = [Nest(rng, k, T, holder) for k in range(rng.randint(1, 3))]
+    # Data in a class around a std::vector, as C++ code wraps it, reached
+    # through one of its accessors.
+    accessor = rng.choice(["()", "at", "[]"])
+    for x in nests:
+        x.accessor = accessor
     # Rows held apart (vectors of vectors) of one length: the nests index
     # them as they index flat data, element e at row e / row.
     row = rng.choice([1, 5, 64])
@@ -779,8 +814,14 @@ def program(rng):
         n = (n + row - 1) // row * row
     fill = "(%s)((int)(Seed %% 17u) - 8) / (%s)8" % (T, T) if T != "int" else \
         "(int)(Seed % 19u) - 9"
-    src = ["#include <weft/weft.hpp>", "#include <algorithm>", "#include <cmath>",
-           "#include <cstdio>", "#include <vector>",
+    src = ["#include <weft/weft.hpp>", "#include <algorithm>", "#include <cassert>",
+           "#include <cmath>", "#include <cstdio>", "#include <vector>",
+           # A class holding data: its accessors are compiled into the loop.
+           "template <typename E> struct Store { std::vector<E> v; int n;"
+           " E &operator()(int e) { return v[e]; } const E &operator()(int e) const { return v[e]; }"
+           " E &at(int e) { assert(e >= 0 && e < n); return v[e]; }"
+           " const E &at(int e) const { assert(e >= 0 && e < n); return v[e]; }"
+           " E &operator[](int e) { return v[e]; } const E &operator[](int e) const { return v[e]; } };",
            # A C++ value type: constructors, operators as a member and
            # as a free function.
            "struct Pair { %s x; int y; int z; Pair() = default;"
@@ -813,10 +854,15 @@ def program(rng):
                  "    for (std::size_t I = 0; I < V.size(); ++I) X[I / %d].push_back(V[I]); return X; };" % row,
                  "  auto Flat = [](const auto &X, auto &V) { for (std::size_t I = 0; I < V.size(); ++I) V[I] = X[I / %d][I %% %d]; };" % (row, row),
                  "  const auto AR = Rows(A), BR = Rows(B);", "  const auto PR = Rows(P);"]
+    if holder == "object":
+        main += ["  const Store<%s> AO{A, N}, BO{B, N};" % T,
+                 "  const Store<Pair> PO{P, N};"]
     for x in nests:
         ns = ", ".join(str(e) for e in x.ext)
         if holder == "pointer":
             args = "A.data(), %s.data(), P.data(), %%s.data()" % second
+        elif holder == "object":
+            args = "AO, %sO, PO, %%s" % second
         elif holder == "rows":
             args = "AR, %sR, PR, %%s" % second
         else:
@@ -826,10 +872,15 @@ def program(rng):
                  "    for (int I = 0; I < N; ++I) OutW[I] = OutS[I] = B[(I * 7 + 3) %% N] + (%s)1;" % T]
         if rows:
             main += ["    auto OutWR = Rows(OutW), OutSR = Rows(OutS);"]
-        main += ["    const %s RW = nest%d_weft(%s, N, 3, %s);" % (T, x.k, args % ("OutWR" if rows else "OutW"), ns),
-                 "    const %s RS = nest%d_serial(%s, N, 3, %s);" % (T, x.k, args % ("OutSR" if rows else "OutS"), ns)]
+        if holder == "object":
+            main += ["    Store<%s> OutWO{OutW, N}, OutSO{OutS, N};" % T]
+        suffix = "R" if rows else "O" if holder == "object" else ""
+        main += ["    const %s RW = nest%d_weft(%s, N, 3, %s);" % (T, x.k, args % ("OutW" + suffix), ns),
+                 "    const %s RS = nest%d_serial(%s, N, 3, %s);" % (T, x.k, args % ("OutS" + suffix), ns)]
         if rows:
             main += ["    Flat(OutWR, OutW);", "    Flat(OutSR, OutS);"]
+        if holder == "object":
+            main += ["    OutW = OutWO.v;", "    OutS = OutSO.v;"]
         main += [
                  "    if (!Same(RW, RS)) { std::printf(\"MISMATCH nest %d result %%g %%g\\n\", (double)RW, (double)RS); Bad = 1; }" % x.k,
                  "    for (int I = 0; I < N; ++I) if (!Same(OutW[I], OutS[I])) {"

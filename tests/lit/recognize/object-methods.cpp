@@ -5,8 +5,8 @@
 // value computed from fields, one method calling another, a method of
 // several statements (compiled in before the statement that calls it),
 // rows handed out as pointers (`img[y][x]`, `img.row(y)[x]`), the call's
-// other forms (`(*this)(i, j)`, `p->f()`, `(*p).f()`), and an accessor
-// that asserts its indices.
+// other forms (`(*this)(i, j)`, `p->f()`, `(*p).f()`), an accessor that
+// asserts its indices, and `&M(i, 0)` passed as a pointer.
 // Each becomes the loop's own accesses to the fields it reaches, so the
 // fields are captured as the object's members are. On the checked
 // simulator against the host; then the calls weft cannot follow, refused.
@@ -63,6 +63,21 @@ void multiply(const Matrix &A, const Matrix &B, Matrix &C) {
 // CHECK: if (!bool(((I < $C_Rows) && (J < $C_Cols))))
 // CHECK-NEXT: weft::assertion_failed()
 // CHECK-NEXT: ($C_Data[unsigned long(((I * $C_Cols) + J))] = Sum)
+
+// `&M(I, 0)` passed to a function taking pointers (compiled in as well).
+static float dotRow(const float *Row, const float *X, int N) {
+  float Sum = 0;
+  for (int K = 0; K < N; ++K)
+    Sum += Row[K] * X[K];
+  return Sum;
+}
+// CHECK: nest at {{.*}}object-methods.cpp:[[@LINE+4]]
+// CHECK: access $M_Data[{{.*}}] read in level 0: affine I*$M_Cols + weft_in{{[0-9]+}}_K
+void matvec(Matrix &M, const std::vector<float> &X, std::vector<float> &Y) {
+#pragma weft parallel for
+  for (int I = 0; I < M.rows(); ++I)
+    Y[I] = dotRow(&M(I, 0), X.data(), M.cols());
+}
 
 struct Storage {
   int N = 0;
@@ -198,6 +213,10 @@ int main() {
     for (int J = 0; J < 19; ++J)
       B(K, J) = 0.25f * ((2 * K + J) % 7);
   multiply(A, B, C);
+  std::vector<float> X(23), Y(37);
+  for (int K = 0; K < 23; ++K)
+    X[K] = 0.5f * (K % 5);
+  matvec(A, X, Y);
   Grid G(41), Out(41);
   G.smoothInto(Out);
   scaleBy(&Out, 2.0f);
@@ -207,6 +226,8 @@ int main() {
       Picture[Y][X] = 0.5f * ((X * Y) % 13);
   blur(Picture, Blurred);
   double Total = 0;
+  for (int I = 0; I < 37; ++I)
+    Total += Y[I] * (1 + I % 4);
   Square P{13, std::vector<float>(169)}, Q{13, std::vector<float>(169)};
   for (int I = 0; I < 169; ++I) {
     P.D[I] = I % 7;
@@ -227,4 +248,4 @@ int main() {
       Total += Blurred[Y][X] * (1 + X % 4);
   std::printf("total %.3f\n", Total);
 }
-// RAN-COUNT-6: 1 calls on sim, 0 on the host
+// RAN-COUNT-7: 1 calls on sim, 0 on the host
