@@ -609,21 +609,33 @@ Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
         View->Param, make(ir::Expr::Local, ir::ScalarKind::Long, View->Local)};
   }
   // A method returning a pointer into its object's data (`m.row(i)`,
-  // `m[i]`): the pointer its expression makes.
-  if (const MethodCall C = methodCallOf(X);
-      C.Method && X->getType()->isPointerType() &&
-      onObjectHoldingData(C.Method, C.Object->getType()))
-    if (const auto *Def = cast_or_null<CXXMethodDecl>(
-            definitionOf(C.Method, X->getExprLoc()))) {
-      if (!reachableObject(inLoopTerms(C.Object)))
-        return std::nullopt;
-      const Expr *Value = enterMethodExpression(C, Def);
-      if (!Value)
-        return std::nullopt;
-      std::optional<PointerInto> Ptr = pointerInto(Value, IntoLocalArrays);
-      leaveMethodExpression();
-      return Ptr;
-    }
+  // `m[i]`), or the address of the element one returns (`&m(i, j)`): the
+  // pointer its expression makes.
+  const auto *AddressOf = dyn_cast<UnaryOperator>(X);
+  if (AddressOf && AddressOf->getOpcode() != UO_AddrOf)
+    AddressOf = nullptr;
+  const Expr *Called = AddressOf ? AddressOf->getSubExpr()->IgnoreParens() : X;
+  if (const MethodCall C = methodCallOf(Called);
+      C.Method &&
+      (AddressOf ? Called->isLValue() : X->getType()->isPointerType()) &&
+      onObjectHoldingData(C.Method, C.Object->getType())) {
+    const auto *Def = cast_or_null<CXXMethodDecl>(
+        definitionOf(C.Method, Called->getExprLoc()));
+    if (!Def || !reachableObject(inLoopTerms(C.Object)))
+      return std::nullopt;
+    const Expr *Value = enterMethodExpression(C, Def);
+    if (!Value)
+      return std::nullopt;
+    std::optional<PointerInto> Ptr = pointerInto(
+        AddressOf ? UnaryOperator::Create(
+                        Ctx, const_cast<Expr *>(Value), UO_AddrOf,
+                        AddressOf->getType(), VK_PRValue, OK_Ordinary,
+                        AddressOf->getOperatorLoc(), false, FPOptionsOverride())
+                  : Value,
+        IntoLocalArrays);
+    leaveMethodExpression();
+    return Ptr;
+  }
   // A part of a span: `s.subspan(k)[j]`, `s.last(2)[0]`.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
       MC && spanDecl(MC->getType()))
@@ -657,26 +669,6 @@ Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
   if (const auto *U = dyn_cast<UnaryOperator>(X);
       U && U->getOpcode() == UO_AddrOf) {
     const Expr *Element = U->getSubExpr()->IgnoreParens();
-    // `&m(i, j)`: the address of the element the method's expression is.
-    if (const MethodCall C = methodCallOf(Element);
-        C.Method && Element->isLValue() &&
-        onObjectHoldingData(C.Method, C.Object->getType()))
-      if (const auto *Def = cast_or_null<CXXMethodDecl>(
-              definitionOf(C.Method, Element->getExprLoc()))) {
-        if (!reachableObject(inLoopTerms(C.Object)))
-          return std::nullopt;
-        const Expr *Value = enterMethodExpression(C, Def);
-        if (!Value)
-          return std::nullopt;
-        std::optional<PointerInto> Ptr =
-            pointerInto(UnaryOperator::Create(
-                            Ctx, const_cast<Expr *>(Value), UO_AddrOf,
-                            U->getType(), VK_PRValue, OK_Ordinary,
-                            U->getOperatorLoc(), false, FPOptionsOverride()),
-                        IntoLocalArrays);
-        leaveMethodExpression();
-        return Ptr;
-      }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Element))
       return Offset(pointerInto(AS->getBase(), IntoLocalArrays), AS->getIdx(),
                     false);

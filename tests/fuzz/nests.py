@@ -745,10 +745,9 @@ def c89(lines, T):
     return top + out
 
 
-def in_rows(line, row):
-    """The line with every element of a, b, p and out, flat index e, as
-    element e % row of row e / row of rows held apart (element 0 of row e
-    for rows of one)."""
+def each_element(line, write):
+    """The line with every element of a, b, p and out (`a[e]`, brackets
+    balanced) replaced by write(name, e)."""
     out, i = [], 0
     while i < len(line):
         m = re.match(r"(a|b|p|out)\[", line[i:])
@@ -758,16 +757,25 @@ def in_rows(line, row):
             while depth:
                 depth += {"[": 1, "]": -1}.get(line[j], 0)
                 j += 1
-            e = in_rows(line[start:j - 1], row)
-            # Rows of one: row e itself, so that the proofs over rows held
-            # apart (a row affine in the indices) see them.
-            out.append("%s[%s][0]" % (m.group(1), e) if row == 1 else
-                       "%s[(%s) / %d][(%s) %% %d]" % (m.group(1), e, row, e, row))
+            out.append(write(m.group(1), line[start:j - 1]))
             i = j
         else:
             out.append(line[i])
             i += 1
     return "".join(out)
+
+
+def in_rows(line, row):
+    """The line with every element of a, b, p and out, flat index e, as
+    element e % row of row e / row of rows held apart (element 0 of row e
+    for rows of one)."""
+    def write(name, e):
+        e = in_rows(e, row)
+        # Rows of one: row e itself, so that the proofs over rows held
+        # apart (a row affine in the indices) see them.
+        return "%s[%s][0]" % (name, e) if row == 1 else \
+            "%s[(%s) / %d][(%s) %% %d]" % (name, e, row, e, row)
+    return each_element(line, write)
 
 
 def through_accessor(line, accessor):
@@ -776,23 +784,9 @@ def through_accessor(line, accessor):
     class's operator[])."""
     if accessor == "[]":
         return line
-    out, i = [], 0
-    while i < len(line):
-        m = re.match(r"(a|b|p|out)\[", line[i:])
-        if m and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] == "_")):
-            start = i + len(m.group(0))
-            depth, j = 1, start
-            while depth:
-                depth += {"[": 1, "]": -1}.get(line[j], 0)
-                j += 1
-            e = through_accessor(line[start:j - 1], accessor)
-            out.append("%s%s(%s)" % (m.group(1), "" if accessor == "()" else
-                                     ".at", e))
-            i = j
-        else:
-            out.append(line[i])
-            i += 1
-    return "".join(out)
+    return each_element(line, lambda name, e: "%s%s(%s)" % (
+        name, "" if accessor == "()" else ".at",
+        through_accessor(e, accessor)))
 
 
 def program(rng):
