@@ -73,6 +73,8 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
       P.Kind = Uses[I].Written ? (Uses[I].Read ? ir::ParamKind::ReadWriteSpan
                                                : ir::ParamKind::WriteSpan)
                                : ir::ParamKind::ReadSpan;
+    if (P.isSpan() && MembersThroughConst.lookup(I) && !Uses[I].Written)
+      P.ConstElement = true;
     R.Nest.Params.push_back(std::move(P));
   }
   R.Captures = Captures;

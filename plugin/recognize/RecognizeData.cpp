@@ -474,12 +474,23 @@ std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
       Deref && Deref->getOpcode() == UO_Deref &&
       Deref->getType()->isRecordType())
     return pointedData(Deref);
+  // Data reached only through const objects (`const Matrix &M`, a const
+  // method's `this`) is read through a span of const elements: a struct
+  // element bound to a reference is then a read.
+  auto Through = [&](std::optional<unsigned> P) {
+    if (P) {
+      auto [It, New] = MembersThroughConst.try_emplace(*P, true);
+      It->second =
+          It->second && E->IgnoreParenImpCasts()->getType().isConstQualified();
+    }
+    return P;
+  };
   if (const FieldDecl *F = memberOfThis(E))
-    return capture(F, cast<MemberExpr>(E->IgnoreParenImpCasts()),
-                   E->getExprLoc(), false);
+    return Through(capture(F, cast<MemberExpr>(E->IgnoreParenImpCasts()),
+                           E->getExprLoc(), false));
   if (std::optional<MemberChain> Chain = memberOfCapture(E))
-    return capture(Chain->Field, E->IgnoreParenImpCasts(), E->getExprLoc(),
-                   false, &*Chain);
+    return Through(capture(Chain->Field, E->IgnoreParenImpCasts(),
+                           E->getExprLoc(), false, &*Chain));
   if (isa<MemberExpr>(E->IgnoreParenImpCasts()))
     return fail(E->getBeginLoc(), "members cannot be used in a weft loop yet",
                 "copy the member into a local variable (a std::span for "

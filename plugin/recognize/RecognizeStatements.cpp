@@ -153,12 +153,17 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
                         "'if' with an initializer or a declaration is not "
                         "supported in a weft loop",
                         "declare the variable before the 'if'");
+    // Calls the condition makes are compiled in before the 'if', which
+    // always evaluates it.
+    Hoisting(If->getCond());
     if (std::optional<ir::StmtPtr> Update = guardedArrayCombine(If)) {
+      Flush();
       if (*Update)
         Out.push_back(std::move(*Update));
       return;
     }
     if (std::optional<ir::StmtPtr> Arg = argCombine(If)) {
+      Flush();
       if (*Arg)
         Out.push_back(std::move(*Arg));
       return;
@@ -173,6 +178,9 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     if (Guarded)
       AllowedReductionRefs.insert(Compared);
     R->Exprs.push_back(expr(If->getCond()));
+    Flush();
+    Hoisted = nullptr;
+    HoistRoot = nullptr;
     if (Guarded)
       AllowedReductionRefs.erase(Compared);
     const BinaryOperator *Outer = GuardedCombine;

@@ -848,6 +848,9 @@ private:
   llvm::DenseMap<const ValueDecl *, unsigned> CaptureIndex;
   /// Members of captured objects, by the chain that reaches them.
   std::map<std::string, unsigned> MemberCaptureIndex;
+  /// Data members indexed, by parameter: whether every access reached
+  /// them through a const object.
+  llvm::DenseMap<unsigned, bool> MembersThroughConst;
   std::vector<ir::Param> Params;
   std::vector<Use> Uses;
   /// Per parameter, alongside Params and Uses: how the rewrite passes it,

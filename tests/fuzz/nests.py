@@ -77,6 +77,9 @@ class Nest:
             kinds += ["stencil", "stencil"]
         kinds += ["argmax", "histogram", "sequential", "slice"]
         self.kind = KIND or rng.choice(kinds)
+        if holder == "object" and self.kind in ("histogram", "element"):
+            # (A reduction clause names data, not a class holding it.)
+            self.kind = "map"
         if self.kind in ("sequential", "slice") and self.depth > 2:
             self.depth, self.ext = 2, self.ext[:2]
         # A histogram's bins (out's first elements).
@@ -661,7 +664,13 @@ class Nest:
         if self.holder == "rows":
             body = [in_rows(l, self.row) for l in body]
         if self.holder == "object":
-            body = [through_accessor(l, self.accessor) for l in body]
+            # An accessor's asserts go before the statement that calls it,
+            # so weft refuses it in a branch of ?:, && or ||.
+            accessor = self.accessor
+            if accessor == "at" and any(re.search(r"\?|&&|\|\|", l)
+                                        for l in body):
+                accessor = "()"
+            body = [through_accessor(l, accessor) for l in body]
         return "%s %s(%s, int na, int s, %s) {\n%s\n}\n" % (
             T, name, data, ns, "\n".join("  " + l for l in body))
 

@@ -45,8 +45,8 @@ private:
 // CHECK-NEXT: param 0 C_Rows: scalar of int
 // CHECK-NEXT: param 1 C_Cols: scalar of int
 // CHECK-NEXT: param 2 A_Cols: scalar of int
-// CHECK-NEXT: param 3 A_Data: read span of float
-// CHECK-NEXT: param 4 B_Data: read span of float
+// CHECK-NEXT: param 3 A_Data: read span of const float
+// CHECK-NEXT: param 4 B_Data: read span of const float
 // CHECK-NEXT: param 5 B_Cols: scalar of int
 // CHECK-NEXT: param 6 C_Data: written span of float
 void multiply(const Matrix &A, const Matrix &B, Matrix &C) {
@@ -108,7 +108,7 @@ public:
   // `this`'s cells read through methods, the other grid's written.
   // CHECK: nest at {{.*}}object-methods.cpp:[[@LINE+9]]
   // CHECK-NEXT: param 0 N: scalar of int
-  // CHECK-NEXT: param 1 Cells: read span of float
+  // CHECK-NEXT: param 1 Cells: read span of const float
   // CHECK-NEXT: param 2 Out_Cells: written span of float
   // CHECK-NEXT: param 3 Out_N: scalar of int
   // CHECK: decl float weft_in0_V = $Cells[unsigned long(((weft_in0_I * $N) + weft_in0_J))]
