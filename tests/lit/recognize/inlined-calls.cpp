@@ -3,8 +3,8 @@
 // `euclid_dist_2(pt1, pt2, numdims)`), compiled into the loop at each
 // call: the parameters become views into the captured data and locals of
 // their own names, so the function's accesses are the loop's (affine in
-// its index here) and every analysis sees them. A call whose evaluation is
-// conditional, a function returning before its end, and a pointer into
+// its index here) and every analysis sees them (one in an if's condition
+// before the if). A call whose evaluation is conditional, a function returning before its end, and a pointer into
 // anything but captured data are errors. std::span parameters (and data
 // taken by reference) bind to parts of the data the same way.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
@@ -171,6 +171,21 @@ void arrayRows(std::vector<std::array<float, 8>> &a, std::vector<float> &out) {
   }
 }
 
+// In an if's condition, which the if always evaluates: compiled in before
+// the if.
+// CHECK: nest at {{.*}}inlined-calls.cpp:[[@LINE+6]]:3
+// CHECK: block
+// CHECK: (weft_in{{[0-9]+}}_result = weft_in{{[0-9]+}}_s)
+// CHECK-NEXT: if (weft_in{{[0-9]+}}_result > 1.0f)
+void signs(int m, int n, const float *A, const float *x, float *y) {
+#pragma weft parallel for extent(A: m * n) extent(x: n) extent(y: m)
+  for (int i = 0; i < m; i++)
+    if (dot(&A[i * n], x, n) > 1.0f)
+      y[i] = 1;
+    else
+      y[i] = -1;
+}
+
 int main() {
   const int M = 300, N = 40;
   std::vector<float> A(M * N), x(N), y(M);
@@ -179,6 +194,8 @@ int main() {
   for (int i = 0; i < N; ++i)
     x[i] = (i % 5) * 0.5f;
   matvec(M, N, A.data(), x.data(), y.data());
+  std::vector<float> Signs(M);
+  signs(M, N, A.data(), x.data(), Signs.data());
   std::vector<float> Norms(M);
   rowNorms(M, N, A.data(), Norms.data());
   const int Points = 500, Features = 6, Clusters = 4;
@@ -212,14 +229,14 @@ int main() {
   for (int i = 0; i < M; ++i)
     T += Y1[i] * (i + 1) + Y2[i];
   for (int i = 0; i < M; ++i)
-    T += y[i] * (i + 1) + Norms[i];
+    T += y[i] * (i + 1) + Norms[i] + Signs[i] * (i % 3);
   for (int i = 0; i < Points; ++i)
     T += Membership[i] * (i % 11);
   for (float V : F)
     T += V;
   std::printf("%.4f\n", T);
 }
-// RAN-COUNT-8: calls on sim, 0 on the host
+// RAN-COUNT-9: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void conditional(int m, int n, const float *A, const float *x, float *y) {
