@@ -479,9 +479,9 @@ std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
   // element bound to a reference is then a read.
   auto Through = [&](std::optional<unsigned> P) {
     if (P) {
-      auto [It, New] = MembersThroughConst.try_emplace(*P, true);
-      It->second =
-          It->second && E->IgnoreParenImpCasts()->getType().isConstQualified();
+      bool &AllConst = MembersThroughConst.try_emplace(*P, true).first->second;
+      AllConst =
+          AllConst && E->IgnoreParenImpCasts()->getType().isConstQualified();
     }
     return P;
   };
@@ -632,9 +632,10 @@ Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
       onObjectHoldingData(C.Method, C.Object->getType())) {
     const auto *Def = cast_or_null<CXXMethodDecl>(
         definitionOf(C.Method, Called->getExprLoc()));
-    if (!Def || !reachableObject(inLoopTerms(C.Object)))
+    const Expr *Object = Def ? callObject(C) : nullptr;
+    if (!Object)
       return std::nullopt;
-    const Expr *Value = enterMethodExpression(C, Def);
+    const Expr *Value = enterMethodExpression(C, Def, Object);
     if (!Value)
       return std::nullopt;
     std::optional<PointerInto> Ptr = pointerInto(

@@ -336,12 +336,8 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
     MethodFrame Frame;
     Frame.Method = cast<CXXMethodDecl>(Def);
     Frame.Object = Object;
-    Frame.Caller = CurrentFrame;
-    MethodFrames.push_back(std::move(Frame));
+    enterFrame(std::move(Frame));
   }
-  llvm::SaveAndRestore<int> InMethod(
-      CurrentFrame,
-      Object ? static_cast<int>(MethodFrames.size()) - 1 : CurrentFrame);
   if (!Failed && Body) {
     for (const Stmt *S : Body->body()) {
       if (S == Last) {
@@ -369,7 +365,7 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
   }
   CallStack.pop_back();
   if (Object)
-    MethodFrames.pop_back();
+    leaveFrame();
   if (Failed) {
     diagnose(Diags, Loc, DiagnosticsEngine::Note,
              "called from the weft loop here");

@@ -93,7 +93,8 @@ Recognizer::MethodCall Recognizer::methodCallOf(const Expr *E) {
 }
 
 const Expr *Recognizer::enterMethodExpression(const MethodCall &C,
-                                              const CXXMethodDecl *Def) {
+                                              const CXXMethodDecl *Def,
+                                              const Expr *Object) {
   std::optional<CheckedReturn> Body = checkedReturn(Def, Ctx);
   // Each use of a parameter evaluates its argument, so the arguments, and
   // the expression, must have no side effects; the asserts go before the
@@ -119,14 +120,12 @@ const Expr *Recognizer::enterMethodExpression(const MethodCall &C,
   }
   MethodFrame Frame;
   Frame.Method = Def;
-  Frame.Object = throughPointer(inLoopTerms(C.Object));
+  Frame.Object = Object;
   Frame.Call = C.Call;
-  Frame.Caller = CurrentFrame;
   for (unsigned I = 0; I < C.Args.size(); ++I)
     Frame.Arguments[Def->getParamDecl(I)] = C.Args[I];
-  MethodFrames.push_back(std::move(Frame));
+  enterFrame(std::move(Frame));
   CallStack.push_back(Def);
-  CurrentFrame = static_cast<int>(MethodFrames.size()) - 1;
   std::vector<ir::StmtPtr> *Before = Hoisted;
   for (const Stmt *Assert : Body->Asserts)
     stmt(Assert, *Before);
@@ -134,23 +133,45 @@ const Expr *Recognizer::enterMethodExpression(const MethodCall &C,
 }
 
 void Recognizer::leaveMethodExpression() {
-  CurrentFrame = MethodFrames.back().Caller;
   CallStack.pop_back();
+  leaveFrame();
+}
+
+void Recognizer::enterFrame(MethodFrame Frame) {
+  Frame.Caller = CurrentFrame;
+  MethodFrames.push_back(std::move(Frame));
+  CurrentFrame = static_cast<int>(MethodFrames.size()) - 1;
+}
+
+void Recognizer::leaveFrame() {
+  CurrentFrame = MethodFrames.back().Caller;
   MethodFrames.pop_back();
 }
 
-bool Recognizer::reachableObject(const Expr *Object) const {
+namespace {
+
+/// Object (in the loop's terms) is `this`, a variable the loop does not
+/// declare, or a member of one.
+bool reachable(const Expr *Object,
+               const llvm::SmallPtrSetImpl<const VarDecl *> &Locals) {
   const Expr *X = Object->IgnoreParenImpCasts();
   if (isa<CXXThisExpr>(X))
     return true;
   if (const auto *U = dyn_cast<UnaryOperator>(X);
       U && U->getOpcode() == UO_Deref)
-    return reachableObject(U->getSubExpr());
+    return reachable(U->getSubExpr(), Locals);
   if (const auto *ME = dyn_cast<MemberExpr>(X))
-    return reachableObject(ME->getBase());
+    return reachable(ME->getBase(), Locals);
   const auto *Ref = dyn_cast<DeclRefExpr>(X);
   const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   return VD && !Locals.contains(VD);
+}
+
+} // namespace
+
+const Expr *Recognizer::callObject(const MethodCall &C) {
+  const Expr *Object = throughPointer(inLoopTerms(C.Object));
+  return reachable(Object, Locals) ? Object : nullptr;
 }
 
 ir::ExprPtr Recognizer::objectMethodCall(const CallExpr *Call, Access A) {
@@ -160,8 +181,8 @@ ir::ExprPtr Recognizer::objectMethodCall(const CallExpr *Call, Access A) {
   if (!Def)
     return nullptr;
   const std::string Name = Def->getQualifiedNameAsString();
-  const Expr *Object = throughPointer(inLoopTerms(C.Object));
-  if (!reachableObject(Object))
+  const Expr *Object = callObject(C);
+  if (!Object)
     return failExpr(Loc,
                     "'" + Name +
                         "' is called on an object that holds data, which a "
@@ -169,7 +190,7 @@ ir::ExprPtr Recognizer::objectMethodCall(const CallExpr *Call, Access A) {
                         "member of one: not as an element or a local",
                     "call it on a variable declared before the loop; for "
                     "many such objects, hold their data in one std::vector");
-  if (const Expr *Value = enterMethodExpression(C, Def)) {
+  if (const Expr *Value = enterMethodExpression(C, Def, Object)) {
     ir::ExprPtr R = expr(Value, A);
     leaveMethodExpression();
     if (!R && Failed)
@@ -215,8 +236,10 @@ const Expr *Recognizer::inLoopTerms(const Expr *E) {
       U && U->getOpcode() == UO_Deref) {
     // `*this`: the object itself, or what its pointer points to.
     const Expr *Sub = inLoopTerms(U->getSubExpr());
-    if (Sub == U->getSubExpr() || !Sub->getType()->isPointerType())
-      return Sub == U->getSubExpr() ? E : Sub;
+    if (Sub == U->getSubExpr())
+      return E;
+    if (!Sub->getType()->isPointerType())
+      return Sub;
     return UnaryOperator::Create(
         Ctx, const_cast<Expr *>(Sub), UO_Deref, U->getType(), VK_LValue,
         OK_Ordinary, U->getOperatorLoc(), false, FPOptionsOverride());

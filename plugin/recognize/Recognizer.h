@@ -486,33 +486,6 @@ private:
   bool onObjectHoldingData(const CXXMethodDecl *M, QualType ObjectType);
   /// Call, a call of a method onObjectHoldingData.
   ir::ExprPtr objectMethodCall(const CallExpr *Call, Access A);
-  /// A method's call: `o.f(x)`, or an operator's (`m(i, j)`, `f[i]`).
-  struct MethodCall {
-    const CallExpr *Call = nullptr;
-    const CXXMethodDecl *Method = nullptr;
-    const Expr *Object = nullptr;
-    llvm::ArrayRef<const Expr *> Args;
-  };
-  static MethodCall methodCallOf(const Expr *E);
-  /// Where the body of Def (C's method) is `return e;` alone, e and C's
-  /// arguments without side effects: e, read from here on in Def's frame
-  /// (until leaveMethodExpression); else null.
-  const Expr *enterMethodExpression(const MethodCall &C,
-                                    const CXXMethodDecl *Def);
-  /// Why enterMethodExpression returned null last: the fix, in words.
-  std::string Refusal;
-  void leaveMethodExpression();
-  /// Object (in the loop's terms) is `this`, a variable the loop does not
-  /// declare, or a member of one: what the launch can pass.
-  bool reachableObject(const Expr *Object) const;
-  /// E (of the method being compiled in) in the loop's terms: `this` the
-  /// call's object, a member of `this` that object's, a parameter taken
-  /// for its argument; E itself where it names none of those.
-  const Expr *inLoopTerms(const Expr *E);
-  /// The argument standing for Ref, a parameter of a method compiled in as
-  /// its expression, and the frame the argument is written in.
-  std::optional<std::pair<const Expr *, int>>
-  argumentFor(const DeclRefExpr *Ref) const;
   struct MethodFrame {
     const CXXMethodDecl *Method = nullptr;
     const Expr *Object = nullptr; // in the loop's terms
@@ -523,6 +496,39 @@ private:
     const CallExpr *Call = nullptr;
     int Caller = -1; // the frame the call is written in; -1: the loop
   };
+  /// A method's call: `o.f(x)`, or an operator's (`m(i, j)`, `f[i]`).
+  struct MethodCall {
+    const CallExpr *Call = nullptr;
+    const CXXMethodDecl *Method = nullptr;
+    const Expr *Object = nullptr;
+    llvm::ArrayRef<const Expr *> Args;
+  };
+  static MethodCall methodCallOf(const Expr *E);
+  /// Where the body of Def (C's method) is `return e;` after asserts
+  /// alone, e and C's arguments without side effects: e, read from here on
+  /// in Def's frame with `this` Object (until leaveMethodExpression), the
+  /// asserts compiled in before the statement; else null.
+  const Expr *enterMethodExpression(const MethodCall &C,
+                                    const CXXMethodDecl *Def,
+                                    const Expr *Object);
+  /// Why enterMethodExpression returned null last: the fix, in words.
+  std::string Refusal;
+  void leaveMethodExpression();
+  /// C's object in the loop's terms, where the launch can pass it (`this`,
+  /// a variable the loop does not declare, or a member of one); else null.
+  const Expr *callObject(const MethodCall &C);
+  /// Frame, whose method's body is read from here on (Caller set here),
+  /// until leaveFrame.
+  void enterFrame(MethodFrame Frame);
+  void leaveFrame();
+  /// E (of the method being compiled in) in the loop's terms: `this` the
+  /// call's object, a member of `this` that object's, a parameter taken
+  /// for its argument; E itself where it names none of those.
+  const Expr *inLoopTerms(const Expr *E);
+  /// The argument standing for Ref, a parameter of a method compiled in as
+  /// its expression, and the frame the argument is written in.
+  std::optional<std::pair<const Expr *, int>>
+  argumentFor(const DeclRefExpr *Ref) const;
   std::vector<MethodFrame> MethodFrames;
   int CurrentFrame = -1;
   /// Binds P, a pointer or span parameter of a function compiled into the
