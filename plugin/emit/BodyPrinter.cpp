@@ -184,21 +184,25 @@ void BodyPrinter::stmt(const ir::Stmt &S, int Indent) {
     // a barrier: without one, a later warp may read the element before the
     // write, or after it where it read it before (a value the thread then
     // works with in the levels inside).
-    const bool Fenced = !Guard.empty() && Mode == Phase::Kernel &&
-                        readsBack(*S.Exprs[0]) && blockShared();
+    const bool ReadBack =
+        !Guard.empty() && Mode == Phase::Kernel && readsBack(*S.Exprs[0]);
+    const char *Fence = !ReadBack       ? nullptr
+                        : blockShared() ? "weft::barrier();"
+                        : warpShared()  ? "weft::warp_sync();"
+                                        : nullptr;
     // Threads whose outermost iteration is out of range only take part in
     // the inner level's combining.
     if (Plan && Mode == Phase::Kernel && Plan->Shape.UniformOuter && Depth == 0)
       Guard = Guard.empty() ? "weft_in0" : "weft_in0 && " + Guard;
-    if (Fenced)
-      OS << Pad << "weft::barrier();\n";
+    if (Fence)
+      OS << Pad << Fence << "\n";
     if (!Guard.empty())
       OS << Pad << "if (" << Guard << ")\n" << Pad << "  ";
     else
       OS << Pad;
     OS << expr(*S.Exprs[0]) << ";\n";
-    if (Fenced)
-      OS << Pad << "weft::barrier();\n";
+    if (Fence)
+      OS << Pad << Fence << "\n";
     return;
   }
   case ir::Stmt::If:
@@ -305,6 +309,17 @@ bool BodyPrinter::blockShared() const {
     if (Plan->Shape.Depths[D].Axis >= 0 && Plan->Shape.Depths[D].Block != 1)
       return false;
   return true;
+}
+
+bool BodyPrinter::warpShared() const {
+  unsigned Threaded = 0;
+  bool OneWarp = false;
+  for (std::size_t D = Depth + 1; D < Plan->Shape.Depths.size(); ++D)
+    if (Plan->Shape.Depths[D].Axis >= 0) {
+      ++Threaded;
+      OneWarp = Plan->Shape.Depths[D].OneWarp;
+    }
+  return Threaded == 1 && OneWarp;
 }
 
 bool BodyPrinter::readsBack(const ir::Expr &Write) const {

@@ -215,6 +215,9 @@ private:
   /// Every thread of the block works on the same iterations of the levels
   /// down to this one: a barrier here is one all of them reach.
   bool blockShared() const;
+  /// The deeper levels' threads are one warp along x (a row's reduction
+  /// over its lanes): a warp's wait here is one all of them reach.
+  bool warpShared() const;
   /// A write (made by the leader) to an element the nest may also read.
   bool readsBack(const ir::Expr &Write) const;
   /// A per-iteration array: of constant size, in the thread's own memory;
