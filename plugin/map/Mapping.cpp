@@ -505,10 +505,11 @@ private:
         S.Coalescing +=
             W.Coalescing * A.Frequency * coalesces(C.Levels, A.UnitStrideDepth);
     // Small blocks cannot fill an SM: it holds only so many blocks.
-    const double Resident = std::min<double>(
-        static_cast<double>(Dev.ConcurrentThreads),
-        static_cast<double>(Dev.Multiprocessors) *
-            Dev.MaxBlocksPerMultiprocessor * static_cast<double>(BlockThreads));
+    const double Concurrent = concurrentThreads();
+    const double Resident =
+        std::min<double>(Concurrent, static_cast<double>(Dev.Multiprocessors) *
+                                         Dev.MaxBlocksPerMultiprocessor *
+                                         static_cast<double>(BlockThreads));
     const double Work = Depths.back().Frequency;
     // A register tile's outputs are independent work in one thread: as
     // much latency hidden as that many threads (up to 16).
@@ -519,8 +520,7 @@ private:
             : 1.0;
     S.Parallelism =
         W.Parallelism * Work *
-        std::min(1.0, std::min(Threads, Resident) * Independent /
-                          static_cast<double>(Dev.ConcurrentThreads));
+        std::min(1.0, std::min(Threads, Resident) * Independent / Concurrent);
     for (std::size_t D = 0; D < C.Levels.size(); ++D) {
       // Every mechanism accumulates in registers; they differ in the
       // combining step, once per iteration of the enclosing level.
@@ -572,6 +572,13 @@ private:
     if (!In.WindowShare || L.size() < 2)
       return 0;
     return In.Weight.Reuse * Depths[1].Frequency * In.WindowShare(L);
+  }
+
+  /// The threads the nest can keep busy at once: the device's, or one
+  /// block's for a sequential loop (it runs in one block).
+  double concurrentThreads() const {
+    return static_cast<double>(N.Sequential ? In.Device.MaxThreadsPerBlock
+                                            : In.Device.ConcurrentThreads);
   }
 
   /// Whether a clause sets level D's n (span(n)).
@@ -630,8 +637,9 @@ private:
       return 0;
     if (Run % Warp == 0 && Extent >= Warp)
       return 1;
-    if (Extent > 1 && Extent < Warp && Run >= Extent && L.Dop.N == 1 &&
-        L.Dop.Kind == Parallelism::Span)
+    if (Extent > 1 && Extent < Warp && Run >= Extent &&
+        (L.Dop.Kind == Parallelism::SpanAll ||
+         (L.Dop.Kind == Parallelism::Span && L.Dop.N == 1)))
       return static_cast<double>(Extent) / static_cast<double>(Warp);
     return 0;
   }
@@ -722,10 +730,8 @@ private:
     }
     C.Levels[0].Reasons.push_back(
         "parallelism: " + number(static_cast<double>(C.Threads)) +
-        " threads for " +
-        number(static_cast<double>(In.Device.ConcurrentThreads)) +
-        " concurrent [+" + number(C.Value.Parallelism) + "]; score " +
-        number(C.Value.total()));
+        " threads for " + number(concurrentThreads()) + " concurrent [+" +
+        number(C.Value.Parallelism) + "]; score " + number(C.Value.total()));
   }
 
   const ir::Nest &N;

@@ -145,6 +145,9 @@ ShapeRules::shape(const std::vector<map::LevelMapping> &Levels) const {
   using map::Parallelism;
   KernelShape S;
   unsigned Mapped = 0;
+  // Levels with more than one thread of the block (a level of block 1 on
+  // the grid only picks the block's iteration).
+  unsigned Threaded = 0;
   for (std::size_t D = 0; D < Levels.size(); ++D) {
     const map::LevelMapping &L = Levels[D];
     DepthShape Depth;
@@ -153,24 +156,31 @@ ShapeRules::shape(const std::vector<map::LevelMapping> &Levels) const {
       Depth.Block = L.BlockSize;
       S.Block[Depth.Axis] = L.BlockSize;
       ++Mapped;
+      Threaded += L.BlockSize > 1;
     }
     S.Depths.push_back(Depth);
   }
   const unsigned BlockThreads = S.threads();
+  unsigned OuterThreads = 1; // the block's threads along shallower levels
   for (std::size_t D = 1; D < Levels.size(); ++D) {
     const map::LevelMapping &L = Levels[D];
+    OuterThreads *= Levels[D - 1].sequential() ? 1 : Levels[D - 1].BlockSize;
     if (L.sequential())
       continue;
     if (Depths[D].FillsOuterArray)
       return std::nullopt;
     const bool OneWarp = L.Dim == map::Dimension::X && L.BlockSize == WarpSize;
     const bool OneGroup = BlockThreads == L.BlockSize;
+    // The level and the ones inside it hold the whole block (a sequential
+    // loop's marked loop on y, the reduction inside it on x): every thread
+    // runs the level's loop, so the block may wait for all of them after it.
+    const bool WholeGroup = OuterThreads == 1;
     bool Chain = true; // perfectly nested down to this level
     for (std::size_t Up = 0; Up < D; ++Up)
       Chain = Chain && Depths[Up].Perfect;
     DepthShape &Shape = S.Depths[D];
     Shape.OneWarp = OneWarp;
-    Shape.WholeBlock = OneGroup;
+    Shape.WholeBlock = WholeGroup;
     // The outermost level one index per thread: blocks can walk it
     // together, each holding several of its iterations.
     const bool OuterSpan1 = !Levels[0].sequential() &&
@@ -197,7 +207,7 @@ ShapeRules::shape(const std::vector<map::LevelMapping> &Levels) const {
       return std::nullopt;
     // A third level on threads: only down a perfectly nested chain without
     // inner reductions (a 3-D grid), where no level waits for another.
-    if (Mapped > 2 && (!Chain || Depths[D].Reduces))
+    if (Threaded > 2 && (!Chain || Depths[D].Reduces))
       return std::nullopt;
     // One group among several in the block, combining over its threads:
     // the block's barriers need every thread, so blocks walk the outermost
@@ -207,7 +217,7 @@ ShapeRules::shape(const std::vector<map::LevelMapping> &Levels) const {
     // What the group's threads write, the code after the level may read:
     // they synchronize there, which needs the group to be the block or a
     // warp, unless nothing follows (a perfectly nested chain).
-    if (!OneWarp && !OneGroup && !Chain && !AxisGroup)
+    if (!OneWarp && !WholeGroup && !Chain && !AxisGroup)
       return std::nullopt;
     if (!Depths[D].Reduces)
       continue;
