@@ -19,6 +19,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
+
 using namespace clang;
 
 namespace weft {
@@ -41,8 +43,12 @@ public:
         FD->isInvalidDecl())
       return;
     Stmt *Body = FD->getBody();
-    if (Body && Functions.insert(FD).second)
+    if (Body && Functions.insert(FD).second) {
+      // Before any of its loops is replaced (the launch takes the
+      // captures' addresses).
+      OnlyRead[FD] = recognize::variablesOnlyRead(FD);
       rewriteChildren(FD, Body);
+    }
   }
 
 private:
@@ -90,7 +96,7 @@ private:
 
   Stmt *runPipeline(FunctionDecl *FD, const compat::Mark &M) {
     std::optional<recognize::RecognizedNest> R = recognize::recognizeNest(
-        CI.getSema(), FD, M.Loop, M.Clauses, M.Literal);
+        CI.getSema(), FD, M.Loop, M.Clauses, M.Literal, &OnlyRead[FD]);
     if (!R)
       return nullptr;
     if (Options.DumpIR)
@@ -186,7 +192,7 @@ private:
     const bool Suppressed = Diags.getSuppressAllDiagnostics();
     Diags.setSuppressAllDiagnostics(true);
     std::optional<recognize::RecognizedNest> Uniform = recognize::recognizeNest(
-        CI.getSema(), FD, M.Loop, M.Clauses, M.Literal, true);
+        CI.getSema(), FD, M.Loop, M.Clauses, M.Literal, &OnlyRead[FD], true);
     Diags.setSuppressAllDiagnostics(Suppressed);
     // The launch passes one set of arguments to either; a nest that reads
     // no element of the rows (their count alone) is the same nest.
@@ -408,6 +414,9 @@ private:
   const PluginOptions &Options;
   llvm::DenseSet<const FunctionDecl *> Functions;
   llvm::DenseSet<const Stmt *> Loops;
+  /// Per function rewritten, the variables it only reads (a std::map:
+  /// a set handed to the recognizer stays where it is).
+  std::map<const FunctionDecl *, recognize::VariableSet> OnlyRead;
 };
 
 /// Finds every function body, template instantiation and lambda.

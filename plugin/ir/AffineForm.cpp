@@ -67,6 +67,13 @@ public:
           return It->second;
       R.Offset = Polynomial::symbol(E.Text);
       return R;
+    case Expr::ParamRef:
+      // A constant the loop captures, seen as what it was set to.
+      if (E.ParamIndex < N.Params.size())
+        if (const std::shared_ptr<const Expr> &D =
+                N.Params[E.ParamIndex].Definition)
+          return form(*D);
+      break;
     case Expr::Cast:
       if (isFloating(E.Type))
         return std::nullopt;

@@ -162,7 +162,10 @@ public:
       const Param &P = N.Params[I];
       OS << "  param " << I << " " << P.Name << ": " << spelling(P.Kind)
          << " of " << (P.ConstElement ? "const " : "")
-         << typeName(N, P.Element, P.Struct) << "\n";
+         << typeName(N, P.Element, P.Struct);
+      if (P.Definition)
+        OS << " = " << exprText(N, *P.Definition);
+      OS << "\n";
     }
     for (const StructDef &S : N.Structs) {
       OS << "  struct " << S.Name << " (" << S.Source << ", " << S.Size

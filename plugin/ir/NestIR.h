@@ -78,6 +78,8 @@ enum class ParamKind {
 const char *spelling(ParamKind K);
 
 /// A variable declared outside the nest and used inside it.
+struct Expr;
+
 struct Param {
   std::string Name;
   ParamKind Kind = ParamKind::Scalar;
@@ -99,6 +101,11 @@ struct Param {
   /// pointers in that parameter (extent(w: rows, cols)), which the launch
   /// gathers them by.
   int StatedRowLengthOf = -1;
+  /// A captured integer constant's value in terms of the other captures
+  /// and literals (`const int End = Offset + 32`, where Offset is never
+  /// assigned): the affine analysis sees through it, so that a loop up to
+  /// End from Offset has 32 iterations. Null where it has none.
+  std::shared_ptr<const Expr> Definition;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

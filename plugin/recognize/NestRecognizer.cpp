@@ -77,6 +77,7 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
       P.ConstElement = true;
     R.Nest.Params.push_back(std::move(P));
   }
+  defineCapturedConstants(R.Nest.Params);
   R.Captures = Captures;
   R.LevelLocations = LevelLocations;
   R.Nest.Functions = std::move(Functions);
@@ -89,8 +90,9 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
 std::optional<RecognizedNest>
 recognizeNest(Sema &S, const FunctionDecl *Function, Stmt *Loop,
               const std::string &ClauseText, const StringLiteral *Literal,
-              bool UniformRows) {
-  return Recognizer(S, Function, Loop, UniformRows).run(ClauseText, Literal);
+              const VariableSet *OnlyRead, bool UniformRows) {
+  return Recognizer(S, Function, Loop, OnlyRead, UniformRows)
+      .run(ClauseText, Literal);
 }
 
 bool holdsRowsApart(const ir::Nest &N) {

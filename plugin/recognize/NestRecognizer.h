@@ -9,6 +9,7 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/Sema/Sema.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <optional>
 #include <vector>
@@ -64,6 +65,8 @@ struct RecognizedNest {
   std::vector<ir::LoopReorder> Reorders;
 };
 
+using VariableSet = llvm::DenseSet<const clang::VarDecl *>;
+
 /// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt) in
 /// Function's body, marked with ClauseText (written in Literal, if not
 /// null: diagnostics about a clause point into it). Returns nullopt after
@@ -72,10 +75,17 @@ struct RecognizedNest {
 /// common length: the same nest, right only where the rows are of one
 /// length, with the same parameters, for the analyses that need affine
 /// subscripts.
+/// OnlyRead: the variables of Function that its body only ever reads
+/// (variablesOnlyRead, taken before any of its loops was replaced), or null.
 std::optional<RecognizedNest>
 recognizeNest(clang::Sema &S, const clang::FunctionDecl *Function,
               clang::Stmt *Loop, const std::string &ClauseText,
-              const clang::StringLiteral *Literal, bool UniformRows = false);
+              const clang::StringLiteral *Literal, const VariableSet *OnlyRead,
+              bool UniformRows = false);
+
+/// The parameters and locals of FD that its body only reads: never
+/// assigned, incremented, bound to a reference or taken the address of.
+VariableSet variablesOnlyRead(const clang::FunctionDecl *FD);
 
 /// N holds rows held apart (indexed through row offsets).
 bool holdsRowsApart(const ir::Nest &N);

@@ -67,14 +67,19 @@ public:
   /// UniformRows: index rows held apart as rows of one length (see
   /// recognizeNest).
   Recognizer(Sema &S, const FunctionDecl *Function, Stmt *Loop,
-             bool UniformRows)
+             const VariableSet *OnlyRead, bool UniformRows)
       : S(S), Ctx(S.getASTContext()), Diags(Ctx.getDiagnostics()),
         SM(Ctx.getSourceManager()), Function(Function), Loop(Loop),
-        UniformRows(UniformRows) {}
+        OnlyRead(OnlyRead), UniformRows(UniformRows) {}
 
   /// Literal: the string the clauses were written in, or null.
   std::optional<RecognizedNest> run(const std::string &ClauseText,
                                     const StringLiteral *Literal);
+
+  /// Sets the Definition of each captured integer constant that is an
+  /// affine expression of other captures keeping their values
+  /// (RecognizeConstants.cpp).
+  void defineCapturedConstants(std::vector<ir::Param> &Out);
 
   /// C is assert's expansion: `c ? void(0) : __assert_fail(...)`.
   static bool failedAssertion(const ConditionalOperator *C);
@@ -429,6 +434,11 @@ private:
   /// FD's definition, instantiated where it is a template's; null after a
   /// diagnostic (not visible, or called recursively).
   const FunctionDecl *definitionOf(const FunctionDecl *FD, SourceLocation Loc);
+  /// V keeps its value through the function: const, or only ever read.
+  bool keepsItsValue(const VarDecl *V) const;
+  /// E as literals and captures that keep their values, added, subtracted
+  /// and multiplied; null otherwise.
+  ir::ExprPtr constantDefinition(const Expr *E, unsigned Depth);
   /// A call of FD (Object: a method's object, or null) as a device function
   /// converted from its body, once.
   ir::ExprPtr deviceCall(const FunctionDecl *FD, SourceLocation Loc,
@@ -871,6 +881,8 @@ private:
   /// Per rows held as pointers, the parameter of their length; per rows
   /// held apart, that of their common length (-1 where they differ).
   llvm::DenseMap<unsigned, unsigned> RowColumnParams;
+  /// The function's variables that its body only reads (null: unknown).
+  const VariableSet *OnlyRead;
   const bool UniformRows;
   std::vector<SourceLocation> LevelLocations;
   /// Where each sequential loop of the nest is, by its ir::Stmt::Location.
