@@ -108,6 +108,21 @@ profile_lud() {
   part "$name" env WEFT_TUNE=off "$ncu" --metrics gpu__time_duration.sum \
     "$@" --print-summary per-kernel benchmarks/lud.sh "$build" --run-only 2048
 }
+# lud at 1024, untuned, one whole decomposition's kernels (after the first
+# run's) under Nsight Compute at the run's own clocks and caches, summed
+# per kernel: weft's diagonal, perimeters and trailing update against the
+# hand-tuned kernels, in us.
+lud_kernel_sums() {
+  local name=$1
+  shift
+  part "$name" bash -c "env WEFT_TUNE=off '$ncu' --clock-control none \
+    --cache-control none --metrics gpu__time_duration.sum $* \
+    --print-summary per-kernel benchmarks/lud.sh '$build' --run-only 1024 |
+    awk '/ (weft_lud|lud[A-Z])[A-Za-z0-9_]* \\(/ { name = \$1; n = \$NF }
+      /gpu__time_duration/ { t[name] += \$NF * n; all += \$NF * n }
+      END { for (k in t) printf \"  %-32s %9.1f us\\n\", k, t[k];
+            printf \"  all kernels                      %9.1f us\\n\", all }'"
+}
 if want goals; then
   echo "== the open issues' goals: nested loops against hand-written kernels and cuBLAS"
   part goals nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
@@ -133,6 +148,11 @@ if want goals; then
   else
     profile_lud goals -k regex:weft_lud --launch-count 40 || status=1
     profile_lud goals -k regex:^lud --launch-count 30 || status=1
+    echo "== lud at 1024, one decomposition's kernels summed (real clocks):"
+    echo "   weft's (125 launches), then the hand-tuned ones (94)"
+    lud_kernel_sums goals -k regex:weft_lud --launch-skip 125 \
+      --launch-count 125 || status=1
+    lud_kernel_sums goals -k regex:^lud --launch-count 94 || status=1
   fi
 fi
 if want benchmarks; then
