@@ -24,7 +24,7 @@
 #include <vector>
 
 // CHECK: remark: weft: level 1 (j): dim x, block 64, Span(all){{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 64 threads of the block): a[(row + k)], k in [0, $inner)
-// KEEPS: staging.cpp:[[@LINE+4]]:3 keeps 3 loc
+// KEEPS: staging.cpp:[[@LINE+4]]:3 keeps 3
 void matmul(std::span<const float> a, std::span<const float> b,
             std::span<float> c, int rows, int inner, int cols) {
 #pragma weft parallel for block(1)
