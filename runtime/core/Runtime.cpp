@@ -47,9 +47,8 @@ Runtime::Runtime()
         note("loop at " + Line);
     });
   // A variant compiling in the background finishes before the libraries'
-  // destructors run (NVRTC's among them); registered after the summary's,
-  // so it runs first.
-  std::atexit([] { get().Tuner.stopCompiles(); });
+  // destructors run (tune/BackgroundCompiler registers that as its thread
+  // starts, after the summary's handler, so it runs first).
 }
 
 bool Runtime::launch(const char *Descriptor, const char *Source,

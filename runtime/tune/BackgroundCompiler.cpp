@@ -1,11 +1,39 @@
 // BackgroundCompiler.cpp: the compile thread and its queue.
 #include "tune/BackgroundCompiler.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <vector>
 
 namespace weft::rt {
+namespace {
 
-BackgroundCompiler::~BackgroundCompiler() { stop(); }
+/// The compilers whose thread has started, stopped together at exit.
+std::mutex StartedLock;
+std::vector<BackgroundCompiler *> &started() {
+  static auto *All = new std::vector<BackgroundCompiler *>(); // never freed
+  return *All;
+}
+
+void stopStarted() {
+  std::vector<BackgroundCompiler *> All;
+  {
+    std::lock_guard<std::mutex> Guard(StartedLock);
+    All = started();
+  }
+  for (BackgroundCompiler *C : All)
+    C->stop();
+}
+
+} // namespace
+
+BackgroundCompiler::~BackgroundCompiler() {
+  stop();
+  std::lock_guard<std::mutex> Guard(StartedLock);
+  auto &All = started();
+  All.erase(std::remove(All.begin(), All.end(), this), All.end());
+}
 
 void BackgroundCompiler::stop() {
   std::thread Stopped;
@@ -28,8 +56,16 @@ BackgroundCompiler::submit(Work Compile) {
     if (Stopping)
       return J;
     Queue.emplace_back(J, std::move(Compile));
-    if (!Worker.joinable())
+    if (!Worker.joinable()) {
       Worker = std::thread([this] { run(); });
+      // Registered now, after the libraries the program's first compiles
+      // loaded: exit runs it before their destructors.
+      std::lock_guard<std::mutex> Registry(StartedLock);
+      if (std::find(started().begin(), started().end(), this) ==
+          started().end())
+        started().push_back(this);
+      std::atexit(stopStarted);
+    }
   }
   Wake.notify_one();
   return J;

@@ -40,8 +40,10 @@ public:
   /// the compiles submitted before it; after stop(), never.
   std::shared_ptr<const Job> submit(Work Compile);
   /// Waits for the compile under way; those not yet started never start.
-  /// The runtime calls it as the program exits, before the libraries'
-  /// destructors run: a compile must not be inside NVRTC then.
+  /// Called for every compiler as the program exits, before the destructors
+  /// of the libraries loaded until its thread started (NVRTC's builtins,
+  /// loaded by the first compile, among them): a compile must not be
+  /// inside NVRTC then.
   void stop();
   /// Compiles submitted and not yet done.
   std::size_t pending() const;

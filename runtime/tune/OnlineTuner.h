@@ -84,9 +84,6 @@ public:
   /// The timed launch of the choice lies between these marks in the
   /// device's queue: recorded once the device has passed them.
   void recordBetween(TimeMark Before, TimeMark After);
-  /// Waits for the variant compiling in the background, and starts no
-  /// other (as the program exits).
-  void stopCompiles() { Background.stop(); }
   /// What tuning did for the loop at Root, a line per size bucket, for
   /// WEFT_VERBOSE's summary at exit ("sizes 11: tuned, 20 of 376
   /// configurations timed: mapping 0: ...").

@@ -27,7 +27,21 @@ for exe in "$build"/tests/lit-*/*/Output/*.tmp.exe; do
   fi
   code=$?
   if [ $code -ne 0 ]; then
-    echo "FAIL: $name: exit status $code"; cat "$base.$backend.err"; failed=$((failed + 1)); continue
+    echo "FAIL: $name: exit status $code"; cat "$base.$backend.err"; failed=$((failed + 1))
+    if [ $code -gt 128 ]; then
+      # A crash: whether it needs the tuner (its compiles in the background
+      # at exit), and where it happens where gdb is installed.
+      if WEFT_TUNE=off WEFT_BACKEND=$backend "$exe" >/dev/null 2>&1; then
+        echo "  with WEFT_TUNE=off it runs"
+      else
+        echo "  with WEFT_TUNE=off it fails too"
+      fi
+      if command -v gdb >/dev/null; then
+        WEFT_BACKEND=$backend timeout 120 gdb -q -batch -ex run -ex bt "$exe" 2>&1 |
+          grep -E '^#|signal' | head -n 16 | sed 's/^/  /'
+      fi
+    fi
+    continue
   fi
   note=""
   if ! diff -q "$base.sim" "$base.$backend" >/dev/null; then

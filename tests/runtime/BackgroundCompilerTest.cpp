@@ -1,8 +1,9 @@
 // BackgroundCompilerTest.cpp: the tuner's compile thread: compiles run in
 // the order submitted, off the submitting thread, and report what they
 // returned and took; at its end the compile under way finishes and those
-// queued behind it do not start, and a forked child does not wait for the
-// parent's thread.
+// queued behind it do not start, the program's exit waits for the compile
+// under way (the runtime's compiler is never destroyed), and a forked
+// child does not wait for the parent's thread.
 #include "tune/BackgroundCompiler.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <future>
 #include <stdexcept>
 #include <thread>
@@ -104,6 +107,40 @@ TEST(BackgroundCompiler, StopsInAForkedChildWithoutWaiting) {
     ::kill(Child, SIGKILL);
   ASSERT_EQ(Done, Child) << "the child waited for a thread it does not have";
   EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0);
+}
+
+// The runtime's compiler lives as long as the program: its exit still lets
+// the compile under way finish (before the libraries it uses go), which
+// then says so through a pipe.
+TEST(BackgroundCompiler, ExitWaitsForTheCompileUnderWay) {
+  int Pipe[2];
+  ASSERT_EQ(::pipe(Pipe), 0);
+  const pid_t Child = ::fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    ::close(Pipe[0]);
+    auto *Compiler = new BackgroundCompiler(); // never destroyed
+    std::atomic<bool> Started{false};
+    Compiler->submit([&Started, Fd = Pipe[1]] {
+      Started = true;
+      std::this_thread::sleep_for(200ms);
+      const char Done = 'd';
+      (void)!::write(Fd, &Done, 1);
+      return Status();
+    });
+    while (!Started)
+      std::this_thread::sleep_for(1ms);
+    std::exit(0);
+  }
+  ::close(Pipe[1]);
+  int Status = -1;
+  ASSERT_EQ(::waitpid(Child, &Status, 0), Child);
+  EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0);
+  char Got = 0;
+  EXPECT_EQ(::read(Pipe[0], &Got, 1), 1)
+      << "the program exited during the compile";
+  EXPECT_EQ(Got, 'd');
+  ::close(Pipe[0]);
 }
 
 } // namespace
