@@ -166,9 +166,14 @@ private:
         // (Each reduction stages its block's partials in an array of its
         // own.)
         D.ReductionBytes += ir::byteSize(R.Type);
-        D.ReductionNames.push_back(
-            std::string("reduction(") + ir::spelling(R.Op) + ": " +
-            (R.Element.empty() ? R.Variable : R.Element) + ")");
+        // Sibling levels of one depth (a sequential loop's) name theirs
+        // once.
+        std::string Name = std::string("reduction(") + ir::spelling(R.Op) +
+                           ": " + (R.Element.empty() ? R.Variable : R.Element) +
+                           ")";
+        if (std::find(D.ReductionNames.begin(), D.ReductionNames.end(), Name) ==
+            D.ReductionNames.end())
+          D.ReductionNames.push_back(std::move(Name));
       }
       for (const ir::ArrayReduction &R : L->ArrayReductions)
         D.ArrayReductionNames.push_back(std::string("reduction(") +
