@@ -19,9 +19,10 @@
 # the open issues' measurements alone, 10 rounds each (the products
 # against cuBLAS, every nested case against its hand-written kernel, lud
 # untuned and tuned, lud tuned at 1024 with its compiles in the background
-# and its waits counted, lud's first kernels under Nsight Compute), some 5-6
-# minutes on an H100, which fits one command of a session's 15 minutes of
-# device time.
+# and its waits counted, lud's first kernels under Nsight Compute, and one
+# decomposition's kernels at 1024 summed per kernel at real clocks), some
+# 4-6 minutes on an H100 or H200 (3.5 on the H200 of 2026-11-27), which
+# fits one command of a session's 15 minutes of device time.
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
 set -u
 build=${1:-build}
