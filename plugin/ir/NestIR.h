@@ -77,9 +77,9 @@ enum class ParamKind {
 };
 const char *spelling(ParamKind K);
 
-/// A variable declared outside the nest and used inside it.
 struct Expr;
 
+/// A variable declared outside the nest and used inside it.
 struct Param {
   std::string Name;
   ParamKind Kind = ParamKind::Scalar;
