@@ -84,31 +84,26 @@ ir::ExprPtr Recognizer::constantDefinition(const Expr *E, unsigned Depth) {
   const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!V || !keepsItsValue(V))
     return nullptr;
-  for (std::size_t I = 0; I < Captures.size(); ++I) {
-    const auto *C =
-        dyn_cast<DeclRefExpr>(Captures[I].Source->IgnoreParenImpCasts());
-    if (C && C->getDecl() == V && Params[I].Kind == ir::ParamKind::Scalar) {
-      Made->Kind = ir::Expr::ParamRef;
-      Made->ParamIndex = static_cast<unsigned>(I);
-      return Made;
-    }
-  }
-  return nullptr;
+  auto Captured = CaptureIndex.find(V);
+  if (Captured == CaptureIndex.end() ||
+      Params[Captured->second].Kind != ir::ParamKind::Scalar)
+    return nullptr;
+  Made->Kind = ir::Expr::ParamRef;
+  Made->ParamIndex = Captured->second;
+  return Made;
 }
 
 void Recognizer::defineCapturedConstants(std::vector<ir::Param> &Out) {
-  for (std::size_t I = 0; I < Captures.size() && I < Out.size(); ++I) {
-    const auto *Ref =
-        dyn_cast<DeclRefExpr>(Captures[I].Source->IgnoreParenImpCasts());
-    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  for (const auto &[Captured, I] : CaptureIndex) {
+    const auto *V = dyn_cast<VarDecl>(Captured);
     if (Out[I].Kind != ir::ParamKind::Scalar || !V || !V->hasLocalStorage() ||
         !V->getType().isConstQualified() || !V->getInit() || !keepsItsValue(V))
       continue;
     // Only in terms of other captures: a literal would have been folded
     // into the kernel's text by the front end already, or is a constexpr.
-    ir::ExprPtr D = constantDefinition(V->getInit(), 0);
-    if (D && D->Kind != ir::Expr::IntLiteral)
-      Out[I].Definition = std::move(D);
+    ir::ExprPtr Definition = constantDefinition(V->getInit(), 0);
+    if (Definition && Definition->Kind != ir::Expr::IntLiteral)
+      Out[I].Definition = std::move(Definition);
   }
 }
 
