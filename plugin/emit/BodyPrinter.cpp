@@ -75,6 +75,11 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
   case ir::Expr::BoolLiteral:
     return E.Text;
   case ir::Expr::ParamRef:
+    // A captured constant as its definition: the kernel's compiler sees
+    // the loops' trip counts that the analysis sees.
+    if (const ir::Expr *D = N.Params[E.ParamIndex].Definition.get())
+      return "((" + ir::typeName(N, N.Params[E.ParamIndex].Element, -1) + ")(" +
+             expr(*D) + "))";
     return N.Params[E.ParamIndex].Name;
   case ir::Expr::SpanElement:
     if (InSlices && SliceUses.count(&E))
@@ -230,6 +235,9 @@ void BodyPrinter::stmt(const ir::Stmt &S, int Indent) {
     std::string Init;
     if (const ir::Stmt *I = S.Children[0].get())
       Init = I->Kind == ir::Stmt::Decl ? decl(*I) : expr(*I->Exprs[0]);
+    if (Plan && Mode == Phase::Kernel && Plan->UnrolledSteps.count(&S))
+      OS << "#if WEFT_UNROLL_STEPS && !defined(WEFT_DIALECT_SIM)\n"
+         << Pad << "#pragma unroll\n#endif\n";
     OS << Pad << "for (" << Init << "; "
        << (S.Exprs[0] ? expr(*S.Exprs[0]) : "") << "; "
        << (S.Exprs[1] ? expr(*S.Exprs[1]) : "") << ")\n";

@@ -99,6 +99,11 @@ std::string kernelPreamble(const plan::KernelPlan &P) {
   for (std::size_t R = 0; R < P.Residents.size(); ++R)
     Src << "#ifndef WEFT_RESIDENT" << R << "\n#define WEFT_RESIDENT" << R << " "
         << P.Residents[R].Capacity << "\n#endif\n";
+  if (!P.UnrolledSteps.empty())
+    Src << "// Loops of a few steps, each bounding the loops inside it, "
+           "unrolled\n// whole: the inner loops' trip counts become "
+           "constants.\n#ifndef WEFT_UNROLL_STEPS\n#define "
+           "WEFT_UNROLL_STEPS 1\n#endif\n";
   for (std::size_t S = 0; S < P.Slices.size(); ++S)
     Src << "#ifndef WEFT_SLICE" << S << "\n#define WEFT_SLICE" << S << " "
         << P.Slices[S].Capacity << "\n#endif\n";

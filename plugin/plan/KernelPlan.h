@@ -12,6 +12,7 @@
 #include "ir/ResidentBlock.h"
 #include "ir/ScalarReplacement.h"
 #include "ir/ThreadSlice.h"
+#include "ir/UnrolledSteps.h"
 #include "map/Mapping.h"
 #include "memory/StagingPlan.h"
 #include "memory/TilingPlan.h"
@@ -117,6 +118,10 @@ struct KernelPlan {
   std::optional<RegisterTilePlan> RegisterTile;
   std::vector<SlicePlan> Slices;
   std::vector<ResidentPlan> Residents;
+  /// Sequential loops unrolled whole where WEFT_UNROLL_STEPS is 1 (the
+  /// default; the tuning space offers 0), with their trip counts
+  /// (ir::unrolledSteps).
+  std::map<const ir::Stmt *, std::int64_t> UnrolledSteps;
   /// Whole-block tiles whose level's threads compute WEFT_CM iterations
   /// each (ir::coarsenable): the tuning space offers 1, 2 and 4.
   bool Coarsened = false;

@@ -134,6 +134,9 @@ contract::TuneInfo tuningSpace(const KernelPlan &P) {
   if (!P.RegisterTile && (P.Tiled || !P.Stages.empty() || !P.Slices.empty() ||
                           !P.Residents.empty()))
     T.Params.push_back({"WEFT_STAGING", contract::TuneRole::Text, 0, {1, 0}});
+  if (!P.UnrolledSteps.empty())
+    T.Params.push_back(
+        {"WEFT_UNROLL_STEPS", contract::TuneRole::Text, 0, {1, 0}});
   // Off unless the tuner finds them faster (they were not on an H200).
   if (!P.Stages.empty())
     T.Params.push_back(

@@ -1,0 +1,27 @@
+// UnrolledSteps.h: the sequential loops worth unrolling whole on the GPU: a
+// few steps, each with loops inside whose bounds follow the step (lud's
+// rows of a triangle), so that unrolled, every inner loop has a constant
+// trip count and its loads issue ahead of its chain of products.
+#ifndef WEFT_PLUGIN_IR_UNROLLEDSTEPS_H
+#define WEFT_PLUGIN_IR_UNROLLEDSTEPS_H
+
+#include "ir/NestIR.h"
+
+#include <cstdint>
+#include <map>
+
+namespace weft::ir {
+
+/// The most steps a loop unrolled whole takes: 32 steps of a triangle of
+/// dot products are about a thousand products.
+constexpr std::int64_t MaxUnrolledSteps = 32;
+
+/// Every counted For loop of N (in the nest's body and its levels') whose
+/// trip count is a constant of 2 to MaxUnrolledSteps wherever it runs
+/// (captured constants seen through), and inside which a counted loop or a
+/// level has a bound of its index; each with that trip count.
+std::map<const Stmt *, std::int64_t> unrolledSteps(const Nest &N);
+
+} // namespace weft::ir
+
+#endif

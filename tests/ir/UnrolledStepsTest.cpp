@@ -1,0 +1,73 @@
+// UnrolledStepsTest.cpp: which sequential loops are unrolled whole, on a
+// nest built by hand: for (int i = r0; i < End; ++i) { for (int k = r0;
+// k < i; ++k) s += a[k]; } inside a parallel level j, End a captured
+// constant defined as r0 + Steps (or another bound).
+#include "ir/UnrolledSteps.h"
+#include "TestNests.h"
+
+#include <gtest/gtest.h>
+
+using namespace weft;
+using test_nests::binary;
+using test_nests::countedFor;
+using test_nests::element;
+using test_nests::level;
+using test_nests::local;
+using test_nests::node;
+using test_nests::param;
+using test_nests::statement;
+
+namespace {
+
+ir::ExprPtr lit(int V) { return node(ir::Expr::IntLiteral, std::to_string(V)); }
+
+/// Params: a (0), n (1), r0 (2), End (3, defined as r0 + Steps unless
+/// Steps is 0). The inner loop runs to i, or to n where Triangular is false.
+ir::Nest steps(int Steps, bool Triangular = true) {
+  ir::Nest N;
+  N.Params = {{"a", ir::ParamKind::ReadSpan, ir::ScalarKind::Float, false},
+              {"n", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"r0", ir::ParamKind::Scalar, ir::ScalarKind::Int},
+              {"End", ir::ParamKind::Scalar, ir::ScalarKind::Int}};
+  if (Steps)
+    N.Params[3].Definition = binary("+", param(2), lit(Steps));
+  N.Root = level("j", 0, param(1));
+  ir::StmtPtr Inner =
+      countedFor("k", param(2), Triangular ? local("i") : param(1),
+                 statement(binary("+=", local("s"), element(0, local("k")))));
+  N.Root.Body.push_back(countedFor("i", param(2), param(3), std::move(Inner)));
+  return N;
+}
+
+TEST(UnrolledSteps, AFewStepsBoundingTheLoopsInside) {
+  ir::Nest N = steps(31);
+  std::map<const ir::Stmt *, std::int64_t> U = ir::unrolledSteps(N);
+  ASSERT_EQ(U.size(), 1u);
+  EXPECT_EQ(U.begin()->first, N.Root.Body[0].get());
+  EXPECT_EQ(U.begin()->second, 31);
+}
+
+TEST(UnrolledSteps, NotTooManyStepsNorUnknownOnes) {
+  EXPECT_TRUE(ir::unrolledSteps(steps(ir::MaxUnrolledSteps + 1)).empty());
+  EXPECT_EQ(ir::unrolledSteps(steps(ir::MaxUnrolledSteps)).size(), 1u);
+  EXPECT_TRUE(ir::unrolledSteps(steps(1)).empty());
+  // End without a definition: as many steps as End - r0 is.
+  EXPECT_TRUE(ir::unrolledSteps(steps(0)).empty());
+}
+
+TEST(UnrolledSteps, NotWhereNoLoopInsideFollowsTheSteps) {
+  EXPECT_TRUE(ir::unrolledSteps(steps(8, /*Triangular=*/false)).empty());
+}
+
+TEST(UnrolledSteps, ALevelInsideBoundedByTheStep) {
+  // for (i = r0; i < End; ++i) parallel for (j2 = i; j2 < n; ++j2) ...
+  ir::Nest N = steps(4, /*Triangular=*/false);
+  auto Marked = std::make_unique<ir::Stmt>();
+  Marked->Kind = ir::Stmt::ParallelFor;
+  Marked->Nested = std::make_unique<ir::Level>(level("j2", 1, param(1)));
+  Marked->Nested->Lower = local("i");
+  N.Root.Body[0]->Children[1] = std::move(Marked);
+  EXPECT_EQ(ir::unrolledSteps(N).size(), 1u);
+}
+
+} // namespace
