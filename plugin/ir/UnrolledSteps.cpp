@@ -63,6 +63,8 @@ bool boundsFollow(const Stmt &Body, const std::string &Index) {
 
 std::map<const Stmt *, std::int64_t> unrolledSteps(const Nest &N) {
   std::map<const Stmt *, std::int64_t> Out;
+  if (!N.Sequential)
+    return Out;
   const auto Visit = [&](const Stmt &S) {
     std::optional<CountedLoop> C = countedLoop(S);
     if (!C)

@@ -118,7 +118,7 @@ struct KernelPlan {
   std::optional<RegisterTilePlan> RegisterTile;
   std::vector<SlicePlan> Slices;
   std::vector<ResidentPlan> Residents;
-  /// Sequential loops unrolled whole where WEFT_UNROLL_STEPS is 1 (the
+  /// A sequential nest's loops unrolled whole where WEFT_UNROLL_STEPS is 1 (the
   /// default; the tuning space offers 0), with their trip counts
   /// (ir::unrolledSteps).
   std::map<const ir::Stmt *, std::int64_t> UnrolledSteps;

@@ -1,7 +1,7 @@
-// UnrolledStepsTest.cpp: which sequential loops are unrolled whole, on a
-// nest built by hand: for (int i = r0; i < End; ++i) { for (int k = r0;
-// k < i; ++k) s += a[k]; } inside a parallel level j, End a captured
-// constant defined as r0 + Steps (or another bound).
+// UnrolledStepsTest.cpp: which loops of a sequential nest are unrolled
+// whole, on a nest built by hand: for (int i = r0; i < End; ++i) { for
+// (int k = r0; k < i; ++k) s += a[k]; }, End a captured constant defined
+// as r0 + Steps (or another bound).
 #include "ir/UnrolledSteps.h"
 #include "TestNests.h"
 
@@ -25,13 +25,14 @@ ir::ExprPtr lit(int V) { return node(ir::Expr::IntLiteral, std::to_string(V)); }
 /// Steps is 0). The inner loop runs to i, or to n where Triangular is false.
 ir::Nest steps(int Steps, bool Triangular = true) {
   ir::Nest N;
+  N.Sequential = true;
   N.Params = {{"a", ir::ParamKind::ReadSpan, ir::ScalarKind::Float, false},
               {"n", ir::ParamKind::Scalar, ir::ScalarKind::Int},
               {"r0", ir::ParamKind::Scalar, ir::ScalarKind::Int},
               {"End", ir::ParamKind::Scalar, ir::ScalarKind::Int}};
   if (Steps)
     N.Params[3].Definition = binary("+", param(2), lit(Steps));
-  N.Root = level("j", 0, param(1));
+  N.Root = level("weft_sequential", 0, lit(1));
   ir::StmtPtr Inner =
       countedFor("k", param(2), Triangular ? local("i") : param(1),
                  statement(binary("+=", local("s"), element(0, local("k")))));
@@ -53,6 +54,14 @@ TEST(UnrolledSteps, NotTooManyStepsNorUnknownOnes) {
   EXPECT_TRUE(ir::unrolledSteps(steps(1)).empty());
   // End without a definition: as many steps as End - r0 is.
   EXPECT_TRUE(ir::unrolledSteps(steps(0)).empty());
+}
+
+TEST(UnrolledSteps, OnlyInASequentialNest) {
+  // A parallel level's threads would each hold the unrolled steps'
+  // registers.
+  ir::Nest N = steps(31);
+  N.Sequential = false;
+  EXPECT_TRUE(ir::unrolledSteps(N).empty());
 }
 
 TEST(UnrolledSteps, NotWhereNoLoopInsideFollowsTheSteps) {

@@ -20,6 +20,9 @@
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_STAGING=0 %t.exe > %t.off 2> %t.err.off
 // RUN: count 0 < %t.err.off
 // RUN: diff %t.host %t.off
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_UNROLL_STEPS=0 %t.exe > %t.rolled 2> %t.err.rolled
+// RUN: count 0 < %t.err.rolled
+// RUN: diff %t.host %t.rolled
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_RESIDENT0=100 %t.exe > %t.small 2> %t.err.small
 // RUN: count 0 < %t.err.small
 // RUN: diff %t.host %t.small
@@ -63,6 +66,12 @@ void factorDiagonal(std::span<float> A, int N, int Offset) {
 // KERNEL: if (WEFT_STAGING != 0 && weft_resident0.fits()) {
 // KERNEL-NEXT: weft_resident0.load(weft::linear_thread(), WEFT_BLOCK_THREADS);
 // KERNEL-NEXT: weft::barrier();
+// Its 32 steps unrolled whole on the GPU: each step's K loop then runs a
+// constant number of iterations.
+// KERNEL-NEXT: #if WEFT_UNROLL_STEPS && !defined(WEFT_DIALECT_SIM)
+// KERNEL-NEXT: #pragma unroll
+// KERNEL-NEXT: #endif
+// KERNEL-NEXT: for (int I = Offset; (I < (Offset + 32)); (++I))
 // KERNEL: weft_resident0.ld(((weft::index_t)(I)), ((weft::index_t)(K)), [&]
 // KERNEL: (weft_resident0.at(((weft::index_t)(I)), ((weft::index_t)(J)), [&] { return (weft::index_t)(((unsigned long)((I * N) + J))); }) -= Sum);
 // KERNEL: float Inverse = (1.0f / weft_resident0.ld(((weft::index_t)(I)), ((weft::index_t)(I)),

@@ -7,7 +7,8 @@
 // declared elsewhere), the constant stays a symbol.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s | FileCheck %s
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: %weftxx %s -DWITH_MAIN -o %t.exe %weft_link
+// RUN: rm -rf %t.k && %weftxx %s -DWITH_MAIN -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
+// RUN: cat %t.k/*_L27_*.cu | FileCheck %s --check-prefix=KERNEL
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.exe > %t.sim 2> %t.err
 // RUN: count 0 < %t.err
@@ -38,6 +39,8 @@ void rowSolve(std::span<float> A, int N, int Offset) {
 // REMARK-SAME: the extent of level 1 (K) is at most 31 (its bounds over the loops around)
 // REMARK: captured-constants.cpp:[[@LINE-9]]:7: remark: weft: level 1 (K): dim x, block 32, Span(all)
 // REMARK-SAME: reduction(+: Sum) combined in warp shuffles
+// The kernel's compiler sees the same: End as its definition.
+// KERNEL: for (int J = Offset; (J < ((int)((Offset + 32)))); (++J))
 
 // Offset is assigned after End is set: End is no longer Offset + 32.
 void shifted(std::span<float> A, int N, int Offset) {
