@@ -42,6 +42,18 @@ if [ -n "$ncu" ]; then
     $b/old/nested --rounds 3 $b/old/hand-written.cu > "$out/ncu-sums-old.csv" 2>&1
   wc -l "$out"/ncu-sums-*.csv
 fi
+echo "== lud at 2048, one decomposition's kernels summed (ncu, real clocks):"
+echo "   weft's (253 launches), then the hand-tuned ones (190)"
+for side in 'regex:weft_lud --launch-skip 253 --launch-count 253' 'regex:^lud --launch-count 190'; do
+  # shellcheck disable=SC2086
+  env LD_LIBRARY_PATH=$b/lib WEFT_TUNE=off WEFT_CACHE_DIR=/tmp/l2048 timeout 150 "$ncu" \
+    --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+    -k $side --print-summary per-kernel $b/benchmarks/lud benchmarks/lud/hand-tuned.cu 2048 2>&1 |
+    awk '/ (weft_lud|lud[A-Z])[A-Za-z0-9_]* \(/ { name = $1; n = $NF }
+      /gpu__time_duration/ { t[name] += $NF * n; all += $NF * n }
+      END { for (k in t) printf "  %-32s %9.1f us\n", k, t[k];
+            printf "  all kernels                      %9.1f us\n", all }'
+done
 echo "== the six clang-19 lit programs that segfaulted on 2026-11-27 (stop 45):"
 echo "   on cuda against the simulator, tuned (the default) and WEFT_TUNE=off"
 for t in emit/record-tiles emit/thread-slices recognize/array-reductions \
