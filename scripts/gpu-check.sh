@@ -35,8 +35,11 @@ want() { [[ $parts == *,$1,* ]]; }
 part() {
   local name=$1
   shift
+  # When it started: a step that runs past the session's limit shows where.
+  echo "[$(date +%T)] ${*:0:120}" >&2
   if [ -n "$logs" ]; then
     mkdir -p "$logs"
+    echo "[$(date +%T)] ${*:0:120}" >>"$logs/gpu-check-$name.log"
     "$@" 2>&1 | tee -a "$logs/gpu-check-$name.log"
     return "${PIPESTATUS[0]}"
   fi
@@ -135,8 +138,13 @@ if want goals; then
   echo "== lud at 1024, tuned, every launch said: variants compiled in the"
   echo "   background and launches timed between events, so the host should"
   echo "   wait only where the benchmark synchronizes (a few times a run)"
-  part goals bash -c "WEFT_VERBOSE=2 benchmarks/lud.sh '$build' --run-only 1024 \
-    > /tmp/weft-lud-verbose.log 2>&1; grep '^lud 1024' /tmp/weft-lud-verbose.log
+  echo "   (on the H200 of 2026-11-27, stop 46, this step did not end within"
+  echo "   the 6 minutes left: a 3-minute limit here, and the log's last lines)"
+  part goals bash -c "WEFT_VERBOSE=2 timeout 180 benchmarks/lud.sh '$build' --run-only 1024 \
+    > /tmp/weft-lud-verbose.log 2>&1; rc=\$?
+    [ \$rc = 0 ] || { echo \"lud with WEFT_VERBOSE=2 ended with \$rc (124: the limit); its last lines:\"
+      tail -n 15 /tmp/weft-lud-verbose.log; }
+    grep '^lud 1024' /tmp/weft-lud-verbose.log
     echo \"compiles in the background: \$(grep -c 'in the background' /tmp/weft-lud-verbose.log)\"
     echo \"waits for launches in flight: \$(grep -c 'synchronized' /tmp/weft-lud-verbose.log)\"
     echo \"launches: \$(grep -c ': kernel weft_' /tmp/weft-lud-verbose.log)\"
