@@ -385,6 +385,10 @@ private:
       if (D == 0) {
         for (const std::string &A : Chosen.Assumptions)
           Text += "; " + A;
+        for (const auto &[Loop, Steps] : P.UnrolledSteps)
+          Text += "; a loop of " + std::to_string(Steps) +
+                  " steps unrolled whole on the GPU (WEFT_UNROLL_STEPS), "
+                  "the loops inside it of constant trip counts there";
         Text += "; kernel " + K.Name;
         if (R.Clauses.If)
           Text += ", launched when " + R.Clauses.If->Value.Text +

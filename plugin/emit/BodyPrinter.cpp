@@ -235,7 +235,11 @@ void BodyPrinter::stmt(const ir::Stmt &S, int Indent) {
     std::string Init;
     if (const ir::Stmt *I = S.Children[0].get())
       Init = I->Kind == ir::Stmt::Decl ? decl(*I) : expr(*I->Exprs[0]);
-    if (Plan && Mode == Phase::Kernel && Plan->UnrolledSteps.count(&S))
+    // Where a resident block holds the loop's span, only its branch: the
+    // other runs where the block does not fit, and would double the
+    // kernel's code and its compile.
+    if (Plan && Mode == Phase::Kernel && Plan->UnrolledSteps.count(&S) &&
+        (Plan->Residents.empty() || InResidents))
       OS << "#if WEFT_UNROLL_STEPS && !defined(WEFT_DIALECT_SIM)\n"
          << Pad << "#pragma unroll\n#endif\n";
     OS << Pad << "for (" << Init << "; "

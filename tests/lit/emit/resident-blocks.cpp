@@ -41,7 +41,7 @@ constexpr int BlockSize = 32;
 // reads of what the rows and columns before wrote.
 // Its marked loops run at most 32 iterations (their bounds over the
 // sequential loop's): one warp, not a block of 1024 idle at each barrier.
-// CHECK: resident-blocks.cpp:[[@LINE+4]]:3: remark: weft: sequential loop: {{.*}}; A[((I * $N) + J)] and the others of the block of rows and columns the loop reaches held in shared memory for the loop (1024 elements); the extent of level 1 (J) is at most 32 (its bounds over the loops around);
+// CHECK: resident-blocks.cpp:[[@LINE+4]]:3: remark: weft: sequential loop: {{.*}}; A[((I * $N) + J)] and the others of the block of rows and columns the loop reaches held in shared memory for the loop (1024 elements); the extent of level 1 (J) is at most 32 (its bounds over the loops around); a loop of 32 steps unrolled whole on the GPU (WEFT_UNROLL_STEPS), the loops inside it of constant trip counts there;
 // CHECK: resident-blocks.cpp:[[@LINE+5]]:5: remark: weft: level 1 (J): dim x, block 32, Span(all);
 void factorDiagonal(std::span<float> A, int N, int Offset) {
 #pragma weft sequential for
