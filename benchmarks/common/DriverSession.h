@@ -35,7 +35,40 @@ public:
         Api.PrimaryCtxRetain(&Context, Device) || Api.CtxSetCurrent(Context))
       return "no CUDA device";
     Arch = "sm_" + std::to_string(Major) + std::to_string(Minor);
+    this->Device = Device;
     return {};
+  }
+
+  /// How a wait for the device waits in this process (the primary
+  /// context's scheduling flags), put back to the driver's default where
+  /// something else set it: LLVM's OpenMP offload runtime sets blocking
+  /// waits on a primary context it finds inactive, and every variant's
+  /// launch-and-synchronize then pays for the thread's wake-up. Empty
+  /// where it was the default (or the driver cannot say); else what it
+  /// was, and whether putting it back failed.
+  std::string defaultScheduling() {
+    using GetStateFn = CUresult (*)(CUdevice, unsigned *, int *);
+    using SetFlagsFn = CUresult (*)(CUdevice, unsigned);
+    GetStateFn GetState = nullptr;
+    SetFlagsFn SetFlags = nullptr;
+    unsigned Flags = 0;
+    int Active = 0;
+    if (!Driver.get("cuDevicePrimaryCtxGetState", GetState) ||
+        !Driver.get("cuDevicePrimaryCtxSetFlags_v2", SetFlags) ||
+        GetState(Device, &Flags, &Active))
+      return {};
+    constexpr unsigned SchedMask = 0x7, BlockingSync = 0x4, Yield = 0x2,
+                       Spin = 0x1;
+    const unsigned Sched = Flags & SchedMask;
+    if (Sched == 0)
+      return {};
+    const std::string Was = Sched == BlockingSync ? "blocking sync"
+                            : Sched == Yield      ? "yield"
+                            : Sched == Spin       ? "spin"
+                                                  : std::to_string(Sched);
+    if (SetFlags(Device, Flags & ~SchedMask))
+      return Was + " (putting back the default failed)";
+    return Was;
   }
 
   /// Compiles Text with NVRTC for Arch (the device's, or "sm_90" to check a
@@ -96,6 +129,7 @@ public:
 
 private:
   DynamicLibrary Driver;
+  CUdevice Device = 0;
   CUmodule Module = nullptr;
   std::vector<CUdeviceptr> Owned;
 };

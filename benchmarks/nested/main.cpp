@@ -1032,6 +1032,13 @@ int main(int Argc, char **Argv) {
               Backend.c_str(), O.Rounds, O.Warmup,
               OnGpu ? ""
                     : " (not a GPU: weft's times here are not GPU figures)");
+  // Every variant waits for the device as a program of its own would.
+  if (H.Unavailable.empty())
+    if (const std::string Was = H.Cuda.defaultScheduling(); !Was.empty())
+      std::printf("the device's waits in this process were set to %s (by an "
+                  "offload runtime: LLVM's OpenMP sets blocking sync); put "
+                  "back to the driver's default\n",
+                  Was.c_str());
   if (CopyGBs > 0)
     std::printf("device-to-device copy of 512 MiB: %.0f GB/s (read + "
                 "written): the memory-bound cases' ceiling\n",
