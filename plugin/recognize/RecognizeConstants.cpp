@@ -61,8 +61,10 @@ ir::ExprPtr Recognizer::constantDefinition(const Expr *E, unsigned Depth) {
   Made->Type = *Kind;
   Expr::EvalResult Value;
   if (!E->isValueDependent() && E->EvaluateAsInt(Value, Ctx)) {
+    // With its suffix: the kernel prints the definition where the constant
+    // was, and `5u` must stay unsigned there.
     Made->Kind = ir::Expr::IntLiteral;
-    Made->Text = toString(Value.Val.getInt(), 10);
+    Made->Text = literalText(Value.Val.getInt(), *Kind);
     return Made;
   }
   if (const auto *B = dyn_cast<BinaryOperator>(E)) {

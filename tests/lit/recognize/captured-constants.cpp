@@ -78,6 +78,17 @@ void notConst(std::span<float> A, int N, int Offset) {
 // CHECK-NOT: End: scalar of int =
 // CHECK: level 0
 
+// An unsigned constant: its literal keeps its type in the definition (the
+// kernel prints the definition where the constant was).
+void unsignedEnd(std::span<float> A, unsigned Offset) {
+  const unsigned Stop = Offset + 8u;
+#pragma weft parallel for
+  for (unsigned I = Offset; I < Stop; ++I)
+    A[I] *= 2.0f;
+}
+// CHECK: nest at {{.*}}captured-constants.cpp:[[@LINE-3]]:3
+// CHECK: param {{[0-9]+}} Stop: scalar of unsigned int = ($Offset + 8u)
+
 #ifdef WITH_MAIN
 int main() {
   const int N = 80;
@@ -93,6 +104,7 @@ int main() {
   rowSolve(A, N, 8);
   shifted(B, N, 8);
   notConst(C, N, 8);
+  unsignedEnd(C, 3u);
   double Total = 0;
   for (int I = 0; I < N * N; ++I)
     Total += A[I] + B[I] + C[I];
