@@ -1,17 +1,18 @@
 #!/bin/bash
-# Stop 46's closing GPU run: the open issues' goals (scripts/gpu-check.sh
-# goals), then why the sum cases' wall times in unroll-ab.sh were longer in
+# Stop 46's closing GPU run (as run there, goals came first and used up
+# the command's 10 minutes; reordered after, for the next run): why the sum cases' wall times in unroll-ab.sh were longer in
 # this build than in 3cb58a2's (gpu-bundle/old), the hand-written kernels'
 # too: the kernels alone under Nsight Compute, per launch with its grid
 # (ncu-sums-{new,old}.csv), the mappings each build chose (WEFT_VERBOSE),
 # and this build's wall times with its OpenMP and OpenACC peers kept off
-# the GPU (3cb58a2's ran on the host there).
+# the GPU (3cb58a2's ran on the host there); lud at 2048 kernel by kernel;
+# the six clang-19 lit programs that segfaulted in stop 45; then the open
+# issues' goals (scripts/gpu-check.sh goals).
 set -u
 b=gpu-bundle
 out=${OUT:-/tmp/final-out}
 mkdir -p "$out"
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
-bash scripts/gpu-check.sh $b "$out" goals
 omp=$b/benchmarks/nested/openmp
 old() {
   env WEFT_TUNE=off WEFT_CACHE_DIR=/tmp/old-cache WEFT_BENCH_HOST_PEERS=0 \
@@ -71,3 +72,5 @@ for t in emit/record-tiles emit/thread-slices recognize/array-reductions \
     fi
   done
 done
+# Last: it takes some 4 minutes, and its verbose lud step did not end here.
+bash scripts/gpu-check.sh $b "$out" goals
