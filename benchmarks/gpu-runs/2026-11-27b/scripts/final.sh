@@ -3,9 +3,10 @@
 # the command's 10 minutes; reordered after, for the next run): why the
 # sum cases' wall times in unroll-ab.sh were longer in this build than in
 # 3cb58a2's (gpu-bundle/old), the hand-written kernels' too: the kernels
-# alone under Nsight Compute, per launch with its grid (ncu-sums-*.csv), the mappings each build chose (WEFT_VERBOSE),
-# and this build's wall times with its OpenMP and OpenACC peers kept off
-# the GPU (3cb58a2's ran on the host there); lud at 2048 kernel by kernel;
+# alone under Nsight Compute, per launch with its grid (ncu-sums-*.csv),
+# the mappings each build chose (WEFT_VERBOSE), and this build's wall
+# times with its OpenMP and OpenACC peers kept off the GPU (3cb58a2's ran
+# on the host there); lud at 2048 kernel by kernel;
 # the six clang-19 lit programs that segfaulted in stop 45; then the open
 # issues' goals (scripts/gpu-check.sh goals).
 set -u
