@@ -8,14 +8,7 @@
 #include <gtest/gtest.h>
 
 using namespace weft;
-using test_nests::binary;
-using test_nests::countedFor;
-using test_nests::element;
-using test_nests::level;
-using test_nests::local;
-using test_nests::node;
-using test_nests::param;
-using test_nests::statement;
+using namespace test_nests;
 
 namespace {
 
