@@ -19,10 +19,10 @@ constexpr std::int64_t MaxUnrolledSteps = 32;
 /// In a sequential nest (one block, whose registers cost no occupancy:
 /// lud's perimeters unrolled so were slower at 4096 on the H200, the
 /// diagonal block 28 % faster), every counted For loop (in the nest's body
-/// and its levels') whose
-/// trip count is a constant of 2 to MaxUnrolledSteps wherever it runs
-/// (captured constants seen through), and inside which a counted loop or a
-/// level has a bound of its index; each with that trip count.
+/// and its levels') whose trip count is a constant of 2 to
+/// MaxUnrolledSteps wherever it runs (captured constants seen through),
+/// and inside which a counted loop or a level has a bound of its index;
+/// each with that trip count.
 std::map<const Stmt *, std::int64_t> unrolledSteps(const Nest &N);
 
 } // namespace weft::ir

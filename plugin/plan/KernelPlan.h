@@ -118,8 +118,8 @@ struct KernelPlan {
   std::optional<RegisterTilePlan> RegisterTile;
   std::vector<SlicePlan> Slices;
   std::vector<ResidentPlan> Residents;
-  /// A sequential nest's loops unrolled whole where WEFT_UNROLL_STEPS is 1 (the
-  /// default; the tuning space offers 0), with their trip counts
+  /// A sequential nest's loops unrolled whole where WEFT_UNROLL_STEPS is 1
+  /// (the default; the tuning space offers 0), with their trip counts
   /// (ir::unrolledSteps).
   std::map<const ir::Stmt *, std::int64_t> UnrolledSteps;
   /// Whole-block tiles whose level's threads compute WEFT_CM iterations
