@@ -36,10 +36,11 @@ part() {
   local name=$1
   shift
   # When it started: a step that runs past the session's limit shows where.
-  echo "[$(date +%T)] ${*:0:120}" >&2
+  local step="[$(date +%T)] $*"
+  echo "${step:0:120}" >&2
   if [ -n "$logs" ]; then
     mkdir -p "$logs"
-    echo "[$(date +%T)] ${*:0:120}" >>"$logs/gpu-check-$name.log"
+    echo "${step:0:120}" >>"$logs/gpu-check-$name.log"
     "$@" 2>&1 | tee -a "$logs/gpu-check-$name.log"
     return "${PIPESTATUS[0]}"
   fi

@@ -77,6 +77,8 @@ void factorDiagonal(std::span<float> A, int N, int Offset) {
 // KERNEL: float Inverse = (1.0f / weft_resident0.ld(((weft::index_t)(I)), ((weft::index_t)(I)),
 // KERNEL: weft_resident0.store(weft::linear_thread(), WEFT_BLOCK_THREADS);
 // KERNEL-NEXT: } else {
+// The span in place (the block does not fit, or staging is off): rolled.
+// KERNEL-NOT: #pragma unroll
 
 // Sweeps of a block whose size is known at run time, each sweep's rows
 // from the last's: up to 8192 floats in 32 KiB.
