@@ -118,6 +118,7 @@ bool RuntimeCompiler::compileTo(const std::string &Source,
   for (const std::string &O : Options)
     Argv.push_back(O.c_str());
   R = CompileProgram(Prog, static_cast<int>(Argv.size()), Argv.data());
+  Compiled.store(true, std::memory_order_release);
   std::size_t LogSize = 0;
   if (GetLogSize(Prog, &LogSize) == 0 && LogSize > 1) {
     Log.resize(LogSize);

@@ -7,6 +7,7 @@
 
 #include "core/DynamicLibrary.h"
 
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ public:
                std::vector<char> &Binary, std::string &Log) const {
     return compileTo(Source, Name, Arch, Defines, Binary, Log, false);
   }
+  /// A compile has run in this process (its libraries all loaded: NVRTC
+  /// loads its builtins at the first compile).
+  bool hasCompiled() const { return Compiled.load(std::memory_order_acquire); }
   /// NVRTC's PTX for Source instead (what weft-nvrtc --ptx prints: where
   /// the tests check which loads a kernel makes); false from hipRTC.
   bool ptx(const std::string &Source, const std::string &Name,
@@ -61,6 +65,7 @@ private:
   /// One compile at a time: hipRTC documents no thread safety, and the
   /// tuner's background compiles meet the program's thread's here.
   mutable std::mutex CompileLock;
+  mutable std::atomic<bool> Compiled{false};
   DynamicLibrary Library;
   int (*CreateProgram)(Program *, const char *, const char *, int,
                        const char *const *, const char *const *) = nullptr;

@@ -61,6 +61,17 @@ TEST_P(RuntimeCompilerTest, PreludeCoversEveryMathFunction) {
   EXPECT_GT(Cubin.size(), 1000u);
 }
 
+// The tuner compiles on its own thread only once the program's thread has
+// compiled (Backend::compilerReady): NVRTC loads its builtins then.
+TEST_P(RuntimeCompilerTest, SaysWhetherItHasCompiled) {
+  EXPECT_FALSE(Compiler.hasCompiled());
+  std::vector<char> Binary;
+  std::string Log;
+  Compiler.compile("#include <weft/device.h>\nWEFT_KERNEL(k, 64)(int x) {}\n",
+                   "first", Arch, {}, Binary, Log);
+  EXPECT_TRUE(Compiler.hasCompiled()) << Log;
+}
+
 TEST_P(RuntimeCompilerTest, ErrorsComeBackWithTheLog) {
   std::vector<char> Cubin;
   std::string Log;
