@@ -57,16 +57,14 @@ public:
                            const std::vector<std::string> &Defines,
                            const std::string &Function,
                            KernelHandle &Handle) = 0;
-  /// Whether precompile works here: tuning then compiles its variants on
-  /// a thread of its own while the program's goes on launching.
+  /// Whether precompile works here now: tuning then compiles its variants
+  /// on a thread of its own while the program's goes on launching. A
+  /// runtime compiler that loads libraries at its first compile (NVRTC's
+  /// builtins) says no until the program's thread has compiled once: on
+  /// the compile thread they would load after exit's wait for that thread
+  /// was registered, and exit would run their destructors first, under a
+  /// compile still in flight.
   virtual bool precompiles() const { return false; }
-  /// Whether a compile on another thread may start now: a runtime compiler
-  /// that loads libraries at its first compile (NVRTC's builtins) would
-  /// load them on the compile thread after exit's wait for that thread was
-  /// registered, and exit would run their destructors first, under a
-  /// compile still in flight. Until the program's thread has compiled
-  /// once, the tuner compiles there.
-  virtual bool compilerReady() const { return true; }
   /// Compiles what getKernel(Kernel, Source, Defines, ...) loads, loading
   /// nothing, so that getKernel then finds it built. Safe to call from
   /// another thread while this one launches, copies and compiles.

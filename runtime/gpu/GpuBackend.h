@@ -82,8 +82,7 @@ public:
     return S;
   }
 
-  bool precompiles() const final { return true; }
-  bool compilerReady() const final { return Compiler.hasCompiled(); }
+  bool precompiles() const final { return Compiler.hasCompiled(); }
   /// The binary waits in memory for getKernel, which keeps it in the cache
   /// and says what went wrong there (warnings come from the program's
   /// thread alone).

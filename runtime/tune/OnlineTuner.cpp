@@ -383,8 +383,8 @@ bool OnlineTuner::compilingAhead(Backend &B, LoopSite &Root, SiteTuning &S,
                                  std::size_t Config, unsigned Mapped,
                                  const char *Source, TuningChoice &Out) {
   const TuneSettings &Settings = tuneSettings();
-  if (S.Variants.count(Config) || !B.precompiles() || !B.compilerReady() ||
-      Settings.Inline || Settings.Eager || !Settings.RecordDirectory.empty())
+  if (S.Variants.count(Config) || !B.precompiles() || Settings.Inline ||
+      Settings.Eager || !Settings.RecordDirectory.empty())
     return false;
   const auto Job = S.Compiling.find(Config);
   if (Job != S.Compiling.end() && Job->second->done())

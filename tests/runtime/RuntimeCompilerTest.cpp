@@ -62,7 +62,7 @@ TEST_P(RuntimeCompilerTest, PreludeCoversEveryMathFunction) {
 }
 
 // The tuner compiles on its own thread only once the program's thread has
-// compiled (Backend::compilerReady): NVRTC loads its builtins then.
+// compiled (GpuBackend::precompiles): NVRTC loads its builtins then.
 TEST_P(RuntimeCompilerTest, SaysWhetherItHasCompiled) {
   EXPECT_FALSE(Compiler.hasCompiled());
   std::vector<char> Binary;
