@@ -232,6 +232,12 @@ void BodyPrinter::stmt(const ir::Stmt &S, int Indent) {
       OS << Pad << "}\n";
       return;
     }
+    // As the unrolling pragma below, only in the resident blocks' branch.
+    if (Plan && Mode == Phase::Kernel && Plan->CountedFromZero.count(&S) &&
+        (Plan->Residents.empty() || InResidents)) {
+      countedFromZero(S, Indent);
+      return;
+    }
     std::string Init;
     if (const ir::Stmt *I = S.Children[0].get())
       Init = I->Kind == ir::Stmt::Decl ? decl(*I) : expr(*I->Exprs[0]);
@@ -394,6 +400,28 @@ void BodyPrinter::array(const ir::Stmt &S, const std::string &Pad) {
     OS << Pad << "for (weft::index_t weft_k = 0; weft_k < " << Extent
        << "; ++weft_k)\n"
        << Pad << "  " << S.Name << "[weft_k] = " << expr(*S.Exprs[0]) << ";\n";
+}
+
+void BodyPrinter::countedFromZero(const ir::Stmt &S, int Indent) {
+  const std::string Pad(2 * Indent, ' ');
+  const ir::Stmt &Init = *S.Children[0];
+  const ir::Expr &Lower = *Init.Exprs[0], &Upper = *S.Exprs[0]->Operands[1];
+  const std::string T = ir::typeName(N, Init.VarType.Scalar, -1);
+  const std::string Number = std::to_string(ZeroCounted++);
+  const std::string Step = "weft_step" + Number, Steps = "weft_steps" + Number;
+  OS << Pad << "for (" << T << " " << Step << " = 0, " << Steps << " = (" << T
+     << ")((" << expr(Upper) << ") - (" << expr(Lower) << ")); " << Step
+     << " < " << Steps << "; ++" << Step << ")\n";
+  OS << Pad << "{\n";
+  OS << Pad << "  " << T << " " << Init.Name << " = (" << T << ")(("
+     << expr(Lower) << ") + " << Step << ");\n";
+  const ir::Stmt &Body = *S.Children[1];
+  if (Body.Kind == ir::Stmt::Block)
+    for (const ir::StmtPtr &C : Body.Children)
+      stmt(*C, Indent + 1);
+  else
+    stmt(Body, Indent + 1);
+  OS << Pad << "}\n";
 }
 
 std::string BodyPrinter::decl(const ir::Stmt &S) {

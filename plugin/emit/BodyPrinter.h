@@ -228,6 +228,9 @@ private:
   /// slice serves them all, whichever level owns the array.
   void array(const ir::Stmt &S, const std::string &Pad);
   std::string decl(const ir::Stmt &S);
+  /// A counted loop of plan::KernelPlan::CountedFromZero: a counter from
+  /// zero to Upper - Lower, the index Lower plus it.
+  void countedFromZero(const ir::Stmt &S, int Indent);
   /// A sub-statement; blocks print as they are, others one level deeper.
   void nested(const ir::Stmt &S, int Depth);
   /// Before a loop: its registers declared, loaded where Guard holds (or
@@ -277,6 +280,8 @@ private:
   std::map<const ir::Expr *, std::pair<std::size_t, std::size_t>> ResidentUses;
   /// Printing the copy of a body whose resident blocks are in shared memory.
   bool InResidents = false;
+  /// Loops counted from zero printed so far: their counters' numbers.
+  unsigned ZeroCounted = 0;
   /// Locals printed as something else (the tiled loop's index in a load).
   std::map<std::string, std::string> Renamed;
 };

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace weft::ir {
 namespace {
@@ -59,7 +60,116 @@ bool boundsFollow(const Stmt &Body, const std::string &Index) {
   return Found;
 }
 
+bool signedIndexType(ScalarKind K) {
+  return K == ScalarKind::Int || K == ScalarKind::Long ||
+         K == ScalarKind::LongLong;
+}
+
+/// An unrolled loop around the statement being looked at: its index runs
+/// over Lower + [0, Steps).
+struct UnrolledIndex {
+  std::string Index;
+  Polynomial Lower;
+  std::int64_t Steps = 0;
+};
+
+/// Every local name E reads.
+void localsRead(const Expr &E, std::vector<std::string> &Names) {
+  anyExpression(E, [&](const Expr &X) {
+    if (X.Kind == Expr::Local)
+      Names.push_back(X.Text);
+    return false;
+  });
+}
+
+/// Whether loop L's trip count is a constant in each copy of the unrolled
+/// loops Around.
+bool constantInCopies(const Nest &N, const Stmt &S, const CountedLoop &L,
+                      const std::vector<UnrolledIndex> &Around) {
+  if (!signedIndexType(L.IndexType) || !signedIndexType(L.Lower->Type) ||
+      !signedIndexType(L.Upper->Type))
+    return false;
+  std::vector<std::string> Read;
+  localsRead(*L.Lower, Read);
+  localsRead(*L.Upper, Read);
+  for (const std::string &Name : Read)
+    if (writesLocal(*S.Children[1], Name))
+      return false;
+  const AffineScope Scope{[](const std::string &) { return true; }};
+  std::optional<AffineForm> Lower = affineForm(N, *L.Lower, Scope);
+  std::optional<AffineForm> Upper = affineForm(N, *L.Upper, Scope);
+  if (!Lower || !Upper)
+    return false;
+  std::optional<AffineForm> Count = add(*Upper, *Lower, /*Subtract=*/true);
+  if (!Count)
+    return false;
+  // Each index I = Lower + i over i in [0, Steps): the count is Offset +
+  // the Lower's times their coefficients, plus a constant times each i.
+  std::int64_t Least = 0, Most = 0;
+  Polynomial Offset = Count->Offset;
+  for (const auto &[Variable, Coefficient] : Count->Coefficients) {
+    const UnrolledIndex *U = nullptr;
+    for (const UnrolledIndex &A : Around)
+      if (A.Index == Variable)
+        U = &A;
+    std::optional<std::int64_t> C = Coefficient.constantValue();
+    if (!U || !C)
+      return false;
+    std::optional<Polynomial> Shift = Coefficient.times(U->Lower);
+    std::optional<Polynomial> Sum =
+        Shift ? Offset.plus(*Shift) : std::optional<Polynomial>();
+    if (!Sum || *C > (1 << 20) || *C < -(1 << 20))
+      return false;
+    Offset = *Sum;
+    (*C > 0 ? Most : Least) += *C * (U->Steps - 1);
+  }
+  std::optional<std::int64_t> Constant = Offset.constantValue();
+  constexpr std::int64_t Limit = std::int64_t(1) << 20;
+  return Constant && *Constant + Least >= -Limit && *Constant + Most <= Limit;
+}
+
+void findConstantCounts(const Nest &N, const Stmt &S,
+                        const std::map<const Stmt *, std::int64_t> &Unrolled,
+                        std::vector<UnrolledIndex> &Around,
+                        std::set<const Stmt *> &Out) {
+  std::optional<CountedLoop> C = countedLoop(S);
+  if (C && !Around.empty() && !Unrolled.count(&S) &&
+      constantInCopies(N, S, *C, Around))
+    Out.insert(&S);
+  bool Pushed = false;
+  auto Steps = Unrolled.find(&S);
+  if (C && Steps != Unrolled.end()) {
+    const AffineScope Scope{[](const std::string &) { return true; }};
+    std::optional<AffineForm> Lower = affineForm(N, *C->Lower, Scope);
+    if (Lower && !Lower->dependsOnVariables()) {
+      Around.push_back({C->Index, Lower->Offset, Steps->second});
+      Pushed = true;
+    }
+  }
+  for (const StmtPtr &Child : S.Children)
+    if (Child)
+      findConstantCounts(N, *Child, Unrolled, Around, Out);
+  if (S.Kind == Stmt::ParallelFor && S.Nested)
+    for (const StmtPtr &Child : S.Nested->Body)
+      if (Child)
+        findConstantCounts(N, *Child, Unrolled, Around, Out);
+  if (Pushed)
+    Around.pop_back();
+}
+
 } // namespace
+
+std::set<const Stmt *>
+constantCountLoops(const Nest &N,
+                   const std::map<const Stmt *, std::int64_t> &Unrolled) {
+  std::set<const Stmt *> Out;
+  std::vector<UnrolledIndex> Around;
+  if (!Unrolled.empty())
+    for (const StmtPtr &S : N.Root.Body)
+      if (S)
+        findConstantCounts(N, *S, Unrolled, Around, Out);
+  return Out;
+}
 
 std::map<const Stmt *, std::int64_t> unrolledSteps(const Nest &N) {
   std::map<const Stmt *, std::int64_t> Out;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 
 namespace weft::ir {
 
@@ -24,6 +25,19 @@ constexpr std::int64_t MaxUnrolledSteps = 32;
 /// and inside which a counted loop or a level has a bound of its index;
 /// each with that trip count.
 std::map<const Stmt *, std::int64_t> unrolledSteps(const Nest &N);
+
+/// The counted loops inside those (Unrolled: unrolledSteps' answer) whose
+/// trip count is a constant in each unrolled copy: Upper - Lower is affine
+/// in the indices of unrolled loops around them alone (each from a lower
+/// bound of captures), once those loops unroll a constant of at most
+/// 2^20; index and bounds of signed types; no local of the bounds written
+/// in the loop. The kernel counts them from zero (`for (k' = 0; k' <
+/// Upper - Lower; ...) { K = Lower + k'; ... }`): NVRTC's unroller (NVRTC
+/// 13.0) finds the constant trip count in that form, not in `K = Offset;
+/// K < I` with I = Offset + c, and then unrolls the loop whole.
+std::set<const Stmt *>
+constantCountLoops(const Nest &N,
+                   const std::map<const Stmt *, std::int64_t> &Unrolled);
 
 } // namespace weft::ir
 

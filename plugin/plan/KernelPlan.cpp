@@ -423,6 +423,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   planSlices(P);
   planResidents(P);
   P.UnrolledSteps = ir::unrolledSteps(N);
+  P.CountedFromZero = ir::constantCountLoops(N, P.UnrolledSteps);
   // The tuning space first: the shared arrays' sizes are bounds over it.
   P.Tune = tuningSpace(P);
   if (P.Tiled)

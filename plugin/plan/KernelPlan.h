@@ -21,6 +21,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,10 @@ struct KernelPlan {
   /// (the default; the tuning space offers 0), with their trip counts
   /// (ir::unrolledSteps).
   std::map<const ir::Stmt *, std::int64_t> UnrolledSteps;
+  /// Counted loops inside those, printed counting from zero so that the
+  /// GPU compiler finds their constant trip counts in each unrolled copy
+  /// (ir::constantCountLoops).
+  std::set<const ir::Stmt *> CountedFromZero;
   /// Whole-block tiles whose level's threads compute WEFT_CM iterations
   /// each (ir::coarsenable): the tuning space offers 1, 2 and 4.
   bool Coarsened = false;

@@ -72,4 +72,54 @@ TEST(UnrolledSteps, ALevelInsideBoundedByTheStep) {
   EXPECT_EQ(ir::unrolledSteps(N).size(), 1u);
 }
 
+/// The inner loop of steps(): for (int k = r0; k < i; ++k).
+const ir::Stmt *innerLoop(const ir::Nest &N) {
+  return N.Root.Body[0]->Children[1].get();
+}
+
+TEST(UnrolledSteps, InnerLoopsOfConstantCountsInEachCopy) {
+  // k from r0 to i, i = r0 + c in copy c: c steps, which the kernel counts
+  // from zero for the GPU compiler to see.
+  ir::Nest N = steps(31);
+  std::set<const ir::Stmt *> Z =
+      ir::constantCountLoops(N, ir::unrolledSteps(N));
+  ASSERT_EQ(Z.size(), 1u);
+  EXPECT_EQ(*Z.begin(), innerLoop(N));
+  // Not where nothing is unrolled.
+  EXPECT_TRUE(ir::constantCountLoops(N, {}).empty());
+}
+
+TEST(UnrolledSteps, NoConstantCountFromOtherVariables) {
+  // k from r0 to i + n: n steps more in every copy, not a constant.
+  ir::Nest N = steps(31);
+  ir::Stmt &Inner = *N.Root.Body[0]->Children[1];
+  Inner.Exprs[0]->Operands[1] = binary("+", local("i"), param(1));
+  EXPECT_TRUE(ir::constantCountLoops(N, ir::unrolledSteps(N)).empty());
+  // k from r0 to i + x, x a local of the nest's: not a constant either.
+  Inner.Exprs[0]->Operands[1] = binary("+", local("i"), local("x"));
+  EXPECT_TRUE(ir::constantCountLoops(N, ir::unrolledSteps(N)).empty());
+}
+
+TEST(UnrolledSteps, NoConstantCountWhereTheLoopMovesItsBound) {
+  // for (k = x + r0; k < x + i; ++k) { ...; ++x; }: the bound moves with
+  // x.
+  ir::Nest N = steps(31);
+  ir::Stmt &Inner = *N.Root.Body[0]->Children[1];
+  Inner.Children[0]->Exprs[0] = binary("+", local("x"), param(2));
+  Inner.Exprs[0]->Operands[1] = binary("+", local("x"), local("i"));
+  ASSERT_EQ(ir::constantCountLoops(N, ir::unrolledSteps(N)).size(), 1u);
+  auto Bump = node(ir::Expr::Unary, "++");
+  Bump->Operands.push_back(local("x"));
+  Inner.Children[1] = statement(std::move(Bump));
+  EXPECT_TRUE(ir::constantCountLoops(N, ir::unrolledSteps(N)).empty());
+}
+
+TEST(UnrolledSteps, NoConstantCountForUnsignedIndices) {
+  // Counting from zero to Upper - Lower would wrap where Upper < Lower.
+  ir::Nest N = steps(31);
+  N.Root.Body[0]->Children[1]->Children[0]->VarType.Scalar =
+      ir::ScalarKind::UInt;
+  EXPECT_TRUE(ir::constantCountLoops(N, ir::unrolledSteps(N)).empty());
+}
+
 } // namespace

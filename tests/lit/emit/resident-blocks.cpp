@@ -72,13 +72,19 @@ void factorDiagonal(std::span<float> A, int N, int Offset) {
 // KERNEL-NEXT: #pragma unroll
 // KERNEL-NEXT: #endif
 // KERNEL-NEXT: for (int I = Offset; (I < (Offset + 32)); (++I))
-// KERNEL: weft_resident0.ld(((weft::index_t)(I)), ((weft::index_t)(K)), [&]
+// Each K loop counted from zero to I - Offset, a constant in each copy
+// that NVRTC's unroller finds in this form (not in K < I).
+// KERNEL: for (int weft_step0 = 0, weft_steps0 = (int)((I) - (Offset)); weft_step0 < weft_steps0; ++weft_step0)
+// KERNEL-NEXT: {
+// KERNEL-NEXT: int K = (int)((Offset) + weft_step0);
+// KERNEL-NEXT: (Sum += (weft_resident0.ld(((weft::index_t)(I)), ((weft::index_t)(K)), [&]
 // KERNEL: (weft_resident0.at(((weft::index_t)(I)), ((weft::index_t)(J)), [&] { return (weft::index_t)(((unsigned long)((I * N) + J))); }) -= Sum);
 // KERNEL: float Inverse = (1.0f / weft_resident0.ld(((weft::index_t)(I)), ((weft::index_t)(I)),
 // KERNEL: weft_resident0.store(weft::linear_thread(), WEFT_BLOCK_THREADS);
 // KERNEL-NEXT: } else {
 // The span in place (the block does not fit, or staging is off): rolled.
 // KERNEL-NOT: #pragma unroll
+// KERNEL-NOT: weft_step
 
 // Sweeps of a block whose size is known at run time, each sweep's rows
 // from the last's: up to 8192 floats in 32 KiB.
