@@ -342,14 +342,22 @@ private:
               " elements)";
       for (const plan::SlicePlan &S : P.Slices)
         if (S.Slice.Owner == Levels[I])
-          Text += "; " + S.Slice.Description +
-                  " and the elements each iteration reads along " +
-                  S.Slice.Rows + " held by its thread in shared memory (" +
-                  (S.Slice.FixedCount && *S.Slice.FixedCount <= S.MappedCapacity
-                       ? ""
-                       : "up to ") +
-                  std::to_string(S.MappedCapacity) +
-                  " a thread), written through to the span";
+          Text +=
+              "; " + S.Slice.Description +
+              " and the elements each iteration reads along " + S.Slice.Rows +
+              " held by its thread " +
+              (S.Registers
+                   ? "in registers (" + std::to_string(*S.Slice.FixedCount) +
+                         " a thread, the loops along them unrolled whole; "
+                         "in shared memory with WEFT_UNROLL_STEPS=0)"
+                   : "in shared memory (" +
+                         std::string(S.Slice.FixedCount &&
+                                             *S.Slice.FixedCount <=
+                                                 S.MappedCapacity
+                                         ? ""
+                                         : "up to ") +
+                         std::to_string(S.MappedCapacity) + " a thread)") +
+              ", written through to the span";
       for (const memory::Stage &S : P.Stages)
         if (S.Level == Levels[I])
           Text += "; staged in shared memory with WEFT_STAGED_RANGES=1 (read "

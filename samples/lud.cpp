@@ -38,16 +38,14 @@ void factorDiagonal(std::span<float> A, int N, int Offset) {
 }
 
 // The block row right of the diagonal block (U = L^-1 A, column by column)
-// and the block column below it (L = A U^-1, row by row). Each dot product
-// is marked a reduction: weft may then sum it over a warp's lanes, the
-// rows of the block column one warp each, rather than one thread's loop.
+// and the block column below it (L = A U^-1, row by row): each column (or
+// row) its own thread's, which holds it in registers down the block.
 void perimeter(std::span<float> A, int N, int Offset) {
   const int End = Offset + BlockSize;
 #pragma weft parallel for
   for (int J = End; J < N; ++J) {
     for (int I = Offset + 1; I < End; ++I) {
       float Sum = 0;
-#pragma weft parallel for reduction(+ : Sum)
       for (int K = Offset; K < I; ++K)
         Sum += A[I * N + K] * A[K * N + J];
       A[I * N + J] -= Sum;
@@ -57,7 +55,6 @@ void perimeter(std::span<float> A, int N, int Offset) {
   for (int I = End; I < N; ++I) {
     for (int J = Offset; J < End; ++J) {
       float Sum = 0;
-#pragma weft parallel for reduction(+ : Sum)
       for (int K = Offset; K < J; ++K)
         Sum += A[I * N + K] * A[K * N + J];
       A[I * N + J] = (A[I * N + J] - Sum) / A[J * N + J];

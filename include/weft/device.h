@@ -1311,6 +1311,58 @@ private:
 #endif
 };
 
+/// A thread_slice held in the thread's registers: PerThread values, the
+/// slice's length, each use naming a constant one once the loops along the
+/// slice unroll whole (weft unrolls them where it chooses this), so that
+/// the array never leaves registers. Writes go through to the span.
+/// Its values are an array of the kernel's own, apart from the struct: the
+/// span's stores must not seem to reach the struct's fields (which the
+/// slots are computed from) for the GPU compiler to keep either in
+/// registers.
+template <class T, unsigned PerThread, class Span> struct register_slice {
+  T (&Values)[PerThread];
+  Span Source;
+  index_t Anchor, Stride, Lo, Count;
+  WEFT_DEVICE bool fits() const { return Count <= (index_t)PerThread; }
+  /// The thread's elements inside the span, all loads issued together,
+  /// unrecorded by the simulator's checker as thread_slice's.
+  WEFT_DEVICE void load() const {
+    const index_t First = Anchor + Lo * Stride;
+    WEFT_UNROLL
+    for (unsigned W = 0; W < PerThread; ++W) {
+      const index_t G = First + (index_t)W * Stride;
+      Values[W] = (index_t)W < Count && G >= 0 && G < (index_t)Source.size()
+                      ? Source.data()[G]
+                      : T();
+    }
+  }
+  template <class Index> WEFT_DEVICE T ld(index_t W, Index I) const {
+#if defined(WEFT_DIALECT_SIM)
+    Source.check_read(I());
+    check(W, I());
+#endif
+    return Values[W - Lo];
+  }
+  template <class Index> WEFT_DEVICE T &at(index_t W, Index I) const {
+#if defined(WEFT_DIALECT_SIM)
+    check(W, I());
+#endif
+    return Values[W - Lo];
+  }
+  WEFT_DEVICE T through(index_t I, T V) const {
+    Source[I] = V;
+    return V;
+  }
+
+private:
+#if defined(WEFT_DIALECT_SIM)
+  WEFT_DEVICE void check(index_t W, index_t I) const {
+    if (!((size_type)(W - Lo) < (size_type)Count) || Anchor + W * Stride != I)
+      __builtin_trap(); // weft's slice does not hold element I
+  }
+#endif
+};
+
 /// A block of a matrix that a sequential nest's block of threads holds in
 /// shared memory for its whole loop: element (R, C) of the span's
 /// R * Stride + C, R in [RowLo, RowLo + Rows), C in [ColLo, ColLo + Cols),

@@ -232,20 +232,16 @@ void BodyPrinter::stmt(const ir::Stmt &S, int Indent) {
       OS << Pad << "}\n";
       return;
     }
-    // As the unrolling pragma below, only in the resident blocks' branch.
     if (Plan && Mode == Phase::Kernel && Plan->CountedFromZero.count(&S) &&
-        (Plan->Residents.empty() || InResidents)) {
+        unrollsHere(S)) {
       countedFromZero(S, Indent);
       return;
     }
     std::string Init;
     if (const ir::Stmt *I = S.Children[0].get())
       Init = I->Kind == ir::Stmt::Decl ? decl(*I) : expr(*I->Exprs[0]);
-    // Where a resident block holds the loop's span, only its branch: the
-    // other runs where the block does not fit, and would double the
-    // kernel's code and its compile.
     if (Plan && Mode == Phase::Kernel && Plan->UnrolledSteps.count(&S) &&
-        (Plan->Residents.empty() || InResidents))
+        unrollsHere(S))
       OS << "#if WEFT_UNROLL_STEPS && !defined(WEFT_DIALECT_SIM)\n"
          << Pad << "#pragma unroll\n#endif\n";
     OS << Pad << "for (" << Init << "; "
@@ -400,6 +396,15 @@ void BodyPrinter::array(const ir::Stmt &S, const std::string &Pad) {
     OS << Pad << "for (weft::index_t weft_k = 0; weft_k < " << Extent
        << "; ++weft_k)\n"
        << Pad << "  " << S.Name << "[weft_k] = " << expr(*S.Exprs[0]) << ";\n";
+}
+
+bool BodyPrinter::unrollsHere(const ir::Stmt &Loop) const {
+  // Only in the branch where the resident blocks (or the register slices)
+  // hold the span: the other runs where they do not fit, and would double
+  // the kernel's code and its compile.
+  if (Plan->SliceLoops.count(&Loop))
+    return InSlices;
+  return Plan->Residents.empty() || InResidents;
 }
 
 void BodyPrinter::countedFromZero(const ir::Stmt &S, int Indent) {

@@ -231,6 +231,9 @@ private:
   /// A counted loop of plan::KernelPlan::CountedFromZero: a counter from
   /// zero to Upper - Lower, the index Lower plus it.
   void countedFromZero(const ir::Stmt &S, int Indent);
+  /// Whether Loop, one of the plan's unrolled or counted from zero, is so
+  /// in the branch being printed.
+  bool unrollsHere(const ir::Stmt &Loop) const;
   /// A sub-statement; blocks print as they are, others one level deeper.
   void nested(const ir::Stmt &S, int Depth);
   /// Before a loop: its registers declared, loaded where Guard holds (or

@@ -1,6 +1,7 @@
-// ThreadSlices.cpp: the span elements a thread holds in shared memory for
-// an iteration (see ir/ThreadSlice.h): their load at the top of the level's
-// body, and the reads and writes that find their element there.
+// ThreadSlices.cpp: the span elements a thread holds in shared memory (or
+// its registers) for an iteration (see ir/ThreadSlice.h): their load at the
+// top of the level's body, and the reads and writes that find their
+// element there.
 #include "emit/BodyPrinter.h"
 
 #include "ir/IrQueries.h"
@@ -24,12 +25,26 @@ void BodyPrinter::slicedBody(const ir::Level &L, int Indent,
     const ir::ThreadSlice &Slice = Plan->Slices[S].Slice;
     const ir::Param &P = N.Params[Slice.Param];
     const std::string K = std::to_string(S), Name = "weft_slice" + K;
-    OS << Pad << "const weft::thread_slice<"
-       << ir::typeName(N, P.Element, P.Struct) << ", WEFT_SLICE" << K
+    const std::string Type = ir::typeName(N, P.Element, P.Struct),
+                      Where = P.Name + ", (weft::index_t)(" + L.IndexName +
+                              ") * " + Slice.ThreadStride + ", " +
+                              Slice.Stride + ", " + Slice.Lo + ", " +
+                              Slice.Count;
+    // In registers where its loops unroll: each use then names a constant
+    // element of its array.
+    if (Plan->Slices[S].Registers)
+      OS << "#if WEFT_UNROLL_STEPS\n"
+         << Pad << Type << " " << Name << "_values[" << *Slice.FixedCount
+         << "];\n"
+         << Pad << "const weft::register_slice<" << Type << ", "
+         << *Slice.FixedCount << ", decltype(" << P.Name << ")> " << Name << "{"
+         << Name << "_values, " << Where << "};\n"
+         << "#else\n";
+    OS << Pad << "const weft::thread_slice<" << Type << ", WEFT_SLICE" << K
        << ", WEFT_BLOCK_THREADS, decltype(" << P.Name << ")> " << Name << "{"
-       << Name << "_buffer, " << P.Name << ", (weft::index_t)(" << L.IndexName
-       << ") * " << Slice.ThreadStride << ", " << Slice.Stride << ", "
-       << Slice.Lo << ", " << Slice.Count << ", weft::linear_thread()};\n";
+       << Name << "_buffer, " << Where << ", weft::linear_thread()};\n";
+    if (Plan->Slices[S].Registers)
+      OS << "#endif\n";
     Fits += " && " + Name + ".fits()";
   }
   std::vector<std::string> Loads;

@@ -123,7 +123,8 @@ private:
                                     : kernelText(Shapes[I]->Shift, Hidden);
       if (!Shift)
         return;
-      S.Uses.push_back({F.Element, Shapes[I]->Variable, *Shift});
+      S.Uses.push_back(
+          {F.Element, Shapes[I]->Variable, *Shift, Shapes[I]->Shift});
       Distinct.insert({Shapes[I]->Variable, *Shift});
       Read = Read || !F.Written;
       Reused = Reused || (!F.Written && F.Loops.size() > 1);
@@ -152,6 +153,7 @@ private:
     S.ThreadStride = *ThreadStride;
     S.Stride = *Stride;
     S.Lo = *First;
+    S.LoValue = *Rows.Lo;
     S.Count = *Elements;
     Out.push_back(std::move(S));
   }

@@ -25,10 +25,12 @@ struct ThreadSlice {
   unsigned Param = 0;
   std::string ThreadStride, Stride, Lo, Count;
   std::optional<std::int64_t> FixedCount;
+  Polynomial LoValue; // Lo, over the captures and the names of its text
   /// An access the slice serves: its W is Variable + Shift (empty: 0).
   struct Use {
     const Expr *Element = nullptr;
     std::string Variable, Shift;
+    Polynomial ShiftValue;
   };
   std::vector<Use> Uses;
   std::string Description; // "A[((I * $N) + J)]": its first write

@@ -160,34 +160,39 @@ void findConstantCounts(const Nest &N, const Stmt &S,
 } // namespace
 
 std::set<const Stmt *>
-constantCountLoops(const Nest &N,
+constantCountLoops(const Nest &N, const std::vector<StmtPtr> &Body,
                    const std::map<const Stmt *, std::int64_t> &Unrolled) {
   std::set<const Stmt *> Out;
   std::vector<UnrolledIndex> Around;
   if (!Unrolled.empty())
-    for (const StmtPtr &S : N.Root.Body)
+    for (const StmtPtr &S : Body)
       if (S)
         findConstantCounts(N, *S, Unrolled, Around, Out);
   return Out;
 }
 
-std::map<const Stmt *, std::int64_t> unrolledSteps(const Nest &N) {
+std::map<const Stmt *, std::int64_t>
+stepLoops(const Nest &N, const std::vector<StmtPtr> &Body, bool Bounding) {
   std::map<const Stmt *, std::int64_t> Out;
-  if (!N.Sequential)
-    return Out;
   const auto Visit = [&](const Stmt &S) {
     std::optional<CountedLoop> C = countedLoop(S);
     if (!C)
       return;
     std::optional<std::int64_t> Steps = constantTripCount(N, *C);
     if (Steps && *Steps >= 2 && *Steps <= MaxUnrolledSteps &&
-        boundsFollow(*S.Children[1], C->Index))
+        (!Bounding || boundsFollow(*S.Children[1], C->Index)))
       Out[&S] = *Steps;
   };
-  for (const StmtPtr &S : N.Root.Body)
+  for (const StmtPtr &S : Body)
     if (S)
       eachStatement(*S, Visit);
   return Out;
+}
+
+std::map<const Stmt *, std::int64_t> unrolledSteps(const Nest &N) {
+  if (!N.Sequential)
+    return {};
+  return stepLoops(N, N.Root.Body, /*Bounding=*/true);
 }
 
 } // namespace weft::ir

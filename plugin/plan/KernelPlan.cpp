@@ -423,7 +423,19 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   planSlices(P);
   planResidents(P);
   P.UnrolledSteps = ir::unrolledSteps(N);
-  P.CountedFromZero = ir::constantCountLoops(N, P.UnrolledSteps);
+  P.CountedFromZero = ir::constantCountLoops(N, N.Root.Body, P.UnrolledSteps);
+  for (SlicePlan &S : P.Slices)
+    if (std::optional<ir::SliceUnrolling> U = ir::registerSlice(N, S.Slice)) {
+      S.Registers = true;
+      for (const auto &[Loop, Steps] : U->Steps) {
+        P.UnrolledSteps[Loop] = Steps;
+        P.SliceLoops.insert(Loop);
+      }
+      for (const ir::Stmt *Loop : U->Counted) {
+        P.CountedFromZero.insert(Loop);
+        P.SliceLoops.insert(Loop);
+      }
+    }
   // The tuning space first: the shared arrays' sizes are bounds over it.
   P.Tune = tuningSpace(P);
   if (P.Tiled)
@@ -468,11 +480,15 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   }
   for (std::size_t I = 0; I < P.Slices.size(); ++I) {
     const ir::Param &Param = N.Params[P.Slices[I].Slice.Param];
-    P.Shared.push_back(
-        {ir::typeName(N, Param.Element, Param.Struct),
-         "WEFT_SLICE" + std::to_string(I) + " * WEFT_BLOCK_THREADS",
-         "weft_slice" + std::to_string(I) + "_buffer",
-         sliceBytes(P, P.Slices[I])});
+    // A slice in registers takes no shared memory.
+    const std::string Count =
+        "WEFT_SLICE" + std::to_string(I) + " * WEFT_BLOCK_THREADS";
+    P.Shared.push_back({ir::typeName(N, Param.Element, Param.Struct),
+                        P.Slices[I].Registers
+                            ? "(WEFT_UNROLL_STEPS ? 1 : " + Count + ")"
+                            : Count,
+                        "weft_slice" + std::to_string(I) + "_buffer",
+                        sliceBytes(P, P.Slices[I])});
   }
   for (std::size_t I = 0; I < P.Residents.size(); ++I) {
     const ir::Param &Param = N.Params[P.Residents[I].Block.Param];

@@ -8,6 +8,7 @@
 
 #include "contract/Descriptor.h"
 #include "ir/NestIR.h"
+#include "ir/RegisterSlice.h"
 #include "ir/RegisterTile.h"
 #include "ir/ResidentBlock.h"
 #include "ir/ScalarReplacement.h"
@@ -76,6 +77,9 @@ struct SlicePlan {
   std::string Capacity;            // WEFT_SLICEn's value, elements a thread
   std::int64_t MappedCapacity = 0; // its value at the mapped block size
   std::int64_t Budget = 0;         // bytes of a block's shared memory
+  /// Held in the thread's registers where WEFT_UNROLL_STEPS is 1, its
+  /// loops unrolled whole (ir::registerSlice); in shared memory where 0.
+  bool Registers = false;
 };
 
 /// A block of a matrix a sequential nest holds in shared memory for the
@@ -120,13 +124,16 @@ struct KernelPlan {
   std::vector<SlicePlan> Slices;
   std::vector<ResidentPlan> Residents;
   /// A sequential nest's loops unrolled whole where WEFT_UNROLL_STEPS is 1
-  /// (the default; the tuning space offers 0), with their trip counts
-  /// (ir::unrolledSteps).
+  /// (the default; the tuning space offers 0), and a register slice's,
+  /// with their trip counts (ir::unrolledSteps, ir::registerSlice).
   std::map<const ir::Stmt *, std::int64_t> UnrolledSteps;
   /// Counted loops inside those, printed counting from zero so that the
   /// GPU compiler finds their constant trip counts in each unrolled copy
   /// (ir::constantCountLoops).
   std::set<const ir::Stmt *> CountedFromZero;
+  /// Those of both that unroll for a register slice: only in the slices'
+  /// branch of the level's body.
+  std::set<const ir::Stmt *> SliceLoops;
   /// Whole-block tiles whose level's threads compute WEFT_CM iterations
   /// each (ir::coarsenable): the tuning space offers 1, 2 and 4.
   bool Coarsened = false;

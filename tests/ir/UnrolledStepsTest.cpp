@@ -82,11 +82,11 @@ TEST(UnrolledSteps, InnerLoopsOfConstantCountsInEachCopy) {
   // from zero for the GPU compiler to see.
   ir::Nest N = steps(31);
   std::set<const ir::Stmt *> Z =
-      ir::constantCountLoops(N, ir::unrolledSteps(N));
+      ir::constantCountLoops(N, N.Root.Body, ir::unrolledSteps(N));
   ASSERT_EQ(Z.size(), 1u);
   EXPECT_EQ(*Z.begin(), innerLoop(N));
   // Not where nothing is unrolled.
-  EXPECT_TRUE(ir::constantCountLoops(N, {}).empty());
+  EXPECT_TRUE(ir::constantCountLoops(N, N.Root.Body, {}).empty());
 }
 
 TEST(UnrolledSteps, NoConstantCountFromOtherVariables) {
@@ -94,10 +94,12 @@ TEST(UnrolledSteps, NoConstantCountFromOtherVariables) {
   ir::Nest N = steps(31);
   ir::Stmt &Inner = *N.Root.Body[0]->Children[1];
   Inner.Exprs[0]->Operands[1] = binary("+", local("i"), param(1));
-  EXPECT_TRUE(ir::constantCountLoops(N, ir::unrolledSteps(N)).empty());
+  EXPECT_TRUE(
+      ir::constantCountLoops(N, N.Root.Body, ir::unrolledSteps(N)).empty());
   // k from r0 to i + x, x a local of the nest's: not a constant either.
   Inner.Exprs[0]->Operands[1] = binary("+", local("i"), local("x"));
-  EXPECT_TRUE(ir::constantCountLoops(N, ir::unrolledSteps(N)).empty());
+  EXPECT_TRUE(
+      ir::constantCountLoops(N, N.Root.Body, ir::unrolledSteps(N)).empty());
 }
 
 TEST(UnrolledSteps, NoConstantCountWhereTheLoopMovesItsBound) {
@@ -107,11 +109,13 @@ TEST(UnrolledSteps, NoConstantCountWhereTheLoopMovesItsBound) {
   ir::Stmt &Inner = *N.Root.Body[0]->Children[1];
   Inner.Children[0]->Exprs[0] = binary("+", local("x"), param(2));
   Inner.Exprs[0]->Operands[1] = binary("+", local("x"), local("i"));
-  ASSERT_EQ(ir::constantCountLoops(N, ir::unrolledSteps(N)).size(), 1u);
+  ASSERT_EQ(ir::constantCountLoops(N, N.Root.Body, ir::unrolledSteps(N)).size(),
+            1u);
   auto Bump = node(ir::Expr::Unary, "++");
   Bump->Operands.push_back(local("x"));
   Inner.Children[1] = statement(std::move(Bump));
-  EXPECT_TRUE(ir::constantCountLoops(N, ir::unrolledSteps(N)).empty());
+  EXPECT_TRUE(
+      ir::constantCountLoops(N, N.Root.Body, ir::unrolledSteps(N)).empty());
 }
 
 TEST(UnrolledSteps, NoConstantCountForUnsignedIndices) {
@@ -119,7 +123,8 @@ TEST(UnrolledSteps, NoConstantCountForUnsignedIndices) {
   ir::Nest N = steps(31);
   N.Root.Body[0]->Children[1]->Children[0]->VarType.Scalar =
       ir::ScalarKind::UInt;
-  EXPECT_TRUE(ir::constantCountLoops(N, ir::unrolledSteps(N)).empty());
+  EXPECT_TRUE(
+      ir::constantCountLoops(N, N.Root.Body, ir::unrolledSteps(N)).empty());
 }
 
 } // namespace

@@ -23,6 +23,10 @@
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_SLICE0=3 %t.exe > %t.small 2> %t.err.small
 // RUN: count 0 < %t.err.small
 // RUN: diff %t.host %t.small
+// RUN: cat $(grep -l 'weft::register_slice<float, 32' %t.k/*.cu) | FileCheck %s --check-prefix=REGISTERS
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_KERNEL_DEFINES=WEFT_UNROLL_STEPS=0 %t.exe > %t.shared 2> %t.err.shared
+// RUN: count 0 < %t.err.shared
+// RUN: diff %t.host %t.shared
 // RUN: rm -rf %t.cache && env WEFT_CACHE_DIR=%t.cache WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_SIM_THREADS=2 WEFT_TUNE=search=random,eager,budget=6 %t.exe > %t.tuned 2> %t.err.tuned
 // RUN: count 0 < %t.err.tuned
 // RUN: diff %t.host %t.tuned
@@ -55,6 +59,40 @@ void columnSolve(std::span<float> A, int N, int Offset, int End) {
 // The slice's bytes over the tuned block: 64 elements a thread, 32 KiB at most.
 // SPACE: shared (mul (div (add (min (mul (lit 64) (mul (mul (tune 0) (mul (lit 1) (lit 1))) (lit 4))) (max (lit 32768) (mul (mul (tune 0) (mul (lit 1) (lit 1))) (lit 4)))) (lit 15)) (lit 16)) (lit 16)){{$}}
 
+// lud's block row of 32 rows: the slice's length a constant and its loops
+// of a few steps, unrolled whole: each use names a constant element of an
+// array the thread holds in registers.
+// CHECK: thread-slices.cpp:[[@LINE+4]]:3: remark: weft: level 0 (J): {{.*}}; A[((I * $N) + J)] and the elements each iteration reads along K, I held by its thread in registers (32 a thread, the loops along them unrolled whole; in shared memory with WEFT_UNROLL_STEPS=0), written through to the span; {{.*}}; a loop of 31 steps unrolled whole on the GPU (WEFT_UNROLL_STEPS)
+void columnSolve32(std::span<float> A, int N, int Offset) {
+  const int End = Offset + 32;
+#pragma weft parallel for
+  for (int J = End; J < N; ++J)
+    for (int I = Offset + 1; I < End; ++I) {
+      float Sum = 0;
+      for (int K = Offset; K < I; ++K)
+        Sum += A[I * N + K] * A[K * N + J];
+      A[I * N + J] -= Sum;
+    }
+}
+// REGISTERS: #if WEFT_UNROLL_STEPS
+// REGISTERS-NEXT: float weft_slice0_values[32];
+// REGISTERS-NEXT: const weft::register_slice<float, 32, decltype(A)> weft_slice0{weft_slice0_values, A, (weft::index_t)(J) * ((weft::index_t)1), ((weft::index_t)N), ((weft::index_t)Offset), ((weft::index_t)32)};
+// REGISTERS-NEXT: #else
+// REGISTERS-NEXT: const weft::thread_slice<float, WEFT_SLICE0
+// REGISTERS-NEXT: #endif
+// REGISTERS-NEXT: if (WEFT_STAGING != 0 && weft_slice0.fits()) {
+// REGISTERS-NEXT: weft_slice0.load();
+// REGISTERS-NEXT: #if WEFT_UNROLL_STEPS && !defined(WEFT_DIALECT_SIM)
+// REGISTERS-NEXT: #pragma unroll
+// REGISTERS-NEXT: #endif
+// REGISTERS-NEXT: for (int I = (Offset + 1);
+// REGISTERS: for (int weft_step0 = 0, weft_steps0 = (int)((I) - (Offset)); weft_step0 < weft_steps0; ++weft_step0)
+// REGISTERS: weft_slice0.ld((weft::index_t)(K),
+// REGISTERS: } else {
+// The span in place: rolled.
+// REGISTERS-NOT: #pragma unroll
+// REGISTERS-NOT: weft_step
+
 // lud's block column: each row, along the block's columns.
 // CHECK: thread-slices.cpp:[[@LINE+3]]:3: remark: weft: level 0 (I): {{.*}}; A[((I * $N) + J)] and the elements each iteration reads along K, J held by its thread
 void rowSolve(std::span<float> A, int N, int Offset, int End) {
@@ -84,7 +122,7 @@ void batchedRecurrence(std::span<float> a, int batch, int m, int n) {
 
 // Reads through a permutation the analysis cannot place: from the span,
 // where the iteration's writes went through.
-// CHECK: thread-slices.cpp:[[@LINE+3]]:3: remark: weft: level 0 (j): {{.*}}; a[((k * $n) + j)] and the elements each iteration reads along k, r held by its thread in shared memory (5 a thread)
+// CHECK: thread-slices.cpp:[[@LINE+3]]:3: remark: weft: level 0 (j): {{.*}}; a[((k * $n) + j)] and the elements each iteration reads along k, r held by its thread in registers (5 a thread, the loops along them unrolled whole; in shared memory with WEFT_UNROLL_STEPS=0)
 void throughPermutation(std::span<float> a, std::span<const int> perm, int n) {
 #pragma weft parallel for
   for (int j = 0; j < n; ++j) {
@@ -175,6 +213,16 @@ int main() {
         rowSolve(A, N, Offset, Offset + Block);
       }
     std::printf("solve %d / %d: %.4f\n", N, Block, checksum(A));
+  }
+  for (int N : {33, 70, 100}) {
+    std::vector<float> A(N * N);
+    for (int I = 0; I < N; ++I)
+      for (int J = 0; J < N; ++J)
+        A[I * N + J] = static_cast<float>((I * 5 + J * 3) % 13) * 0.125f +
+                       (I == J ? N : 0);
+    for (int Offset = 0; Offset + 32 < N; Offset += 32)
+      columnSolve32(A, N, Offset);
+    std::printf("solve by 32 %d: %.4f\n", N, checksum(A));
   }
   for (auto [Batch, M, N] : {std::tuple{3, 5, 7}, std::tuple{2, 33, 40},
                              std::tuple{1, 1, 3}, std::tuple{2, 70, 9}}) {

@@ -1,0 +1,38 @@
+// RegisterSlice.h: thread slices (ir/ThreadSlice.h) a thread can hold in its
+// registers: where the loops along the slice unroll whole, each read and
+// write of it names a constant element, so an array of the slice's length
+// lives in registers, and a chain of reads after writes waits on nothing.
+#ifndef WEFT_PLUGIN_IR_REGISTERSLICE_H
+#define WEFT_PLUGIN_IR_REGISTERSLICE_H
+
+#include "ir/NestIR.h"
+#include "ir/ThreadSlice.h"
+#include "ir/UnrolledSteps.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace weft::ir {
+
+/// The loops to unroll for a slice in registers: loops of a few steps (ir::
+/// stepLoops, bounding loops inside or not) and the counted loops inside
+/// them counted from zero (ir::constantCountLoops).
+struct SliceUnrolling {
+  std::map<const Stmt *, std::int64_t> Steps;
+  std::set<const Stmt *> Counted;
+};
+
+/// How S's loops unroll where it can live in registers: its length is a
+/// constant of at most MaxUnrolledSteps, and the W of each use less the
+/// slice's Lo is a constant in each unrolled copy of the loops around it
+/// (the use's loop is one of a few steps in the level's body, or counted
+/// from zero inside one, each from a lower bound of captures and such loops'
+/// indices). Nullopt where it cannot.
+std::optional<SliceUnrolling> registerSlice(const Nest &N,
+                                            const ThreadSlice &S);
+
+} // namespace weft::ir
+
+#endif
