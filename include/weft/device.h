@@ -1255,6 +1255,17 @@ template <class T, unsigned Capacity, class Span> struct window {
   }
 };
 
+#if defined(WEFT_DIALECT_SIM)
+/// The simulator's check of a slice's access: element W of the slice
+/// (Anchor + W * Stride, W in [Lo, Lo + Count)) is span element I.
+WEFT_DEVICE void check_slice_element(index_t Anchor, index_t Stride,
+                                     index_t Lo, index_t Count, index_t W,
+                                     index_t I) {
+  if (!((size_type)(W - Lo) < (size_type)Count) || Anchor + W * Stride != I)
+    __builtin_trap(); // weft's slice does not hold element I
+}
+#endif
+
 /// The elements of a span that one thread alone works through in an
 /// iteration (its column of a matrix, down a bounded loop over the rows):
 /// element W of the span's Anchor + W * Stride, W in [Lo, Lo + Count),
@@ -1305,8 +1316,7 @@ struct thread_slice {
 private:
 #if defined(WEFT_DIALECT_SIM)
   WEFT_DEVICE void check(index_t W, index_t I) const {
-    if (!((size_type)(W - Lo) < (size_type)Count) || Anchor + W * Stride != I)
-      __builtin_trap(); // weft's slice does not hold element I
+    check_slice_element(Anchor, Stride, Lo, Count, W, I);
   }
 #endif
 };
@@ -1357,8 +1367,7 @@ template <class T, unsigned PerThread, class Span> struct register_slice {
 private:
 #if defined(WEFT_DIALECT_SIM)
   WEFT_DEVICE void check(index_t W, index_t I) const {
-    if (!((size_type)(W - Lo) < (size_type)Count) || Anchor + W * Stride != I)
-      __builtin_trap(); // weft's slice does not hold element I
+    check_slice_element(Anchor, Stride, Lo, Count, W, I);
   }
 #endif
 };
