@@ -357,7 +357,12 @@ private:
                                          ? ""
                                          : "up to ") +
                          std::to_string(S.MappedCapacity) + " a thread)") +
-              ", written through to the span";
+              (S.Apart ? ", written to the span at the iteration's end (its "
+                         "other accesses of the span lie elsewhere" +
+                             std::string(*S.Apart == "true"
+                                             ? ")"
+                                             : ", as checked at run time)")
+                       : ", written through to the span");
       for (const memory::Stage &S : P.Stages)
         if (S.Level == Levels[I])
           Text += "; staged in shared memory with WEFT_STAGED_RANGES=1 (read "

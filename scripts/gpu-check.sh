@@ -20,7 +20,8 @@
 # against cuBLAS, every nested case against its hand-written kernel, lud
 # untuned and tuned, lud tuned at 1024 with its compiles in the background
 # and its waits counted, lud's first kernels under Nsight Compute, and one
-# decomposition's kernels at 1024 summed per kernel at real clocks), some
+# decomposition's kernels at 1024 summed per kernel at real clocks, also
+# with WEFT_UNROLL_STEPS=0: register slices against shared ones), some
 # 4-6 minutes on an H100 or H200 (3.5 on the H200 of 2026-11-27), which
 # fits one command of a session's 15 minutes of device time.
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
@@ -163,6 +164,13 @@ if want goals; then
     lud_kernel_sums goals -k regex:weft_lud --launch-skip 125 \
       --launch-count 125 || status=1
     lud_kernel_sums goals -k regex:^lud --launch-count 94 || status=1
+    echo "== the same of weft's with WEFT_UNROLL_STEPS=0: the perimeters' slices"
+    echo "   in shared memory and written through, the few-step loops rolled"
+    (
+      export WEFT_KERNEL_DEFINES=WEFT_UNROLL_STEPS=0
+      lud_kernel_sums goals -k regex:weft_lud --launch-skip 125 \
+        --launch-count 125
+    ) || status=1
   fi
 fi
 if want benchmarks; then

@@ -1258,9 +1258,8 @@ template <class T, unsigned Capacity, class Span> struct window {
 #if defined(WEFT_DIALECT_SIM)
 /// The simulator's check of a slice's access: element W of the slice
 /// (Anchor + W * Stride, W in [Lo, Lo + Count)) is span element I.
-WEFT_DEVICE void check_slice_element(index_t Anchor, index_t Stride,
-                                     index_t Lo, index_t Count, index_t W,
-                                     index_t I) {
+WEFT_DEVICE void check_slice_element(index_t Anchor, index_t Stride, index_t Lo,
+                                     index_t Count, index_t W, index_t I) {
   if (!((size_type)(W - Lo) < (size_type)Count) || Anchor + W * Stride != I)
     __builtin_trap(); // weft's slice does not hold element I
 }
@@ -1312,6 +1311,8 @@ struct thread_slice {
     Source[I] = V;
     return V;
   }
+  /// Nothing: every write went through (register_slice's may wait).
+  WEFT_DEVICE void store() const {}
 
 private:
 #if defined(WEFT_DIALECT_SIM)
@@ -1324,16 +1325,25 @@ private:
 /// A thread_slice held in the thread's registers: PerThread values, the
 /// slice's length, each use naming a constant one once the loops along the
 /// slice unroll whole (weft unrolls them where it chooses this), so that
-/// the array never leaves registers. Writes go through to the span.
-/// Its values are an array of the kernel's own, apart from the struct: the
+/// the array never leaves registers. Its values (and which of them were
+/// written) are the kernel's own, apart from the struct: the
 /// span's stores must not seem to reach the struct's fields (which the
 /// slots are computed from) for the GPU compiler to keep either in
-/// registers.
+/// registers (which of them were written: a mask, whose bits the unrolled
+/// loops set to constants). Writes go through to the span at once, or where
+/// Deferred (weft proved the iteration's other accesses of the span apart from
+/// the slice, while Apart holds) at store(): no store then stands between the
+/// loads of the unrolled loops, which the compiler may issue early.
 template <class T, unsigned PerThread, class Span> struct register_slice {
+  static_assert(PerThread <= 64, "a register slice's writes are 64 bits");
   T (&Values)[PerThread];
+  unsigned long long &Written; // bit W: Values[W] written
   Span Source;
   index_t Anchor, Stride, Lo, Count;
-  WEFT_DEVICE bool fits() const { return Count <= (index_t)PerThread; }
+  bool Deferred, Apart;
+  WEFT_DEVICE bool fits() const {
+    return Count <= (index_t)PerThread && (!Deferred || Apart);
+  }
   /// The thread's elements inside the span, all loads issued together,
   /// unrecorded by the simulator's checker as thread_slice's.
   WEFT_DEVICE void load() const {
@@ -1349,27 +1359,32 @@ template <class T, unsigned PerThread, class Span> struct register_slice {
   template <class Index> WEFT_DEVICE T ld(index_t W, Index I) const {
 #if defined(WEFT_DIALECT_SIM)
     Source.check_read(I());
-    check(W, I());
+    check_slice_element(Anchor, Stride, Lo, Count, W, I());
 #endif
     return Values[W - Lo];
   }
   template <class Index> WEFT_DEVICE T &at(index_t W, Index I) const {
 #if defined(WEFT_DIALECT_SIM)
-    check(W, I());
+    check_slice_element(Anchor, Stride, Lo, Count, W, I());
 #endif
+    if (Deferred)
+      Written |= 1ull << (W - Lo);
     return Values[W - Lo];
   }
   WEFT_DEVICE T through(index_t I, T V) const {
-    Source[I] = V;
+    if (!Deferred)
+      Source[I] = V;
     return V;
   }
-
-private:
-#if defined(WEFT_DIALECT_SIM)
-  WEFT_DEVICE void check(index_t W, index_t I) const {
-    check_slice_element(Anchor, Stride, Lo, Count, W, I);
+  /// The deferred writes, at the iteration's end.
+  WEFT_DEVICE void store() const {
+    if (!Deferred)
+      return;
+    WEFT_UNROLL
+    for (unsigned W = 0; W < PerThread; ++W)
+      if ((Written >> W) & 1u)
+        Source[Anchor + (Lo + (index_t)W) * Stride] = Values[W];
   }
-#endif
 };
 
 /// A block of a matrix that a sequential nest's block of threads holds in

@@ -32,13 +32,16 @@ void BodyPrinter::slicedBody(const ir::Level &L, int Indent,
                               Slice.Count;
     // In registers where its loops unroll: each use then names a constant
     // element of its array.
+    const std::optional<std::string> &Apart = Plan->Slices[S].Apart;
     if (Plan->Slices[S].Registers)
       OS << "#if WEFT_UNROLL_STEPS\n"
          << Pad << Type << " " << Name << "_values[" << *Slice.FixedCount
          << "];\n"
+         << Pad << "unsigned long long " << Name << "_written = 0;\n"
          << Pad << "const weft::register_slice<" << Type << ", "
          << *Slice.FixedCount << ", decltype(" << P.Name << ")> " << Name << "{"
-         << Name << "_values, " << Where << "};\n"
+         << Name << "_values, " << Name << "_written, " << Where << ", "
+         << (Apart ? "true, " + *Apart : "false, true") << "};\n"
          << "#else\n";
     OS << Pad << "const weft::thread_slice<" << Type << ", WEFT_SLICE" << K
        << ", WEFT_BLOCK_THREADS, decltype(" << P.Name << ")> " << Name << "{"
@@ -47,10 +50,13 @@ void BodyPrinter::slicedBody(const ir::Level &L, int Indent,
       OS << "#endif\n";
     Fits += " && " + Name + ".fits()";
   }
-  std::vector<std::string> Loads;
-  for (std::size_t S : Mine)
+  std::vector<std::string> Loads, Stores;
+  for (std::size_t S : Mine) {
     Loads.push_back("weft_slice" + std::to_string(S) + ".load();");
-  eitherWay(Indent, Fits, Loads, {}, InSlices, Print);
+    if (Plan->Slices[S].Apart)
+      Stores.push_back("weft_slice" + std::to_string(S) + ".store();");
+  }
+  eitherWay(Indent, Fits, Loads, Stores, InSlices, Print);
 }
 
 std::string BodyPrinter::sliceCoordinate(const ir::Expr &Element) const {

@@ -3,9 +3,13 @@
 #include "ir/RegisterSlice.h"
 
 #include "ir/AffineForm.h"
+#include "ir/IndexRange.h"
 #include "ir/IrQueries.h"
+#include "ir/KernelText.h"
+#include "ir/SpanUses.h"
 #include "ir/UnrolledSteps.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -65,6 +69,176 @@ withLowerBounds(const Nest &N, AffineForm F,
   return F;
 }
 
+/// X as Stride * Row + Column: each coefficient (and the offset) a
+/// multiple of Stride plus a constant; nullopt where one is not.
+struct RowsAndColumns {
+  AffineForm Row, Column;
+};
+std::optional<std::pair<Polynomial, Polynomial>>
+splitByStride(const Polynomial &P, const Polynomial &Stride) {
+  std::int64_t Constant = 0;
+  auto It = P.terms().find({});
+  if (It != P.terms().end())
+    Constant = It->second;
+  std::optional<Polynomial> Rest = P.minus(Polynomial::constant(Constant));
+  std::optional<Polynomial> Quotient =
+      Rest ? exactQuotient(*Rest, Stride) : std::nullopt;
+  if (!Quotient)
+    return std::nullopt;
+  return std::make_pair(*Quotient, Polynomial::constant(Constant));
+}
+std::optional<RowsAndColumns> rowsAndColumns(const AffineForm &X,
+                                             const Polynomial &Stride) {
+  RowsAndColumns Out;
+  for (const auto &[Variable, Coefficient] : X.Coefficients) {
+    std::optional<std::pair<Polynomial, Polynomial>> Parts =
+        splitByStride(Coefficient, Stride);
+    if (!Parts || !Parts->first.constantValue())
+      return std::nullopt;
+    if (!Parts->first.isZero())
+      Out.Row.Coefficients[Variable] = Parts->first;
+    if (!Parts->second.isZero())
+      Out.Column.Coefficients[Variable] = Parts->second;
+  }
+  std::optional<std::pair<Polynomial, Polynomial>> Offset =
+      splitByStride(X.Offset, Stride);
+  if (!Offset)
+    return std::nullopt;
+  Out.Row.Offset = Offset->first;
+  Out.Column.Offset = Offset->second;
+  return Out;
+}
+
+using Range = std::pair<Polynomial, Polynomial>; // least, greatest
+
+/// The conditions, as kernel text, under which Value >= 0; "true" where it
+/// always is, nullopt where it never is or its text is not kernel text.
+std::optional<std::string> atLeastZero(const std::optional<Polynomial> &Value,
+                                       const std::set<std::string> &Hidden) {
+  if (!Value)
+    return std::nullopt;
+  if (std::optional<std::int64_t> C = Value->constantValue())
+    return *C >= 0 ? std::optional<std::string>("true") : std::nullopt;
+  std::optional<std::string> Text = kernelText(*Value, Hidden);
+  if (!Text)
+    return std::nullopt;
+  return "(" + *Text + " >= 0)";
+}
+
+std::optional<Polynomial> gap(const Polynomial &Low, const Polynomial &High) {
+  // Low - High - 1: >= 0 where High < Low.
+  std::optional<Polynomial> D = Low.minus(High);
+  return D ? D->minus(Polynomial::constant(1)) : std::nullopt;
+}
+
+/// Whether a jump may leave an iteration of Body before its end: a
+/// return, or a break or continue outside the loops and switches inside.
+bool jumpsOut(const Stmt &S, unsigned Enclosing) {
+  if (S.Kind == Stmt::Return ||
+      ((S.Kind == Stmt::Break || S.Kind == Stmt::Continue) && Enclosing == 0))
+    return true;
+  const bool Loop = S.Kind == Stmt::For || S.Kind == Stmt::While ||
+                    S.Kind == Stmt::DoWhile || S.Kind == Stmt::Switch;
+  for (const StmtPtr &C : S.Children)
+    if (C && jumpsOut(*C, Enclosing + (Loop ? 1 : 0)))
+      return true;
+  return false;
+}
+
+/// The conditions under which every access of S's span in its level's body
+/// other than S's own names no element of S: both as a row of one stride
+/// (the one of S's two strides that is not 1) plus a column, the columns
+/// inside [0, stride), and the two apart in their rows or their columns.
+std::optional<std::string> apartCondition(const Nest &N, const ThreadSlice &S) {
+  const Level &L = *S.Owner;
+  const bool Column = S.ThreadStrideValue == Polynomial::constant(1);
+  if (!Column && S.StrideValue != Polynomial::constant(1))
+    return std::nullopt;
+  const Polynomial Stride = Column ? S.StrideValue : S.ThreadStrideValue;
+  if (Stride.isConstant())
+    return std::nullopt; // the columns' bounds alone would not part them
+  for (const StmtPtr &B : L.Body)
+    if (B && jumpsOut(*B, 0))
+      return std::nullopt;
+  std::set<std::string> Hidden = localsOf(L.Body);
+  std::set<std::string> Variables = Hidden;
+  Variables.insert(L.IndexName);
+  // The slice's element W of the thread's: the level's index times the
+  // thread stride plus W times the stride.
+  LoopNest Level{N, {levelBounds(L)}, [&](const std::string &Name) {
+                   return Variables.count(Name) > 0;
+                 }};
+  std::optional<Range> Index = Level.indexRange(0);
+  std::optional<Polynomial> Last =
+      S.FixedCount ? S.LoValue.plus(Polynomial::constant(*S.FixedCount - 1))
+                   : std::nullopt;
+  if (!Index || !Last)
+    return std::nullopt;
+  const Range Rows = Column ? Range{S.LoValue, *Last} : *Index;
+  const Range Columns = Column ? *Index : Range{S.LoValue, *Last};
+  std::set<std::string> Conditions;
+  const auto Require = [&](const std::optional<std::string> &C) {
+    if (!C)
+      return false;
+    if (*C != "true")
+      Conditions.insert(*C);
+    return true;
+  };
+  const Polynomial LastColumn = *Stride.minus(Polynomial::constant(1));
+  std::set<const Expr *> Own;
+  for (const ThreadSlice::Use &U : S.Uses)
+    Own.insert(U.Element);
+  bool Others = false;
+  for (const SpanUse &U : spanUses(L.Body, /*EnterLevels=*/false).Uses) {
+    if (U.Element->ParamIndex != S.Param || Own.count(U.Element))
+      continue;
+    // The slice's columns inside a row, once there is another access.
+    if (!Others &&
+        (!Require(atLeastZero(Columns.first, Hidden)) ||
+         !Require(atLeastZero(LastColumn.minus(Columns.second), Hidden))))
+      return std::nullopt;
+    Others = true;
+    std::vector<IndexBounds> Around = {levelBounds(L)};
+    Around.insert(Around.end(), U.Loops.begin(), U.Loops.end());
+    LoopNest Loops{N, Around, [&](const std::string &Name) {
+                     return Variables.count(Name) > 0;
+                   }};
+    std::optional<AffineForm> F = Loops.form(*U.Element->Operands[0]);
+    std::optional<RowsAndColumns> Parts =
+        F ? rowsAndColumns(*F, Stride) : std::nullopt;
+    std::optional<Range> Row =
+        Parts ? Loops.range(Parts->Row, Around.size()) : std::nullopt;
+    std::optional<Range> Col =
+        Parts ? Loops.range(Parts->Column, Around.size()) : std::nullopt;
+    if (!Row || !Col || !Require(atLeastZero(Col->first, Hidden)) ||
+        !Require(atLeastZero(LastColumn.minus(Col->second), Hidden)))
+      return std::nullopt;
+    // Apart in their columns or in their rows: the first that always is,
+    // else any of them at run time.
+    std::vector<std::string> Either;
+    bool Always = false;
+    for (const std::optional<Polynomial> &G :
+         {gap(Columns.first, Col->second), gap(Col->first, Columns.second),
+          gap(Rows.first, Row->second), gap(Row->first, Rows.second)})
+      if (std::optional<std::string> C = atLeastZero(G, Hidden)) {
+        Always = Always || *C == "true";
+        Either.push_back(*C);
+      }
+    if (Either.empty())
+      return std::nullopt;
+    if (!Always) {
+      std::string Any;
+      for (const std::string &C : Either)
+        Any += (Any.empty() ? "" : " || ") + C;
+      Conditions.insert(Either.size() == 1 ? Any : "(" + Any + ")");
+    }
+  }
+  std::string All;
+  for (const std::string &C : Conditions)
+    All += (All.empty() ? "" : " && ") + C;
+  return All.empty() ? "true" : All;
+}
+
 } // namespace
 
 std::optional<SliceUnrolling> registerSlice(const Nest &N,
@@ -108,6 +282,7 @@ std::optional<SliceUnrolling> registerSlice(const Nest &N,
   for (const Stmt *Loop : UseLoops)
     if (!Out.Steps.count(Loop) && !Out.Counted.count(Loop))
       return std::nullopt; // counted from zero only inside another step loop
+  Out.Apart = apartCondition(N, S);
   return Out;
 }
 

@@ -22,6 +22,15 @@ namespace weft::ir {
 struct SliceUnrolling {
   std::map<const Stmt *, std::int64_t> Steps;
   std::set<const Stmt *> Counted;
+  /// Where set, the iteration's other accesses of the span name none of
+  /// the slice's elements while it holds (kernel text of captures; "true"
+  /// where nothing is left to check at run time): the slice's writes stay
+  /// in registers until the iteration's end, so that no store stands
+  /// between the loads the unrolled loops issue (a store the GPU compiler
+  /// cannot tell apart from them keeps each after it). Unset where
+  /// unproven, or where a jump could leave the iteration before its end:
+  /// writes go through to the span at once.
+  std::optional<std::string> Apart;
 };
 
 /// How S's loops unroll where it can live in registers: its length is a

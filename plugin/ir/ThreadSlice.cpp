@@ -154,6 +154,8 @@ private:
     S.Stride = *Stride;
     S.Lo = *First;
     S.LoValue = *Rows.Lo;
+    S.ThreadStrideValue = Family->ThreadStride;
+    S.StrideValue = Family->Stride;
     S.Count = *Elements;
     Out.push_back(std::move(S));
   }

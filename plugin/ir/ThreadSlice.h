@@ -25,7 +25,9 @@ struct ThreadSlice {
   unsigned Param = 0;
   std::string ThreadStride, Stride, Lo, Count;
   std::optional<std::int64_t> FixedCount;
-  Polynomial LoValue; // Lo, over the captures and the names of its text
+  /// Lo, ThreadStride and Stride over the captures and the names of their
+  /// texts.
+  Polynomial LoValue, ThreadStrideValue, StrideValue;
   /// An access the slice serves: its W is Variable + Shift (empty: 0).
   struct Use {
     const Expr *Element = nullptr;

@@ -427,6 +427,7 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   for (SlicePlan &S : P.Slices)
     if (std::optional<ir::SliceUnrolling> U = ir::registerSlice(N, S.Slice)) {
       S.Registers = true;
+      S.Apart = U->Apart;
       for (const auto &[Loop, Steps] : U->Steps) {
         P.UnrolledSteps[Loop] = Steps;
         P.SliceLoops.insert(Loop);

@@ -80,6 +80,9 @@ struct SlicePlan {
   /// Held in the thread's registers where WEFT_UNROLL_STEPS is 1, its
   /// loops unrolled whole (ir::registerSlice); in shared memory where 0.
   bool Registers = false;
+  /// Registers' writes kept to the iteration's end where this holds
+  /// (ir::SliceUnrolling::Apart).
+  std::optional<std::string> Apart;
 };
 
 /// A block of a matrix a sequential nest holds in shared memory for the

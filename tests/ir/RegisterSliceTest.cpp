@@ -43,6 +43,12 @@ ir::Nest recurrence(int Rows, bool Inner = false) {
   return N;
 }
 
+/// Adds s += a[Subscript] after the recurrence, inside k's loop.
+void readInPlace(ir::Nest &N, ir::ExprPtr Subscript) {
+  N.Root.Body[0]->Children[1]->Children.push_back(
+      statement(binary("+=", local("s"), element(0, std::move(Subscript)))));
+}
+
 std::optional<ir::SliceUnrolling> inRegisters(const ir::Nest &N) {
   std::vector<ir::ThreadSlice> S = ir::planThreadSlices(N);
   if (S.size() != 1u) {
@@ -71,6 +77,51 @@ TEST(RegisterSlice, InnerLoopsCountedFromZero) {
   ASSERT_EQ(U->Counted.size(), 1u);
   EXPECT_EQ(*U->Counted.begin(),
             N.Root.Body[0]->Children[1]->Children[1].get());
+}
+
+TEST(RegisterSlice, WritesWaitWhereNothingElseTouchesTheSpan) {
+  std::optional<ir::SliceUnrolling> U = inRegisters(recurrence(9));
+  ASSERT_TRUE(U);
+  EXPECT_EQ(U->Apart, "true");
+}
+
+TEST(RegisterSlice, WritesWaitWhereOtherReadsLieApartAtRunTime) {
+  // a[k * n + 70]: column 70 against the slice's 0 .. 63, apart where
+  // both lie inside a row of n.
+  ir::Nest N = recurrence(9);
+  readInPlace(N, column(local("k")));
+  N.Root.Body[0]
+      ->Children[1]
+      ->Children.back()
+      ->Exprs[0]
+      ->Operands[1]
+      ->Operands[0]
+      ->Operands[1] = lit(70);
+  std::optional<ir::SliceUnrolling> U = inRegisters(N);
+  ASSERT_TRUE(U);
+  ASSERT_TRUE(U->Apart);
+  EXPECT_EQ(*U->Apart, "((-(weft::index_t)64 + (weft::index_t)n) >= 0) && "
+                       "((-(weft::index_t)71 + (weft::index_t)n) >= 0)");
+}
+
+TEST(RegisterSlice, WritesGoThroughWhereAReadMayMeetTheSlice) {
+  // a[j]: row 0 of the thread's own column, in place.
+  ir::Nest N = recurrence(9);
+  readInPlace(N, local("j"));
+  std::optional<ir::SliceUnrolling> U = inRegisters(N);
+  ASSERT_TRUE(U);
+  EXPECT_FALSE(U->Apart);
+}
+
+TEST(RegisterSlice, WritesGoThroughWhereAJumpMayEndTheIterationEarly) {
+  // A continue of the level's loop would leave the writes unstored.
+  ir::Nest N = recurrence(9);
+  auto Jump = std::make_unique<ir::Stmt>();
+  Jump->Kind = ir::Stmt::Continue;
+  N.Root.Body.insert(N.Root.Body.begin(), std::move(Jump));
+  std::optional<ir::SliceUnrolling> U = inRegisters(N);
+  ASSERT_TRUE(U);
+  EXPECT_FALSE(U->Apart);
 }
 
 TEST(RegisterSlice, NotOfALengthKnownOnlyAtRunTime) {

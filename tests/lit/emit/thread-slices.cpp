@@ -62,7 +62,11 @@ void columnSolve(std::span<float> A, int N, int Offset, int End) {
 // lud's block row of 32 rows: the slice's length a constant and its loops
 // of a few steps, unrolled whole: each use names a constant element of an
 // array the thread holds in registers.
-// CHECK: thread-slices.cpp:[[@LINE+4]]:3: remark: weft: level 0 (J): {{.*}}; A[((I * $N) + J)] and the elements each iteration reads along K, I held by its thread in registers (32 a thread, the loops along them unrolled whole; in shared memory with WEFT_UNROLL_STEPS=0), written through to the span; {{.*}}; a loop of 31 steps unrolled whole on the GPU (WEFT_UNROLL_STEPS)
+// Its other reads of A (the diagonal block's, columns [Offset, End)) lie
+// apart from the slice (column J >= End) where Offset >= 0 and the block's
+// columns are inside a row (checked at run time): its writes wait in
+// registers for the iteration's end, no store between the loads.
+// CHECK: thread-slices.cpp:[[@LINE+4]]:3: remark: weft: level 0 (J): {{.*}}; A[((I * $N) + J)] and the elements each iteration reads along K, I held by its thread in registers (32 a thread, the loops along them unrolled whole; in shared memory with WEFT_UNROLL_STEPS=0), written to the span at the iteration's end (its other accesses of the span lie elsewhere, as checked at run time); {{.*}}; a loop of 31 steps unrolled whole on the GPU (WEFT_UNROLL_STEPS)
 void columnSolve32(std::span<float> A, int N, int Offset) {
   const int End = Offset + 32;
 #pragma weft parallel for
@@ -76,7 +80,8 @@ void columnSolve32(std::span<float> A, int N, int Offset) {
 }
 // REGISTERS: #if WEFT_UNROLL_STEPS
 // REGISTERS-NEXT: float weft_slice0_values[32];
-// REGISTERS-NEXT: const weft::register_slice<float, 32, decltype(A)> weft_slice0{weft_slice0_values, A, (weft::index_t)(J) * ((weft::index_t)1), ((weft::index_t)N), ((weft::index_t)Offset), ((weft::index_t)32)};
+// REGISTERS-NEXT: unsigned long long weft_slice0_written = 0;
+// REGISTERS-NEXT: const weft::register_slice<float, 32, decltype(A)> weft_slice0{weft_slice0_values, weft_slice0_written, A, (weft::index_t)(J) * ((weft::index_t)1), ((weft::index_t)N), ((weft::index_t)Offset), ((weft::index_t)32), true, (((weft::index_t)32 + (weft::index_t)Offset) >= 0) && (((weft::index_t)Offset) >= 0) && ((-(weft::index_t)31 + (weft::index_t)N - (weft::index_t)Offset) >= 0)};
 // REGISTERS-NEXT: #else
 // REGISTERS-NEXT: const weft::thread_slice<float, WEFT_SLICE0
 // REGISTERS-NEXT: #endif
@@ -88,7 +93,8 @@ void columnSolve32(std::span<float> A, int N, int Offset) {
 // REGISTERS-NEXT: for (int I = (Offset + 1);
 // REGISTERS: for (int weft_step0 = 0, weft_steps0 = (int)((I) - (Offset)); weft_step0 < weft_steps0; ++weft_step0)
 // REGISTERS: weft_slice0.ld((weft::index_t)(K),
-// REGISTERS: } else {
+// REGISTERS: weft_slice0.store();
+// REGISTERS-NEXT: } else {
 // The span in place: rolled.
 // REGISTERS-NOT: #pragma unroll
 // REGISTERS-NOT: weft_step
