@@ -7,6 +7,8 @@
 // the nest's extents are computed on zeros and never stored.
 #include "emit/BodyPrinter.h"
 
+#include "ir/IrQueries.h"
+
 #include <algorithm>
 
 namespace weft::emit {
@@ -184,6 +186,12 @@ void BodyPrinter::registerTileStep(const std::string &Pad) {
   const bool Written =
       std::any_of(TL.Tiles.begin(), TL.Tiles.end(),
                   [](const memory::Tile &T) { return T.Written; });
+  // An assert of the body (a bounds-checked accessor's) holds only for
+  // the outputs in range: the others' indices run past the loops' ends.
+  const bool Asserts =
+      ir::anyExpression(*TL.Loop->Children[1], [](const ir::Expr &E) {
+        return E.Kind == ir::Expr::Call && E.Text == "weft::assertion_failed";
+      });
   eachOutput(Pad, Outputs::All, [&](const std::string &In) {
     if (Written)
       OS << "#if defined(WEFT_DIALECT_SIM)\n"
@@ -194,6 +202,8 @@ void BodyPrinter::registerTileStep(const std::string &Pad) {
          << In << "  weft::begin_inner_iteration(weft_t1);\n"
          << In << "}\n"
          << "#endif\n";
+    if (Asserts)
+      OS << In << "if (weft_t0 < weft_count0 && weft_t1 < weft_count1)\n";
     nested(*TL.Loop->Children[1], static_cast<int>(In.size() / 2) - 1);
   });
 }

@@ -1,5 +1,6 @@
-// RegisterSlice.cpp: the proof that a thread slice's every use names a
-// constant element of it once the loops along it unroll.
+// RegisterSlice.cpp: the proofs that a thread slice's every use names a
+// constant element of it once the loops along it unroll, and that the
+// iteration's other accesses of the span miss it (its writes may wait).
 #include "ir/RegisterSlice.h"
 
 #include "ir/AffineForm.h"
@@ -9,7 +10,6 @@
 #include "ir/SpanUses.h"
 #include "ir/UnrolledSteps.h"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 

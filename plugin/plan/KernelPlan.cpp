@@ -481,15 +481,20 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   }
   for (std::size_t I = 0; I < P.Slices.size(); ++I) {
     const ir::Param &Param = N.Params[P.Slices[I].Slice.Param];
-    // A slice in registers takes no shared memory.
+    // A slice in registers takes no shared memory (its one-element array
+    // unused): the bytes times 1 - WEFT_UNROLL_STEPS.
     const std::string Count =
         "WEFT_SLICE" + std::to_string(I) + " * WEFT_BLOCK_THREADS";
-    P.Shared.push_back({ir::typeName(N, Param.Element, Param.Struct),
-                        P.Slices[I].Registers
-                            ? "(WEFT_UNROLL_STEPS ? 1 : " + Count + ")"
-                            : Count,
-                        "weft_slice" + std::to_string(I) + "_buffer",
-                        sliceBytes(P, P.Slices[I])});
+    const bool Registers = P.Slices[I].Registers;
+    P.Shared.push_back(
+        {ir::typeName(N, Param.Element, Param.Struct),
+         Registers ? "(WEFT_UNROLL_STEPS ? 1 : " + Count + ")" : Count,
+         "weft_slice" + std::to_string(I) + "_buffer",
+         Registers ? mul(BoundExpr::binary(
+                             BoundExpr::Sub, BoundExpr::literal(1),
+                             macroBound(P.Tune, "WEFT_UNROLL_STEPS", 1)),
+                         sliceBytes(P, P.Slices[I]))
+                   : sliceBytes(P, P.Slices[I])});
   }
   for (std::size_t I = 0; I < P.Residents.size(); ++I) {
     const ir::Param &Param = N.Params[P.Residents[I].Block.Param];
