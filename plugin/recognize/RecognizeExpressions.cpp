@@ -9,6 +9,12 @@ namespace weft::recognize {
 ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
   if (!E || Failed)
     return nullptr;
+  // What Clang already rejected (its error said where): no loop to build.
+  // Clang 19 leaves such an initializer without a type.
+  if (E->getType().isNull() || E->containsErrors()) {
+    Failed = true;
+    return nullptr;
+  }
   E = E->IgnoreParens();
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
     return expr(EWC->getSubExpr(), A);
