@@ -16,7 +16,8 @@
 namespace weft::ir {
 namespace {
 
-/// The counted loops of Body (levels' bodies included) by index name.
+/// The counted loops of Body (an innermost level's: no levels inside) by
+/// index name.
 void countedLoops(const std::vector<StmtPtr> &Body,
                   std::multimap<std::string, const Stmt *> &Out) {
   for (const StmtPtr &S : Body)
@@ -132,15 +133,18 @@ std::optional<Polynomial> gap(const Polynomial &Low, const Polynomial &High) {
 }
 
 /// Whether a jump may leave an iteration of Body before its end: a
-/// return, or a break or continue outside the loops and switches inside.
-bool jumpsOut(const Stmt &S, unsigned Enclosing) {
-  if (S.Kind == Stmt::Return ||
-      ((S.Kind == Stmt::Break || S.Kind == Stmt::Continue) && Enclosing == 0))
+/// return, a continue outside the loops inside, or a break outside their
+/// loops and switches (a continue in a switch still leaves: LoopOrder's
+/// rule).
+bool jumpsOut(const Stmt &S, bool InLoop, bool InSwitch) {
+  if (S.Kind == Stmt::Return || (S.Kind == Stmt::Continue && !InLoop) ||
+      (S.Kind == Stmt::Break && !InLoop && !InSwitch))
     return true;
-  const bool Loop = S.Kind == Stmt::For || S.Kind == Stmt::While ||
-                    S.Kind == Stmt::DoWhile || S.Kind == Stmt::Switch;
+  const bool Loop = InLoop || S.Kind == Stmt::For || S.Kind == Stmt::While ||
+                    S.Kind == Stmt::DoWhile;
+  const bool Switch = InSwitch || S.Kind == Stmt::Switch;
   for (const StmtPtr &C : S.Children)
-    if (C && jumpsOut(*C, Enclosing + (Loop ? 1 : 0)))
+    if (C && jumpsOut(*C, Loop, Switch))
       return true;
   return false;
 }
@@ -158,7 +162,7 @@ std::optional<std::string> apartCondition(const Nest &N, const ThreadSlice &S) {
   if (Stride.isConstant())
     return std::nullopt; // the columns' bounds alone would not part them
   for (const StmtPtr &B : L.Body)
-    if (B && jumpsOut(*B, 0))
+    if (B && jumpsOut(*B, /*InLoop=*/false, /*InSwitch=*/false))
       return std::nullopt;
   std::set<std::string> Hidden = localsOf(L.Body);
   std::set<std::string> Variables = Hidden;

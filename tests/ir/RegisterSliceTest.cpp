@@ -122,6 +122,14 @@ TEST(RegisterSlice, WritesGoThroughWhereAJumpMayEndTheIterationEarly) {
   std::optional<ir::SliceUnrolling> U = inRegisters(N);
   ASSERT_TRUE(U);
   EXPECT_FALSE(U->Apart);
+  // Inside a switch, a continue still leaves the iteration.
+  auto Switch = std::make_unique<ir::Stmt>();
+  Switch->Kind = ir::Stmt::Switch;
+  Switch->Children.push_back(std::move(N.Root.Body.front()));
+  N.Root.Body.front() = std::move(Switch);
+  U = inRegisters(N);
+  ASSERT_TRUE(U);
+  EXPECT_FALSE(U->Apart);
 }
 
 TEST(RegisterSlice, NotOfALengthKnownOnlyAtRunTime) {
