@@ -233,7 +233,7 @@ private:
         else if (I == 0)
           remark(R, K, *Plan);
         else
-          alternativeRemark(R, Choice, I, K);
+          alternativeRemark(R, Choice, I, K, *Plan);
       }
       if (!Options.EmitDir.empty())
         writeFile(K.Name + ".cu", K.Source, M.Loop->getBeginLoc());
@@ -275,10 +275,11 @@ private:
   }
 
   /// A remark at the nest for each mapping beyond the first: the sizes it
-  /// serves and its levels.
+  /// serves and its levels as planned (P).
   void alternativeRemark(const recognize::RecognizedNest &R,
                          const map::ScenarioChoice &Choice, std::size_t I,
-                         const emit::EmittedKernel &K) {
+                         const emit::EmittedKernel &K,
+                         const plan::KernelPlan &P) {
     std::string Sizes;
     for (const map::ScenarioChoice::Scenario &S : Choice.Scenarios) {
       if (S.Mapping != I)
@@ -290,9 +291,10 @@ private:
       Sizes += (Sizes.empty() ? "" : "; ") + Values;
     }
     std::string Levels;
-    for (std::size_t D = 0; D < Choice.Mappings[I].Levels.size(); ++D)
+    // As planned: a window tile gives the root Span(n).
+    for (std::size_t D = 0; D < P.Mapping.Levels.size(); ++D)
       Levels += "; level " + std::to_string(D) + ": " +
-                map::describe(Choice.Mappings[I].Levels[D]);
+                map::describe(P.Mapping.Levels[D]);
     diagnose(CI.getDiagnostics(), R.LevelLocations[0],
              DiagnosticsEngine::Remark,
              "weft: mapping " + std::to_string(I) + " of " +
@@ -363,6 +365,17 @@ private:
                                              ? ")"
                                              : ", as checked at run time)")
                        : ", written through to the span");
+      if (P.Window && P.Window->Tile.Inner == Levels[I]) {
+        std::string Loops;
+        for (const std::string &K : P.Window->Tile.LoopIndices)
+          Loops += (Loops.empty() ? "" : ", ") + K;
+        Text += "; each thread computes " + std::to_string(P.Window->Rows) +
+                " consecutive iterations of level 0 (" + R.Nest.Root.IndexName +
+                ") (WEFT_RM), the loops over " + Loops +
+                " unrolled whole and run once for all of them: the reads "
+                "they share (" +
+                P.Window->Tile.Description + ") load once";
+      }
       for (const memory::Stage &S : P.Stages)
         if (S.Level == Levels[I])
           Text += "; staged in shared memory with WEFT_STAGED_RANGES=1 (read "

@@ -251,6 +251,7 @@ WEFT_DEVICE void barrier() {
 WEFT_DEVICE void begin_iteration(index_t) {}
 WEFT_DEVICE void inner_level(bool) {}
 WEFT_DEVICE void begin_inner_iteration(index_t) {}
+WEFT_DEVICE void resume_iteration(index_t, index_t) {}
 WEFT_DEVICE void warp_sync() { __builtin_amdgcn_wave_barrier(); }
 // 64 on gfx9 (CDNA), 32 or 64 on gfx10 and later: known when the code
 // object is made, not when the text is preprocessed.
@@ -340,6 +341,7 @@ WEFT_DEVICE void barrier() { __syncthreads(); }
 WEFT_DEVICE void begin_iteration(index_t) {}
 WEFT_DEVICE void inner_level(bool) {}
 WEFT_DEVICE void begin_inner_iteration(index_t) {}
+WEFT_DEVICE void resume_iteration(index_t, index_t) {}
 #if defined(WEFT_DIALECT_CUDA)
 WEFT_DEVICE void warp_sync() { __syncwarp(); }
 #else
@@ -426,6 +428,15 @@ inline void inner_level(bool) {
 }
 inline void begin_inner_iteration(index_t T) {
   sim_current->Inner = (unsigned long long)T + 1;
+}
+/// Back inside iteration Outer of the outermost level and Inner of the
+/// marked loop in it (its only statement), as the checker sees them: a
+/// thread that runs several outermost iterations together (a window tile)
+/// moves among them.
+inline void resume_iteration(index_t Outer, index_t Inner) {
+  sim_current->Iteration = (unsigned long long)Outer + 1;
+  sim_current->Phase = 1;
+  sim_current->Inner = (unsigned long long)Inner + 1;
 }
 /// The lanes of the warp wait for each other (a vote nobody reads).
 inline void warp_sync() { sim_hook_table.Warp(0, SimSync, 0); }

@@ -169,6 +169,18 @@ private:
                  const std::vector<std::string> &After, bool &Flag,
                  const std::function<void(int)> &Print);
 
+  // ---- Window tiles (WindowRows.cpp) ---------------------------------------
+
+  /// The inner level's body for the thread's WEFT_RM rows from weft_f0
+  /// (plan::WindowPlan): where all are in range, each row's statements
+  /// before the window's loops, the loops unrolled with each step's body
+  /// for every row, then each row's statements after; else the body as
+  /// written for each row in range.
+  void windowRows(const ir::Level &L, int Indent);
+  /// The root's index for the thread's row weft_u, and the checker's
+  /// iteration.
+  void windowRow(const ir::Level &L, const std::string &Pad);
+
   // ---- Thread slices (ThreadSlices.cpp) ------------------------------------
 
   /// Level L's body, where slices were planned for it: each thread loads

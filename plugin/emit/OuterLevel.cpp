@@ -53,6 +53,19 @@ std::string kernelBody(const plan::KernelPlan &P) {
     Body << "  }\n}\n";
     return sharedArrays(P) + Body.str();
   }
+  if (P.Window) {
+    // Each thread's WEFT_RM consecutive iterations from weft_f0 (its rows
+    // come in the inner level's body: windowRows).
+    Body << "  for (weft::index_t weft_f0 = ((weft::index_t)weft::block_idx("
+         << A << ") * " << B << " + weft::thread_idx(" << A
+         << ")) * WEFT_RM;\n       weft_f0 < weft_count0; weft_f0 += "
+            "(weft::index_t)weft::grid_dim("
+         << A << ") * " << B << " * WEFT_RM) {\n"
+         << "    weft::begin_iteration(weft_f0);\n";
+    Printer.outerBody(2);
+    Body << "  }\n}\n";
+    return sharedArrays(P) + Body.str();
+  }
   switch (P.Outer) {
   case plan::OuterWalk::Uniform:
     // Blocks walk the outermost level together: every thread reaches the

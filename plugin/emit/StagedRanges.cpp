@@ -133,6 +133,10 @@ std::string BodyPrinter::stagedRead(const ir::Expr &E, std::size_t I) {
 
 void BodyPrinter::windowedBody(const ir::Level &L, const plan::LevelPlan &LP,
                                int Indent) {
+  if (Plan->Window && Plan->Window->Tile.Inner == &L) {
+    windowRows(L, Indent);
+    return;
+  }
   // A window holds every element its reads may take for a thread of the
   // block's first round of the level (its rows and columns sized by their
   // indices' reach); later rounds of a capped grid fall outside, all of a

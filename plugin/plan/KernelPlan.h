@@ -14,6 +14,7 @@
 #include "ir/ScalarReplacement.h"
 #include "ir/ThreadSlice.h"
 #include "ir/UnrolledSteps.h"
+#include "ir/WindowTile.h"
 #include "map/Mapping.h"
 #include "memory/StagingPlan.h"
 #include "memory/TilingPlan.h"
@@ -85,6 +86,15 @@ struct SlicePlan {
   std::optional<std::string> Apart;
 };
 
+/// Each thread computes WEFT_RM consecutive iterations of the root (Rows
+/// as mapped, the root's Span(n)) with the window's loops unrolled whole
+/// and run once for all of them (ir::WindowTile): the reads its rows share
+/// load once, from the L1 cache, and stay in registers.
+struct WindowPlan {
+  ir::WindowTile Tile;
+  unsigned Rows = 4;
+};
+
 /// A block of a matrix a sequential nest holds in shared memory for the
 /// whole loop (ir::ResidentBlock): WEFT_RESIDENTn elements at most, the
 /// loop taking the span in place where the block is larger.
@@ -124,6 +134,7 @@ struct KernelPlan {
   /// Span elements held in registers for the length of a loop.
   std::vector<ir::ReplacedElement> Registers;
   std::optional<RegisterTilePlan> RegisterTile;
+  std::optional<WindowPlan> Window;
   std::vector<SlicePlan> Slices;
   std::vector<ResidentPlan> Residents;
   /// A sequential nest's loops unrolled whole where WEFT_UNROLL_STEPS is 1

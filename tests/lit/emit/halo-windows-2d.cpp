@@ -6,7 +6,9 @@
 // walk the outermost level in step, threads past its end loading too).
 // Checked on the simulator (32- and 64-wide warps; windows on, off and too
 // small to fit; other block shapes the tuner tries) against the host, at
-// sizes that are multiples of no block.
+// sizes that are multiples of no block. (span(1) keeps the loops whose
+// rows share their window one row a thread: else a window tile reads it
+// from registers, window-tile.cpp.)
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat $(grep -l 'float> img' %t.k/*.cu | xargs grep -l 'level 0: dim y, block 8,') $(grep -l 'int north = ' %t.k/*.cu | xargs grep -l 'level 0: dim y, block 8,') | FileCheck %s --check-prefix=KERNEL
@@ -37,7 +39,7 @@
 // CHECK: remark: weft: level 1 (x): dim x, block 32, Span(1);{{.*}}; reuse: overlapping reads among the block's threads [+{{[^]]*}}]; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 256 threads of the block): img[((((y + dy) * $w) + x) + dx)], dy in [0, 5), dx in [0, 5), a window along y and x; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 256 threads of the block): f[((dy * 5) + dx)], dy in [0, 5), dx in [0, 5){{$}}
 void conv5(std::span<const float> img, std::span<const float> f,
            std::span<float> out, int h, int w) {
-#pragma weft parallel for
+#pragma weft parallel for span(1)
   for (int y = 0; y < h - 4; ++y)
 #pragma weft parallel for
     for (int x = 0; x < w - 4; ++x) {
@@ -81,7 +83,7 @@ void jacobi(std::span<const float> in, std::span<float> out, int n) {
 // Rows alone overlap (a vertical filter): from thread row to thread row.
 // CHECK: remark: weft: level 1 (j): dim x, block 32, Span(1);{{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 128 threads of the block): b[(((i + k) * $n) + j)], k in [0, 4), a window along i and j{{$}}
 void columns(std::span<const float> b, std::span<float> c, int n) {
-#pragma weft parallel for block(4)
+#pragma weft parallel for block(4) span(1)
   for (int i = 0; i < n - 3; ++i)
 #pragma weft parallel for block(32)
     for (int j = 0; j < n; ++j) {

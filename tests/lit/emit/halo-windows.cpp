@@ -3,7 +3,9 @@
 // a block into shared memory, rows by the block's columns plus the halo,
 // and each read finds its element there. Checked on the simulator (32- and
 // 64-wide warps, windows on, off and too small to fit, and a capped grid
-// whose later rounds lie outside the window) against the host.
+// whose later rounds lie outside the window) against the host. (span(1)
+// keeps the loops whose rows share their window one row a thread: else a
+// window tile reads it from registers, window-tile.cpp.)
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat $(grep -l 'float> img' %t.k/*.cu) | FileCheck %s --check-prefix=KERNEL
@@ -34,7 +36,7 @@
 // CHECK: remark: weft: level 1 (x): dim x, block 32, Span(1){{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 32 threads of the block): img[((((y + dy) * $w) + x) + dx)], dy in [0, 5), dx in [0, 5), a window along x; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 32 threads of the block): f[((dy * 5) + dx)], dy in [0, 5), dx in [0, 5){{$}}
 void conv5(std::span<const float> img, std::span<const float> f,
            std::span<float> out, int h, int w) {
-#pragma weft parallel for block(1)
+#pragma weft parallel for block(1) span(1)
   for (int y = 0; y < h - 4; ++y)
 #pragma weft parallel for block(32)
     for (int x = 0; x < w - 4; ++x) {
@@ -60,7 +62,7 @@ void conv5(std::span<const float> img, std::span<const float> f,
 // guard keeps the loop from reading them.
 // CHECK: remark: weft: level 1 (x): {{.*}}; staged in shared memory with WEFT_STAGED_RANGES=1 (read by all 64 threads of the block): v[((((((y + dy) - 1) * $w) + x) + dx) - 1)], dy in [0, 3), dx in [0, 3), a window along x{{$}}
 void blur(std::span<const double> v, std::span<double> out, int h, int w) {
-#pragma weft parallel for block(1)
+#pragma weft parallel for block(1) span(1)
   for (int y = 1; y < h; ++y)
 #pragma weft parallel for block(64)
     for (int x = 1; x < w - 1; ++x) {

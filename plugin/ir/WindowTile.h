@@ -1,0 +1,54 @@
+// WindowTile.h: a two-level nest whose inner body walks a window along the
+// outer index (a convolution's `in[(y + dy) * w + x + dx]`), where a thread
+// can compute several consecutive outer iterations at once: the window's
+// loops run once for all of them, so the reads they share load once.
+#ifndef WEFT_PLUGIN_IR_WINDOWTILE_H
+#define WEFT_PLUGIN_IR_WINDOWTILE_H
+
+#include "ir/NestIR.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace weft::ir {
+
+/// The most iterations of the window's loops (their trip counts' product)
+/// worth unrolling whole for every row of a thread: a 5 x 5 filter is 25.
+constexpr std::int64_t MaxWindowSteps = 64;
+
+struct WindowTile {
+  const Level *Inner = nullptr; // the root's one statement
+  /// In Inner's body: the window's loops, outermost first, each the only
+  /// statement of the one before; their bodies run for all of a thread's
+  /// rows at each step.
+  std::vector<const Stmt *> Loops;
+  std::vector<std::string> LoopIndices; // theirs, likewise
+  /// Inner's scalar declarations before the loops: one per row of the
+  /// thread.
+  std::vector<const Stmt *> Locals;
+  /// Read-only spans the loops read along a window of the outer index (an
+  /// outer index and a loop's with the same coefficient), and those they
+  /// read without the outer index: each element loaded once for the rows.
+  std::vector<unsigned> WindowSpans, SharedSpans;
+  std::string Description; // for the remark: "in along y, f"
+};
+
+/// When a thread may compute consecutive iterations of N's root together:
+/// the root (step 1, no reductions) holds only Inner, whose bounds are
+/// captures and literals and which has no reductions; Inner's body is
+/// statements, one counted loop and statements, with no break, continue or
+/// return anywhere; the statements before the loop declare scalars (no
+/// arrays, no references) or are expressions and conditionals; the loop
+/// and those perfectly inside it have constant trip counts (their product
+/// at most MaxWindowSteps) and bounds of captures, literals and Inner's
+/// index; the innermost body is straight-line code (ir::straightLine) that
+/// writes no span; no name declared inside the loops is one of those
+/// declarations', and none in Inner's body is the root's index; and the
+/// loops read a read-only span along a window of the root's index.
+std::optional<WindowTile> windowTile(const Nest &N);
+
+} // namespace weft::ir
+
+#endif
