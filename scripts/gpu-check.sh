@@ -21,7 +21,8 @@
 # untuned and tuned, lud tuned at 1024 with its compiles in the background
 # and its waits counted, lud's first kernels under Nsight Compute, and one
 # decomposition's kernels at 1024 summed per kernel at real clocks, also
-# with WEFT_UNROLL_STEPS=0: register slices against shared ones), some
+# with WEFT_UNROLL_STEPS=0: register slices against shared ones; the
+# convolution also without its window tile, WEFT_RM=1), some
 # 4-6 minutes on an H100 or H200 (3.5 on the H200 of 2026-11-27), which
 # fits one command of a session's 15 minutes of device time.
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
@@ -134,6 +135,9 @@ if want goals; then
   part goals nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
   part goals env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only --rounds=10 ||
     status=1
+  echo "== the convolution without its window tile (WEFT_RM=1, one row a thread)"
+  part goals env WEFT_TUNE=off WEFT_KERNEL_DEFINES=WEFT_RM=1 \
+    benchmarks/nested.sh "$build" --run-only --rounds=10 --cases=conv || status=1
   echo "== lud untuned, then tuned as it runs (the default)"
   part goals env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
   part goals benchmarks/lud.sh "$build" --run-only || status=1
@@ -220,8 +224,8 @@ if want compute; then
 echo "== compute-bound nests: n-body, Coulomb 3-D, batched small products, 5x5 convolution"
 part compute env WEFT_TUNE=off benchmarks/nested.sh "$build" --run-only \
   --cases=nbody,coulomb,batched,conv || status=1
-echo "== the convolution with its window and filter staged (WEFT_STAGED_RANGES=1)"
-part compute env WEFT_TUNE=off WEFT_KERNEL_DEFINES=WEFT_STAGED_RANGES=1 \
+echo "== the convolution one row a thread (WEFT_RM=1: no window tile)"
+part compute env WEFT_TUNE=off WEFT_KERNEL_DEFINES=WEFT_RM=1 \
   benchmarks/nested.sh "$build" --run-only --cases=conv || status=1
 fi
 if want tuning; then
