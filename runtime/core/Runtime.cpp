@@ -9,6 +9,7 @@
 #include "policy/BackendSelection.h"
 #include "policy/Environment.h"
 #include "policy/MappingChoice.h"
+#include "tune/TuningSpace.h"
 
 #include <algorithm>
 #include <chrono>
@@ -189,6 +190,7 @@ std::unique_ptr<LoopSite> Runtime::makeSite(const char *Descriptor,
     LoopSite &Mapped =
         I == 0 ? *Site : *Site->Alternatives.emplace_back(new LoopSite());
     Mapped.Kernel = std::move(Kernels[I]);
+    applyDefines(Mapped.Kernel, kernelDefines());
     if (Mapped.Kernel.Dimensions.empty()) {
       // No map line: the outermost level on x, 256 threads a block.
       DimensionInfo D;

@@ -2,6 +2,7 @@
 #include "tune/TuningSpace.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace weft::rt {
 namespace {
@@ -186,6 +187,24 @@ KernelInfo TuningSpace::apply(std::size_t I) const {
     D.N = settingOf(Mapping, C.Choice, D, false);
   }
   return K;
+}
+
+void applyDefines(KernelInfo &K, const std::vector<std::string> &Defines) {
+  for (TuneParam &P : K.Tune.Params)
+    for (const std::string &D : Defines) {
+      if (D.compare(0, P.Macro.size() + 1, P.Macro + "=") != 0)
+        continue;
+      const std::string Text = D.substr(P.Macro.size() + 1);
+      char *End = nullptr;
+      const unsigned long Value = std::strtoul(Text.c_str(), &End, 10);
+      if (Text.empty() || *End || Value == 0 || Value > 1u << 20)
+        continue; // not a count: the mapped value sizes the launch
+      P.Values = {static_cast<unsigned>(Value)};
+      if (P.Role == contract::TuneRole::SpanN)
+        for (DimensionInfo &Dim : K.Dimensions)
+          if (static_cast<int>(Dim.Depth) == P.Target)
+            Dim.N = static_cast<unsigned>(Value);
+    }
 }
 
 } // namespace weft::rt

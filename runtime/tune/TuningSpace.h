@@ -75,6 +75,12 @@ private:
   std::vector<std::size_t> Mapped;
 };
 
+/// K as the kernel text compiles under Defines (WEFT_KERNEL_DEFINES's
+/// words): a parameter the user set to a number keeps that value alone, and
+/// a Span(n) one sizes the grid by it (WEFT_RM=1 launches as many blocks as
+/// one row a thread needs, not a quarter of them).
+void applyDefines(KernelInfo &K, const std::vector<std::string> &Defines);
+
 } // namespace weft::rt
 
 #endif

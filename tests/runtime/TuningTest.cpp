@@ -387,3 +387,20 @@ TEST(Replay, GpuRecordingsReachTheGoal) {
 }
 
 } // namespace
+
+TEST(TuningSpace, UserDefinesFixParametersAndTheGrid) {
+  KernelInfo K = parsed(TiledProduct);
+  applyDefines(K, {"WEFT_TM=2", "WEFT_TILE=32", "WEFT_TN", "WEFT_OTHER=3",
+                   "WEFT_TM2=5"});
+  // WEFT_TM's one value, and level 0's Span(n) with it; TN named without
+  // a value keeps its space, and the grid its mapped n.
+  EXPECT_EQ(K.Tune.Params[2].Values, std::vector<unsigned>{2});
+  EXPECT_EQ(K.Dimensions[0].N, 2u);
+  EXPECT_EQ(K.Tune.Params[3].Values, (std::vector<unsigned>{4, 2, 8}));
+  EXPECT_EQ(K.Dimensions[1].N, 4u);
+  EXPECT_EQ(K.Tune.Params[4].Values, std::vector<unsigned>{32});
+  // Block sizes come from the mapping (the runtime drops their defines).
+  EXPECT_EQ(K.Tune.Params[0].Values, (std::vector<unsigned>{16, 8, 32}));
+  const TuningSpace S({K}, device());
+  EXPECT_EQ(S.values(S.mapped(0)), (std::vector<unsigned>{16, 16, 2, 4, 32}));
+}
