@@ -113,34 +113,20 @@ TEST(WindowTile, AConvolutionsRowsShareTheirWindow) {
   EXPECT_EQ(W->Description, "in along y, f");
 }
 
-TEST(WindowTile, NotWhereTheLoopsBoundsFollowTheRow) {
-  Variation V;
-  V.BoundsFollowRow = true;
-  EXPECT_FALSE(ir::windowTile(convolution(V)));
-}
-
-TEST(WindowTile, NotWhereTheLoopsWriteASpan) {
-  Variation V;
-  V.WritesInLoop = true;
-  EXPECT_FALSE(ir::windowTile(convolution(V)));
-}
-
-TEST(WindowTile, NotWhereTheLoopsBreak) {
-  Variation V;
-  V.Breaks = true;
-  EXPECT_FALSE(ir::windowTile(convolution(V)));
-}
-
-TEST(WindowTile, NotWithoutAWindowAlongTheRows) {
-  Variation V;
-  V.AlongRowOnly = true;
-  EXPECT_FALSE(ir::windowTile(convolution(V)));
-}
-
-TEST(WindowTile, NotWithASecondLoop) {
-  Variation V;
-  V.SecondLoop = true;
-  EXPECT_FALSE(ir::windowTile(convolution(V)));
+TEST(WindowTile, NotWhereARowCannotShareTheWalk) {
+  const struct {
+    const char *Why;
+    Variation V;
+  } Cases[] = {
+      {"the loops' bounds follow the row", {.BoundsFollowRow = true}},
+      {"the loops write a span", {.WritesInLoop = true}},
+      {"the loops break", {.Breaks = true}},
+      {"no window along the rows", {.AlongRowOnly = true}},
+      {"a second loop", {.SecondLoop = true}},
+      {"the inner level's bounds follow the row", {.TriangularInner = true}},
+  };
+  for (const auto &C : Cases)
+    EXPECT_FALSE(ir::windowTile(convolution(C.V))) << C.Why;
 }
 
 TEST(WindowTile, NotForTooManySteps) {
@@ -148,12 +134,6 @@ TEST(WindowTile, NotForTooManySteps) {
   V.Taps = 8; // 64 steps: unrolled for every row
   EXPECT_TRUE(ir::windowTile(convolution(V)));
   V.Taps = 9; // 81
-  EXPECT_FALSE(ir::windowTile(convolution(V)));
-}
-
-TEST(WindowTile, NotWhereTheInnerLevelsBoundsFollowTheRow) {
-  Variation V;
-  V.TriangularInner = true;
   EXPECT_FALSE(ir::windowTile(convolution(V)));
 }
 
