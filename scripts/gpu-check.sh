@@ -24,7 +24,9 @@
 # with WEFT_UNROLL_STEPS=0: register slices against shared ones; the
 # convolution also without its window tile, WEFT_RM=1), some
 # 4-6 minutes on an H100 or H200 (3.5 on the H200 of 2026-11-27), which
-# fits one command of a session's 15 minutes of device time.
+# fits one command of a session's 15 minutes of device time; or ab: issue
+# 14's A/B, benchmarks/nested now against the build in BUILD_DIR/old
+# (scripts/ab-old-build.sh build puts 3cb58a2's there), some 3 minutes.
 # Usage: scripts/gpu-check.sh [BUILD_DIR] [LOG_DIR] [PARTS]
 set -u
 build=${1:-build}
@@ -219,6 +221,10 @@ echo "== lud without two blocks an SM (its register-tiled trailing update"
 echo "   uncapped: 129 registers, one 256-thread block an SM; 127 capped)"
 part benchmarks env WEFT_TUNE=off WEFT_KERNEL_DEFINES=WEFT_TWO_BLOCKS=0 \
   benchmarks/lud.sh "$build" --run-only 2048 || status=1
+fi
+if want ab; then
+  echo "== issue 14: every nested case now against the build in $build/old"
+  part ab scripts/ab-old-build.sh run "$build" 10 "${logs:-/tmp}" || status=1
 fi
 if want compute; then
 echo "== compute-bound nests: n-body, Coulomb 3-D, batched small products, 5x5 convolution"
