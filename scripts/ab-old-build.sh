@@ -26,9 +26,11 @@ build)
       -DWEFT_BUILD_TESTS=OFF -DWEFT_CLANG_VERSIONS=22 >/dev/null &&
     ninja -C build >/dev/null && benchmarks/nested.sh build --build-only)
   mkdir -p "$bundle/old/lib"
-  cp -a "$src"/build/lib/libweft.so* "$bundle/old/lib/"
+  # Its libraries where LD_LIBRARY_PATH finds them first (its rpath names
+  # the build directory, relative).
+  cp -a "$src"/build/lib/libweft.so* \
+    "$src/build/benchmarks/nested/libweft-bench-acc.so" "$bundle/old/lib/"
   cp -a "$src/build/benchmarks/nested/nested" \
-    "$src/build/benchmarks/nested/libweft-bench-acc.so" \
     "$src/benchmarks/nested/hand-written.cu" "$bundle/old/"
   echo "$rev" >"$bundle/old/REVISION"
   rm -rf "$(dirname "$src")"

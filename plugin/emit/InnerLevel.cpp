@@ -87,10 +87,17 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
     splitPartials(L, LP, In);
   else
     combineReductions(L, LP, In);
-  if (LP.After == plan::Sync::Barrier)
+  if (LP.After == plan::Sync::Barrier) {
     OS << In << "weft::barrier();\n";
-  else if (LP.After == plan::Sync::Warp)
+  } else if (!LP.Stages.empty()) {
+    // Staged ranges off (the default), the block shares no memory here.
+    OS << In << "if (WEFT_STAGING && WEFT_STAGED_RANGES)\n"
+       << In << "  weft::barrier();\n";
+    if (LP.After == plan::Sync::Warp)
+      OS << In << "else\n" << In << "  weft::warp_sync();\n";
+  } else if (LP.After == plan::Sync::Warp) {
     OS << In << "weft::warp_sync();\n";
+  }
   OS << Pad << "}\n";
 }
 

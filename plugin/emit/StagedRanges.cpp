@@ -94,8 +94,10 @@ void BodyPrinter::stage(const plan::LevelPlan &LP, const std::string &In) {
          << ", WEFT_STAGING != 0 && WEFT_STAGED_RANGES != 0};\n";
     OS << In << Name << ".load(weft::linear_thread(), WEFT_BLOCK_THREADS);\n";
   }
+  // Staged ranges off (the default), the loads above load nothing.
   if (!LP.Stages.empty())
-    OS << In << "weft::barrier();\n";
+    OS << In << "if (WEFT_STAGING && WEFT_STAGED_RANGES)\n"
+       << In << "  weft::barrier();\n";
 }
 
 std::string BodyPrinter::stagedRead(const ir::Expr &E, std::size_t I) {

@@ -331,17 +331,15 @@ private:
                           LP.Scratch.back(),
                           threadsBytes(P, ir::byteSize(R.Type))});
     }
-    // The next iteration's staging must not overwrite what slower threads
-    // still read; what the group's threads wrote, the code after may read
-    // (a reduction's combining waits for them already).
-    // Where the level ends its enclosing level's body, what follows is
-    // another iteration of that level, independent by its mark (not of a
-    // sequential loop's): no code reads what the group wrote. (A warp's
-    // wait there also held up a 64-wide warp whose other rows had left the
-    // enclosing level's loop.)
-    if (!LP.Stages.empty())
-      LP.After = Sync::Barrier;
-    else if (L.Reductions.empty() && (!Last || N.Sequential))
+    // What the group's threads wrote, the code after may read (a
+    // reduction's combining waits for them already). Where the level ends
+    // its enclosing level's body, what follows is another iteration of
+    // that level, independent by its mark (not of a sequential loop's): no
+    // code reads what the group wrote. (A warp's wait there also held up a
+    // 64-wide warp whose other rows had left the enclosing level's loop.)
+    // Stages add a barrier of their own where they are compiled in
+    // (emit's level).
+    if (L.Reductions.empty() && (!Last || N.Sequential))
       LP.After = Depth.WholeBlock ? Sync::Barrier
                  : Depth.OneWarp  ? Sync::Warp
                                   : Sync::None;

@@ -103,7 +103,10 @@ struct ResidentPlan {
   std::int64_t Capacity = 0; // WEFT_RESIDENTn's value
 };
 
-/// What a level's threads do after it, before the code that follows.
+/// What a level's threads do after it, before the code that follows (a
+/// level with stages also waits for the whole block where staged ranges
+/// are compiled in: the next round's staging must not overwrite what
+/// slower threads still read).
 enum class Sync { None, Barrier, Warp };
 
 /// A level of the nest under the plan.

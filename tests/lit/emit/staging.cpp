@@ -41,10 +41,13 @@ void matmul(std::span<const float> a, std::span<const float> b,
 }
 // KERNEL: WEFT_SHARED weft::shared_array<float, WEFT_STAGE0> weft_stage0_buffer;
 // KERNEL: const weft::index_t weft_stage0_lo = (weft::index_t)(row) + (weft::index_t)(0);
+// The block waits for the load only where staged ranges are compiled in.
 // KERNEL: weft_stage0.load(weft::linear_thread(), WEFT_BLOCK_THREADS);
+// KERNEL-NEXT: if (WEFT_STAGING && WEFT_STAGED_RANGES)
 // KERNEL-NEXT: weft::barrier();
 // KERNEL: weft_stage0.ld(((unsigned long)(row + k)))
-// KERNEL: weft::barrier();
+// KERNEL: if (WEFT_STAGING && WEFT_STAGED_RANGES)
+// KERNEL-NEXT: weft::barrier();
 
 // The range runs past the span's end for the last row, where a guard keeps
 // the loop from reading it: the load skips what lies outside.
@@ -157,6 +160,7 @@ void matmulAuto(std::span<const float> a, std::span<const float> b,
 // ROWS: for (weft::index_t weft_b0 = (weft::index_t)weft::block_idx(1) * WEFT_BLOCK_Y; weft_b0 < weft_count0;
 // ROWS: const bool weft_in0 = weft_t0 < weft_count0;
 // ROWS: weft_stage0.load(weft::linear_thread(), WEFT_BLOCK_THREADS);
+// ROWS-NEXT: if (WEFT_STAGING && WEFT_STAGED_RANGES)
 // ROWS-NEXT: weft::barrier();
 void rowBlocks(std::span<const float> img, std::span<const float> f,
                std::span<float> out, int rows, int cols) {
