@@ -109,16 +109,18 @@ std::optional<WindowTile> windowTile(const Nest &N) {
     }
     break;
   }
-  // A row's locals become arrays of the rows: no name inside the loops
-  // may hide one, and none may hide the root's index, which each row
-  // declares.
-  std::set<std::string> Inside, Body;
-  declaredNames(*Loop, Inside);
-  for (const Stmt *S : W.Locals)
-    if (Inside.count(S->Name))
-      return std::nullopt;
-  for (const StmtPtr &S : Inner.Body)
+  // A row's locals become arrays of the rows: no name declared elsewhere
+  // in the body (inside the loops, or in a block before or after them) may
+  // hide one, and none may hide the root's index, which each row declares.
+  std::set<std::string> Others, Body;
+  for (const StmtPtr &S : Inner.Body) {
     declaredNames(*S, Body);
+    if (std::find(W.Locals.begin(), W.Locals.end(), S.get()) == W.Locals.end())
+      declaredNames(*S, Others);
+  }
+  for (const Stmt *S : W.Locals)
+    if (Others.count(S->Name))
+      return std::nullopt;
   if (Body.count(Root.IndexName))
     return std::nullopt;
   // The innermost body: straight-line code (no call of the nest's own

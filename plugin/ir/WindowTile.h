@@ -44,8 +44,9 @@ struct WindowTile {
 /// and those perfectly inside it have constant trip counts (their product
 /// at most MaxWindowSteps) and bounds of captures, literals and Inner's
 /// index; the innermost body is straight-line code (ir::straightLine) that
-/// writes no span; no name declared inside the loops is one of those
-/// declarations', and none in Inner's body is the root's index; and the
+/// writes no span; no name declared elsewhere in Inner's body (inside the
+/// loops, in a block) is one of those declarations', and none is the
+/// root's index; and the
 /// loops read a read-only span along a window of the root's index.
 std::optional<WindowTile> windowTile(const Nest &N);
 

@@ -145,6 +145,18 @@ TEST(WindowTile, NotWhereANameHidesARowsLocal) {
   EXPECT_FALSE(ir::windowTile(convolution(V)));
   V.Hidden = "y"; // the root's index, which each row declares
   EXPECT_FALSE(ir::windowTile(convolution(V)));
+  // A block after the loops declaring its own s.
+  ir::Nest N = convolution();
+  ir::Level &Inner = *N.Root.Body[0]->Nested;
+  auto Shadow = std::make_unique<ir::Stmt>();
+  Shadow->Kind = ir::Stmt::Decl;
+  Shadow->Name = "s";
+  Shadow->Exprs.push_back(lit(1));
+  auto Block = std::make_unique<ir::Stmt>();
+  Block->Kind = ir::Stmt::Block;
+  Block->Children.push_back(std::move(Shadow));
+  Inner.Body.push_back(std::move(Block));
+  EXPECT_FALSE(ir::windowTile(N));
 }
 
 TEST(WindowTile, NotForASequentialNest) {
