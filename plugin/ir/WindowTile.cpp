@@ -112,26 +112,23 @@ std::optional<WindowTile> windowTile(const Nest &N) {
   // A row's locals become arrays of the rows: no name declared elsewhere
   // in the body (inside the loops, or in a block before or after them) may
   // hide one, and none may hide the root's index, which each row declares.
-  std::set<std::string> Others, Body;
+  std::set<std::string> Others, Declared;
   for (const StmtPtr &S : Inner.Body) {
-    declaredNames(*S, Body);
+    declaredNames(*S, Declared);
     if (std::find(W.Locals.begin(), W.Locals.end(), S.get()) == W.Locals.end())
       declaredNames(*S, Others);
   }
   for (const Stmt *S : W.Locals)
     if (Others.count(S->Name))
       return std::nullopt;
-  if (Body.count(Root.IndexName))
+  if (Declared.count(Root.IndexName))
     return std::nullopt;
   // The innermost body: straight-line code (no call of the nest's own
-  // functions, which might write a span) that writes no span.
+  // functions, which might write a span) that writes no span. (The
+  // innermost loop's children: its index's declaration and that body.)
   const Stmt &Innermost = *W.Loops.back()->Children[1];
-  for (const Stmt *S : statementsOf(Innermost))
-    if (!plainStatement(*S) || writesSpan(*S) ||
-        anyExpression(*S, [](const Expr &X) {
-          return X.Kind == Expr::Call && X.Text.rfind("weft::", 0) != 0;
-        }))
-      return std::nullopt;
+  if (!straightLine(W.Loops.back()->Children, ~0u) || writesSpan(Innermost))
+    return std::nullopt;
   // A read-only span read along a window of the root's index.
   AffineScope Scope;
   Scope.IsVariable = [&](const std::string &Name) {
