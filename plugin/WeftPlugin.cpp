@@ -370,7 +370,9 @@ private:
         for (const std::string &K : P.Window->Tile.LoopIndices)
           Loops += (Loops.empty() ? "" : ", ") + K;
         Text += "; each thread computes " + std::to_string(P.Window->Rows) +
-                " consecutive iterations of level 0 (" + R.Nest.Root.IndexName +
+                " consecutive iterations of level " +
+                std::to_string(P.Window->Tile.Rows->Depth) + " (" +
+                P.Window->Tile.Rows->IndexName +
                 ") (WEFT_RM), the loops over " + Loops +
                 " unrolled whole and run once for all of them: the reads "
                 "they share (" +

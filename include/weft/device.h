@@ -431,7 +431,7 @@ inline void begin_inner_iteration(index_t T) {
 }
 /// Back inside iteration Outer of the outermost level and Inner of the
 /// marked loop in it (its only statement), as the checker sees them: a
-/// thread that runs several outermost iterations together (a window tile)
+/// thread that runs several iterations of either together (a window tile)
 /// moves among them.
 inline void resume_iteration(index_t Outer, index_t Inner) {
   sim_current->Iteration = (unsigned long long)Outer + 1;

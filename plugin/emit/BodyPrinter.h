@@ -171,13 +171,17 @@ private:
 
   // ---- Window tiles (WindowRows.cpp) ---------------------------------------
 
-  /// The inner level's body for the thread's WEFT_RM rows from weft_f0
+  /// A window tile's rows level below the root: each thread's WEFT_RM
+  /// consecutive iterations from weft_fD (their rows come in the inner
+  /// level's body: windowRows).
+  void windowLevel(const ir::Level &L, const std::string &Pad);
+  /// The inner level's body for the thread's WEFT_RM rows from weft_fD
   /// (plan::WindowPlan): where all are in range, each row's statements
   /// before the window's loops, the loops unrolled with each step's body
   /// for every row, then each row's statements after; else the body as
   /// written for each row in range.
   void windowRows(const ir::Level &L, int Indent);
-  /// The root's index for the thread's row weft_u, and the checker's
+  /// The rows level's index for the thread's row weft_u, and the checker's
   /// iteration.
   void windowRow(const ir::Level &L, const std::string &Pad);
 

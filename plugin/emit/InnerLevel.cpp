@@ -27,6 +27,10 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
     tiledLevel(L, Pad);
     return;
   }
+  if (Plan->Window && Plan->Window->Tile.Rows == &L) {
+    windowLevel(L, Pad);
+    return;
+  }
   const int A = Axis[L.Depth];
   if (A < 0) {
     inThreadLevel(L, Pad);

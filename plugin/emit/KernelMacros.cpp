@@ -78,8 +78,10 @@ std::string kernelPreamble(const plan::KernelPlan &P) {
     Src << "// Iterations of the tiled level each thread computes.\n"
         << "#ifndef WEFT_CM\n#define WEFT_CM 1\n#endif\n";
   if (P.Window)
-    Src << "// Consecutive iterations of the outermost level each thread "
-           "computes,\n// the window's loops run once for all of them.\n"
+    Src << "// Consecutive iterations of level " << P.Window->Tile.Rows->Depth
+        << " (" << P.Window->Tile.Rows->IndexName
+        << ") each thread computes, the\n// window's loops run once for all "
+           "of them.\n"
         << "#ifndef WEFT_RM\n#define WEFT_RM " << P.Window->Rows
         << "\n#endif\n";
   if (!P.Stages.empty() || P.Tiled || !P.Slices.empty() || !P.Residents.empty())

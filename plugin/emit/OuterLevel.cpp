@@ -53,7 +53,7 @@ std::string kernelBody(const plan::KernelPlan &P) {
     Body << "  }\n}\n";
     return sharedArrays(P) + Body.str();
   }
-  if (P.Window) {
+  if (P.Window && P.Window->Tile.Rows == &L) {
     // Each thread's WEFT_RM consecutive iterations from weft_f0 (its rows
     // come in the inner level's body: windowRows).
     Body << "  for (weft::index_t weft_f0 = ((weft::index_t)weft::block_idx("

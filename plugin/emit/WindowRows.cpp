@@ -7,22 +7,59 @@
 
 namespace weft::emit {
 
+void BodyPrinter::windowLevel(const ir::Level &L, const std::string &Pad) {
+  const std::string D = std::to_string(L.Depth),
+                    A = std::to_string(Axis[L.Depth]);
+  const std::string B = block(L.Depth), In = Pad + "  ";
+  // (The tile's levels are one chain with no reductions and no stages.)
+  OS << Pad << "{\n"
+     << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
+     << expr(*L.Lower) << ");\n"
+     << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
+     << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
+     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
+     << " > weft_lo" << D << " ? weft_hi" << D << " - weft_lo" << D
+     << " : 0;\n";
+  const bool Checked = L.Depth == 1;
+  if (Checked)
+    OS << In << "weft::inner_level(true);\n";
+  OS << In << "for (weft::index_t weft_f" << D
+     << " = ((weft::index_t)weft::block_idx(" << A << ") * " << B
+     << " + weft::thread_idx(" << A << ")) * WEFT_RM;\n"
+     << In << "     weft_f" << D << " < weft_count" << D << "; weft_f" << D
+     << " += (weft::index_t)weft::grid_dim(" << A << ") * " << B
+     << " * WEFT_RM) {\n";
+  if (Checked)
+    OS << In << "  weft::begin_inner_iteration(weft_f" << D << ");\n";
+  body(L, static_cast<int>(In.size() / 2 + 1));
+  OS << In << "}\n";
+  if (Checked)
+    OS << In << "weft::inner_level(false);\n";
+  OS << Pad << "}\n";
+}
+
 void BodyPrinter::windowRow(const ir::Level &L, const std::string &Pad) {
-  const ir::Level &Root = N.Root;
-  const std::string T = ir::spelling(Root.IndexType);
+  const ir::Level &Rows = *Plan->Window->Tile.Rows;
+  const std::string T = ir::spelling(Rows.IndexType);
   // From the first row in the index's own type: unrolled, the rows' loads
   // have the same address arithmetic (y + 1 + 0 and y + 0 + 1 fold alike),
   // which lets the compiler load each element once.
-  OS << Pad << "const " << T << " " << Root.IndexName << " = weft_row0 + (" << T
-     << ")weft_u;\n"
-     << Pad << "weft::resume_iteration(weft_f0 + weft_u, weft_t" << L.Depth
-     << ");\n";
+  OS << Pad << "const " << T << " " << Rows.IndexName << " = weft_row0 + (" << T
+     << ")weft_u;\n";
+  // The checker tells apart the root's iterations and those of the level
+  // one in.
+  if (Rows.Depth == 0)
+    OS << Pad << "weft::resume_iteration(weft_f0 + weft_u, weft_t" << L.Depth
+       << ");\n";
+  else if (Rows.Depth == 1)
+    OS << Pad << "weft::resume_iteration(weft_t0, weft_f1 + weft_u);\n";
 }
 
 void BodyPrinter::windowRows(const ir::Level &L, int Indent) {
   const ir::WindowTile &W = Plan->Window->Tile;
   const std::string Pad(2 * Indent, ' '), In = Pad + "  ";
-  const std::string T = ir::spelling(N.Root.IndexType);
+  const std::string T = ir::spelling(W.Rows->IndexType);
+  const std::string R = std::to_string(W.Rows->Depth);
   const unsigned Saved = Depth;
   Depth = L.Depth;
   const auto IsLocal = [&](const ir::Stmt *S) {
@@ -36,9 +73,9 @@ void BodyPrinter::windowRows(const ir::Level &L, int Indent) {
     Print(Inside);
     OS << At << "}\n";
   };
-  OS << Pad << "const " << T << " weft_row0 = (" << T
-     << ")(weft_lo0 + weft_f0);\n"
-     << Pad << "if (weft_f0 + WEFT_RM <= weft_count0) {\n";
+  OS << Pad << "const " << T << " weft_row0 = (" << T << ")(weft_lo" << R
+     << " + weft_f" << R << ");\n"
+     << Pad << "if (weft_f" << R << " + WEFT_RM <= weft_count" << R << ") {\n";
   const std::map<std::string, std::string> SavedNames = Renamed;
   for (const ir::Stmt *S : W.Locals) {
     OS << In << ir::typeName(N, S->VarType.Scalar, S->VarType.Struct) << " "
@@ -90,9 +127,8 @@ void BodyPrinter::windowRows(const ir::Level &L, int Indent) {
   Renamed = SavedNames;
   // Rows past the level's end: each row in range as written.
   OS << Pad << "} else {\n"
-     << In
-     << "for (int weft_u = 0; weft_u < WEFT_RM && weft_f0 + weft_u < "
-        "weft_count0; ++weft_u) {\n";
+     << In << "for (int weft_u = 0; weft_u < WEFT_RM && weft_f" << R
+     << " + weft_u < weft_count" << R << "; ++weft_u) {\n";
   windowRow(L, In + "  ");
   for (const ir::StmtPtr &S : L.Body)
     stmt(*S, Indent + 2);

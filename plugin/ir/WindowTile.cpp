@@ -49,19 +49,49 @@ bool writesSpan(const Stmt &S) {
   });
 }
 
+/// A level's one marked loop: its body where that is all it holds.
+const Level *onlyLevel(const Level &L) {
+  if (L.Body.size() != 1 || !L.Body[0] ||
+      L.Body[0]->Kind != Stmt::ParallelFor || !L.Body[0]->Nested)
+    return nullptr;
+  return L.Body[0]->Nested.get();
+}
+
+bool reduces(const Level &L) {
+  return !L.Reductions.empty() || !L.ArrayReductions.empty();
+}
+
+/// A bound the same for every iteration of Rows a thread computes: no
+/// index but those of the levels outside Rows, nothing read or called.
+bool sameForRows(const Expr &E, const std::set<std::string> &Outside) {
+  return readsOnly(E, Outside) && !anyExpression(E, [](const Expr &X) {
+           return assigns(X) || X.Kind == Expr::LocalElement ||
+                  X.Kind == Expr::SpanElement || X.Kind == Expr::Call;
+         });
+}
+
 } // namespace
 
 std::optional<WindowTile> windowTile(const Nest &N) {
-  const Level &Root = N.Root;
-  if (N.Sequential || Root.Step != 1 || !Root.Reductions.empty() ||
-      !Root.ArrayReductions.empty() || Root.Body.size() != 1 || !Root.Body[0] ||
-      Root.Body[0]->Kind != Stmt::ParallelFor || !Root.Body[0]->Nested)
+  if (N.Sequential)
     return std::nullopt;
-  const Level &Inner = *Root.Body[0]->Nested;
-  if (!Inner.Reductions.empty() || !Inner.ArrayReductions.empty() ||
-      !gridUniform(*Inner.Lower) || !gridUniform(*Inner.Upper))
+  // The chain of levels each holding the next alone, down to Inner.
+  std::vector<const Level *> Chain{&N.Root};
+  while (const Level *Next = onlyLevel(*Chain.back()))
+    Chain.push_back(Next);
+  if (Chain.size() < 2 ||
+      std::any_of(Chain.begin(), Chain.end(),
+                  [](const Level *L) { return reduces(*L); }))
+    return std::nullopt;
+  const Level &Rows = *Chain[Chain.size() - 2], &Inner = *Chain.back();
+  std::set<std::string> Outside;
+  for (std::size_t I = 0; I + 2 < Chain.size(); ++I)
+    Outside.insert(Chain[I]->IndexName);
+  if (Rows.Step != 1 || !sameForRows(*Inner.Lower, Outside) ||
+      !sameForRows(*Inner.Upper, Outside))
     return std::nullopt;
   WindowTile W;
+  W.Rows = &Rows;
   W.Inner = &Inner;
   // Statements, one loop, statements.
   const Stmt *Loop = nullptr;
@@ -88,7 +118,8 @@ std::optional<WindowTile> windowTile(const Nest &N) {
   // the same for every row of the thread.
   const std::map<const Stmt *, std::int64_t> Steps =
       stepLoops(N, Inner.Body, /*Bounding=*/false);
-  const std::set<std::string> SameForRows{Inner.IndexName};
+  std::set<std::string> SameForRows = Outside;
+  SameForRows.insert(Inner.IndexName);
   std::int64_t Product = 1;
   std::vector<std::string> &Indices = W.LoopIndices;
   for (const Stmt *L = Loop;;) {
@@ -111,7 +142,7 @@ std::optional<WindowTile> windowTile(const Nest &N) {
   }
   // A row's locals become arrays of the rows: no name declared elsewhere
   // in the body (inside the loops, or in a block before or after them) may
-  // hide one, and none may hide the root's index, which each row declares.
+  // hide one, and none may hide Rows' index, which each row declares.
   std::set<std::string> Others, Declared;
   for (const StmtPtr &S : Inner.Body) {
     declaredNames(*S, Declared);
@@ -121,7 +152,7 @@ std::optional<WindowTile> windowTile(const Nest &N) {
   for (const Stmt *S : W.Locals)
     if (Others.count(S->Name))
       return std::nullopt;
-  if (Declared.count(Root.IndexName))
+  if (Declared.count(Rows.IndexName))
     return std::nullopt;
   // The innermost body: straight-line code (no call of the nest's own
   // functions, which might write a span) that writes no span. (The
@@ -129,10 +160,10 @@ std::optional<WindowTile> windowTile(const Nest &N) {
   const Stmt &Innermost = *W.Loops.back()->Children[1];
   if (!straightLine(W.Loops.back()->Children, ~0u) || writesSpan(Innermost))
     return std::nullopt;
-  // A read-only span read along a window of the root's index.
+  // A read-only span read along a window of Rows' index.
   AffineScope Scope;
   Scope.IsVariable = [&](const std::string &Name) {
-    return Name == Root.IndexName ||
+    return Name == Rows.IndexName ||
            std::find(Indices.begin(), Indices.end(), Name) != Indices.end();
   };
   std::set<unsigned> Windows, Shared;
@@ -143,7 +174,7 @@ std::optional<WindowTile> windowTile(const Nest &N) {
     std::optional<AffineForm> F = affineForm(N, *E.Operands[0], Scope);
     if (!F)
       return false;
-    auto Outer = F->Coefficients.find(Root.IndexName);
+    auto Outer = F->Coefficients.find(Rows.IndexName);
     if (Outer == F->Coefficients.end()) {
       Shared.insert(E.ParamIndex);
       return false;
@@ -163,7 +194,7 @@ std::optional<WindowTile> windowTile(const Nest &N) {
   W.SharedSpans.assign(Shared.begin(), Shared.end());
   for (unsigned P : W.WindowSpans)
     W.Description += (W.Description.empty() ? "" : ", ") + N.Params[P].Name +
-                     " along " + Root.IndexName;
+                     " along " + Rows.IndexName;
   for (unsigned P : W.SharedSpans)
     W.Description += ", " + N.Params[P].Name;
   return W;

@@ -237,21 +237,20 @@ BoundExpr tileBytes(const KernelPlan &P, const memory::Tile &Tile,
 /// takes 25 for 25, in some 70 registers (NVRTC, sm_90).
 constexpr unsigned WindowRows = 4;
 
-/// A window tile where the search left both levels of a two-level nest
-/// one iteration a thread over the grid (no strategy or span clause fixing
-/// it) and nothing is tiled.
+/// A window tile where the search left every level of the nest one
+/// iteration a thread over the grid (no strategy or span clause on the
+/// rows' level fixing it). It comes before tiles.
 std::optional<WindowPlan> planWindow(const ir::Nest &N,
                                      const map::NestMapping &M,
                                      const KernelShape &Shape) {
-  if (N.Strategy != "auto" || N.Root.Forced.Span >= 0 || M.Levels.size() != 2 ||
-      Shape.Depths.size() != 2)
+  if (N.Strategy != "auto" || M.Levels.size() != Shape.Depths.size())
     return std::nullopt;
-  for (std::size_t D = 0; D < 2; ++D)
+  for (std::size_t D = 0; D < M.Levels.size(); ++D)
     if (M.Levels[D].Dop.Kind != map::Parallelism::Span ||
         M.Levels[D].Dop.N != 1 || Shape.Depths[D].Axis < 0)
       return std::nullopt;
   std::optional<ir::WindowTile> W = ir::windowTile(N);
-  if (!W)
+  if (!W || W->Rows->Forced.Span >= 0 || W->Inner->Depth + 1 != M.Levels.size())
     return std::nullopt;
   return WindowPlan{std::move(*W), WindowRows};
 }
@@ -392,13 +391,16 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
   P.Mapping = M;
   P.Shape = *Shape;
   P.Transfers = memory::planTransfers(N);
-  // Tiles where threads share what a loop reads; else whole ranges.
-  P.Tiled = memory::planTiling(N, M);
-  // A window tile reads its windows from registers: no stages beside it.
-  if (!P.Tiled)
-    P.Window = planWindow(N, M, P.Shape);
+  // A window tile reads its windows from registers: no tiles or stages
+  // beside it (its loops take 64 steps at most: a tile of them in shared
+  // memory would cost the block a barrier to share a few elements the L1
+  // cache broadcasts). Else tiles where threads share what a loop reads;
+  // else whole ranges.
+  P.Window = planWindow(N, M, P.Shape);
+  if (!P.Window)
+    P.Tiled = memory::planTiling(N, M);
   if (P.Window)
-    P.Mapping.Levels[0].Dop.N = P.Window->Rows;
+    P.Mapping.Levels[P.Window->Tile.Rows->Depth].Dop.N = P.Window->Rows;
   else if (!P.Tiled)
     P.Stages = memory::planStaging(N, M);
   // Windows along the outermost level's rows, or any stage where a block

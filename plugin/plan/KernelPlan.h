@@ -86,10 +86,10 @@ struct SlicePlan {
   std::optional<std::string> Apart;
 };
 
-/// Each thread computes WEFT_RM consecutive iterations of the root (Rows
-/// as mapped, the root's Span(n)) with the window's loops unrolled whole
-/// and run once for all of them (ir::WindowTile): the reads its rows share
-/// load once, from the L1 cache, and stay in registers.
+/// Each thread computes WEFT_RM consecutive iterations of the tile's Rows
+/// level (Rows as mapped, that level's Span(n)) with the window's loops
+/// unrolled whole and run once for all of them (ir::WindowTile): the reads its
+/// rows share load once, from the L1 cache, and stay in registers.
 struct WindowPlan {
   ir::WindowTile Tile;
   unsigned Rows = 4;

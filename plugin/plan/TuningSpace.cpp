@@ -131,8 +131,9 @@ contract::TuneInfo tuningSpace(const KernelPlan &P) {
     T.Params.push_back({"WEFT_CM", contract::TuneRole::SpanN,
                         static_cast<int>(P.Tiled->Inner->Depth),
                         valuesAround(1, {2, 4}, 1, 4)});
-  if (P.Window && SpanFree(0))
-    T.Params.push_back({"WEFT_RM", contract::TuneRole::SpanN, 0,
+  if (P.Window && SpanFree(P.Window->Tile.Rows->Depth))
+    T.Params.push_back({"WEFT_RM", contract::TuneRole::SpanN,
+                        static_cast<int>(P.Window->Tile.Rows->Depth),
                         valuesAround(P.Window->Rows, {1, 2, 8}, 1, 8)});
   if (!P.RegisterTile && (P.Tiled || !P.Stages.empty() || !P.Slices.empty() ||
                           !P.Residents.empty()))

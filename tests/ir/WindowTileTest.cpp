@@ -1,6 +1,7 @@
-// WindowTileTest.cpp: which two-level nests a thread may run several outer
-// iterations of through one window walk, on a 5 x 5 convolution built by
-// hand and the variations that must keep it from doing so.
+// WindowTileTest.cpp: which nests a thread may run several iterations of a
+// level of through one window walk, on a 5 x 5 convolution built by hand
+// (alone and inside a level of channels) and the variations that must keep
+// it from doing so.
 #include "ir/WindowTile.h"
 #include "TestNests.h"
 
@@ -157,6 +158,63 @@ TEST(WindowTile, NotWhereANameHidesARowsLocal) {
   Block->Children.push_back(std::move(Shadow));
   Inner.Body.push_back(std::move(Block));
   EXPECT_FALSE(ir::windowTile(N));
+}
+
+/// The convolution as the body of a level of channels (c < 3): its levels
+/// one deeper; with InnerUpTo, x's upper bound replaced.
+ir::Nest inChannels(ir::Nest Image, ir::ExprPtr InnerUpTo = nullptr) {
+  ir::Nest N;
+  N.Params = Image.Params;
+  N.Root = level("c", 0, lit(3));
+  auto Rows = std::make_unique<ir::Level>(std::move(Image.Root));
+  Rows->Depth = 1;
+  ir::Level &Inner = *Rows->Body[0]->Nested;
+  Inner.Depth = 2;
+  if (InnerUpTo)
+    Inner.Upper = std::move(InnerUpTo);
+  auto P = std::make_unique<ir::Stmt>();
+  P->Kind = ir::Stmt::ParallelFor;
+  P->Nested = std::move(Rows);
+  N.Root.Body.push_back(std::move(P));
+  return N;
+}
+
+TEST(WindowTile, TheRowsOfEachChannel) {
+  ir::Nest N = inChannels(convolution());
+  std::optional<ir::WindowTile> W = ir::windowTile(N);
+  ASSERT_TRUE(W);
+  const ir::Level &Rows = *N.Root.Body[0]->Nested;
+  EXPECT_EQ(W->Rows, &Rows);
+  EXPECT_EQ(W->Inner, Rows.Body[0]->Nested.get());
+  EXPECT_EQ(W->LoopIndices, (std::vector<std::string>{"dy", "dx"}));
+  EXPECT_EQ(W->Description, "in along y, f");
+  // The inner level's bounds may follow the channel, the same for the rows
+  // of a thread; not the row.
+  EXPECT_TRUE(ir::windowTile(inChannels(convolution(), local("c"))));
+  EXPECT_FALSE(ir::windowTile(inChannels(convolution(), local("y"))));
+  EXPECT_FALSE(ir::windowTile(
+      inChannels(convolution(), binary("-", lit(60), element(1, local("c"))))))
+      << "a bound that reads a span";
+}
+
+TEST(WindowTile, NotWhereALevelOutsideIsMoreThanTheNextLevel) {
+  // A reduction over the channels.
+  ir::Nest N = inChannels(convolution());
+  ir::Reduction R;
+  R.Variable = "t";
+  N.Root.Reductions.push_back(R);
+  EXPECT_FALSE(ir::windowTile(N));
+  // A statement beside the rows' level in the channels' body.
+  N = inChannels(convolution());
+  N.Root.Body.push_back(
+      statement(binary("=", element(2, local("c"), true), lit(0))));
+  EXPECT_FALSE(ir::windowTile(N));
+  // A step of 2 on the rows' level.
+  N = inChannels(convolution());
+  N.Root.Body[0]->Nested->Step = 2;
+  EXPECT_FALSE(ir::windowTile(N));
+  N.Root.Body[0]->Nested->Step = 1;
+  EXPECT_TRUE(ir::windowTile(N));
 }
 
 TEST(WindowTile, NotForASequentialNest) {
