@@ -109,15 +109,8 @@ private:
   bool scan(const Stmt &S, bool InLoop, bool InSwitch) {
     if (S.Kind == Stmt::Decl)
       ++Declarations[S.Name];
-    if (std::optional<CountedLoop> L = countedLoop(S)) {
-      std::optional<std::int64_t> Lo = constantOf(*L->Lower),
-                                  Hi = constantOf(*L->Upper);
-      if (Lo && Hi && *Lo < *Hi) {
-        auto [It, New] = Ranges.try_emplace(L->Index, *Lo, *Hi - 1);
-        It->second = {std::min(It->second.first, *Lo),
-                      std::max(It->second.second, *Hi - 1)};
-      }
-    }
+    if (std::optional<CountedLoop> L = countedLoop(S))
+      addRange(*L);
     if (S.Kind == Stmt::Return || (S.Kind == Stmt::Continue && !InLoop) ||
         (S.Kind == Stmt::Break && !InLoop && !InSwitch))
       return fail("an iteration leaves it by " +
@@ -258,11 +251,15 @@ private:
     return C && *C != 0;
   }
 
-  /// Subscript is Index times c plus inner loops' indices t, each in a
-  /// constant range, times constants, and |c| exceeds the most those
-  /// terms can move (`k * 480 + j * 24 + i` of a C array
-  /// `double u[16][20][24]`, i < 24, for each j): no two values of Index
-  /// meet.
+  /// Subscript is Index times c plus inner loops' indices t, each over w
+  /// values, times coefficients T, and |c| exceeds the most those terms
+  /// can move, the sum of |T| (w - 1): no two values of Index meet (`k *
+  /// 480 + j * 24 + i` of a C array `double u[16][20][24]`, i < 24, for
+  /// each j; `(c * h + y) * w + x` for each y, x < w). Where w and T are
+  /// polynomials over the captures, |c| - that sum must be a positive
+  /// constant, and T a constant or a constant times the widths of the
+  /// subscript's loops (at least 1 wherever the access runs: its sign is
+  /// the constant's).
   bool apartByBounds(const Expr &Subscript) const {
     AffineScope Scope;
     Scope.IsVariable = [&](const std::string &V) {
@@ -271,35 +268,80 @@ private:
     std::optional<AffineForm> F = affineForm(N, Subscript, Scope);
     if (!F || !F->Coefficients.count(Index))
       return false;
-    std::optional<std::int64_t> C = F->Coefficients.at(Index).constantValue();
-    __int128 Reach = 0;
+    std::optional<Polynomial> Reach = Polynomial();
     for (const auto &[V, Coefficient] : F->Coefficients) {
       if (V == Index)
         continue;
-      std::optional<std::int64_t> T = Coefficient.constantValue();
-      if (!T)
+      std::optional<int> Sign = signAtAccess(Coefficient, F->Coefficients);
+      if (!Sign)
         return false;
-      const auto &[Lo, Hi] = Ranges.at(V);
-      Reach += static_cast<__int128>(*T < 0 ? -*T : *T) * (Hi - Lo);
+      // |T| (w - 1).
+      std::optional<Polynomial> Size =
+          Polynomial::constant(*Sign).times(Coefficient);
+      std::optional<Polynomial> Moves =
+          Widths.at(V).minus(Polynomial::constant(1));
+      if (Size && Moves)
+        Moves = Moves->times(*Size);
+      if (Moves && Reach)
+        Reach = Reach->plus(*Moves);
+      if (!Moves || !Reach)
+        return false;
     }
-    return C && *C != 0 && static_cast<__int128>(*C < 0 ? -*C : *C) > Reach;
+    const Polynomial &C = F->Coefficients.at(Index);
+    for (int Sign : {1, -1}) {
+      std::optional<Polynomial> Margin = Polynomial::constant(Sign).times(C);
+      if (Margin)
+        Margin = Margin->minus(*Reach);
+      std::optional<std::int64_t> Left =
+          Margin ? Margin->constantValue() : std::nullopt;
+      if (Left && *Left >= 1)
+        return true;
+    }
+    return false;
   }
 
-  /// V is the index of a counted loop in the region, with constant bounds,
-  /// declared nowhere else in it.
-  bool bounded(const std::string &V) const {
-    auto D = Declarations.find(V);
-    return Ranges.count(V) && D != Declarations.end() && D->second == 1;
+  /// T's sign wherever the access runs: a constant's, or a constant times
+  /// symbols each the width of a loop of Coefficients' (nonzero there).
+  std::optional<int>
+  signAtAccess(const Polynomial &T,
+               const std::map<std::string, Polynomial> &Coefficients) const {
+    if (std::optional<std::int64_t> V = T.constantValue())
+      return *V < 0 ? -1 : 1;
+    if (T.terms().size() != 1)
+      return std::nullopt;
+    const auto &[Monomial, Factor] = *T.terms().begin();
+    for (const std::string &Symbol : Monomial)
+      if (std::none_of(Coefficients.begin(), Coefficients.end(),
+                       [&](const auto &C) {
+                         auto W = Widths.find(C.first);
+                         return W != Widths.end() &&
+                                W->second == Polynomial::symbol(Symbol);
+                       }))
+        return std::nullopt;
+    return Factor < 0 ? -1 : 1;
   }
 
-  /// E's value where it is a constant integer.
-  std::optional<std::int64_t> constantOf(const Expr &E) const {
+  /// A counted loop's values: w from Lo, where its bounds are affine in
+  /// captures and what the region does not change (the first loop of an
+  /// index; bounded() takes indices declared once).
+  void addRange(const CountedLoop &L) {
+    if (Widths.count(L.Index) || !fixed(*L.Lower) || !fixed(*L.Upper))
+      return;
     AffineScope Scope;
     Scope.IsVariable = [](const std::string &) { return false; };
-    std::optional<AffineForm> F = affineForm(N, E, Scope);
-    if (!F || F->dependsOnVariables())
-      return std::nullopt;
-    return F->Offset.constantValue();
+    std::optional<AffineForm> Lo = affineForm(N, *L.Lower, Scope),
+                              Hi = affineForm(N, *L.Upper, Scope);
+    if (!Lo || !Hi)
+      return;
+    if (std::optional<Polynomial> W = Hi->Offset.minus(Lo->Offset))
+      Widths.emplace(L.Index, *W);
+  }
+
+  /// V is the index of a counted loop in the region, with bounds it does
+  /// not change, declared nowhere else in it.
+  bool bounded(const std::string &V) const {
+    auto D = Declarations.find(V);
+    return Widths.count(V) && D != Declarations.end() && D->second == 1;
   }
 
   const Nest &N;
@@ -309,9 +351,10 @@ private:
   std::set<std::string> Declared;
   std::map<unsigned, std::vector<const Expr *>> Accesses;
   std::set<unsigned> Written;
-  /// The region's counted loops with constant bounds: each index's least
-  /// and greatest value.
-  std::map<std::string, std::pair<std::int64_t, std::int64_t>> Ranges;
+  /// The region's counted loops with bounds it does not change: each
+  /// index's count of values (Upper - Lower), a polynomial over the
+  /// captures.
+  std::map<std::string, Polynomial> Widths;
   std::map<std::string, int> Declarations;
 };
 

@@ -6,7 +6,10 @@ over the outermost or an inner level with every operator on int, float and
 double, argmax and argmin, element reductions, array reductions (a
 histogram's bins picked by the data); sequential loops of steps
 (a pivot written by one thread and read by all, a max-reduction and a
-break on it); if clauses on the outermost loop; affine reads with guarded
+break on it); stencils over rows and columns (reads at constant offsets,
+clamped neighbours, filters of up to 5 x 5 steps, centred and guarded),
+some in each plane of a level of channels outside; if clauses on the
+outermost loop; affine reads with guarded
 offsets, sequential inner loops, if/else, helper functions (some taking
 pointers into the data), loop headers setting variables beside the
 index, a struct;
@@ -62,9 +65,11 @@ class Nest:
     def __init__(self, rng, k, T, holder):
         self.rng, self.k, self.T, self.holder = rng, k, T, holder
         self.depth = rng.choice([1, 1, 2, 2, 3])
-        if KIND == "stencil" or (KIND in ("inner", "element", "product")
-                                 and self.depth < 2):
+        if KIND in ("inner", "element", "product") and self.depth < 2:
             self.depth = 2
+        if KIND == "stencil":
+            # A level of channels outside the rows and columns, or not.
+            self.depth = rng.choice([2, 2, 3])
         self.ext = [rng.choice([1, 2, 7, 31, 33, 64, 100, 257])
                     for _ in range(self.depth)]
         while self.product() > 40000:
@@ -73,7 +78,7 @@ class Nest:
         kinds = ["map", "map", "outer", "pairs"]
         if self.depth >= 2:
             kinds += ["inner", "inner", "element", "product", "product"]
-        if self.depth == 2:
+        if self.depth >= 2:
             kinds += ["stencil", "stencil"]
         kinds += ["argmax", "histogram", "sequential", "slice"]
         self.kind = KIND or rng.choice(kinds)
@@ -117,10 +122,11 @@ class Nest:
             return max(self.product(), max(self.record, 1) * max(self.nk, 3))
         if self.kind == "stencil":
             # Room for the loops' reach, or for a point's row and column
-            # past the last (n1 + 2 wide).
+            # past the last (n1 + 2 wide), in each channel's plane.
             ky, kx = max(self.halo[0], 3), max(self.halo[1], 3)
-            return max((self.ext[0] + ky - 1) * (self.ext[1] + kx - 1),
-                       ky * kx)
+            channels = self.ext[0] if self.depth == 3 else 1
+            return max(channels * (self.ext[-2] + ky - 1) *
+                       (self.ext[-1] + kx - 1), ky * kx)
         if self.kind == "histogram":
             return max(self.product(), self.bins)
         if self.kind == "slice":
@@ -440,23 +446,39 @@ class Nest:
         if self.kind == "slice":
             return out + self.slice_body(marked) + ["return r;"]
         if self.kind == "stencil":
-            # Reads at the thread's index plus the loops': halo windows.
+            # Reads at the thread's index plus the loops': halo windows; at
+            # depth 3 in each channel's plane (the outermost level's).
             ky, kx = self.halo
             lines = []
+            r, c = self.idx[D - 2], self.idx[D - 1]
+            nr, nc = "n%d" % (D - 2), "n%d" % (D - 1)
             # Blocks of one row, or of several (windows of rows by
             # columns, as the search picks unforced).
-            for d, options in ((0, ["", "block(1)", "block(1)", "block(2)",
-                                    "block(8)"]),
-                               (1, ["", "block(32)", "block(64)"])):
+            levels = [(D - 2, ["", "block(1)", "block(1)", "block(2)",
+                               "block(8)"]),
+                      (D - 1, ["", "block(32)", "block(64)"])]
+            if D == 3:
+                levels.insert(0, (0, ["", "", "block(1)"]))
+            for d, options in levels:
                 lines += [ind(d) + l for l in
                           self.header(d, marked, rng.choice(options))]
-            width = "(n1 + %d)" % (kx - 1)
+            inner = D - 1
+            plane_rows = max(ky, 3) - 1
+
+            def at(row, width, col):
+                # Row `row` of the channel's plane, column `col`.
+                if D == 3:
+                    row = "%s * (%s + %d) + %s" % (self.idx[0], nr,
+                                                  plane_rows, row)
+                return "(%s) * %s + %s" % (row, width, col)
+
+            width = "(%s + %d)" % (nc, kx - 1)
             cy, cx = rng.randrange(ky), rng.randrange(kx)
-            row, col = "i0 + dy", "i1 + dx"
+            row, col = "%s + dy" % r, "%s + dx" % c
             guard = None
             if cy or cx:
                 # Centred: reads before the first row or column are guarded.
-                row, col = "i0 + dy - %d" % cy, "i1 + dx - %d" % cx
+                row, col = "%s + dy - %d" % (r, cy), "%s + dx - %d" % (c, cx)
                 guard = "if (%s >= 0 && %s >= 0)" % (row, col)
             if rng.random() < 0.4:
                 # Reads at constant offsets (a 5- or 9-point stencil): one
@@ -465,39 +487,47 @@ class Nest:
                                       for x in (-1, 0, 1)], rng.randint(2, 6))
                 span = rng.choice(["a", "b"])
                 terms = []
+                wide = "(%s + 2)" % nc
                 if rng.random() < 0.35:
                     # Neighbours clamped at the first row and column, as
                     # locals (Rodinia's hotspot): windows over their range.
                     decls = []
                     for k, (oy, ox) in enumerate(offsets):
-                        decls += ["int ry%d = i0 + %d >= 0 ? i0 + %d : i0;" % (k, oy, oy),
-                                  "int rx%d = i1 + %d < 0 ? i1 : i1 + %d;" % (k, ox, ox)]
-                        terms.append("%s[ry%d * (n1 + 2) + rx%d]" % (span, k, k))
+                        decls += ["int ry%d = %s + %d >= 0 ? %s + %d : %s;"
+                                  % (k, r, oy, r, oy, r),
+                                  "int rx%d = %s + %d < 0 ? %s : %s + %d;"
+                                  % (k, c, ox, c, c, ox)]
+                        terms.append("%s[%s]" % (span, at("ry%d" % k, wide,
+                                                          "rx%d" % k)))
                     s = decls + ["%s acc = %s;" % (T, " + ".join(terms)),
-                                 "out[%s] = acc;" % self.flat(2)]
-                    lines += [ind(1) + "{"] + [ind(2) + x for x in s] + [ind(1) + "}"]
+                                 "out[%s] = acc;" % self.flat(D)]
+                    lines += [ind(inner) + "{"] + \
+                        [ind(inner + 1) + x for x in s] + [ind(inner) + "}"]
                     return out + lines + ["return r;"]
                 for oy, ox in offsets:
-                    row = "(i0 + %d)" % oy if oy else "i0"
-                    col = " + %d" % ox if ox > 0 else " - %d" % -ox if ox else ""
-                    terms.append("(i0 + %d >= 0 && i1 + %d >= 0 ? %s[%s * (n1 + 2) + i1%s] : (%s)1)"
-                                 % (oy, ox, span, row, col, T))
+                    orow = "(%s + %d)" % (r, oy) if oy else r
+                    ocol = c + (" + %d" % ox if ox > 0 else
+                                " - %d" % -ox if ox else "")
+                    terms.append("(%s + %d >= 0 && %s + %d >= 0 ? %s[%s] : (%s)1)"
+                                 % (r, oy, c, ox, span, at(orow, wide, ocol),
+                                    T))
                 s = ["%s acc = %s;" % (T, " + ".join(terms)),
-                     "out[%s] = acc;" % self.flat(2)]
-                lines += [ind(1) + "{"] + [ind(2) + x for x in s] + [ind(1) + "}"]
+                     "out[%s] = acc;" % self.flat(D)]
+                lines += [ind(inner) + "{"] + \
+                    [ind(inner + 1) + x for x in s] + [ind(inner) + "}"]
                 return out + lines + ["return r;"]
             weight = rng.choice(["(%s)(dy + 2 * dx + 1)" % T,
                                  "b[dy * %d + dx]" % kx])
-            read = "%s[(%s) * %s + %s]" % (rng.choice(["a", "b"]), row,
-                                           width, col)
+            read = "%s[%s]" % (rng.choice(["a", "b"]), at(row, width, col))
             body = "acc += %s * %s;" % (read, weight)
             s = ["%s acc = (%s)0;" % (T, T),
                  "for (int dy = 0; dy < %d; ++dy)" % ky,
                  "  for (int dx = 0; dx < %d; ++dx)" % kx]
             s += (["    " + guard, "      " + body] if guard else
                   ["    " + body])
-            s.append("out[%s] = acc;" % self.flat(2))
-            lines += [ind(1) + "{"] + [ind(2) + x for x in s] + [ind(1) + "}"]
+            s.append("out[%s] = acc;" % self.flat(D))
+            lines += [ind(inner) + "{"] + [ind(inner + 1) + x for x in s] + \
+                [ind(inner) + "}"]
             return out + lines + ["return r;"]
         if self.kind == "pairs":
             # The loop reads b and p at k alone: the whole block's tiles.

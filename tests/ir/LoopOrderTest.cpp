@@ -2,8 +2,9 @@
 // gets its loop over k inside the level over j, and adjacent levels over one
 // range fuse; not where a written element follows k, where a level reads
 // another index's written element, where a level reduces, or where the
-// inner range reads what the loop sets. An inner loop of constant range
-// within the stride of the index (a C array's rows) keeps the index's
+// inner range reads what the loop sets. An inner loop whose range lies
+// within the stride of the index (a C array's rows; a flat array's rows of
+// n, the range and stride polynomials over the captures) keeps the index's
 // elements apart, and the loops found parallel are searched in turn. Where it
 // changes the nest, the spans its proof took as arrays of their own are named.
 #include "ir/LoopOrder.h"
@@ -209,6 +210,82 @@ TEST(LoopOrder, InnerLoopPastTheStrideStays) {
   EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
 }
 
+ir::ExprPtr lit(int V) { return node(ir::Expr::IntLiteral, std::to_string(V)); }
+
+/// for j in [0, 20) (unmarked): for t in [Lo, Hi): c[Written] = a[t], the
+/// strides over the captures (a flat array of rows of n).
+ir::StmtPtr symbolicSweep(ir::ExprPtr Written, ir::ExprPtr Lo, ir::ExprPtr Hi) {
+  auto Loop = countedFor(
+      "j", lit(0), lit(20),
+      countedFor("t", std::move(Lo), std::move(Hi),
+                 statement(binary("=", element(3, std::move(Written), true),
+                                  element(1, local("t"))))));
+  Loop->Location = "f.cpp:5:5";
+  return Loop;
+}
+
+/// Whether the loop over j of N's body became a level.
+bool foundParallel(ir::Nest N) {
+  ir::reorderLoops(N);
+  return N.Root.Body[0]->Kind == ir::Stmt::ParallelFor;
+}
+
+TEST(LoopOrder, InnerLoopOverTheStrideOfACaptureIsApart) {
+  // c[j * n + t], t < n: each j its own row of n, whatever n is (j's
+  // coefficient less what t moves, n - (n - 1), is 1); then t in turn.
+  ir::Nest N = emptyNest();
+  N.Root.Body.push_back(
+      symbolicSweep(at(local("j"), local("t")), lit(0), param(0)));
+  ASSERT_EQ(ir::reorderLoops(N).size(), 2u);
+  ASSERT_EQ(onlyLevel(N).Body[0]->Kind, ir::Stmt::ParallelFor);
+  EXPECT_EQ(onlyLevel(N).Body[0]->Nested->IndexName, "t");
+  const auto With = [](ir::ExprPtr Written, ir::ExprPtr Lo, ir::ExprPtr Hi,
+                       bool Extra = false) {
+    ir::Nest M = emptyNest();
+    if (Extra)
+      M.Params.push_back({"m", ir::ParamKind::Scalar, ir::ScalarKind::Int});
+    M.Root.Body.push_back(
+        symbolicSweep(std::move(Written), std::move(Lo), std::move(Hi)));
+    return foundParallel(std::move(M));
+  };
+  // Within the row: t from 1 to n - 1; rows counted down (19 - j).
+  EXPECT_TRUE(
+      With(at(local("j"), local("t")), lit(1), binary("-", param(0), lit(1))));
+  EXPECT_TRUE(
+      With(at(binary("-", lit(19), local("j")), local("t")), lit(0), param(0)));
+  // Past it: t < n + 1, 2 t, a range of another capture, or of j.
+  EXPECT_FALSE(
+      With(at(local("j"), local("t")), lit(0), binary("+", param(0), lit(1))));
+  EXPECT_FALSE(
+      With(at(local("j"), binary("*", lit(2), local("t"))), lit(0), param(0)));
+  EXPECT_FALSE(With(at(local("j"), local("t")), lit(0), param(4), true));
+  EXPECT_FALSE(With(at(local("j"), local("t")), lit(0), local("j")));
+}
+
+TEST(LoopOrder, PlanesOfRowsOfCapturesAreApart) {
+  // c[(j * n + t) * n + u], t, u < n: a plane of n x n each j (n^2 less
+  // what t and u move, n (n - 1) + n - 1), a row each t in turn (the third
+  // level; u, which would be a fourth, stays in the thread).
+  ir::Nest N = emptyNest();
+  auto Loop = countedFor(
+      "j", lit(0), lit(20),
+      countedFor(
+          "t", lit(0), param(0),
+          countedFor(
+              "u", lit(0), param(0),
+              statement(binary(
+                  "=",
+                  element(3, at(at(local("j"), local("t")), local("u")), true),
+                  element(1, local("u")))))));
+  Loop->Location = "f.cpp:5:5";
+  N.Root.Body.push_back(std::move(Loop));
+  ASSERT_EQ(ir::reorderLoops(N).size(), 2u);
+  const ir::Level &J = onlyLevel(N);
+  ASSERT_EQ(J.Body[0]->Kind, ir::Stmt::ParallelFor);
+  EXPECT_EQ(J.Body[0]->Nested->IndexName, "t");
+  EXPECT_EQ(J.Body[0]->Nested->Body[0]->Kind, ir::Stmt::For);
+}
+
 TEST(LoopOrder, UnmarkedLoopSharingAnElementStays) {
   // Every j writes c[i]: the loop's order is the code's.
   ir::Nest N = emptyNest();
@@ -234,8 +311,8 @@ TEST(LoopOrder, ElementFollowingTheLoopStays) {
   // c[k * n + j]: each step writes its own row, which j's do not share, but
   // the proof asks for no term of k: kept.
   ir::Nest N = productNest(at(local("k"), local("j")));
-  expectKept(N, "it writes c[((k * $n) + j)], whose subscript reads 'k', "
-                "which it sets");
+  expectKept(N, "it writes c[((k * $n) + j)], which is not a different "
+                "element for each j");
   EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
 }
 

@@ -249,7 +249,7 @@ void kept(int n, int steps, float *p, float *v, float *d, float *s,
         p[(2 * i + t % 2) * (n + 1) + j] =
             p[(2 * i + 1 - t % 2) * (n + 1) + j + 1] * 0.5f + 1.0f;
     }
-    // REMARK: loop-order.cpp:[[@LINE+3]]:7: remark: weft: level 1 (j): {{.*}}; the loop over t around it stays outside it: it writes d[((((i * $steps) + t) * $n) + j)], whose subscript reads 't', which it sets
+    // REMARK: loop-order.cpp:[[@LINE+3]]:7: remark: weft: level 1 (j): {{.*}}; the loop over t around it stays outside it: it writes d[((((i * $steps) + t) * $n) + j)], which is not a different element for each j
     for (int t = 0; t < steps; ++t) {
 #pragma weft parallel for
       for (int j = 0; j < n; ++j)

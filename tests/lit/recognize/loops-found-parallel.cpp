@@ -5,7 +5,8 @@
 // that breaks, a range read from a span's size, each row of rows held apart
 // (std::vectors of std::vectors, ragged) to its own length, the rows and
 // columns of a 3-D C array (an inner loop of constant range within the
-// stride, found parallel in turn). A loop whose
+// stride, found parallel in turn) and of a flat stack of images (ranges and
+// strides of captured sizes; not where a row reaches past its stride). A loop whose
 // index shadows
 // the marked loop's, or that reads a reference from outside it (which may
 // bind an element it writes), stays in each thread. On the checked simulator, against
@@ -104,6 +105,32 @@ void heat3d() {
                              6.0 * U[k][j][i]);
 }
 
+// A stack of images flat over captured sizes, marked on its outer loop
+// alone: (c, y, x) is its own element as x < w (y's coefficient w less
+// what x moves, w - 1), so the loop over y is found parallel, and the loop
+// over x inside it.
+// CHECK: loops-found-parallel.cpp:[[@LINE+6]]:5: remark: weft: level 1 (y): {{.*}}; not marked, found parallel: no two values of y share an element the loop writes
+// CHECK: loops-found-parallel.cpp:[[@LINE+6]]:7: remark: weft: level 2 (x): {{.*}}; not marked, found parallel: no two values of x share an element the loop writes
+void channels(std::span<const float> in, std::span<float> out, int ch, int h,
+              int w) {
+#pragma weft parallel for
+  for (int c = 0; c < ch; ++c)
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        out[(c * h + y) * w + x] = in[(c * h + y) * w + x] * (c + 1) + y;
+}
+// Rows one element longer than their stride (row y's last is row y + 1's
+// first): kept in each thread.
+// CHECK: loops-found-parallel.cpp:[[@LINE+4]]:3: remark: weft: level 0 (c): {{[^;]*}}; parallelism
+// CHECK-NOT: found parallel
+void overlapping(std::span<float> out, int ch, int h, int w) {
+#pragma weft parallel for
+  for (int c = 0; c < ch; ++c)
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w + 1; ++x)
+        out[(c * (h + 1) + y) * w + x] += y * 3 + x;
+}
+
 int main() {
   const int N = 45, M = 37;
   std::vector<float> a(N * N), out(N * N), o2(N * N);
@@ -128,6 +155,12 @@ int main() {
       for (int i = 0; i < NX; ++i)
         U[k][j][i] = (i * 3 + j * 5 + k * 7) % 11;
   heat3d();
+  const int Ch = 3, H = 17, W = 33;
+  std::vector<float> img(Ch * H * W), stack(Ch * H * W),
+      over(Ch * (H + 1) * W + 1);
+  for (int e = 0; e < Ch * H * W; ++e) img[e] = e % 13 - 6;
+  channels(img, stack, Ch, H, W);
+  overlapping(over, Ch, H, W);
   double s = 0;
   for (int k = 0; k < NZ; ++k)
     for (int j = 0; j < NY; ++j)
@@ -136,6 +169,8 @@ int main() {
   for (const std::vector<float> &r : g)
     for (float x : r) s += x;
   for (float x : out) s += x;
+  for (std::size_t e = 0; e < stack.size(); ++e) s += stack[e] * (e % 7);
+  for (std::size_t e = 0; e < over.size(); ++e) s += over[e] * (e % 5);
   for (float x : o2) s += x;
   for (int x : oi) s += x;
   for (double x : od) s += x;
