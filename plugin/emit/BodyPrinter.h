@@ -72,6 +72,10 @@ private:
                          const std::string &In);
   static std::string loopStart(const map::LevelMapping &LM, int Axis);
   static std::string loopStride(const map::LevelMapping &LM, int Axis);
+  /// A marked level's weft_loD, weft_hiD and weft_countD (its iterations),
+  /// each bound behind InRange ("!weft_in0 ? 0 : ": none out of range).
+  void levelRange(const ir::Level &L, const std::string &In,
+                  const std::string &InRange = "");
 
   // ---- Tiles (TiledLoop.cpp) -----------------------------------------------
 

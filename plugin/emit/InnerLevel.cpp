@@ -47,15 +47,8 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
   // Out of range, the bounds might read outside the spans: no iterations.
   const std::string InRange =
       Plan->Shape.UniformOuter && L.Depth == 1 ? "!weft_in0 ? 0 : " : "";
-  OS << Pad << "{\n"
-     << In << "const weft::index_t weft_lo" << D << " = " << InRange
-     << "(weft::index_t)(" << expr(*L.Lower) << ");\n"
-     << In << "const weft::index_t weft_hi" << D << " = " << InRange
-     << "(weft::index_t)(" << expr(*L.Upper) << ")"
-     << (L.Inclusive ? " + 1" : "") << ";\n"
-     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
-     << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
-     << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
+  OS << Pad << "{\n";
+  levelRange(L, In, InRange);
   stage(LP, In);
   const bool Split = LP.How == plan::Combine::SplitPartials;
   for (const ir::Reduction &R : L.Reductions) {
@@ -103,6 +96,19 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
     OS << In << "weft::warp_sync();\n";
   }
   OS << Pad << "}\n";
+}
+
+void BodyPrinter::levelRange(const ir::Level &L, const std::string &In,
+                             const std::string &InRange) {
+  const std::string D = std::to_string(L.Depth);
+  OS << In << "const weft::index_t weft_lo" << D << " = " << InRange
+     << "(weft::index_t)(" << expr(*L.Lower) << ");\n"
+     << In << "const weft::index_t weft_hi" << D << " = " << InRange
+     << "(weft::index_t)(" << expr(*L.Upper) << ")"
+     << (L.Inclusive ? " + 1" : "") << ";\n"
+     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
+     << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
+     << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
 }
 
 void BodyPrinter::inThreadLevel(const ir::Level &L, const std::string &Pad) {

@@ -49,14 +49,8 @@ void BodyPrinter::openBlockWalk(const ir::Level &L, const std::string &Pad,
   const std::string T = ir::spelling(L.IndexType), D = std::to_string(L.Depth),
                     In = Pad + "  ", In2 = In + "  ";
   const std::string A = axis(L.Depth), B = block(L.Depth);
-  OS << Pad << "{\n"
-     << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
-     << expr(*L.Lower) << ");\n"
-     << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
-     << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
-     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
-     << " > weft_lo" << D << " ? (weft_hi" << D << " - weft_lo" << D << " + "
-     << (L.Step - 1) << ") / " << L.Step << " : 0;\n";
+  OS << Pad << "{\n";
+  levelRange(L, In);
   // The simulator's checker tells iterations one level in apart.
   if (L.Depth == 1)
     OS << In << "weft::inner_level(true);\n";

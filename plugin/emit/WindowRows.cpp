@@ -12,14 +12,8 @@ void BodyPrinter::windowLevel(const ir::Level &L, const std::string &Pad) {
                     A = std::to_string(Axis[L.Depth]);
   const std::string B = block(L.Depth), In = Pad + "  ";
   // (The tile's levels are one chain with no reductions and no stages.)
-  OS << Pad << "{\n"
-     << In << "const weft::index_t weft_lo" << D << " = (weft::index_t)("
-     << expr(*L.Lower) << ");\n"
-     << In << "const weft::index_t weft_hi" << D << " = (weft::index_t)("
-     << expr(*L.Upper) << ")" << (L.Inclusive ? " + 1" : "") << ";\n"
-     << In << "const weft::index_t weft_count" << D << " = weft_hi" << D
-     << " > weft_lo" << D << " ? weft_hi" << D << " - weft_lo" << D
-     << " : 0;\n";
+  OS << Pad << "{\n";
+  levelRange(L, In);
   const bool Checked = L.Depth == 1;
   if (Checked)
     OS << In << "weft::inner_level(true);\n";
