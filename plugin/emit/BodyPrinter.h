@@ -57,6 +57,11 @@ public:
   /// one element an iteration, each tile walked once for all of them.
   /// Above: the levels around in range (empty at the root).
   void coarsenedBody(const ir::Level &L, int Indent, const std::string &Above);
+  /// The loop of a window tile's rows level at Depth on Axis: each thread's
+  /// WEFT_RM consecutive iterations from weft_fDepth, the grid striding
+  /// over the rest (WindowRows.cpp).
+  static std::string windowWalk(unsigned Depth, int Axis,
+                                const std::string &Pad);
 
 private:
   // ---- Inner levels (InnerLevel.cpp) ---------------------------------------
@@ -172,6 +177,9 @@ private:
                  const std::vector<std::string> &Before,
                  const std::vector<std::string> &After, bool &Flag,
                  const std::function<void(int)> &Print);
+  /// The block's wait after staging or reading staged ranges, compiled in
+  /// only with them (WEFT_STAGED_RANGES, off by default).
+  void stagedBarrier(const std::string &In);
 
   // ---- Window tiles (WindowRows.cpp) ---------------------------------------
 

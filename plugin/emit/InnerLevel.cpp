@@ -88,8 +88,7 @@ void BodyPrinter::level(const ir::Level &L, const std::string &Pad) {
     OS << In << "weft::barrier();\n";
   } else if (!LP.Stages.empty()) {
     // Staged ranges off (the default), the block shares no memory here.
-    OS << In << "if (WEFT_STAGING && WEFT_STAGED_RANGES)\n"
-       << In << "  weft::barrier();\n";
+    stagedBarrier(In);
     if (LP.After == plan::Sync::Warp)
       OS << In << "else\n" << In << "  weft::warp_sync();\n";
   } else if (LP.After == plan::Sync::Warp) {

@@ -56,11 +56,7 @@ std::string kernelBody(const plan::KernelPlan &P) {
   if (P.Window && P.Window->Tile.Rows == &L) {
     // Each thread's WEFT_RM consecutive iterations from weft_f0 (its rows
     // come in the inner level's body: windowRows).
-    Body << "  for (weft::index_t weft_f0 = ((weft::index_t)weft::block_idx("
-         << A << ") * " << B << " + weft::thread_idx(" << A
-         << ")) * WEFT_RM;\n       weft_f0 < weft_count0; weft_f0 += "
-            "(weft::index_t)weft::grid_dim("
-         << A << ") * " << B << " * WEFT_RM) {\n"
+    Body << BodyPrinter::windowWalk(0, P.Shape.Depths[0].Axis, "  ")
          << "    weft::begin_iteration(weft_f0);\n";
     Printer.outerBody(2);
     Body << "  }\n}\n";

@@ -96,8 +96,12 @@ void BodyPrinter::stage(const plan::LevelPlan &LP, const std::string &In) {
   }
   // Staged ranges off (the default), the loads above load nothing.
   if (!LP.Stages.empty())
-    OS << In << "if (WEFT_STAGING && WEFT_STAGED_RANGES)\n"
-       << In << "  weft::barrier();\n";
+    stagedBarrier(In);
+}
+
+void BodyPrinter::stagedBarrier(const std::string &In) {
+  OS << In << "if (WEFT_STAGING && WEFT_STAGED_RANGES)\n"
+     << In << "  weft::barrier();\n";
 }
 
 std::string BodyPrinter::stagedRead(const ir::Expr &E, std::size_t I) {

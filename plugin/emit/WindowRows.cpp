@@ -7,22 +7,27 @@
 
 namespace weft::emit {
 
+std::string BodyPrinter::windowWalk(unsigned Depth, int Axis,
+                                    const std::string &Pad) {
+  const std::string D = std::to_string(Depth), A = std::to_string(Axis);
+  const std::string B = std::string("WEFT_BLOCK_") + AxisName[Axis];
+  return Pad + "for (weft::index_t weft_f" + D +
+         " = ((weft::index_t)weft::block_idx(" + A + ") * " + B +
+         " + weft::thread_idx(" + A + ")) * WEFT_RM;\n" + Pad + "     weft_f" +
+         D + " < weft_count" + D + "; weft_f" + D +
+         " += (weft::index_t)weft::grid_dim(" + A + ") * " + B +
+         " * WEFT_RM) {\n";
+}
+
 void BodyPrinter::windowLevel(const ir::Level &L, const std::string &Pad) {
-  const std::string D = std::to_string(L.Depth),
-                    A = std::to_string(Axis[L.Depth]);
-  const std::string B = block(L.Depth), In = Pad + "  ";
+  const std::string D = std::to_string(L.Depth), In = Pad + "  ";
   // (The tile's levels are one chain with no reductions and no stages.)
   OS << Pad << "{\n";
   levelRange(L, In);
   const bool Checked = L.Depth == 1;
   if (Checked)
     OS << In << "weft::inner_level(true);\n";
-  OS << In << "for (weft::index_t weft_f" << D
-     << " = ((weft::index_t)weft::block_idx(" << A << ") * " << B
-     << " + weft::thread_idx(" << A << ")) * WEFT_RM;\n"
-     << In << "     weft_f" << D << " < weft_count" << D << "; weft_f" << D
-     << " += (weft::index_t)weft::grid_dim(" << A << ") * " << B
-     << " * WEFT_RM) {\n";
+  OS << windowWalk(L.Depth, Axis[L.Depth], In);
   if (Checked)
     OS << In << "  weft::begin_inner_iteration(weft_f" << D << ");\n";
   body(L, static_cast<int>(In.size() / 2 + 1));

@@ -86,6 +86,10 @@ std::optional<CountedLoop> countedLoop(const Stmt &S) {
                      Cond.Operands[1].get()};
 }
 
+bool reduces(const Level &L) {
+  return !L.Reductions.empty() || !L.ArrayReductions.empty();
+}
+
 bool gridUniform(const Expr &E) {
   if (assigns(E) || E.Kind == Expr::Local || E.Kind == Expr::LocalElement ||
       E.Kind == Expr::SpanElement || E.Kind == Expr::Call)

@@ -35,6 +35,8 @@ std::optional<CountedLoop> countedLoop(const Stmt &S);
 bool touchesSpan(const Expr &E);
 /// Captures and literals only: the same value in every thread of the grid.
 bool gridUniform(const Expr &E);
+/// L has reductions over it, of variables or of arrays.
+bool reduces(const Level &L);
 /// Captures, literals and the locals in Allowed only (no span or array
 /// element, no call, no assignment): the same value wherever Allowed's are.
 bool readsOnly(const Expr &E, const std::set<std::string> &Allowed);

@@ -522,7 +522,7 @@ private:
                     "expression");
       declaredNames(Before, BeforeNames);
     }
-    if (!M.Reductions.empty() || !M.ArrayReductions.empty())
+    if (reduces(M))
       return Keep("it reduces");
     if (BeforeNames.count(M.IndexName))
       return Keep("a statement before it declares '" + M.IndexName + "'");
@@ -608,8 +608,7 @@ private:
     Level &A = *L.Body[At]->Nested, &B = *L.Body[At + 1]->Nested;
     if (!sameRange(A, B))
       return false;
-    if (!A.Reductions.empty() || !B.Reductions.empty() ||
-        !A.ArrayReductions.empty() || !B.ArrayReductions.empty())
+    if (reduces(A) || reduces(B))
       return false;
     // Levels over one range that stay apart: the remark says why.
     auto Apart = [&](const std::string &Why) {

@@ -57,10 +57,6 @@ const Level *onlyLevel(const Level &L) {
   return L.Body[0]->Nested.get();
 }
 
-bool reduces(const Level &L) {
-  return !L.Reductions.empty() || !L.ArrayReductions.empty();
-}
-
 /// A bound the same for every iteration of Rows a thread computes: no
 /// index but those of the levels outside Rows, nothing read or called.
 bool sameForRows(const Expr &E, const std::set<std::string> &Outside) {
