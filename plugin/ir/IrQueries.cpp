@@ -86,6 +86,28 @@ std::optional<CountedLoop> countedLoop(const Stmt &S) {
                      Cond.Operands[1].get()};
 }
 
+std::vector<StmtPtr> *blockStatements(Stmt &S) {
+  Stmt *B = &S;
+  while (B->Kind == Stmt::Block && B->Children.size() == 1 &&
+         B->Children[0]->Kind == Stmt::Block)
+    B = B->Children[0].get();
+  return B->Kind == Stmt::Block ? &B->Children : nullptr;
+}
+
+ExprPtr cloneExpr(const Expr &E) {
+  auto C = std::make_unique<Expr>();
+  C->Kind = E.Kind;
+  C->Type = E.Type;
+  C->Struct = E.Struct;
+  C->Text = E.Text;
+  C->ParamIndex = E.ParamIndex;
+  C->LValue = E.LValue;
+  C->Origin = E.Origin;
+  for (const ExprPtr &O : E.Operands)
+    C->Operands.push_back(cloneExpr(*O));
+  return C;
+}
+
 bool reduces(const Level &L) {
   return !L.Reductions.empty() || !L.ArrayReductions.empty();
 }

@@ -31,6 +31,11 @@ struct CountedLoop {
   const Expr *Lower = nullptr, *Upper = nullptr;
 };
 std::optional<CountedLoop> countedLoop(const Stmt &S);
+/// The statements of block S, through blocks that hold only a block; null
+/// where S is no block.
+std::vector<StmtPtr> *blockStatements(Stmt &S);
+/// A copy of E, operands and all.
+ExprPtr cloneExpr(const Expr &E);
 /// Reads or writes a span element anywhere in E.
 bool touchesSpan(const Expr &E);
 /// Captures and literals only: the same value in every thread of the grid.

@@ -3,6 +3,7 @@
 
 #include "ir/AffineForm.h"
 #include "ir/IrQueries.h"
+#include "ir/LoopHeader.h"
 
 #include <algorithm>
 #include <map>
@@ -358,15 +359,6 @@ private:
   std::map<std::string, int> Declarations;
 };
 
-/// The statements of a block, through blocks that hold only a block.
-std::vector<StmtPtr> *blockStatements(Stmt &S) {
-  Stmt *B = &S;
-  while (B->Kind == Stmt::Block && B->Children.size() == 1 &&
-         B->Children[0]->Kind == Stmt::Block)
-    B = B->Children[0].get();
-  return B->Kind == Stmt::Block ? &B->Children : nullptr;
-}
-
 std::unique_ptr<Stmt> blockOf(std::vector<StmtPtr> Statements) {
   auto B = std::make_unique<Stmt>();
   B->Kind = Stmt::Block;
@@ -426,41 +418,35 @@ public:
   std::vector<LoopReorder> Changes;
 
 private:
-  /// S is an unmarked `for (int j = lo; j < hi; ++j) B` one level inside
-  /// L (at most the third), B holds no level, and no two values of j share
-  /// anything Scope (S, or a loop around it) writes.
+  /// S is an unmarked `for (int j = lo; j < hi; ++j) B` (or a header of
+  /// the other forms a level's may take) one level inside L (at most the
+  /// third), B holds no level, and no two values of j share anything Scope
+  /// (S, or a loop around it) writes.
   bool provablyParallel(const Level &L, const Stmt &S, const Stmt &Scope) {
     // (A nest marked sequential keeps the levels it was given: one block
     // runs them.)
-    std::optional<CountedLoop> J = countedLoop(S);
+    std::optional<LoopHeader> J = loopHeader(S, N.Functions);
     // (An index named as an enclosing level's would confuse the analyses
     // that know levels by their index.)
-    if (!J || L.Depth >= 2 || N.Sequential || holdsLevels(*S.Children[1]) ||
+    if (!J || L.Depth >= 2 || N.Sequential ||
+        holdsLevels(*J->Loop->Children[1]) ||
         std::count(Enclosing.begin(), Enclosing.end(), J->Index))
       return false;
     IndexedRegion Region(N, J->Index, References);
     Region.add(Scope);
-    if (!Region.independent() || !Region.fixed(*J->Lower) ||
-        !Region.fixed(*J->Upper))
+    if (!Region.independent())
       return false;
+    for (const Expr *E : J->Reads())
+      if (!Region.fixed(*E))
+        return false;
     Region.takeApart(N);
     return true;
   }
 
   /// S, a loop provablyParallel() accepts, as a level of its own.
   void makeLevel(const Level &L, StmtPtr &S) {
-    std::optional<CountedLoop> J = countedLoop(*S);
-    auto Made = std::make_unique<Level>();
-    Made->IndexName = J->Index;
-    Made->IndexType = J->IndexType;
-    Made->Lower = std::move(S->Children[0]->Exprs[0]);
-    Made->Upper = std::move(S->Exprs[0]->Operands[1]);
-    Made->Location = S->Location;
-    Made->Depth = L.Depth + 1;
-    if (std::vector<StmtPtr> *Within = blockStatements(*S->Children[1]))
-      Made->Body = std::move(*Within);
-    else
-      Made->Body.push_back(std::move(S->Children[1]));
+    std::unique_ptr<Level> Made =
+        levelOf(*S, *loopHeader(*S, N.Functions), L.Depth + 1);
     Changes.push_back({Made->Location,
                        "not marked, found parallel: no two values of " +
                            Made->IndexName +
@@ -497,7 +483,8 @@ private:
     }
     // An unmarked loop there that the reorder's own proof shows parallel
     // (no j shares a written element, whatever the step) is made a level.
-    if ((*Marked)->Kind == Stmt::For && provablyParallel(L, **Marked, Loop))
+    if (((*Marked)->Kind == Stmt::For || (*Marked)->Kind == Stmt::Block) &&
+        provablyParallel(L, **Marked, Loop))
       makeLevel(L, *Marked);
     if ((*Marked)->Kind != Stmt::ParallelFor)
       return;

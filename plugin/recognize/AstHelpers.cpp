@@ -69,6 +69,32 @@ const BinaryOperator *variableAssignment(const Stmt *S,
   return Variable ? B : nullptr;
 }
 
+void commaOperands(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
+  E = E->IgnoreParens();
+  if (const auto *B = dyn_cast<BinaryOperator>(E);
+      B && B->getOpcode() == BO_Comma) {
+    commaOperands(B->getLHS(), Out);
+    commaOperands(B->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+const BinaryOperator *initializerAssignmentTo(const Stmt *S, const VarDecl *V) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return nullptr;
+  llvm::SmallVector<const Expr *, 2> Parts;
+  commaOperands(E, Parts);
+  for (const Expr *Part : Parts) {
+    const VarDecl *Assigned;
+    if (const BinaryOperator *B = variableAssignment(Part, Assigned);
+        B && Assigned == V)
+      return B;
+  }
+  return nullptr;
+}
+
 namespace {
 
 class ReferenceCollector : public RecursiveASTVisitor<ReferenceCollector> {

@@ -920,7 +920,7 @@ ir::ExprPtr Recognizer::rowLength(unsigned P, ir::ExprPtr Index,
     rowOffsets(P); // the parameters the other form of the nest takes
     Length = converted(rowColumns(P));
   } else {
-    ir::ExprPtr Again = cloneExpr(*Index);
+    ir::ExprPtr Again = ir::cloneExpr(*Index);
     Length = operation(
         "-",
         rowStart(P, operation("+", converted(std::move(Index)), integer(1))),

@@ -172,7 +172,7 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
           VD && LocalArrays.count(VD)) {
         auto C = make(ir::Expr::Cast, K.value_or(ir::ScalarKind::ULong));
-        C->Operands.push_back(cloneExpr(*LocalArrays.lookup(VD)));
+        C->Operands.push_back(ir::cloneExpr(*LocalArrays.lookup(VD)));
         return C;
       }
     if (std::optional<DataShape> Shape =
@@ -621,16 +621,6 @@ ir::ExprPtr Recognizer::binary(const BinaryOperator *B,
 ir::ExprPtr Recognizer::integer(std::int64_t V) {
   return make(ir::Expr::IntLiteral, ir::ScalarKind::Long,
               std::to_string(V) + "l");
-}
-
-ir::ExprPtr Recognizer::cloneExpr(const ir::Expr &E) {
-  auto C = make(E.Kind, E.Type, E.Text);
-  C->Struct = E.Struct;
-  C->ParamIndex = E.ParamIndex;
-  C->LValue = E.LValue;
-  for (const ir::ExprPtr &O : E.Operands)
-    C->Operands.push_back(cloneExpr(*O));
-  return C;
 }
 
 } // namespace weft::recognize

@@ -10,18 +10,6 @@ namespace weft::recognize {
 
 namespace {
 
-/// The operands of a chain of commas, in order.
-void commaOperands(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
-  E = E->IgnoreParens();
-  if (const auto *B = dyn_cast<BinaryOperator>(E);
-      B && B->getOpcode() == BO_Comma) {
-    commaOperands(B->getLHS(), Out);
-    commaOperands(B->getRHS(), Out);
-    return;
-  }
-  Out.push_back(E);
-}
-
 /// A step of a variable in a loop's increment: `++j`, `j--`, `j += c`,
 /// `j = j - c`; By is null for a step of one.
 struct VariableStep {
@@ -217,7 +205,7 @@ void Recognizer::declareCompanions(const ir::Level &L,
     ir::ExprPtr Index = make(ir::Expr::Local, L.IndexType, IV->getName().str());
     // (The level's bound read from the header's start: Lower, counted
     // down Upper.)
-    ir::ExprPtr Start = cloneExpr(L.CountsDown ? *L.Upper : *L.Lower);
+    ir::ExprPtr Start = ir::cloneExpr(L.CountsDown ? *L.Upper : *L.Lower);
     ir::ExprPtr Done = L.CountsDown
                            ? Binary("-", std::move(Start), std::move(Index))
                            : Binary("-", std::move(Index), std::move(Start));

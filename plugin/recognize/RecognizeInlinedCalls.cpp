@@ -118,13 +118,13 @@ std::optional<Recognizer::SpanInto> Recognizer::spanInto(const Expr *E) {
       Part.Offset = std::move(Whole->Offset);
       Part.Length = std::move(A0);
     } else if (Name == "last") {
-      ir::ExprPtr Again = cloneExpr(*A0);
+      ir::ExprPtr Again = ir::cloneExpr(*A0);
       Part.Offset =
           operation("+", std::move(Whole->Offset),
                     operation("-", std::move(Whole->Length), std::move(A0)));
       Part.Length = std::move(Again);
     } else {
-      ir::ExprPtr Start = cloneExpr(*A0);
+      ir::ExprPtr Start = ir::cloneExpr(*A0);
       Part.Offset = operation("+", std::move(Whole->Offset), std::move(A0));
       Part.Length =
           A1 ? converted(std::move(A1))
@@ -352,7 +352,7 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
           break;
         auto Assign = make(ir::Expr::Binary, Result->Type, "=");
         Assign->Struct = RS;
-        Assign->Operands.push_back(cloneExpr(*Result));
+        Assign->Operands.push_back(ir::cloneExpr(*Result));
         Assign->Operands.push_back(std::move(Value));
         auto Set = std::make_unique<ir::Stmt>();
         Set->Kind = ir::Stmt::ExprStmt;

@@ -79,7 +79,8 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       for (const Stmt *A = Parents.getParent(R); A; A = Parents.getParent(A)) {
         // (A marked loop's index is its level's own.)
         if (const auto *F = dyn_cast<ForStmt>(A);
-            F && assignmentTo(F->getInit(), V) && !liveness().liveAfter(F, V))
+            F && initializerAssignmentTo(F->getInit(), V) &&
+            !liveness().liveAfter(F, V))
           return true;
         if (A == Body)
           break;
@@ -146,7 +147,7 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
     for (const Stmt *A = Common; A; A = Parents.getParent(A)) {
       // (A marked loop declares it as its level's index.)
       if (const auto *F = dyn_cast<ForStmt>(A);
-          F && assignmentTo(F->getInit(), V))
+          F && initializerAssignmentTo(F->getInit(), V))
         Declaring = F;
       if (A == Body)
         break;
@@ -180,7 +181,7 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       continue;
     }
     if (Declaring) {
-      DeclaringStmts[Declaring] = V;
+      DeclaringStmts[Declaring].push_back(V);
       continue;
     }
     if (!OnlyLoopIndex(V, Refs))

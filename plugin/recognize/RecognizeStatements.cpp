@@ -89,7 +89,7 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     // `sum = 0;` first setting a private sum: `double sum = 0;`.
     Hoisting(S);
     ir::StmtPtr D = privateDeclaration(
-        It->second,
+        It->second.front(),
         cast<BinaryOperator>(cast<Expr>(S)->IgnoreParens())->getRHS());
     Flush();
     Out.push_back(std::move(D));
@@ -276,19 +276,39 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     std::vector<ir::StmtPtr> Init;
     // `for (j = 0; ...)` over a private j: `for (int j = 0; ...)` where it
     // declares j, or where the loop's j is a copy of its own (nothing
-    // after the loop reads j): the form the loop analyses know.
-    const VarDecl *Private;
-    const BinaryOperator *Set = variableAssignment(F->getInit(), Private);
-    std::optional<std::pair<const VarDecl *, unsigned>> Hidden;
-    if (auto It = DeclaringStmts.find(F); It != DeclaringStmts.end()) {
-      Init.push_back(privateDeclaration(It->second, Set->getRHS()));
-    } else if (Private && Privates.contains(Private) &&
-               !RowViews.count(Private) && !liveness().liveAfter(F, Private)) {
-      Hidden = {Private, LocalDepth.lookup(Private)};
-      Init.push_back(privateDeclaration(Private, Set->getRHS()));
-    } else if (F->getInit()) {
-      stmt(F->getInit(), Init);
+    // after the loop reads j): the form the loop analyses know. So too
+    // each variable C89's `for (j = 0, e = n; ...)` sets.
+    llvm::SmallVector<const Expr *, 2> Parts;
+    if (const auto *Set = dyn_cast_or_null<Expr>(F->getInit()))
+      commaOperands(Set, Parts);
+    const auto Declaring = DeclaringStmts.find(F);
+    auto DeclaredHere = [&](const VarDecl *V) {
+      return Declaring != DeclaringStmts.end() &&
+             llvm::is_contained(Declaring->second, V);
+    };
+    auto CopyOfItsOwn = [&](const VarDecl *V) {
+      return Privates.contains(V) && !RowViews.count(V) &&
+             !liveness().liveAfter(F, V);
+    };
+    const bool Assignments =
+        !Parts.empty() && llvm::all_of(Parts, [](const Expr *Part) {
+          const VarDecl *V;
+          return variableAssignment(Part, V) != nullptr;
+        });
+    std::vector<std::pair<const VarDecl *, unsigned>> Hidden;
+    for (const Expr *Part : Assignments ? Parts : decltype(Parts)()) {
+      const VarDecl *V;
+      const BinaryOperator *Set = variableAssignment(Part, V);
+      if (!DeclaredHere(V) && !CopyOfItsOwn(V)) {
+        stmt(Part, Init);
+        continue;
+      }
+      if (!DeclaredHere(V))
+        Hidden.push_back({V, LocalDepth.lookup(V)});
+      Init.push_back(privateDeclaration(V, Set->getRHS()));
     }
+    if (!Assignments && F->getInit())
+      stmt(F->getInit(), Init);
     // Several variables (`for (int i = 0, j = n - 1; i < j; ++i, --j)`):
     // declared in a block of their own before the loop, as they are scoped.
     const bool Several = Init.size() > 1;
@@ -299,8 +319,8 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     ++SequentialDepth;
     R->Children.push_back(single(F->getBody()));
     --SequentialDepth;
-    if (Hidden)
-      LocalDepth[Hidden->first] = Hidden->second;
+    for (const auto &[V, Depth] : Hidden)
+      LocalDepth[V] = Depth;
     if (Several) {
       auto B = Make(ir::Stmt::Block);
       B->Children = std::move(Init);
@@ -575,7 +595,7 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   }
   ir::ExprPtr SpanOffset;
   if (Local) {
-    Size = cloneExpr(*LocalArrays[Local]);
+    Size = ir::cloneExpr(*LocalArrays[Local]);
   } else if (View && !View->Length.empty()) {
     // A span of its own length: elements from its offset on.
     P = View->Param;
@@ -587,7 +607,7 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
     if (Shape.Inner.size() > (Shape.RowsApart ? 0u : 1u))
       return Refuse();
     RowIndex = make(ir::Expr::Local, ir::ScalarKind::Long, View->Local);
-    Size = rowLength(P, cloneExpr(*RowIndex), ir::ScalarKind::Long);
+    Size = rowLength(P, ir::cloneExpr(*RowIndex), ir::ScalarKind::Long);
   } else if (std::optional<DataShape> Rows = dataShape(Range->getType());
              Rows && !Rows->IsPointer && !Rows->IsMdspan &&
              (Rows->RowsApart || Rows->Inner.size() == 1)) {

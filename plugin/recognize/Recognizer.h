@@ -4,6 +4,7 @@
 #ifndef WEFT_PLUGIN_RECOGNIZE_RECOGNIZER_H
 #define WEFT_PLUGIN_RECOGNIZE_RECOGNIZER_H
 
+#include "ir/IrQueries.h"
 #include "recognize/Liveness.h"
 #include "recognize/NestRecognizer.h"
 
@@ -43,6 +44,11 @@ const ClassTemplateSpecializationDecl *spanDecl(QualType T);
 /// initializer), and the variable; null if S is none.
 const BinaryOperator *variableAssignment(const Stmt *S,
                                          const VarDecl *&Variable);
+/// The operands of a chain of commas, in order (E alone where it is none).
+void commaOperands(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out);
+/// The part of a loop's initializer S (`i = 0`, C89's `i = 0, n = m`) that
+/// assigns V; null if none does.
+const BinaryOperator *initializerAssignmentTo(const Stmt *S, const VarDecl *V);
 
 /// The references to each variable within a statement, in source order.
 using References = llvm::MapVector<const VarDecl *, std::vector<const Stmt *>>;
@@ -745,8 +751,6 @@ private:
   ir::ExprPtr localElement(const Expr *Subscript, const Expr *Base,
                            const Expr *Index, std::optional<ir::ScalarKind> K);
 
-  ir::ExprPtr cloneExpr(const ir::Expr &E);
-
   /// A local of the nest, declared inside as many levels as enclose it now.
   void declareLocal(const VarDecl *VD);
 
@@ -776,7 +780,8 @@ private:
   /// the kernel (a loop whose initializer assigns one, or the assignment
   /// that first sets one in a block); why others are not.
   llvm::SmallPtrSet<const VarDecl *, 8> Privates;
-  llvm::DenseMap<const Stmt *, const VarDecl *> DeclaringStmts;
+  llvm::DenseMap<const Stmt *, llvm::SmallVector<const VarDecl *, 1>>
+      DeclaringStmts;
   llvm::DenseMap<const VarDecl *, std::string> NotPrivate;
   std::unique_ptr<Liveness> LiveVariables;
   Liveness &liveness();
