@@ -110,7 +110,7 @@ private:
   bool scan(const Stmt &S, bool InLoop, bool InSwitch) {
     if (S.Kind == Stmt::Decl)
       ++Declarations[S.Name];
-    if (std::optional<CountedLoop> L = countedLoop(S))
+    if (std::optional<LoopHeader> L = loopHeader(S, N.Functions))
       addRange(*L);
     if (S.Kind == Stmt::Return || (S.Kind == Stmt::Continue && !InLoop) ||
         (S.Kind == Stmt::Break && !InLoop && !InSwitch))
@@ -234,22 +234,48 @@ private:
   /// nonzero constant coefficient, or element C of row R of rows held
   /// apart (`rows[R] + C`, the rows gathered into one block, a row's
   /// elements apart from every other row's), R and C affine in Index with
-  /// constant coefficients not both zero.
+  /// constant coefficients not both zero, or `rows[e / c][e % c]` (rows of
+  /// c elements indexed as one flat range) with e apart.
   bool distinctForEachIndex(unsigned Param, const Expr &Subscript) const {
     if (std::optional<RowsSubscript> Rows =
             rowsSubscript(N, Param, Subscript)) {
+      if (const Expr *Flat = chunkedIndex(*Rows->Row, *Rows->Column))
+        return distinct(*Flat);
       std::optional<std::int64_t> Row = indexCoefficient(*Rows->Row),
                                   Column = indexCoefficient(*Rows->Column);
       return Row && Column && (*Row != 0 || *Column != 0);
     }
-    // (Where an inner loop's index moves the subscript too, its range
-    // decides.)
-    if (anyExpression(Subscript, [&](const Expr &X) {
+    return distinct(Subscript);
+  }
+
+  /// E is a different value for each value of Index.
+  bool distinct(const Expr &E) const {
+    // (Where an inner loop's index moves E too, its range decides.)
+    if (anyExpression(E, [&](const Expr &X) {
           return X.Kind == Expr::Local && X.Text != Index && bounded(X.Text);
         }))
-      return apartByBounds(Subscript);
-    std::optional<std::int64_t> C = indexCoefficient(Subscript);
+      return apartByBounds(E);
+    std::optional<std::int64_t> C = indexCoefficient(E);
     return C && *C != 0;
+  }
+
+  /// e where Row is `e / c` and Column `e % c` for one integer e and one
+  /// constant c > 0: the pair is a different one for each e (e is
+  /// (e / c) * c + e % c, whatever its sign).
+  const Expr *chunkedIndex(const Expr &Row, const Expr &Column) const {
+    const Expr &Quotient = stripCasts(Row), &Remainder = stripCasts(Column);
+    if (Quotient.Kind != Expr::Binary || Quotient.Text != "/" ||
+        Remainder.Kind != Expr::Binary || Remainder.Text != "%" ||
+        isFloating(Quotient.Type))
+      return nullptr;
+    std::optional<std::int64_t> C =
+        integerValue(stripCasts(*Quotient.Operands[1]));
+    if (!C || *C <= 0 ||
+        integerValue(stripCasts(*Remainder.Operands[1])) != C ||
+        exprText(N, *Quotient.Operands[0]) !=
+            exprText(N, *Remainder.Operands[0]))
+      return nullptr;
+    return Quotient.Operands[0].get();
   }
 
   /// Subscript is Index times c plus inner loops' indices t, each over w
@@ -322,10 +348,11 @@ private:
     return Factor < 0 ? -1 : 1;
   }
 
-  /// A counted loop's values: w from Lo, where its bounds are affine in
+  /// A loop's values: within w of Lo, where its bounds are affine in
   /// captures and what the region does not change (the first loop of an
-  /// index; bounded() takes indices declared once).
-  void addRange(const CountedLoop &L) {
+  /// index; bounded() takes indices declared once). (A step of c reaches
+  /// some of them: the most it moves is still w - 1.)
+  void addRange(const LoopHeader &L) {
     if (Widths.count(L.Index) || !fixed(*L.Lower) || !fixed(*L.Upper))
       return;
     AffineScope Scope;
@@ -334,7 +361,11 @@ private:
                               Hi = affineForm(N, *L.Upper, Scope);
     if (!Lo || !Hi)
       return;
-    if (std::optional<Polynomial> W = Hi->Offset.minus(Lo->Offset))
+    const int Ends = (L.Inclusive ? 1 : 0) - (L.PastLower ? 1 : 0);
+    std::optional<Polynomial> W = Hi->Offset.minus(Lo->Offset);
+    if (W)
+      W = W->plus(Polynomial::constant(Ends));
+    if (W)
       Widths.emplace(L.Index, *W);
   }
 

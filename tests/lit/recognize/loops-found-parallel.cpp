@@ -6,11 +6,12 @@
 // (std::vectors of std::vectors, ragged) to its own length, the rows and
 // columns of a 3-D C array (an inner loop of constant range within the
 // stride, found parallel in turn) and of a flat stack of images (ranges and
-// strides of captured sizes; not where a row reaches past its stride). A loop whose
-// index shadows
-// the marked loop's, or that reads a reference from outside it (which may
-// bind an element it writes), stays in each thread. On the checked simulator, against
-// the host and the plugin-free build.
+// strides of captured sizes; not where a row reaches past its stride), and
+// of rows of 64 indexed as one range (`[e / 64][e % 64]`; not `% 32`). A
+// loop whose index shadows the marked loop's, or that reads a reference
+// from outside it (which may bind an element it writes), stays in each
+// thread. On the checked simulator, against the host and the plugin-free
+// build.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -130,6 +131,25 @@ void overlapping(std::span<float> out, int ch, int h, int w) {
       for (int x = 0; x < w + 1; ++x)
         out[(c * (h + 1) + y) * w + x] += y * 3 + x;
 }
+// Rows of 64 indexed as one flat range (`[e / 64][e % 64]`, a vector of
+// chunks): each e its own element, so the loop over x is found parallel;
+// not where the divisors differ (x and x + 32 meet).
+// CHECK: loops-found-parallel.cpp:[[@LINE+4]]:5: remark: weft: level 1 (x): {{.*}}; not marked, found parallel
+void chunks(Rows &out, const Rows &in, int h, int w) {
+#pragma weft parallel for
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      out[(y * w + x) / 64][(y * w + x) % 64] =
+          in[(y * w + x) / 64][(y * w + x) % 64] * 3 + x;
+}
+// CHECK: loops-found-parallel.cpp:[[@LINE+4]]:3: remark: weft: level 0 (y): {{.*}} kernel
+// CHECK-NOT: found parallel
+void unevenChunks(Rows &out, int h, int w) {
+#pragma weft parallel for
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      out[(y * 64 + x) / 64][(y * 64 + x) % 32] += x + 1;
+}
 
 int main() {
   const int N = 45, M = 37;
@@ -161,6 +181,11 @@ int main() {
   for (int e = 0; e < Ch * H * W; ++e) img[e] = e % 13 - 6;
   channels(img, stack, Ch, H, W);
   overlapping(over, Ch, H, W);
+  Rows ck(N, std::vector<float>(64)), ck2(N, std::vector<float>(64));
+  for (int r = 0; r < N; ++r)
+    for (int c = 0; c < 64; ++c) ck[r][c] = (r * 64 + c) % 23;
+  chunks(ck2, ck, N, M);
+  unevenChunks(ck, N, M);
   double s = 0;
   for (int k = 0; k < NZ; ++k)
     for (int j = 0; j < NY; ++j)
@@ -172,6 +197,8 @@ int main() {
   for (std::size_t e = 0; e < stack.size(); ++e) s += stack[e] * (e % 7);
   for (std::size_t e = 0; e < over.size(); ++e) s += over[e] * (e % 5);
   for (float x : o2) s += x;
+  for (int r = 0; r < N; ++r)
+    for (int c = 0; c < 64; ++c) s += (ck[r][c] + 2 * ck2[r][c]) * (c % 7 + r);
   for (int x : oi) s += x;
   for (double x : od) s += x;
   std::printf("%.17g\n", s);
