@@ -271,10 +271,11 @@ std::optional<LoopHeader> loopHeader(const Stmt &S,
     H.Inclusive = Op == "<=";
     return H;
   }
-  // Down by one while at or above the bound (`i >= lo` of an unsigned i
-  // may never end, at 0; `!=` is left to the loops that count up).
-  if ((Op != ">=" && Op != ">") || H.Step != 1 ||
-      (Op == ">=" && isUnsigned(H.IndexType)))
+  // Down while at or above the bound (`i >= lo` of an unsigned i may never
+  // end, at 0, and by more than one it may pass 0 and wrap around; `!=` is
+  // left to the loops that count up).
+  if ((Op != ">=" && Op != ">") ||
+      (isUnsigned(H.IndexType) && (Op == ">=" || H.Step > 1)))
     return std::nullopt;
   H.Lower = Bound;
   H.PastLower = Op == ">";
@@ -288,10 +289,24 @@ std::unique_ptr<Level> levelOf(Stmt &S, const LoopHeader &H, unsigned Depth) {
   auto Made = std::make_unique<Level>();
   Made->IndexName = H.Index;
   Made->IndexType = H.IndexType;
-  Made->Lower = cloneExpr(*H.Lower);
-  if (H.PastLower)
-    Made->Lower = binary("+", std::move(Made->Lower), literal(1, H.Lower->Type),
-                         H.Lower->Type);
+  // The least index the condition allows (one past a strict bound)...
+  const ScalarKind T = H.Lower->Type;
+  auto Least = [&] {
+    ExprPtr E = cloneExpr(*H.Lower);
+    return H.PastLower ? binary("+", std::move(E), literal(1, T), T)
+                       : std::move(E);
+  };
+  Made->Lower = Least();
+  // ... and counted down by c, the last the loop reaches: lo + ((start -
+  // lo) % c + c) % c (above the start where it is below lo: no iteration).
+  if (H.CountsDown && H.Step > 1) {
+    ExprPtr C = literal(H.Step, T);
+    ExprPtr Past = binary("%", binary("-", cloneExpr(*H.Upper), Least(), T),
+                          literal(H.Step, T), T);
+    Past = binary("%", binary("+", std::move(Past), std::move(C), T),
+                  literal(H.Step, T), T);
+    Made->Lower = binary("+", std::move(Made->Lower), std::move(Past), T);
+  }
   Made->Upper = cloneExpr(*H.Upper);
   Made->Inclusive = H.Inclusive;
   Made->CountsDown = H.CountsDown;

@@ -17,8 +17,8 @@ namespace weft::ir {
 /// `for (T i = start; i < bound; ++i) B` and its kin, as S holds it: the
 /// For itself, or (several variables declared in the header) a Block of
 /// their declarations and the For. The index steps by a positive constant
-/// up (`<`, `<=`, `!=` with a step of 1) or by one down (`>=`, `>`; an
-/// unsigned index `>` only, as `i >= 0` never ends); each
+/// up (`<`, `<=`, `!=` with a step of 1) or down (`>=`, `>`; an unsigned
+/// index by one and `>` only, as `i >= 0` never ends); each
 /// other variable of the header is a bound set once or an integer stepped
 /// by a value set before the loop, and B writes none of them, nor the
 /// index.

@@ -1,8 +1,9 @@
 // LoopHeaderTest.cpp: loopHeader and levelOf on hand-built loops: counting
 // down, a bound and an index set beside the loop's in the header, a step
-// of 2 written `x = x + 2`; and the headers they refuse (a variable of the
-// header the body changes or lends to a reference, `!=` by steps of 2, an
-// unsigned index down to 0, a header value that reads another).
+// of 2 written `x = x + 2`, down by 3; and the headers they refuse (a
+// variable of the header the body changes or lends to a reference, `!=` by
+// steps of 2, an unsigned index down to 0 or by 2, a header value that
+// reads another).
 #include "ir/LoopHeader.h"
 #include "TestNests.h"
 
@@ -105,6 +106,16 @@ TEST(LoopHeader, CountingDownIsTheSameIndicesCountedUp) {
   EXPECT_TRUE(H->PastLower);
   L = ir::levelOf(*S, *H, 1);
   EXPECT_EQ(ir::exprText(N, *L->Lower), "(0 + 1)");
+
+  // By 3 from n to 0 at least: the last index reached, 0 + ((n - 0) % 3 +
+  // 3) % 3.
+  S = loop(declaration("x", param(0)), binary(">=", local("x"), literal("0")),
+           binary("-=", local("x"), literal("3")), local("x"));
+  H = ir::loopHeader(*S, N.Functions);
+  ASSERT_TRUE(H);
+  EXPECT_EQ(H->Step, 3);
+  L = ir::levelOf(*S, *H, 1);
+  EXPECT_EQ(ir::exprText(N, *L->Lower), "(0 + (((($n - 0) % 3) + 3) % 3))");
 }
 
 TEST(LoopHeader, BoundAndIndexSetBesideTheLoops) {
@@ -160,6 +171,11 @@ TEST(LoopHeader, RefusesWhatTheIterationsCannotComputeAlone) {
   // An unsigned index is never below 0.
   S = loop(declaration("x", param(0), ir::ScalarKind::UInt),
            binary(">=", local("x"), literal("0")), step("--", "x"), local("x"));
+  EXPECT_FALSE(ir::loopHeader(*S, N.Functions));
+  // An unsigned index down by more than one may pass 0 and wrap around.
+  S = loop(declaration("x", param(0), ir::ScalarKind::UInt),
+           binary(">", local("x"), literal("0")),
+           binary("-=", local("x"), literal("2")), local("x"));
   EXPECT_FALSE(ir::loopHeader(*S, N.Functions));
   // The body changes the bound.
   S = headerBlock(

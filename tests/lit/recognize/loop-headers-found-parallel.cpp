@@ -1,12 +1,12 @@
 // Unmarked loops in a marked one whose headers take the other forms a
 // marked loop's may (a bound set in the header, C89's variables set before
-// it, counting down, `<=`, `!=`, `n > i`, a step of 2, an index stepping
-// beside the loop's) are found parallel as `for (int j = lo; j < hi; ++j)`
-// is: each iteration computes what the header sets from its own index. A
-// header variable the body changes, an unsigned index counting down to 0
-// (`x >= 0`; down to 1 is found parallel) and a C89 bound read after the
-// loop keep the loop in each thread. On the
-// checked simulator, against the host and the plugin-free build.
+// it, counting down by 1 or 2, `<=`, `!=`, `n > i`, a step of 2, an index
+// stepping beside the loop's) are found parallel as `for (int j = lo; j <
+// hi; ++j)` is: each iteration computes what the header sets from its own
+// index. A header variable the body changes, an unsigned index counting
+// down to 0 (`x >= 0`; down to 1 is found parallel) and a C89 bound read
+// after the loop keep the loop in each thread. On the checked simulator,
+// against the host and the plugin-free build.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -40,6 +40,15 @@ void down(std::span<float> out, std::span<const float> in, int h, int w) {
   for (int y = 0; y < h; ++y)
     for (int x = w - 1, k = 0; x >= 0; --x, k += 2)
       out[y * w + x] = in[y * w + x] + k;
+}
+// Down by 2 to 1 at least, from the last column: every other one, k
+// counting them.
+// CHECK: loop-headers-found-parallel.cpp:[[@LINE+4]]:5: remark: weft: level 1 (x): {{.*}}; not marked, found parallel
+void downBy2(std::span<float> out, std::span<const float> in, int h, int w) {
+#pragma weft parallel for
+  for (int y = 0; y < h; ++y)
+    for (int x = w - 1, k = 0; x >= 1; x -= 2, ++k)
+      out[y * w + x] = in[y * w + x] * 5 + k;
 }
 // `x > 1`: the first two columns stay as they were.
 // CHECK: loop-headers-found-parallel.cpp:[[@LINE+4]]:5: remark: weft: level 1 (x): {{.*}}; not marked, found parallel
@@ -130,13 +139,15 @@ int main() {
   const int H = 13, W = 37;
   std::vector<float> in(H * W), a(H * W), b(H * W), c(H * W), d(H * W),
       f(H * W), g(H * W), p(H * W), q(H * W), r(H * W), s(H * W), t(H * W),
-      u(H * W), last(H);
+      u(H * W), v(H * W, -6), last(H);
   for (int e = 0; e < H * W; ++e)
     in[e] = e % 17 - 5, d[e] = -1, f[e] = -2, p[e] = -3, s[e] = -4;
   bound(a, in, H, W);
   c89(b, in, H, W);
   down(c, in, H, W);
   downPast(d, in, H, W);
+  downBy2(v, in, H, W);
+  downBy2(v, in, H, W - 1);
   inclusive(f, in, H, W);
   notEqual(g, in, H, W);
   everyOther(p, in, H, W);
@@ -148,7 +159,7 @@ int main() {
   double sum = 0;
   int e = 0;
   for (const std::vector<float> *v : {&a, &b, &c, &d, &f, &g, &p, &q, &r, &s,
-                                      &t, &u, &last}) {
+                                      &t, &u, &v, &last}) {
     for (std::size_t i = 0; i < v->size(); ++i)
       sum += (*v)[i] * ((i + e) % 11);
     std::printf("%d: %.1f\n", e++, sum);
