@@ -26,9 +26,11 @@ struct LoopReorder {
 
 /// Rewrites N's levels (before analyzeAccesses) where it is proven the same:
 ///  - `for (int j = lo; j < hi; ++j) B` directly in a level's body (or last
-///    in the body of a loop the next rule moves), unmarked, becomes a level
-///    one deeper (the third at most) where B holds no level and, by the
-///    proof below over the loop, no two values of j share what it writes;
+///    in the body of a loop the next rule moves), unmarked, or a loop whose
+///    header takes another form LoopHeader reads (counting down, a bound
+///    set beside the index, ...), becomes a level one deeper (the third at
+///    most) where B holds no level and, by the proof below over the loop,
+///    no two values of j share what it writes;
 ///  - `for (k ...) { s; for j (marked) B; }` becomes `for j { for (k ...)
 ///    { s; B; } }` when the statements s only set locals of their own, the
 ///    bounds of both loops are the same for every iteration, and every span
