@@ -320,7 +320,7 @@ private:
                 "device, in one block of threads that the marked loops "
                 "inside share"
               : "weft: level " + std::to_string(D) + " (" +
-                    Levels[I]->IndexName + "): " + map::describe(L);
+                    ir::shownIndex(*Levels[I]) + "): " + map::describe(L);
       if (!SequentialRoot)
         for (const std::string &Why : L.Reasons)
           Text += "; " + Why;
@@ -372,7 +372,7 @@ private:
         Text += "; each thread computes " + std::to_string(P.Window->Rows) +
                 " consecutive iterations of level " +
                 std::to_string(P.Window->Tile.Rows->Depth) + " (" +
-                P.Window->Tile.Rows->IndexName +
+                ir::shownIndex(*P.Window->Tile.Rows) +
                 ") (WEFT_RM), the loops over " + Loops +
                 " unrolled whole and run once for all of them: the reads "
                 "they share (" +

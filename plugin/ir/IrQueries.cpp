@@ -86,6 +86,53 @@ std::optional<CountedLoop> countedLoop(const Stmt &S) {
                      Cond.Operands[1].get()};
 }
 
+namespace {
+bool isLocalNamed(const Expr &E, const std::string &Name) {
+  const Expr &V = stripCasts(E);
+  return V.Kind == Expr::Local && V.Text == Name;
+}
+} // namespace
+
+bool mayWriteLocal(const Stmt &S, const std::string &Name,
+                   const std::vector<Function> &Functions) {
+  if (writesLocal(S, Name))
+    return true;
+  auto Lends = [&](const Expr &X) {
+    if (X.Kind == Expr::Unary && X.Text == "&" &&
+        isLocalNamed(*X.Operands[0], Name))
+      return true;
+    if (X.Kind != Expr::Call)
+      return false;
+    for (const Function &F : Functions) {
+      if (F.Name != X.Text)
+        continue;
+      for (std::size_t I = 0; I < X.Operands.size() && I < F.Params.size(); ++I)
+        if (F.Params[I].second.IsReference && !F.Params[I].second.IsConst &&
+            isLocalNamed(*X.Operands[I], Name))
+          return true;
+    }
+    return false;
+  };
+  // (Nested levels too, and references bound to it.)
+  std::function<bool(const Stmt &)> Walk = [&](const Stmt &X) {
+    if (X.Kind == Stmt::Decl && X.VarType.IsReference && !X.VarType.IsConst &&
+        X.Exprs[0] && isLocalNamed(*X.Exprs[0], Name))
+      return true;
+    for (const ExprPtr &E : X.Exprs)
+      if (E && anyExpression(*E, Lends))
+        return true;
+    for (const StmtPtr &C : X.Children)
+      if (C && Walk(*C))
+        return true;
+    if (X.Nested)
+      for (const StmtPtr &C : X.Nested->Body)
+        if (Walk(*C))
+          return true;
+    return false;
+  };
+  return Walk(S);
+}
+
 std::vector<StmtPtr> *blockStatements(Stmt &S) {
   Stmt *B = &S;
   while (B->Kind == Stmt::Block && B->Children.size() == 1 &&

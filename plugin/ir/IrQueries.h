@@ -21,6 +21,11 @@ bool assigns(const Expr &E);
 /// Writes local Name anywhere in E (or S, nested levels included).
 bool writesLocal(const Expr &E, const std::string &Name);
 bool writesLocal(const Stmt &S, const std::string &Name);
+/// Something in S may change local Name: an assignment, its address taken,
+/// or a call of one of Functions (the nest's) that binds it to a reference
+/// it may write.
+bool mayWriteLocal(const Stmt &S, const std::string &Name,
+                   const std::vector<Function> &Functions);
 /// Adds every name declared anywhere inside S (nested levels' indices too).
 void declaredNames(const Stmt &S, std::set<std::string> &Names);
 /// `for (T k = Lower; k < Upper; ++k)` (or `k++`, `k += 1`) whose body

@@ -73,32 +73,6 @@ std::optional<LocalStep> localStep(const Expr &E) {
   return std::nullopt;
 }
 
-/// Something in S may change local Name: an assignment, its address taken,
-/// or a call of a function of the nest that binds it to a reference it may
-/// write.
-bool mayWrite(const Stmt &S, const std::string &Name,
-              const std::vector<Function> &Functions) {
-  if (writesLocal(S, Name))
-    return true;
-  return anyExpression(S, [&](const Expr &X) {
-    if (X.Kind == Expr::Unary && X.Text == "&" &&
-        stripCasts(*X.Operands[0]).Kind == Expr::Local &&
-        stripCasts(*X.Operands[0]).Text == Name)
-      return true;
-    if (X.Kind != Expr::Call)
-      return false;
-    for (const Function &F : Functions) {
-      if (F.Name != X.Text)
-        continue;
-      for (std::size_t I = 0; I < X.Operands.size() && I < F.Params.size(); ++I)
-        if (F.Params[I].second.IsReference && !F.Params[I].second.IsConst &&
-            isLocal(*X.Operands[I], Name))
-          return true;
-    }
-    return false;
-  });
-}
-
 bool readsAny(const Expr &E, const std::set<std::string> &Names) {
   return anyExpression(E, [&](const Expr &X) {
     return (X.Kind == Expr::Local || X.Kind == Expr::LocalElement) &&
@@ -241,7 +215,7 @@ std::optional<LoopHeader> loopHeader(const Stmt &S,
   // value).
   const Stmt &Body = *Loop->Children[1];
   for (const Stmt *D : Declared) {
-    if (mayWrite(Body, D->Name, Functions))
+    if (mayWriteLocal(Body, D->Name, Functions))
       return std::nullopt;
     if (D == IndexDecl)
       continue;
@@ -312,6 +286,7 @@ std::unique_ptr<Level> levelOf(Stmt &S, const LoopHeader &H, unsigned Depth) {
   Made->CountsDown = H.CountsDown;
   Made->Step = H.Step;
   Made->Location = Loop.Location;
+  Made->Shown = Loop.Name;
   Made->Depth = Depth;
   // The iterations before this one: (i - start) / step, counted down
   // start - i.

@@ -431,7 +431,8 @@ public:
     for (StmtPtr &S : L.Body)
       enterLevels(*S);
     for (std::size_t I = 0; I < L.Body.size(); ++I)
-      if (provablyParallel(L, *L.Body[I], *L.Body[I])) {
+      if (provablyParallel(L, *L.Body[I], *L.Body[I]) ||
+          (openedBlock(L, I) && provablyParallel(L, *L.Body[I], *L.Body[I]))) {
         makeLevel(L, L.Body[I]);
         // Its own loops in turn (a 3-D sweep marked on its outer loop).
         run(*L.Body[I]->Nested);
@@ -474,19 +475,89 @@ private:
     return true;
   }
 
+  /// L.Body[At] a block of declarations and a loop that provablyParallel()
+  /// accepts (a range-for over a row: the row's view, then its index
+  /// loop): its statements made L's, At the loop's, where no statement of
+  /// L's sees its names otherwise.
+  bool openedBlock(Level &L, std::size_t &At) {
+    Stmt &B = *L.Body[At];
+    if (B.Kind != Stmt::Block || B.Children.empty() ||
+        !std::all_of(B.Children.begin(), B.Children.end() - 1,
+                     [](const StmtPtr &C) { return C->Kind == Stmt::Decl; }) ||
+        !provablyParallel(L, *B.Children.back(), *B.Children.back()))
+      return false;
+    std::set<std::string> Names, Others;
+    for (std::size_t I = 0; I + 1 < B.Children.size(); ++I)
+      Names.insert(B.Children[I]->Name);
+    for (std::size_t I = 0; I < L.Body.size(); ++I)
+      if (I != At)
+        usedNames(*L.Body[I], Others);
+    for (const std::string &Name : Names)
+      if (Others.count(Name))
+        return false;
+    std::vector<StmtPtr> Opened = std::move(B.Children);
+    L.Body.erase(L.Body.begin() + At);
+    const std::size_t Count = Opened.size();
+    L.Body.insert(L.Body.begin() + At, std::make_move_iterator(Opened.begin()),
+                  std::make_move_iterator(Opened.end()));
+    At += Count - 1;
+    return true;
+  }
+
   /// S, a loop provablyParallel() accepts, as a level of its own.
   void makeLevel(const Level &L, StmtPtr &S) {
     std::unique_ptr<Level> Made =
         levelOf(*S, *loopHeader(*S, N.Functions), L.Depth + 1);
-    Changes.push_back({Made->Location,
-                       "not marked, found parallel: no two values of " +
-                           Made->IndexName +
-                           " share an element the loop writes",
-                       ""});
+    for (ExprPtr *Bound : {&Made->Lower, &Made->Upper})
+      seeThroughLocals(L, *Bound);
+    Changes.push_back(
+        {Made->Location,
+         "not marked, found parallel: no two " +
+             (Made->Shown.empty() ? "values of " + Made->IndexName
+                                  : "iterations over " + Made->Shown) +
+             " share an element the loop writes",
+         ""});
     auto Marked = std::make_unique<Stmt>();
     Marked->Kind = Stmt::ParallelFor;
     Marked->Nested = std::move(Made);
     S = std::move(Marked);
+  }
+
+  /// The locals of L's body that E reads, each declared once there with a
+  /// value the same in every thread (`int n = cols;` of a function compiled
+  /// into the loop) and never changed, replaced by that value: a bound the
+  /// launch can then size a grid by.
+  void seeThroughLocals(const Level &L, ExprPtr &E) {
+    for (ExprPtr &O : E->Operands)
+      seeThroughLocals(L, O);
+    if (E->Kind != Expr::Local)
+      return;
+    const Stmt *Declared = nullptr;
+    for (const StmtPtr &S : L.Body) {
+      std::set<std::string> Names;
+      declaredNames(*S, Names);
+      if (!Names.count(E->Text))
+        continue;
+      if (Declared || S->Kind != Stmt::Decl)
+        return;
+      Declared = S.get();
+    }
+    if (!Declared || Declared->VarType.IsReference || Declared->ArrayExtent ||
+        Declared->VarType.Struct >= 0 || !Declared->Exprs[0] ||
+        !gridUniform(*Declared->Exprs[0]) ||
+        std::any_of(L.Body.begin(), L.Body.end(), [&](const StmtPtr &S) {
+          return mayWriteLocal(*S, E->Text, N.Functions);
+        }))
+      return;
+    ExprPtr Value = cloneExpr(*Declared->Exprs[0]);
+    if (Value->Type != Declared->VarType.Scalar) {
+      auto Cast = std::make_unique<Expr>();
+      Cast->Kind = Expr::Cast;
+      Cast->Type = Declared->VarType.Scalar;
+      Cast->Operands.push_back(std::move(Value));
+      Value = std::move(Cast);
+    }
+    E = std::move(Value);
   }
 
   void enterLevels(Stmt &S) {

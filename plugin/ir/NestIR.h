@@ -172,6 +172,8 @@ struct Stmt {
     ParallelFor // Nested: a marked loop inside the nest, one level deeper
   } Kind;
   LocalType VarType;
+  /// Decl: the variable; For of a range-for: its element variable, which
+  /// the remarks name the loop by (its counter is the plugin's own).
   std::string Name;
   std::vector<ExprPtr> Exprs;
   std::vector<StmtPtr> Children;
@@ -229,6 +231,9 @@ struct MappingClauses {
 /// One parallel loop level: for (Index = Lower; Index < Upper; Index += Step).
 struct Level {
   std::string IndexName;
+  /// What the remarks call the index where IndexName is the plugin's own
+  /// (a range-for's counter): its element variable; else empty.
+  std::string Shown;
   ScalarKind IndexType = ScalarKind::Int;
   ExprPtr Lower, Upper;
   bool Inclusive = false; // '<=' rather than '<'
@@ -244,6 +249,11 @@ struct Level {
   std::vector<ArrayReduction> ArrayReductions;
   MappingClauses Forced;
 };
+
+/// The index as the remarks name it.
+inline const std::string &shownIndex(const Level &L) {
+  return L.Shown.empty() ? L.IndexName : L.Shown;
+}
 
 /// A span subscript as an affine function of the parallel levels' indices,
 /// when it is one: sum of Coefficients[k] * index_k + Offset. Coefficients

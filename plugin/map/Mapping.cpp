@@ -149,8 +149,8 @@ private:
       } else {
         // Sibling levels of one name (a sequential loop's) say it once.
         std::string Assumed = "the extent of level " +
-                              std::to_string(L->Depth) + " (" + L->IndexName +
-                              ") is assumed to be " +
+                              std::to_string(L->Depth) + " (" +
+                              ir::shownIndex(*L) + ") is assumed to be " +
                               std::to_string(In.DefaultExtent);
         if (std::find(Result.Assumptions.begin(), Result.Assumptions.end(),
                       Assumed) == Result.Assumptions.end())

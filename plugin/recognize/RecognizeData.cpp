@@ -882,9 +882,7 @@ std::optional<ir::ExprPtr>
 Recognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
   if (const RowView *View = rowViewOf(Object)) {
     if (!View->Length.empty())
-      return converted(
-          make(ir::Expr::Local, ir::ScalarKind::Long, View->Length),
-          K.value_or(ir::ScalarKind::ULong));
+      return converted(viewLength(*View), K.value_or(ir::ScalarKind::ULong));
     return rowLength(View->Param,
                      make(ir::Expr::Local, ir::ScalarKind::Long, View->Local),
                      K);

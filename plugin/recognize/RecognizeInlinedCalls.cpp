@@ -136,7 +136,7 @@ std::optional<Recognizer::SpanInto> Recognizer::spanInto(const Expr *E) {
   if (const RowView *View = rowViewOf(E); View && !View->Length.empty())
     return SpanInto{View->Param,
                     make(ir::Expr::Local, ir::ScalarKind::Long, View->Local),
-                    make(ir::Expr::Local, ir::ScalarKind::Long, View->Length)};
+                    viewLength(*View)};
   std::optional<DataShape> Shape = dataShape(E->getType());
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
   if (!Shape || Shape->IsPointer || Shape->IsMdspan || Shape->RowsApart ||
@@ -211,19 +211,31 @@ bool Recognizer::bindView(const ParmVarDecl *P, const Expr *Arg,
     Out.push_back(pointerView(P, std::move(*Ptr)));
     return true;
   }
-  // A span: its offset, and its length in a local of its own.
-  Out.push_back(bindRowView(P, Part->Param, std::move(Part->Offset)));
-  RowView &View = RowViews[P];
+  bindSpanView(P, std::move(*Part), Out);
+  return true;
+}
+
+void Recognizer::bindSpanView(const VarDecl *V, SpanInto Part,
+                              std::vector<ir::StmtPtr> &Out) {
+  Out.push_back(bindRowView(V, Part.Param, std::move(Part.Offset)));
+  RowView &View = RowViews[V];
   View.Offset = true;
   auto Length = std::make_unique<ir::Stmt>();
   Length->Kind = ir::Stmt::Decl;
   Length->Name = View.Local + "_length";
   Length->VarType.Scalar = ir::ScalarKind::Long;
   Length->VarType.IsConst = true;
-  Length->Exprs.push_back(std::move(Part->Length));
+  if (ir::gridUniform(*Part.Length))
+    View.UniformLength = ir::cloneExpr(*Part.Length);
+  Length->Exprs.push_back(std::move(Part.Length));
   View.Length = Length->Name;
   Out.push_back(std::move(Length));
-  return true;
+}
+
+ir::ExprPtr Recognizer::viewLength(const RowView &View) {
+  return View.UniformLength
+             ? ir::cloneExpr(*View.UniformLength)
+             : make(ir::Expr::Local, ir::ScalarKind::Long, View.Length);
 }
 
 ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,

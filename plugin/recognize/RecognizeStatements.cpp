@@ -586,11 +586,20 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
             ? dyn_cast<VarDecl>(
                   cast<DeclStmt>(RF->getRangeStmt())->getSingleDecl())
             : nullptr;
+    const Expr *Bare = Range->IgnoreParenImpCasts();
+    std::optional<SpanInto> Part;
     if (Temporary && (RowDecl = rowView(Temporary))) {
       if (!*RowDecl)
         return;
       View = &RowViews[Temporary];
       Block->Children.push_back(std::move(*RowDecl));
+    } else if (Temporary && !isa<DeclRefExpr>(Bare) && !isa<MemberExpr>(Bare) &&
+               spanDecl(Temporary->getType().getNonReferenceType()) &&
+               (Part = spanInto(Range))) {
+      // `for (float &v : out.subspan(y * w, w))`: over a part of captured
+      // data, a span of its own length.
+      bindSpanView(Temporary, std::move(*Part), Block->Children);
+      View = &RowViews[Temporary];
     }
   }
   ir::ExprPtr SpanOffset;
@@ -600,7 +609,7 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
     // A span of its own length: elements from its offset on.
     P = View->Param;
     SpanOffset = make(ir::Expr::Local, ir::ScalarKind::Long, View->Local);
-    Size = make(ir::Expr::Local, ir::ScalarKind::Long, View->Length);
+    Size = viewLength(*View);
   } else if (View) {
     P = View->Param;
     const DataShape &Shape = Shapes[P];
@@ -638,6 +647,7 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
                       "struct of them, or a reference to one");
   // for (long k = 0; k < size; ++k) { T x = data[k]; body }
   ir::StmtPtr Loop = indexLoop(Counter, std::move(Size));
+  nameRangeLoop(*Loop, RF);
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::Block;
   ir::StmtPtr Var = declarationOf(LoopVar, localName(LoopVar), K, Struct);
@@ -672,6 +682,12 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   Loop->Children.push_back(std::move(Body));
   Block->Children.push_back(std::move(Loop));
   Out.push_back(std::move(Block));
+}
+
+void Recognizer::nameRangeLoop(ir::Stmt &Loop, const CXXForRangeStmt *RF) {
+  Loop.Location = locationText(SM, RF->getBeginLoc());
+  LoopLocations[Loop.Location] = RF->getBeginLoc();
+  Loop.Name = RF->getLoopVariable()->getName().str();
 }
 
 ir::StmtPtr Recognizer::indexLoop(const std::string &Counter,
@@ -716,6 +732,7 @@ void Recognizer::rowsLoop(const CXXForRangeStmt *RF,
   // with Row a view of row k.
   const std::string Counter = "weft_k" + std::to_string(RangeLoops++);
   ir::StmtPtr Loop = indexLoop(Counter, std::move(Rows));
+  nameRangeLoop(*Loop, RF);
   auto Body = std::make_unique<ir::Stmt>();
   Body->Kind = ir::Stmt::Block;
   Body->Children.push_back(bindRowView(
@@ -786,6 +803,22 @@ ir::StmtPtr Recognizer::local(const Decl *D) {
     return nullptr;
   if (std::optional<ir::StmtPtr> View = rowView(VD))
     return std::move(*View);
+  // `auto row = out.subspan(y * w, w)`: a part of captured data, a view as
+  // a span parameter of a function compiled into the loop is (declared
+  // before the statement, with what it hoists).
+  if (spanDecl(T) && VD->getInit() && Hoisted) {
+    std::optional<SpanInto> Part = spanInto(VD->getInit());
+    if (!Part)
+      return fail(VD->getLocation(),
+                  "span '" + VD->getName().str() +
+                      "' can be only a part of captured data of one "
+                      "dimension in a weft loop",
+                  "set it to such data, 'a.subspan(k, n)' or "
+                  "'std::span(&a[k], n)'"),
+             nullptr;
+    bindSpanView(VD, std::move(*Part), *Hoisted);
+    return nullptr;
+  }
   if (std::optional<ir::StmtPtr> Array = localArray(VD))
     return std::move(*Array);
   if (Failed)

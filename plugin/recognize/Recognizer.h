@@ -342,9 +342,15 @@ private:
     std::string Local;
     bool Offset = false;
     /// A span of its own length (a std::span parameter of a function
-    /// compiled into the loop): the local holding it.
+    /// compiled into the loop, a local std::span): the local holding it,
+    /// and its value where that is the same in every thread (`w` of
+    /// `a.subspan(y * w, w)`), which a loop's bound reads instead, so that
+    /// the launch can size a grid by it.
     std::string Length;
+    std::shared_ptr<const ir::Expr> UniformLength;
   };
+  /// The length of View, a span of its own length.
+  ir::ExprPtr viewLength(const RowView &View);
   /// A part of captured data of one dimension, as a std::span argument
   /// names it (`a.subspan(i * n, n)`, `std::span(&a[k], n)`, `v`).
   struct SpanInto {
@@ -552,6 +558,10 @@ private:
   /// Out; false after an error (Why: the call's own words).
   bool bindView(const ParmVarDecl *P, const Expr *Arg, const std::string &Why,
                 std::vector<ir::StmtPtr> &Out);
+  /// V, a std::span, as the view Part: its offset and its length in locals
+  /// of their own, declared into Out.
+  void bindSpanView(const VarDecl *V, SpanInto Part,
+                    std::vector<ir::StmtPtr> &Out);
   /// Whether Def takes a pointer, a span or data by reference: such a
   /// function is compiled into the loop at each call (its accesses are
   /// then the loop's own, which every analysis sees).
@@ -734,6 +744,9 @@ private:
   /// a 2-D array): an index loop binding the loop variable as a row view.
   void rowsLoop(const CXXForRangeStmt *RF, std::vector<ir::StmtPtr> &Out);
   /// `for (long Counter = 0; Counter < Count; ++Counter)`, its body to add.
+  /// A range-for's index loop: where it is, and its element variable's
+  /// name (the remarks', should it become a level).
+  void nameRangeLoop(ir::Stmt &Loop, const CXXForRangeStmt *RF);
   ir::StmtPtr indexLoop(const std::string &Counter, ir::ExprPtr Count);
   unsigned RangeLoops = 0;
 

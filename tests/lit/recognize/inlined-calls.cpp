@@ -89,13 +89,17 @@ void assign(float *feature, int npoints, int nfeatures, float *clusters,
                                        clusters, nclusters);
 }
 
-// A void function writing through its pointer.
+// A void function writing through its pointer. Its loop, compiled in, is
+// found parallel (each k its own element of the row), over the count the
+// call passes (`n`, a local set to `cols`: the launch sizes the grid by it).
 static void scale(float *row, int n, float f) {
   for (int k = 0; k < n; ++k)
     row[k] *= f;
 }
-// CHECK: nest at {{.*}}inlined-calls.cpp:[[@LINE+4]]:3
-// CHECK: access $m[(weft_row{{[0-9]+}}_row + long(weft_in{{[0-9]+}}_k))] read-write in level 0: affine r*$cols + weft_in{{[0-9]+}}_k
+// CHECK: nest at {{.*}}inlined-calls.cpp:[[@LINE+6]]:3
+// CHECK: decl int weft_in{{[0-9]+}}_n = $cols
+// CHECK: level 1 at {{.*}}inlined-calls.cpp:[[@LINE-5]]:3: int weft_in{{[0-9]+}}_k in [0, $cols) step 1
+// CHECK: access $m[(weft_row{{[0-9]+}}_row + long(weft_in{{[0-9]+}}_k))] read-write in level 1: affine r*$cols weft_in{{[0-9]+}}_k*1 + 0
 void normalize(std::vector<float> &m, int rows, int cols) {
 #pragma weft parallel for
   for (int r = 0; r < rows; ++r)
