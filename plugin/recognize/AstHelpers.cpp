@@ -86,13 +86,18 @@ const BinaryOperator *initializerAssignmentTo(const Stmt *S, const VarDecl *V) {
     return nullptr;
   llvm::SmallVector<const Expr *, 2> Parts;
   commaOperands(E, Parts);
+  // (Only where every part sets a variable, as the loop's declarations
+  // then replace them all.)
+  const BinaryOperator *Found = nullptr;
   for (const Expr *Part : Parts) {
     const VarDecl *Assigned;
-    if (const BinaryOperator *B = variableAssignment(Part, Assigned);
-        B && Assigned == V)
-      return B;
+    const BinaryOperator *B = variableAssignment(Part, Assigned);
+    if (!B)
+      return nullptr;
+    if (Assigned == V && !Found)
+      Found = B;
   }
-  return nullptr;
+  return Found;
 }
 
 namespace {

@@ -47,7 +47,7 @@ const BinaryOperator *variableAssignment(const Stmt *S,
 /// The operands of a chain of commas, in order (E alone where it is none).
 void commaOperands(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out);
 /// The part of a loop's initializer S (`i = 0`, C89's `i = 0, n = m`) that
-/// assigns V; null if none does.
+/// assigns V; null if none does, or if a part sets no variable.
 const BinaryOperator *initializerAssignmentTo(const Stmt *S, const VarDecl *V);
 
 /// The references to each variable within a statement, in source order.

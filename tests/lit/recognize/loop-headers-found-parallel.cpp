@@ -4,8 +4,9 @@
 // stepping beside the loop's) are found parallel as `for (int j = lo; j <
 // hi; ++j)` is: each iteration computes what the header sets from its own
 // index. A header variable the body changes, an unsigned index counting
-// down to 0 (`x >= 0`; down to 1 is found parallel) and a C89 bound read
-// after the loop keep the loop in each thread. On the checked simulator,
+// down to 0 (`x >= 0`; down to 1 is found parallel), a C89 bound read
+// after the loop and a C89 header with a part that sets no variable keep
+// the loop in each thread. On the checked simulator,
 // against the host and the plugin-free build.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
@@ -135,11 +136,24 @@ void readAfter(std::span<float> out, std::span<float> last, int h, int w) {
   }
 }
 
+// C89's header setting x and c, and stepping c (a part that sets no
+// variable): declared before the nest as written, each iteration's own;
+// kept in each thread.
+// CHECK: loop-headers-found-parallel.cpp:[[@LINE+5]]:3: remark: weft: level 0 (y): {{.*}} kernel
+// CHECK-NOT: found parallel
+void c89Stepped(std::span<float> out, int h, int w) {
+  int y, x, c;
+#pragma weft parallel for
+  for (y = 0; y < h; ++y)
+    for (x = 0, c = 0, c++; x < w; ++x)
+      out[y * w + x] = x + c;
+}
+
 int main() {
   const int H = 13, W = 37;
   std::vector<float> in(H * W), a(H * W), b(H * W), c(H * W), d(H * W),
       f(H * W), g(H * W), p(H * W), q(H * W), r(H * W), s(H * W), t(H * W),
-      u(H * W), v(H * W, -6), last(H);
+      u(H * W), v(H * W, -6), z(H * W), last(H);
   for (int e = 0; e < H * W; ++e)
     in[e] = e % 17 - 5, d[e] = -1, f[e] = -2, p[e] = -3, s[e] = -4;
   bound(a, in, H, W);
@@ -156,10 +170,11 @@ int main() {
   besideChanges(r, H, W);
   unsignedDown(s, H, W);
   readAfter(t, last, H, W);
+  c89Stepped(z, H, W);
   double sum = 0;
   int e = 0;
   for (const std::vector<float> *v : {&a, &b, &c, &d, &f, &g, &p, &q, &r, &s,
-                                      &t, &u, &v, &last}) {
+                                      &t, &u, &v, &z, &last}) {
     for (std::size_t i = 0; i < v->size(); ++i)
       sum += (*v)[i] * ((i + e) % 11);
     std::printf("%d: %.1f\n", e++, sum);
