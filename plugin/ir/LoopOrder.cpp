@@ -508,8 +508,11 @@ private:
   void makeLevel(const Level &L, StmtPtr &S) {
     std::unique_ptr<Level> Made =
         levelOf(*S, *loopHeader(*S, N.Functions), L.Depth + 1);
-    for (ExprPtr *Bound : {&Made->Lower, &Made->Upper})
-      seeThroughLocals(L, *Bound);
+    // (Declarations after the loop are not the bounds' names.)
+    for (std::size_t At = 0; At < L.Body.size(); ++At)
+      if (&L.Body[At] == &S)
+        for (ExprPtr *Bound : {&Made->Lower, &Made->Upper})
+          seeThroughLocals(L, At, *Bound);
     Changes.push_back(
         {Made->Location,
          "not marked, found parallel: no two " +
@@ -523,19 +526,22 @@ private:
     S = std::move(Marked);
   }
 
-  /// The locals of L's body that E reads, each declared once there with a
-  /// value the same in every thread (`int n = cols;` of a function compiled
-  /// into the loop) and never changed, replaced by that value: a bound the
-  /// launch can then size a grid by.
-  void seeThroughLocals(const Level &L, ExprPtr &E) {
+  /// The locals of L's body that E reads, each declared once there, before
+  /// its statement Before (the level's), with a value the same in every
+  /// thread (`int n = cols;` of a function compiled into the loop) and
+  /// never changed, replaced by that value: a bound the launch can then
+  /// size a grid by.
+  void seeThroughLocals(const Level &L, std::size_t Before, ExprPtr &E) {
     for (ExprPtr &O : E->Operands)
-      seeThroughLocals(L, O);
+      seeThroughLocals(L, Before, O);
     if (E->Kind != Expr::Local)
       return;
     const Stmt *Declared = nullptr;
     for (const StmtPtr &S : L.Body) {
       std::set<std::string> Names;
       declaredNames(*S, Names);
+      if (Names.count(E->Text) && &S - &L.Body[0] >= std::ptrdiff_t(Before))
+        return;
       if (!Names.count(E->Text))
         continue;
       if (Declared || S->Kind != Stmt::Decl)

@@ -59,6 +59,23 @@ void rows(std::vector<std::vector<float>> &grid) {
       v = v * 2 + i;
 }
 
+// The bound's n is the outer level's; the n declared after the loop is
+// another, whose value the bound does not take.
+// IR: level 2 at {{.*}}local-spans.cpp:[[@LINE+7]]:7: int x in [0, n) step 1
+void shadowedAfter(std::span<float> out, int h, int w) {
+#pragma weft parallel for
+  for (int y = 0; y < h; ++y) {
+    const int n = w - y % 4;
+#pragma weft parallel for
+    for (int z = 0; z < 1; ++z) {
+      for (int x = 0; x < n; ++x)
+        out[(y + z) * w + x] = x + 1;
+      const int n = 2;
+      out[(y + z) * w] += n;
+    }
+  }
+}
+
 #ifdef REFUSED
 void ofArray(std::span<float> out, int h) {
 #pragma weft parallel for
@@ -74,12 +91,13 @@ void ofArray(std::span<float> out, int h) {
 
 int main() {
   const int H = 11, W = 29;
-  std::vector<float> in(H * W), a(H * W), b(H * W), c(H * W);
+  std::vector<float> in(H * W), a(H * W), b(H * W), c(H * W), d(H * W);
   for (int e = 0; e < H * W; ++e)
     in[e] = e % 13 - 4, b[e] = e % 5, c[e] = e % 7;
   indexed(a, in, H, W);
   ranged(b, H, W);
   subspanRange(c, H, W);
+  shadowedAfter(d, H, W);
   std::vector<std::vector<float>> grid(H);
   for (int i = 0; i < H; ++i) {
     grid[i].resize(i % 6 + 1);
@@ -88,7 +106,7 @@ int main() {
   rows(grid);
   double s = 0;
   for (int e = 0; e < H * W; ++e)
-    s += (a[e] + 2 * b[e] + 3 * c[e]) * (e % 7 + 1);
+    s += (a[e] + 2 * b[e] + 3 * c[e] + 5 * d[e]) * (e % 7 + 1);
   for (const std::vector<float> &r : grid)
     for (std::size_t j = 0; j < r.size(); ++j) s += r[j] * (j + 1);
   std::printf("%.17g\n", s);
