@@ -86,12 +86,20 @@ std::optional<CountedLoop> countedLoop(const Stmt &S) {
                      Cond.Operands[1].get()};
 }
 
-namespace {
 bool isLocalNamed(const Expr &E, const std::string &Name) {
   const Expr &V = stripCasts(E);
   return V.Kind == Expr::Local && V.Text == Name;
 }
-} // namespace
+
+ExprPtr castTo(ExprPtr E, ScalarKind T) {
+  if (E->Type == T)
+    return E;
+  auto C = std::make_unique<Expr>();
+  C->Kind = Expr::Cast;
+  C->Type = T;
+  C->Operands.push_back(std::move(E));
+  return C;
+}
 
 bool mayWriteLocal(const Stmt &S, const std::string &Name,
                    const std::vector<Function> &Functions) {

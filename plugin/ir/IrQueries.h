@@ -39,6 +39,10 @@ std::optional<CountedLoop> countedLoop(const Stmt &S);
 /// The statements of block S, through blocks that hold only a block; null
 /// where S is no block.
 std::vector<StmtPtr> *blockStatements(Stmt &S);
+/// E, under its casts, is local Name.
+bool isLocalNamed(const Expr &E, const std::string &Name);
+/// E converted to T (a cast where its type is another).
+ExprPtr castTo(ExprPtr E, ScalarKind T);
 /// A copy of E, operands and all.
 ExprPtr cloneExpr(const Expr &E);
 /// Reads or writes a span element anywhere in E.

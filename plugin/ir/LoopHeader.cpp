@@ -28,11 +28,6 @@ bool isIntegerType(ScalarKind K) {
   return K != ScalarKind::Bool && K != ScalarKind::Key128 && !isFloating(K);
 }
 
-bool isLocal(const Expr &E, const std::string &Name) {
-  const Expr &V = stripCasts(E);
-  return V.Kind == Expr::Local && V.Text == Name;
-}
-
 /// The operands of a chain of commas, in order.
 void commaParts(const Expr &E, std::vector<const Expr *> &Out) {
   if (E.Kind == Expr::Binary && E.Text == ",") {
@@ -68,7 +63,8 @@ std::optional<LocalStep> localStep(const Expr &E) {
     return LocalStep{V.Text, E.Operands[1].get(), E.Text == "-="};
   const Expr &Sum = stripCasts(*E.Operands[1]);
   if (E.Text == "=" && Sum.Kind == Expr::Binary &&
-      (Sum.Text == "+" || Sum.Text == "-") && isLocal(*Sum.Operands[0], V.Text))
+      (Sum.Text == "+" || Sum.Text == "-") &&
+      isLocalNamed(*Sum.Operands[0], V.Text))
     return LocalStep{V.Text, Sum.Operands[1].get(), Sum.Text == "-"};
   return std::nullopt;
 }
@@ -99,17 +95,9 @@ ExprPtr literal(std::int64_t V, ScalarKind T) {
   return node(Expr::IntLiteral, T, std::to_string(V));
 }
 
-ExprPtr convertedTo(ExprPtr E, ScalarKind T) {
-  if (E->Type == T)
-    return E;
-  ExprPtr C = node(Expr::Cast, T, "");
-  C->Operands.push_back(std::move(E));
-  return C;
-}
-
 } // namespace
 
-std::vector<const Expr *> LoopHeader::Reads() const {
+std::vector<const Expr *> LoopHeader::reads() const {
   std::vector<const Expr *> Out = {Lower, Upper};
   for (const Beside &B : Besides) {
     Out.push_back(B.Decl->Exprs[0].get());
@@ -160,10 +148,10 @@ std::optional<LoopHeader> loopHeader(const Stmt &S,
   const Expr *Bound = nullptr;
   std::string Op = Cond.Text;
   for (const Stmt *D : Declared)
-    if (isLocal(*Cond.Operands[0], D->Name)) {
+    if (isLocalNamed(*Cond.Operands[0], D->Name)) {
       IndexDecl = D;
       Bound = Cond.Operands[1].get();
-    } else if (isLocal(*Cond.Operands[1], D->Name) && !IndexDecl) {
+    } else if (isLocalNamed(*Cond.Operands[1], D->Name) && !IndexDecl) {
       IndexDecl = D;
       Bound = Cond.Operands[0].get();
       // `n > i` is `i < n`.
@@ -228,7 +216,7 @@ std::optional<LoopHeader> loopHeader(const Stmt &S,
       }
     if (B.By && readsAny(*B.By, Names))
       return std::nullopt;
-    if (!B.Steps && isLocal(*Bound, D->Name))
+    if (!B.Steps && isLocalNamed(*Bound, D->Name))
       Bound = D->Exprs[0].get();
     H.Besides.push_back(B);
   }
@@ -274,11 +262,10 @@ std::unique_ptr<Level> levelOf(Stmt &S, const LoopHeader &H, unsigned Depth) {
   // ... and counted down by c, the last the loop reaches: lo + ((start -
   // lo) % c + c) % c (above the start where it is below lo: no iteration).
   if (H.CountsDown && H.Step > 1) {
-    ExprPtr C = literal(H.Step, T);
-    ExprPtr Past = binary("%", binary("-", cloneExpr(*H.Upper), Least(), T),
-                          literal(H.Step, T), T);
-    Past = binary("%", binary("+", std::move(Past), std::move(C), T),
-                  literal(H.Step, T), T);
+    auto C = [&] { return literal(H.Step, T); };
+    ExprPtr Past =
+        binary("%", binary("-", cloneExpr(*H.Upper), Least(), T), C(), T);
+    Past = binary("%", binary("+", std::move(Past), C(), T), C(), T);
     Made->Lower = binary("+", std::move(Made->Lower), std::move(Past), T);
   }
   Made->Upper = cloneExpr(*H.Upper);
@@ -310,8 +297,8 @@ std::unique_ptr<Level> levelOf(Stmt &S, const LoopHeader &H, unsigned Depth) {
     ExprPtr Value = cloneExpr(*B.Decl->Exprs[0]);
     if (B.Steps) {
       ExprPtr Moved =
-          B.By ? binary("*", convertedTo(Before(), T), cloneExpr(*B.By), T)
-               : convertedTo(Before(), T);
+          B.By ? binary("*", castTo(Before(), T), cloneExpr(*B.By), T)
+               : castTo(Before(), T);
       Value = binary(B.Back ? "-" : "+", std::move(Value), std::move(Moved), T);
     }
     D->Exprs.push_back(std::move(Value));

@@ -46,7 +46,7 @@ struct LoopHeader {
   /// Every expression of the header the level reads before its iterations
   /// or in each (bounds, initial values, steps): none may change inside
   /// the loop.
-  std::vector<const Expr *> Reads() const;
+  std::vector<const Expr *> reads() const;
 };
 
 /// S read as a level's header, or nullopt where it is not one of those

@@ -431,8 +431,7 @@ public:
     for (StmtPtr &S : L.Body)
       enterLevels(*S);
     for (std::size_t I = 0; I < L.Body.size(); ++I)
-      if (provablyParallel(L, *L.Body[I], *L.Body[I]) ||
-          (openedBlock(L, I) && provablyParallel(L, *L.Body[I], *L.Body[I]))) {
+      if (provablyParallel(L, *L.Body[I], *L.Body[I]) || openedBlock(L, I)) {
         makeLevel(L, L.Body[I]);
         // Its own loops in turn (a 3-D sweep marked on its outer loop).
         run(*L.Body[I]->Nested);
@@ -468,7 +467,7 @@ private:
     Region.add(Scope);
     if (!Region.independent())
       return false;
-    for (const Expr *E : J->Reads())
+    for (const Expr *E : J->reads())
       if (!Region.fixed(*E))
         return false;
     Region.takeApart(N);
@@ -477,24 +476,24 @@ private:
 
   /// L.Body[At] a block of declarations and a loop that provablyParallel()
   /// accepts (a range-for over a row: the row's view, then its index
-  /// loop): its statements made L's, At the loop's, where no statement of
-  /// L's sees its names otherwise.
+  /// loop), where no statement of L's sees its names otherwise: its
+  /// statements made L's, At the loop's.
   bool openedBlock(Level &L, std::size_t &At) {
     Stmt &B = *L.Body[At];
     if (B.Kind != Stmt::Block || B.Children.empty() ||
         !std::all_of(B.Children.begin(), B.Children.end() - 1,
-                     [](const StmtPtr &C) { return C->Kind == Stmt::Decl; }) ||
-        !provablyParallel(L, *B.Children.back(), *B.Children.back()))
+                     [](const StmtPtr &C) { return C->Kind == Stmt::Decl; }))
       return false;
-    std::set<std::string> Names, Others;
-    for (std::size_t I = 0; I + 1 < B.Children.size(); ++I)
-      Names.insert(B.Children[I]->Name);
+    std::set<std::string> Others;
     for (std::size_t I = 0; I < L.Body.size(); ++I)
       if (I != At)
         usedNames(*L.Body[I], Others);
-    for (const std::string &Name : Names)
-      if (Others.count(Name))
+    for (std::size_t I = 0; I + 1 < B.Children.size(); ++I)
+      if (Others.count(B.Children[I]->Name))
         return false;
+    // (The proof last: it takes the spans it reaches apart.)
+    if (!provablyParallel(L, *B.Children.back(), *B.Children.back()))
+      return false;
     std::vector<StmtPtr> Opened = std::move(B.Children);
     L.Body.erase(L.Body.begin() + At);
     const std::size_t Count = Opened.size();
@@ -537,16 +536,14 @@ private:
     if (E->Kind != Expr::Local)
       return;
     const Stmt *Declared = nullptr;
-    for (const StmtPtr &S : L.Body) {
+    for (std::size_t I = 0; I < L.Body.size(); ++I) {
       std::set<std::string> Names;
-      declaredNames(*S, Names);
-      if (Names.count(E->Text) && &S - &L.Body[0] >= std::ptrdiff_t(Before))
-        return;
+      declaredNames(*L.Body[I], Names);
       if (!Names.count(E->Text))
         continue;
-      if (Declared || S->Kind != Stmt::Decl)
+      if (Declared || I >= Before || L.Body[I]->Kind != Stmt::Decl)
         return;
-      Declared = S.get();
+      Declared = L.Body[I].get();
     }
     if (!Declared || Declared->VarType.IsReference || Declared->ArrayExtent ||
         Declared->VarType.Struct >= 0 || !Declared->Exprs[0] ||
@@ -555,15 +552,7 @@ private:
           return mayWriteLocal(*S, E->Text, N.Functions);
         }))
       return;
-    ExprPtr Value = cloneExpr(*Declared->Exprs[0]);
-    if (Value->Type != Declared->VarType.Scalar) {
-      auto Cast = std::make_unique<Expr>();
-      Cast->Kind = Expr::Cast;
-      Cast->Type = Declared->VarType.Scalar;
-      Cast->Operands.push_back(std::move(Value));
-      Value = std::move(Cast);
-    }
-    E = std::move(Value);
+    E = castTo(cloneExpr(*Declared->Exprs[0]), Declared->VarType.Scalar);
   }
 
   void enterLevels(Stmt &S) {
