@@ -3,6 +3,7 @@
 // marked loop before code generation.
 #include "compat/ClangCompat.h"
 #include "emit/KernelEmitter.h"
+#include "ir/SubscriptBounds.h"
 #include "map/ExtentScenarios.h"
 #include "map/Mapping.h"
 #include "plan/KernelPlan.h"
@@ -417,6 +418,16 @@ private:
           Text += "; a loop of " + std::to_string(Steps) +
                   " steps unrolled whole on the GPU (WEFT_UNROLL_STEPS), "
                   "the loops inside it of constant trip counts there";
+        for (const ir::Param &Pointer : R.Nest.Params)
+          if (Pointer.Subscripts)
+            Text += "; pointer " + Pointer.Name +
+                    " without an extent: its "
+                    "subscripts reach " +
+                    Pointer.Name + "[" +
+                    ir::boundText(R.Nest, Pointer.Subscripts->Lowest) +
+                    "] to " + Pointer.Name + "[" +
+                    ir::boundText(R.Nest, Pointer.Subscripts->Highest) +
+                    "], which the launch moves from element 0";
         Text += "; kernel " + K.Name;
         if (R.Clauses.If)
           Text += ", launched when " + R.Clauses.If->Value.Text +

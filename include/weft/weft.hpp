@@ -67,6 +67,11 @@ template <class T, class N> constexpr LaunchArg dataArg(T *Data, N Count) {
       return elementsOf(Data, 0);
   return elementsOf(Data, static_cast<std::size_t>(Count));
 }
+/// A pointer without an extent clause: the launch sizes it by the bounds
+/// of the loop's subscripts, which its descriptor states.
+template <class T> constexpr LaunchArg pointerArg(T *Data) {
+  return elementsOf(Data, 0);
+}
 
 /// Rows held apart, for a launch: each row's elements, which the launch
 /// gathers into one block on the device (row R from rowOffsets's R-th

@@ -67,6 +67,10 @@ contract::KernelInfo kernelDescriptor(const plan::KernelPlan &P,
         Info.CoverStride = std::move(Stride);
       }
     }
+    if (Param.Subscripts) {
+      Info.LowestIndex = Param.Subscripts->Lowest;
+      Info.HighestIndex = Param.Subscripts->Highest;
+    }
     D.Params.push_back(std::move(Info));
   }
   D.Levels.push_back(levelBounds(N.Root));

@@ -3,6 +3,7 @@
 #ifndef WEFT_PLUGIN_IR_NESTIR_H
 #define WEFT_PLUGIN_IR_NESTIR_H
 
+#include "contract/BoundExpr.h"
 #include "contract/Vocabulary.h"
 #include "ir/Polynomial.h"
 
@@ -79,6 +80,12 @@ const char *spelling(ParamKind K);
 
 struct Expr;
 
+/// Every subscript of a span lies in [Lowest, Highest] wherever the nest's
+/// loops run, as bounds the launch evaluates from its arguments.
+struct SubscriptBounds {
+  contract::BoundExpr Lowest, Highest;
+};
+
 /// A variable declared outside the nest and used inside it.
 struct Param {
   std::string Name;
@@ -106,6 +113,9 @@ struct Param {
   /// assigned): the affine analysis sees through it, so that a loop up to
   /// End from Offset has 32 iterations. Null where it has none.
   std::shared_ptr<const Expr> Definition;
+  /// A pointer without an extent clause: the bounds of its subscripts,
+  /// which the launch sizes it by.
+  std::optional<SubscriptBounds> Subscripts;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

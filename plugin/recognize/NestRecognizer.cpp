@@ -2,6 +2,8 @@
 // loop, and the nest it returns.
 #include "recognize/Recognizer.h"
 
+#include "ir/SubscriptBounds.h"
+
 #include <algorithm>
 
 namespace weft::recognize {
@@ -78,6 +80,8 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
     R.Nest.Params.push_back(std::move(P));
   }
   defineCapturedConstants(R.Nest.Params);
+  if (!inferExtents(R.Nest))
+    return std::nullopt;
   R.Captures = Captures;
   R.LevelLocations = LevelLocations;
   R.Nest.Functions = std::move(Functions);
@@ -85,6 +89,21 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
   reorderLoops(R, LoopLocations);
   ir::analyzeAccesses(R.Nest);
   return R;
+}
+
+bool Recognizer::inferExtents(ir::Nest &N) {
+  for (const UnstatedExtent &U : UnstatedExtents) {
+    std::string Why;
+    N.Params[U.Param].Subscripts = ir::subscriptBounds(N, U.Param, &Why);
+    if (!N.Params[U.Param].Subscripts) {
+      fail(U.Loc,
+           "weft cannot know how many elements pointer '" +
+               N.Params[U.Param].Name + "' points to: " + Why,
+           U.Hint);
+      return false;
+    }
+  }
+  return true;
 }
 
 std::optional<RecognizedNest>

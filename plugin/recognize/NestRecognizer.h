@@ -28,6 +28,10 @@ struct Capture {
   /// Rows held as pointers: their length (extent(p: rows, cols)), the
   /// third argument of weft::detail::dataArg(p, rows, cols).
   const clang::Expr *Columns = nullptr;
+  /// A pointer without an extent clause: the launch sizes it by the
+  /// bounds of its subscripts (ir::Param::Subscripts), passed as
+  /// weft::detail::pointerArg(p).
+  bool InferredExtent = false;
   /// Source is a host expression (an extent), passed by value as it is,
   /// not a variable to copy.
   bool Value = false;

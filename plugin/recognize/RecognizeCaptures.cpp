@@ -83,6 +83,7 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
   }
   QualType T = (Type.isNull() ? D->getType() : Type).getNonReferenceType();
   const Expr *Extent = nullptr;
+  std::optional<UnstatedExtent> Unstated;
   std::optional<DataShape> Shape =
       ReductionTarget ? std::nullopt : dataShape(T);
   if (Shape && Shape->Refusal)
@@ -156,19 +157,21 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
           "declare it in the loop: '" +
               cast<VarDecl>(D)->getType().getAsString(Ctx.getPrintingPolicy()) +
               P.Name + " = a + k;'");
-    if (!StatedExtent)
-      return fail(Loc,
-                  "weft cannot know how many elements pointer '" + P.Name +
-                      "' points to",
-                  "state it in the mark: '#pragma weft parallel for "
-                  "extent(" +
-                      P.Name + ": n)', n the number of " +
-                      (Shape->Inner.empty()
-                           ? std::string("elements")
-                           : "rows of " + std::to_string(Shape->Inner[0])));
-    Extent = extentExpr(*StatedExtent, D->getName());
-    if (!Extent)
-      return std::nullopt;
+    if (StatedExtent) {
+      Extent = extentExpr(*StatedExtent, D->getName());
+      if (!Extent)
+        return std::nullopt;
+    } else {
+      // The loop's subscripts may say (inferExtents, once the nest is
+      // read); else the clause is the way.
+      Unstated = UnstatedExtent{
+          0, Loc,
+          "state it in the mark: '#pragma weft parallel for extent(" + P.Name +
+              ": n)', n the number of " +
+              (Shape->Inner.empty()
+                   ? std::string("elements")
+                   : "rows of " + std::to_string(Shape->Inner[0]))};
+    }
   }
   if (Shape) {
     QualType E = Shape->Element;
@@ -213,8 +216,13 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
   C.Source = Source;
   C.Extent = Extent;
   C.Columns = Columns;
+  C.InferredExtent = Unstated.has_value();
   const unsigned I =
       addParam(std::move(P), std::move(C), Shape.value_or(DataShape()));
+  if (Unstated) {
+    Unstated->Param = I;
+    UnstatedExtents.push_back(std::move(*Unstated));
+  }
   if (Chain)
     MemberCaptureIndex[Chain->Key] = I;
   else

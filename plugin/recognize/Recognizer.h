@@ -894,6 +894,17 @@ private:
   /// Adds a kernel parameter with what goes with it; returns its index.
   unsigned addParam(ir::Param P, Capture C, DataShape Shape);
   unsigned addParam(ir::Param P, Capture C); // not data
+  /// A pointer without an extent clause: where the loop first indexes it,
+  /// and the clause to suggest where its subscripts do not bound it.
+  struct UnstatedExtent {
+    unsigned Param = 0;
+    SourceLocation Loc;
+    std::string Hint;
+  };
+  std::vector<UnstatedExtent> UnstatedExtents;
+  /// Bounds those pointers by the nest's subscripts (their extents, which
+  /// the launch evaluates); false, diagnosed, where one's are not known.
+  bool inferExtents(ir::Nest &N);
   llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> ExtentParams;
   llvm::DenseMap<unsigned, unsigned> RowOffsetParams;
   /// Per rows held as pointers, the parameter of their length; per rows

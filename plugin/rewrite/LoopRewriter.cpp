@@ -143,6 +143,12 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
       Expr *RowsArgs[] = {Arg};
       Arg = callDetail(S, Detail, C.RowOffsets ? "rowOffsets" : "rowColumns",
                        RowsArgs, Loc, Older, Installed);
+    } else if (C.InferredExtent) {
+      // A pointer the launch sizes by its subscripts:
+      // weft::detail::pointerArg(p).
+      Expr *PointerArgs[] = {Arg};
+      Arg = callDetail(S, Detail, "pointerArg", PointerArgs, Loc, Older,
+                       Installed);
     } else if (Nest.Nest.Params[I].isSpan()) {
       // Captured data: weft::detail::dataArg(v), or (p, extent), or for
       // rows held as pointers (p, rows, columns); for a std::vector of

@@ -43,6 +43,11 @@
 //                                                   outermost trip count times
 //                                                   cols is its size and cols
 //                                                   equals stride
+//   extent <param> <lowest> <highest>              a pointer without an
+//                                                   extent clause: the least
+//                                                   and greatest subscripts
+//                                                   the loop gives it, which
+//                                                   the launch sizes it by
 //   level <lo> <hi> <step> <lt|le>                 the outermost level
 //   map <depth> <x|y|z> <block> <span|all|split> <n> [<lo> <hi> <step> <cmp>]
 //                                                   a level spread over a
@@ -99,7 +104,7 @@ namespace weft::contract {
 
 /// The version this plugin writes and this runtime reads. A program built
 /// by another version is refused with a message saying which to rebuild.
-constexpr int DescriptorVersion = 5;
+constexpr int DescriptorVersion = 6;
 
 struct ParamInfo {
   ParamKind Kind = ParamKind::Scalar;
@@ -130,6 +135,11 @@ struct ParamInfo {
   /// them as one block of rows by columns: right only where it is not
   /// negative.
   bool OneLength = false;
+  /// The extent line: the least and greatest subscripts of a pointer
+  /// passed without its extent (weft::detail::pointerArg); the launch
+  /// moves elements [0, HighestIndex] and runs the loop on the host where
+  /// LowestIndex is below 0.
+  std::optional<BoundExpr> LowestIndex, HighestIndex;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

@@ -239,6 +239,16 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
       Out.Params[P].CoverStride = L.bound();
       if (!Out.Params[P].CoverCols || !Out.Params[P].CoverStride)
         return Fail("bad covers");
+    } else if (Key == "extent") {
+      std::size_t P = 0;
+      if (!L.integer(P) || P >= Out.Params.size() || !Out.Params[P].isSpan() ||
+          Out.Params[P].RowsApart)
+        return Fail("bad extent");
+      Out.Params[P].LowestIndex = L.bound();
+      Out.Params[P].HighestIndex = L.bound();
+      if (!Out.Params[P].LowestIndex || !Out.Params[P].HighestIndex ||
+          !L.atEnd())
+        return Fail("bad extent");
     } else if (Key == "tune") {
       TuneParam P;
       P.Macro = std::string(L.word());

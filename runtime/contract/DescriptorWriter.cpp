@@ -36,6 +36,11 @@ std::string writeDescriptor(const KernelInfo &K) {
       D += "covers " + std::to_string(I) + " " +
            writeBound(*K.Params[I].CoverCols) + " " +
            writeBound(*K.Params[I].CoverStride) + "\n";
+  for (std::size_t I = 0; I < K.Params.size(); ++I)
+    if (K.Params[I].LowestIndex && K.Params[I].HighestIndex)
+      D += "extent " + std::to_string(I) + " " +
+           writeBound(*K.Params[I].LowestIndex) + " " +
+           writeBound(*K.Params[I].HighestIndex) + "\n";
   for (const LevelInfo &L : K.Levels)
     D += "level " + bounds(L) + "\n";
   for (const DimensionInfo &Dim : K.Dimensions) {

@@ -33,6 +33,9 @@ struct LoopSite {
   /// Said once: calls whose arguments share memory the kernel must not
   /// share (launch/SharedMemory.h) run on the host.
   bool SaidSharedMemory = false;
+  /// Said once: calls whose pointers the launch cannot size by their
+  /// subscripts run on the host.
+  bool SaidUnsized = false;
   /// The loop's other mappings, for other sizes (Kernel.Choice says which);
   /// each with its own text when the source holds several.
   std::vector<std::unique_ptr<LoopSite>> Alternatives;

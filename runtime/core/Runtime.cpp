@@ -89,6 +89,23 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
     Why = Failed ? FailedWhy : Site.DisabledWhy;
     return false;
   }
+  // Pointers passed without an extent: sized by their subscripts' bounds.
+  std::string Unsized;
+  const detail::LaunchArg *Sized =
+      sizedArgs(Site.Kernel, Args, NumArgs, Scratch.SizedArgs, Unsized);
+  if (!Sized) {
+    // Right for other arguments: this call alone runs on the host, on host
+    // data (what a region holds goes back first: its extent is unknown).
+    if (!Site.SaidUnsized)
+      fault(Site.Kernel.Location + ": " + Unsized,
+            "calls passing such arguments run the loop on the host");
+    Site.SaidUnsized = true;
+    if (settle() && !Resident.empty())
+      Resident.evictAll();
+    Why = Unsized;
+    return false;
+  }
+  Args = Sized;
   if (std::string Shared = sharedMemoryConflict(Site, Args, NumArgs);
       !Shared.empty()) {
     // Right for other arguments: this call alone runs on the host.
@@ -139,7 +156,14 @@ void Runtime::hostLoop(const char *Descriptor, const char *Source,
   std::unique_ptr<LoopSite> &Slot = Sites[Descriptor];
   if (!Slot)
     Slot = makeSite(Descriptor, Source);
-  useOnHost(Slot->Kernel.Params, Args, NumArgs);
+  std::string Unsized;
+  const detail::LaunchArg *Sized =
+      sizedArgs(Slot->Kernel, Args, NumArgs, Scratch.SizedArgs, Unsized);
+  if (!Sized) {
+    Resident.evictAll(); // which of a region's data the loop uses is unknown
+    return;
+  }
+  useOnHost(Slot->Kernel.Params, Sized, NumArgs);
 }
 
 void Runtime::useOnHost(const std::vector<ParamInfo> &Params,

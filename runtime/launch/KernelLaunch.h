@@ -29,6 +29,9 @@ struct DeviceSpan {
 /// Pointers into it go to the kernel: each vector is sized before any is
 /// taken.
 struct LaunchScratch {
+  /// The launch's arguments where it sizes pointers by their subscripts
+  /// (sizedArgs).
+  std::vector<detail::LaunchArg> SizedArgs;
   /// One device copy of host bytes [Host, Host + Bytes): a span's, or the
   /// union of spans whose bytes overlap (one vector passed twice; parts of
   /// one array), so that the kernel sees one memory as the host loop does.

@@ -1,6 +1,7 @@
 // LaunchBounds.cpp: loop bounds evaluated from a launch's arguments.
 #include "launch/LaunchBounds.h"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -72,6 +73,46 @@ bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
   Count = static_cast<std::int64_t>(
       (Span - 1) / static_cast<std::uint64_t>(L.Step) + 1);
   return true;
+}
+
+const detail::LaunchArg *sizedArgs(const KernelInfo &K,
+                                   const detail::LaunchArg *Args,
+                                   std::size_t NumArgs,
+                                   std::vector<detail::LaunchArg> &Sized,
+                                   std::string &Error) {
+  const std::size_t Params = std::min(NumArgs, K.Params.size());
+  bool Any = false;
+  for (std::size_t I = 0; I < Params; ++I)
+    Any = Any || K.Params[I].HighestIndex;
+  if (!Any)
+    return Args;
+  Sized.assign(Args, Args + NumArgs);
+  for (std::size_t I = 0; I < Params; ++I) {
+    const ParamInfo &P = K.Params[I];
+    if (!P.LowestIndex || !P.HighestIndex)
+      continue;
+    std::int64_t Lowest = 0, Highest = 0;
+    if (!evaluateBound(*P.LowestIndex, K, Args, NumArgs, Lowest, Error) ||
+        !evaluateBound(*P.HighestIndex, K, Args, NumArgs, Highest, Error)) {
+      Error = "the extent of pointer '" + P.Name +
+              "' from its subscripts: " + Error;
+      return nullptr;
+    }
+    // Bounds that cross: no iteration indexes it.
+    if (Highest < Lowest) {
+      Sized[I].Count = 0;
+      continue;
+    }
+    if (Lowest < 0) {
+      Error = "pointer '" + P.Name + "' is indexed from " +
+              std::to_string(Lowest) +
+              " by the bounds of its subscripts, before where it points: the "
+              "launch cannot tell how many elements it holds";
+      return nullptr;
+    }
+    Sized[I].Count = static_cast<std::size_t>(Highest) + 1;
+  }
+  return Sized.data();
 }
 
 } // namespace weft::rt

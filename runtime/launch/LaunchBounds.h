@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace weft::rt {
 
@@ -24,6 +25,17 @@ bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
                        const detail::LaunchArg *Args, std::size_t NumArgs,
                        std::int64_t &Lower, std::int64_t &Count,
                        std::string &Error);
+
+/// The arguments with the extents of pointers passed without theirs (the
+/// descriptor's extent lines) made the bounds of their subscripts: [0,
+/// highest], copied into Sized; Args itself where no parameter needs one.
+/// Null, with Error, where a bound does not evaluate or a subscript is
+/// below 0 (before where the pointer points).
+const detail::LaunchArg *sizedArgs(const KernelInfo &K,
+                                   const detail::LaunchArg *Args,
+                                   std::size_t NumArgs,
+                                   std::vector<detail::LaunchArg> &Sized,
+                                   std::string &Error);
 
 } // namespace weft::rt
 

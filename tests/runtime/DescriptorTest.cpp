@@ -5,13 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 using namespace weft::rt;
 using weft::detail::LaunchArg;
 
 namespace {
 
-const char *const Saxpy = "weft 5\nkernel k\nloc a.cpp:3:5\n"
+const char *const Saxpy = "weft 6\nkernel k\nloc a.cpp:3:5\n"
                           "param in f32 x\nparam inout f32 y\n"
                           "param scalar i64 n\nparam scalar u8 c\n"
                           "level (lit 1) (sub (min (arg 2) (size 0)) (lit 1)) "
@@ -76,7 +77,7 @@ TEST(Descriptor, InclusiveBound) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(parseDescriptor(
-      "weft 5\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
+      "weft 6\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
       Error));
   std::int32_t N = 9;
   LaunchArg Args[] = {{&N, 1, 4}};
@@ -88,7 +89,7 @@ TEST(Descriptor, InclusiveBound) {
 TEST(Descriptor, BadBoundsAreErrors) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nparam scalar f32 a\n"
+  ASSERT_TRUE(parseDescriptor("weft 6\nkernel k\nparam scalar f32 a\n"
                               "param scalar i32 z\n"
                               "level (lit 0) (div (lit 4) (arg 1)) 1 lt\n",
                               K, Error));
@@ -109,7 +110,7 @@ TEST(Descriptor, CombiningKernelAndTuning) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(
-      parseDescriptor("weft 5\nkernel k\nloc a.cpp:1:1\n"
+      parseDescriptor("weft 6\nkernel k\nloc a.cpp:1:1\n"
                       "level (lit 0) (lit 9) 1 lt\n"
                       "map 0 y 1 span 1\nmap 1 x 128 split 6\n"
                       "combine k_combine 256\nsplit 8\nsplit 4\n"
@@ -145,7 +146,7 @@ TEST(Descriptor, CombiningKernelAndTuning) {
 // and names a span.
 TEST(Descriptor, RowsApart) {
   const char *const Text =
-      "weft 5\nkernel k\nloc a.cpp:1:1\n"
+      "weft 6\nkernel k\nloc a.cpp:1:1\n"
       "param inout f32 m\nparam in u64 m_rows\n"
       "rows 0 1\nlevel (lit 0) (sub (size 1) (lit 1)) 1 lt\n";
   KernelInfo K;
@@ -161,14 +162,14 @@ TEST(Descriptor, RowsApart) {
       parseDescriptor(weft::contract::writeDescriptor(K), Again, Error));
   EXPECT_TRUE(Again.Params[0].RowsApart);
   for (const char *Bad :
-       {"weft 5\nkernel k\nparam scalar i32 n\nrows 0\n",
-        "weft 5\nkernel k\nparam inout f32 m\nrows 1\n",
-        "weft 5\nkernel k\nparam inout f32 m\nrows 0 1\n",
-        "weft 5\nkernel k\nparam inout f32 m\nrows\n",
-        "weft 5\nkernel k\nparam inout f32 m\nrows 0 0\n",
-        "weft 5\nkernel k\nparam inout f32 m\nparam in u64 r\nrows 0 2\n",
-        "weft 5\nkernel k\nparam inout f32 m\nparam inout u64 r\nrows 0 1\n",
-        "weft 5\nkernel k\nparam inout f32 m\nparam in u32 r\nrows 0 1\n"}) {
+       {"weft 6\nkernel k\nparam scalar i32 n\nrows 0\n",
+        "weft 6\nkernel k\nparam inout f32 m\nrows 1\n",
+        "weft 6\nkernel k\nparam inout f32 m\nrows 0 1\n",
+        "weft 6\nkernel k\nparam inout f32 m\nrows\n",
+        "weft 6\nkernel k\nparam inout f32 m\nrows 0 0\n",
+        "weft 6\nkernel k\nparam inout f32 m\nparam in u64 r\nrows 0 2\n",
+        "weft 6\nkernel k\nparam inout f32 m\nparam inout u64 r\nrows 0 1\n",
+        "weft 6\nkernel k\nparam inout f32 m\nparam in u32 r\nrows 0 1\n"}) {
     KernelInfo B;
     EXPECT_FALSE(parseDescriptor(Bad, B, Error)) << Bad;
   }
@@ -184,7 +185,7 @@ TEST(Descriptor, SpansKeptOrTakenApart) {
                                       : &weft::contract::ParamInfo::Kept;
     KernelInfo K;
     std::string Error;
-    ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nparam inout f32 c\n"
+    ASSERT_TRUE(parseDescriptor("weft 6\nkernel k\nparam inout f32 c\n"
                                 "param scalar i32 n\nparam in f32 a\n" +
                                     Key + " 0\n" + Key +
                                     " 2\nlevel (lit 0) (arg 1) 1 lt\n",
@@ -202,7 +203,7 @@ TEST(Descriptor, SpansKeptOrTakenApart) {
           "param in f32 a\n" + Key + " x\n",
           "param in f32 a\n" + Key + " 0 0\n"}) {
       KernelInfo B;
-      EXPECT_FALSE(parseDescriptor("weft 5\nkernel k\n" + Bad, B, Error))
+      EXPECT_FALSE(parseDescriptor("weft 6\nkernel k\n" + Bad, B, Error))
           << Bad;
       EXPECT_NE(Error.find("bad " + Key), std::string::npos) << Error;
     }
@@ -212,7 +213,7 @@ TEST(Descriptor, SpansKeptOrTakenApart) {
 TEST(Descriptor, GridCoverageClaim) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 5\nkernel k\nloc a.cpp:1:1\n"
+  ASSERT_TRUE(parseDescriptor("weft 6\nkernel k\nloc a.cpp:1:1\n"
                               "param scalar i32 cols\nparam inout f32 out\n"
                               "covers 1 (arg 0) (mul (arg 0) (lit 1))\n"
                               "level (lit 0) (lit 9) 1 lt\n",
@@ -222,32 +223,84 @@ TEST(Descriptor, GridCoverageClaim) {
   ASSERT_TRUE(K.Params[1].CoverCols);
   ASSERT_TRUE(K.Params[1].CoverStride);
   KernelInfo Bad;
-  EXPECT_FALSE(parseDescriptor("weft 5\nkernel k\nparam inout f32 out\n"
+  EXPECT_FALSE(parseDescriptor("weft 6\nkernel k\nparam inout f32 out\n"
                                "covers 3 (arg 0) (arg 0)\n"
                                "level (lit 0) (lit 9) 1 lt\n",
                                Bad, Error));
+}
+
+// A pointer passed without its extent: the launch sizes it by its
+// subscripts' bounds, [0, highest]; no iteration indexes it where the
+// bounds cross; a subscript below 0 is an error (the call runs on the host).
+TEST(Descriptor, PointersSizedBySubscripts) {
+  KernelInfo K;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor("weft 6\nkernel k\nloc a.cpp:1:1\n"
+                              "param scalar i32 n\nparam inout f32 p\n"
+                              "param in f32 q\n"
+                              "extent 1 (sub (lit 1) (arg 0)) (sub (arg 0) "
+                              "(lit 1))\nlevel (lit 0) (arg 0) 1 lt\n",
+                              K, Error))
+      << Error;
+  ASSERT_TRUE(K.Params[1].HighestIndex);
+  EXPECT_FALSE(K.Params[2].HighestIndex);
+  EXPECT_NE(writeDescriptor(K).find("extent 1 (sub (lit 1) (arg 0)) "
+                                    "(sub (arg 0) (lit 1))\n"),
+            std::string::npos);
+  float P[8] = {}, Q[3] = {};
+  std::int32_t N = 6;
+  const LaunchArg Args[] = {{&N, 1, 4}, {P, 0, 4}, {Q, 3, 4}};
+  std::vector<LaunchArg> Sized;
+  N = 1; // subscripts 0 to 0
+  const LaunchArg *A = sizedArgs(K, Args, 3, Sized, Error);
+  ASSERT_TRUE(A) << Error;
+  EXPECT_EQ(A[1].Count, 1u);
+  EXPECT_EQ(A[1].Data, P);
+  EXPECT_EQ(A[2].Count, 3u);    // stated: as passed
+  EXPECT_EQ(Args[1].Count, 0u); // the call's own are left as they are
+  N = 0;                        // 1 to -1: no subscript
+  A = sizedArgs(K, Args, 3, Sized, Error);
+  ASSERT_TRUE(A) << Error;
+  EXPECT_EQ(A[1].Count, 0u);
+  N = 6; // -5 to 5: before where p points
+  EXPECT_FALSE(sizedArgs(K, Args, 3, Sized, Error));
+  EXPECT_NE(Error.find("pointer 'p' is indexed from -5"), std::string::npos)
+      << Error;
+  // Nothing to size: the arguments themselves.
+  KernelInfo Plain;
+  ASSERT_TRUE(parseDescriptor(Saxpy, Plain, Error));
+  EXPECT_EQ(sizedArgs(Plain, Args, 3, Sized, Error), Args);
+  for (const char *Bad : {"extent 0 (lit 0) (lit 1)\n", // a scalar
+                          "extent 1 (lit 0)\n", "extent 9 (lit 0) (lit 1)\n",
+                          "extent 1 (lit 0) (lit 1) (lit 2)\n"})
+    EXPECT_FALSE(parseDescriptor(std::string("weft 6\nkernel k\n"
+                                             "param scalar i32 n\n"
+                                             "param inout f32 p\n") +
+                                     Bad + "level (lit 0) (lit 1) 1 lt\n",
+                                 K, Error))
+        << Bad;
 }
 
 TEST(Descriptor, MalformedIsRejected) {
   for (const char *Text :
        {"", "kernel k\nlevel (lit 0) (lit 1) 1 lt\n",
         "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 5\nkernel k\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
-        "weft 5\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
-        "weft 5\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 5\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X w "
+        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 6\nkernel k\n",
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
+        "weft 6\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
+        "weft 6\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 6\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X w "
         "64\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x 0\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune X;rm x 64\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x\n",
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x 0\n",
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune X;rm x 64\n",
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
         "shared (tune 1)\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
         "shared (arg 0)\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
-        "weft 5\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
+        "weft 6\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
     KernelInfo K;
     std::string Error;
     EXPECT_FALSE(parseDescriptor(Text, K, Error)) << Text;

@@ -4,8 +4,9 @@
 // local, one and two dimensions), nested std::array and a std::vector of
 // std::array. Each is captured as one flat block of elements; subscripts
 // of nested arrays are flattened row-major, so the affine analysis sees
-// one index. On the checked simulator against the host; then the forms
-// refused, with their fixes.
+// one index. On the checked simulator against the host; then an extent
+// clause that names no pointer the loop indexes. (Pointers without an
+// extent clause: inferred-extents.cpp.)
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.kernels && %weftxx -fsyntax-only -fplugin-arg-weft-emit-dir=%t.kernels %s
 // RUN: cat %t.kernels/*.cu | FileCheck %s --check-prefix=KERNEL
@@ -286,20 +287,6 @@ int main() {
 // RAN-COUNT-15: calls on sim, 0 on the host
 
 #ifdef REFUSED
-void noExtent(float *p, int n) {
-#pragma weft parallel for
-  for (int i = 0; i < n; ++i)
-    p[i] = 0;
-  // REFUSED: legacy-data.cpp:[[@LINE-1]]:5: error: weft cannot know how many elements pointer 'p' points to
-  // REFUSED-NEXT: note: state it in the mark: '#pragma weft parallel for extent(p: n)', n the number of elements
-}
-void openRows(double a[][4], int n) {
-#pragma weft parallel for
-  for (int i = 0; i < n; ++i)
-    a[i][0] = 0;
-  // REFUSED: legacy-data.cpp:[[@LINE-1]]:5: error: weft cannot know how many elements pointer 'a' points to
-  // REFUSED-NEXT: note: state it in the mark: '#pragma weft parallel for extent(a: n)', n the number of rows of 4
-}
 void unusedExtent(float *p, int n) {
 #pragma weft parallel for extent(p, r: n)
   for (int i = 0; i < n; ++i)

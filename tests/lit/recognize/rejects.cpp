@@ -15,10 +15,10 @@ void rejects(std::span<float> y, std::vector<bool> &v, float *p, int n,
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) y[i] = v[i];
 
-  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: weft cannot know how many elements pointer 'p' points to
+  // CHECK: rejects.cpp:[[@LINE+3]]:31: error: weft cannot know how many elements pointer 'p' points to: its subscript in 'p[int(int((s * float(i))))]' takes values not known at the launch
   // CHECK-NEXT: note: state it in the mark: '#pragma weft parallel for extent(p: n)', n the number of elements
 #pragma weft parallel for
-  for (int i = 0; i < n; ++i) p[i] = 0;
+  for (int i = 0; i < n; ++i) p[(int)(s * i)] = 0;
 
   // CHECK: rejects.cpp:[[@LINE+3]]:31: error: global variable 'GlobalScale' cannot be assigned in a weft loop
   // CHECK-NEXT: note: write results to a span, or reduce into a local with reduction(op: v) and assign it after the loop

@@ -1,0 +1,916 @@
+// SubscriptBounds.cpp: interval arithmetic over a nest's subscripts, in the
+// bound language the launch evaluates (see SubscriptBounds.h).
+#include "ir/SubscriptBounds.h"
+
+#include "ir/IrQueries.h"
+#include "ir/LoopHeader.h"
+#include "ir/Polynomial.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace weft::ir {
+namespace {
+
+using contract::BoundExpr;
+
+// ---- Bounds, folded where their operands are literals ----------------------
+
+std::optional<std::int64_t> literalOf(const BoundExpr &E) {
+  if (E.Kind == BoundExpr::Lit)
+    return E.Value;
+  return std::nullopt;
+}
+
+/// E as a polynomial over its leaves and the parts that are no sums or
+/// products (a min, a quotient), each a symbol named by its text; nullopt
+/// on an overflow.
+std::optional<Polynomial> polynomial(const BoundExpr &E) {
+  auto Both = [&]() -> std::optional<std::pair<Polynomial, Polynomial>> {
+    std::optional<Polynomial> A = polynomial(E.Operands[0]),
+                              B = polynomial(E.Operands[1]);
+    if (!A || !B)
+      return std::nullopt;
+    return std::make_pair(std::move(*A), std::move(*B));
+  };
+  switch (E.Kind) {
+  case BoundExpr::Lit:
+    return Polynomial::constant(E.Value);
+  case BoundExpr::Neg:
+    if (std::optional<Polynomial> A = polynomial(E.Operands[0]))
+      return A->times(Polynomial::constant(-1));
+    return std::nullopt;
+  case BoundExpr::Add:
+  case BoundExpr::Sub:
+  case BoundExpr::Mul:
+    if (auto AB = Both())
+      return E.Kind == BoundExpr::Add   ? AB->first.plus(AB->second)
+             : E.Kind == BoundExpr::Sub ? AB->first.minus(AB->second)
+                                        : AB->first.times(AB->second);
+    return std::nullopt;
+  default:
+    return Polynomial::symbol(contract::writeBound(E));
+  }
+}
+
+/// P as a bound: its terms with positive coefficients first, then the
+/// others, then the constant (`n * m - n - 1`); nullopt where a symbol
+/// does not parse back or a coefficient has no negation.
+std::optional<BoundExpr> fromPolynomial(const Polynomial &P) {
+  std::optional<BoundExpr> Sum;
+  std::int64_t Constant = 0;
+  for (const bool Positive : {true, false})
+    for (const auto &[Monomial, Coefficient] : P.terms()) {
+      if (Monomial.empty()) {
+        Constant = Coefficient;
+        continue;
+      }
+      if ((Coefficient > 0) != Positive || Coefficient == INT64_MIN)
+        continue;
+      std::optional<BoundExpr> Term;
+      for (const std::string &Symbol : Monomial) {
+        std::size_t Pos = 0;
+        std::optional<BoundExpr> Factor = contract::parseBound(Symbol, Pos);
+        if (!Factor)
+          return std::nullopt;
+        Term = Term ? BoundExpr::binary(BoundExpr::Mul, std::move(*Term),
+                                        std::move(*Factor))
+                    : std::move(*Factor);
+      }
+      const std::int64_t Magnitude = Positive ? Coefficient : -Coefficient;
+      if (Magnitude != 1)
+        Term = BoundExpr::binary(BoundExpr::Mul, std::move(*Term),
+                                 BoundExpr::literal(Magnitude));
+      if (!Sum)
+        Sum = Positive ? std::move(*Term) : BoundExpr::negate(std::move(*Term));
+      else
+        Sum = BoundExpr::binary(Positive ? BoundExpr::Add : BoundExpr::Sub,
+                                std::move(*Sum), std::move(*Term));
+    }
+  for (const auto &[Monomial, Coefficient] : P.terms())
+    if (!Monomial.empty() && Coefficient == INT64_MIN)
+      return std::nullopt;
+  if (!Sum)
+    return BoundExpr::literal(Constant);
+  if (Constant > 0)
+    return BoundExpr::binary(BoundExpr::Add, std::move(*Sum),
+                             BoundExpr::literal(Constant));
+  if (Constant < 0 && Constant != INT64_MIN)
+    return BoundExpr::binary(BoundExpr::Sub, std::move(*Sum),
+                             BoundExpr::literal(-Constant));
+  if (Constant < 0)
+    return std::nullopt;
+  return Sum;
+}
+
+/// The operands of a chain of Op (min or max) under E.
+void chain(BoundExpr::Op Op, BoundExpr E, std::vector<BoundExpr> &Out) {
+  if (E.Kind != Op) {
+    Out.push_back(std::move(E));
+    return;
+  }
+  chain(Op, std::move(E.Operands[0]), Out);
+  chain(Op, std::move(E.Operands[1]), Out);
+}
+
+/// min (or max) of A and B, without the operands another one a constant
+/// below (above) it makes redundant.
+BoundExpr extreme(BoundExpr::Op Op, BoundExpr A, BoundExpr B) {
+  std::vector<BoundExpr> Parts;
+  chain(Op, std::move(A), Parts);
+  chain(Op, std::move(B), Parts);
+  std::vector<std::optional<Polynomial>> Values;
+  for (const BoundExpr &E : Parts)
+    Values.push_back(polynomial(E));
+  std::vector<bool> Dropped(Parts.size(), false);
+  for (std::size_t I = 0; I < Parts.size(); ++I)
+    for (std::size_t J = 0; J < Parts.size() && !Dropped[I]; ++J) {
+      if (I == J || Dropped[J] || !Values[I] || !Values[J])
+        continue;
+      std::optional<Polynomial> D = Values[I]->minus(*Values[J]);
+      std::optional<std::int64_t> K = D ? D->constantValue() : std::nullopt;
+      // I is no less (no greater) than J: J decides; of equals, the first.
+      if (K && (Op == BoundExpr::Min ? *K > 0 || (*K == 0 && J < I)
+                                     : *K < 0 || (*K == 0 && J < I)))
+        Dropped[I] = true;
+    }
+  std::optional<BoundExpr> R;
+  for (std::size_t I = 0; I < Parts.size(); ++I)
+    if (!Dropped[I])
+      R = R ? BoundExpr::binary(Op, std::move(*R), std::move(Parts[I]))
+            : std::move(Parts[I]);
+  return std::move(*R);
+}
+
+BoundExpr fold(BoundExpr::Op Op, BoundExpr A, BoundExpr B) {
+  if (Op == BoundExpr::Min || Op == BoundExpr::Max)
+    return extreme(Op, std::move(A), std::move(B));
+  if (Op == BoundExpr::Add || Op == BoundExpr::Sub || Op == BoundExpr::Mul) {
+    BoundExpr Raw = BoundExpr::binary(Op, std::move(A), std::move(B));
+    if (std::optional<Polynomial> P = polynomial(Raw))
+      if (std::optional<BoundExpr> E = fromPolynomial(*P))
+        return std::move(*E);
+    return Raw;
+  }
+  // A quotient or remainder: of literals, its value.
+  const std::optional<std::int64_t> X = literalOf(A), Y = literalOf(B);
+  if (X && Y && *Y != 0 && !(*X == INT64_MIN && *Y == -1))
+    return BoundExpr::literal(Op == BoundExpr::Div ? *X / *Y : *X % *Y);
+  if (Op == BoundExpr::Div && Y == 1)
+    return A;
+  return BoundExpr::binary(Op, std::move(A), std::move(B));
+}
+
+BoundExpr add(BoundExpr A, BoundExpr B) {
+  return fold(BoundExpr::Add, std::move(A), std::move(B));
+}
+BoundExpr sub(BoundExpr A, BoundExpr B) {
+  return fold(BoundExpr::Sub, std::move(A), std::move(B));
+}
+BoundExpr mul(BoundExpr A, BoundExpr B) {
+  return fold(BoundExpr::Mul, std::move(A), std::move(B));
+}
+BoundExpr least(BoundExpr A, BoundExpr B) {
+  return fold(BoundExpr::Min, std::move(A), std::move(B));
+}
+BoundExpr greatest(BoundExpr A, BoundExpr B) {
+  return fold(BoundExpr::Max, std::move(A), std::move(B));
+}
+BoundExpr negate(BoundExpr A) {
+  return fold(BoundExpr::Sub, BoundExpr::literal(0), std::move(A));
+}
+
+std::size_t nodes(const BoundExpr &E) {
+  std::size_t Count = 1;
+  for (const BoundExpr &O : E.Operands)
+    Count += nodes(O);
+  return Count;
+}
+
+// ---- Intervals -------------------------------------------------------------
+
+/// Every value an expression takes lies in [Lo, Hi]; Fixed where it takes
+/// one (no loop index or local the loops change decides it): Lo is it.
+struct Interval {
+  BoundExpr Lo, Hi;
+  bool Fixed = false;
+  static Interval fixed(BoundExpr V) { return {V, V, true}; }
+};
+
+Interval join(const Interval &A, const Interval &B) {
+  return {least(A.Lo, B.Lo), greatest(A.Hi, B.Hi), false};
+}
+
+/// Whether a bound is never negative where it is evaluated.
+using SignOracle = std::function<bool(const BoundExpr &)>;
+
+/// The interval times a value it does not depend on.
+Interval scale(const Interval &V, const BoundExpr &C,
+               const SignOracle &NonNegative) {
+  if (NonNegative(C))
+    return {mul(V.Lo, C), mul(V.Hi, C)};
+  if (std::optional<std::int64_t> K = literalOf(C); K && *K < 0)
+    return {mul(V.Hi, C), mul(V.Lo, C)};
+  BoundExpr L = mul(V.Lo, C), H = mul(V.Hi, C);
+  return {least(L, H), greatest(L, H)};
+}
+
+Interval times(const Interval &A, const Interval &B,
+               const SignOracle &NonNegative) {
+  if (A.Fixed && B.Fixed)
+    return Interval::fixed(mul(A.Lo, B.Lo));
+  if (A.Fixed)
+    return scale(B, A.Lo, NonNegative);
+  if (B.Fixed)
+    return scale(A, B.Lo, NonNegative);
+  BoundExpr P[] = {mul(A.Lo, B.Lo), mul(A.Lo, B.Hi), mul(A.Hi, B.Lo),
+                   mul(A.Hi, B.Hi)};
+  return {least(least(P[0], P[1]), least(P[2], P[3])),
+          greatest(greatest(P[0], P[1]), greatest(P[2], P[3]))};
+}
+
+/// A / D for a divisor D the loops do not change: division truncates
+/// toward zero, monotone in A whatever D's sign.
+Interval divide(const Interval &A, const BoundExpr &D,
+                const SignOracle &NonNegative) {
+  if (A.Fixed)
+    return Interval::fixed(fold(BoundExpr::Div, A.Lo, D));
+  BoundExpr L = fold(BoundExpr::Div, A.Lo, D),
+            H = fold(BoundExpr::Div, A.Hi, D);
+  if (NonNegative(D))
+    return {L, H};
+  return {least(L, H), greatest(L, H)};
+}
+
+/// A % D: of A's sign, below |D| in magnitude, and no farther from zero
+/// than A.
+Interval remainder(const Interval &A, const BoundExpr &D) {
+  if (A.Fixed)
+    return Interval::fixed(fold(BoundExpr::Rem, A.Lo, D));
+  std::optional<std::int64_t> K = literalOf(D);
+  BoundExpr Most = K && *K > INT64_MIN
+                       ? BoundExpr::literal((*K < 0 ? -*K : *K) - 1)
+                       : sub(greatest(D, negate(D)), BoundExpr::literal(1));
+  const BoundExpr Zero = BoundExpr::literal(0);
+  return {least(Zero, greatest(A.Lo, negate(Most))),
+          greatest(Zero, least(A.Hi, Most))};
+}
+
+// ---- The walk
+// ----------------------------------------------------------------
+
+/// Comparison Op with its operands swapped (`0 < i` is `i > 0`), and
+/// negated (`!(i < n)` is `i >= n`).
+std::string swapped(const std::string &Op) {
+  return Op == "<"    ? ">"
+         : Op == ">"  ? "<"
+         : Op == "<=" ? ">="
+         : Op == ">=" ? "<="
+                      : Op;
+}
+std::string negated(const std::string &Op) {
+  return Op == "<"    ? ">="
+         : Op == ">=" ? "<"
+         : Op == ">"  ? "<="
+         : Op == "<=" ? ">"
+         : Op == "==" ? "!="
+         : Op == "!=" ? "=="
+                      : "";
+}
+
+/// S ends its iteration of the loop around it: `continue;`, or a block
+/// whose last statement does.
+bool continues(const Stmt &S) {
+  if (S.Kind == Stmt::Continue)
+    return true;
+  return S.Kind == Stmt::Block && !S.Children.empty() && S.Children.back() &&
+         continues(*S.Children.back());
+}
+
+/// A break inside S that leaves S's loop (not one of a loop or switch
+/// within).
+bool breaksOut(const Stmt &S) {
+  for (const StmtPtr &C : S.Children) {
+    if (!C)
+      continue;
+    if (C->Kind == Stmt::Break)
+      return true;
+    if (C->Kind != Stmt::For && C->Kind != Stmt::While &&
+        C->Kind != Stmt::DoWhile && C->Kind != Stmt::Switch && breaksOut(*C))
+      return true;
+  }
+  return false;
+}
+
+class BoundsWalker {
+public:
+  BoundsWalker(const Nest &N, unsigned Param) : N(N), Param(Param) {}
+
+  std::optional<SubscriptBounds> run(std::string *WhyNot) {
+    for (const Function &F : N.Functions)
+      for (const StmtPtr &S : F.Body)
+        if (S && anyExpression(*S, [&](const Expr &E) {
+              return E.Kind == Expr::SpanElement && E.ParamIndex == Param;
+            }))
+          return fail(WhyNot, "function '" + F.Source + "' reads it");
+    level(N.Root);
+    if (!Why.empty())
+      return fail(WhyNot, Why);
+    if (!Lowest) // never indexed: no element is needed
+      return SubscriptBounds{BoundExpr::literal(0), BoundExpr::literal(-1)};
+    return SubscriptBounds{std::move(*Lowest), std::move(*Highest)};
+  }
+
+private:
+  static std::optional<SubscriptBounds> fail(std::string *WhyNot,
+                                             std::string Text) {
+    if (WhyNot)
+      *WhyNot = std::move(Text);
+    return std::nullopt;
+  }
+
+  /// A name in scope: a loop index (its interval), a local set once (its
+  /// initializer, read where it is used, so that conditions on what it
+  /// reads count), or a local the analysis cannot bound (neither).
+  struct Binding {
+    std::string Name;
+    std::optional<Interval> Range;
+    const Expr *Definition = nullptr;
+  };
+  static constexpr std::size_t None = ~std::size_t(0);
+
+  /// The innermost binding of Name among the first Limit.
+  std::size_t lookup(const std::string &Name, std::size_t Limit) const {
+    for (std::size_t I = std::min(Limit, Scope.size()); I-- > 0;)
+      if (Scope[I].Name == Name)
+        return I;
+    return None;
+  }
+
+  void bind(std::string Name, std::optional<Interval> Range,
+            const Expr *Definition = nullptr) {
+    Scope.push_back({std::move(Name), std::move(Range), Definition});
+  }
+
+  std::optional<Interval> range(const Expr &E) {
+    return range(E, Scope.size());
+  }
+
+  /// E's interval, its names bound by the first Limit bindings.
+  std::optional<Interval> range(const Expr &E, std::size_t Limit) {
+    const Expr &V = stripCasts(E);
+    if (isFloating(V.Type) || V.Struct >= 0)
+      return std::nullopt;
+    auto Operand = [&](std::size_t I) { return range(*V.Operands[I], Limit); };
+    switch (V.Kind) {
+    case Expr::IntLiteral:
+    case Expr::BoolLiteral:
+      if (std::optional<std::int64_t> K = integerValue(V))
+        return Interval::fixed(BoundExpr::literal(*K));
+      return std::nullopt;
+    case Expr::ParamRef:
+      // A scalar the loop only reads (a reduction's target changes).
+      if (V.ParamIndex < N.Params.size() &&
+          N.Params[V.ParamIndex].Kind == ParamKind::Scalar &&
+          !isFloating(N.Params[V.ParamIndex].Element) &&
+          N.Params[V.ParamIndex].Struct < 0)
+        return Interval::fixed(BoundExpr::arg(V.ParamIndex));
+      return std::nullopt;
+    case Expr::SpanSize:
+      return Interval::fixed(BoundExpr::size(V.ParamIndex));
+    case Expr::Local: {
+      const std::size_t At = lookup(V.Text, Limit);
+      if (At == None)
+        return std::nullopt;
+      if (const Expr *D = Scope[At].Definition)
+        return range(*D, At);
+      return Scope[At].Range;
+    }
+    case Expr::Unary: {
+      std::optional<Interval> A = Operand(0);
+      if (!A || (V.Text != "+" && V.Text != "-"))
+        return std::nullopt;
+      if (V.Text == "+")
+        return A;
+      if (A->Fixed)
+        return Interval::fixed(negate(A->Lo));
+      return Interval{negate(A->Hi), negate(A->Lo)};
+    }
+    case Expr::Binary:
+      return binary(V, Limit);
+    case Expr::Conditional: {
+      // Each arm where the condition lets it be taken.
+      std::optional<Interval> A, B;
+      {
+        Narrowing Taken(*this, *V.Operands[0], true);
+        A = range(*V.Operands[1], Limit);
+      }
+      {
+        Narrowing Not(*this, *V.Operands[0], false);
+        B = range(*V.Operands[2], Limit);
+      }
+      if (!A || !B)
+        return std::nullopt;
+      return join(*A, *B);
+    }
+    case Expr::Call: {
+      if (V.Operands.size() != 2 ||
+          (V.Text != "weft::min" && V.Text != "weft::max"))
+        return std::nullopt;
+      std::optional<Interval> A = Operand(0), B = Operand(1);
+      if (!A || !B)
+        return std::nullopt;
+      const BoundExpr::Op Op =
+          V.Text == "weft::min" ? BoundExpr::Min : BoundExpr::Max;
+      return Interval{fold(Op, A->Lo, B->Lo), fold(Op, A->Hi, B->Hi),
+                      A->Fixed && B->Fixed};
+    }
+    default:
+      return std::nullopt;
+    }
+  }
+
+  std::optional<Interval> binary(const Expr &V, std::size_t Limit) {
+    std::optional<Interval> A = range(*V.Operands[0], Limit);
+    std::optional<Interval> B = range(*V.Operands[1], Limit);
+    if (!A || !B)
+      return std::nullopt;
+    const std::string &Op = V.Text;
+    if (Op == "+" || Op == "-") {
+      const bool Plus = Op == "+";
+      if (A->Fixed && B->Fixed)
+        return Interval::fixed(Plus ? add(A->Lo, B->Lo) : sub(A->Lo, B->Lo));
+      return Plus ? Interval{add(A->Lo, B->Lo), add(A->Hi, B->Hi)}
+                  : Interval{sub(A->Lo, B->Hi), sub(A->Hi, B->Lo)};
+    }
+    if (Op == "*")
+      return times(*A, *B, NonNegative);
+    if ((Op == "/" || Op == "%") && B->Fixed)
+      return Op == "/" ? divide(*A, B->Lo, NonNegative) : remainder(*A, B->Lo);
+    if (Op == "<<") {
+      std::optional<std::int64_t> K = literalOf(B->Lo);
+      if (!B->Fixed || !K || *K < 0 || *K > 62)
+        return std::nullopt;
+      return times(*A,
+                   Interval::fixed(BoundExpr::literal(std::int64_t(1) << *K)),
+                   NonNegative);
+    }
+    if (Op == "&") {
+      // A mask of a value the loops do not change: at most the mask.
+      for (const Interval *M : {&*A, &*B})
+        if (std::optional<std::int64_t> K = literalOf(M->Lo);
+            M->Fixed && K && *K >= 0)
+          return Interval{BoundExpr::literal(0), BoundExpr::literal(*K)};
+    }
+    return std::nullopt;
+  }
+
+  // ---- Conditions ----------------------------------------------------------
+
+  /// The bindings whose values E reads by arithmetic (not through a
+  /// span's or array's element), through the locals it reads.
+  void variables(const Expr &E, std::size_t Limit,
+                 std::set<std::size_t> &Out) const {
+    if (E.Kind == Expr::SpanElement || E.Kind == Expr::LocalElement)
+      return;
+    if (E.Kind == Expr::Local) {
+      const std::size_t At = lookup(E.Text, Limit);
+      if (At != None && Out.insert(At).second && Scope[At].Definition)
+        variables(*Scope[At].Definition, At, Out);
+      return;
+    }
+    for (const ExprPtr &O : E.Operands)
+      variables(*O, Limit, Out);
+  }
+
+  /// While it lives, the bindings narrowed to where condition C holds (or
+  /// fails, where Holds is false): `i > 0` raises i's least value to 1. A
+  /// part of C it cannot read as a bound on a binding makes the bindings it
+  /// reads unknown for subscripts (Guarded), so that a subscript kept in
+  /// range by it is not taken for one that reaches farther.
+  class Narrowing {
+  public:
+    Narrowing(BoundsWalker &W, const Expr &C, bool Holds)
+        : W(W), GuardMark(W.Guarded.size()) {
+      narrow(C, Holds);
+    }
+    ~Narrowing() {
+      for (std::size_t I = Saved.size(); I-- > 0;)
+        W.Scope[Saved[I].first] = std::move(Saved[I].second);
+      W.Guarded.resize(GuardMark);
+    }
+
+  private:
+    void narrow(const Expr &C, bool Holds) {
+      const Expr &V = stripCasts(C);
+      if (V.Kind == Expr::Unary && V.Text == "!")
+        return narrow(*V.Operands[0], !Holds);
+      if (V.Kind == Expr::Binary &&
+          ((V.Text == "&&" && Holds) || (V.Text == "||" && !Holds))) {
+        narrow(*V.Operands[0], Holds);
+        narrow(*V.Operands[1], Holds);
+        return;
+      }
+      if (V.Kind == Expr::Binary && (V.Text == "&&" || V.Text == "||")) {
+        // One part or the other: where both narrow a binding, it lies in
+        // the two narrowed intervals' hull.
+        Parts A = part(*V.Operands[0], Holds), B = part(*V.Operands[1], Holds);
+        for (auto &[At, Range] : A.Ranges)
+          if (auto Other = B.Ranges.find(At); Other != B.Ranges.end())
+            set(At, join(Range, Other->second));
+        for (Parts *P : {&A, &B})
+          for (std::set<std::size_t> &G : P->Guarded)
+            W.Guarded.push_back(std::move(G));
+        return;
+      }
+      const std::string Op =
+          V.Kind == Expr::Binary ? (Holds ? V.Text : negated(V.Text)) : "";
+      if (!Op.empty() && !negated(Op).empty() &&
+          (bound(*V.Operands[0], Op, *V.Operands[1]) ||
+           bound(*V.Operands[1], swapped(Op), *V.Operands[0])))
+        return;
+      std::set<std::size_t> Read;
+      W.variables(V, W.Scope.size(), Read);
+      if (!Read.empty())
+        W.Guarded.push_back(std::move(Read));
+    }
+
+    /// What narrowing by C alone does: the bindings' intervals, and the
+    /// bindings C makes unknown.
+    struct Parts {
+      std::map<std::size_t, Interval> Ranges;
+      std::vector<std::set<std::size_t>> Guarded;
+    };
+    Parts part(const Expr &C, bool Holds) {
+      Parts P;
+      Narrowing Alone(W, C, Holds);
+      for (const auto &[At, Before] : Alone.Saved)
+        if (W.Scope[At].Range)
+          P.Ranges[At] = *W.Scope[At].Range;
+      P.Guarded.assign(W.Guarded.begin() + Alone.GuardMark, W.Guarded.end());
+      return P;
+    }
+
+    void set(std::size_t At, Interval To) {
+      Saved.emplace_back(At, W.Scope[At]);
+      W.Scope[At].Range = std::move(To);
+      W.Scope[At].Definition = nullptr;
+    }
+
+    /// Narrows Side (a binding plus a value the loops do not change) by
+    /// `Side Op Other`; false where Side is no such form.
+    bool bound(const Expr &Side, const std::string &Op, const Expr &Other) {
+      const Expr *Var = &stripCasts(Side);
+      BoundExpr Offset = BoundExpr::literal(0);
+      if (Var->Kind == Expr::Binary && (Var->Text == "+" || Var->Text == "-")) {
+        std::optional<Interval> C = W.range(*Var->Operands[1]);
+        if (!C || !C->Fixed)
+          return false;
+        Offset = Var->Text == "+" ? C->Lo : negate(C->Lo);
+        Var = &stripCasts(*Var->Operands[0]);
+      }
+      if (Var->Kind != Expr::Local)
+        return false;
+      const std::size_t At = W.lookup(Var->Text, W.Scope.size());
+      std::optional<Interval> Is = At == None ? std::nullopt : W.range(*Var);
+      std::optional<Interval> Than = W.range(Other);
+      if (!Is || !Than)
+        return false;
+      // Side is Var + Offset: Var's bounds move by -Offset.
+      const BoundExpr One = BoundExpr::literal(1);
+      Interval To = *Is;
+      To.Fixed = false;
+      if (Op == "<" || Op == "<=" || Op == "==")
+        To.Hi = least(To.Hi,
+                      sub(Op == "<" ? sub(Than->Hi, One) : Than->Hi, Offset));
+      if (Op == ">" || Op == ">=" || Op == "==")
+        To.Lo = greatest(
+            To.Lo, sub(Op == ">" ? add(Than->Lo, One) : Than->Lo, Offset));
+      if (Op == "!=") {
+        // Only an end of the interval moves; anything else is left as it
+        // was, and an end missed would be a subscript taken for one that
+        // reaches farther.
+        if (!Than->Fixed)
+          return false;
+        const BoundExpr Excluded = sub(Than->Lo, Offset);
+        if (Excluded == To.Lo)
+          To.Lo = add(To.Lo, One);
+        else if (Excluded == To.Hi)
+          To.Hi = sub(To.Hi, One);
+        else
+          return false;
+      }
+      set(At, std::move(To));
+      return true;
+    }
+
+    BoundsWalker &W;
+    const std::size_t GuardMark;
+    std::vector<std::pair<std::size_t, Binding>> Saved;
+  };
+
+  // ---- Subscripts
+  // ------------------------------------------------------------
+
+  /// Takes in the subscripts of the span in E, and of any expression E
+  /// holds; the right of `&&` (`||`) and a conditional's arms where the
+  /// condition lets them run.
+  void subscripts(const Expr &E) {
+    if (!Why.empty())
+      return;
+    if (E.Kind == Expr::Binary && (E.Text == "&&" || E.Text == "||")) {
+      subscripts(*E.Operands[0]);
+      Narrowing After(*this, *E.Operands[0], E.Text == "&&");
+      subscripts(*E.Operands[1]);
+      return;
+    }
+    if (E.Kind == Expr::Conditional) {
+      subscripts(*E.Operands[0]);
+      {
+        Narrowing Taken(*this, *E.Operands[0], true);
+        subscripts(*E.Operands[1]);
+      }
+      Narrowing Not(*this, *E.Operands[0], false);
+      subscripts(*E.Operands[2]);
+      return;
+    }
+    for (const ExprPtr &O : E.Operands)
+      subscripts(*O);
+    if (E.Kind == Expr::SpanElement && E.ParamIndex == Param && Why.empty())
+      take(E);
+  }
+
+  /// An element as the diagnostics write it (the dump's text without its
+  /// marks for parameters).
+  std::string shown(const Expr &Element) const {
+    std::string T = exprText(N, Element);
+    T.erase(std::remove(T.begin(), T.end(), '$'), T.end());
+    return T;
+  }
+
+  void take(const Expr &Element) {
+    const Expr &Subscript = *Element.Operands[0];
+    std::set<std::size_t> Reads;
+    variables(Subscript, Scope.size(), Reads);
+    for (const std::set<std::size_t> &G : Guarded)
+      for (std::size_t B : G)
+        if (Reads.count(B)) {
+          Why = "its subscript in '" + shown(Element) +
+                "' is kept in range by a condition on '" + Scope[B].Name +
+                "' that is no bound weft reads";
+          return;
+        }
+    std::optional<Interval> R = range(Subscript);
+    if (!R) {
+      Why = "its subscript in '" + shown(Element) +
+            "' takes values not known at the launch";
+      return;
+    }
+    Lowest = Lowest ? least(std::move(*Lowest), R->Lo) : R->Lo;
+    Highest = Highest ? greatest(std::move(*Highest), R->Hi) : R->Hi;
+    if (nodes(*Lowest) + nodes(*Highest) > 4096)
+      Why = "its subscripts are too many to bound";
+  }
+
+  void subscripts(const Stmt &S) {
+    for (const ExprPtr &E : S.Exprs)
+      if (E)
+        subscripts(*E);
+    if (S.ArrayExtent)
+      subscripts(*S.ArrayExtent);
+  }
+
+  // ---- Statements
+  // ------------------------------------------------------------
+
+  /// An index's interval from its loop's bounds: [Lower, Upper), or
+  /// [Lower, Upper] where Inclusive, Lower one up where PastLower.
+  /// Inside the loop, its index's interval is not empty: a fact the signs
+  /// of the subscripts' factors are read from (inside `j < m` from 0, m is
+  /// at least 1).
+  std::optional<Interval> indexRange(const Expr &Lower, const Expr &Upper,
+                                     bool Inclusive, bool PastLower) {
+    std::optional<Interval> L = range(Lower), U = range(Upper);
+    if (!L || !U)
+      return std::nullopt;
+    Interval R{PastLower ? add(L->Lo, BoundExpr::literal(1)) : L->Lo,
+               Inclusive ? U->Hi : sub(U->Hi, BoundExpr::literal(1))};
+    std::optional<Polynomial> Lo = polynomial(R.Lo), Hi = polynomial(R.Hi);
+    if (std::optional<Polynomial> Width =
+            Lo && Hi ? Hi->minus(*Lo) : std::nullopt)
+      Facts.push_back(std::move(*Width));
+    return R;
+  }
+
+  /// C is at least 0: a constant that is, or a constant above a fact.
+  bool nonNegative(const BoundExpr &C) const {
+    std::optional<Polynomial> P = polynomial(C);
+    if (!P)
+      return false;
+    if (std::optional<std::int64_t> K = P->constantValue())
+      return *K >= 0;
+    for (const Polynomial &F : Facts)
+      if (std::optional<Polynomial> D = P->minus(F))
+        if (std::optional<std::int64_t> K = D->constantValue(); K && *K >= 0)
+          return true;
+    return false;
+  }
+
+  void level(const Level &L) {
+    subscripts(*L.Lower);
+    subscripts(*L.Upper);
+    const std::size_t Mark = Scope.size(), Known = Facts.size();
+    bind(L.IndexName, indexRange(*L.Lower, *L.Upper, L.Inclusive, false));
+    statements(L.Body);
+    Scope.resize(Mark);
+    Facts.resize(Known);
+  }
+
+  void statements(const std::vector<StmtPtr> &Body) {
+    const std::size_t Mark = Scope.size();
+    // `if (c) continue;` leaves the statements after it where c fails.
+    std::vector<std::unique_ptr<Narrowing>> Passed;
+    for (std::size_t I = 0; I < Body.size() && Why.empty(); ++I) {
+      if (!Body[I])
+        continue;
+      statement(*Body[I], &Body, I);
+      const Stmt &S = *Body[I];
+      if (S.Kind == Stmt::If && S.Children[0] && !S.Children[1] &&
+          continues(*S.Children[0]))
+        Passed.push_back(
+            std::make_unique<Narrowing>(*this, *S.Exprs[0], false));
+    }
+    while (!Passed.empty())
+      Passed.pop_back(); // undone innermost first
+    Scope.resize(Mark);
+  }
+
+  /// A statement of its own, whose declarations end with it (an if's
+  /// branch, a loop's body).
+  void alone(const Stmt &S) {
+    const std::size_t Mark = Scope.size();
+    statement(S, nullptr, 0);
+    Scope.resize(Mark);
+  }
+
+  /// S, At-th of Siblings (where it is in a list of statements).
+  void statement(const Stmt &S, const std::vector<StmtPtr> *Siblings,
+                 std::size_t At) {
+    // (A loop's condition and step see its index: taken with it in scope.)
+    if (S.Kind != Stmt::For)
+      subscripts(S);
+    switch (S.Kind) {
+    case Stmt::Decl: {
+      // A local set once (its declaration) stands for its initializer.
+      bool Changes = !Siblings || !S.Exprs[0] || S.VarType.IsReference ||
+                     S.ArrayExtent || isFloating(S.VarType.Scalar);
+      for (std::size_t I = At + 1; !Changes && I < Siblings->size(); ++I)
+        Changes = (*Siblings)[I] &&
+                  mayWriteLocal(*(*Siblings)[I], S.Name, N.Functions);
+      bind(S.Name, std::nullopt, Changes ? nullptr : S.Exprs[0].get());
+      return;
+    }
+    case Stmt::ParallelFor:
+      level(*S.Nested);
+      return;
+    case Stmt::If: {
+      {
+        Narrowing Taken(*this, *S.Exprs[0], true);
+        if (S.Children[0])
+          alone(*S.Children[0]);
+      }
+      Narrowing Not(*this, *S.Exprs[0], false);
+      if (S.Children[1])
+        alone(*S.Children[1]);
+      return;
+    }
+    case Stmt::Block:
+    case Stmt::For: {
+      const Stmt &For = S.Kind == Stmt::Block && !S.Children.empty() &&
+                                S.Children.back() &&
+                                S.Children.back()->Kind == Stmt::For
+                            ? *S.Children.back()
+                            : S;
+      // A loop left by a break may end before its bound.
+      std::optional<LoopHeader> H;
+      if (For.Kind == Stmt::For &&
+          !(For.Children[1] && breaksOut(*For.Children[1])))
+        H = loopHeader(S, N.Functions);
+      if (H) {
+        loop(S, *H);
+        return;
+      }
+      if (S.Kind == Stmt::Block) {
+        statements(S.Children);
+        return;
+      }
+      // A loop the analysis does not count: its index is unknown within.
+      const std::size_t Mark = Scope.size();
+      if (const Stmt *Init = S.Children[0].get()) {
+        subscripts(*Init);
+        if (Init->Kind == Stmt::Decl)
+          bind(Init->Name, std::nullopt);
+      }
+      subscripts(S);
+      if (S.Children[1])
+        alone(*S.Children[1]);
+      Scope.resize(Mark);
+      return;
+    }
+    default:
+      for (const StmtPtr &C : S.Children)
+        if (C)
+          alone(*C);
+      return;
+    }
+  }
+
+  void loop(const Stmt &S, const LoopHeader &H) {
+    const std::size_t Mark = Scope.size(), Known = Facts.size();
+    // The header's own declarations: bounds set once stand for their
+    // value; integers stepped beside the index are unknown.
+    const Stmt &For = S.Kind == Stmt::Block ? *S.Children.back() : S;
+    if (S.Kind == Stmt::Block)
+      for (std::size_t I = 0; I + 1 < S.Children.size(); ++I)
+        subscripts(*S.Children[I]);
+    if (For.Children[0])
+      subscripts(*For.Children[0]);
+    for (const LoopHeader::Beside &B : H.Besides)
+      bind(B.Decl->Name, std::nullopt,
+           B.Steps ? nullptr : B.Decl->Exprs[0].get());
+    bind(H.Index, indexRange(*H.Lower, *H.Upper, H.Inclusive, H.PastLower));
+    subscripts(For);
+    if (For.Children[1])
+      alone(*For.Children[1]);
+    Scope.resize(Mark);
+    Facts.resize(Known);
+  }
+
+  const Nest &N;
+  const unsigned Param;
+  std::vector<Binding> Scope;
+  /// Polynomials at least 0 here: the widths of the loops around.
+  std::vector<Polynomial> Facts;
+  const SignOracle NonNegative = [this](const BoundExpr &C) {
+    return nonNegative(C);
+  };
+  /// Bindings that conditions around keep in ranges no bound says.
+  std::vector<std::set<std::size_t>> Guarded;
+  std::optional<BoundExpr> Lowest, Highest;
+  std::string Why;
+};
+
+} // namespace
+
+std::string boundText(const Nest &N, const BoundExpr &B) {
+  auto Name = [&](std::int64_t I) {
+    return I >= 0 && static_cast<std::size_t>(I) < N.Params.size()
+               ? N.Params[I].Name
+               : "?";
+  };
+  // Operands that are sums or differences go in parentheses under a
+  // product or a difference's right side.
+  auto Operand = [&](const BoundExpr &O, bool Tight) {
+    const std::string T = boundText(N, O);
+    const bool Sum = O.Kind == BoundExpr::Add || O.Kind == BoundExpr::Sub;
+    return Tight && Sum ? "(" + T + ")" : T;
+  };
+  switch (B.Kind) {
+  case BoundExpr::Lit:
+    return std::to_string(B.Value);
+  case BoundExpr::Arg:
+    return Name(B.Value);
+  case BoundExpr::Size:
+    return Name(B.Value) + ".size()";
+  case BoundExpr::Tune:
+    return "tune" + std::to_string(B.Value);
+  case BoundExpr::Neg:
+    return "-" + Operand(B.Operands[0], true);
+  case BoundExpr::Min:
+  case BoundExpr::Max:
+    return std::string(B.Kind == BoundExpr::Min ? "min(" : "max(") +
+           boundText(N, B.Operands[0]) + ", " + boundText(N, B.Operands[1]) +
+           ")";
+  default: {
+    const bool Product = B.Kind != BoundExpr::Add && B.Kind != BoundExpr::Sub;
+    const char *Op = B.Kind == BoundExpr::Add   ? " + "
+                     : B.Kind == BoundExpr::Sub ? " - "
+                     : B.Kind == BoundExpr::Mul ? " * "
+                     : B.Kind == BoundExpr::Div ? " / "
+                                                : " % ";
+    return Operand(B.Operands[0], Product) + Op +
+           Operand(B.Operands[1], Product || B.Kind == BoundExpr::Sub);
+  }
+  }
+}
+
+std::optional<SubscriptBounds> subscriptBounds(const Nest &N, unsigned Param,
+                                               std::string *WhyNot) {
+  return BoundsWalker(N, Param).run(WhyNot);
+}
+
+} // namespace weft::ir
