@@ -360,8 +360,18 @@ private:
     return range(E, Scope.size());
   }
 
-  /// E's interval, its names bound by the first Limit bindings.
+  /// E's interval, its names bound by the first Limit bindings, within
+  /// the bounds conditions around put on it.
   std::optional<Interval> range(const Expr &E, std::size_t Limit) {
+    std::optional<Interval> R = rangeOf(E, Limit);
+    if (R && !R->Fixed && !Constraints.empty())
+      R = constrained(stripCasts(E), Limit, std::move(*R));
+    return R;
+  }
+
+  std::optional<Interval> rangeOf(const Expr &E, std::size_t Limit) {
+    if (isFloating(E.Type)) // (an integer converted to floating)
+      return std::nullopt;
     const Expr &V = stripCasts(E);
     if (isFloating(V.Type) || V.Struct >= 0)
       return std::nullopt;
@@ -435,6 +445,9 @@ private:
   }
 
   std::optional<Interval> binary(const Expr &V, std::size_t Limit) {
+    if ((V.Text == "+" || V.Text == "-") && !Constraints.empty())
+      if (std::optional<Interval> R = splitSum(V, Limit))
+        return R;
     std::optional<Interval> A = range(*V.Operands[0], Limit);
     std::optional<Interval> B = range(*V.Operands[1], Limit);
     if (!A || !B)
@@ -469,6 +482,181 @@ private:
     return std::nullopt;
   }
 
+  // ---- Bounds on expressions -----------------------------------------------
+
+  /// A comparison that bounds an expression rather than a binding
+  /// (`i0 * n1 + i1 - 1 >= 0`): a subscript, or a part of a sum in one,
+  /// that is the same expression up to a constant takes its bounds.
+  struct Constraint {
+    Polynomial Form;
+    std::map<std::string, std::size_t> Names; // the bindings it reads
+    std::set<std::size_t> Reads;
+    std::optional<BoundExpr> Lo, Hi;
+    bool Used = false;
+  };
+
+  /// E as a polynomial of its names (bindings, parameters, sizes), Names
+  /// the bindings they resolve to; nullopt for anything but integer sums
+  /// and products.
+  std::optional<Polynomial> formOf(const Expr &E, std::size_t Limit,
+                                   std::map<std::string, std::size_t> &Names) {
+    if (isFloating(E.Type))
+      return std::nullopt;
+    const Expr &V = stripCasts(E);
+    if (isFloating(V.Type) || V.Struct >= 0)
+      return std::nullopt;
+    switch (V.Kind) {
+    case Expr::IntLiteral:
+    case Expr::BoolLiteral:
+      if (std::optional<std::int64_t> K = integerValue(V))
+        return Polynomial::constant(*K);
+      return std::nullopt;
+    case Expr::ParamRef:
+      return Polynomial::symbol("$" + std::to_string(V.ParamIndex));
+    case Expr::SpanSize:
+      return Polynomial::symbol("#" + std::to_string(V.ParamIndex));
+    case Expr::Local: {
+      const std::size_t At = lookup(V.Text, Limit);
+      if (At == None)
+        return std::nullopt;
+      Names[V.Text] = At;
+      return Polynomial::symbol(V.Text);
+    }
+    case Expr::Unary: {
+      std::optional<Polynomial> A = formOf(*V.Operands[0], Limit, Names);
+      if (!A || (V.Text != "-" && V.Text != "+"))
+        return std::nullopt;
+      return V.Text == "+" ? A : A->times(Polynomial::constant(-1));
+    }
+    case Expr::Binary: {
+      if (V.Text != "+" && V.Text != "-" && V.Text != "*")
+        return std::nullopt;
+      std::optional<Polynomial> A = formOf(*V.Operands[0], Limit, Names);
+      std::optional<Polynomial> B = formOf(*V.Operands[1], Limit, Names);
+      if (!A || !B)
+        return std::nullopt;
+      return V.Text == "+"   ? A->plus(*B)
+             : V.Text == "-" ? A->minus(*B)
+                             : A->times(*B);
+    }
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// The constraints whose expression Form (its names resolved as Names)
+  /// is, up to a constant: each with that constant, to add to its bounds.
+  std::vector<std::pair<Constraint *, std::int64_t>>
+  matching(const Polynomial &Form,
+           const std::map<std::string, std::size_t> &Names) {
+    std::vector<std::pair<Constraint *, std::int64_t>> Found;
+    for (Constraint &C : Constraints) {
+      bool Same = true;
+      for (const auto &[Name, At] : Names)
+        if (auto It = C.Names.find(Name); It != C.Names.end())
+          Same = Same && It->second == At;
+      std::optional<Polynomial> D = Same ? Form.minus(C.Form) : std::nullopt;
+      if (std::optional<std::int64_t> K = D ? D->constantValue() : std::nullopt)
+        Found.emplace_back(&C, *K);
+    }
+    return Found;
+  }
+
+  /// R within the bounds of the constraints Matches names.
+  Interval
+  within(Interval R,
+         const std::vector<std::pair<Constraint *, std::int64_t>> &Matches) {
+    for (const auto &[C, K] : Matches) {
+      const BoundExpr Shift = BoundExpr::literal(K);
+      C->Used = true;
+      if (C->Lo)
+        R.Lo = greatest(std::move(R.Lo), add(*C->Lo, Shift));
+      if (C->Hi)
+        R.Hi = least(std::move(R.Hi), add(*C->Hi, Shift));
+      R.Fixed = false;
+    }
+    return R;
+  }
+
+  Interval constrained(const Expr &V, std::size_t Limit, Interval R) {
+    std::map<std::string, std::size_t> Names;
+    std::optional<Polynomial> F = formOf(V, Limit, Names);
+    return F ? within(std::move(R), matching(*F, Names)) : R;
+  }
+
+  /// A sum whose first or last terms a constraint bounds (`r * w + x + dx
+  /// - 2` under `x + dx - 2 >= 0`): those terms within its bounds, plus
+  /// the others.
+  std::optional<Interval> splitSum(const Expr &V, std::size_t Limit) {
+    std::vector<std::pair<const Expr *, bool>> Terms; // (term, subtracted)
+    std::function<void(const Expr &, bool)> Flatten = [&](const Expr &E,
+                                                          bool Minus) {
+      const Expr &X = stripCasts(E);
+      if (X.Kind == Expr::Binary && (X.Text == "+" || X.Text == "-") &&
+          !isFloating(X.Type)) {
+        Flatten(*X.Operands[0], Minus);
+        Flatten(*X.Operands[1], X.Text == "-" ? !Minus : Minus);
+        return;
+      }
+      Terms.emplace_back(&X, Minus);
+    };
+    Flatten(V, false);
+    if (Terms.size() < 3 || Terms.size() > 16)
+      return std::nullopt;
+    // The interval of terms [From, To).
+    auto Sum = [&](std::size_t From,
+                   std::size_t To) -> std::optional<Interval> {
+      std::optional<Interval> Total;
+      for (std::size_t I = From; I < To; ++I) {
+        std::optional<Interval> T = range(*Terms[I].first, Limit);
+        if (!T)
+          return std::nullopt;
+        if (Terms[I].second)
+          T = T->Fixed ? Interval::fixed(negate(T->Lo))
+                       : Interval{negate(T->Hi), negate(T->Lo)};
+        Total = !Total ? *T
+                : Total->Fixed && T->Fixed
+                    ? Interval::fixed(add(Total->Lo, T->Lo))
+                    : Interval{add(Total->Lo, T->Lo), add(Total->Hi, T->Hi)};
+      }
+      return Total;
+    };
+    auto Form = [&](std::size_t From, std::size_t To,
+                    std::map<std::string, std::size_t> &Names)
+        -> std::optional<Polynomial> {
+      Polynomial Total;
+      for (std::size_t I = From; I < To; ++I) {
+        std::optional<Polynomial> T = formOf(*Terms[I].first, Limit, Names);
+        std::optional<Polynomial> Next =
+            T ? (Terms[I].second ? Total.minus(*T) : Total.plus(*T))
+              : std::nullopt;
+        if (!Next)
+          return std::nullopt;
+        Total = std::move(*Next);
+      }
+      return Total;
+    };
+    const std::size_t K = Terms.size();
+    for (std::size_t Split = 1; Split < K; ++Split)
+      for (const bool Tail : {true, false}) {
+        const std::size_t From = Tail ? Split : 0, To = Tail ? K : Split;
+        std::map<std::string, std::size_t> Names;
+        std::optional<Polynomial> F = Form(From, To, Names);
+        const auto Matches =
+            F ? matching(*F, Names)
+              : std::vector<std::pair<Constraint *, std::int64_t>>();
+        if (Matches.empty())
+          continue;
+        std::optional<Interval> Part = Sum(From, To);
+        std::optional<Interval> Rest = Tail ? Sum(0, From) : Sum(To, K);
+        if (!Part || !Rest)
+          return std::nullopt;
+        Interval P = within(std::move(*Part), Matches);
+        return Interval{add(P.Lo, Rest->Lo), add(P.Hi, Rest->Hi)};
+      }
+    return std::nullopt;
+  }
+
   // ---- Conditions ----------------------------------------------------------
 
   /// The bindings whose values E reads by arithmetic (not through a
@@ -495,13 +683,15 @@ private:
   class Narrowing {
   public:
     Narrowing(BoundsWalker &W, const Expr &C, bool Holds)
-        : W(W), GuardMark(W.Guarded.size()) {
+        : W(W), GuardMark(W.Guarded.size()),
+          ConstraintMark(W.Constraints.size()) {
       narrow(C, Holds);
     }
     ~Narrowing() {
       for (std::size_t I = Saved.size(); I-- > 0;)
         W.Scope[Saved[I].first] = std::move(Saved[I].second);
       W.Guarded.resize(GuardMark);
+      W.Constraints.resize(ConstraintMark);
     }
 
   private:
@@ -527,16 +717,59 @@ private:
             W.Guarded.push_back(std::move(G));
         return;
       }
-      const std::string Op =
-          V.Kind == Expr::Binary ? (Holds ? V.Text : negated(V.Text)) : "";
-      if (!Op.empty() && !negated(Op).empty() &&
+      const std::string Op = V.Kind == Expr::Binary && !negated(V.Text).empty()
+                                 ? (Holds ? V.Text : negated(V.Text))
+                                 : "";
+      if (!Op.empty() &&
           (bound(*V.Operands[0], Op, *V.Operands[1]) ||
-           bound(*V.Operands[1], swapped(Op), *V.Operands[0])))
+           bound(*V.Operands[1], swapped(Op), *V.Operands[0]) ||
+           constrain(*V.Operands[0], Op, *V.Operands[1]) ||
+           constrain(*V.Operands[1], swapped(Op), *V.Operands[0])))
         return;
+      // (One value left out moves no bound but an end, which bound
+      // moves where it can: the interval is right without it.)
+      if (Op == "!=")
+        return;
+      // A side that reads bindings, compared with a value known at the
+      // launch (`i % 2 == 1`), may keep subscripts of them in range; one
+      // compared with data (`i % 5 > a[i]`) bounds nothing.
       std::set<std::size_t> Read;
-      W.variables(V, W.Scope.size(), Read);
+      if (Op.empty()) {
+        W.variables(V, W.Scope.size(), Read);
+      } else {
+        for (const bool Left : {true, false}) {
+          const Expr &Side = *V.Operands[Left ? 0 : 1];
+          const Expr &Other = *V.Operands[Left ? 1 : 0];
+          std::set<std::size_t> Reads;
+          W.variables(Side, W.Scope.size(), Reads);
+          if (!Reads.empty() && W.range(Other))
+            Read.insert(Reads.begin(), Reads.end());
+        }
+      }
       if (!Read.empty())
         W.Guarded.push_back(std::move(Read));
+    }
+
+    /// Bounds expression Side by `Side Op Other` (a constraint), where
+    /// Side reads bindings and Other has an interval.
+    bool constrain(const Expr &Side, const std::string &Op, const Expr &Other) {
+      if (Op == "!=")
+        return false;
+      Constraint C;
+      std::optional<Polynomial> F = W.formOf(Side, W.Scope.size(), C.Names);
+      std::optional<Interval> Than = W.range(Other);
+      if (!F || C.Names.empty() || !Than)
+        return false;
+      C.Form = std::move(*F);
+      for (const auto &[Name, At] : C.Names)
+        C.Reads.insert(At);
+      const BoundExpr One = BoundExpr::literal(1);
+      if (Op == "<" || Op == "<=" || Op == "==")
+        C.Hi = Op == "<" ? sub(Than->Hi, One) : Than->Hi;
+      if (Op == ">" || Op == ">=" || Op == "==")
+        C.Lo = Op == ">" ? add(Than->Lo, One) : Than->Lo;
+      W.Constraints.push_back(std::move(C));
+      return true;
     }
 
     /// What narrowing by C alone does: the bindings' intervals, and the
@@ -609,7 +842,7 @@ private:
     }
 
     BoundsWalker &W;
-    const std::size_t GuardMark;
+    const std::size_t GuardMark, ConstraintMark;
     std::vector<std::pair<std::size_t, Binding>> Saved;
   };
 
@@ -664,12 +897,25 @@ private:
                 "' that is no bound weft reads";
           return;
         }
+    for (Constraint &C : Constraints)
+      C.Used = false;
     std::optional<Interval> R = range(Subscript);
     if (!R) {
       Why = "its subscript in '" + shown(Element) +
             "' takes values not known at the launch";
       return;
     }
+    // A comparison on what the subscript reads, of an expression that is
+    // no part of it (`if (i * 2 < n) p[i]`), may keep it in range where
+    // its interval says otherwise.
+    for (const Constraint &C : Constraints)
+      if (!C.Used && std::includes(Reads.begin(), Reads.end(), C.Reads.begin(),
+                                   C.Reads.end())) {
+        Why = "its subscript in '" + shown(Element) +
+              "' is kept in range by a condition on '" +
+              Scope[*C.Reads.begin()].Name + "' that is no bound weft reads";
+        return;
+      }
     Lowest = Lowest ? least(std::move(*Lowest), R->Lo) : R->Lo;
     Highest = Highest ? greatest(std::move(*Highest), R->Hi) : R->Hi;
     if (nodes(*Lowest) + nodes(*Highest) > 4096)
@@ -858,6 +1104,8 @@ private:
   const SignOracle NonNegative = [this](const BoundExpr &C) {
     return nonNegative(C);
   };
+  /// Comparisons around that bound expressions.
+  std::vector<Constraint> Constraints;
   /// Bindings that conditions around keep in ranges no bound says.
   std::vector<std::set<std::size_t>> Guarded;
   std::optional<BoundExpr> Lowest, Highest;

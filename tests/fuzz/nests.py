@@ -20,7 +20,8 @@ update), with clauses that
 ask for register tiles, and loops that read the span at their own index alone, which the block tiles
 in shared memory (some read records of 2 or 4 elements, b[4 * k + c]); recurrences and triangular solves down each iteration's
 own column or row of the output, which get thread slices; data held in
-spans, vectors, pointers with an extent clause, vectors of vectors (rows
+spans, vectors, pointers with an extent clause or without one (sized by
+their subscripts), vectors of vectors (rows
 of 1, 5 or 64 elements, each flat index e element e % row of row e / row)
 or a class around a vector reached through an accessor (a(e), a.at(e)
 asserting e, or the class's a[e]), its two inputs sometimes one vector); some written as C89 writes them,
@@ -95,6 +96,11 @@ class Nest:
         self.halo = (rng.choice([1, 2, 3, 5]), rng.choice([2, 3, 5]))
         self.idx = ["i%d" % d for d in range(self.depth)]
         self.pointer_extents = ["a", "b", "p", "out"] if holder == "pointer" else []
+        # Pointers as legacy code passes them: sometimes without the extent
+        # clause (the plugin bounds their subscripts over the loops); a
+        # histogram's bins, which its data picks, keep theirs.
+        if holder == "pointer" and rng.random() < 0.5:
+            self.pointer_extents = ["out"] if self.kind == "histogram" else []
         # Sometimes written as C89 writes it: indices and scalar locals
         # declared at the function's top (the plugin privatizes them).
         self.c89 = rng.random() < 0.3

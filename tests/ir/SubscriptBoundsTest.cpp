@@ -171,6 +171,36 @@ TEST(SubscriptBoundsHoldEverySubscript, ContinueLeavesTheRestNarrowed) {
   }
 }
 
+TEST(SubscriptBoundsHoldEverySubscript, ComparisonsBoundPartsOfASubscript) {
+  // for i < n: for j < m (parallel): for (int k = 0; k < 3; ++k)
+  //   if (j + k - 1 >= 0 && j + k - 1 < m) p[i * m + j + k - 1] = 0;
+  ir::Nest N = pointerNest();
+  ir::Level Inner = level("j", 1, param(2));
+  auto Column = [] {
+    return binary("-", binary("+", local("j"), local("k")), literal(1));
+  };
+  auto Subscript = binary(
+      "-",
+      binary("+", binary("+", binary("*", local("i"), param(2)), local("j")),
+             local("k")),
+      literal(1));
+  Inner.Body.push_back(countedFor(
+      "k", literal(0), literal(3),
+      ifThen(binary("&&", binary(">=", Column(), literal(0)),
+                    binary("<", Column(), param(2))),
+             statement(binary("=", element(0, std::move(Subscript), true),
+                              literal(0))))));
+  N.Root.Body.push_back(nested(std::move(Inner)));
+  std::string Why;
+  std::optional<ir::SubscriptBounds> B = ir::subscriptBounds(N, 0, &Why);
+  ASSERT_TRUE(B) << Why;
+  for (auto [n, m] : {std::pair{4, 3}, {1, 1}, {7, 20}}) {
+    auto [Lo, Hi] = evaluate(*B, n, m);
+    EXPECT_EQ(Lo, 0);
+    EXPECT_EQ(Hi, n * m - 1) << n << " x " << m;
+  }
+}
+
 TEST(SubscriptBounds, RefusesWhatNoBoundSays) {
   std::string Why;
   {

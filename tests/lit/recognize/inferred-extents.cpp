@@ -2,7 +2,8 @@
 // plugin bounds each one's subscripts over the nest's loops (interval
 // arithmetic in the loops' bounds, narrowed by the conditions around a
 // subscript that read as bounds: `i > 0`, `if (x == 0 || x == w - 1)
-// continue;`, a conditional's arms, the right of `&&`), and the launch
+// continue;`, `y + dy < h` on a part of the subscript, a conditional's
+// arms, the right of `&&`), and the launch
 // moves the elements up to the greatest. On the checked simulator (which
 // checks every subscript against that extent), against the host and the
 // plugin-free build. A pointer indexed below where it points runs that
@@ -57,6 +58,23 @@ void clamped(float *out, const float *in, int n) {
   for (int i = 0; i < n; ++i)
     out[i] = in[std::max(i - 1, 0)] + in[std::min(i + 1, n - 1)] +
              in[i > 0 ? i - 1 : 0];
+}
+
+// A filter whose taps check the image's edges as C code writes them: the
+// comparisons bound the row and the column, parts of the subscript; a
+// comparison with data (`in[...] > t`) bounds nothing.
+// CHECK: inferred-extents.cpp:[[@LINE+3]]:3: remark: weft: level 0 (y): {{.*}}; pointer in without an extent: its subscripts reach in[0] to in[h * w - 1]
+void blur(float *out, const float *in, int h, int w, float t) {
+#pragma weft parallel for
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      float s = 0;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx)
+          if (y + dy >= 0 && y + dy < h && x + dx >= 0 && x + dx < w)
+            s += in[(y + dy) * w + x + dx] > t ? t : in[(y + dy) * w + x + dx];
+      out[y * w + x] = s / 9;
+    }
 }
 
 // Triangular, a sequential loop to `<=`, a row pointer set once per row.
@@ -118,6 +136,7 @@ int main() {
   smooth(c.data(), b.data(), n);
   interior(b.data(), a.data(), h, w);
   clamped(c.data() + n, a.data(), n);
+  blur(b.data() + 2000, a.data(), h, w, 3);
   lowerSums(c.data(), a.data(), n);
   strided(b.data() + 1000, a.data(), n);
   std::vector<double> rows(n * 4);
