@@ -291,18 +291,31 @@ bool continues(const Stmt &S) {
          continues(*S.Children.back());
 }
 
-/// A break inside S that leaves S's loop (not one of a loop or switch
-/// within).
-bool breaksOut(const Stmt &S) {
-  for (const StmtPtr &C : S.Children) {
-    if (!C)
-      continue;
-    if (C->Kind == Stmt::Break)
-      return true;
-    if (C->Kind != Stmt::For && C->Kind != Stmt::While &&
-        C->Kind != Stmt::DoWhile && C->Kind != Stmt::Switch && breaksOut(*C))
-      return true;
+/// A break in S (a loop's body) that leaves the loop under a condition
+/// reading span Param (`if (s[i + k] == 0) break;`): the loop may rely on
+/// the data to stop it before its bound runs past the span's end.
+bool stopsOnData(const Stmt &S, unsigned Param, bool UnderRead = false) {
+  switch (S.Kind) {
+  case Stmt::Break:
+    return UnderRead;
+  case Stmt::For:
+  case Stmt::While:
+  case Stmt::DoWhile:
+  case Stmt::Switch:
+  case Stmt::ParallelFor:
+    return false; // (their breaks leave them)
+  default:
+    break;
   }
+  const bool Reads =
+      UnderRead ||
+      (S.Kind == Stmt::If && S.Exprs[0] &&
+       anyExpression(*S.Exprs[0], [&](const Expr &E) {
+         return E.Kind == Expr::SpanElement && E.ParamIndex == Param;
+       }));
+  for (const StmtPtr &C : S.Children)
+    if (C && stopsOnData(*C, Param, Reads))
+      return true;
   return false;
 }
 
@@ -1041,10 +1054,10 @@ private:
                                 S.Children.back()->Kind == Stmt::For
                             ? *S.Children.back()
                             : S;
-      // A loop left by a break may end before its bound.
+      // A loop its data stops: its bound may reach past the span.
       std::optional<LoopHeader> H;
       if (For.Kind == Stmt::For &&
-          !(For.Children[1] && breaksOut(*For.Children[1])))
+          !(For.Children[1] && stopsOnData(*For.Children[1], Param)))
         H = loopHeader(S, N.Functions);
       if (H) {
         loop(S, *H);

@@ -63,6 +63,49 @@ ir::ExprPtr Recognizer::userCall(const CallExpr *Call, const FunctionDecl *FD,
   return deviceCall(FD, Loc, Call->getType(), Object, Args, K);
 }
 
+bool Recognizer::capturesKeepTheirValues(const CXXMethodDecl *Call,
+                                         SourceLocation Loc) {
+  if (!Call->isConst())
+    return fail(Loc,
+                "a mutable lambda called from a weft loop changes its own "
+                "copies of what it captures",
+                "remove 'mutable', or capture by reference"),
+           false;
+  for (const LambdaCapture &C : Call->getParent()->captures()) {
+    if (C.capturesThis()) {
+      if (C.getCaptureKind() != LCK_StarThis)
+        continue;
+      return fail(Loc,
+                  "a lambda called from a weft loop captures a copy of "
+                  "'*this'",
+                  "capture 'this', as [this] or [&] do"),
+             false;
+    }
+    const auto *V =
+        C.capturesVariable() ? dyn_cast<VarDecl>(C.getCapturedVar()) : nullptr;
+    if (!V || V->isInitCapture())
+      return fail(C.getLocation(),
+                  "a lambda called from a weft loop captures what is no "
+                  "variable of the function (an init-capture, a structured "
+                  "binding)",
+                  "capture the variable itself, or pass the value as an "
+                  "argument"),
+             false;
+    // A copy made where the lambda is made holds the variable's value at
+    // the call only where the variable keeps its value.
+    if (C.getCaptureKind() == LCK_ByCopy && !keepsItsValue(V))
+      return fail(C.getLocation().isValid() ? C.getLocation() : Loc,
+                  "a lambda called from a weft loop captures '" +
+                      V->getName().str() +
+                      "' by copy, which the function changes: the copy may "
+                      "hold an older value",
+                  "capture it by reference ([&" + V->getName().str() +
+                      "]), or pass it as an argument"),
+             false;
+  }
+  return true;
+}
+
 const FunctionDecl *Recognizer::definitionOf(const FunctionDecl *FD,
                                              SourceLocation Loc) {
   const std::string Name = FD->getQualifiedNameAsString();

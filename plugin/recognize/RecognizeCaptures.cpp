@@ -6,7 +6,20 @@ namespace weft::recognize {
 
 std::optional<unsigned> Recognizer::capture(const DeclRefExpr *DRE,
                                             bool ReductionTarget) {
-  return capture(DRE->getDecl(), DRE, DRE->getLocation(), ReductionTarget);
+  // In a lambda's body compiled into the loop, a variable it captures is
+  // named as a capture; the launch names it where the loop is, a capture
+  // there only where the loop's own function is a lambda that captures it.
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  const auto *InLambda = dyn_cast_or_null<CXXMethodDecl>(Function);
+  const bool Enclosing = VD && InLambda && InLambda->getParent()->isLambda() &&
+                         VD->getDeclContext() != Function;
+  const Expr *Source = DRE;
+  if (VD && DRE->refersToEnclosingVariableOrCapture() != Enclosing)
+    Source = DeclRefExpr::Create(Ctx, DRE->getQualifierLoc(), SourceLocation(),
+                                 const_cast<VarDecl *>(VD), Enclosing,
+                                 DRE->getLocation(), DRE->getType(),
+                                 DRE->getValueKind());
+  return capture(DRE->getDecl(), Source, DRE->getLocation(), ReductionTarget);
 }
 
 const FieldDecl *Recognizer::memberOfThis(const Expr *E) {

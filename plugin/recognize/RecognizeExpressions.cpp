@@ -146,11 +146,17 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
       if (const auto *MD =
               dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
           MD && MD->getParent()->isLambda()) {
-        if (MD->getParent()->capture_size() != 0)
-          return failExpr(Loc,
-                          "a lambda called from a weft loop cannot capture "
-                          "variables",
-                          "pass what it needs as arguments");
+        // What it captures is the loop's to read (or write) as the loop's
+        // own code would: compiled into the loop at each call.
+        if (MD->getParent()->capture_size() != 0) {
+          const FunctionDecl *Def = capturesKeepTheirValues(MD, Loc)
+                                        ? definitionOf(MD, Loc)
+                                        : nullptr;
+          return Def ? inlineCall(OC, Def,
+                                  llvm::ArrayRef<const Expr *>(
+                                      OC->getArgs() + 1, OC->getNumArgs() - 1))
+                     : nullptr;
+        }
         return userCall(OC, MD, 1, K);
       }
     if (isOutputStream(OC->getArg(0)->getType()))

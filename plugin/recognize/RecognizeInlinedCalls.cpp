@@ -244,10 +244,15 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
                                    const Expr *Object) {
   const std::string Name = Def->getQualifiedNameAsString();
   const SourceLocation Loc = Call->getExprLoc();
+  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
   const std::string Why =
-      "'" + Name +
-      (Object ? "' is a method of an object that holds the loop's data"
-              : "' takes pointers or spans into the loop's data") +
+      (Method && Method->getParent()->isLambda()
+           ? std::string("the lambda captures variables")
+       : Object
+           ? "'" + Name +
+                 "' is a method of an object that holds the "
+                 "loop's data"
+           : "'" + Name + "' takes pointers or spans into the loop's data") +
       ", so weft compiles it into the loop at each call";
   if (!Hoisted || !evaluatedUnconditionally(Call))
     return failExpr(Loc,

@@ -566,6 +566,10 @@ private:
   /// function is compiled into the loop at each call (its accesses are
   /// then the loop's own, which every analysis sees).
   static bool takesViews(const FunctionDecl *Def);
+  /// The variables a lambda captures hold at each call what the loop's own
+  /// code would read there: by reference, or by copy of a variable that
+  /// keeps its value; diagnosed where not.
+  bool capturesKeepTheirValues(const CXXMethodDecl *Call, SourceLocation Loc);
   /// Whether Call is evaluated whenever HoistRoot is (not in a branch of
   /// ?:, nor after && or ||).
   bool evaluatedUnconditionally(const Expr *Call) const;

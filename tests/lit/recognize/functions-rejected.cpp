@@ -40,9 +40,10 @@ void f(std::span<float> y, const Shape &s, int n) {
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) y[i] = s.area(y[i]);
 
-  // CHECK: functions-rejected.cpp:[[@LINE+4]]:38: error: a lambda called from a weft loop cannot capture variables
+  // CHECK: functions-rejected.cpp:[[@LINE+2]]:16: error: a lambda called from a weft loop captures 'k' by copy, which the function changes: the copy may hold an older value
   int k = 3;
   auto addK = [k](float v) { return v + k; };
+  ++k;
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) y[i] = addK(y[i]);
 
