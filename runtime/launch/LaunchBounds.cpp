@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <type_traits>
 
 namespace weft::rt {
@@ -86,11 +87,27 @@ const detail::LaunchArg *sizedArgs(const KernelInfo &K,
     Any = Any || K.Params[I].HighestIndex;
   if (!Any)
     return Args;
+  // A bound reading the size of a pointer sized here would read none.
+  std::function<bool(const BoundExpr &)> ReadsSized = [&](const BoundExpr &E) {
+    if (E.Kind == BoundExpr::Size && E.Value >= 0 &&
+        static_cast<std::size_t>(E.Value) < Params &&
+        K.Params[E.Value].HighestIndex)
+      return true;
+    for (const BoundExpr &O : E.Operands)
+      if (ReadsSized(O))
+        return true;
+    return false;
+  };
   Sized.assign(Args, Args + NumArgs);
   for (std::size_t I = 0; I < Params; ++I) {
     const ParamInfo &P = K.Params[I];
     if (!P.LowestIndex || !P.HighestIndex)
       continue;
+    if (ReadsSized(*P.LowestIndex) || ReadsSized(*P.HighestIndex)) {
+      Error = "the extent of pointer '" + P.Name +
+              "' from its subscripts reads the size of a pointer without one";
+      return nullptr;
+    }
     std::int64_t Lowest = 0, Highest = 0;
     if (!evaluateBound(*P.LowestIndex, K, Args, NumArgs, Lowest, Error) ||
         !evaluateBound(*P.HighestIndex, K, Args, NumArgs, Highest, Error)) {

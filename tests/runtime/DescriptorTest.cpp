@@ -266,6 +266,19 @@ TEST(Descriptor, PointersSizedBySubscripts) {
   EXPECT_FALSE(sizedArgs(K, Args, 3, Sized, Error));
   EXPECT_NE(Error.find("pointer 'p' is indexed from -5"), std::string::npos)
       << Error;
+  // A bound reading the size of a pointer sized here would read none.
+  KernelInfo Cross;
+  ASSERT_TRUE(parseDescriptor("weft 6\nkernel k\nparam scalar i32 n\n"
+                              "param inout f32 p\nparam in f32 q\n"
+                              "extent 1 (lit 0) (size 2)\n"
+                              "extent 2 (lit 0) (arg 0)\n"
+                              "level (lit 0) (arg 0) 1 lt\n",
+                              Cross, Error))
+      << Error;
+  EXPECT_FALSE(sizedArgs(Cross, Args, 3, Sized, Error));
+  EXPECT_NE(Error.find("reads the size of a pointer without one"),
+            std::string::npos)
+      << Error;
   // Nothing to size: the arguments themselves.
   KernelInfo Plain;
   ASSERT_TRUE(parseDescriptor(Saxpy, Plain, Error));
