@@ -106,6 +106,40 @@ bool Recognizer::capturesKeepTheirValues(const CXXMethodDecl *Call,
   return true;
 }
 
+ir::ExprPtr Recognizer::substitutedCall(const CallExpr *Call,
+                                        const FunctionDecl *Def,
+                                        llvm::ArrayRef<const Expr *> Args,
+                                        std::optional<ir::ScalarKind> K) {
+  // `[&](int i, int j) { return in[i * m + j]; }`: one return of a value
+  // of arithmetic type, of parameters of arithmetic types passed values
+  // without side effects.
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Return = Body && Body->size() == 1
+                           ? dyn_cast<ReturnStmt>(Body->body_front())
+                           : nullptr;
+  if (!Return || !Return->getRetValue() || !K ||
+      Args.size() != Def->getNumParams() || Call->getNumArgs() < Args.size())
+    return nullptr;
+  llvm::DenseMap<const ParmVarDecl *, const Expr *> Bound;
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    const QualType T = P->getType();
+    if ((T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) ||
+        !scalarKind(T.getNonReferenceType()) ||
+        Args[I]->HasSideEffects(Ctx, /*IncludePossibleEffects=*/true))
+      return nullptr;
+    Bound[P] = Args[I];
+  }
+  CallStack.push_back(Def);
+  for (const auto &[P, Arg] : Bound)
+    LambdaArguments[P] = Arg;
+  ir::ExprPtr V = expr(Return->getRetValue(), Access::Read);
+  for (const auto &[P, Arg] : Bound)
+    LambdaArguments.erase(P);
+  CallStack.pop_back();
+  return V ? ir::castTo(std::move(V), *K) : nullptr;
+}
+
 const FunctionDecl *Recognizer::definitionOf(const FunctionDecl *FD,
                                              SourceLocation Loc) {
   const std::string Name = FD->getQualifiedNameAsString();

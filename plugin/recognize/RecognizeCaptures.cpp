@@ -315,6 +315,20 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
                       "declare a variable for each element instead");
     return capturedVariable(DRE, A);
   }
+  if (const auto *P = dyn_cast<ParmVarDecl>(D))
+    if (auto It = LambdaArguments.find(P); It != LambdaArguments.end()) {
+      // A substituted call's parameter: its argument, converted.
+      if (A != Access::Read)
+        return failExpr(DRE->getLocation(),
+                        "a lambda called from a weft loop may not change "
+                        "its parameter '" +
+                            P->getName().str() + "' here",
+                        "copy it into a local first");
+      ir::ExprPtr V = expr(It->second, Access::Read);
+      std::optional<ir::ScalarKind> T =
+          scalarKind(P->getType().getNonReferenceType());
+      return V && T ? ir::castTo(std::move(V), *T) : nullptr;
+    }
   const auto *VD = dyn_cast<VarDecl>(D);
   if (!VD)
     return failExpr(DRE->getLocation(),

@@ -152,10 +152,13 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
           const FunctionDecl *Def = capturesKeepTheirValues(MD, Loc)
                                         ? definitionOf(MD, Loc)
                                         : nullptr;
-          return Def ? inlineCall(OC, Def,
-                                  llvm::ArrayRef<const Expr *>(
-                                      OC->getArgs() + 1, OC->getNumArgs() - 1))
-                     : nullptr;
+          if (!Def)
+            return nullptr;
+          const llvm::ArrayRef<const Expr *> Args(OC->getArgs() + 1,
+                                                  OC->getNumArgs() - 1);
+          if (ir::ExprPtr V = substitutedCall(OC, Def, Args, K); V || Failed)
+            return V;
+          return inlineCall(OC, Def, Args);
         }
         return userCall(OC, MD, 1, K);
       }

@@ -570,6 +570,16 @@ private:
   /// code would read there: by reference, or by copy of a variable that
   /// keeps its value; diagnosed where not.
   bool capturesKeepTheirValues(const CXXMethodDecl *Call, SourceLocation Loc);
+  /// A call of Def, a lambda that returns one value of its arithmetic
+  /// parameters, as that value with the arguments in place of the
+  /// parameters (so it may sit in a branch of ?:, && or ||, where a call
+  /// compiled in before its statement would run unconditionally); null,
+  /// without an error, where Def or the arguments are not of that kind.
+  ir::ExprPtr substitutedCall(const CallExpr *Call, const FunctionDecl *Def,
+                              llvm::ArrayRef<const Expr *> Args,
+                              std::optional<ir::ScalarKind> K);
+  /// The arguments a substituted call's parameters stand for.
+  llvm::DenseMap<const ParmVarDecl *, const Expr *> LambdaArguments;
   /// Whether Call is evaluated whenever HoistRoot is (not in a branch of
   /// ?:, nor after && or ||).
   bool evaluatedUnconditionally(const Expr *Call) const;

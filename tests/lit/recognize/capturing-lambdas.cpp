@@ -2,9 +2,10 @@
 // loop's body (an accessor over the data, a filter's tap): compiled into
 // the loop at each call, what they capture read (or written) as the
 // loop's own code would: by reference, by copy of a variable that keeps
-// its value, `this` in a method, a loop's locals. On the checked
-// simulator against the host and the plugin-free build. Then the captures
-// whose values could differ at the call, refused with the fix.
+// its value, `this` in a method, a loop's locals; one that returns a value
+// of its arguments is that value, so it may sit in a branch of ?:. On the
+// checked simulator against the host and the plugin-free build. Then the
+// captures whose values could differ at the call, refused with the fix.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -27,6 +28,18 @@ void jacobi(int n, int m, const float *in, float *out) {
     for (int j = 1; j < m - 1; ++j)
       out[i * m + j] =
           0.25f * (at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1));
+}
+
+// An accessor returning one value is that value with the arguments in
+// place: it may sit in a branch of ?:, where a call compiled in before its
+// statement would read in[-m] at the first row.
+void edges(int n, int m, const float *in, float *out) {
+  auto at = [&](int i, int j) { return in[i * m + j]; };
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j)
+      out[i * m + j] = (i > 0 ? at(i - 1, j) : 0.0f) +
+                       (i < n - 1 ? at(i + 1, j) : 0.0f) + at(i, j);
 }
 
 // By copy: a factor that keeps its value; by reference: the data.
@@ -72,6 +85,8 @@ int main() {
   for (int i = 0; i < n * m; ++i)
     a[i] = float(i % 17) - 5;
   jacobi(n, m, a.data(), b.data());
+  std::vector<float> e(n * m);
+  edges(n, m, a.data(), e.data());
   scaleRows(b, m, 1.5f);
   Grid G{a, n * m};
   std::vector<float> c(n * m), s(n);
@@ -79,7 +94,7 @@ int main() {
   rowSums(a, s, m);
   double t = 0;
   for (int i = 0; i < n * m; ++i)
-    t += b[i] + 3 * c[i];
+    t += b[i] + 3 * c[i] + 5 * e[i];
   for (float v : s)
     t += v * 7;
   std::printf("%.2f\n", t);
