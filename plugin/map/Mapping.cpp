@@ -326,17 +326,20 @@ private:
 
   /// Which hard constraint the clauses break, in words.
   std::string whyNot(std::size_t D, const ir::MappingClauses &Asked) {
+    // (The generator first: where blocks of a warp or more are what it
+    // cannot build, a block of fewer only looks like the way out.)
+    if (finds(D, Asked, false, true))
+      return "the kernel generator builds no such mapping of this nest (a "
+             "level spread over blocks needs the loop around it to hold "
+             "nothing else but declarations, a level that combines a "
+             "reduction, or that code of the loop around it follows, needs "
+             "a warp or the whole block, and three levels on threads need a "
+             "perfect nest)";
     if (finds(D, Asked, true))
       return "the block would hold fewer threads than a warp (" +
              std::to_string(In.Device.WarpSize) +
              "), whose other lanes would idle; the block sizes of a nest's "
              "levels multiply";
-    if (finds(D, Asked, false, true))
-      return "the kernel generator builds no such mapping of this nest (a "
-             "level spread over blocks needs the loop around it to hold "
-             "nothing else but declarations, a level that combines a "
-             "reduction needs a warp or the whole block, and three levels "
-             "on threads need a perfect nest)";
     return "with the other levels' clauses it asks for more than a block "
            "holds (" +
            std::to_string(In.Device.MaxThreadsPerBlock) +
