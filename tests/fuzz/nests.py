@@ -24,7 +24,8 @@ spans, vectors, pointers with an extent clause or without one (sized by
 their subscripts), vectors of vectors (rows
 of 1, 5 or 64 elements, each flat index e element e % row of row e / row)
 or a class around a vector reached through an accessor (a(e), a.at(e)
-asserting e, or the class's a[e]), its two inputs sometimes one vector); some written as C89 writes them,
+asserting e, or the class's a[e]), its two inputs sometimes one vector,
+sometimes read through lambdas that capture them); some written as C89 writes them,
 without the reduction clauses their updates imply, or marked on the
 outermost loop alone as OpenMP code is. Each nest is
 emitted twice, marked and not; main() runs both and compares (exactly for
@@ -114,6 +115,11 @@ class Nest:
         # block's tiles as one array of records), or b[k] alone.
         self.record = rng.choice([0, 0, 2, 4]) if self.kind == "pairs" else 0
         self.lines = None
+        # Sometimes a and b read through lambdas that capture them, as
+        # modern C++ writes an accessor (`auto A_ = [&](int e) { return
+        # a[e]; };`).
+        self.lambdas = holder in ("span", "vector", "pointer") and \
+            rng.random() < 0.25
 
     def product(self):
         p = 1
@@ -697,6 +703,10 @@ class Nest:
             body = without_implied_reductions(body)
         if self.c89:
             body = c89(body, T)
+        if self.lambdas and not any(re.search(r"&(a|b)\[", l) for l in body):
+            body = ["auto A_ = [&](int e) { return a[e]; };",
+                    "auto B_ = [&](int e) { return b[e]; };"] + \
+                [through_lambdas(l) for l in body]
         if self.holder == "rows":
             body = [in_rows(l, self.row) for l in body]
         if self.holder == "object":
@@ -821,6 +831,14 @@ def in_rows(line, row):
         return "%s[%s][0]" % (name, e) if row == 1 else \
             "%s[(%s) / %d][(%s) %% %d]" % (name, e, row, e, row)
     return each_element(line, write)
+
+
+def through_lambdas(line):
+    """The line with every element of a and b read through the lambdas
+    A_ and B_ that capture them."""
+    return each_element(line, lambda name, e: (
+        "%s_(%s)" if name in ("a", "b") else "%s[%s]") % (
+            name.upper() if name in ("a", "b") else name, through_lambdas(e)))
 
 
 def through_accessor(line, accessor):
