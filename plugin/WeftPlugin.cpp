@@ -419,15 +419,21 @@ private:
                   " steps unrolled whole on the GPU (WEFT_UNROLL_STEPS), "
                   "the loops inside it of constant trip counts there";
         for (const ir::Param &Pointer : R.Nest.Params)
-          if (Pointer.Subscripts)
-            Text += "; pointer " + Pointer.Name +
-                    " without an extent: its "
-                    "subscripts reach " +
-                    Pointer.Name + "[" +
-                    ir::boundText(R.Nest, Pointer.Subscripts->Lowest) +
-                    "] to " + Pointer.Name + "[" +
-                    ir::boundText(R.Nest, Pointer.Subscripts->Highest) +
-                    "], which the launch moves from element 0";
+          if (Pointer.Subscripts) {
+            // (Bounds of many guarded subscripts say little written out.)
+            std::string Lowest =
+                ir::boundText(R.Nest, Pointer.Subscripts->Lowest);
+            std::string Highest =
+                ir::boundText(R.Nest, Pointer.Subscripts->Highest);
+            Text +=
+                "; pointer " + Pointer.Name + " without an extent: " +
+                (Lowest.size() + Highest.size() > 240
+                     ? std::string("the bounds of its subscripts, "
+                                   "evaluated at the launch,")
+                     : "its subscripts reach " + Pointer.Name + "[" + Lowest +
+                           "] to " + Pointer.Name + "[" + Highest + "],") +
+                " which the launch moves from element 0";
+          }
         Text += "; kernel " + K.Name;
         if (R.Clauses.If)
           Text += ", launched when " + R.Clauses.If->Value.Text +

@@ -118,6 +118,16 @@ void records(std::array<float, 2> *Out, const Body *B, int n) {
   }
 }
 
+// Strides of either sign: bounds too long to say, evaluated at the launch.
+// CHECK: inferred-extents.cpp:[[@LINE+3]]:3: remark: weft: level 0 (y): {{.*}}; pointer in without an extent: the bounds of its subscripts, evaluated at the launch, which the launch moves from element 0
+void strides(float *out, const float *in, int h, int w, int s, int t) {
+#pragma weft parallel for
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      out[y * w + x] = in[y * s + x * t] + in[(y + 1) * s - x * t] +
+                       in[y * t + x * s];
+}
+
 // Called with a pointer into the middle of an array: its subscripts start
 // at -1, before where it points, so the call runs on the host.
 // WARN: weft: warning: {{.*}}inferred-extents.cpp:[[@LINE+3]]:3: pointer 'p' is indexed from -1 by the bounds of its subscripts, before where it points: the launch cannot tell how many elements it holds; calls passing such arguments run the loop on the host
@@ -137,6 +147,7 @@ int main() {
   interior(b.data(), a.data(), h, w);
   clamped(c.data() + n, a.data(), n);
   blur(b.data() + 2000, a.data(), h, w, 3);
+  strides(b.data() + 5000, a.data() + 700, 9, 11, 13, 1);
   lowerSums(c.data(), a.data(), n);
   strided(b.data() + 1000, a.data(), n);
   std::vector<double> rows(n * 4);
