@@ -130,6 +130,7 @@ void strides(float *out, const float *in, int h, int w, int s, int t) {
 
 // Called with a pointer into the middle of an array: its subscripts start
 // at -1, before where it points, so the call runs on the host.
+// GPU run: falls back (tests/gpu/run-built-programs.sh expects the warning there)
 // WARN: weft: warning: {{.*}}inferred-extents.cpp:[[@LINE+3]]:3: pointer 'p' is indexed from -1 by the bounds of its subscripts, before where it points: the launch cannot tell how many elements it holds; calls passing such arguments run the loop on the host
 void behind(float *p, int n) {
 #pragma weft parallel for
