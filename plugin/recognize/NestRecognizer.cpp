@@ -96,9 +96,13 @@ bool Recognizer::inferExtents(ir::Nest &N) {
     std::string Why;
     N.Params[U.Param].Subscripts = ir::subscriptBounds(N, U.Param, &Why);
     if (!N.Params[U.Param].Subscripts) {
+      // The subscript named by the pointer as the loop names it.
+      const std::string Kernel = "'" + N.Params[U.Param].Name + "[";
+      if (std::size_t At = Why.find(Kernel); At != std::string::npos)
+        Why.replace(At, Kernel.size(), "'" + U.Shown + "[");
       fail(U.Loc,
-           "weft cannot know how many elements pointer '" +
-               N.Params[U.Param].Name + "' points to: " + Why,
+           "weft cannot know how many elements pointer '" + U.Shown +
+               "' points to: " + Why,
            U.Hint);
       return false;
     }

@@ -177,9 +177,11 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
     } else {
       // The loop's subscripts may say (inferExtents, once the nest is
       // read); else the clause is the way.
+      // (Named as the loop names it: `img->pix` for a field.)
+      const std::string Shown = Chain ? Chain->Text : D->getName().str();
       Unstated = UnstatedExtent{
-          0, Loc,
-          "state it in the mark: '#pragma weft parallel for extent(" + P.Name +
+          0, Loc, Shown,
+          "state it in the mark: '#pragma weft parallel for extent(" + Shown +
               ": n)', n the number of " +
               (Shape->Inner.empty()
                    ? std::string("elements")

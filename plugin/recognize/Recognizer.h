@@ -913,6 +913,7 @@ private:
   struct UnstatedExtent {
     unsigned Param = 0;
     SourceLocation Loc;
+    std::string Shown; // as the loop names it
     std::string Hint;
   };
   std::vector<UnstatedExtent> UnstatedExtents;

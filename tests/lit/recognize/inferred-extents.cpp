@@ -181,6 +181,17 @@ void indirect(float *p, const int *idx, int n) {
   // REFUSED: inferred-extents.cpp:[[@LINE-1]]:5: error: weft cannot know how many elements pointer 'p' points to: its subscript in 'p[idx[i]]' takes values not known at the launch
   // REFUSED-NEXT: note: state it in the mark: '#pragma weft parallel for extent(p: n)', n the number of elements
 }
+struct Image {
+  float *Pix;
+  int W, H;
+};
+void field(Image *Img, const int *idx, int n) {
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i)
+    Img->Pix[idx[i]] = 0;
+  // REFUSED: inferred-extents.cpp:[[@LINE-1]]:5: error: weft cannot know how many elements pointer 'Img->Pix' points to: its subscript in 'Img->Pix[idx[i]]' takes values not known at the launch
+  // REFUSED-NEXT: note: state it in the mark: '#pragma weft parallel for extent(Img->Pix: n)', n the number of elements
+}
 void counted(float *p, int n) {
 #pragma weft parallel for
   for (int i = 0; i < n; ++i) {
