@@ -3,7 +3,7 @@
 // marked loop before code generation.
 #include "compat/ClangCompat.h"
 #include "emit/KernelEmitter.h"
-#include "ir/SubscriptBounds.h"
+#include "ir/BoundAlgebra.h"
 #include "map/ExtentScenarios.h"
 #include "map/Mapping.h"
 #include "plan/KernelPlan.h"

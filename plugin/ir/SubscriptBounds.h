@@ -20,10 +20,6 @@ namespace weft::ir {
 std::optional<SubscriptBounds> subscriptBounds(const Nest &N, unsigned Param,
                                                std::string *WhyNot = nullptr);
 
-/// B as the remarks write it: `n * m - 1`, `min(a, b)`, parameters by
-/// name.
-std::string boundText(const Nest &N, const contract::BoundExpr &B);
-
 } // namespace weft::ir
 
 #endif

@@ -6,6 +6,7 @@
 // says are refused with the reason.
 #include "ir/SubscriptBounds.h"
 #include "TestNests.h"
+#include "ir/BoundAlgebra.h"
 
 #include <gtest/gtest.h>
 
