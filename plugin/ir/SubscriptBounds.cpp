@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,31 @@ struct Interval {
 
 Interval join(const Interval &A, const Interval &B) {
   return {least(A.Lo, B.Lo), greatest(A.Hi, B.Hi), false};
+}
+
+Interval plus(const Interval &A, const Interval &B) {
+  if (A.Fixed && B.Fixed)
+    return Interval::fixed(add(A.Lo, B.Lo));
+  return {add(A.Lo, B.Lo), add(A.Hi, B.Hi)};
+}
+
+Interval opposite(const Interval &A) {
+  if (A.Fixed)
+    return Interval::fixed(negate(A.Lo));
+  return {negate(A.Hi), negate(A.Lo)};
+}
+
+/// The bounds `X Op Than` puts on X: a greatest value under `<`, `<=`,
+/// `==`, a least one over `>`, `>=`, `==`.
+std::pair<std::optional<BoundExpr>, std::optional<BoundExpr>>
+comparisonBounds(const std::string &Op, const Interval &Than) {
+  const BoundExpr One = BoundExpr::literal(1);
+  std::optional<BoundExpr> Lo, Hi;
+  if (Op == "<" || Op == "<=" || Op == "==")
+    Hi = Op == "<" ? sub(Than.Hi, One) : Than.Hi;
+  if (Op == ">" || Op == ">=" || Op == "==")
+    Lo = Op == ">" ? add(Than.Lo, One) : Than.Lo;
+  return {std::move(Lo), std::move(Hi)};
 }
 
 /// Whether a bound is never negative where it is evaluated.
@@ -89,8 +115,7 @@ Interval remainder(const Interval &A, const BoundExpr &D) {
           greatest(Zero, least(A.Hi, Most))};
 }
 
-// ---- The walk
-// ----------------------------------------------------------------
+// ---- The walk ---------------------------------------------------------------
 
 /// Comparison Op with its operands swapped (`0 < i` is `i > 0`), and
 /// negated (`!(i < n)` is `i >= n`).
@@ -109,6 +134,11 @@ std::string negated(const std::string &Op) {
          : Op == "==" ? "!="
          : Op == "!=" ? "=="
                       : "";
+}
+
+/// E is an element of span Param.
+bool indexes(const Expr &E, unsigned Param) {
+  return E.Kind == Expr::SpanElement && E.ParamIndex == Param;
 }
 
 /// S ends its iteration of the loop around it: `continue;`, or a block
@@ -137,11 +167,10 @@ bool stopsOnData(const Stmt &S, unsigned Param, bool UnderRead = false) {
     break;
   }
   const bool Reads =
-      UnderRead ||
-      (S.Kind == Stmt::If && S.Exprs[0] &&
-       anyExpression(*S.Exprs[0], [&](const Expr &E) {
-         return E.Kind == Expr::SpanElement && E.ParamIndex == Param;
-       }));
+      UnderRead || (S.Kind == Stmt::If && S.Exprs[0] &&
+                    anyExpression(*S.Exprs[0], [&](const Expr &E) {
+                      return indexes(E, Param);
+                    }));
   for (const StmtPtr &C : S.Children)
     if (C && stopsOnData(*C, Param, Reads))
       return true;
@@ -155,9 +184,8 @@ public:
   std::optional<SubscriptBounds> run(std::string *WhyNot) {
     for (const Function &F : N.Functions)
       for (const StmtPtr &S : F.Body)
-        if (S && anyExpression(*S, [&](const Expr &E) {
-              return E.Kind == Expr::SpanElement && E.ParamIndex == Param;
-            }))
+        if (S &&
+            anyExpression(*S, [&](const Expr &E) { return indexes(E, Param); }))
           return fail(WhyNot, "function '" + F.Source + "' reads it");
     level(N.Root);
     if (!Why.empty())
@@ -246,11 +274,7 @@ private:
       std::optional<Interval> A = Operand(0);
       if (!A || (V.Text != "+" && V.Text != "-"))
         return std::nullopt;
-      if (V.Text == "+")
-        return A;
-      if (A->Fixed)
-        return Interval::fixed(negate(A->Lo));
-      return Interval{negate(A->Hi), negate(A->Lo)};
+      return V.Text == "+" ? *A : opposite(*A);
     }
     case Expr::Binary:
       return binary(V, Limit);
@@ -295,13 +319,8 @@ private:
     if (!A || !B)
       return std::nullopt;
     const std::string &Op = V.Text;
-    if (Op == "+" || Op == "-") {
-      const bool Plus = Op == "+";
-      if (A->Fixed && B->Fixed)
-        return Interval::fixed(Plus ? add(A->Lo, B->Lo) : sub(A->Lo, B->Lo));
-      return Plus ? Interval{add(A->Lo, B->Lo), add(A->Hi, B->Hi)}
-                  : Interval{sub(A->Lo, B->Hi), sub(A->Hi, B->Lo)};
-    }
+    if (Op == "+" || Op == "-")
+      return plus(*A, Op == "+" ? *B : opposite(*B));
     if (Op == "*")
       return times(*A, *B, NonNegative);
     if ((Op == "/" || Op == "%") && B->Fixed)
@@ -454,12 +473,8 @@ private:
         if (!T)
           return std::nullopt;
         if (Terms[I].second)
-          T = T->Fixed ? Interval::fixed(negate(T->Lo))
-                       : Interval{negate(T->Hi), negate(T->Lo)};
-        Total = !Total ? *T
-                : Total->Fixed && T->Fixed
-                    ? Interval::fixed(add(Total->Lo, T->Lo))
-                    : Interval{add(Total->Lo, T->Lo), add(Total->Hi, T->Hi)};
+          T = opposite(*T);
+        Total = Total ? plus(*Total, *T) : *T;
       }
       return Total;
     };
@@ -493,8 +508,7 @@ private:
         std::optional<Interval> Rest = Tail ? Sum(0, From) : Sum(To, K);
         if (!Part || !Rest)
           return std::nullopt;
-        Interval P = within(std::move(*Part), Matches);
-        return Interval{add(P.Lo, Rest->Lo), add(P.Hi, Rest->Hi)};
+        return plus(within(std::move(*Part), Matches), *Rest);
       }
     return std::nullopt;
   }
@@ -605,11 +619,7 @@ private:
       C.Form = std::move(*F);
       for (const auto &[Name, At] : C.Names)
         C.Reads.insert(At);
-      const BoundExpr One = BoundExpr::literal(1);
-      if (Op == "<" || Op == "<=" || Op == "==")
-        C.Hi = Op == "<" ? sub(Than->Hi, One) : Than->Hi;
-      if (Op == ">" || Op == ">=" || Op == "==")
-        C.Lo = Op == ">" ? add(Than->Lo, One) : Than->Lo;
+      std::tie(C.Lo, C.Hi) = comparisonBounds(Op, *Than);
       W.Constraints.push_back(std::move(C));
       return true;
     }
@@ -659,12 +669,11 @@ private:
       const BoundExpr One = BoundExpr::literal(1);
       Interval To = *Is;
       To.Fixed = false;
-      if (Op == "<" || Op == "<=" || Op == "==")
-        To.Hi = least(To.Hi,
-                      sub(Op == "<" ? sub(Than->Hi, One) : Than->Hi, Offset));
-      if (Op == ">" || Op == ">=" || Op == "==")
-        To.Lo = greatest(
-            To.Lo, sub(Op == ">" ? add(Than->Lo, One) : Than->Lo, Offset));
+      const auto [Lo, Hi] = comparisonBounds(Op, *Than);
+      if (Hi)
+        To.Hi = least(To.Hi, sub(*Hi, Offset));
+      if (Lo)
+        To.Lo = greatest(To.Lo, sub(*Lo, Offset));
       if (Op == "!=") {
         // Only an end of the interval moves; anything else is left as it
         // was, and an end missed would be a subscript taken for one that
@@ -688,8 +697,7 @@ private:
     std::vector<std::pair<std::size_t, Binding>> Saved;
   };
 
-  // ---- Subscripts
-  // ------------------------------------------------------------
+  // ---- Subscripts ----------------------------------------------------------
 
   /// Takes in the subscripts of the span in E, and of any expression E
   /// holds; the right of `&&` (`||`) and a conditional's arms where the
@@ -715,7 +723,7 @@ private:
     }
     for (const ExprPtr &O : E.Operands)
       subscripts(*O);
-    if (E.Kind == Expr::SpanElement && E.ParamIndex == Param && Why.empty())
+    if (indexes(E, Param) && Why.empty())
       take(E);
   }
 
@@ -727,6 +735,14 @@ private:
     return T;
   }
 
+  /// Why Element's subscript has no bounds to take: a condition on binding
+  /// B keeps it in range.
+  std::string guardedBy(const Expr &Element, std::size_t B) const {
+    return "its subscript in '" + shown(Element) +
+           "' is kept in range by a condition on '" + Scope[B].Name +
+           "' that is no bound weft reads";
+  }
+
   void take(const Expr &Element) {
     const Expr &Subscript = *Element.Operands[0];
     std::set<std::size_t> Reads;
@@ -734,9 +750,7 @@ private:
     for (const std::set<std::size_t> &G : Guarded)
       for (std::size_t B : G)
         if (Reads.count(B)) {
-          Why = "its subscript in '" + shown(Element) +
-                "' is kept in range by a condition on '" + Scope[B].Name +
-                "' that is no bound weft reads";
+          Why = guardedBy(Element, B);
           return;
         }
     for (Constraint &C : Constraints)
@@ -753,9 +767,7 @@ private:
     for (const Constraint &C : Constraints)
       if (!C.Used && std::includes(Reads.begin(), Reads.end(), C.Reads.begin(),
                                    C.Reads.end())) {
-        Why = "its subscript in '" + shown(Element) +
-              "' is kept in range by a condition on '" +
-              Scope[*C.Reads.begin()].Name + "' that is no bound weft reads";
+        Why = guardedBy(Element, *C.Reads.begin());
         return;
       }
     Lowest = Lowest ? least(std::move(*Lowest), R->Lo) : R->Lo;
@@ -772,8 +784,7 @@ private:
       subscripts(*S.ArrayExtent);
   }
 
-  // ---- Statements
-  // ------------------------------------------------------------
+  // ---- Statements ----------------------------------------------------------
 
   /// An index's interval from its loop's bounds: [Lower, Upper), or
   /// [Lower, Upper] where Inclusive, Lower one up where PastLower.

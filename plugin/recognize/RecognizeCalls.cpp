@@ -106,8 +106,7 @@ bool Recognizer::capturesKeepTheirValues(const CXXMethodDecl *Call,
   return true;
 }
 
-ir::ExprPtr Recognizer::substitutedCall(const CallExpr *Call,
-                                        const FunctionDecl *Def,
+ir::ExprPtr Recognizer::substitutedCall(const FunctionDecl *Def,
                                         llvm::ArrayRef<const Expr *> Args,
                                         std::optional<ir::ScalarKind> K) {
   // `[&](int i, int j) { return in[i * m + j]; }`: one return of a value
@@ -118,7 +117,7 @@ ir::ExprPtr Recognizer::substitutedCall(const CallExpr *Call,
                            ? dyn_cast<ReturnStmt>(Body->body_front())
                            : nullptr;
   if (!Return || !Return->getRetValue() || !K ||
-      Args.size() != Def->getNumParams() || Call->getNumArgs() < Args.size())
+      Args.size() != Def->getNumParams())
     return nullptr;
   llvm::DenseMap<const ParmVarDecl *, const Expr *> Bound;
   for (unsigned I = 0; I < Args.size(); ++I) {

@@ -156,7 +156,7 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
             return nullptr;
           const llvm::ArrayRef<const Expr *> Args(OC->getArgs() + 1,
                                                   OC->getNumArgs() - 1);
-          if (ir::ExprPtr V = substitutedCall(OC, Def, Args, K); V || Failed)
+          if (ir::ExprPtr V = substitutedCall(Def, Args, K); V || Failed)
             return V;
           return inlineCall(OC, Def, Args);
         }

@@ -575,7 +575,7 @@ private:
   /// parameters (so it may sit in a branch of ?:, && or ||, where a call
   /// compiled in before its statement would run unconditionally); null,
   /// without an error, where Def or the arguments are not of that kind.
-  ir::ExprPtr substitutedCall(const CallExpr *Call, const FunctionDecl *Def,
+  ir::ExprPtr substitutedCall(const FunctionDecl *Def,
                               llvm::ArrayRef<const Expr *> Args,
                               std::optional<ir::ScalarKind> K);
   /// The arguments a substituted call's parameters stand for.

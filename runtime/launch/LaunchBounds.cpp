@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 #include <type_traits>
 
 namespace weft::rt {
@@ -22,6 +21,16 @@ bool readScalar(const ParamInfo &P, const detail::LaunchArg &A,
     }
   });
   return Integer;
+}
+
+/// E reads the size of a span whose descriptor has an extent line.
+bool readsSized(const BoundExpr &E, const KernelInfo &K) {
+  if (E.Kind == BoundExpr::Size && E.Value >= 0 &&
+      static_cast<std::size_t>(E.Value) < K.Params.size() &&
+      K.Params[E.Value].HighestIndex)
+    return true;
+  return std::any_of(E.Operands.begin(), E.Operands.end(),
+                     [&](const BoundExpr &O) { return readsSized(O, K); });
 }
 
 } // namespace
@@ -87,23 +96,13 @@ const detail::LaunchArg *sizedArgs(const KernelInfo &K,
     Any = Any || K.Params[I].HighestIndex;
   if (!Any)
     return Args;
-  // A bound reading the size of a pointer sized here would read none.
-  std::function<bool(const BoundExpr &)> ReadsSized = [&](const BoundExpr &E) {
-    if (E.Kind == BoundExpr::Size && E.Value >= 0 &&
-        static_cast<std::size_t>(E.Value) < Params &&
-        K.Params[E.Value].HighestIndex)
-      return true;
-    for (const BoundExpr &O : E.Operands)
-      if (ReadsSized(O))
-        return true;
-    return false;
-  };
   Sized.assign(Args, Args + NumArgs);
   for (std::size_t I = 0; I < Params; ++I) {
     const ParamInfo &P = K.Params[I];
     if (!P.LowestIndex || !P.HighestIndex)
       continue;
-    if (ReadsSized(*P.LowestIndex) || ReadsSized(*P.HighestIndex)) {
+    // (A bound reading the size of a pointer sized here would read none.)
+    if (readsSized(*P.LowestIndex, K) || readsSized(*P.HighestIndex, K)) {
       Error = "the extent of pointer '" + P.Name +
               "' from its subscripts reads the size of a pointer without one";
       return nullptr;
