@@ -21,23 +21,34 @@ NamedDecl *lookupIn(Sema &S, DeclContext *DC, llvm::StringRef Name,
   return R.empty() ? nullptr : R.getRepresentativeDecl();
 }
 
+/// A reference to Ref's variable where the launch is, in FD's body: a
+/// capture there only where FD is a lambda's call operator and the
+/// variable a local of a function around it. Inside the loop the same
+/// reference may be a capture of something the launch is outside of (an
+/// OpenMP directive's region, a lambda compiled into the loop).
 DeclRefExpr *copyRef(ASTContext &Ctx, const DeclRefExpr *Ref,
-                     SourceLocation Loc) {
+                     SourceLocation Loc, const FunctionDecl *FD) {
+  const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(FD);
+  const bool Capture =
+      V && Method && Method->getParent()->isLambda() && V->hasLocalStorage() &&
+      V->getDeclContext() != static_cast<const DeclContext *>(Method);
   return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
-                             const_cast<ValueDecl *>(Ref->getDecl()),
-                             Ref->refersToEnclosingVariableOrCapture(), Loc,
-                             Ref->getType(), Ref->getValueKind());
+                             const_cast<ValueDecl *>(Ref->getDecl()), Capture,
+                             Loc, Ref->getType(), Ref->getValueKind());
 }
 
 /// A copy of a captured variable, or of a member chain on one or on `this`
 /// (m.rows, grid->cells, this->mesh.nodes), for the launch's arguments.
-Expr *copyObject(ASTContext &Ctx, const Expr *E, SourceLocation Loc) {
+Expr *copyObject(ASTContext &Ctx, const Expr *E, SourceLocation Loc,
+                 const FunctionDecl *FD) {
   E = E->IgnoreParens();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    return copyRef(Ctx, Ref, Loc);
+    return copyRef(Ctx, Ref, Loc, FD);
   if (const auto *Deref = dyn_cast<UnaryOperator>(E))
     // `*v`, v a pointer to the data.
-    return UnaryOperator::Create(Ctx, copyObject(Ctx, Deref->getSubExpr(), Loc),
+    return UnaryOperator::Create(Ctx,
+                                 copyObject(Ctx, Deref->getSubExpr(), Loc, FD),
                                  UO_Deref, Deref->getType(), VK_LValue,
                                  OK_Ordinary, Loc, false, FPOptionsOverride());
   if (const auto *This = dyn_cast<CXXThisExpr>(E))
@@ -47,16 +58,16 @@ Expr *copyObject(ASTContext &Ctx, const Expr *E, SourceLocation Loc) {
     CXXCastPath Path;
     for (const CXXBaseSpecifier *Base : Cast->path())
       Path.push_back(const_cast<CXXBaseSpecifier *>(Base));
-    return ImplicitCastExpr::Create(Ctx, Cast->getType(), Cast->getCastKind(),
-                                    copyObject(Ctx, Cast->getSubExpr(), Loc),
-                                    &Path, Cast->getValueKind(),
-                                    FPOptionsOverride());
+    return ImplicitCastExpr::Create(
+        Ctx, Cast->getType(), Cast->getCastKind(),
+        copyObject(Ctx, Cast->getSubExpr(), Loc, FD), &Path,
+        Cast->getValueKind(), FPOptionsOverride());
   }
   const auto *ME = cast<MemberExpr>(E);
-  return MemberExpr::CreateImplicit(Ctx, copyObject(Ctx, ME->getBase(), Loc),
-                                    ME->isArrow(), ME->getMemberDecl(),
-                                    ME->getType(), ME->getValueKind(),
-                                    ME->getObjectKind());
+  return MemberExpr::CreateImplicit(
+      Ctx, copyObject(Ctx, ME->getBase(), Loc, FD), ME->isArrow(),
+      ME->getMemberDecl(), ME->getType(), ME->getValueKind(),
+      ME->getObjectKind());
 }
 
 /// weft::detail::Name(Args...), declared by <weft/weft.hpp>. Null after an
@@ -116,8 +127,8 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
   for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {
     const recognize::Capture &C = Nest.Captures[I];
-    Expr *Arg =
-        C.Value ? const_cast<Expr *>(C.Source) : copyObject(Ctx, C.Source, Loc);
+    Expr *Arg = C.Value ? const_cast<Expr *>(C.Source)
+                        : copyObject(Ctx, C.Source, Loc, FD);
     if (C.Stored) {
       // A flag: weft::detail::storedIf(changed, 1).
       Expr *FlagArgs[] = {
@@ -125,7 +136,8 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
       Arg = callDetail(S, Detail, "storedIf", FlagArgs, Loc, Older, Installed);
     } else if (!C.Pairing.empty()) {
       // reduction(argmax: v, at): weft::detail::argmaxFirst(v, at).
-      Expr *PairArgs[] = {Arg, copyRef(Ctx, cast<DeclRefExpr>(C.ArgAt), Loc)};
+      Expr *PairArgs[] = {Arg,
+                          copyRef(Ctx, cast<DeclRefExpr>(C.ArgAt), Loc, FD)};
       Arg = callDetail(S, Detail, C.Pairing, PairArgs, Loc, Older, Installed);
     } else if (const int Rank = C.Rank; Rank >= 0) {
       // A run-time extent of an mdspan: weft::detail::mdspanExtent(m, R).
