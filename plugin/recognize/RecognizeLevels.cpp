@@ -366,6 +366,7 @@ bool Recognizer::rangeHeader(CXXForRangeStmt *RF, ir::Level &L) {
   PlainArrayUses.try_emplace(*P, Range->getBeginLoc());
 
   L.IndexName = "weft_i" + std::to_string(L.Depth);
+  L.Shown = LoopVar->getName().str();
   Indices.push_back(nullptr); // synthesized: the body cannot name it
   L.IndexType = ir::ScalarKind::LongLong;
   L.Lower = make(ir::Expr::IntLiteral, ir::ScalarKind::LongLong, "0");

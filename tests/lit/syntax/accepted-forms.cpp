@@ -17,7 +17,7 @@ void f(std::span<float> y, int n) {
   [[weft::parallel("strategy(1d) span(all)")]]
   for (int i = 0; i < n; i++)
     y[i] = 1;
-  // CHECK: accepted-forms.cpp:[[@LINE+2]]:3: remark: weft: level 0 (weft_i0): dim x
+  // CHECK: accepted-forms.cpp:[[@LINE+2]]:3: remark: weft: level 0 (v): dim x
   [[weft::parallel]]
   for (auto &v : y)
     v = 2;
