@@ -11,11 +11,13 @@
 #include "recognize/NestRecognizer.h"
 #include "rewrite/LoopRewriter.h"
 #include "support/Diagnose.h"
+#include "syntax/OpenMPMarks.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -58,13 +60,18 @@ private:
       // A lambda's body is rewritten with its call operator as context.
       if (!Child || isa<LambdaExpr>(Child))
         continue;
-      if (std::optional<compat::Mark> M = compat::findMark(Child)) {
+      if (std::optional<compat::Mark> M =
+              syntax::findLoopMark(Child, CI.getASTContext())) {
         if (!Loops.insert(M->Loop).second)
           continue;
-        if (Stmt *Replacement = runPipeline(FD, *M))
+        if (Stmt *Replacement = tryPipeline(FD, *M))
           Child = Replacement;
         continue; // Nested marks belong to this nest.
       }
+      if (std::optional<syntax::OpenMPLoop> L =
+              syntax::openMPLoop(Child, CI.getASTContext());
+          L && Options.Remarks && Loops.insert(Child).second)
+        stayRemark(L->Where, L->Refusal, L->Hint);
       rewriteChildren(FD, Child);
     }
   }
@@ -95,9 +102,27 @@ private:
     }
   }
 
+  /// The pipeline on M; a loop OpenMP runs that weft cannot take stays
+  /// with OpenMP, and the remarks say why.
+  Stmt *tryPipeline(FunctionDecl *FD, const compat::Mark &M) {
+    if (!M.FromOpenMP)
+      return runPipeline(FD, M);
+    HeldErrors Held;
+    Stmt *Replacement = runPipeline(FD, M);
+    if (!Replacement && Held.first() && Options.Remarks)
+      stayRemark(Held.first()->Loc, Held.first()->Message, Held.first()->Hint);
+    return Replacement;
+  }
+
+  void stayRemark(SourceLocation Where, const std::string &Why,
+                  const std::string &Hint) {
+    diagnose(CI.getDiagnostics(), Where, DiagnosticsEngine::Remark,
+             "weft: this OpenMP loop stays with OpenMP: " + Why, Hint);
+  }
+
   Stmt *runPipeline(FunctionDecl *FD, const compat::Mark &M) {
-    std::optional<recognize::RecognizedNest> R = recognize::recognizeNest(
-        CI.getSema(), FD, M.Loop, M.Clauses, M.Literal, &OnlyRead[FD]);
+    std::optional<recognize::RecognizedNest> R =
+        recognize::recognizeNest(CI.getSema(), FD, M, &OnlyRead[FD]);
     if (!R)
       return nullptr;
     if (Options.DumpIR)
@@ -192,8 +217,8 @@ private:
     DiagnosticsEngine &Diags = CI.getDiagnostics();
     const bool Suppressed = Diags.getSuppressAllDiagnostics();
     Diags.setSuppressAllDiagnostics(true);
-    std::optional<recognize::RecognizedNest> Uniform = recognize::recognizeNest(
-        CI.getSema(), FD, M.Loop, M.Clauses, M.Literal, &OnlyRead[FD], true);
+    std::optional<recognize::RecognizedNest> Uniform =
+        recognize::recognizeNest(CI.getSema(), FD, M, &OnlyRead[FD], true);
     Diags.setSuppressAllDiagnostics(Suppressed);
     // The launch passes one set of arguments to either; a nest that reads
     // no element of the rows (their count alone) is the same nest.
@@ -520,6 +545,17 @@ class WeftAction final : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
+    // OpenMP programs do not include <weft/weft.hpp>, whose declarations
+    // the launches need: the predefines (read when the main file is
+    // entered, after this) include it where it is on the include path.
+    const LangOptions &Lang = CI.getLangOpts();
+    if (syntax::openMPLoopsTaken() && Lang.OpenMP && Lang.CPlusPlus20 &&
+        CI.hasPreprocessor()) {
+      Preprocessor &PP = CI.getPreprocessor();
+      PP.setPredefines(PP.getPredefines() +
+                       "\n#if __has_include(<weft/weft.hpp>)\n"
+                       "#include <weft/weft.hpp>\n#endif\n");
+    }
     return std::make_unique<WeftConsumer>(CI, Options);
   }
 
@@ -533,6 +569,8 @@ protected:
         Options.DumpIR = true;
       } else if (A == "remarks") {
         Options.Remarks = true;
+      } else if (A == "openmp=on" || A == "openmp=off") {
+        syntax::openMPLoopsTaken() = A == "openmp=on";
       } else if (A == "help") {
         llvm::errs()
             << "weft plugin arguments (-fplugin-arg-weft-NAME):\n"
@@ -540,7 +578,13 @@ protected:
                "and each\n"
                "                loop's descriptor to DIR/NAME.desc\n"
                "  dump-ir       print the nest IR of each marked loop\n"
-               "  remarks       explain each loop's mapping as a remark\n"
+               "  remarks       explain each loop's mapping as a remark, "
+               "and why an\n"
+               "                OpenMP loop stays with OpenMP\n"
+               "  openmp=on|off take '#pragma omp parallel for' loops "
+               "(with -fopenmp)\n"
+               "                as marked loops, OpenMP's directive the "
+               "fallback (on)\n"
                "  help          print this list\n";
       } else {
         DiagnosticsEngine &D = CI.getDiagnostics();

@@ -27,9 +27,10 @@ for exe in "$build"/tests/lit-*/*/Output/*.tmp.exe; do
   cp -a "$exe" "$base.sim" "$dest/$(dirname "$rel")/"
 done
 # LLVM's C++ library, for the programs built with -stdlib=libc++ (the GPU
-# machine has GCC's only).
+# machine has GCC's only), and its OpenMP runtime, for those built with
+# -fopenmp.
 for exe in "$dest"/tests/lit-*/*/Output/*.tmp.exe; do
-  ldd "$exe" | awk '$1 ~ /^lib(c\+\+|c\+\+abi|unwind)\.so/ && $3 ~ /^\// {print $3}'
+  ldd "$exe" | awk '$1 ~ /^lib(c\+\+|c\+\+abi|unwind|omp)\.so/ && $3 ~ /^\// {print $3}'
 done | sort -u | while read -r lib; do cp -L "$lib" "$dest/lib/"; done
 # The samples, with and without the plugin, and their remarks.
 mkdir -p "$dest/samples"

@@ -17,7 +17,7 @@ usage() {
 
 packages=(
   cmake ninja-build g++ pkg-config python3 binutils
-  clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libc++-22-dev
+  clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libc++-22-dev libomp-22-dev
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools clang-tools-19
   libgtest-dev libboost-context-dev
   hipcc rocm-device-libs lld-22

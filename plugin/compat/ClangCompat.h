@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/OpenMPClause.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/ParsedAttrInfo.h"
 #include "clang/Basic/Version.h"
@@ -16,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace weft::compat {
 
@@ -31,7 +33,25 @@ struct Mark {
   /// The string the clauses were written in (null without clauses), for
   /// locating them (support/ClauseLocations.h).
   const clang::StringLiteral *Literal = nullptr;
+  /// The mark is an OpenMP directive's own (Replaced, which stays as the
+  /// loop that runs where no launch does): what weft cannot take is no
+  /// error (the loop stays with OpenMP), and the fields below say its
+  /// clauses.
+  bool FromOpenMP = false;
+  /// The directive's if clause (or null): launched only when it holds.
+  clang::Expr *Condition = nullptr;
+  /// The variables it makes each thread's own (private, firstprivate).
+  std::vector<const clang::VarDecl *> Privates;
 };
+
+/// The variables an OpenMP clause lists.
+template <class ClauseType> auto clauseVariables(const ClauseType *Clause) {
+#if CLANG_VERSION_MAJOR >= 20
+  return Clause->varlist();
+#else
+  return Clause->varlists();
+#endif
+}
 
 /// Where Clang 19 keeps marks: it has no statement-attribute hook for
 /// plugins, so a mark is recorded by the loop's `for` location, which

@@ -120,6 +120,17 @@ References referencesIn(const Stmt *S) {
   return std::move(Collector.Refs);
 }
 
+llvm::SmallVector<const Stmt *, 8> subStatements(const Stmt *S) {
+  llvm::SmallVector<const Stmt *, 8> Out;
+  if (!S)
+    return Out;
+  for (const Stmt *C : S->children())
+    Out.push_back(C);
+  if (const auto *Captured = dyn_cast<CapturedStmt>(S))
+    Out.push_back(Captured->getCapturedStmt());
+  return Out;
+}
+
 /// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
 std::optional<std::string> deviceFunction(const FunctionDecl *FD) {
   static const llvm::StringSet<> Math = {

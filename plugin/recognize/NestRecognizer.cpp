@@ -4,6 +4,8 @@
 
 #include "ir/SubscriptBounds.h"
 
+#include "clang/Lex/Lexer.h"
+
 #include <algorithm>
 
 namespace weft::recognize {
@@ -26,12 +28,12 @@ void reorderLoops(RecognizedNest &R,
 
 } // namespace
 
-std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
-                                              const StringLiteral *Literal) {
+std::optional<RecognizedNest> Recognizer::run(const compat::Mark &Mark) {
   RecognizedNest R;
   syntax::ClauseError CE;
   // The syntax stage validated the text already.
-  syntax::parseMark(ClauseText, R.Clauses, CE);
+  syntax::parseMark(Mark.Clauses, R.Clauses, CE);
+  const StringLiteral *Literal = Mark.Literal;
   ClauseLiterals.assign(1, Literal);
   if (!(R.Clauses.Sequential ? sequentialLevel(Loop, R.Clauses, R.Nest.Root)
                              : level(Loop, R.Clauses, Literal, R.Nest.Root)) ||
@@ -40,6 +42,15 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
   checkReducedArrayUses();
   if (R.Clauses.If)
     R.Condition = conditionExpr(R.Clauses.If->Value);
+  if (Mark.Condition) {
+    // OpenMP's if clause, checked by Sema at the directive; its text for
+    // the remarks.
+    R.Condition = Mark.Condition;
+    R.Clauses.If.emplace();
+    R.Clauses.If->Value.Text = std::string(Lexer::getSourceText(
+        CharSourceRange::getTokenRange(Mark.Condition->getSourceRange()), SM,
+        Ctx.getLangOpts()));
+  }
   if (Failed)
     return std::nullopt;
   // An extent clause for a pointer the loop does not index is a typo, or
@@ -88,7 +99,38 @@ std::optional<RecognizedNest> Recognizer::run(const std::string &ClauseText,
   R.Nest.Structs = std::move(Structs);
   reorderLoops(R, LoopLocations);
   ir::analyzeAccesses(R.Nest);
+  if (!checkPrivates(Mark, R))
+    return std::nullopt;
   return R;
+}
+
+bool Recognizer::checkPrivates(const compat::Mark &Mark,
+                               const RecognizedNest &R) {
+  // Combined into, a variable each OpenMP thread has its own copy of would
+  // end up holding what the launch combined; OpenMP leaves it as it was.
+  std::vector<bool> Combined(R.Captures.size(), false);
+  for (const ir::Level *L : ir::levels(R.Nest))
+    for (const ir::Reduction &Red : L->Reductions)
+      if (Red.ParamIndex >= 0)
+        Combined[Red.ParamIndex] = true;
+  for (std::size_t I = 0; I < R.Captures.size(); ++I) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(R.Captures[I].Source);
+    if (!Ref || !(Combined[I] || R.Captures[I].Stored) ||
+        !llvm::is_contained(Mark.Privates, Ref->getDecl()))
+      continue;
+    const std::string Name = Ref->getDecl()->getName().str();
+    fail(Ref->getLocation(),
+         "'" + Name +
+             "' is each OpenMP thread's own (private), yet the loop "
+             "combines into it: the launch would leave the combined value "
+             "in '" +
+             Name + "', where OpenMP leaves it as it was",
+         "declare '" + Name +
+             "' inside the loop, or name it in a reduction "
+             "clause instead");
+    return false;
+  }
+  return true;
 }
 
 bool Recognizer::inferExtents(ir::Nest &N) {
@@ -111,11 +153,9 @@ bool Recognizer::inferExtents(ir::Nest &N) {
 }
 
 std::optional<RecognizedNest>
-recognizeNest(Sema &S, const FunctionDecl *Function, Stmt *Loop,
-              const std::string &ClauseText, const StringLiteral *Literal,
+recognizeNest(Sema &S, const FunctionDecl *Function, const compat::Mark &Mark,
               const VariableSet *OnlyRead, bool UniformRows) {
-  return Recognizer(S, Function, Loop, OnlyRead, UniformRows)
-      .run(ClauseText, Literal);
+  return Recognizer(S, Function, Mark.Loop, OnlyRead, UniformRows).run(Mark);
 }
 
 bool holdsRowsApart(const ir::Nest &N) {

@@ -3,6 +3,7 @@
 #ifndef WEFT_PLUGIN_RECOGNIZE_NESTRECOGNIZER_H
 #define WEFT_PLUGIN_RECOGNIZE_NESTRECOGNIZER_H
 
+#include "compat/ClangCompat.h"
 #include "ir/LoopOrder.h"
 #include "ir/NestIR.h"
 #include "syntax/Clauses.h"
@@ -71,9 +72,10 @@ struct RecognizedNest {
 
 using VariableSet = llvm::DenseSet<const clang::VarDecl *>;
 
-/// Recognizes the nest rooted at Loop (a ForStmt or CXXForRangeStmt) in
-/// Function's body, marked with ClauseText (written in Literal, if not
-/// null: diagnostics about a clause point into it). Returns nullopt after
+/// Recognizes the nest rooted at Mark.Loop (a ForStmt or CXXForRangeStmt)
+/// in Function's body, marked with Mark.Clauses (written in Mark.Literal,
+/// if not null: diagnostics about a clause point into it; launched only
+/// where Mark.Condition holds, if not null). Returns nullopt after
 /// diagnosing what it cannot take. With UniformRows, element j of row i of
 /// rows held apart is element i * columns + j, columns a parameter of their
 /// common length: the same nest, right only where the rows are of one
@@ -81,11 +83,11 @@ using VariableSet = llvm::DenseSet<const clang::VarDecl *>;
 /// subscripts.
 /// OnlyRead: the variables of Function that its body only ever reads
 /// (variablesOnlyRead, taken before any of its loops was replaced), or null.
-std::optional<RecognizedNest>
-recognizeNest(clang::Sema &S, const clang::FunctionDecl *Function,
-              clang::Stmt *Loop, const std::string &ClauseText,
-              const clang::StringLiteral *Literal, const VariableSet *OnlyRead,
-              bool UniformRows = false);
+std::optional<RecognizedNest> recognizeNest(clang::Sema &S,
+                                            const clang::FunctionDecl *Function,
+                                            const compat::Mark &Mark,
+                                            const VariableSet *OnlyRead,
+                                            bool UniformRows = false);
 
 /// The parameters and locals of FD that its body only reads: never
 /// assigned, incremented, bound to a reference or taken the address of.

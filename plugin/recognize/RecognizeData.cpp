@@ -132,7 +132,7 @@ bool visibleDecls(const Stmt *S, const Stmt *Target, llvm::StringRef Name,
                   const ValueDecl *&Found) {
   if (S == Target)
     return true;
-  for (const Stmt *Child : S->children()) {
+  for (const Stmt *Child : subStatements(S)) {
     if (!Child)
       continue;
     const ValueDecl *Before = Found;

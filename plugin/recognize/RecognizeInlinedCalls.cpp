@@ -33,7 +33,7 @@ bool holdsReturn(const Stmt *S) {
     return true;
   if (isa<LambdaExpr>(S))
     return false;
-  return llvm::any_of(S->children(),
+  return llvm::any_of(subStatements(S),
                       [](const Stmt *C) { return holdsReturn(C); });
 }
 

@@ -4,6 +4,7 @@
 // them, where clang's liveness analysis proves that no iteration reads the
 // value from before it and nothing after the nest reads the value it left.
 #include "recognize/Recognizer.h"
+#include "syntax/OpenMPMarks.h"
 
 namespace weft::recognize {
 namespace {
@@ -56,7 +57,7 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       // (Body itself may be the marked loop, written without braces.)
       const Stmt *M = nullptr;
       for (const Stmt *P = Parents.getParent(R); P; P = Parents.getParent(P)) {
-        if (P != LevelLoop && compat::findMark(const_cast<Stmt *>(P)))
+        if (P != LevelLoop && syntax::findLoopMark(const_cast<Stmt *>(P), Ctx))
           M = P;
         if (P == Body)
           break;

@@ -68,7 +68,7 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
     if (DRE && DRE->getDecl()->getName() == Base &&
         withoutSpaces(exprSource(cast<Expr>(S))) == Name)
       Element = cast<Expr>(S);
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : subStatements(S))
       Work.push_back(C);
   }
   if (!Element)
@@ -112,7 +112,7 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
                     "loop's index"),
                nullptr;
     }
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : subStatements(S))
       Reads.push_back(C);
   }
   const QualType T = Element->getType().getNonReferenceType();
@@ -217,7 +217,7 @@ bool Recognizer::isAssignedIn(const VarDecl *V, const Stmt *S) const {
           Target ? dyn_cast<DeclRefExpr>(stripped(Target)) : nullptr;
       DRE && DRE->getDecl() == V)
     return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : subStatements(S))
     if (isAssignedIn(V, C))
       return true;
   return false;
@@ -234,7 +234,7 @@ const DeclRefExpr *Recognizer::findReference(const Stmt *S,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (isa<VarDecl>(DRE->getDecl()) && DRE->getDecl()->getName() == Name)
       return DRE;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : subStatements(S))
     if (const DeclRefExpr *R = findReference(C, Name))
       return R;
   return nullptr;

@@ -2,6 +2,10 @@
 // locals, per-iteration arrays.
 #include "recognize/Recognizer.h"
 
+#include "syntax/OpenMPMarks.h"
+
+#include "clang/AST/StmtOpenMP.h"
+#include "llvm/Frontend/OpenMP/OMP.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 namespace weft::recognize {
@@ -192,7 +196,10 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
     Out.push_back(std::move(R));
     return;
   }
-  std::optional<compat::Mark> M = compat::findMark(const_cast<Stmt *>(S));
+  if (const auto *D = dyn_cast<OMPExecutableDirective>(S))
+    return openMPStatement(*D, Out);
+  std::optional<compat::Mark> M =
+      syntax::findLoopMark(const_cast<Stmt *>(S), Ctx);
   if (M && M->Loop == Loop)
     M.reset(); // a sequential loop's own mark: the loop, in order
   if (M) {
@@ -425,6 +432,49 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
        std::string("this statement (") + S->getStmtClassName() +
            ") is not supported in a weft loop",
        NotSupportedYet);
+}
+
+void Recognizer::openMPStatement(const OMPExecutableDirective &D,
+                                 std::vector<ir::StmtPtr> &Out) {
+  // `#pragma omp atomic` updates combine, as the same statement without
+  // it does in a weft loop (a reduction, or an array's reduction: the
+  // directive's mark names the arrays, syntax/OpenMPMarks).
+  if (const auto *Atomic = dyn_cast<OMPAtomicDirective>(&D)) {
+    const bool Update = llvm::all_of(D.clauses(), [](const OMPClause *C) {
+      return isa<OMPUpdateClause, OMPSeqCstClause, OMPRelaxedClause,
+                 OMPAcqRelClause, OMPAcquireClause, OMPReleaseClause,
+                 OMPHintClause>(C);
+    });
+    const Stmt *Updated = Atomic->getAssociatedStmt();
+    if (Update && Updated && !isa<CapturedStmt>(Updated))
+      return stmt(Updated, Out);
+  }
+  // `#pragma omp simd` over a loop in the nest: the loop, which weft maps
+  // as any loop inside a nest (a level where it proves its iterations
+  // apart, else in order in its thread). Its clauses say how to vectorize
+  // it, or name what weft finds itself (a private variable, a reduction
+  // that runs in order within the thread).
+  if (const auto *Simd = dyn_cast<OMPSimdDirective>(&D)) {
+    const bool Plain = llvm::all_of(D.clauses(), [](const OMPClause *C) {
+      return isa<OMPSimdlenClause, OMPSafelenClause, OMPAlignedClause,
+                 OMPNontemporalClause, OMPPrivateClause, OMPReductionClause,
+                 OMPOrderClause, OMPIfClause>(C);
+    });
+    if (Plain && Simd->getLoopsNumber() == 1)
+      return stmt(Simd->getInnermostCapturedStmt()->getCapturedStmt(), Out);
+  }
+  const std::string Name =
+      "'#pragma omp " +
+      llvm::omp::getOpenMPDirectiveName(D.getDirectiveKind()).str() + "'";
+  // A directive's own captured region hides its statements from the walks
+  // over the nest's children that the analyses make.
+  fail(D.getBeginLoc(),
+       Name + " is not supported inside a weft nest" +
+           (isa<OMPAtomicDirective>(D) ? " (only atomic updates are)" : ""),
+       isOpenMPLoopDirective(D.getDirectiveKind())
+           ? "remove it: weft finds the loops inside a nest that can be "
+             "levels of their own"
+           : "");
 }
 
 const ClassTemplateSpecializationDecl *

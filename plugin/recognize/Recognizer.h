@@ -15,6 +15,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -54,6 +55,11 @@ const BinaryOperator *initializerAssignmentTo(const Stmt *S, const VarDecl *V);
 using References = llvm::MapVector<const VarDecl *, std::vector<const Stmt *>>;
 References referencesIn(const Stmt *S);
 
+/// S's children, and the statement an OpenMP directive's captured region
+/// holds (a CapturedStmt's children() leave it out), for walks that must
+/// see everything a loop does.
+llvm::SmallVector<const Stmt *, 8> subStatements(const Stmt *S);
+
 /// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
 std::optional<std::string> deviceFunction(const FunctionDecl *FD);
 
@@ -78,9 +84,11 @@ public:
         SM(Ctx.getSourceManager()), Function(Function), Loop(Loop),
         OnlyRead(OnlyRead), UniformRows(UniformRows) {}
 
-  /// Literal: the string the clauses were written in, or null.
-  std::optional<RecognizedNest> run(const std::string &ClauseText,
-                                    const StringLiteral *Literal);
+  std::optional<RecognizedNest> run(const compat::Mark &Mark);
+
+  /// False, after an error, where R combines into a variable the OpenMP
+  /// directive of Mark makes each thread's own.
+  bool checkPrivates(const compat::Mark &Mark, const RecognizedNest &R);
 
   /// Sets the Definition of each captured integer constant that is an
   /// affine expression of other captures keeping their values
@@ -750,6 +758,10 @@ private:
   ir::StmtPtr single(const Stmt *S);
 
   void stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out);
+  /// An OpenMP directive inside the nest: an atomic update is its
+  /// statement; anything else is refused.
+  void openMPStatement(const OMPExecutableDirective &D,
+                       std::vector<ir::StmtPtr> &Out);
   /// A range-based for inside the nest, over captured data of one
   /// dimension or a row: an index loop binding the loop variable to each
   /// element.

@@ -6,9 +6,44 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <optional>
 #include <string>
 
 namespace weft {
+
+/// An error held back instead of reported.
+struct HeldError {
+  clang::SourceLocation Loc;
+  std::string Message, Hint;
+};
+
+/// While one lives, error() keeps the first error instead of reporting it:
+/// a loop that OpenMP already runs is tried, and what stops weft taking it
+/// is why it stays with OpenMP, not an error in the user's program.
+class HeldErrors {
+public:
+  HeldErrors() : Outer(current()) { current() = this; }
+  ~HeldErrors() { current() = Outer; }
+  HeldErrors(const HeldErrors &) = delete;
+  HeldErrors &operator=(const HeldErrors &) = delete;
+
+  /// The first error held, if any.
+  const std::optional<HeldError> &first() const { return First; }
+
+  /// The innermost live one, or null.
+  static HeldErrors *&current() {
+    static HeldErrors *Current = nullptr;
+    return Current;
+  }
+  void hold(HeldError E) {
+    if (!First)
+      First = std::move(E);
+  }
+
+private:
+  HeldErrors *Outer;
+  std::optional<HeldError> First;
+};
 
 /// Where to report Loc: the pragma the user wrote, not the attribute tokens
 /// `#pragma weft parallel for` expands to in scratch space (clang would
@@ -35,6 +70,8 @@ inline void diagnose(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
 
 inline void error(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
                   const std::string &Message, const std::string &Hint = "") {
+  if (HeldErrors *Held = HeldErrors::current())
+    return Held->hold({Loc, Message, Hint});
   diagnose(D, Loc, clang::DiagnosticsEngine::Error, Message, Hint);
 }
 

@@ -34,6 +34,14 @@ config.environment["WEFT_BACKEND"] = "host"
 if os.path.exists("/usr/lib/llvm-%s/include/c++/v1/mdspan" % config.clang_version):
     config.available_features.add("mdspan")
 
+# OpenMP programs (-fopenmp) link LLVM's OpenMP runtime: libomp-22-dev
+# (scripts/setup.sh installs it; it conflicts with libomp-19-dev), which
+# clang 19's programs link too. Without it those tests report UNSUPPORTED.
+libomp = "/usr/lib/llvm-22/lib"
+if os.path.exists(os.path.join(libomp, "libomp.so")):
+    config.available_features.add("openmp")
+config.substitutions.append(("%openmp_link", "-L{0} -Wl,-rpath,{0}".format(libomp)))
+
 # NVRTC compiles need libnvrtc; without it those tests report UNSUPPORTED.
 import subprocess
 if subprocess.run([config.weft_nvrtc, "--help"], capture_output=True).returncode != 77:

@@ -1,0 +1,402 @@
+// OpenMPMarks.cpp: which OpenMP directives and clauses weft takes, their
+// clauses in weft's words, and the loops a collapse clause makes levels.
+#include "syntax/OpenMPMarks.h"
+
+#include "clang/AST/DeclOpenMP.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/OpenMPKinds.h"
+#include "llvm/Frontend/OpenMP/OMP.h"
+
+#include <map>
+
+using namespace clang;
+
+namespace weft::syntax {
+namespace {
+
+/// The loops taken directives' collapse clauses make levels, by the loop.
+std::map<const Stmt *, compat::Mark> &collapsedMarks() {
+  static std::map<const Stmt *, compat::Mark> Marks;
+  return Marks;
+}
+
+/// What each directive met so far is to weft.
+std::map<const Stmt *, OpenMPLoop> &seenDirectives() {
+  static std::map<const Stmt *, OpenMPLoop> Seen;
+  return Seen;
+}
+
+OpenMPLoop refusal(SourceLocation Where, std::string Why,
+                   std::string Hint = "") {
+  OpenMPLoop L;
+  L.Where = Where;
+  L.Refusal = std::move(Why);
+  L.Hint = std::move(Hint);
+  return L;
+}
+
+std::string directiveName(const OMPExecutableDirective &D) {
+  return "'#pragma omp " +
+         llvm::omp::getOpenMPDirectiveName(D.getDirectiveKind()).str() + "'";
+}
+
+/// The one loop a loop's body holds (through braces around it alone), or
+/// null.
+Stmt *onlyLoopIn(Stmt *Loop) {
+  Stmt *Body = nullptr;
+  if (auto *F = dyn_cast<ForStmt>(Loop))
+    Body = F->getBody();
+  else if (auto *R = dyn_cast<CXXForRangeStmt>(Loop))
+    Body = R->getBody();
+  while (auto *C = dyn_cast_or_null<CompoundStmt>(Body)) {
+    if (C->size() != 1)
+      return nullptr;
+    Body = C->body_front();
+  }
+  return isa_and_nonnull<ForStmt, CXXForRangeStmt, AttributedStmt>(Body)
+             ? Body
+             : nullptr;
+}
+
+/// The variable E names, or null.
+const VarDecl *namedVariable(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return V && !isa<OMPCapturedExprDecl>(V) ? V : nullptr;
+}
+
+/// A reduction clause's operator as weft's clause writes it, or empty.
+/// OpenMP's `-` combines partial results by adding them, as `+` does.
+std::string reductionOperator(const OMPReductionClause &C) {
+  const DeclarationName Name = C.getNameInfo().getName();
+  if (Name.getNameKind() == DeclarationName::CXXOperatorName) {
+    switch (Name.getCXXOverloadedOperator()) {
+    case OO_Plus:
+    case OO_Minus:
+      return "+";
+    case OO_Star:
+      return "*";
+    case OO_Amp:
+      return "&";
+    case OO_Pipe:
+      return "|";
+    case OO_Caret:
+      return "^";
+    case OO_AmpAmp:
+      return "&&";
+    case OO_PipePipe:
+      return "||";
+    default:
+      return "";
+    }
+  }
+  if (const IdentifierInfo *I = Name.getAsIdentifierInfo())
+    if (I->getName() == "min" || I->getName() == "max")
+      return I->getName().str();
+  return "";
+}
+
+/// Whether E names a value OpenMP computed for the directive (a captured
+/// expression), which is not in scope where the launch is built.
+bool readsCapturedExpression(const Stmt *E) {
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E);
+      Ref && isa<OMPCapturedExprDecl>(Ref->getDecl()))
+    return true;
+  for (const Stmt *Child :
+       E ? E->children() : Stmt::const_child_range(nullptr, nullptr))
+    if (readsCapturedExpression(Child))
+      return true;
+  return false;
+}
+
+/// The variable holding the array an element expression is of (`h` of
+/// `h[k]`, `h[k][j]`, `h.at`-free `h[k]` of a vector or span), or null.
+const VarDecl *arrayOf(const Expr *Element) {
+  const Expr *E = Element->IgnoreParenImpCasts();
+  while (true) {
+    if (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = S->getBase()->IgnoreParenImpCasts();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Subscript) {
+      E = Op->getArg(0)->IgnoreParenImpCasts();
+    } else {
+      break;
+    }
+    if (const VarDecl *V = namedVariable(E))
+      return V;
+  }
+  return nullptr;
+}
+
+/// `#pragma omp atomic` updates of array elements in a loop: the arrays,
+/// each with the reduction operator its updates combine by (they are the
+/// histogram idiom weft's array reductions take); where one is not of
+/// that form, the update, to refuse.
+struct AtomicUpdates : RecursiveASTVisitor<AtomicUpdates> {
+  bool VisitOMPAtomicDirective(OMPAtomicDirective *D) {
+    const auto *E = dyn_cast_or_null<Expr>(D->getAssociatedStmt());
+    if (!E)
+      return true;
+    E = E->IgnoreParenImpCasts();
+    const Expr *Target = nullptr;
+    std::string Op;
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->isIncrementDecrementOp()) {
+      Target = U->getSubExpr();
+      Op = "+";
+    } else if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      Target = B->getLHS();
+      switch (B->getOpcode()) {
+      case BO_AddAssign:
+      case BO_SubAssign:
+        Op = "+";
+        break;
+      case BO_MulAssign:
+        Op = "*";
+        break;
+      case BO_AndAssign:
+        Op = "&";
+        break;
+      case BO_OrAssign:
+        Op = "|";
+        break;
+      case BO_XorAssign:
+        Op = "^";
+        break;
+      case BO_Assign:
+        // `x = x op e` (or `e op x`).
+        if (const auto *R =
+                dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts()))
+          Op = R->getOpcode() == BO_Add || R->getOpcode() == BO_Sub ? "+"
+               : R->getOpcode() == BO_Mul                           ? "*"
+               : R->getOpcode() == BO_And                           ? "&"
+               : R->getOpcode() == BO_Or                            ? "|"
+               : R->getOpcode() == BO_Xor                           ? "^"
+                                                                    : "";
+        break;
+      default:
+        break;
+      }
+    }
+    if (!Target || isa<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+      return true; // a scalar: weft reads its updates as a reduction
+    const VarDecl *Array = arrayOf(Target);
+    if (!Array || Op.empty()) {
+      if (!Unnamed)
+        Unnamed = D;
+      return true;
+    }
+    Arrays.insert({Array->getName().str(), Op});
+    return true;
+  }
+
+  std::map<std::string, std::string> Arrays;
+  const OMPAtomicDirective *Unnamed = nullptr;
+};
+
+/// How to write a loop without a clause weft does not take, where there
+/// is a way.
+std::string clauseHint(OpenMPClauseKind Kind) {
+  switch (Kind) {
+  case llvm::omp::OMPC_lastprivate:
+    return "set the variable after the loop from the last iteration's "
+           "values: a launch keeps no iteration's copy";
+  case llvm::omp::OMPC_linear:
+    return "compute the variable from the loop's index in each iteration";
+  case llvm::omp::OMPC_ordered:
+    return "the iterations' ordered parts run in order only on the host";
+  default:
+    return "";
+  }
+}
+
+/// A directive weft takes: its loop, clauses and collapsed loops.
+OpenMPLoop takenLoop(OMPLoopBasedDirective &D, const ASTContext &Ctx) {
+  const std::string Name = directiveName(D);
+  if (!Ctx.getLangOpts().CPlusPlus20)
+    return refusal(D.getBeginLoc(),
+                   "weft takes OpenMP loops in C++20 and later: the "
+                   "declarations of <weft/weft.hpp> need it",
+                   "compile with -std=c++20");
+  Stmt *Loop = D.getInnermostCapturedStmt()->getCapturedStmt();
+  if (std::optional<compat::Mark> Weft = compat::findMark(Loop)) {
+    // The user's weft mark says how to map the loop; the directive stays
+    // as its fallback.
+    Weft->Replaced = &D;
+    OpenMPLoop L;
+    L.Mark = std::move(Weft);
+    return L;
+  }
+  if (!isa<ForStmt, CXXForRangeStmt>(Loop))
+    return refusal(D.getBeginLoc(),
+                   "the statement under " + Name + " is not a loop weft reads");
+
+  compat::Mark M;
+  M.Loop = Loop;
+  M.Replaced = &D;
+  M.FromOpenMP = true;
+  std::string Reductions;
+  for (const OMPClause *C : D.clauses()) {
+    if (!C || C->isImplicit())
+      continue;
+    const std::string Clause =
+        "'" + llvm::omp::getOpenMPClauseName(C->getClauseKind()).str() + "'";
+    if (const auto *R = dyn_cast<OMPReductionClause>(C)) {
+      const std::string Op = reductionOperator(*R);
+      if (R->getModifier() != OMPC_REDUCTION_unknown &&
+          R->getModifier() != OMPC_REDUCTION_default)
+        return refusal(C->getBeginLoc(),
+                       "weft does not take a reduction with a modifier "
+                       "(inscan, task)");
+      if (Op.empty())
+        return refusal(C->getBeginLoc(),
+                       "weft does not take a reduction of a user-declared "
+                       "operator");
+      std::string Names;
+      for (const Expr *E : compat::clauseVariables(R)) {
+        const VarDecl *V = namedVariable(E);
+        if (!V)
+          return refusal(E->getBeginLoc(),
+                         "weft takes reductions into variables, not array "
+                         "sections or members",
+                         "under the directive, '#pragma weft parallel for "
+                         "reduction(+: a)' combines into the elements of an "
+                         "array a");
+        Names += (Names.empty() ? "" : ", ") + V->getName().str();
+      }
+      Reductions += " reduction(" + Op + ": " + Names + ")";
+      continue;
+    }
+    if (const auto *If = dyn_cast<OMPIfClause>(C)) {
+      const OpenMPDirectiveKind On = If->getNameModifier();
+      if (On == llvm::omp::OMPD_simd)
+        continue; // it decides vectorization alone
+      if (On != llvm::omp::OMPD_unknown && On != llvm::omp::OMPD_parallel)
+        return refusal(C->getBeginLoc(),
+                       "weft does not take an if clause for another construct");
+      Expr *Condition = If->getCondition();
+      if (!Condition || readsCapturedExpression(Condition))
+        return refusal(C->getBeginLoc(),
+                       "weft cannot evaluate this if clause before the loop",
+                       "compute the condition into a variable before the "
+                       "loop");
+      M.Condition = Condition;
+      continue;
+    }
+    if (isa<OMPPrivateClause, OMPFirstprivateClause>(C)) {
+      std::vector<const Expr *> Items;
+      if (const auto *P = dyn_cast<OMPPrivateClause>(C))
+        llvm::append_range(Items, compat::clauseVariables(P));
+      else
+        llvm::append_range(
+            Items, compat::clauseVariables(cast<OMPFirstprivateClause>(C)));
+      for (const Expr *E : Items) {
+        const VarDecl *V = namedVariable(E);
+        if (!V)
+          return refusal(E->getBeginLoc(),
+                         "weft takes private variables, not members");
+        M.Privates.push_back(V);
+      }
+      continue;
+    }
+    // What says how OpenMP's threads share the work, which weft maps
+    // itself, or what shared data is (it is, in a kernel).
+    if (isa<OMPSharedClause, OMPDefaultClause, OMPScheduleClause,
+            OMPNumThreadsClause, OMPProcBindClause, OMPOrderClause,
+            OMPCollapseClause, OMPSimdlenClause, OMPSafelenClause,
+            OMPAlignedClause, OMPNontemporalClause, OMPBindClause>(C))
+      continue;
+    return refusal(C->getBeginLoc(),
+                   "weft does not take the " + Clause + " clause of " + Name,
+                   clauseHint(C->getClauseKind()));
+  }
+  // Atomic updates of an array's elements combine into the array.
+  AtomicUpdates Atomics;
+  Atomics.TraverseStmt(Loop);
+  if (Atomics.Unnamed)
+    return refusal(Atomics.Unnamed->getBeginLoc(),
+                   "weft takes atomic updates of a variable or of an element "
+                   "of an array a variable names, by + - * & | or ^",
+                   "update the element through the array's name "
+                   "('h[k] += 1')");
+  for (const auto &[Array, Op] : Atomics.Arrays)
+    Reductions += " reduction(" + Op + ": " + Array + ")";
+  M.Clauses = Reductions.empty() ? "" : Reductions.substr(1);
+
+  // collapse(n): the n - 1 loops inside are levels of the nest.
+  Stmt *Outer = Loop;
+  for (unsigned I = 1; I < D.getLoopsNumber(); ++I) {
+    Stmt *Inner = onlyLoopIn(Outer);
+    if (!Inner)
+      return refusal(D.getBeginLoc(), "the loops " + Name +
+                                          " collapses are not nested one "
+                                          "inside the other alone");
+    if (auto *AS = dyn_cast<AttributedStmt>(Inner)) {
+      if (!compat::findMark(AS))
+        return refusal(AS->getBeginLoc(),
+                       "weft does not take an attributed loop that "
+                       "collapse(n) covers");
+      Outer = AS->getSubStmt();
+      continue;
+    }
+    if (!compat::findMark(Inner))
+      collapsedMarks()[Inner] = compat::Mark{Inner, Inner, "", nullptr};
+    Outer = Inner;
+  }
+  OpenMPLoop L;
+  L.Mark = std::move(M);
+  return L;
+}
+
+} // namespace
+
+bool &openMPLoopsTaken() {
+  static bool Taken = true;
+  return Taken;
+}
+
+std::optional<OpenMPLoop> openMPLoop(Stmt *S, const ASTContext &Ctx) {
+  auto *D = dyn_cast_or_null<OMPExecutableDirective>(S);
+  if (!D || !openMPLoopsTaken())
+    return std::nullopt;
+  if (auto It = seenDirectives().find(D); It != seenDirectives().end())
+    return It->second;
+  OpenMPLoop L;
+  const OpenMPDirectiveKind Kind = D->getDirectiveKind();
+  if (isa<OMPParallelForDirective, OMPParallelForSimdDirective,
+          OMPParallelGenericLoopDirective>(D))
+    L = takenLoop(*cast<OMPLoopBasedDirective>(D), Ctx);
+  else if (isOpenMPTargetExecutionDirective(Kind))
+    L = refusal(D->getBeginLoc(),
+                "weft leaves " + directiveName(*D) +
+                    " to OpenMP's offload: target data directives it does "
+                    "not see may keep the data on the device",
+                "write '#pragma omp parallel for' (or '#pragma weft "
+                "parallel for') for weft to take the loop");
+  else if (isOpenMPLoopDirective(Kind))
+    L = refusal(D->getBeginLoc(),
+                "weft takes '#pragma omp parallel for' loops, not " +
+                    directiveName(*D),
+                "");
+  else
+    return std::nullopt;
+  return seenDirectives()[D] = std::move(L);
+}
+
+std::optional<compat::Mark> collapsedLoopMark(Stmt *Loop) {
+  auto It = collapsedMarks().find(Loop);
+  if (It == collapsedMarks().end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::optional<compat::Mark> findLoopMark(Stmt *S, const ASTContext &Ctx) {
+  if (std::optional<compat::Mark> M = compat::findMark(S))
+    return M;
+  if (std::optional<OpenMPLoop> L = openMPLoop(S, Ctx); L && L->Mark)
+    return L->Mark;
+  return collapsedLoopMark(S);
+}
+
+} // namespace weft::syntax
