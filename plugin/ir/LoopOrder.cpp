@@ -79,8 +79,10 @@ public:
   }
 
 private:
-  /// A write the region may make: to its own locals and arrays, or to a
-  /// span (whose subscripts apart() checks).
+  /// A write the region may make: to its own locals and arrays, to a
+  /// span (whose subscripts apart() checks), or to the outermost level's
+  /// reduction target, into which the recognizer lets it only combine
+  /// (any order of its iterations combines the same values).
   bool owns(const Expr &Root) const {
     switch (Root.Kind) {
     case Expr::Local:
@@ -88,6 +90,8 @@ private:
       return Declared.count(Root.Text) > 0;
     case Expr::SpanElement:
       return true;
+    case Expr::ParamRef:
+      return N.Params[Root.ParamIndex].Kind == ParamKind::ReductionTarget;
     default:
       return false;
     }

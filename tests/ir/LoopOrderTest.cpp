@@ -295,6 +295,46 @@ TEST(LoopOrder, UnmarkedLoopSharingAnElementStays) {
   EXPECT_TRUE(N.TakenApart.empty());
 }
 
+/// for j (unmarked): if (a[i * n + j] > m) m = a[i * n + j], m param 4
+/// (Kind), the outermost level's max reduction where it is a target.
+ir::Nest maxNest(ir::ParamKind Kind) {
+  ir::Nest N = emptyNest();
+  N.Params.push_back({"m", Kind, ir::ScalarKind::Float});
+  if (Kind == ir::ParamKind::ReductionTarget)
+    N.Root.Reductions.push_back(
+        {ir::ReductionOp::Max, "m", ir::ScalarKind::Float, 4});
+  auto Guarded = std::make_unique<ir::Stmt>();
+  Guarded->Kind = ir::Stmt::If;
+  Guarded->Exprs.push_back(
+      binary(">", element(1, at(local("i"), local("j"))), param(4)));
+  Guarded->Children.push_back(
+      statement(binary("=", param(4), element(1, at(local("i"), local("j"))))));
+  Guarded->Children.push_back(nullptr);
+  auto Loop = countedFor("j", node(ir::Expr::IntLiteral, "0"), param(0),
+                         std::move(Guarded));
+  Loop->Location = "f.cpp:5:5";
+  N.Root.Body.push_back(std::move(Loop));
+  return N;
+}
+
+TEST(LoopOrder, LoopCombiningIntoTheOutermostReductionIsALevel) {
+  // Each j combines into the max the outermost level reduces (a marked
+  // loop over i alone, `reduction(max: m)`): any order combines the same.
+  ir::Nest N = maxNest(ir::ParamKind::ReductionTarget);
+  std::vector<ir::LoopReorder> Changes = ir::reorderLoops(N);
+  ASSERT_EQ(Changes.size(), 1u);
+  EXPECT_FALSE(Changes[0].Kept);
+  ASSERT_EQ(N.Root.Body[0]->Kind, ir::Stmt::ParallelFor);
+  EXPECT_EQ(onlyLevel(N).IndexName, "j");
+}
+
+TEST(LoopOrder, LoopWritingACapturedScalarStays) {
+  // The same write to a scalar no reduction names: the last j's stays.
+  ir::Nest N = maxNest(ir::ParamKind::Scalar);
+  EXPECT_TRUE(ir::reorderLoops(N).empty());
+  EXPECT_EQ(N.Root.Body[0]->Kind, ir::Stmt::For);
+}
+
 TEST(LoopOrder, UnmarkedLoopOfASequentialNestStays) {
   // The loop a nest marked sequential runs in one block, and the loops in
   // its marked levels.

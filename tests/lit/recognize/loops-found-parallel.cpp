@@ -7,7 +7,9 @@
 // columns of a 3-D C array (an inner loop of constant range within the
 // stride, found parallel in turn) and of a flat stack of images (ranges and
 // strides of captured sizes; not where a row reaches past its stride), and
-// of rows of 64 indexed as one range (`[e / 64][e % 64]`; not `% 32`). A
+// of rows of 64 indexed as one range (`[e / 64][e % 64]`; not `% 32`),
+// and one combining into the outermost level's reductions (not one that
+// writes a scalar no reduction names, whose last value stays). A
 // loop whose index shadows the marked loop's, or that reads a reference
 // from outside it (which may bind an element it writes), stays in each
 // thread. On the checked simulator, against the host and the plugin-free
@@ -150,6 +152,38 @@ void unevenChunks(Rows &out, int h, int w) {
     for (int x = 0; x < w; ++x)
       out[(y * 64 + x) / 64][(y * 64 + x) % 32] += x + 1;
 }
+// A loop combining into the outermost level's reduction (a max over a
+// plate, a sum and a count): the reduction's combines, in any order;
+// found parallel. Not where it writes a scalar no reduction names.
+// CHECK: loops-found-parallel.cpp:[[@LINE+6]]:3: remark: weft: level 0 (y): {{.*}}reduction(max: most){{.*}}reduction(+: total){{.*}}reduction(+: count)
+// CHECK: loops-found-parallel.cpp:[[@LINE+6]]:5: remark: weft: level 1 (x): {{.*}}; not marked, found parallel
+int reduced(const std::vector<float> &in, int h, int w, float &most,
+            double &total) {
+  int count = 0;
+#pragma weft parallel for reduction(max: most) reduction(+: total, count)
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const float v = in[y * w + x];
+      if (v > most)
+        most = v;
+      total += v;
+      if (v > 2)
+        ++count;
+    }
+  return count;
+}
+// CHECK: loops-found-parallel.cpp:[[@LINE+5]]:3: remark: weft: level 0 (y): {{.*}} kernel
+// CHECK-NOT: found parallel
+void lastOfRow(const std::vector<float> &in, std::vector<float> &out, int h,
+               int w, float scale) {
+#pragma weft parallel for
+  for (int y = 0; y < h; ++y) {
+    float last = 0;
+    for (int x = 0; x < w; ++x)
+      last = in[y * w + x] * scale;
+    out[y] = last;
+  }
+}
 
 int main() {
   const int N = 45, M = 37;
@@ -186,7 +220,13 @@ int main() {
     for (int c = 0; c < 64; ++c) ck[r][c] = (r * 64 + c) % 23;
   chunks(ck2, ck, N, M);
   unevenChunks(ck, N, M);
-  double s = 0;
+  float most = -100;
+  double total = 0;
+  const int count = reduced(img, Ch * H, W, most, total);
+  std::vector<float> lasts(Ch * H);
+  lastOfRow(img, lasts, Ch * H, W, 2);
+  double s = most + total + count;
+  for (float x : lasts) s += x;
   for (int k = 0; k < NZ; ++k)
     for (int j = 0; j < NY; ++j)
       for (int i = 0; i < NX; ++i)
