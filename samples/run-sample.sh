@@ -4,7 +4,8 @@
 # two times and the mapping the plugin chose for each marked loop.
 #   samples/run-sample.sh NAME [--build-only|--run-only] [--small] [--repeat N]
 # NAME is a file samples/NAME.cpp (hotspot, lud, nw, pathfinder, srad, kmeans,
-# backprop, spmv, pagerank, nbody, dft, polybench). The marked loops run on
+# backprop, spmv, pagerank, nbody, dft, polybench, heat: an OpenMP program,
+# built with -fopenmp both ways). The marked loops run on
 # the backend weft picks (WEFT_BACKEND chooses: cuda, hip, sim, host). Uses
 # $WEFT_BUILD_DIR (default build) and $CLANGXX (default clang++-22); the
 # binaries, results and remarks go to $WEFT_BUILD_DIR/samples. --run-only
@@ -12,7 +13,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 case "${1:-}" in
-  -h|--help|"") sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit ;;
+  -h|--help|"") sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit ;;
 esac
 name=$1; shift
 mode=""
@@ -27,10 +28,16 @@ config=$build/bin/weft-config
 if [ "$mode" != --run-only ]; then
   cxxflags=$("$config" --clang="$cxx" --cxxflags)
   plainflags=$(printf '%s' "$cxxflags" | sed 's/-fplugin=[^ ]*//')
+  # A sample built as its program is (`// sample flags: -fopenmp`), both
+  # ways; OpenMP's runtime is LLVM's (libomp-22-dev).
+  flags=$(sed -n 's|^// sample flags: ||p' "$src")
+  case " $flags " in
+    *" -fopenmp "*) flags="$flags -L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib" ;;
+  esac
   # shellcheck disable=SC2086
-  "$cxx" -O2 $plainflags -I"$here/common" "$src" -o "$work/$name.plain"
+  "$cxx" -O2 $plainflags $flags -I"$here/common" "$src" -o "$work/$name.plain"
   # shellcheck disable=SC2086
-  "$cxx" -O2 $cxxflags -I"$here/common" -fplugin-arg-weft-remarks "$src" \
+  "$cxx" -O2 $cxxflags $flags -I"$here/common" -fplugin-arg-weft-remarks "$src" \
     $("$config" --ldflags) -o "$work/$name.weft" 2>"$work/$name.remarks"
   if grep -q 'warning:' "$work/$name.remarks"; then
     grep -A3 'warning:' "$work/$name.remarks" >&2

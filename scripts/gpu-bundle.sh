@@ -26,12 +26,6 @@ for exe in "$build"/tests/lit-*/*/Output/*.tmp.exe; do
   mkdir -p "$dest/$(dirname "$rel")"
   cp -a "$exe" "$base.sim" "$dest/$(dirname "$rel")/"
 done
-# LLVM's C++ library, for the programs built with -stdlib=libc++ (the GPU
-# machine has GCC's only), and its OpenMP runtime, for those built with
-# -fopenmp.
-for exe in "$dest"/tests/lit-*/*/Output/*.tmp.exe; do
-  ldd "$exe" | awk '$1 ~ /^lib(c\+\+|c\+\+abi|unwind|omp)\.so/ && $3 ~ /^\// {print $3}'
-done | sort -u | while read -r lib; do cp -L "$lib" "$dest/lib/"; done
 # The samples, with and without the plugin, and their remarks.
 mkdir -p "$dest/samples"
 for source in samples/*.cpp; do
@@ -40,6 +34,12 @@ for source in samples/*.cpp; do
   WEFT_BUILD_DIR=$build samples/run-sample.sh "$name" --build-only
   cp -a "$build/samples/$name".{plain,weft,remarks} "$dest/samples/"
 done
+# LLVM's C++ library, for the programs built with -stdlib=libc++ (the GPU
+# machine has GCC's only), and its OpenMP runtime, for those built with
+# -fopenmp.
+for exe in "$dest"/tests/lit-*/*/Output/*.tmp.exe "$dest"/samples/*.{plain,weft}; do
+  ldd "$exe" | awk '$1 ~ /^lib(c\+\+|c\+\+abi|unwind|omp)\.so/ && $3 ~ /^\// {print $3}'
+done | sort -u | while read -r lib; do cp -L "$lib" "$dest/lib/"; done
 # The GPU benchmarks, built here (they need clang and the plugin).
 for bench in launch-overhead concurrency nested lud nw tuning; do
   benchmarks/$bench.sh "$build" --build-only
