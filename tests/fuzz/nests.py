@@ -27,7 +27,9 @@ or a class around a vector reached through an accessor (a(e), a.at(e)
 asserting e, or the class's a[e]), its two inputs sometimes one vector,
 sometimes read through lambdas that capture them); some written as C89 writes them,
 without the reduction clauses their updates imply, or marked on the
-outermost loop alone as OpenMP code is. Each nest is
+outermost loop alone as OpenMP code is, or with the outermost mark written
+as `#pragma omp parallel for` (built with -fopenmp; a loop that stays with
+OpenMP counts as rejected). Each nest is
 emitted twice, marked and not; main() runs both and compares (exactly for
 integers; floating-point inputs are multiples of 1/8, so sums come out
 exact in any order, and elementwise math gets a tolerance for contraction).
@@ -54,6 +56,9 @@ import sys
 import tempfile
 
 TYPES = ["int", "float", "double"]
+# LLVM's OpenMP runtime, which programs with `#pragma omp` link.
+OPENMP_LIB = "/usr/lib/llvm-22/lib"
+OPENMP = os.path.exists(os.path.join(OPENMP_LIB, "libomp.so"))
 KINDS = ["map", "outer", "pairs", "inner", "element", "product", "stencil",
          "argmax", "histogram", "sequential", "slice"]
 KIND = None  # --kind: every nest of this kind (depth permitting)
@@ -120,6 +125,13 @@ class Nest:
         # a[e]; };`).
         self.lambdas = holder in ("span", "vector", "pointer") and \
             rng.random() < 0.25
+        # Sometimes its outermost mark written as OpenMP's `#pragma omp
+        # parallel for` (built with -fopenmp, where LLVM's OpenMP runtime
+        # is installed). Drawn apart, so that each seed's programs are
+        # otherwise those it gave before.
+        draw = random.Random(repr((k, T, holder, self.depth, self.ext,
+                                   self.kind, self.bins, self.nk)))
+        self.openmp = OPENMP and draw.random() < 0.3
 
     def product(self):
         p = 1
@@ -701,6 +713,8 @@ class Nest:
             body = outermost_mark_only(body)
         if self.infer:
             body = without_implied_reductions(body)
+        if self.openmp and marked and not self.infer:
+            body = as_openmp(body)
         if self.c89:
             body = c89(body, T)
         if self.lambdas and not any(re.search(r"&(a|b)\[", l) for l in body):
@@ -762,6 +776,39 @@ def without_implied_reductions(lines):
                 l = l.replace(m.group(0), "")
         out.append(l)
     return out
+
+
+def as_openmp(lines):
+    """The body with its outermost mark written as OpenMP's `#pragma omp
+    parallel for` with the same reduction and if clauses (inner marks stay
+    weft's), where the mark has no other clauses, reduces scalars with
+    operators OpenMP has, and its loop's header is in OpenMP's canonical
+    form (one variable set); else the body as it is."""
+    marks = [k for k, l in enumerate(lines)
+             if l.strip().startswith("#pragma weft")]
+    if not marks or not lines[marks[0]].strip().startswith(
+            "#pragma weft parallel for"):
+        return lines
+    k = marks[0]
+    text = lines[k].strip()[len("#pragma weft parallel for"):].strip()
+    clauses = re.findall(r"(\w+)(\((?:[^()]|\([^()]*\))*\))", text)
+    if "".join(n + a for n, a in clauses).replace(" ", "") != \
+            text.replace(" ", ""):
+        return lines
+    omp = []
+    for name, arg in clauses:
+        m = re.match(r"\(\s*([-+*&|^]|&&|\|\||min|max)\s*:\s*([\w\s,]+)\)$", arg)
+        if name == "reduction" and m and "out" not in m.group(2).split(", "):
+            omp.append("reduction(%s : %s)" % (m.group(1), m.group(2).strip()))
+        elif name == "if":
+            omp.append("if" + arg)
+        else:
+            return lines
+    header = lines[k + 1] if k + 1 < len(lines) else ""
+    if not re.match(r"\s*for \(int \w+ = [^,;]*;", header):
+        return lines
+    return lines[:k] + [("#pragma omp parallel for " + " ".join(omp)).strip()] + \
+        lines[k + 1:]
 
 
 def c89(lines, T):
@@ -977,6 +1024,12 @@ def check(args, number, source):
         cmd = [args.clang, "-std=c++20", "-O1", "-I" + args.include,
                "-fplugin=" + args.plugin, path, "-o", exe, "-L" + args.lib,
                "-Wl,-rpath," + args.lib, "-lweft"]
+        openmp = "#pragma omp" in source
+        if openmp:
+            # What stays with OpenMP says so in a remark: a form the
+            # generator believes weft takes.
+            cmd += ["-fopenmp", "-fplugin-arg-weft-remarks",
+                    "-L" + OPENMP_LIB, "-Wl,-rpath," + OPENMP_LIB]
         c = run_limited(cmd, args)
         if c is None:
             return "compiler hang"
@@ -985,8 +1038,11 @@ def check(args, number, source):
         if c.returncode:
             first = [l for l in c.stderr.splitlines() if "error:" in l][:1]
             return "rejected: " + (first[0] if first else "?")
+        stays = [l for l in c.stderr.splitlines() if "stays with OpenMP" in l]
+        if stays:
+            return "rejected: " + stays[0]
         env = dict(os.environ, WEFT_BACKEND="sim", WEFT_SIM_CHECK="1",
-                   WEFT_CACHE_DIR=args.cache)
+                   WEFT_CACHE_DIR=args.cache, OMP_NUM_THREADS="2")
         r = run_limited([exe], args, env)
         if r is None:
             return "hang on the simulator"
