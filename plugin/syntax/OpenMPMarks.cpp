@@ -211,8 +211,11 @@ std::string clauseHint(OpenMPClauseKind Kind) {
   }
 }
 
-/// A directive weft takes: its loop, clauses and collapsed loops.
-OpenMPLoop takenLoop(OMPLoopBasedDirective &D, const ASTContext &Ctx) {
+/// A directive weft takes (in Region, a parallel region that holds it
+/// alone, if not null): its loop, clauses (Region's too) and collapsed
+/// loops.
+OpenMPLoop takenLoop(OMPLoopBasedDirective &D, OMPParallelDirective *Region,
+                     const ASTContext &Ctx) {
   const std::string Name = directiveName(D);
   if (!Ctx.getLangOpts().CPlusPlus20)
     return refusal(D.getBeginLoc(),
@@ -223,7 +226,7 @@ OpenMPLoop takenLoop(OMPLoopBasedDirective &D, const ASTContext &Ctx) {
   if (std::optional<compat::Mark> Weft = compat::findMark(Loop)) {
     // The user's weft mark says how to map the loop; the directive stays
     // as its fallback.
-    Weft->Replaced = &D;
+    Weft->Replaced = Region ? static_cast<Stmt *>(Region) : &D;
     OpenMPLoop L;
     L.Mark = std::move(Weft);
     return L;
@@ -234,10 +237,14 @@ OpenMPLoop takenLoop(OMPLoopBasedDirective &D, const ASTContext &Ctx) {
 
   compat::Mark M;
   M.Loop = Loop;
-  M.Replaced = &D;
+  M.Replaced = Region ? static_cast<Stmt *>(Region) : &D;
   M.FromOpenMP = true;
   std::string Reductions;
-  for (const OMPClause *C : D.clauses()) {
+  std::vector<const OMPClause *> Clauses;
+  if (Region)
+    llvm::append_range(Clauses, Region->clauses());
+  llvm::append_range(Clauses, D.clauses());
+  for (const OMPClause *C : Clauses) {
     if (!C || C->isImplicit())
       continue;
     const std::string Clause =
@@ -305,7 +312,8 @@ OpenMPLoop takenLoop(OMPLoopBasedDirective &D, const ASTContext &Ctx) {
     if (isa<OMPSharedClause, OMPDefaultClause, OMPScheduleClause,
             OMPNumThreadsClause, OMPProcBindClause, OMPOrderClause,
             OMPCollapseClause, OMPSimdlenClause, OMPSafelenClause,
-            OMPAlignedClause, OMPNontemporalClause, OMPBindClause>(C))
+            OMPAlignedClause, OMPNontemporalClause, OMPBindClause,
+            OMPNowaitClause>(C))
       continue;
     return refusal(C->getBeginLoc(),
                    "weft does not take the " + Clause + " clause of " + Name,
@@ -365,9 +373,26 @@ std::optional<OpenMPLoop> openMPLoop(Stmt *S, const ASTContext &Ctx) {
   OpenMPLoop L;
   const OpenMPDirectiveKind Kind = D->getDirectiveKind();
   if (isa<OMPParallelForDirective, OMPParallelForSimdDirective,
-          OMPParallelGenericLoopDirective>(D))
-    L = takenLoop(*cast<OMPLoopBasedDirective>(D), Ctx);
-  else if (isOpenMPTargetExecutionDirective(Kind))
+          OMPParallelGenericLoopDirective>(D)) {
+    L = takenLoop(*cast<OMPLoopBasedDirective>(D), nullptr, Ctx);
+  } else if (auto *Region = dyn_cast<OMPParallelDirective>(D)) {
+    // `#pragma omp parallel` around one `#pragma omp for`: parallel for.
+    Stmt *Body = Region->getInnermostCapturedStmt()->getCapturedStmt();
+    auto *Block = dyn_cast<CompoundStmt>(Body);
+    if (Block && Block->size() == 1)
+      Body = Block->body_front();
+    if (isa<OMPForDirective, OMPForSimdDirective>(Body))
+      L = takenLoop(*cast<OMPLoopBasedDirective>(Body), Region, Ctx);
+    else if (Block && llvm::any_of(Block->body(), [](const Stmt *S) {
+               return isa<OMPForDirective, OMPForSimdDirective>(S);
+             }))
+      L = refusal(Region->getBeginLoc(),
+                  "weft takes a parallel region that holds one '#pragma omp "
+                  "for' loop and nothing else",
+                  "write each loop as '#pragma omp parallel for'");
+    else
+      return std::nullopt;
+  } else if (isOpenMPTargetExecutionDirective(Kind))
     L = refusal(D->getBeginLoc(),
                 "weft leaves " + directiveName(*D) +
                     " to OpenMP's offload: target data directives it does "

@@ -138,6 +138,35 @@ void copyScaled(const Store &In, Store &Out, int n) {
     Out[i] = In[i] * 2 + 1;
 }
 
+// A parallel region holding one worksharing loop is a parallel for: its
+// clauses and the loop's; the region stays as the fallback.
+// CHECK: openmp-loops.cpp:[[@LINE+6]]:5: remark: weft: level 0 (i): {{.*}}reduction(+: s) combined
+float regionOfOneLoop(const float *a, float *o, int n, float scale) {
+  float s = 0;
+#pragma omp parallel shared(o) firstprivate(scale) if (n > 4)
+  {
+#pragma omp for reduction(+ : s) schedule(static) nowait
+    for (int i = 0; i < n; ++i) {
+      o[i] = a[i] * scale;
+      s += a[i];
+    }
+  }
+  return s;
+}
+// CHECK: openmp-loops.cpp:[[@LINE+3]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft takes a parallel region that holds one '#pragma omp for' loop and nothing else
+// CHECK-NEXT: note: write each loop as '#pragma omp parallel for'
+void regionOfTwoLoops(float *o, int n) {
+#pragma omp parallel
+  {
+#pragma omp for
+    for (int i = 0; i < n; ++i)
+      o[i] = float(i);
+#pragma omp for
+    for (int i = 0; i < n; ++i)
+      o[i] += 1;
+  }
+}
+
 // A weft mark under the directive says how weft maps the loop; the
 // directive stays its fallback.
 // CHECK: openmp-loops.cpp:[[@LINE+4]]:3: remark: weft: level 0 (i): dim x, block 64
@@ -218,9 +247,9 @@ void atomicThrough(int *const *rows, const int *x, int n) {
   }
 }
 
-// The thirteen loops weft takes run on the simulator (dot's second call, of 50,
+// The fourteen loops weft takes run on the simulator (dot's second call, of 50,
 // on the host by its if clause); those that stay with OpenMP never launch.
-// RAN-COUNT-13: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:3: 1 calls on sim, {{[01]}} on the host
+// RAN-COUNT-14: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
 // RAN-NOT: weft: loop at
 int main() {
   const int n = 48;
@@ -260,6 +289,9 @@ int main() {
   halve(g.data(), 1000);
   affine(g);
   marked(o.data(), 30 * 41);
+  std::printf("region %g", regionOfOneLoop(f.data(), g.data(), 1000, 0.5f));
+  regionOfTwoLoops(o.data(), 30 * 41);
+  std::printf(" %g %g\n", g[999], o[100]);
   Store In{f}, Out{std::vector<float>(1000)};
   copyScaled(In, Out, 1000);
   std::printf("store %g %g\n", Out[0], Out[999]);
