@@ -463,6 +463,9 @@ private:
         if (R.Clauses.If)
           Text += ", launched when " + R.Clauses.If->Value.Text +
                   " (else the loop runs on the host)";
+        if (R.OpenMPTarget)
+          Text += ", where OpenMP holds none of the loop's data on a device "
+                  "(else the directive runs, on OpenMP's offload)";
       }
       diagnose(CI.getDiagnostics(), R.LevelLocations[I],
                DiagnosticsEngine::Remark, Text);

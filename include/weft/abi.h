@@ -26,6 +26,10 @@ bool launchKernel(const char *Descriptor, const char *Source,
 /// what the loop writes is copied to the device when a launch needs it.
 void hostLoop(const char *Descriptor, const char *Source, const LaunchArg *Args,
               std::size_t NumArgs) noexcept;
+/// The same, for Reason (what loop_stats reports).
+void hostLoopFor(const char *Descriptor, const char *Source,
+                 const LaunchArg *Args, std::size_t NumArgs,
+                 const char *Reason) noexcept;
 
 /// Rows held apart (a std::vector of std::vectors): where a LaunchArg's
 /// parameter has them (the descriptor says so), its Data points to a

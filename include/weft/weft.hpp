@@ -21,6 +21,15 @@
 #include <mdspan>
 #endif
 
+#if defined(_OPENMP)
+// OpenMP's offload runtime, where the program links it (weak: a program
+// built with -fopenmp alone has none, and no data on a device).
+extern "C" {
+int omp_target_is_present(const void *, int) __attribute__((weak));
+int omp_get_default_device(void) __attribute__((weak));
+}
+#endif
+
 namespace weft {
 namespace detail {
 
@@ -333,6 +342,55 @@ constexpr bool launchIf(bool Condition, const char *Descriptor,
   if (Condition)
     return launchKernel(Descriptor, Source, ArgArray, sizeof...(Args));
   hostLoop(Descriptor, Source, ArgArray, sizeof...(Args));
+  return false;
+}
+
+/// Where the data a loop names starts, as OpenMP's map clauses name it.
+template <class D> const void *openMPAddress(const D &Data) {
+  if constexpr (std::is_pointer_v<D>)
+    return Data;
+  else if constexpr (std::is_array_v<D>)
+    return &Data;
+  else if constexpr (requires { Data.data_handle(); })
+    return Data.data_handle();
+  else if constexpr (requires { std::ranges::data(Data); })
+    return std::ranges::data(Data);
+  else
+    return &Data;
+}
+
+/// Whether OpenMP holds none of Data on its default device (what target
+/// data directives map there): a launch may then replace a target
+/// directive's loop, reading and writing the host's copies as OpenMP's
+/// map clauses would have moved them.
+template <class... D> bool onHostForOpenMP(const D &...Data) {
+#if defined(_OPENMP)
+  if (!&omp_target_is_present || !&omp_get_default_device)
+    return true;
+  const int Device = omp_get_default_device();
+  return (... && !omp_target_is_present(openMPAddress(Data), Device));
+#else
+  return ((void)Data, ...), true;
+#endif
+}
+
+/// The loop of an OpenMP target directive: the plugin writes `if
+/// (!launchOpenMPTarget(onHostForOpenMP(data...), condition, ...))
+/// <directive>`. Where OpenMP holds some of its data on a device, or its
+/// if clause is false, the directive runs (OpenMP's offload, or the host).
+template <class... Args>
+constexpr bool launchOpenMPTarget(bool OnHost, bool Condition,
+                                  const char *Descriptor, const char *Source,
+                                  Args &&...Captures) {
+  if (std::is_constant_evaluated())
+    return false;
+  const LaunchArg ArgArray[sizeof...(Args) + 1] = {makeLaunchArg(Captures)...,
+                                                   LaunchArg{nullptr, 0, 0}};
+  if (OnHost && Condition)
+    return launchKernel(Descriptor, Source, ArgArray, sizeof...(Args));
+  hostLoopFor(Descriptor, Source, ArgArray, sizeof...(Args),
+              OnHost ? "its if clause was false"
+                     : "OpenMP holds its data on a device");
   return false;
 }
 

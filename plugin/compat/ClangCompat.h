@@ -42,6 +42,11 @@ struct Mark {
   clang::Expr *Condition = nullptr;
   /// The variables it makes each thread's own (private, firstprivate).
   std::vector<const clang::VarDecl *> Privates;
+  /// A target directive: the launch runs where OpenMP holds none of the
+  /// loop's data on a device; MappedIn the variables its map clauses copy
+  /// to the device alone (to, alloc), which OpenMP never copies back.
+  bool OpenMPTarget = false;
+  std::vector<const clang::VarDecl *> MappedIn;
 };
 
 /// The variables an OpenMP clause lists.

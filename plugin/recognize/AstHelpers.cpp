@@ -120,6 +120,22 @@ References referencesIn(const Stmt *S) {
   return std::move(Collector.Refs);
 }
 
+const VarDecl *rootVariable(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(Ref->getDecl());
+    if (const auto *M = dyn_cast<MemberExpr>(E))
+      E = M->getBase();
+    else if (const auto *U = dyn_cast<UnaryOperator>(E);
+             U && U->getOpcode() == UO_Deref)
+      E = U->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
 llvm::SmallVector<const Stmt *, 8> subStatements(const Stmt *S) {
   llvm::SmallVector<const Stmt *, 8> Out;
   if (!S)

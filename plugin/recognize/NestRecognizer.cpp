@@ -99,36 +99,65 @@ std::optional<RecognizedNest> Recognizer::run(const compat::Mark &Mark) {
   R.Nest.Structs = std::move(Structs);
   reorderLoops(R, LoopLocations);
   ir::analyzeAccesses(R.Nest);
-  if (!checkPrivates(Mark, R))
+  if (!checkOpenMPClauses(Mark, R))
     return std::nullopt;
+  R.OpenMPTarget = Mark.OpenMPTarget;
   return R;
 }
 
-bool Recognizer::checkPrivates(const compat::Mark &Mark,
-                               const RecognizedNest &R) {
-  // Combined into, a variable each OpenMP thread has its own copy of would
-  // end up holding what the launch combined; OpenMP leaves it as it was.
+bool Recognizer::checkOpenMPClauses(const compat::Mark &Mark,
+                                    const RecognizedNest &R) {
   std::vector<bool> Combined(R.Captures.size(), false);
   for (const ir::Level *L : ir::levels(R.Nest))
     for (const ir::Reduction &Red : L->Reductions)
       if (Red.ParamIndex >= 0)
         Combined[Red.ParamIndex] = true;
   for (std::size_t I = 0; I < R.Captures.size(); ++I) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(R.Captures[I].Source);
-    if (!Ref || !(Combined[I] || R.Captures[I].Stored) ||
-        !llvm::is_contained(Mark.Privates, Ref->getDecl()))
+    const Expr *Source = R.Captures[I].Source;
+    const VarDecl *V = rootVariable(Source);
+    if (!V)
       continue;
-    const std::string Name = Ref->getDecl()->getName().str();
-    fail(Ref->getLocation(),
-         "'" + Name +
-             "' is each OpenMP thread's own (private), yet the loop "
-             "combines into it: the launch would leave the combined value "
-             "in '" +
-             Name + "', where OpenMP leaves it as it was",
-         "declare '" + Name +
-             "' inside the loop, or name it in a reduction "
-             "clause instead");
-    return false;
+    const std::string Name = V->getName().str();
+    // Combined into, a variable each OpenMP thread has its own copy of
+    // would end up holding what the launch combined; OpenMP leaves it as
+    // it was.
+    if ((Combined[I] || R.Captures[I].Stored) &&
+        llvm::is_contained(Mark.Privates, V))
+      return fail(Source->getExprLoc(),
+                  "'" + Name +
+                      "' is each OpenMP thread's own (private), yet the "
+                      "loop combines into it: the launch would leave the "
+                      "combined value in '" +
+                      Name + "', where OpenMP leaves it as it was",
+                  "declare '" + Name +
+                      "' inside the loop, or name it in a reduction "
+                      "clause instead"),
+             false;
+    if (!Mark.OpenMPTarget)
+      continue;
+    // What the target region writes into data mapped to the device alone
+    // stays there; the launch would copy it back.
+    const ir::ParamKind Kind = R.Nest.Params[I].Kind;
+    if ((Kind == ir::ParamKind::WriteSpan ||
+         Kind == ir::ParamKind::ReadWriteSpan) &&
+        llvm::is_contained(Mark.MappedIn, V))
+      return fail(Source->getExprLoc(),
+                  "the loop writes '" + Name +
+                      "', which the directive maps to the device alone "
+                      "(map(to) or map(alloc)): OpenMP never copies it "
+                      "back, and the launch would",
+                  "map it tofrom (or from) if the host reads what the "
+                  "loop writes"),
+             false;
+    // A declare-target variable has a copy of its own on the device, which
+    // the target region uses, not the host's.
+    if (V->hasAttr<OMPDeclareTargetDeclAttr>())
+      return fail(Source->getExprLoc(),
+                  "'" + Name +
+                      "' is declared for the device (declare target): the "
+                      "target region reads its device copy, the launch the "
+                      "host's"),
+             false;
   }
   return true;
 }

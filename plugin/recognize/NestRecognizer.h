@@ -68,6 +68,9 @@ struct RecognizedNest {
   std::vector<clang::SourceLocation> LevelLocations;
   /// Loops moved or fused to expose the nest's reuse (ir/LoopOrder.h).
   std::vector<ir::LoopReorder> Reorders;
+  /// The loop of an OpenMP target directive: launched only where OpenMP
+  /// holds none of its data on a device.
+  bool OpenMPTarget = false;
 };
 
 using VariableSet = llvm::DenseSet<const clang::VarDecl *>;

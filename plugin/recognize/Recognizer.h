@@ -55,6 +55,10 @@ const BinaryOperator *initializerAssignmentTo(const Stmt *S, const VarDecl *V);
 using References = llvm::MapVector<const VarDecl *, std::vector<const Stmt *>>;
 References referencesIn(const Stmt *S);
 
+/// The variable at the root of a capture's reference (`v` of `v`,
+/// `v.rows`, `v->cells`, `*v`), or null (`this`).
+const VarDecl *rootVariable(const Expr *E);
+
 /// S's children, and the statement an OpenMP directive's captured region
 /// holds (a CapturedStmt's children() leave it out), for walks that must
 /// see everything a loop does.
@@ -87,8 +91,10 @@ public:
   std::optional<RecognizedNest> run(const compat::Mark &Mark);
 
   /// False, after an error, where R combines into a variable the OpenMP
-  /// directive of Mark makes each thread's own.
-  bool checkPrivates(const compat::Mark &Mark, const RecognizedNest &R);
+  /// directive of Mark makes each thread's own, or, under a target
+  /// directive, writes data it maps to the device alone or reads a
+  /// declare-target variable (whose device copy the region would use).
+  bool checkOpenMPClauses(const compat::Mark &Mark, const RecognizedNest &R);
 
   /// Sets the Definition of each captured integer constant that is an
   /// affine expression of other captures keeping their values

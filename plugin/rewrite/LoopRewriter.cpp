@@ -121,8 +121,27 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   const char *Older = "this <weft/weft.hpp> is older than the plugin";
   const char *Installed = "use the weft headers installed with this plugin";
   llvm::SmallVector<Expr *, 8> Args;
-  if (Nest.Condition)
+  if (Nest.OpenMPTarget) {
+    // weft::detail::onHostForOpenMP(data...): OpenMP holds none of the
+    // loop's data on a device.
+    llvm::SmallVector<Expr *, 8> Data;
+    for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {
+      const recognize::Capture &C = Nest.Captures[I];
+      if (Nest.Nest.Params[I].isSpan() && !C.Value && !C.RowOffsets &&
+          !C.RowColumns && C.Rank < 0)
+        Data.push_back(copyObject(Ctx, C.Source, Loc, FD));
+    }
+    Expr *OnHost =
+        callDetail(S, Detail, "onHostForOpenMP", Data, Loc, Older, Installed);
+    if (!OnHost)
+      return nullptr;
+    Args.push_back(OnHost);
+    Args.push_back(Nest.Condition ? Nest.Condition
+                                  : CXXBoolLiteralExpr::Create(
+                                        Ctx, true, Ctx.BoolTy, Loc));
+  } else if (Nest.Condition) {
     Args.push_back(Nest.Condition);
+  }
   Args.push_back(compat::makeStringLiteral(Ctx, Descriptor, Loc));
   Args.push_back(compat::makeStringLiteral(Ctx, Source, Loc));
   for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {
@@ -187,12 +206,16 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
 
   // With an if clause, weft::detail::launchIf(condition, ...): the
   // condition is evaluated once, before the loop, as OpenMP's is.
+  const bool Conditional = Nest.Condition || Nest.OpenMPTarget;
   Expr *Call = callDetail(
-      S, Detail, Nest.Condition ? "launchIf" : "launch", Args, Loc,
-      Nest.Condition ? Older
-                     : "a weft loop needs the declarations of <weft/weft.hpp>",
-      Nest.Condition ? Installed
-                     : "add '#include <weft/weft.hpp>' to this file");
+      S, Detail,
+      Nest.OpenMPTarget ? "launchOpenMPTarget"
+      : Nest.Condition  ? "launchIf"
+                        : "launch",
+      Args, Loc,
+      Conditional ? Older
+                  : "a weft loop needs the declarations of <weft/weft.hpp>",
+      Conditional ? Installed : "add '#include <weft/weft.hpp>' to this file");
   if (!Call)
     return nullptr;
   ExprResult Not = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Call);

@@ -66,6 +66,21 @@ const VarDecl *namedVariable(const Expr *E) {
   return V && !isa<OMPCapturedExprDecl>(V) ? V : nullptr;
 }
 
+/// The variable an array section (`a[0:n]`, `m[0:r][0:c]`) or a variable
+/// names, or null.
+const VarDecl *sectionVariable(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (true) {
+    if (const auto *S = dyn_cast<ArraySectionExpr>(E))
+      E = S->getBase()->IgnoreParenImpCasts();
+    else if (const auto *S = dyn_cast<ArraySubscriptExpr>(E))
+      E = S->getBase()->IgnoreParenImpCasts();
+    else
+      break;
+  }
+  return namedVariable(E);
+}
+
 /// A reduction clause's operator as weft's clause writes it, or empty.
 /// OpenMP's `-` combines partial results by adding them, as `+` does.
 std::string reductionOperator(const OMPReductionClause &C) {
@@ -239,6 +254,7 @@ OpenMPLoop takenLoop(OMPLoopBasedDirective &D, OMPParallelDirective *Region,
   M.Loop = Loop;
   M.Replaced = Region ? static_cast<Stmt *>(Region) : &D;
   M.FromOpenMP = true;
+  M.OpenMPTarget = isOpenMPTargetExecutionDirective(D.getDirectiveKind());
   std::string Reductions;
   std::vector<const OMPClause *> Clauses;
   if (Region)
@@ -279,7 +295,9 @@ OpenMPLoop takenLoop(OMPLoopBasedDirective &D, OMPParallelDirective *Region,
       const OpenMPDirectiveKind On = If->getNameModifier();
       if (On == llvm::omp::OMPD_simd)
         continue; // it decides vectorization alone
-      if (On != llvm::omp::OMPD_unknown && On != llvm::omp::OMPD_parallel)
+      // (A target directive's, false, runs the region on the host.)
+      if (On != llvm::omp::OMPD_unknown && On != llvm::omp::OMPD_parallel &&
+          On != llvm::omp::OMPD_target)
         return refusal(C->getBeginLoc(),
                        "weft does not take an if clause for another construct");
       Expr *Condition = If->getCondition();
@@ -289,6 +307,20 @@ OpenMPLoop takenLoop(OMPLoopBasedDirective &D, OMPParallelDirective *Region,
                        "compute the condition into a variable before the "
                        "loop");
       M.Condition = Condition;
+      continue;
+    }
+    if (const auto *Map = dyn_cast<OMPMapClause>(C)) {
+      // The launch moves what the loop reads and writes itself.
+      const OpenMPMapClauseKind Kind = Map->getMapType();
+      for (const Expr *E : compat::clauseVariables(Map)) {
+        const VarDecl *V = sectionVariable(E);
+        if (!V)
+          return refusal(E->getBeginLoc(),
+                         "weft takes map clauses of variables and their "
+                         "array sections");
+        if (Kind == OMPC_MAP_to || Kind == OMPC_MAP_alloc)
+          M.MappedIn.push_back(V);
+      }
       continue;
     }
     if (isa<OMPPrivateClause, OMPFirstprivateClause>(C)) {
@@ -313,7 +345,8 @@ OpenMPLoop takenLoop(OMPLoopBasedDirective &D, OMPParallelDirective *Region,
             OMPNumThreadsClause, OMPProcBindClause, OMPOrderClause,
             OMPCollapseClause, OMPSimdlenClause, OMPSafelenClause,
             OMPAlignedClause, OMPNontemporalClause, OMPBindClause,
-            OMPNowaitClause>(C))
+            OMPNowaitClause, OMPNumTeamsClause, OMPThreadLimitClause,
+            OMPDistScheduleClause>(C))
       continue;
     return refusal(C->getBeginLoc(),
                    "weft does not take the " + Clause + " clause of " + Name,
@@ -373,7 +406,12 @@ std::optional<OpenMPLoop> openMPLoop(Stmt *S, const ASTContext &Ctx) {
   OpenMPLoop L;
   const OpenMPDirectiveKind Kind = D->getDirectiveKind();
   if (isa<OMPParallelForDirective, OMPParallelForSimdDirective,
-          OMPParallelGenericLoopDirective>(D)) {
+          OMPParallelGenericLoopDirective, OMPTargetParallelForDirective,
+          OMPTargetParallelForSimdDirective,
+          OMPTargetTeamsDistributeParallelForDirective,
+          OMPTargetTeamsDistributeParallelForSimdDirective,
+          OMPTargetTeamsGenericLoopDirective,
+          OMPTargetParallelGenericLoopDirective>(D)) {
     L = takenLoop(*cast<OMPLoopBasedDirective>(D), nullptr, Ctx);
   } else if (auto *Region = dyn_cast<OMPParallelDirective>(D)) {
     // `#pragma omp parallel` around one `#pragma omp for`: parallel for.
@@ -392,13 +430,13 @@ std::optional<OpenMPLoop> openMPLoop(Stmt *S, const ASTContext &Ctx) {
                   "write each loop as '#pragma omp parallel for'");
     else
       return std::nullopt;
-  } else if (isOpenMPTargetExecutionDirective(Kind))
+  } else if (isOpenMPTargetExecutionDirective(Kind) &&
+             isOpenMPLoopDirective(Kind))
     L = refusal(D->getBeginLoc(),
-                "weft leaves " + directiveName(*D) +
-                    " to OpenMP's offload: target data directives it does "
-                    "not see may keep the data on the device",
-                "write '#pragma omp parallel for' (or '#pragma weft "
-                "parallel for') for weft to take the loop");
+                "weft takes target directives over a parallel loop "
+                "('target teams distribute parallel for', 'target parallel "
+                "for', 'target teams loop'), not " +
+                    directiveName(*D));
   else if (isOpenMPLoopDirective(Kind))
     L = refusal(D->getBeginLoc(),
                 "weft takes '#pragma omp parallel for' loops, not " +

@@ -145,8 +145,9 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
 }
 
 void Runtime::hostLoop(const char *Descriptor, const char *Source,
-                       const detail::LaunchArg *Args, std::size_t NumArgs) {
-  Stats.record(Descriptor, false, "its if clause was false");
+                       const detail::LaunchArg *Args, std::size_t NumArgs,
+                       const char *Reason) {
+  Stats.record(Descriptor, false, Reason);
   if (!Active)
     return;
   std::lock_guard<std::mutex> Guard(Lock);
@@ -461,8 +462,14 @@ void Runtime::updateRegionRows(const detail::RowsArg &Rows,
 void weft::detail::hostLoop(const char *Descriptor, const char *Source,
                             const LaunchArg *Args,
                             std::size_t NumArgs) noexcept {
+  hostLoopFor(Descriptor, Source, Args, NumArgs, "its if clause was false");
+}
+
+void weft::detail::hostLoopFor(const char *Descriptor, const char *Source,
+                               const LaunchArg *Args, std::size_t NumArgs,
+                               const char *Reason) noexcept {
   try {
-    rt::Runtime::get().hostLoop(Descriptor, Source, Args, NumArgs);
+    rt::Runtime::get().hostLoop(Descriptor, Source, Args, NumArgs, Reason);
   } catch (const std::exception &E) {
     rt::fault(std::string("internal error: ") + E.what(),
               "the loop runs on the host");

@@ -32,10 +32,12 @@ public:
   bool launch(const char *Descriptor, const char *Source,
               const detail::LaunchArg *Args, std::size_t NumArgs);
 
-  /// The host loop of Descriptor runs (its if clause was false): counted,
-  /// and the region data it uses made current on the host.
+  /// The host loop of Descriptor runs (its if clause was false, or
+  /// Reason): counted, and the region data it uses made current on the
+  /// host.
   void hostLoop(const char *Descriptor, const char *Source,
-                const detail::LaunchArg *Args, std::size_t NumArgs);
+                const detail::LaunchArg *Args, std::size_t NumArgs,
+                const char *Reason = "its if clause was false");
 
   const RunStats &stats() const { return Stats; }
 

@@ -16,6 +16,7 @@
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
 // RUN: FileCheck %s --check-prefix=RAN < %t.err
+// RUN: FileCheck %s --check-prefix=DATA < %t.err
 // RUN: diff %t.host %t.sim
 // RUN: %clangxx -fopenmp %s -o %t.plain %openmp_link && %t.plain | diff %t.host -
 // RUN: %weftxx -fopenmp -fsyntax-only -fplugin-arg-weft-remarks -fplugin-arg-weft-openmp=off %s 2>&1 | count 0
@@ -232,11 +233,35 @@ void critical(const float *a, int n, float &best) {
     }
   }
 }
-// CHECK: openmp-loops.cpp:[[@LINE+2]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft leaves '#pragma omp target teams distribute parallel for' to OpenMP's offload
-void offloaded(float *o, int n) {
-#pragma omp target teams distribute parallel for map(from : o[0 : n])
+// Target directives' loops: launched where OpenMP holds none of their data
+// on a device (its offload runtime says; this program stands in for it,
+// holding Mapped there), else the directive runs. Not where the loop
+// writes what a map clause moves to the device alone, nor where it reads a
+// declare-target variable (whose device copy the region reads).
+static const void *Mapped = nullptr;
+extern "C" int omp_target_is_present(const void *P, int) {
+  return P && P == Mapped;
+}
+// CHECK: openmp-loops.cpp:[[@LINE+3]]:3: remark: weft: level 0 (i): {{.*}}, where OpenMP holds none of the loop's data on a device (else the directive runs, on OpenMP's offload)
+void offloaded(const float *a, float *o, int n) {
+#pragma omp target teams distribute parallel for map(to : a[0 : n]) map(from : o[0 : n]) num_teams(8) thread_limit(64)
   for (int i = 0; i < n; ++i)
-    o[i] = float(i);
+    o[i] = a[i] * 2 + float(i);
+}
+// CHECK: openmp-loops.cpp:[[@LINE+4]]:5: remark: weft: this OpenMP loop stays with OpenMP: the loop writes 'o', which the directive maps to the device alone (map(to) or map(alloc)): OpenMP never copies it back, and the launch would
+void mappedIn(float *o, int n) {
+#pragma omp target parallel for map(to : o[0 : n])
+  for (int i = 0; i < n; ++i)
+    o[i] = 0;
+}
+#pragma omp declare target
+static float Table[4] = {1, 2, 3, 4};
+#pragma omp end declare target
+// CHECK: openmp-loops.cpp:[[@LINE+4]]:13: remark: weft: this OpenMP loop stays with OpenMP: 'Table' is declared for the device (declare target)
+void declaredTarget(float *o, int n) {
+#pragma omp target teams loop map(tofrom : o[0 : n])
+  for (int i = 0; i < n; ++i)
+    o[i] += Table[i % 4];
 }
 // CHECK: openmp-loops.cpp:[[@LINE+4]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft takes atomic updates of a variable or of an element of an array a variable names
 void atomicThrough(int *const *rows, const int *x, int n) {
@@ -247,10 +272,12 @@ void atomicThrough(int *const *rows, const int *x, int n) {
   }
 }
 
-// The fourteen loops weft takes run on the simulator (dot's second call, of 50,
-// on the host by its if clause); those that stay with OpenMP never launch.
-// RAN-COUNT-14: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
+// The fifteen loops weft takes run on the simulator (dot's second call, of 50,
+// on the host by its if clause, offloaded's second by its data on a device);
+// those that stay with OpenMP never launch.
+// RAN-COUNT-15: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
 // RAN-NOT: weft: loop at
+// DATA: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:3: 1 calls on sim, 1 on the host (last: OpenMP holds its data on a device)
 int main() {
   const int n = 48;
   std::vector<double> a(n * n), b(n * n), c(n * n);
@@ -309,7 +336,14 @@ int main() {
   rowSums(f.data(), sums.data(), 24, 41);
   float best = -100;
   critical(f.data(), 1000, best);
-  offloaded(g.data(), 1000);
+  offloaded(f.data(), g.data(), 1000);
+  const float First = g[999];
+  Mapped = f.data(); // as `#pragma omp target enter data` would
+  offloaded(f.data(), g.data(), 500);
+  Mapped = nullptr;
+  std::printf("target %g %g\n", First, g[499]);
+  mappedIn(g.data(), 10);
+  declaredTarget(g.data(), 10);
   std::printf("others %g %g %g %g %g\n", o[40], best, g[999], sums[0],
               sums[23]);
 }
