@@ -27,6 +27,7 @@
 extern "C" {
 int omp_target_is_present(const void *, int) __attribute__((weak));
 int omp_get_default_device(void) __attribute__((weak));
+int omp_get_initial_device(void) __attribute__((weak));
 }
 #endif
 
@@ -365,9 +366,13 @@ template <class D> const void *openMPAddress(const D &Data) {
 /// map clauses would have moved them.
 template <class... D> bool onHostForOpenMP(const D &...Data) {
 #if defined(_OPENMP)
-  if (!&omp_target_is_present || !&omp_get_default_device)
+  if (!&omp_target_is_present || !&omp_get_default_device ||
+      !&omp_get_initial_device)
     return true;
+  // (Where the default device is the host, everything is "present" on it.)
   const int Device = omp_get_default_device();
+  if (Device == omp_get_initial_device())
+    return true;
   return (... && !omp_target_is_present(openMPAddress(Data), Device));
 #else
   return ((void)Data, ...), true;

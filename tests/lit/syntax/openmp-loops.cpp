@@ -235,13 +235,14 @@ void critical(const float *a, int n, float &best) {
 }
 // Target directives' loops: launched where OpenMP holds none of their data
 // on a device (its offload runtime says; this program stands in for it,
-// holding Mapped there), else the directive runs. Not where the loop
-// writes what a map clause moves to the device alone, nor where it reads a
-// declare-target variable (whose device copy the region reads).
+// with a device 1 that holds Mapped), else the directive runs. Not where
+// the loop writes what a map clause moves to the device alone, nor where
+// it reads a declare-target variable (whose device copy the region reads).
 static const void *Mapped = nullptr;
-extern "C" int omp_target_is_present(const void *P, int) {
-  return P && P == Mapped;
+extern "C" int omp_target_is_present(const void *P, int Device) {
+  return Device == 1 && P && P == Mapped;
 }
+extern "C" int omp_get_default_device(void) { return 1; }
 // CHECK: openmp-loops.cpp:[[@LINE+3]]:3: remark: weft: level 0 (i): {{.*}}, where OpenMP holds none of the loop's data on a device (else the directive runs, on OpenMP's offload)
 void offloaded(const float *a, float *o, int n) {
 #pragma omp target teams distribute parallel for map(to : a[0 : n]) map(from : o[0 : n]) num_teams(8) thread_limit(64)
