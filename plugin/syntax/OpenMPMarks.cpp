@@ -226,6 +226,101 @@ std::string clauseHint(OpenMPClauseKind Kind) {
   }
 }
 
+/// Reads clause C of the directive Name into M (Reductions: the weft
+/// clauses it makes); a refusal where weft does not take it.
+std::optional<OpenMPLoop> readClause(const OMPClause &C,
+                                     const std::string &Name, compat::Mark &M,
+                                     std::string &Reductions) {
+  const std::string Clause =
+      "'" + llvm::omp::getOpenMPClauseName(C.getClauseKind()).str() + "'";
+  if (const auto *R = dyn_cast<OMPReductionClause>(&C)) {
+    const std::string Op = reductionOperator(*R);
+    if (R->getModifier() != OMPC_REDUCTION_unknown &&
+        R->getModifier() != OMPC_REDUCTION_default)
+      return refusal(C.getBeginLoc(),
+                     "weft does not take a reduction with a modifier "
+                     "(inscan, task)");
+    if (Op.empty())
+      return refusal(C.getBeginLoc(),
+                     "weft does not take a reduction of a user-declared "
+                     "operator");
+    std::string Names;
+    for (const Expr *E : compat::clauseVariables(R)) {
+      const VarDecl *V = namedVariable(E);
+      if (!V)
+        return refusal(E->getBeginLoc(),
+                       "weft takes reductions into variables, not array "
+                       "sections or members",
+                       "under the directive, '#pragma weft parallel for "
+                       "reduction(+: a)' combines into the elements of an "
+                       "array a");
+      Names += (Names.empty() ? "" : ", ") + V->getName().str();
+    }
+    Reductions += " reduction(" + Op + ": " + Names + ")";
+    return std::nullopt;
+  }
+  if (const auto *If = dyn_cast<OMPIfClause>(&C)) {
+    const OpenMPDirectiveKind On = If->getNameModifier();
+    if (On == llvm::omp::OMPD_simd)
+      return std::nullopt; // it decides vectorization alone
+    // (A target directive's, false, runs the region on the host.)
+    if (On != llvm::omp::OMPD_unknown && On != llvm::omp::OMPD_parallel &&
+        On != llvm::omp::OMPD_target)
+      return refusal(C.getBeginLoc(),
+                     "weft does not take an if clause for another construct");
+    Expr *Condition = If->getCondition();
+    if (!Condition || readsCapturedExpression(Condition))
+      return refusal(C.getBeginLoc(),
+                     "weft cannot evaluate this if clause before the loop",
+                     "compute the condition into a variable before the "
+                     "loop");
+    M.Condition = Condition;
+    return std::nullopt;
+  }
+  if (const auto *Map = dyn_cast<OMPMapClause>(&C)) {
+    // The launch moves what the loop reads and writes itself.
+    const OpenMPMapClauseKind Kind = Map->getMapType();
+    for (const Expr *E : compat::clauseVariables(Map)) {
+      const VarDecl *V = sectionVariable(E);
+      if (!V)
+        return refusal(E->getBeginLoc(),
+                       "weft takes map clauses of variables and their "
+                       "array sections");
+      if (Kind == OMPC_MAP_to || Kind == OMPC_MAP_alloc)
+        M.MappedIn.push_back(V);
+    }
+    return std::nullopt;
+  }
+  if (isa<OMPPrivateClause, OMPFirstprivateClause>(&C)) {
+    std::vector<const Expr *> Items;
+    if (const auto *P = dyn_cast<OMPPrivateClause>(&C))
+      llvm::append_range(Items, compat::clauseVariables(P));
+    else
+      llvm::append_range(
+          Items, compat::clauseVariables(cast<OMPFirstprivateClause>(&C)));
+    for (const Expr *E : Items) {
+      const VarDecl *V = namedVariable(E);
+      if (!V)
+        return refusal(E->getBeginLoc(),
+                       "weft takes private variables, not members");
+      M.Privates.push_back(V);
+    }
+    return std::nullopt;
+  }
+  // What says how OpenMP's threads share the work, which weft maps
+  // itself, or what shared data is (it is, in a kernel).
+  if (isa<OMPSharedClause, OMPDefaultClause, OMPScheduleClause,
+          OMPNumThreadsClause, OMPProcBindClause, OMPOrderClause,
+          OMPCollapseClause, OMPSimdlenClause, OMPSafelenClause,
+          OMPAlignedClause, OMPNontemporalClause, OMPBindClause,
+          OMPNowaitClause, OMPNumTeamsClause, OMPThreadLimitClause,
+          OMPDistScheduleClause>(&C))
+    return std::nullopt;
+  return refusal(C.getBeginLoc(),
+                 "weft does not take the " + Clause + " clause of " + Name,
+                 clauseHint(C.getClauseKind()));
+}
+
 /// A directive weft takes (in Region, a parallel region that holds it
 /// alone, if not null): its loop, clauses (Region's too) and collapsed
 /// loops.
@@ -242,6 +337,7 @@ OpenMPLoop takenLoop(OMPLoopBasedDirective &D, OMPParallelDirective *Region,
     // The user's weft mark says how to map the loop; the directive stays
     // as its fallback.
     Weft->Replaced = Region ? static_cast<Stmt *>(Region) : &D;
+    Weft->OpenMPTarget = isOpenMPTargetExecutionDirective(D.getDirectiveKind());
     OpenMPLoop L;
     L.Mark = std::move(Weft);
     return L;
@@ -260,98 +356,11 @@ OpenMPLoop takenLoop(OMPLoopBasedDirective &D, OMPParallelDirective *Region,
   if (Region)
     llvm::append_range(Clauses, Region->clauses());
   llvm::append_range(Clauses, D.clauses());
-  for (const OMPClause *C : Clauses) {
-    if (!C || C->isImplicit())
-      continue;
-    const std::string Clause =
-        "'" + llvm::omp::getOpenMPClauseName(C->getClauseKind()).str() + "'";
-    if (const auto *R = dyn_cast<OMPReductionClause>(C)) {
-      const std::string Op = reductionOperator(*R);
-      if (R->getModifier() != OMPC_REDUCTION_unknown &&
-          R->getModifier() != OMPC_REDUCTION_default)
-        return refusal(C->getBeginLoc(),
-                       "weft does not take a reduction with a modifier "
-                       "(inscan, task)");
-      if (Op.empty())
-        return refusal(C->getBeginLoc(),
-                       "weft does not take a reduction of a user-declared "
-                       "operator");
-      std::string Names;
-      for (const Expr *E : compat::clauseVariables(R)) {
-        const VarDecl *V = namedVariable(E);
-        if (!V)
-          return refusal(E->getBeginLoc(),
-                         "weft takes reductions into variables, not array "
-                         "sections or members",
-                         "under the directive, '#pragma weft parallel for "
-                         "reduction(+: a)' combines into the elements of an "
-                         "array a");
-        Names += (Names.empty() ? "" : ", ") + V->getName().str();
-      }
-      Reductions += " reduction(" + Op + ": " + Names + ")";
-      continue;
-    }
-    if (const auto *If = dyn_cast<OMPIfClause>(C)) {
-      const OpenMPDirectiveKind On = If->getNameModifier();
-      if (On == llvm::omp::OMPD_simd)
-        continue; // it decides vectorization alone
-      // (A target directive's, false, runs the region on the host.)
-      if (On != llvm::omp::OMPD_unknown && On != llvm::omp::OMPD_parallel &&
-          On != llvm::omp::OMPD_target)
-        return refusal(C->getBeginLoc(),
-                       "weft does not take an if clause for another construct");
-      Expr *Condition = If->getCondition();
-      if (!Condition || readsCapturedExpression(Condition))
-        return refusal(C->getBeginLoc(),
-                       "weft cannot evaluate this if clause before the loop",
-                       "compute the condition into a variable before the "
-                       "loop");
-      M.Condition = Condition;
-      continue;
-    }
-    if (const auto *Map = dyn_cast<OMPMapClause>(C)) {
-      // The launch moves what the loop reads and writes itself.
-      const OpenMPMapClauseKind Kind = Map->getMapType();
-      for (const Expr *E : compat::clauseVariables(Map)) {
-        const VarDecl *V = sectionVariable(E);
-        if (!V)
-          return refusal(E->getBeginLoc(),
-                         "weft takes map clauses of variables and their "
-                         "array sections");
-        if (Kind == OMPC_MAP_to || Kind == OMPC_MAP_alloc)
-          M.MappedIn.push_back(V);
-      }
-      continue;
-    }
-    if (isa<OMPPrivateClause, OMPFirstprivateClause>(C)) {
-      std::vector<const Expr *> Items;
-      if (const auto *P = dyn_cast<OMPPrivateClause>(C))
-        llvm::append_range(Items, compat::clauseVariables(P));
-      else
-        llvm::append_range(
-            Items, compat::clauseVariables(cast<OMPFirstprivateClause>(C)));
-      for (const Expr *E : Items) {
-        const VarDecl *V = namedVariable(E);
-        if (!V)
-          return refusal(E->getBeginLoc(),
-                         "weft takes private variables, not members");
-        M.Privates.push_back(V);
-      }
-      continue;
-    }
-    // What says how OpenMP's threads share the work, which weft maps
-    // itself, or what shared data is (it is, in a kernel).
-    if (isa<OMPSharedClause, OMPDefaultClause, OMPScheduleClause,
-            OMPNumThreadsClause, OMPProcBindClause, OMPOrderClause,
-            OMPCollapseClause, OMPSimdlenClause, OMPSafelenClause,
-            OMPAlignedClause, OMPNontemporalClause, OMPBindClause,
-            OMPNowaitClause, OMPNumTeamsClause, OMPThreadLimitClause,
-            OMPDistScheduleClause>(C))
-      continue;
-    return refusal(C->getBeginLoc(),
-                   "weft does not take the " + Clause + " clause of " + Name,
-                   clauseHint(C->getClauseKind()));
-  }
+  for (const OMPClause *C : Clauses)
+    if (C && !C->isImplicit())
+      if (std::optional<OpenMPLoop> Refused =
+              readClause(*C, Name, M, Reductions))
+        return *Refused;
   // Atomic updates of an array's elements combine into the array.
   AtomicUpdates Atomics;
   Atomics.TraverseStmt(Loop);

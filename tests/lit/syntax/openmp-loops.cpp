@@ -249,6 +249,14 @@ void offloaded(const float *a, float *o, int n) {
   for (int i = 0; i < n; ++i)
     o[i] = a[i] * 2 + float(i);
 }
+// A weft mark under a target directive: launched under the same test.
+// CHECK: openmp-loops.cpp:[[@LINE+4]]:3: remark: weft: level 0 (i): dim x, block 128{{.*}}, where OpenMP holds none of the loop's data on a device
+void offloadedMarked(float *o, int n) {
+#pragma omp target parallel for map(tofrom : o[0 : n])
+#pragma weft parallel for block(128)
+  for (int i = 0; i < n; ++i)
+    o[i] = o[i] + 1;
+}
 // CHECK: openmp-loops.cpp:[[@LINE+4]]:5: remark: weft: this OpenMP loop stays with OpenMP: the loop writes 'o', which the directive maps to the device alone (map(to) or map(alloc)): OpenMP never copies it back, and the launch would
 void mappedIn(float *o, int n) {
 #pragma omp target parallel for map(to : o[0 : n])
@@ -273,12 +281,13 @@ void atomicThrough(int *const *rows, const int *x, int n) {
   }
 }
 
-// The fifteen loops weft takes run on the simulator (dot's second call, of 50,
-// on the host by its if clause, offloaded's second by its data on a device);
+// The sixteen loops weft takes run on the simulator (dot's second call, of 50,
+// on the host by its if clause, offloaded's and offloadedMarked's second
+// by their data on a device);
 // those that stay with OpenMP never launch.
-// RAN-COUNT-15: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
+// RAN-COUNT-16: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
 // RAN-NOT: weft: loop at
-// DATA: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:3: 1 calls on sim, 1 on the host (last: OpenMP holds its data on a device)
+// DATA-COUNT-2: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:3: 1 calls on sim, 1 on the host (last: OpenMP holds its data on a device)
 int main() {
   const int n = 48;
   std::vector<double> a(n * n), b(n * n), c(n * n);
@@ -341,6 +350,10 @@ int main() {
   const float First = g[999];
   Mapped = f.data(); // as `#pragma omp target enter data` would
   offloaded(f.data(), g.data(), 500);
+  Mapped = nullptr;
+  offloadedMarked(g.data(), 1000);
+  Mapped = g.data();
+  offloadedMarked(g.data(), 1000);
   Mapped = nullptr;
   std::printf("target %g %g\n", First, g[499]);
   mappedIn(g.data(), 10);
