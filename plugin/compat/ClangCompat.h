@@ -42,6 +42,10 @@ struct Mark {
   clang::Expr *Condition = nullptr;
   /// The variables it makes each thread's own (private, firstprivate).
   std::vector<const clang::VarDecl *> Privates;
+  /// The variables of its reduction clauses that each iteration sets
+  /// before it reads them (`sum = 0;` first): a scratch value of the
+  /// iteration's, private where nothing after the directive reads it.
+  std::vector<const clang::VarDecl *> Scratch;
   /// A target directive: the launch runs where OpenMP holds none of the
   /// loop's data on a device; MappedIn the variables its map clauses copy
   /// to the device alone (to, alloc), which OpenMP never copies back.

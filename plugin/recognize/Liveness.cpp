@@ -6,9 +6,11 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Analysis/Analyses/LiveVariables.h"
 #include "clang/Analysis/AnalysisDeclContext.h"
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace weft::recognize {
 
@@ -120,9 +122,17 @@ const CFGBlock *Liveness::branchOf(const Stmt *Loop) const {
   return Branches.lookup(Loop);
 }
 
-bool Liveness::liveIn(const CFGBlock *B, const VarDecl *V) {
+bool Liveness::liveIn(const CFGBlock *B, const VarDecl *V,
+                      const Stmt *Directive) {
   if (!B)
     return false; // unreachable
+  // The CFG places the uses in a directive's clauses after its loop.
+  llvm::SmallPtrSet<const Stmt *, 4> ClauseUses;
+  if (const auto *D = dyn_cast_or_null<OMPExecutableDirective>(Directive))
+    for (const Stmt *S :
+         OMPExecutableDirective::used_clauses_children(D->clauses()))
+      if (const auto *E = dyn_cast_or_null<Expr>(S))
+        ClauseUses.insert(E->IgnoreParens());
   bool IsLive = Live->isLive(B, V);
   // Backwards through the block: an assignment kills, any other use reads
   // (its left-hand side is part of the assignment, not a read).
@@ -135,7 +145,7 @@ bool Liveness::liveIn(const CFGBlock *B, const VarDecl *V) {
     if (assigns(E, V)) {
       IsLive = false;
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E);
-               DRE && DRE->getDecl() == V) {
+               DRE && DRE->getDecl() == V && !ClauseUses.contains(DRE)) {
       const Stmt *Parent = Parents.getParentIgnoreParens(DRE);
       if (!Parent || !assigns(Parent, V) ||
           cast<BinaryOperator>(Parent)->getLHS()->IgnoreParens() != DRE)
@@ -145,9 +155,10 @@ bool Liveness::liveIn(const CFGBlock *B, const VarDecl *V) {
   return IsLive;
 }
 
-bool Liveness::liveAfter(const Stmt *Loop, const VarDecl *V) {
+bool Liveness::liveAfter(const Stmt *Loop, const VarDecl *V,
+                         const Stmt *Directive) {
   const CFGBlock *B = branchOf(Loop);
-  return !B || liveIn(*(B->succ_begin() + 1), V);
+  return !B || liveIn(*(B->succ_begin() + 1), V, Directive);
 }
 
 bool Liveness::liveBefore(const Stmt *Loop, const VarDecl *V) {

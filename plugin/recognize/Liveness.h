@@ -25,8 +25,10 @@ public:
   ~Liveness();
 
   /// Whether V's value may be read after Loop ends. True where the
-  /// analysis cannot tell.
-  bool liveAfter(const clang::Stmt *Loop, const clang::VarDecl *V);
+  /// analysis cannot tell. Uses in the clauses of Directive (the OpenMP
+  /// directive of Loop, where the launch replaces it) are not reads.
+  bool liveAfter(const clang::Stmt *Loop, const clang::VarDecl *V,
+                 const clang::Stmt *Directive = nullptr);
   /// Whether Loop may read the value V had before it.
   bool liveBefore(const clang::Stmt *Loop, const clang::VarDecl *V);
   /// Whether an iteration of Loop may read V before it assigns it.
@@ -39,7 +41,8 @@ private:
   /// The block a loop branches from: its successors are the first block of
   /// the body and the block after the loop.
   const clang::CFGBlock *branchOf(const clang::Stmt *Loop) const;
-  bool liveIn(const clang::CFGBlock *B, const clang::VarDecl *V);
+  bool liveIn(const clang::CFGBlock *B, const clang::VarDecl *V,
+              const clang::Stmt *Directive = nullptr);
 
   const clang::FunctionDecl *Function;
   std::unique_ptr<clang::AnalysisDeclContextManager> Manager;

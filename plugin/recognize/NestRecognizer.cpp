@@ -35,6 +35,8 @@ std::optional<RecognizedNest> Recognizer::run(const compat::Mark &Mark) {
   syntax::parseMark(Mark.Clauses, R.Clauses, CE);
   const StringLiteral *Literal = Mark.Literal;
   ClauseLiterals.assign(1, Literal);
+  Directive = Mark.FromOpenMP ? Mark.Replaced : nullptr;
+  ScratchReductions = Mark.Scratch;
   if (!(R.Clauses.Sequential ? sequentialLevel(Loop, R.Clauses, R.Nest.Root)
                              : level(Loop, R.Clauses, Literal, R.Nest.Root)) ||
       Failed)

@@ -457,14 +457,28 @@ ir::ExprPtr Recognizer::capturedVariable(const DeclRefExpr *DRE, Access A) {
                         "weft loop");
   if (A != Access::Read && Params[*P].Kind != ir::ParamKind::ReductionTarget) {
     // Why it is not private to each iteration, where that was asked.
-    auto Why = NotPrivate.find(dyn_cast<VarDecl>(DRE->getDecl()));
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    auto Why = NotPrivate.find(V);
+    const std::string Name = Params[*P].Name;
+    // Named in the directive's reduction clause yet set anew in each
+    // iteration: what OpenMP leaves in it is its threads' last values
+    // combined, which no launch reproduces.
+    if (llvm::is_contained(ScratchReductions, V))
+      return failExpr(
+          DRE->getLocation(),
+          "each iteration sets '" + Name +
+              "' anew, so the directive's reduction combines the last "
+              "value of each OpenMP thread" +
+              (Why != NotPrivate.end() ? "; " + Why->second : ""),
+          "declare '" + Name +
+              "' inside the loop if its value after the loop is unused");
     return failExpr(DRE->getLocation(),
-                    "assigning to captured variable '" + Params[*P].Name +
+                    "assigning to captured variable '" + Name +
                         "' from parallel iterations is a data race" +
                         (Why != NotPrivate.end() ? ": " + Why->second : ""),
                     "declare the variable inside the loop, or use "
                     "reduction(op: " +
-                        Params[*P].Name + ")");
+                        Name + ")");
   }
   markUse(*P, A);
   auto E = make(ir::Expr::ParamRef, Params[*P].Element);

@@ -120,7 +120,9 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       NotPrivate[V] = "its address is taken in the function";
       continue;
     }
-    if (Live.liveAfter(Loop, V)) {
+    if (Live.liveAfter(Loop, V,
+                       llvm::is_contained(ScratchReductions, V) ? Directive
+                                                                : nullptr)) {
       NotPrivate[V] = "the value the loop leaves in it is read after the loop";
       continue;
     }

@@ -825,6 +825,12 @@ private:
   /// the kernel (a loop whose initializer assigns one, or the assignment
   /// that first sets one in a block); why others are not.
   llvm::SmallPtrSet<const VarDecl *, 8> Privates;
+  /// The OpenMP directive the nest is marked by (else null), and the
+  /// variables of its reduction clauses each iteration sets first: those
+  /// are private where nothing but the directive's own clause reads them
+  /// after the loop.
+  const Stmt *Directive = nullptr;
+  std::vector<const VarDecl *> ScratchReductions;
   llvm::DenseMap<const Stmt *, llvm::SmallVector<const VarDecl *, 1>>
       DeclaringStmts;
   llvm::DenseMap<const VarDecl *, std::string> NotPrivate;

@@ -144,6 +144,42 @@ const VarDecl *arrayOf(const Expr *Element) {
   return nullptr;
 }
 
+/// Whether S mentions V.
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (const auto *E = dyn_cast_or_null<Expr>(S); E && namedVariable(E) == V)
+    return true;
+  if (const auto *Captured = dyn_cast_or_null<CapturedStmt>(S))
+    return mentions(Captured->getCapturedStmt(), V);
+  for (const Stmt *C :
+       S ? S->children() : Stmt::const_child_range(nullptr, nullptr))
+    if (mentions(C, V))
+      return true;
+  return false;
+}
+
+/// Whether each iteration of Loop sets V before anything reads it: the
+/// first statement of its body that mentions V is `v = e`, e without v.
+bool setFirst(const Stmt *Loop, const VarDecl *V) {
+  const Stmt *Body = nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    Body = F->getBody();
+  else if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
+    Body = R->getBody();
+  llvm::SmallVector<const Stmt *, 8> Statements;
+  if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Body))
+    Statements.append(Block->body_begin(), Block->body_end());
+  else if (Body)
+    Statements.push_back(Body);
+  for (const Stmt *S : Statements) {
+    if (!mentions(S, V))
+      continue;
+    const auto *B = dyn_cast<BinaryOperator>(S);
+    return B && B->getOpcode() == BO_Assign &&
+           namedVariable(B->getLHS()) == V && !mentions(B->getRHS(), V);
+  }
+  return false;
+}
+
 /// `#pragma omp atomic` updates of array elements in a loop: the arrays,
 /// each with the reduction operator its updates combine by (they are the
 /// histogram idiom weft's array reductions take); where one is not of
@@ -231,6 +267,7 @@ std::string clauseHint(OpenMPClauseKind Kind) {
 std::optional<OpenMPLoop> readClause(const OMPClause &C,
                                      const std::string &Name, compat::Mark &M,
                                      std::string &Reductions) {
+  const Stmt *Loop = M.Loop;
   const std::string Clause =
       "'" + llvm::omp::getOpenMPClauseName(C.getClauseKind()).str() + "'";
   if (const auto *R = dyn_cast<OMPReductionClause>(&C)) {
@@ -254,9 +291,17 @@ std::optional<OpenMPLoop> readClause(const OMPClause &C,
                        "under the directive, '#pragma weft parallel for "
                        "reduction(+: a)' combines into the elements of an "
                        "array a");
+      // Set anew in each iteration (`sum = 0;` before it adds), it is a
+      // scratch value of the iteration's that OpenMP's threads happen to
+      // combine: private, where weft proves it so.
+      if (setFirst(Loop, V)) {
+        M.Scratch.push_back(V);
+        continue;
+      }
       Names += (Names.empty() ? "" : ", ") + V->getName().str();
     }
-    Reductions += " reduction(" + Op + ": " + Names + ")";
+    if (!Names.empty())
+      Reductions += " reduction(" + Op + ": " + Names + ")";
     return std::nullopt;
   }
   if (const auto *If = dyn_cast<OMPIfClause>(&C)) {

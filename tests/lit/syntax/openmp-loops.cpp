@@ -233,6 +233,34 @@ void critical(const float *a, int n, float &best) {
     }
   }
 }
+// A reduction clause on a value each iteration sets first before it adds
+// (Rodinia's backprop writes one on its layer's scratch sum): private to
+// the iteration, where nothing after the directive reads it; read after,
+// the directive's combining is the program's, and it stays with OpenMP.
+// CHECK: openmp-loops.cpp:[[@LINE+6]]:3: remark: weft: level 0 (j): {{.*}}kernel weft_openmp_loops_L[[@LINE+6]]_
+// CHECK-NOT: reduction(+: sum)
+void layerForward(const float *in, const float *w, float *out, int n1, int n2) {
+  float sum;
+  int j, k;
+#pragma omp parallel for shared(in, w, out) private(k) reduction(+ : sum) schedule(static)
+  for (j = 1; j <= n2; j++) {
+    sum = 0.0;
+    for (k = 0; k <= n1; k++)
+      sum += w[k * (n2 + 1) + j] * in[k];
+    out[j] = 1.0f / (1.0f + std::exp(-sum));
+  }
+}
+// CHECK: openmp-loops.cpp:[[@LINE+6]]:5: remark: weft: this OpenMP loop stays with OpenMP: each iteration sets 'sum' anew, so the directive's reduction combines the last value of each OpenMP thread; the value the loop leaves in it is read after the loop
+// CHECK-NEXT: note: declare 'sum' inside the loop if its value after the loop is unused
+float scratchReadAfter(const float *a, float *o, int n) {
+  float sum = 0;
+#pragma omp parallel for reduction(+ : sum)
+  for (int i = 0; i < n; ++i) {
+    sum = a[i] * 2;
+    o[i] = sum;
+  }
+  return sum;
+}
 // Target directives' loops: launched where OpenMP holds none of their data
 // on a device (its offload runtime says; this program stands in for it,
 // with a device 1 that holds Mapped), else the directive runs. Not where
@@ -281,11 +309,11 @@ void atomicThrough(int *const *rows, const int *x, int n) {
   }
 }
 
-// The sixteen loops weft takes run on the simulator (dot's second call, of 50,
+// The seventeen loops weft takes run on the simulator (dot's second call, of 50,
 // on the host by its if clause, offloaded's and offloadedMarked's second
 // by their data on a device);
 // those that stay with OpenMP never launch.
-// RAN-COUNT-16: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
+// RAN-COUNT-17: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
 // RAN-NOT: weft: loop at
 // DATA-COUNT-2: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:3: 1 calls on sim, 1 on the host (last: OpenMP holds its data on a device)
 int main() {
@@ -360,4 +388,10 @@ int main() {
   declaredTarget(g.data(), 10);
   std::printf("others %g %g %g %g %g\n", o[40], best, g[999], sums[0],
               sums[23]);
+  std::vector<float> layer(11);
+  layerForward(f.data(), g.data(), layer.data(), 30, 10);
+  std::printf("layer %g %g %g\n", layer[1], layer[5], layer[10]);
+  // (What it returns depends on OpenMP's threads.)
+  (void)scratchReadAfter(f.data(), o.data(), 100);
+  std::printf("scratch %g\n", o[99]);
 }
