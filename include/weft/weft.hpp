@@ -1,24 +1,41 @@
 // weft.hpp: what a program that marks loops with `#pragma weft parallel for`
 // includes. Without the plugin it changes nothing: the loops run serially.
+// C++17, so that programs built as C++17 are weft's too.
 #ifndef WEFT_WEFT_HPP
 #define WEFT_WEFT_HPP
+
+#if __cplusplus < 201703L
+#error "weft.hpp needs C++17 or later (-std=c++17)"
+#endif
 
 #include "weft/abi.h"
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
-#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
+#if __has_include(<version>)
 #include <version>
+#endif
+#if __cplusplus >= 202002L
+// The loops weft is for hold spans; a program that marks them has them.
+#include <span>
+#endif
 #if defined(__cpp_lib_mdspan)
 #include <mdspan>
+#endif
+
+// A destructor that writes a launch's result back runs in constant
+// evaluation too where the language allows (C++20).
+#if __cpp_constexpr >= 201907L
+#define WEFT_CONSTEXPR_DESTRUCTOR constexpr
+#else
+#define WEFT_CONSTEXPR_DESTRUCTOR
 #endif
 
 #if defined(_OPENMP)
@@ -48,11 +65,14 @@ template <class T> constexpr LaunchArg elementsOf(T *Data, std::size_t Count) {
 
 /// Data a loop may index: one contiguous block that knows its size (a
 /// std::span, std::vector, std::array or C array).
+template <class D, class = void> struct IsContiguous : std::false_type {};
 template <class D>
-concept ContiguousData = requires(D &Data) {
-  std::ranges::data(Data);
-  std::ranges::size(Data);
-};
+struct IsContiguous<D, std::void_t<decltype(std::data(std::declval<D &>())),
+                                   decltype(std::size(std::declval<D &>()))>>
+    : std::true_type {};
+template <class D>
+constexpr bool ContiguousData = IsContiguous<std::remove_reference_t<D>>::value;
+template <bool Condition> using Requires = std::enable_if_t<Condition, int>;
 
 /// A std::vector (of anything).
 template <class T> struct IsVector : std::false_type {};
@@ -60,15 +80,18 @@ template <class T, class A>
 struct IsVector<std::vector<T, A>> : std::true_type {};
 
 /// Rows held apart: a std::vector of std::vectors, each row its own block.
+template <class D, class = void> struct AreRowsApart : std::false_type {};
 template <class D>
-concept RowsApart = IsVector<std::remove_cv_t<D>>::value &&
-    IsVector<typename std::remove_cv_t<D>::value_type>::value;
+struct AreRowsApart<D, std::enable_if_t<IsVector<D>::value>>
+    : IsVector<typename D::value_type> {};
+template <class D>
+constexpr bool RowsApart =
+    AreRowsApart<std::remove_cv_t<std::remove_reference_t<D>>>::value;
 
 /// What the plugin passes for captured data.
-template <ContiguousData D>
-requires(!RowsApart<D>) constexpr LaunchArg dataArg(D &Data) {
-  return elementsOf(std::ranges::data(Data),
-                    static_cast<std::size_t>(std::ranges::size(Data)));
+template <class D, Requires<ContiguousData<D> && !RowsApart<D>> = 0>
+constexpr LaunchArg dataArg(D &Data) {
+  return elementsOf(std::data(Data), static_cast<std::size_t>(std::size(Data)));
 }
 /// A pointer, with the extent its mark states (`extent(p: n)`).
 template <class T, class N> constexpr LaunchArg dataArg(T *Data, N Count) {
@@ -91,7 +114,7 @@ template <class E> struct RowData {
   std::size_t Elements = 0;
   mutable RowsArg Arg{};
 };
-template <RowsApart D> auto dataArg(D &Data) {
+template <class D, Requires<RowsApart<D>> = 0> auto dataArg(D &Data) {
   using T = std::remove_reference_t<decltype(*std::declval<D &>()[0].data())>;
   using E = typename Innermost<std::remove_cv_t<T>>::type;
   RowData<E> Rows;
@@ -129,12 +152,18 @@ dataArg(T *const *Data, N Rows, M Columns) {
 /// Rows whose pointers a container holds (std::vector<float *>; a float
 /// *[N] decays to a float **; `extent(v: rows, cols)`): as a float ** to
 /// them.
+template <class D, class = void> struct HoldsPointers : std::false_type {};
 template <class D>
-concept PointerContainer =
-    !std::is_array_v<D> && std::is_pointer_v<std::ranges::range_value_t<D>>;
-template <PointerContainer D, class N, class M>
+struct HoldsPointers<D, std::enable_if_t<IsContiguous<D>::value>>
+    : std::bool_constant<!std::is_array_v<D> &&
+                         std::is_pointer_v<std::remove_reference_t<
+                             decltype(*std::data(std::declval<D &>()))>>> {};
+template <class D>
+constexpr bool PointerContainer =
+    HoldsPointers<std::remove_reference_t<D>>::value;
+template <class D, class N, class M, Requires<PointerContainer<D>> = 0>
 auto dataArg(D &Data, N Rows, M Columns) {
-  return dataArg(std::ranges::data(Data), Rows, Columns);
+  return dataArg(std::data(Data), Rows, Columns);
 }
 /// A float ** as a region holds it (weft::rows): its rows and their length.
 template <class T> struct RowPointers {
@@ -148,14 +177,16 @@ template <class D> struct IsRowPointers : std::false_type {};
 template <class T> struct IsRowPointers<RowPointers<T>> : std::true_type {};
 /// What a region gathers and scatters: rows held apart, or as pointers.
 template <class D>
-concept HeldApart = RowsApart<D> || IsRowPointers<std::remove_cv_t<D>>::value;
+constexpr bool HeldApart =
+    RowsApart<D> ||
+    IsRowPointers<std::remove_cv_t<std::remove_reference_t<D>>>::value;
 
 /// Where each row starts in that block, and the end: Data.size() + 1
 /// entries, which the kernel reads (`a[i][j]` is element `rows[i] + j`).
 struct RowOffsets {
   std::vector<std::uint64_t> Starts;
 };
-template <RowsApart D> RowOffsets rowOffsets(D &Data) {
+template <class D, Requires<RowsApart<D>> = 0> RowOffsets rowOffsets(D &Data) {
   using T = std::remove_reference_t<decltype(*std::declval<D &>()[0].data())>;
   using E = typename Innermost<std::remove_cv_t<T>>::type;
   RowOffsets Offsets;
@@ -171,7 +202,8 @@ template <RowsApart D> RowOffsets rowOffsets(D &Data) {
 /// Their common length in the same units, or -1 where they differ: rows of
 /// one length are one block of rows by columns, which kernels index by an
 /// affine subscript (`a[i][j]` is element `i * columns + j`).
-template <RowsApart D> std::int64_t rowColumns(D &Data) {
+template <class D, Requires<RowsApart<D>> = 0>
+std::int64_t rowColumns(D &Data) {
   using T = std::remove_reference_t<decltype(*std::declval<D &>()[0].data())>;
   using E = typename Innermost<std::remove_cv_t<T>>::type;
   const std::size_t Length = std::empty(Data) ? 0 : std::begin(Data)->size();
@@ -225,7 +257,7 @@ template <bool Max, bool First, class T, class I> struct ArgKey {
       return Max ? 0ull : ~0ull;
   }
 
-  constexpr ~ArgKey() {
+  WEFT_CONSTEXPR_DESTRUCTOR ~ArgKey() {
     T Best;
     unsigned long long Low;
     if constexpr (Wide) {
@@ -233,8 +265,8 @@ template <bool Max, bool First, class T, class I> struct ArgKey {
         return;
       const unsigned long long Order = Key.Order;
       if constexpr (std::is_floating_point_v<T>)
-        Best = std::bit_cast<double>((Order >> 63) ? (Order & ~(1ull << 63))
-                                                   : ~Order);
+        Best = __builtin_bit_cast(
+            double, (Order >> 63) ? (Order & ~(1ull << 63)) : ~Order);
       else if constexpr (std::is_signed_v<T>)
         Best = static_cast<T>(static_cast<long long>(Order ^ (1ull << 63)));
       else
@@ -245,8 +277,8 @@ template <bool Max, bool First, class T, class I> struct ArgKey {
         return;
       const unsigned Order = static_cast<unsigned>(Key >> 32);
       if constexpr (std::is_floating_point_v<T>)
-        Best = std::bit_cast<float>(
-            (Order & 0x80000000u) ? (Order & 0x7fffffffu) : ~Order);
+        Best = __builtin_bit_cast(
+            float, (Order & 0x80000000u) ? (Order & 0x7fffffffu) : ~Order);
       else if constexpr (std::is_signed_v<T>)
         Best = static_cast<T>(static_cast<int>(Order ^ 0x80000000u));
       else
@@ -289,7 +321,7 @@ template <class T> struct StoredIf {
   T &Value;
   T Stored;
   int Key = 0;
-  constexpr ~StoredIf() {
+  WEFT_CONSTEXPR_DESTRUCTOR ~StoredIf() {
     if (Key)
       Value = Stored;
   }
@@ -302,10 +334,19 @@ template <class T> constexpr LaunchArg makeLaunchArg(const StoredIf<T> &F) {
 }
 
 /// What a region keeps resident: what a loop may index, but pointers.
+template <class D, class = void> struct IsRegionData : std::false_type {};
 template <class D>
-concept RegionData = requires(D &Data) {
-  dataArg(Data);
-};
+struct IsRegionData<D, std::void_t<decltype(dataArg(std::declval<D &>()))>>
+    : std::true_type {};
+template <class D>
+constexpr bool RegionData = IsRegionData<std::remove_reference_t<D>>::value;
+
+/// Whether an object has data_handle() (a std::mdspan).
+template <class D, class = void> struct HasDataHandle : std::false_type {};
+template <class D>
+struct HasDataHandle<D,
+                     std::void_t<decltype(std::declval<D &>().data_handle())>>
+    : std::true_type {};
 
 /// A copy of a scalar the kernel only reads, for the launch to point at:
 /// the program's variable itself never escapes (see the rewrite).
@@ -323,7 +364,7 @@ template <class T> constexpr LaunchArg makeLaunchArg(const T &Scalar) {
 template <class... Args>
 constexpr bool launch(const char *Descriptor, const char *Source,
                       Args &&...Captures) {
-  if (std::is_constant_evaluated())
+  if (__builtin_is_constant_evaluated())
     return false;
   const LaunchArg ArgArray[sizeof...(Args) + 1] = {makeLaunchArg(Captures)...,
                                                    LaunchArg{nullptr, 0, 0}};
@@ -336,7 +377,7 @@ constexpr bool launch(const char *Descriptor, const char *Source,
 template <class... Args>
 constexpr bool launchIf(bool Condition, const char *Descriptor,
                         const char *Source, Args &&...Captures) {
-  if (std::is_constant_evaluated())
+  if (__builtin_is_constant_evaluated())
     return false;
   const LaunchArg ArgArray[sizeof...(Args) + 1] = {makeLaunchArg(Captures)...,
                                                    LaunchArg{nullptr, 0, 0}};
@@ -352,10 +393,10 @@ template <class D> const void *openMPAddress(const D &Data) {
     return Data;
   else if constexpr (std::is_array_v<D>)
     return &Data;
-  else if constexpr (requires { Data.data_handle(); })
+  else if constexpr (HasDataHandle<const D>::value)
     return Data.data_handle();
-  else if constexpr (requires { std::ranges::data(Data); })
-    return std::ranges::data(Data);
+  else if constexpr (IsContiguous<const D>::value)
+    return std::data(Data);
   else
     return &Data;
 }
@@ -387,7 +428,7 @@ template <class... Args>
 constexpr bool launchOpenMPTarget(bool OnHost, bool Condition,
                                   const char *Descriptor, const char *Source,
                                   Args &&...Captures) {
-  if (std::is_constant_evaluated())
+  if (__builtin_is_constant_evaluated())
     return false;
   const LaunchArg ArgArray[sizeof...(Args) + 1] = {makeLaunchArg(Captures)...,
                                                    LaunchArg{nullptr, 0, 0}};
@@ -409,16 +450,13 @@ template <class T> struct submatrix_view {
   std::size_t Rows, Columns, Pitch;
 };
 
-/// The block of Data (a row-major matrix of Pitch elements a row: a
-/// std::span, std::vector, std::array or C array) with Rows x Columns
-/// elements from (Row, Column). A block outside Data stops the program.
-///
-///   R.update_host(weft::submatrix(A, N, Offset, Offset, 32, 32));
-template <detail::ContiguousData D>
-auto submatrix(D &&Data, std::size_t Pitch, std::size_t Row, std::size_t Column,
-               std::size_t Rows, std::size_t Columns) {
-  auto *First = std::ranges::data(Data);
-  const auto Size = static_cast<std::size_t>(std::ranges::size(Data));
+namespace detail {
+/// Size elements from First, a row-major matrix of Pitch elements a row:
+/// the block of Rows x Columns from (Row, Column).
+template <class T>
+submatrix_view<T> blockOf(T *First, std::size_t Size, std::size_t Pitch,
+                          std::size_t Row, std::size_t Column, std::size_t Rows,
+                          std::size_t Columns) {
   if (Rows && Columns &&
       (Column + Columns > Pitch ||
        (Row + Rows - 1) * Pitch + Column + Columns > Size)) {
@@ -428,8 +466,21 @@ auto submatrix(D &&Data, std::size_t Pitch, std::size_t Row, std::size_t Column,
                  Rows, Columns, Row, Column, Pitch, Size);
     std::abort();
   }
-  return submatrix_view<std::remove_reference_t<decltype(*First)>>{
-      First + Row * Pitch + Column, Rows, Columns, Pitch};
+  return {First + Row * Pitch + Column, Rows, Columns, Pitch};
+}
+} // namespace detail
+
+/// The block of Data (a row-major matrix of Pitch elements a row: a
+/// std::span, std::vector, std::array or C array) with Rows x Columns
+/// elements from (Row, Column). A block outside Data stops the program.
+///
+///   R.update_host(weft::submatrix(A, N, Offset, Offset, 32, 32));
+template <class D, detail::Requires<detail::ContiguousData<D>> = 0>
+auto submatrix(D &&Data, std::size_t Pitch, std::size_t Row, std::size_t Column,
+               std::size_t Rows, std::size_t Columns) {
+  return detail::blockOf(std::data(Data),
+                         static_cast<std::size_t>(std::size(Data)), Pitch, Row,
+                         Column, Rows, Columns);
 }
 
 namespace detail {
@@ -446,9 +497,13 @@ template <class E, std::size_t M> struct MatrixRow<std::array<E, M>> {
   using Element = E;
   static constexpr std::size_t Columns = M;
 };
+template <class D, class = void> struct RowsOfScalars : std::false_type {};
 template <class D>
-using RowOf =
-    std::remove_pointer_t<decltype(std::ranges::data(std::declval<D &>()))>;
+struct RowsOfScalars<D, std::enable_if_t<IsContiguous<D>::value>>
+    : std::bool_constant<MatrixRow<std::remove_cv_t<std::remove_pointer_t<
+          decltype(std::data(std::declval<D &>()))>>>::Is> {};
+template <class D>
+using RowOf = std::remove_pointer_t<decltype(std::data(std::declval<D &>()))>;
 } // namespace detail
 
 /// The same for a 2-D array, its rows' length the pitch: float A[64][64],
@@ -456,33 +511,31 @@ using RowOf =
 /// 64>>.
 ///
 ///   R.update_device(weft::submatrix(Grid, 8, 0, 16, 64));
-template <detail::ContiguousData D>
-requires detail::MatrixRow<std::remove_cv_t<detail::RowOf<D>>>::Is auto
-submatrix(D &&Data, std::size_t Row, std::size_t Column, std::size_t Rows,
-          std::size_t Columns) {
-  using RowType = detail::RowOf<D>;
+template <class D, detail::Requires<detail::RowsOfScalars<
+                       std::remove_reference_t<D>>::value> = 0>
+auto submatrix(D &&Data, std::size_t Row, std::size_t Column, std::size_t Rows,
+               std::size_t Columns) {
+  using RowType = detail::RowOf<std::remove_reference_t<D>>;
   using Shape = detail::MatrixRow<std::remove_cv_t<RowType>>;
   using E = std::conditional_t<std::is_const_v<RowType>,
                                const typename Shape::Element,
                                typename Shape::Element>;
-  const std::span<E> Flat(reinterpret_cast<E *>(std::ranges::data(Data)),
-                          static_cast<std::size_t>(std::ranges::size(Data)) *
-                              Shape::Columns);
-  return submatrix(Flat, Shape::Columns, Row, Column, Rows, Columns);
+  return detail::blockOf(reinterpret_cast<E *>(std::data(Data)),
+                         static_cast<std::size_t>(std::size(Data)) *
+                             Shape::Columns,
+                         Shape::Columns, Row, Column, Rows, Columns);
 }
 
 #if defined(__cpp_lib_mdspan)
 /// And for a std::mdspan of rank 2 (layout_right), extent(1) the pitch.
-template <class T, class E, class A>
-requires(E::rank() ==
-         2) auto submatrix(const std::mdspan<T, E, std::layout_right, A> &Data,
-                           std::size_t Row, std::size_t Column,
-                           std::size_t Rows, std::size_t Columns) {
-  return submatrix(std::span<T>(Data.data_handle(),
-                                static_cast<std::size_t>(
-                                    Data.mapping().required_span_size())),
-                   static_cast<std::size_t>(Data.extent(1)), Row, Column, Rows,
-                   Columns);
+template <class T, class E, class A, detail::Requires<E::rank() == 2> = 0>
+auto submatrix(const std::mdspan<T, E, std::layout_right, A> &Data,
+               std::size_t Row, std::size_t Column, std::size_t Rows,
+               std::size_t Columns) {
+  return detail::blockOf(
+      Data.data_handle(),
+      static_cast<std::size_t>(Data.mapping().required_span_size()),
+      static_cast<std::size_t>(Data.extent(1)), Row, Column, Rows, Columns);
 }
 #endif
 
@@ -533,14 +586,16 @@ public:
 
   /// Copies Data (all of a resident range, or part of one: a subspan) to
   /// the device, or back to the host.
-  template <detail::RegionData D> void update_device(D &&Data) {
-    if constexpr (detail::HeldApart<std::remove_reference_t<D>>)
+  template <class D, detail::Requires<detail::RegionData<D>> = 0>
+  void update_device(D &&Data) {
+    if constexpr (detail::HeldApart<D>)
       updateRows(Data, true);
     else
       update(range(Data), true);
   }
-  template <detail::RegionData D> void update_host(D &&Data) {
-    if constexpr (detail::HeldApart<std::remove_reference_t<D>>)
+  template <class D, detail::Requires<detail::RegionData<D>> = 0>
+  void update_host(D &&Data) {
+    if constexpr (detail::HeldApart<D>)
       updateRows(Data, false);
     else
       update(range(Data), false);
@@ -556,7 +611,7 @@ public:
 
 private:
   template <class D> static detail::ResidentRange range(D &Data) {
-    if constexpr (detail::HeldApart<std::remove_reference_t<D>>) {
+    if constexpr (detail::HeldApart<D>) {
       return {nullptr, 0}; // enterRows
     } else {
       const detail::LaunchArg A = detail::dataArg(Data);
@@ -565,7 +620,7 @@ private:
   }
   /// Rows held apart: gathered into one device block for the region.
   template <class D> void enterRows(D &Data) {
-    if constexpr (detail::HeldApart<std::remove_reference_t<D>>) {
+    if constexpr (detail::HeldApart<D>) {
       if (!Handle || !&detail::regionEnterRowsApart)
         return;
       const auto Rows = detail::dataArg(Data);
@@ -609,5 +664,7 @@ inline void synchronize() {
 }
 
 } // namespace weft
+
+#undef WEFT_CONSTEXPR_DESTRUCTOR
 
 #endif // WEFT_WEFT_HPP
