@@ -552,7 +552,7 @@ protected:
     // the launches need: the predefines (read when the main file is
     // entered, after this) include it where it is on the include path.
     const LangOptions &Lang = CI.getLangOpts();
-    if (syntax::openMPLoopsTaken() && Lang.OpenMP && Lang.CPlusPlus20 &&
+    if (syntax::openMPLoopsTaken() && Lang.OpenMP && Lang.CPlusPlus17 &&
         CI.hasPreprocessor()) {
       Preprocessor &PP = CI.getPreprocessor();
       PP.setPredefines(PP.getPredefines() +

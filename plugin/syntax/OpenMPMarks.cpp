@@ -372,11 +372,11 @@ std::optional<OpenMPLoop> readClause(const OMPClause &C,
 OpenMPLoop takenLoop(OMPLoopBasedDirective &D, OMPParallelDirective *Region,
                      const ASTContext &Ctx) {
   const std::string Name = directiveName(D);
-  if (!Ctx.getLangOpts().CPlusPlus20)
+  if (!Ctx.getLangOpts().CPlusPlus17)
     return refusal(D.getBeginLoc(),
-                   "weft takes OpenMP loops in C++20 and later: the "
+                   "weft takes OpenMP loops in C++17 and later: the "
                    "declarations of <weft/weft.hpp> need it",
-                   "compile with -std=c++20");
+                   "compile with -std=c++17");
   Stmt *Loop = D.getInnermostCapturedStmt()->getCapturedStmt();
   if (std::optional<compat::Mark> Weft = compat::findMark(Loop)) {
     // The user's weft mark says how to map the loop; the directive stays

@@ -2,6 +2,7 @@
 // (ties to the first), the last minimum of a signal ('<='), per row of a
 // matrix the column of its largest entry (an inner level), and the
 // largest residual of a double-precision solver (64-bit values).
+// e2e also: cxx17 -std=c++17
 #include <weft/weft.hpp>
 
 #include <cstdio>

@@ -4,6 +4,7 @@
 // bit set, and k-means-style centre sums with a sequential feature loop.
 // Values keep every result exact in any order of the updates (integers,
 // sums of halves well below 2^24), so the output is compared byte for byte.
+// e2e also: cxx17 -std=c++17
 #include <weft/weft.hpp>
 
 #include <algorithm>

@@ -3,6 +3,8 @@
 // std::vector of points reduced through const std::vector&, pointers whose
 // extent the mark states (a member and a product of rows and columns), and
 // nested std::array rows.
+// The same program built as C++17, as much legacy code is:
+// e2e also: cxx17 -std=c++17
 #include <weft/weft.hpp>
 
 #include <array>

@@ -9,6 +9,10 @@
 # stops the program with one error line, and with WEFT_ON_FAULT=fallback the
 # host loop runs after one warning line.
 #
+# A program may also be built another way, as a program of its own: a line
+# "// e2e also: NAME FLAGS" builds NAME-of-the-program with FLAGS after
+# weft-config's (-std=c++17: the same program as a C++17 build).
+#
 # Usage: run-e2e.sh CLANGXX WEFT_CONFIG WORK_DIR KERNEL_DIR SRC_DIR
 # With WEFT_E2E_RUN_ONLY=1 it runs the programs already built in WORK_DIR
 # (on a GPU machine without clang); WEFT_E2E_BACKENDS="host cuda" runs
@@ -63,19 +67,29 @@ gpu_run_ok() {
   return 1
 }
 
-for file in "$src"/*.cpp; do
-  name=$(basename "$file" .cpp)
+# Each program, and each other way it is built: "FILE NAME FLAGS..." lines.
+builds() {
+  local file name
+  for file in "$src"/*.cpp; do
+    name=$(basename "$file" .cpp)
+    echo "$file $name"
+    sed -n 's|^// e2e also: \([A-Za-z0-9_+-]*\) \(.*\)|\1 \2|p' "$file" |
+      while read -r variant flags; do echo "$file $name-$variant $flags"; done
+  done
+}
+
+while read -r file name extra <&3; do
   plain=$work/$name.plain weft=$work/$name.weft kdir=$work/kernels-$name
   if [ "${WEFT_E2E_RUN_ONLY:-0}" != 1 ]; then
     cxxflags=$("$config" --clang="$cxx" --cxxflags) || { fail "$name: weft-config"; continue; }
     ldflags=$("$config" --ldflags)
     rm -rf "$kdir"
     # shellcheck disable=SC2086
-    if ! "$cxx" -O1 $(printf '%s' "$cxxflags" | sed 's/-fplugin=[^ ]*//') "$file" -o "$plain" 2>"$work/$name.plain.log"; then
+    if ! "$cxx" -O1 $(printf '%s' "$cxxflags" | sed 's/-fplugin=[^ ]*//') $extra "$file" -o "$plain" 2>"$work/$name.plain.log"; then
       fail "$name: plain build"; cat "$work/$name.plain.log"; continue
     fi
     # shellcheck disable=SC2086
-    if ! "$cxx" -O1 $cxxflags -fplugin-arg-weft-emit-dir="$kdir" "$file" $ldflags -o "$weft" 2>"$work/$name.weft.log"; then
+    if ! "$cxx" -O1 $cxxflags $extra -fplugin-arg-weft-emit-dir="$kdir" "$file" $ldflags -o "$weft" 2>"$work/$name.weft.log"; then
       fail "$name: build with the plugin"; cat "$work/$name.weft.log"; continue
     fi
     count=$(ls "$kdir"/*.cu 2>/dev/null | wc -l)
@@ -131,6 +145,6 @@ for file in "$src"/*.cpp; do
     esac
     pass "$name ($backend): same output as without the plugin"
   done
-done
+done 3< <(builds)
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
