@@ -48,6 +48,16 @@
 //                                                   and greatest subscripts
 //                                                   the loop gives it, which
 //                                                   the launch sizes it by
+//   gather <param> <columns> <lowest row> <highest row> <lowest column>
+//          <highest column>                        rows held as pointers (a
+//                                                   float **) without an
+//                                                   extent clause: the bounds
+//                                                   of their row and column
+//                                                   subscripts, which the
+//                                                   launch gathers them by,
+//                                                   and the 64-bit scalar
+//                                                   parameter it sets to the
+//                                                   rows' length
 //   level <lo> <hi> <step> <lt|le>                 the outermost level
 //   map <depth> <x|y|z> <block> <span|all|split> <n> [<lo> <hi> <step> <cmp>]
 //                                                   a level spread over a
@@ -104,7 +114,7 @@ namespace weft::contract {
 
 /// The version this plugin writes and this runtime reads. A program built
 /// by another version is refused with a message saying which to rebuild.
-constexpr int DescriptorVersion = 6;
+constexpr int DescriptorVersion = 7;
 
 struct ParamInfo {
   ParamKind Kind = ParamKind::Scalar;
@@ -140,6 +150,14 @@ struct ParamInfo {
   /// moves elements [0, HighestIndex] and runs the loop on the host where
   /// LowestIndex is below 0.
   std::optional<BoundExpr> LowestIndex, HighestIndex;
+  /// The gather line: rows held as pointers that the launch gathers by the
+  /// bounds of their subscripts (weft::detail::pointerArg passes the
+  /// float **), setting parameter Columns to the rows' length.
+  struct InferredRows {
+    BoundExpr LowestRow, HighestRow, LowestColumn, HighestColumn;
+    unsigned Columns = 0;
+  };
+  std::optional<InferredRows> Gathered;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

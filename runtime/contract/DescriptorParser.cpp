@@ -249,6 +249,23 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
       if (!Out.Params[P].LowestIndex || !Out.Params[P].HighestIndex ||
           !L.atEnd())
         return Fail("bad extent");
+    } else if (Key == "gather") {
+      std::size_t P = 0, Columns = 0;
+      if (!L.integer(P) || P >= Out.Params.size() || !Out.Params[P].isSpan() ||
+          !Out.Params[P].RowsApart || Out.Params[P].RowOffsets >= 0 ||
+          !L.integer(Columns) || Columns >= Out.Params.size() ||
+          Out.Params[Columns].Kind != ParamKind::Scalar ||
+          Out.Params[Columns].Type != ScalarType::I64)
+        return Fail("bad gather");
+      std::optional<BoundExpr> Bounds[4];
+      for (std::optional<BoundExpr> &B : Bounds)
+        if (!(B = L.bound()))
+          return Fail("bad gather");
+      if (!L.atEnd())
+        return Fail("bad gather");
+      Out.Params[P].Gathered = ParamInfo::InferredRows{
+          std::move(*Bounds[0]), std::move(*Bounds[1]), std::move(*Bounds[2]),
+          std::move(*Bounds[3]), static_cast<unsigned>(Columns)};
     } else if (Key == "tune") {
       TuneParam P;
       P.Macro = std::string(L.word());

@@ -41,6 +41,12 @@ std::string writeDescriptor(const KernelInfo &K) {
       D += "extent " + std::to_string(I) + " " +
            writeBound(*K.Params[I].LowestIndex) + " " +
            writeBound(*K.Params[I].HighestIndex) + "\n";
+  for (std::size_t I = 0; I < K.Params.size(); ++I)
+    if (const auto &G = K.Params[I].Gathered)
+      D += "gather " + std::to_string(I) + " " + std::to_string(G->Columns) +
+           " " + writeBound(G->LowestRow) + " " + writeBound(G->HighestRow) +
+           " " + writeBound(G->LowestColumn) + " " +
+           writeBound(G->HighestColumn) + "\n";
   for (const LevelInfo &L : K.Levels)
     D += "level " + bounds(L) + "\n";
   for (const DimensionInfo &Dim : K.Dimensions) {

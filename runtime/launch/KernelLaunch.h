@@ -7,6 +7,7 @@
 #include "core/Backend.h"
 #include "core/DataMover.h"
 #include "core/Kernel.h"
+#include "launch/LaunchBounds.h"
 #include "launch/LaunchConfig.h"
 #include "launch/SharedMemory.h"
 #include "policy/Environment.h"
@@ -31,7 +32,7 @@ struct DeviceSpan {
 struct LaunchScratch {
   /// The launch's arguments where it sizes pointers by their subscripts
   /// (sizedArgs).
-  std::vector<detail::LaunchArg> SizedArgs;
+  SizedArguments SizedArgs;
   /// One device copy of host bytes [Host, Host + Bytes): a span's, or the
   /// union of spans whose bytes overlap (one vector passed twice; parts of
   /// one array), so that the kernel sees one memory as the host loop does.

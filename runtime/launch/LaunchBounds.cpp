@@ -85,20 +85,86 @@ bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
   return true;
 }
 
+namespace {
+
+/// Lowest and Highest evaluated: false, with Error, where either does not.
+bool evaluateRange(const BoundExpr &Lowest, const BoundExpr &Highest,
+                   const KernelInfo &K, const detail::LaunchArg *Args,
+                   std::size_t NumArgs, std::int64_t &Low, std::int64_t &High,
+                   std::string &Error) {
+  return evaluateBound(Lowest, K, Args, NumArgs, Low, Error) &&
+         evaluateBound(Highest, K, Args, NumArgs, High, Error);
+}
+
+/// Parameter I's rows, gathered by the bounds of its subscripts (its
+/// argument: the row pointers).
+bool gatherRows(const KernelInfo &K, std::size_t I,
+                const detail::LaunchArg *Args, std::size_t NumArgs,
+                SizedArguments &Sized, std::string &Error) {
+  const ParamInfo &P = K.Params[I];
+  const ParamInfo::InferredRows &G = *P.Gathered;
+  std::int64_t LowRow = 0, HighRow = 0, LowColumn = 0, HighColumn = 0;
+  if (!evaluateRange(G.LowestRow, G.HighestRow, K, Args, NumArgs, LowRow,
+                     HighRow, Error) ||
+      !evaluateRange(G.LowestColumn, G.HighestColumn, K, Args, NumArgs,
+                     LowColumn, HighColumn, Error)) {
+    Error = "the rows of '" + P.Name + "' from its subscripts: " + Error;
+    return false;
+  }
+  std::vector<detail::RowPiece> &Pieces = Sized.Pieces[I];
+  Pieces.clear();
+  std::int64_t Length = 0;
+  // Bounds that cross: no iteration indexes it.
+  if (HighRow >= LowRow && HighColumn >= LowColumn) {
+    if (LowRow < 0 || LowColumn < 0) {
+      Error = "the rows of '" + P.Name + "' are indexed from (" +
+              std::to_string(LowRow) + ", " + std::to_string(LowColumn) +
+              ") by the bounds of their subscripts, before where they "
+              "start: the launch cannot tell how many elements they hold";
+      return false;
+    }
+    Length = HighColumn + 1;
+    auto *const *Rows = static_cast<void *const *>(Args[I].Data);
+    if (!Rows) {
+      Error = "the rows of '" + P.Name + "' are a null pointer";
+      return false;
+    }
+    Pieces.reserve(static_cast<std::size_t>(HighRow) + 1);
+    for (std::int64_t R = 0; R <= HighRow; ++R)
+      Pieces.push_back({Rows[R], static_cast<std::size_t>(Length)});
+  }
+  Sized.Rows[I] = {Pieces.data(), Pieces.size()};
+  Sized.Args[I] = {&Sized.Rows[I], Pieces.size() * std::size_t(Length),
+                   P.Bytes};
+  Sized.Columns[I] = Length;
+  Sized.Args[G.Columns] = {&Sized.Columns[I], 1, sizeof(std::int64_t)};
+  return true;
+}
+
+} // namespace
+
 const detail::LaunchArg *sizedArgs(const KernelInfo &K,
                                    const detail::LaunchArg *Args,
-                                   std::size_t NumArgs,
-                                   std::vector<detail::LaunchArg> &Sized,
+                                   std::size_t NumArgs, SizedArguments &Sized,
                                    std::string &Error) {
   const std::size_t Params = std::min(NumArgs, K.Params.size());
   bool Any = false;
   for (std::size_t I = 0; I < Params; ++I)
-    Any = Any || K.Params[I].HighestIndex;
+    Any = Any || K.Params[I].HighestIndex || K.Params[I].Gathered;
   if (!Any)
     return Args;
-  Sized.assign(Args, Args + NumArgs);
+  Sized.Args.assign(Args, Args + NumArgs);
+  Sized.Pieces.resize(NumArgs);
+  Sized.Rows.resize(NumArgs);
+  Sized.Columns.resize(NumArgs);
   for (std::size_t I = 0; I < Params; ++I) {
     const ParamInfo &P = K.Params[I];
+    if (P.Gathered) {
+      if (P.Gathered->Columns >= NumArgs ||
+          !gatherRows(K, I, Args, NumArgs, Sized, Error))
+        return nullptr;
+      continue;
+    }
     if (!P.LowestIndex || !P.HighestIndex)
       continue;
     // (A bound reading the size of a pointer sized here would read none.)
@@ -108,15 +174,15 @@ const detail::LaunchArg *sizedArgs(const KernelInfo &K,
       return nullptr;
     }
     std::int64_t Lowest = 0, Highest = 0;
-    if (!evaluateBound(*P.LowestIndex, K, Args, NumArgs, Lowest, Error) ||
-        !evaluateBound(*P.HighestIndex, K, Args, NumArgs, Highest, Error)) {
+    if (!evaluateRange(*P.LowestIndex, *P.HighestIndex, K, Args, NumArgs,
+                       Lowest, Highest, Error)) {
       Error = "the extent of pointer '" + P.Name +
               "' from its subscripts: " + Error;
       return nullptr;
     }
     // Bounds that cross: no iteration indexes it.
     if (Highest < Lowest) {
-      Sized[I].Count = 0;
+      Sized.Args[I].Count = 0;
       continue;
     }
     if (Lowest < 0) {
@@ -126,9 +192,9 @@ const detail::LaunchArg *sizedArgs(const KernelInfo &K,
               "launch cannot tell how many elements it holds";
       return nullptr;
     }
-    Sized[I].Count = static_cast<std::size_t>(Highest) + 1;
+    Sized.Args[I].Count = static_cast<std::size_t>(Highest) + 1;
   }
-  return Sized.data();
+  return Sized.Args.data();
 }
 
 } // namespace weft::rt

@@ -26,15 +26,27 @@ bool evaluateTripCount(const LevelInfo &L, const KernelInfo &K,
                        std::int64_t &Lower, std::int64_t &Count,
                        std::string &Error);
 
+/// A launch's arguments as sizedArgs completes them, and what they point to.
+struct SizedArguments {
+  std::vector<detail::LaunchArg> Args;
+  /// Rows held as pointers that it gathered: each row, the rows, and the
+  /// rows' length (the scalar argument the kernel indexes them by).
+  std::vector<std::vector<detail::RowPiece>> Pieces;
+  std::vector<detail::RowsArg> Rows;
+  std::vector<std::int64_t> Columns;
+};
+
 /// The arguments with the extents of pointers passed without theirs (the
 /// descriptor's extent lines) made the bounds of their subscripts: [0,
-/// highest], copied into Sized; Args itself where no parameter needs one.
-/// Null, with Error, where a bound does not evaluate or a subscript is
-/// below 0 (before where the pointer points).
+/// highest]; rows held as pointers without theirs (gather lines) made the
+/// rows [0, highest row] of elements [0, highest column], each its row
+/// pointer's, and their length the columns argument; copied into Sized.
+/// Args itself where no parameter needs either. Null, with Error, where a
+/// bound does not evaluate or a subscript is below 0 (before where the
+/// pointer points).
 const detail::LaunchArg *sizedArgs(const KernelInfo &K,
                                    const detail::LaunchArg *Args,
-                                   std::size_t NumArgs,
-                                   std::vector<detail::LaunchArg> &Sized,
+                                   std::size_t NumArgs, SizedArguments &Sized,
                                    std::string &Error);
 
 } // namespace weft::rt
