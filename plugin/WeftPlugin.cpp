@@ -458,6 +458,18 @@ private:
                      : "its subscripts reach " + Pointer.Name + "[" + Lowest +
                            "] to " + Pointer.Name + "[" + Highest + "],") +
                 " which the launch moves from element 0";
+          } else if (Pointer.RowSubscripts && Pointer.ColumnSubscripts) {
+            const std::string Rows =
+                ir::boundText(R.Nest, Pointer.RowSubscripts->Highest);
+            const std::string Columns =
+                ir::boundText(R.Nest, Pointer.ColumnSubscripts->Highest);
+            Text += "; rows " + Pointer.Name + " without an extent: " +
+                    (Rows.size() + Columns.size() > 240
+                         ? std::string("the bounds of their subscripts, "
+                                       "evaluated at the launch,")
+                         : "its subscripts reach rows 0 to " + Rows +
+                               " and columns 0 to " + Columns + ",") +
+                    " which the launch gathers";
           }
         Text += "; kernel " + K.Name;
         if (R.Clauses.If)

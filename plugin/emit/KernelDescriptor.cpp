@@ -71,6 +71,13 @@ contract::KernelInfo kernelDescriptor(const plan::KernelPlan &P,
       Info.LowestIndex = Param.Subscripts->Lowest;
       Info.HighestIndex = Param.Subscripts->Highest;
     }
+    if (Param.RowSubscripts && Param.ColumnSubscripts)
+      for (std::size_t C = 0; C < N.Params.size(); ++C)
+        if (N.Params[C].StatedRowLengthOf == static_cast<int>(I))
+          Info.Gathered = contract::ParamInfo::InferredRows{
+              Param.RowSubscripts->Lowest, Param.RowSubscripts->Highest,
+              Param.ColumnSubscripts->Lowest, Param.ColumnSubscripts->Highest,
+              static_cast<unsigned>(C)};
     D.Params.push_back(std::move(Info));
   }
   D.Levels.push_back(levelBounds(N.Root));

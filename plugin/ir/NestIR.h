@@ -105,8 +105,9 @@ struct Param {
   /// by.
   int CommonRowLengthOf = -1;
   /// The row length that the extent clause states for the rows held as
-  /// pointers in that parameter (extent(w: rows, cols)), which the launch
-  /// gathers them by.
+  /// pointers in that parameter (extent(w: rows, cols)), or that the launch
+  /// sets from their subscripts (RowSubscripts), which the launch gathers
+  /// them by.
   int StatedRowLengthOf = -1;
   /// A captured integer constant's value in terms of the other captures
   /// and literals (`const int End = Offset + 32`, where Offset is never
@@ -116,6 +117,9 @@ struct Param {
   /// A pointer without an extent clause: the bounds of its subscripts,
   /// which the launch sizes it by.
   std::optional<SubscriptBounds> Subscripts;
+  /// Rows held as pointers without an extent clause: the bounds of their
+  /// row and column subscripts, which the launch gathers them by.
+  std::optional<SubscriptBounds> RowSubscripts, ColumnSubscripts;
   bool isSpan() const {
     return Kind != ParamKind::Scalar && Kind != ParamKind::ReductionTarget;
   }

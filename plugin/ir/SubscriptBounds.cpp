@@ -179,7 +179,8 @@ bool stopsOnData(const Stmt &S, unsigned Param, bool UnderRead = false) {
 
 class BoundsWalker {
 public:
-  BoundsWalker(const Nest &N, unsigned Param) : N(N), Param(Param) {}
+  BoundsWalker(const Nest &N, unsigned Param, SubscriptPart Part)
+      : N(N), Param(Param), Part(Part) {}
 
   std::optional<SubscriptBounds> run(std::string *WhyNot) {
     for (const Function &F : N.Functions)
@@ -744,7 +745,18 @@ private:
   }
 
   void take(const Expr &Element) {
-    const Expr &Subscript = *Element.Operands[0];
+    const Expr *Whole = Element.Operands[0].get();
+    if (Part != SubscriptPart::Whole) {
+      const std::optional<RowsSubscript> Parts =
+          rowsSubscript(N, Param, *Whole);
+      if (!Parts) {
+        Why = "its subscript in '" + shown(Element) +
+              "' is not a row's and a column's";
+        return;
+      }
+      Whole = Part == SubscriptPart::Row ? Parts->Row : Parts->Column;
+    }
+    const Expr &Subscript = *Whole;
     std::set<std::size_t> Reads;
     variables(Subscript, Scope.size(), Reads);
     for (const std::set<std::size_t> &G : Guarded)
@@ -951,6 +963,7 @@ private:
 
   const Nest &N;
   const unsigned Param;
+  const SubscriptPart Part;
   std::vector<Binding> Scope;
   /// Polynomials at least 0 here: the widths of the loops around.
   std::vector<Polynomial> Facts;
@@ -968,8 +981,9 @@ private:
 } // namespace
 
 std::optional<SubscriptBounds> subscriptBounds(const Nest &N, unsigned Param,
-                                               std::string *WhyNot) {
-  return BoundsWalker(N, Param).run(WhyNot);
+                                               std::string *WhyNot,
+                                               SubscriptPart Part) {
+  return BoundsWalker(N, Param, Part).run(WhyNot);
 }
 
 } // namespace weft::ir

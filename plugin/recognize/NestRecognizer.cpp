@@ -167,15 +167,30 @@ bool Recognizer::checkOpenMPClauses(const compat::Mark &Mark,
 bool Recognizer::inferExtents(ir::Nest &N) {
   for (const UnstatedExtent &U : UnstatedExtents) {
     std::string Why;
-    N.Params[U.Param].Subscripts = ir::subscriptBounds(N, U.Param, &Why);
-    if (!N.Params[U.Param].Subscripts) {
+    ir::Param &P = N.Params[U.Param];
+    // Rows held as pointers: their row subscripts' bounds and their
+    // columns'.
+    if (P.RowsApart) {
+      P.RowSubscripts =
+          ir::subscriptBounds(N, U.Param, &Why, ir::SubscriptPart::Row);
+      if (P.RowSubscripts)
+        P.ColumnSubscripts =
+            ir::subscriptBounds(N, U.Param, &Why, ir::SubscriptPart::Column);
+    } else {
+      P.Subscripts = ir::subscriptBounds(N, U.Param, &Why);
+    }
+    if (P.RowsApart ? !P.ColumnSubscripts : !P.Subscripts) {
       // The subscript named by the pointer as the loop names it.
       const std::string Kernel = "'" + N.Params[U.Param].Name + "[";
       if (std::size_t At = Why.find(Kernel); At != std::string::npos)
         Why.replace(At, Kernel.size(), "'" + U.Shown + "[");
       fail(U.Loc,
-           "weft cannot know how many elements pointer '" + U.Shown +
-               "' points to: " + Why,
+           (P.RowsApart ? "weft cannot know how many rows of how many "
+                          "elements '" +
+                              U.Shown + "' points to: "
+                        : "weft cannot know how many elements pointer '" +
+                              U.Shown + "' points to: ") +
+               Why,
            U.Hint);
       return false;
     }

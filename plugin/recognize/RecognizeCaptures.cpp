@@ -118,10 +118,17 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
           ? extentOf(Chain ? llvm::StringRef(Chain->Text) : D->getName())
           : nullptr;
   const Expr *Columns = nullptr;
+  // A float ** without an extent clause: the launch gathers the rows its
+  // subscripts reach, and sets their length (a placeholder here).
+  bool InferredRows = false;
   if (Shape && Shape->Element->isPointerType()) {
     const QualType Row = Shape->Element->getPointeeType();
-    if (!PointerRows || !StatedExtent || !StatedExtent->Columns ||
-        Row->isPointerType() || Row->isVoidType() || Row->isFunctionType())
+    InferredRows = PointerRows && !StatedExtent && Shape->IsPointer &&
+                   !Row->isPointerType() && !Row->isVoidType() &&
+                   !Row->isFunctionType() && !Row->isArrayType();
+    if (!InferredRows &&
+        (!PointerRows || !StatedExtent || !StatedExtent->Columns ||
+         Row->isPointerType() || Row->isVoidType() || Row->isFunctionType()))
       return fail(Loc,
                   "'" + P.Name + "' holds pointers ('" +
                       Shape->Element.getAsString(Ctx.getPrintingPolicy()) +
@@ -136,7 +143,9 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
     Shape->RowPointers = true;
     Shape->RowsApart = true;
     Shape->Element = Row;
-    Columns = extentExpr(*StatedExtent->Columns, D->getName());
+    Columns = InferredRows ? IntegerLiteral::Create(Ctx, llvm::APInt(64, 0),
+                                                    Ctx.LongLongTy, Loc)
+                           : extentExpr(*StatedExtent->Columns, D->getName());
     if (!Columns)
       return std::nullopt;
   } else if (StatedExtent && StatedExtent->Columns) {
@@ -181,11 +190,15 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
       const std::string Shown = Chain ? Chain->Text : D->getName().str();
       Unstated = UnstatedExtent{
           0, Loc, Shown,
-          "state it in the mark: '#pragma weft parallel for extent(" + Shown +
-              ": n)', n the number of " +
-              (Shape->Inner.empty()
-                   ? std::string("elements")
-                   : "rows of " + std::to_string(Shape->Inner[0]))};
+          InferredRows
+              ? "state its rows and their length in the mark: '#pragma "
+                "weft parallel for extent(" +
+                    Shown + ": rows, columns)'"
+              : "state it in the mark: '#pragma weft parallel for extent(" +
+                    Shown + ": n)', n the number of " +
+                    (Shape->Inner.empty()
+                         ? std::string("elements")
+                         : "rows of " + std::to_string(Shape->Inner[0]))};
     }
   }
   if (Shape) {
@@ -246,7 +259,8 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
     // The rows' length, a scalar the kernel indexes the gathered block by:
     // element j of row i is element i * columns + j, an affine subscript.
     Capture L;
-    L.Source = extentExpr(*StatedExtent->Columns, D->getName());
+    L.Source = InferredRows ? Columns
+                            : extentExpr(*StatedExtent->Columns, D->getName());
     L.Value = true;
     ir::Param Length;
     Length.Name = Params[I].Name + "_columns";

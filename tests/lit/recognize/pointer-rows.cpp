@@ -8,7 +8,10 @@
 // mark states): the loop over j is found parallel. Against the host on the
 // checked simulator; then
 // what is refused: no extent, and the container's size() (the clause's row
-// count is the size).
+// count is the size). A float ** without an extent clause (Rodinia
+// backprop's weights, as its OpenMP loops index them) is gathered by the
+// bounds of its subscripts, its rows' length set at the launch: refused
+// where a subscript has none.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
@@ -18,6 +21,8 @@
 // RUN: diff %t.host %t.sim
 // RUN: %clangxx %s -o %t.plain && %t.plain > %t.plain.out && diff %t.host %t.plain.out
 // RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
+// RUN: %weftxx -fsyntax-only -fno-caret-diagnostics -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: env WEFT_BACKEND=sim WEFT_VERBOSE=1 %t.exe 2>&1 > /dev/null | FileCheck %s --check-prefix=RAN
 #include <weft/weft.hpp>
 
 #include <algorithm>
@@ -58,7 +63,43 @@ void transpose(float **A, float **T, int M) {
       T[J][I] = A[I][J] * 2 + static_cast<float>(I);
 }
 
+// The layer's weights, rows 0 to N1 of columns 0 to N2 (column 0 unread):
+// gathered as the subscripts say.
+// CHECK: nest at {{.*}}pointer-rows.cpp:[[@LINE+7]]:3
+// CHECK: param {{[0-9]+}} W: read span of float
+// CHECK: param {{[0-9]+}} W_columns: scalar of long
+// REMARK: pointer-rows.cpp:[[@LINE+4]]:3: remark: weft: level 0 (J): {{.*}}; rows W without an extent: its subscripts reach rows 0 to N1 and columns 0 to N2, which the launch gathers
+// RAN-DAG: weft: loop at {{.*}}pointer-rows.cpp:[[@LINE+3]]:3: 1 calls on sim, 0 on the host
+void layerForward(float **W, const float *In, float *Out, int N1, int N2) {
+#pragma weft parallel for
+  for (int J = 1; J <= N2; J++) {
+    float Sum = 0;
+    for (int K = 0; K <= N1; K++)
+      Sum += W[K][J] * In[K];
+    Out[J] = Sum / (1 + (Sum < 0 ? -Sum : Sum));
+  }
+}
+// Written too, in two float **s, from column 1.
+// RAN-DAG: weft: loop at {{.*}}pointer-rows.cpp:[[@LINE+4]]:3: 1 calls on sim, 0 on the host
+void adjustWeights(float **W, float **OldW, const float *Delta,
+                   const float *Ly, int NDelta, int NLy) {
+#pragma weft parallel for
+  for (int J = 1; J <= NDelta; J++)
+    for (int K = 0; K <= NLy; K++) {
+      const float New = 0.3f * Delta[J] * Ly[K] + 0.3f * OldW[K][J];
+      W[K][J] += New;
+      OldW[K][J] = New;
+    }
+}
+
 #ifdef REFUSED
+void unknownRow(float **W, const int *Pick, int N) {
+#pragma weft parallel for
+  for (int I = 0; I < N; ++I)
+    W[Pick[I]][0] = 1;
+  // REFUSED: pointer-rows.cpp:[[@LINE-1]]:5: error: weft cannot know how many rows of how many elements 'W' points to: its subscript in 'W[{{.*}}]' takes values not known at the launch
+  // REFUSED-NEXT: note: state its rows and their length in the mark: '#pragma weft parallel for extent(W: rows, columns)'
+}
 void noExtent(std::vector<float *> &P, int N) {
 #pragma weft parallel for
   for (int I = 0; I < N; ++I)
@@ -117,4 +158,25 @@ int main() {
     for (int J = 0; J < N; ++J)
       U += Transposed[I][J] * (J % 3 + 1);
   std::printf("transposed: %.3f\n", U);
+
+  const int N1 = 17, N2 = 12;
+  float **W = new float *[N1 + 1], **OldW = new float *[N1 + 1];
+  for (int K = 0; K <= N1; ++K) {
+    W[K] = new float[N2 + 1];
+    OldW[K] = new float[N2 + 1]();
+    for (int J = 0; J <= N2; ++J)
+      W[K][J] = static_cast<float>((K * 5 + J * 3) % 11) / 8 - 0.5f;
+  }
+  std::vector<float> In(N1 + 1), Layer(N2 + 1);
+  for (int K = 0; K <= N1; ++K)
+    In[K] = static_cast<float>(K % 4) / 3;
+  layerForward(W, In.data(), Layer.data(), N1, N2);
+  adjustWeights(W, OldW, Layer.data(), In.data(), N2, N1);
+  double L = 0, V = 0;
+  for (int J = 1; J <= N2; ++J)
+    L += Layer[J] * J;
+  for (int K = 0; K <= N1; ++K)
+    for (int J = 0; J <= N2; ++J)
+      V += (W[K][J] + OldW[K][J]) * ((K + J) % 3 + 1);
+  std::printf("layer: %.4f weights: %.4f\n", L, V);
 }

@@ -252,6 +252,26 @@ void layerForward(const float *in, const float *w, float *out, int n1, int n2) {
     out[j] = 1.0f / (1.0f + std::exp(-sum));
   }
 }
+// Rodinia backprop's bpnn_layerforward itself: the weights a float ** of
+// rows, gathered by the bounds of its subscripts.
+// CHECK: openmp-loops.cpp:[[@LINE+9]]:3: remark: weft: level 0 (j): {{.*}}rows conn without an extent: its subscripts reach rows 0 to n1 and columns 0 to n2, which the launch gathers
+static float squash(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+void bpnnLayerforward(float *l1, float *l2, float **conn, int n1, int n2) {
+  float sum;
+  int j, k;
+  /*** Set up thresholding unit ***/
+  l1[0] = 1.0;
+#pragma omp parallel for shared(conn, n1, n2, l1) private(k, j) reduction(+ : sum) schedule(static)
+  /*** For each unit in second layer ***/
+  for (j = 1; j <= n2; j++) {
+    /*** Compute weighted sum of its inputs ***/
+    sum = 0.0;
+    for (k = 0; k <= n1; k++) {
+      sum += conn[k][j] * l1[k];
+    }
+    l2[j] = squash(sum);
+  }
+}
 // CHECK: openmp-loops.cpp:[[@LINE+6]]:5: remark: weft: this OpenMP loop stays with OpenMP: each iteration sets 'sum' anew, so the directive's reduction combines the last value of each OpenMP thread; the value the loop leaves in it is read after the loop
 // CHECK-NEXT: note: declare 'sum' inside the loop if its value after the loop is unused
 float scratchReadAfter(const float *a, float *o, int n) {
@@ -311,11 +331,11 @@ void atomicThrough(int *const *rows, const int *x, int n) {
   }
 }
 
-// The seventeen loops weft takes run on the simulator (dot's second call, of 50,
+// The eighteen loops weft takes run on the simulator (dot's second call, of 50,
 // on the host by its if clause, offloaded's and offloadedMarked's second
 // by their data on a device);
 // those that stay with OpenMP never launch.
-// RAN-COUNT-17: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
+// RAN-COUNT-18: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
 // RAN-NOT: weft: loop at
 // DATA-COUNT-2: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:3: 1 calls on sim, 1 on the host (last: OpenMP holds its data on a device)
 int main() {
@@ -393,6 +413,11 @@ int main() {
   std::vector<float> layer(11);
   layerForward(f.data(), g.data(), layer.data(), 30, 10);
   std::printf("layer %g %g %g\n", layer[1], layer[5], layer[10]);
+  std::vector<float *> conn(31);
+  for (int k = 0; k < 31; ++k)
+    conn[k] = g.data() + 11 * k; // rows of 11 from one block
+  bpnnLayerforward(f.data(), layer.data(), conn.data(), 30, 10);
+  std::printf("bpnn %g %g %g\n", layer[1], layer[5], layer[10]);
   // (What it returns depends on OpenMP's threads.)
   (void)scratchReadAfter(f.data(), o.data(), 100);
   std::printf("scratch %g\n", o[99]);
