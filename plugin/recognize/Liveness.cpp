@@ -2,6 +2,8 @@
 // a loop's exit and at the start of its body.
 #include "recognize/Liveness.h"
 
+#include "support/Mentions.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -21,16 +23,6 @@ namespace {
 bool refersTo(const Expr *E, const VarDecl *V) {
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens());
   return DRE && DRE->getDecl() == V;
-}
-
-bool mentions(const Stmt *S, const VarDecl *V) {
-  if (const auto *E = dyn_cast_or_null<Expr>(S); E && refersTo(E, V))
-    return true;
-  for (const Stmt *C :
-       S ? S->children() : Stmt::const_child_range(nullptr, nullptr))
-    if (mentions(C, V))
-      return true;
-  return false;
 }
 
 /// A plain assignment to V: its value before is not read.

@@ -2,6 +2,8 @@
 // clauses in weft's words, and the loops a collapse clause makes levels.
 #include "syntax/OpenMPMarks.h"
 
+#include "support/Mentions.h"
+
 #include "clang/AST/DeclOpenMP.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -142,19 +144,6 @@ const VarDecl *arrayOf(const Expr *Element) {
       return V;
   }
   return nullptr;
-}
-
-/// Whether S mentions V.
-bool mentions(const Stmt *S, const VarDecl *V) {
-  if (const auto *E = dyn_cast_or_null<Expr>(S); E && namedVariable(E) == V)
-    return true;
-  if (const auto *Captured = dyn_cast_or_null<CapturedStmt>(S))
-    return mentions(Captured->getCapturedStmt(), V);
-  for (const Stmt *C :
-       S ? S->children() : Stmt::const_child_range(nullptr, nullptr))
-    if (mentions(C, V))
-      return true;
-  return false;
 }
 
 /// Whether each iteration of Loop sets V before anything reads it: the

@@ -4,8 +4,8 @@
 // initial value (inclusive; one more than the bound where it is strict).
 // By more than one (`i -= 2`), from the least index the loop reaches. An
 // unsigned index compared `>= 0` never ends and is refused, as is one
-// counting down by more than one (it may wrap past 0), and rows held as
-// pointers. On the checked simulator against the host.
+// counting down by more than one (it may wrap past 0). On the checked
+// simulator against the host.
 // RUN: %weftxx -fsyntax-only -fplugin-arg-weft-dump-ir %s 2>&1 | FileCheck %s
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
@@ -147,12 +147,4 @@ void unsignedByTwo(std::span<float> v, unsigned n) {
     v[i] = 0;
 }
 
-void rowPointers(float **rows, int n, int m) {
-  // REFUSED: descending-loops.cpp:[[@LINE+5]]:7: error: 'rows' holds pointers ('float *'): the device cannot follow them
-  // REFUSED-NEXT: note: state its rows and their length in the mark: 'extent(rows: rows, columns)'
-#pragma weft parallel for
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < m; ++j)
-      rows[i][j] *= 2;
-}
 #endif
