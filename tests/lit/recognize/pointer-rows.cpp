@@ -23,6 +23,15 @@
 // RUN: not %weftxx -fsyntax-only -fno-caret-diagnostics -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED --implicit-check-not=error:
 // RUN: %weftxx -fsyntax-only -fno-caret-diagnostics -fplugin-arg-weft-remarks %s 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: env WEFT_BACKEND=sim WEFT_VERBOSE=1 %t.exe 2>&1 > /dev/null | FileCheck %s --check-prefix=RAN
+// Two row pointers to one row, written: the launch would write a copy of
+// each; the host loop runs, with one warning.
+// RUN: %weftxx -DALIASED %s -o %t.aliased %weft_link
+// RUN: env WEFT_BACKEND=host %t.aliased > %t.aliased.host
+// RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 %t.aliased > %t.aliased.sim 2> %t.aliased.err
+// RUN: diff %t.aliased.host %t.aliased.sim
+// RUN: FileCheck %s --check-prefix=ALIASED < %t.aliased.err
+// ALIASED: warning: {{.*}}pointer-rows.cpp:{{[0-9]+}}:3: the kernel writes 'W', and this call passes rows of it that overlap one another; calls passing such arguments run the loop on the host
+// ALIASED-NOT: warning
 #include <weft/weft.hpp>
 
 #include <algorithm>
@@ -179,4 +188,12 @@ int main() {
     for (int J = 0; J <= N2; ++J)
       V += (W[K][J] + OldW[K][J]) * ((K + J) % 3 + 1);
   std::printf("layer: %.4f weights: %.4f\n", L, V);
+#ifdef ALIASED
+  float *Same[] = {W[1], W[1]};
+  adjustWeights(Same, OldW, Layer.data(), In.data(), N2, 1);
+  double A = 0;
+  for (int J = 0; J <= N2; ++J)
+    A += W[1][J] * (J + 1);
+  std::printf("aliased: %.4f\n", A);
+#endif
 }
