@@ -497,13 +497,12 @@ template <class E, std::size_t M> struct MatrixRow<std::array<E, M>> {
   using Element = E;
   static constexpr std::size_t Columns = M;
 };
+template <class D>
+using RowOf = std::remove_pointer_t<decltype(std::data(std::declval<D &>()))>;
 template <class D, class = void> struct RowsOfScalars : std::false_type {};
 template <class D>
 struct RowsOfScalars<D, std::enable_if_t<IsContiguous<D>::value>>
-    : std::bool_constant<MatrixRow<std::remove_cv_t<std::remove_pointer_t<
-          decltype(std::data(std::declval<D &>()))>>>::Is> {};
-template <class D>
-using RowOf = std::remove_pointer_t<decltype(std::data(std::declval<D &>()))>;
+    : std::bool_constant<MatrixRow<std::remove_cv_t<RowOf<D>>>::Is> {};
 } // namespace detail
 
 /// The same for a 2-D array, its rows' length the pitch: float A[64][64],

@@ -123,12 +123,12 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
   bool InferredRows = false;
   if (Shape && Shape->Element->isPointerType()) {
     const QualType Row = Shape->Element->getPointeeType();
+    const bool RowsOfElements =
+        !Row->isPointerType() && !Row->isVoidType() && !Row->isFunctionType();
     InferredRows = PointerRows && !StatedExtent && Shape->IsPointer &&
-                   !Row->isPointerType() && !Row->isVoidType() &&
-                   !Row->isFunctionType() && !Row->isArrayType();
-    if (!InferredRows &&
-        (!PointerRows || !StatedExtent || !StatedExtent->Columns ||
-         Row->isPointerType() || Row->isVoidType() || Row->isFunctionType()))
+                   RowsOfElements && !Row->isArrayType();
+    if (!InferredRows && (!PointerRows || !StatedExtent ||
+                          !StatedExtent->Columns || !RowsOfElements))
       return fail(Loc,
                   "'" + P.Name + "' holds pointers ('" +
                       Shape->Element.getAsString(Ctx.getPrintingPolicy()) +
