@@ -108,8 +108,8 @@ std::string BodyPrinter::expr(const ir::Expr &E) {
     // ld() is a pure read: the simulator's checker tells reads and writes
     // apart by it.
     return N.Params[E.ParamIndex].Name +
-           (E.LValue ? "[" + expr(*E.Operands[0]) + "]"
-                     : ".ld(" + expr(*E.Operands[0]) + ")");
+           (E.refersToElement() ? "[" + expr(*E.Operands[0]) + "]"
+                                : ".ld(" + expr(*E.Operands[0]) + ")");
   case ir::Expr::SpanSize:
     return N.Params[E.ParamIndex].Name + ".size()";
   case ir::Expr::Unary:
@@ -367,8 +367,8 @@ bool BodyPrinter::writesSharedState(const ir::Expr &E) const {
     return true;
   if (E.Kind == ir::Expr::Call)
     for (const ir::ExprPtr &O : E.Operands)
-      if (O->Kind == ir::Expr::SpanElement && O->LValue)
-        return true; // bound to a reference parameter
+      if (O->Kind == ir::Expr::SpanElement && O->writes())
+        return true; // bound to a reference parameter that may write it
   for (const ir::ExprPtr &O : E.Operands)
     if (writesSharedState(*O))
       return true;

@@ -156,7 +156,7 @@ ExprPtr cloneExpr(const Expr &E) {
   C->Struct = E.Struct;
   C->Text = E.Text;
   C->ParamIndex = E.ParamIndex;
-  C->LValue = E.LValue;
+  C->Use = E.Use;
   C->Origin = E.Origin;
   for (const ExprPtr &O : E.Operands)
     C->Operands.push_back(cloneExpr(*O));

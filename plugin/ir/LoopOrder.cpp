@@ -162,7 +162,7 @@ private:
                   "' may write what a reference parameter binds outside it");
     if (E.Kind == Expr::SpanElement) {
       Accesses[E.ParamIndex].push_back(&E);
-      if (E.LValue)
+      if (E.writes())
         Written.insert(E.ParamIndex);
     }
     for (const ExprPtr &O : E.Operands)

@@ -125,6 +125,16 @@ struct Param {
   }
 };
 
+enum class ElementUse : unsigned char { Read, Bound, Written };
+
+/// The use of an element that a variable of type T is initialized from: a
+/// reference binds it (and a non-const one may write it), a value copies it.
+inline ElementUse elementUseOf(const LocalType &T) {
+  return !T.IsReference ? ElementUse::Read
+         : T.IsConst    ? ElementUse::Bound
+                        : ElementUse::Written;
+}
+
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
@@ -135,7 +145,7 @@ struct Expr {
     BoolLiteral,  // Text: "true" / "false"
     Local,        // Text: a variable declared in the nest (or its index)
     ParamRef,     // ParamIndex: a captured scalar
-    SpanElement,  // ParamIndex, Operands[0]: the subscript; LValue
+    SpanElement,  // ParamIndex, Operands[0]: the subscript; Use
     SpanSize,     // ParamIndex
     Unary,        // Text: the prefix operator
     Postfix,      // Text: "++" / "--"
@@ -155,9 +165,15 @@ struct Expr {
   int Struct = -1; // the value's struct, if it is one
   std::string Text;
   unsigned ParamIndex = 0;
-  /// SpanElement: used as an lvalue (written, or bound to a reference)
-  /// rather than only read.
-  bool LValue = false;
+  /// SpanElement: how this use reaches the element. Read: its value.
+  /// Bound: the element itself, bound to a const reference or the object
+  /// of a const method; it is read through that, never written. Written:
+  /// assigned, incremented, combined into, or bound to a reference (or a
+  /// method's object) that may write it.
+  ElementUse Use = ElementUse::Read;
+  bool writes() const { return Use == ElementUse::Written; }
+  /// The use names the element's storage, not a copy of its value.
+  bool refersToElement() const { return Use != ElementUse::Read; }
   /// SpanElement: where it is written, as an opaque number the front end
   /// gives (clang's raw source location), for diagnostics; 0 if none.
   unsigned Origin = 0;

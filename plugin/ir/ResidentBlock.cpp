@@ -131,7 +131,7 @@ private:
       if (!Row || !Col)
         return;
       B.Uses.push_back({F.Element, *Row, *Col});
-      if (F.Element->LValue && B.Description.empty())
+      if (F.Element->writes() && B.Description.empty())
         B.Description = P.Name + "[" +
                         exprText(N, stripCasts(*F.Element->Operands[0])) + "]";
     }

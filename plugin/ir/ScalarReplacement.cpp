@@ -11,15 +11,15 @@
 namespace weft::ir {
 namespace {
 
-/// The span elements of E (and its operands), with whether they are an
-/// lvalue bound to a call's reference parameter or combined into.
+/// The span elements of E (and its operands), with whether they are bound
+/// to a call's reference parameter (const or not) or combined into.
 void collectElements(const Expr &E, std::vector<const Expr *> &Out,
                      std::set<const Expr *> &PassedToCalls) {
   if (E.Kind == Expr::SpanElement)
     Out.push_back(&E);
   if (E.Kind == Expr::Call)
     for (const ExprPtr &O : E.Operands)
-      if (O->Kind == Expr::SpanElement && O->LValue)
+      if (O->Kind == Expr::SpanElement && O->refersToElement())
         PassedToCalls.insert(O.get());
   // Other threads combine into an array reduction's element too: a register
   // would lose their updates.
@@ -91,7 +91,7 @@ private:
       const Expr &Subscript = *Group.front()->Operands[0];
       bool Written = false, Passed = false;
       for (const Expr *E : Group) {
-        Written = Written || E->LValue;
+        Written = Written || E->writes();
         Passed = Passed || PassedToCalls.count(E);
       }
       if (!Written || Passed || !invariant(Subscript))

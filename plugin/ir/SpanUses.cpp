@@ -55,7 +55,7 @@ private:
         Out.Written.insert(E.ParamIndex);
       // Written other than as an assignment's target: through a call, an
       // increment, a member.
-      if (E.LValue && !Target)
+      if (E.writes() && !Target)
         Out.Refused.insert(E.ParamIndex);
     }
     if (E.Kind == Expr::Combine)

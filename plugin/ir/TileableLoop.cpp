@@ -89,7 +89,7 @@ private:
   void visit(const Expr &E) {
     for (const ExprPtr &O : E.Operands)
       visit(*O);
-    if (E.Kind != Expr::SpanElement || E.LValue || !readable(E.ParamIndex))
+    if (E.Kind != Expr::SpanElement || E.refersToElement() || !readable(E.ParamIndex))
       return;
     bool HasIndex = false;
     std::set<std::string> Names;
@@ -172,9 +172,9 @@ unsigned writesOf(const Stmt &S, unsigned P) {
   for (const ExprPtr &E : S.Exprs)
     if (E)
       anyExpression(*E, [&](const Expr &X) {
-        if ((X.Kind == Expr::SpanElement && X.LValue && X.ParamIndex == P) ||
+        if ((X.Kind == Expr::SpanElement && X.writes() && X.ParamIndex == P) ||
             (X.Kind == Expr::Combine && X.Operands[0]->ParamIndex == P &&
-             !X.Operands[0]->LValue))
+             !X.Operands[0]->writes()))
           ++Count;
         return false;
       });

@@ -45,7 +45,7 @@ std::vector<const Stmt *> statementsOf(const Stmt &Body) {
 
 bool writesSpan(const Stmt &S) {
   return anyExpression(S, [](const Expr &E) {
-    return (E.Kind == Expr::SpanElement && E.LValue) || E.Kind == Expr::Combine;
+    return (E.Kind == Expr::SpanElement && E.writes()) || E.Kind == Expr::Combine;
   });
 }
 
@@ -164,7 +164,7 @@ std::optional<WindowTile> windowTile(const Nest &N) {
   };
   std::set<unsigned> Windows, Shared;
   anyExpression(Innermost, [&](const Expr &E) {
-    if (E.Kind != Expr::SpanElement || E.LValue ||
+    if (E.Kind != Expr::SpanElement || E.refersToElement() ||
         N.Params[E.ParamIndex].Kind != ParamKind::ReadSpan)
       return false;
     std::optional<AffineForm> F = affineForm(N, *E.Operands[0], Scope);

@@ -377,7 +377,7 @@ private:
   void visit(const ir::Expr &E, std::vector<Stage> &Out) {
     for (const ir::ExprPtr &O : E.Operands)
       visit(*O, Out);
-    if (E.Kind != ir::Expr::SpanElement || E.LValue ||
+    if (E.Kind != ir::Expr::SpanElement || E.refersToElement() ||
         N.Params[E.ParamIndex].Kind != ir::ParamKind::ReadSpan)
       return;
     Stage S;

@@ -43,8 +43,51 @@ bool writesSpan(const ir::Stmt &S) {
                             return X.Kind == ir::Stmt::ParallelFor;
                           }) ||
          ir::anyExpression(S, [](const ir::Expr &E) {
-           return E.Kind == ir::Expr::SpanElement && E.LValue;
+           return E.Kind == ir::Expr::SpanElement && E.writes();
          });
+}
+
+/// Writes a span element or combines into one (a nested level's code not
+/// counted).
+bool writesData(const ir::Expr &E) {
+  return ir::anyExpression(E, [](const ir::Expr &X) {
+    return (X.Kind == ir::Expr::SpanElement && X.writes()) ||
+           X.Kind == ir::Expr::Combine;
+  });
+}
+
+/// Sets a local (its root a variable of the nest, not an element).
+bool setsLocal(const ir::Expr &E) {
+  return ir::anyExpression(E, [](const ir::Expr &X) {
+    if (!ir::assigns(X) || X.Kind == ir::Expr::Combine)
+      return false;
+    const ir::Expr *Root = &ir::stripCasts(*X.Operands[0]);
+    while (Root->Kind == ir::Expr::Member && !Root->Operands.empty())
+      Root = &ir::stripCasts(*Root->Operands[0]);
+    return Root->Kind == ir::Expr::Local;
+  });
+}
+
+/// A statement of L's own that writes data and also gives the thread a
+/// value: a declaration whose initializer writes (`float s = p[i].bump();`),
+/// or a statement that writes both (`s = p[i].bump();`). Where the levels
+/// inside L spread over threads, every one of them runs L's code: the write
+/// must be made once (by their leader), and then the others miss the value.
+bool writesDataAndValue(const ir::Level &L) {
+  for (const ir::StmtPtr &S : L.Body)
+    if (S && ir::anyStatement(*S, [](const ir::Stmt &X) {
+          if (X.Kind == ir::Stmt::Decl)
+            return X.Exprs.size() && X.Exprs[0] && writesData(*X.Exprs[0]);
+          if (X.Kind == ir::Stmt::ExprStmt)
+            return writesData(*X.Exprs[0]) && setsLocal(*X.Exprs[0]);
+          // Conditions and loop headers: every thread evaluates them.
+          for (const ir::ExprPtr &E : X.Exprs)
+            if (E && writesData(*E))
+              return true;
+          return false;
+        }))
+      return true;
+  return false;
 }
 
 /// The one level at depth 1, when it reduces and is one of the outermost
@@ -126,6 +169,7 @@ ShapeRules::ShapeRules(const ir::Nest &N) {
     DepthFacts &D = Depths[L->Depth];
     D.Reduces = D.Reduces || !L->Reductions.empty();
     D.Perfect = D.Perfect && perfectBody(*L);
+    D.WritesDataAndValue = D.WritesDataAndValue || writesDataAndValue(*L);
   }
   for (const ir::Allocation &A : N.Allocations)
     for (int D = static_cast<int>(A.OwningLevel) + 1;
@@ -169,6 +213,11 @@ ShapeRules::shape(const std::vector<map::LevelMapping> &Levels) const {
       continue;
     if (Depths[D].FillsOuterArray)
       return std::nullopt;
+    // The code around would run in each of the level's threads.
+    if (L.BlockSize > 1)
+      for (std::size_t Up = 0; Up < D; ++Up)
+        if (Depths[Up].WritesDataAndValue)
+          return std::nullopt;
     const bool OneWarp = L.Dim == map::Dimension::X && L.BlockSize == WarpSize;
     const bool OneGroup = BlockThreads == L.BlockSize;
     // The level and the ones inside it hold the whole block (a sequential

@@ -69,6 +69,10 @@ private:
     /// A per-iteration array of a shallower level is filled here or
     /// deeper: the level stays in its thread (such arrays are private).
     bool FillsOuterArray = false;
+    /// A level here has a statement that writes data and gives its
+    /// thread a value (writesDataAndValue): no level inside it spreads
+    /// over threads.
+    bool WritesDataAndValue = false;
   };
   std::vector<DepthFacts> Depths;
   /// Depth 1's reductions may be split over blocks, their partials

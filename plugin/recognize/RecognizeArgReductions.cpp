@@ -86,7 +86,7 @@ bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
                                        : ir::ScalarKind::ULongLong;
   R.Depth = L.Depth;
   R.CountsDown = L.CountsDown;
-  R.Key = "weft_argkey" + std::to_string(ArgKeys++);
+  R.Key = Names.numbered("weft_argkey");
   if (L.Depth == 0) {
     // The key is a reduction target of its own, passed as
     // weft::detail::argmaxFirst(v, at) (weft.hpp), which writes v and at.

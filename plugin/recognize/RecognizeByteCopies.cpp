@@ -92,7 +92,7 @@ bool Recognizer::byteCopy(const CallExpr *Call, std::vector<ir::StmtPtr> &Out) {
   }
   // for (long weft_bN = 0; weft_bN < count; ++weft_bN)
   //   dst[weft_bN] = value (or src[weft_bN]);
-  const std::string Counter = "weft_b" + std::to_string(RangeLoops++);
+  const std::string Counter = Names.numbered("weft_b");
   auto At = [&] {
     return make(ir::Expr::Local, ir::ScalarKind::Long, Counter);
   };

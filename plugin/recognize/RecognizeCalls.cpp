@@ -2,6 +2,8 @@
 // bodies are visible, converted into device functions.
 #include "recognize/Recognizer.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 namespace weft::recognize {
 
 bool Recognizer::isOutputStream(QualType T) {
@@ -192,9 +194,11 @@ ir::ExprPtr Recognizer::deviceCall(const FunctionDecl *FD, SourceLocation Loc,
   if (Object) {
     // The object, bound to the function's first (reference) parameter.
     const bool Mutates = !cast<CXXMethodDecl>(Def)->isConst();
-    BindingReference = true;
-    ir::ExprPtr Self = expr(Object, Mutates ? Access::ReadWrite : Access::Read);
-    BindingReference = false;
+    ir::ExprPtr Self;
+    {
+      llvm::SaveAndRestore<bool> Binding(BindingReference, true);
+      Self = expr(Object, Mutates ? Access::ReadWrite : Access::Read);
+    }
     if (!Self)
       return nullptr;
     R->Operands.push_back(std::move(Self));
@@ -204,10 +208,12 @@ ir::ExprPtr Recognizer::deviceCall(const FunctionDecl *FD, SourceLocation Loc,
     QualType T = P->getType();
     const bool ByReference =
         T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
-    BindingReference = T->isReferenceType();
-    ir::ExprPtr A =
-        expr(Args[I], ByReference ? Access::ReadWrite : Access::Read);
-    BindingReference = false;
+    ir::ExprPtr A;
+    {
+      llvm::SaveAndRestore<bool> Binding(BindingReference,
+                                         T->isReferenceType());
+      A = expr(Args[I], ByReference ? Access::ReadWrite : Access::Read);
+    }
     if (!A)
       return nullptr;
     R->Operands.push_back(std::move(A));
@@ -219,7 +225,10 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
                                                        SourceLocation CallLoc) {
   ir::Function F;
   F.Source = Def->getQualifiedNameAsString();
-  std::string Key = F.Source + Def->getType().getAsString();
+  // Where it is defined too: every lambda of one signature in one function
+  // has the same qualified name and type.
+  std::string Key = F.Source + Def->getType().getAsString() +
+                    locationText(SM, Def->getLocation());
   if (const TemplateArgumentList *Args = Def->getTemplateSpecializationArgs())
     for (const TemplateArgument &A : Args->asArray()) {
       llvm::raw_string_ostream OS(Key);
@@ -237,7 +246,7 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
   char Hash[9];
   std::snprintf(Hash, sizeof Hash, "%08x",
                 static_cast<unsigned>(llvm::xxh3_64bits(Key)));
-  F.Name = "weft_fn_" + Stem + "_" + Hash;
+  F.Name = Names.unique("weft_fn_" + Stem + "_" + Hash);
   const auto *Constructor = dyn_cast<CXXConstructorDecl>(Def);
   QualType Ret =
       Constructor

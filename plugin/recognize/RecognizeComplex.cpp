@@ -3,6 +3,8 @@
 // constructors, operators, members and functions mapped onto its own.
 #include "recognize/Recognizer.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 namespace weft::recognize {
 namespace {
 
@@ -164,9 +166,11 @@ ir::ExprPtr Recognizer::complexMethod(const CXXMemberCallExpr *MC,
   auto R = make(ir::Expr::Call,
                 Sets ? ir::ScalarKind::Int : K.value_or(ir::ScalarKind::Float),
                 (Sets ? "weft::set_" : "weft::") + Name);
-  BindingReference = Sets;
-  ir::ExprPtr Self = expr(Object, Sets ? Access::ReadWrite : Access::Read);
-  BindingReference = false;
+  ir::ExprPtr Self;
+  {
+    llvm::SaveAndRestore<bool> Binding(BindingReference, Sets);
+    Self = expr(Object, Sets ? Access::ReadWrite : Access::Read);
+  }
   if (!Self)
     return nullptr;
   R->Operands.push_back(std::move(Self));

@@ -603,7 +603,9 @@ ir::ExprPtr Recognizer::spanElement(unsigned P, ir::ExprPtr Flat, Access A,
   auto R = make(ir::Expr::SpanElement, Params[P].Element);
   R->ParamIndex = P;
   R->Struct = Params[P].Struct;
-  R->LValue = A != Access::Read || BindingReference;
+  R->Use = A != Access::Read ? ir::ElementUse::Written
+           : BindingReference  ? ir::ElementUse::Bound
+                               : ir::ElementUse::Read;
   R->Origin = E->getBeginLoc().getRawEncoding();
   R->Operands.push_back(std::move(Flat));
   return R;
@@ -998,9 +1000,8 @@ ir::StmtPtr Recognizer::bindRowView(const VarDecl *VD, unsigned P,
   auto Decl = std::make_unique<ir::Stmt>();
   Decl->Kind = ir::Stmt::Decl;
   // A range-for's hidden range variable (__range1) names no row.
-  Decl->Name =
-      "weft_row" + std::to_string(RowViews.size()) +
-      (VD->getName().starts_with("__") ? "" : "_" + VD->getName().str());
+  Decl->Name = Names.numbered("weft_row") +
+               (VD->getName().starts_with("__") ? "" : "_" + VD->getName().str());
   Decl->VarType.Scalar = ir::ScalarKind::Long;
   Decl->VarType.IsConst = true;
   Decl->Exprs.push_back(std::move(Row));

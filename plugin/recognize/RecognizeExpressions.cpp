@@ -16,6 +16,11 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     return nullptr;
   }
   E = E->IgnoreParens();
+  // What a reference binds is a glvalue: an element read to make a value
+  // (a temporary's field, an operand, a subscript, a converted value) is
+  // read, not bound.
+  llvm::SaveAndRestore<bool> Binding(BindingReference,
+                                     BindingReference && E->isGLValue());
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
     return expr(EWC->getSubExpr(), A);
   if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
@@ -128,9 +133,11 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
     return binary(B, K);
   if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
     auto R = make(ir::Expr::Conditional, K.value_or(ir::ScalarKind::Int));
+    // `(c ? a[i] : b[i]) = v` writes the arm it takes.
+    const Access Arms = C->isGLValue() ? A : Access::Read;
     for (const Expr *Sub :
          {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
-      ir::ExprPtr S = expr(Sub, Access::Read);
+      ir::ExprPtr S = expr(Sub, Sub == C->getCond() ? Access::Read : Arms);
       if (!S)
         return nullptr;
       R->Operands.push_back(std::move(S));
@@ -434,9 +441,10 @@ ir::ExprPtr Recognizer::structValue(const Expr *E, Access A) {
   if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
     auto R = make(ir::Expr::Conditional, ir::ScalarKind::Char);
     R->Struct = S;
+    const Access Arms = C->isGLValue() ? A : Access::Read;
     for (const Expr *Sub :
          {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
-      ir::ExprPtr X = expr(Sub, Access::Read);
+      ir::ExprPtr X = expr(Sub, Sub == C->getCond() ? Access::Read : Arms);
       if (!X)
         return nullptr;
       R->Operands.push_back(std::move(X));

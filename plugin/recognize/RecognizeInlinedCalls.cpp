@@ -7,6 +7,7 @@
 #include "recognize/Recognizer.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 namespace weft::recognize {
@@ -286,9 +287,35 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
                                               "struct of them");
   // Its variables get names of their own, so that none hides the caller's
   // (an index named as a level's index, `n` passed as `n`).
-  const std::string Prefix = "weft_in" + std::to_string(InlinedCalls++) + "_";
+  const std::string Prefix = Names.numbered("weft_in") + "_";
   DeclaredVariables Declared;
   Declared.TraverseDecl(const_cast<FunctionDecl *>(Def));
+  // This call's names and views of its variables hold while it is compiled
+  // in; a call of the same function in an argument or in the body (a
+  // function compiled in at two depths) has its own, and the enclosing
+  // call's come back after it.
+  struct Saved {
+    const VarDecl *V;
+    std::optional<std::string> Name;
+    std::optional<RowView> View;
+  };
+  std::vector<Saved> Outer;
+  for (const VarDecl *V : Declared.Found) {
+    Saved S{V, std::nullopt, std::nullopt};
+    if (auto It = InlinedNames.find(V); It != InlinedNames.end())
+      S.Name = It->second;
+    if (auto It = RowViews.find(V); It != RowViews.end())
+      S.View = It->second;
+    Outer.push_back(std::move(S));
+  }
+  auto Restore = llvm::make_scope_exit([&] {
+    for (Saved &S : Outer) {
+      if (S.Name)
+        InlinedNames[S.V] = *S.Name;
+      if (S.View)
+        RowViews[S.V] = std::move(*S.View);
+    }
+  });
   for (const VarDecl *V : Declared.Found)
     InlinedNames[V] = Prefix + V->getName().str();
   std::vector<ir::StmtPtr> &Out = *Hoisted;
@@ -336,10 +363,12 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
     D->VarType.IsReference = T->isReferenceType();
     D->VarType.IsConst = T.getNonReferenceType().isConstQualified();
     const bool Writes = D->VarType.IsReference && !D->VarType.IsConst;
-    BindingReference = D->VarType.IsReference;
-    ir::ExprPtr Value =
-        expr(Args[I], Writes ? Access::ReadWrite : Access::Read);
-    BindingReference = false;
+    ir::ExprPtr Value;
+    {
+      llvm::SaveAndRestore<bool> Binding(BindingReference,
+                                         D->VarType.IsReference);
+      Value = expr(Args[I], Writes ? Access::ReadWrite : Access::Read);
+    }
     if (!Value)
       break;
     D->Exprs.push_back(std::move(Value));

@@ -379,7 +379,7 @@ bool Recognizer::rangeHeader(CXXForRangeStmt *RF, ir::Level &L) {
   auto Elem = make(ir::Expr::SpanElement, T.Scalar);
   Elem->ParamIndex = *P;
   Elem->Struct = Struct;
-  Elem->LValue = T.IsReference;
+  Elem->Use = ir::elementUseOf(T);
   Elem->Operands.push_back(
       make(ir::Expr::Local, ir::ScalarKind::LongLong, L.IndexName));
   Decl->Exprs.push_back(std::move(Elem));

@@ -123,8 +123,7 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
                                             "scalar"),
            nullptr;
   // A local of the enclosing level stands for the element.
-  const std::string Local =
-      "weft_reduced_" + Base + std::to_string(ReducedElements.size());
+  const std::string Local = Names.numbered("weft_reduced_" + Base);
   const auto *BaseRef =
       cast<DeclRefExpr>(rootOf(subscriptParts(Element).first));
   VarDecl *Stand = VarDecl::Create(

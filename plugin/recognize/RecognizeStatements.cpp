@@ -613,7 +613,7 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
          "write it as an index loop");
   };
   const Expr *Range = RF->getRangeInit();
-  const std::string Counter = "weft_k" + std::to_string(RangeLoops++);
+  const std::string Counter = Names.numbered("weft_k");
   auto Block = std::make_unique<ir::Stmt>();
   Block->Kind = ir::Stmt::Block;
   // Over a row (a row view, or a[i] written in the loop: its index kept in
@@ -715,7 +715,7 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
     auto Element = make(ir::Expr::SpanElement, Var->VarType.Scalar);
     Element->ParamIndex = P;
     Element->Struct = Struct;
-    Element->LValue = Var->VarType.IsReference;
+    Element->Use = ir::elementUseOf(Var->VarType);
     Element->Origin = Range->getBeginLoc().getRawEncoding();
     Element->Operands.push_back(flatIndex(P, std::move(Subscripts)));
     markUse(P, Var->VarType.IsReference && !Var->VarType.IsConst
@@ -780,7 +780,7 @@ void Recognizer::rowsLoop(const CXXForRangeStmt *RF,
     return;
   // for (long k = 0; k < rows; ++k) { const long weft_rowN_Row = k; body }
   // with Row a view of row k.
-  const std::string Counter = "weft_k" + std::to_string(RangeLoops++);
+  const std::string Counter = Names.numbered("weft_k");
   ir::StmtPtr Loop = indexLoop(Counter, std::move(Rows));
   nameRangeLoop(*Loop, RF);
   auto Body = std::make_unique<ir::Stmt>();
@@ -906,9 +906,11 @@ ir::StmtPtr Recognizer::local(const Decl *D) {
   }
   Access A = R->VarType.IsReference && !R->VarType.IsConst ? Access::ReadWrite
                                                            : Access::Read;
-  BindingReference = R->VarType.IsReference;
-  R->Exprs.push_back(VD->getInit() ? expr(VD->getInit(), A) : nullptr);
-  BindingReference = false;
+  {
+    llvm::SaveAndRestore<bool> Binding(BindingReference,
+                                       R->VarType.IsReference);
+    R->Exprs.push_back(VD->getInit() ? expr(VD->getInit(), A) : nullptr);
+  }
   declareLocal(VD);
   return R;
 }

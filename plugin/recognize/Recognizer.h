@@ -5,6 +5,7 @@
 #define WEFT_PLUGIN_RECOGNIZE_RECOGNIZER_H
 
 #include "ir/IrQueries.h"
+#include "ir/NameSupply.h"
 #include "recognize/Liveness.h"
 #include "recognize/NestRecognizer.h"
 
@@ -606,7 +607,6 @@ private:
   std::vector<ir::StmtPtr> *Hoisted = nullptr;
   const Stmt *HoistRoot = nullptr;
   llvm::DenseMap<const VarDecl *, std::string> InlinedNames;
-  unsigned InlinedCalls = 0;
   std::optional<std::string> convertFunction(const FunctionDecl *Def,
                                              SourceLocation CallLoc);
 
@@ -740,7 +740,6 @@ private:
   };
   std::vector<ArgReduction> ArgReductions; // of the enclosing levels
   std::vector<ArgReduction> FinishedArgs;  // of the inner level just read
-  unsigned ArgKeys = 0;
   bool argReduction(Stmt *Loop, const Stmt *Body,
                     const syntax::Reduction &Clause, ir::Level &L);
   const ArgReduction *argReductionOf(const VarDecl *V) const;
@@ -780,7 +779,6 @@ private:
   /// name (the remarks', should it become a level).
   void nameRangeLoop(ir::Stmt &Loop, const CXXForRangeStmt *RF);
   ir::StmtPtr indexLoop(const std::string &Counter, ir::ExprPtr Count);
-  unsigned RangeLoops = 0;
 
   /// The std:: class template T specializes, if its name is Name.
   static const ClassTemplateSpecializationDecl *
@@ -957,9 +955,13 @@ private:
   std::map<std::string, SourceLocation> LoopLocations;
   int SequentialDepth = 0;
   int SwitchDepth = 0; // 'break' inside a switch leaves only the switch
-  /// Set while converting the initializer of a reference: its span element
-  /// must stay an lvalue even when only read.
+  /// Set while converting what a reference binds (a reference's
+  /// initializer, a reference parameter's argument, a method's object):
+  /// an element reached through glvalues from there is Bound, not Read;
+  /// expr() clears it below the first value (prvalue) on the way.
   bool BindingReference = false;
+  /// Every name the nest's kernel gets from the plugin, not the program.
+  ir::NameSupply Names;
 };
 
 } // namespace weft::recognize

@@ -52,7 +52,7 @@ ir::Nest saxpyNest() {
   auto Xi = node(ir::Expr::SpanElement, ir::ScalarKind::Float, "", 0);
   Xi->Operands.push_back(node(ir::Expr::Local, ir::ScalarKind::Int, "i"));
   auto Yi = node(ir::Expr::SpanElement, ir::ScalarKind::Float, "", 1);
-  Yi->LValue = true;
+  Yi->Use = ir::ElementUse::Written;
   Yi->Operands.push_back(node(ir::Expr::Local, ir::ScalarKind::Int, "i"));
   auto Yi2 = node(ir::Expr::SpanElement, ir::ScalarKind::Float, "", 1);
   Yi2->Operands.push_back(node(ir::Expr::Local, ir::ScalarKind::Int, "i"));

@@ -94,7 +94,7 @@ inline ir::ExprPtr element(unsigned Span, ir::ExprPtr Index,
                            bool Write = false) {
   auto E = node(ir::Expr::SpanElement, "", Span);
   E->Type = ir::ScalarKind::Float;
-  E->LValue = Write;
+  E->Use = Write ? ir::ElementUse::Written : ir::ElementUse::Read;
   E->Operands.push_back(std::move(Index));
   return E;
 }
