@@ -58,10 +58,18 @@ ScenarioChoice chooseForScenarios(const ir::Nest &N, const MappingInput &In,
     return C;
   // The sizes the runtime can read before the launch: captured values in
   // bounds it evaluates (an inner level's bounds may read outer indices).
-  for (const ir::Level *L : ir::levels(N))
-    for (const ir::Expr *B : {L->Lower.get(), L->Upper.get()})
-      if (B && ir::isHostEvaluable(*B))
-        collectSymbols(N, *B, In, C.Symbols);
+  // Those of levels whose whole extent the launch knows come first: a
+  // level whose other bound reads an index is sized inside the kernel, and
+  // its symbol would take the place of one that sizes a block.
+  const auto Known = [](const ir::Level &L) {
+    return ir::isHostEvaluable(*L.Lower) && ir::isHostEvaluable(*L.Upper);
+  };
+  for (const bool Whole : {true, false})
+    for (const ir::Level *L : ir::levels(N))
+      if (Known(*L) == Whole)
+        for (const ir::Expr *B : {L->Lower.get(), L->Upper.get()})
+          if (B && ir::isHostEvaluable(*B))
+            collectSymbols(N, *B, In, C.Symbols);
   if (C.Symbols.size() > MaxVariedSymbols)
     C.Symbols.resize(MaxVariedSymbols);
   if (C.Symbols.empty())

@@ -147,11 +147,27 @@ private:
         std::int64_t &Said = Bounded[{L->Depth, L->IndexName}];
         Said = std::max(Said, *Most);
       } else {
+        // An inner level sized only inside the kernel (its bound reads an
+        // index or data) is not given a guess the size of a block that a
+        // short loop pays for at every step: its upper bound where the
+        // launch knows that (its lower bound taken as non-negative), else
+        // a warp, which a long loop strides over.
+        const bool KernelOnly = L->Depth > 0 &&
+                                (!ir::isHostEvaluable(*L->Lower) ||
+                                 !ir::isHostEvaluable(*L->Upper));
+        if (KernelOnly)
+          Extent = Hi && !Lo ? std::max<std::int64_t>(*Hi, 1)
+                             : std::int64_t(In.Device.WarpSize);
         // Sibling levels of one name (a sequential loop's) say it once.
         std::string Assumed = "the extent of level " +
                               std::to_string(L->Depth) + " (" +
                               ir::shownIndex(*L) + ") is assumed to be " +
-                              std::to_string(In.DefaultExtent);
+                              std::to_string(Extent) +
+                              (KernelOnly ? Hi && !Lo
+                                                ? " (at most its upper bound)"
+                                                : " (a warp: it is known only "
+                                                  "inside the kernel)"
+                                          : "");
         if (std::find(Result.Assumptions.begin(), Result.Assumptions.end(),
                       Assumed) == Result.Assumptions.end())
           Result.Assumptions.push_back(std::move(Assumed));
