@@ -58,8 +58,21 @@ for k in "$@"; do
   # shellcheck disable=SC2086
   if ! "$cxx" -x hip --cuda-device-only --no-gpu-bundle-output -nogpuinc \
        -nogpulib $link --offload-arch="$arch" -O3 -I"$include" -c "$k" \
+       -Werror=uninitialized -Wshadow-all -fno-caret-diagnostics \
        -o "$co" 2>"$co.log"; then
     echo "FAILED: $k"; cat "$co.log"; failed=$((failed + 1)); continue
+  fi
+  # A name the generator introduced that hides another (the loop's own code
+  # may shadow its names as it likes): where a compiled-in local hides one
+  # of the same name, a use meant for the outer one reads the inner.
+  shadowed=$(grep -E "^$k:[0-9]+:[0-9]+: warning: declaration shadows" "$co.log" |
+    while IFS=: read -r _ line col _; do
+      sed -n "${line}p" "$k" | cut -c"$col"- | grep -oE '^[A-Za-z_][A-Za-z0-9_]*' |
+        grep '^weft_' | sed "s/\$/ (line $line)/"
+    done)
+  if [ -n "$shadowed" ]; then
+    echo "FAILED: $k: introduced names shadow others: $shadowed"
+    failed=$((failed + 1)); continue
   fi
   # Staging and tiling off, too: the text's other branch.
   # shellcheck disable=SC2086
