@@ -4,6 +4,7 @@
 #include "emit/KernelEmitter.h"
 
 #include "emit/KernelParts.h"
+#include "ir/IrQueries.h"
 
 namespace weft::emit {
 
@@ -31,6 +32,24 @@ EmittedKernel emitKernel(const plan::KernelPlan &P) {
         ") {\n" + Combine;
   K.Descriptor = kernelDescriptor(P, K.Name);
   return K;
+}
+
+std::string writtenReadOnlyData(const ir::Nest &N) {
+  std::string Found;
+  auto Check = [&](const ir::Expr &E) {
+    const ir::Expr *Written = E.Kind == ir::Expr::Combine ? E.Operands[0].get()
+                              : E.writes()                ? &E
+                                                          : nullptr;
+    if (Written && Written->Kind == ir::Expr::SpanElement &&
+        N.Params[Written->ParamIndex].Kind == ir::ParamKind::ReadSpan)
+      Found = N.Params[Written->ParamIndex].Name;
+    return !Found.empty();
+  };
+  for (const ir::Level *L : ir::levels(N))
+    for (const ir::StmtPtr &S : L->Body)
+      if (S && ir::anyExpression(*S, Check))
+        return Found;
+  return Found;
 }
 
 } // namespace weft::emit

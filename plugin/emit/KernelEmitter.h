@@ -19,6 +19,12 @@ struct EmittedKernel {
 
 EmittedKernel emitKernel(const plan::KernelPlan &P);
 
+/// The name of data the loop only reads that N's kernel would write (an
+/// element written or combined into), or empty: the generator never adds a
+/// write the loop does not make, and the plugin says so as an error where
+/// it would, rather than a kernel that fails at run time or a silent write.
+std::string writtenReadOnlyData(const ir::Nest &N);
+
 } // namespace weft::emit
 
 #endif

@@ -1,5 +1,6 @@
 // EmitTest.cpp: kernel text and descriptors from nest IR built by hand, and
 // the NVRTC compile of that text where NVRTC is installed.
+#include "TestNests.h"
 #include "emit/KernelEmitter.h"
 #include "ir/NestIR.h"
 #include "map/Mapping.h"
@@ -152,3 +153,24 @@ TEST(Emit, CompilesWithNvrtc) {
 }
 
 } // namespace
+
+// The generator never writes data the loop only reads: a nest whose IR
+// says an element of a read span is written is caught before its text is
+// assembled (the plugin refuses the loop with an error), and the same nest
+// writing a read-write span is not.
+TEST(Emit, WritesOnlyDataTheLoopWrites) {
+  ir::Nest Reads = test_nests::productNest(false, ir::ParamKind::ReadSpan);
+  EXPECT_EQ(emit::writtenReadOnlyData(Reads), "");
+  auto Target = [](ir::Nest &N) -> ir::Expr & {
+    ir::Stmt &Loop = *N.Root.Body[0]->Nested->Body[0];
+    return *Loop.Children[1]->Exprs[0]->Operands[1]; // a[...] of acc += a[...]
+  };
+  ASSERT_EQ(Target(Reads).Kind, ir::Expr::SpanElement);
+  Target(Reads).Use = ir::ElementUse::Bound;
+  EXPECT_EQ(emit::writtenReadOnlyData(Reads), "") << "bound is read";
+  Target(Reads).Use = ir::ElementUse::Written;
+  EXPECT_EQ(emit::writtenReadOnlyData(Reads), "a");
+  ir::Nest Writes = test_nests::productNest(false, ir::ParamKind::ReadWriteSpan);
+  Target(Writes).Use = ir::ElementUse::Written;
+  EXPECT_EQ(emit::writtenReadOnlyData(Writes), "");
+}
