@@ -33,6 +33,9 @@ struct PluginOptions {
   std::string EmitDir;
   bool DumpIR = false;
   bool Remarks = false;
+  /// strategy=...: the fixed strategy of every nest whose mark asks for
+  /// none (or auto), to compare the paper's baselines with the search.
+  std::string Strategy;
 };
 
 class NestPipeline {
@@ -125,6 +128,8 @@ private:
         recognize::recognizeNest(CI.getSema(), FD, M, &OnlyRead[FD]);
     if (!R)
       return nullptr;
+    if (!Options.Strategy.empty() && R->Nest.Strategy == "auto")
+      R->Nest.Strategy = Options.Strategy;
     if (Options.DumpIR)
       llvm::outs() << ir::dump(R->Nest);
     warnWriteConflicts(*R);
@@ -250,6 +255,16 @@ private:
         error(CI.getDiagnostics(), M.Loop->getBeginLoc(), Error,
               "choose another strategy, or relax the dim/block/span/split "
               "clauses of this nest");
+        return false;
+      }
+      if (const std::string Data = emit::writtenReadOnlyData(R.Nest);
+          !Data.empty()) {
+        error(CI.getDiagnostics(), M.Loop->getBeginLoc(),
+              "weft's kernel for this loop would write '" + Data +
+                  "', which the loop only reads (a weft bug: the loop is "
+                  "refused rather than compiled wrong)",
+              "report it; '#pragma weft parallel for' removed, the loop "
+              "runs as written");
         return false;
       }
       emit::EmittedKernel K = emit::emitKernel(*Plan);
@@ -584,6 +599,17 @@ protected:
         Options.DumpIR = true;
       } else if (A == "remarks") {
         Options.Remarks = true;
+      } else if (A.consume_front("strategy=")) {
+        if (A != "auto" && A != "1d" && A != "thread_block" && A != "warp") {
+          DiagnosticsEngine &D = CI.getDiagnostics();
+          D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                     "weft plugin argument 'strategy=%0': "
+                                     "the strategy is auto, 1d, "
+                                     "thread_block or warp"))
+              << A;
+          return false;
+        }
+        Options.Strategy = A == "auto" ? "" : A.str();
       } else if (A == "openmp=on" || A == "openmp=off") {
         syntax::openMPLoopsTaken() = A == "openmp=on";
       } else if (A == "help") {
@@ -596,6 +622,10 @@ protected:
                "  remarks       explain each loop's mapping as a remark, "
                "and why an\n"
                "                OpenMP loop stays with OpenMP\n"
+               "  strategy=S    map every nest whose mark names no strategy "
+               "with S:\n"
+               "                auto (the search, the default), 1d, "
+               "thread_block or warp\n"
                "  openmp=on|off take '#pragma omp parallel for' loops "
                "(with -fopenmp)\n"
                "                as marked loops, OpenMP's directive the "
