@@ -178,7 +178,7 @@ class Nest:
         rng, T = self.rng, self.T
         if depth == 0 or rng.random() < 0.3:
             leaf = rng.choice(["a", "a", "guard", "index", "lit", "pair",
-                               "pairop", "scalar"])
+                               "pairop", "pairconst", "scalar"])
             if leaf == "a":
                 return "a[%s]" % where
             if leaf == "guard":
@@ -192,6 +192,15 @@ class Nest:
                 return "(%s)%s" % (T, self.lit(rng.choice([1, 2, 3])))
             if leaf == "pair":
                 return "(%s)p[%s].%s" % (T, where, rng.choice(["x", "y"]))
+            if leaf == "pairconst":
+                # Elements only read through const methods, const
+                # references and temporaries built from them (bound, not
+                # written: never stored back nor made by one thread).
+                return rng.choice([
+                    "(%s)p[%s].sum()" % (T, where),
+                    "(%s)Pair(a[%s], 1).dot(p[%s])" % (T, where, where),
+                    "(%s)norm(p[%s])" % (T, where),
+                    "(%s)twice(a[%s] + (%s)1)" % (T, where, T)])
             if leaf == "pairop":  # the struct's constructor and operators
                 return rng.choice([
                     "(%s)(p[%s] + Pair((%s)1, 2)).x" % (T, where, T),
@@ -931,7 +940,11 @@ def program(rng):
            "struct Pair { %s x; int y; int z; Pair() = default;"
            " Pair(%s X, int Y) : x(X), y(Y), z(0) {}"
            " Pair operator+(const Pair &O) const { return Pair(x + O.x, y + O.y); }"
-           " bool operator<(const Pair &O) const { return x < O.x || (x == O.x && y < O.y); } };" % (T, T),
+           " bool operator<(const Pair &O) const { return x < O.x || (x == O.x && y < O.y); }"
+           " %s sum() const { return x + (%s)y; }"
+           " %s dot(const Pair &O) const { return x * (%s)(O.y %% 5) + (%s)(y * O.y %% 7); } };" % (T, T, T, T, T, T, T),
+           "static %s norm(const Pair &Q) { return Q.x + (%s)(2 * Q.y %% 9); }" % (T, T),
+           "static %s twice(const %s &v) { return v + v; }" % (T, T),
            "static Pair operator*(int K, Pair Q) { Q.x = Q.x * (%s)K; Q.y *= K; return Q; }" % T,
            "static %s helper(%s u, %s v) { if (u > v) return u - v; return v * (%s)2 + u; }" % (T, T, T, T),
            # (The data holds 8 elements past the last index any nest uses.)
@@ -1015,14 +1028,77 @@ def run_limited(cmd, args, env=None):
     return None if r.returncode in (-signal.SIGXCPU, -signal.SIGKILL) else r
 
 
-def check(args, number, source):
+def run_cpu_bounded(cmd, env, seconds):
+    """Runs cmd with its own CPU time limited to seconds: the result, or
+    None where it ran past that (a hang: the simulator's CPU time, which
+    its kernel compiles in processes of their own do not count in)."""
+    limit = lambda: resource.setrlimit(
+        resource.RLIMIT_CPU, (int(seconds) + 1, int(seconds) + 6))
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True,
+                           errors="replace", timeout=30 * seconds + 60,
+                           env=env, preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        return None
+    return None if r.returncode in (-signal.SIGXCPU, -signal.SIGKILL) else r
+
+
+def host_cpu_seconds(exe, env):
+    """The CPU time of the program with every loop run as written."""
+    p = subprocess.Popen([exe], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL,
+                         env=dict(env, WEFT_BACKEND="host"))
+    _, _, usage = os.wait4(p.pid, 0)
+    return usage.ru_utime + usage.ru_stime
+
+
+# The configurations each program also runs under beside the search's own
+# mapping: each fixed strategy (a compile of its own), and a sample of the
+# kernels' tuning space and of the simulator's schedules. Two configurations
+# that disagree are a bug even where one matches the serial loop; every one
+# is compared with it.
+STRATEGIES = ["1d", "thread_block", "warp"]
+RUN_CONFIGS = [
+    {"WEFT_KERNEL_DEFINES": "WEFT_STAGING=0"},
+    {"WEFT_KERNEL_DEFINES": "WEFT_STAGED_RANGES=1"},
+    {"WEFT_KERNEL_DEFINES": "WEFT_UNROLL_STEPS=0"},
+    {"WEFT_KERNEL_DEFINES": "WEFT_STAGING=0 WEFT_UNROLL_STEPS=0"},
+    {"WEFT_SIM_ORDER": "forward"},
+    {"WEFT_SIM_WARP": "64"},
+]
+CONFIGS = [("strategy", s) for s in STRATEGIES] + \
+    [("run", c) for c in RUN_CONFIGS]
+
+
+def config_name(config):
+    kind, value = config
+    if kind == "strategy":
+        return "strategy=" + value
+    return " ".join("%s=%s" % kv for kv in value.items())
+
+
+def verdict(r, config=""):
+    at = " [%s]" % config if config else ""
+    if "sim checker" in r.stderr:
+        return "false checker report%s: %s" % (
+            at, r.stderr.strip().splitlines()[0])
+    if r.returncode != 0 or "MISMATCH" in r.stdout:
+        return "mismatch%s: %s" % (
+            at, (r.stdout + r.stderr).strip().replace("\n", " | ")[:300])
+    if r.stderr.strip():
+        return "fell back or warned%s: %s" % (
+            at, r.stderr.strip().splitlines()[0])
+    return None
+
+
+def check(args, number, source, configs=()):
     with tempfile.TemporaryDirectory() as work:
         path = os.path.join(work, "nests%d.cpp" % number)
         exe = os.path.join(work, "nests%d" % number)
         with open(path, "w") as f:
             f.write(source)
         cmd = [args.clang, "-std=c++20", "-O1", "-I" + args.include,
-               "-fplugin=" + args.plugin, path, "-o", exe, "-L" + args.lib,
+               "-fplugin=" + args.plugin, path, "-L" + args.lib,
                "-Wl,-rpath," + args.lib, "-lweft"]
         openmp = "#pragma omp" in source
         if openmp:
@@ -1030,7 +1106,7 @@ def check(args, number, source):
             # generator believes weft takes.
             cmd += ["-fopenmp", "-fplugin-arg-weft-remarks",
                     "-L" + OPENMP_LIB, "-Wl,-rpath," + OPENMP_LIB]
-        c = run_limited(cmd, args)
+        c = run_limited(cmd + ["-o", exe], args)
         if c is None:
             return "compiler hang"
         if c.returncode not in (0, 1) or "PLEASE submit" in c.stderr:
@@ -1042,16 +1118,47 @@ def check(args, number, source):
         if stays:
             return "rejected: " + stays[0]
         env = dict(os.environ, WEFT_BACKEND="sim", WEFT_SIM_CHECK="1",
-                   WEFT_CACHE_DIR=args.cache, OMP_NUM_THREADS="2")
-        r = run_limited([exe], args, env)
+                   WEFT_ON_FAULT="error", WEFT_CACHE_DIR=args.cache,
+                   OMP_NUM_THREADS="2")
+        # A hang is a simulated run whose CPU time passes a multiple of the
+        # host loops' (with a floor for the simulator's start).
+        budget = max(args.sim_cpu_floor,
+                     args.sim_cpu_ratio * host_cpu_seconds(exe, env))
+        r = run_cpu_bounded([exe], env, budget)
         if r is None:
-            return "hang on the simulator"
-    if "sim checker" in r.stderr:
-        return "false checker report: " + r.stderr.strip().splitlines()[0]
-    if r.returncode != 0 or "MISMATCH" in r.stdout:
-        return "mismatch: " + (r.stdout + r.stderr).strip().replace("\n", " | ")[:300]
-    if r.stderr.strip():
-        return "fell back or warned: " + r.stderr.strip().splitlines()[0]
+            return "hang on the simulator (over %.0f s of CPU)" % budget
+        why = verdict(r)
+        if why:
+            return why
+        for config in configs:
+            kind, value = config
+            name = config_name(config)
+            run = exe
+            if kind == "strategy":
+                run = exe + "-" + value
+                c = run_limited(cmd + ["-o", run,
+                                       "-fplugin-arg-weft-strategy=" + value],
+                                args)
+                if c is None:
+                    return "compiler hang [%s]" % name
+                if c.returncode not in (0, 1) or "PLEASE submit" in c.stderr:
+                    return "compiler crash (exit %d) [%s]" % (c.returncode,
+                                                              name)
+                if c.returncode:
+                    # A fixed strategy the generator cannot build, or
+                    # clauses it breaks, is an error with a location: not a
+                    # failure of this program.
+                    if not re.search(r":\d+:\d+: error:", c.stderr):
+                        return "error without a location [%s]" % name
+                    continue
+            r = run_cpu_bounded([run], dict(env, **(value if kind == "run"
+                                                    else {})), budget)
+            if r is None:
+                return "hang on the simulator (over %.0f s of CPU) [%s]" % (
+                    budget, name)
+            why = verdict(r, name)
+            if why:
+                return why
     return None
 
 
@@ -1068,11 +1175,28 @@ def main():
                     help="print the first program and stop")
     ap.add_argument("--kind", choices=KINDS,
                     help="only nests of this kind (a focused run)")
+    ap.add_argument("--configs", default="2",
+                    help="configurations each program also runs under "
+                    "(fixed strategies, tuning macros, simulator schedules): "
+                    "a number drawn at random, or 'all' (default 2)")
+    ap.add_argument("--sim-cpu-floor", type=float, default=30,
+                    help="a simulated run's CPU seconds that never count "
+                    "as a hang (default 30)")
+    ap.add_argument("--sim-cpu-ratio", type=float, default=1000,
+                    help="a simulated run past this many times the host "
+                    "loops' CPU time (and the floor) is a hang (default 1000)")
     args = ap.parse_args()
     global KIND
     KIND = args.kind
     rng = random.Random(args.seed)
     programs = [(n, program(rng)) for n in range(args.count)]
+    # Drawn apart, so each seed's programs are those it gave before.
+    pick = random.Random(args.seed * 7919 + 1)
+    if args.configs == "all":
+        configs = [list(CONFIGS) for _ in programs]
+    else:
+        k = min(int(args.configs), len(CONFIGS))
+        configs = [pick.sample(CONFIGS, k) for _ in programs]
     if args.print:
         print(programs[0][1])
         return 0
@@ -1081,7 +1205,8 @@ def main():
         args.cache = cache
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             for done, ((n, src), why) in enumerate(pool.map(
-                    lambda p: (p, check(args, p[0], p[1])), programs), 1):
+                    lambda p: (p, check(args, p[0], p[1], configs[p[0]])),
+                    programs), 1):
                 if done % 100 == 0:
                     # A long run cut short still tells how far it got.
                     print("progress: %d of %d programs, %d rejected, %d "

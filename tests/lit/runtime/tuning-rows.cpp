@@ -50,5 +50,5 @@ int main() {
 // CHECK: sizes ({{[0-9]+}}, 40): mapping {{[0-9]}} of [[ALL:[0-9]]], kernel
 // CHECK: sizes ({{[0-9]+}}, -1): mapping [[LAST:[0-9]]] of [[ALL]], kernel {{.*}} (rows of differing lengths, indexed by their offsets)
 // CHECK: loop at {{.*}}: 48 calls on sim, 0 on the host
-// CHECK-DAG: sizes {{.*}} (rows of differing lengths): tuned, [[N:[0-9]+]] of [[N]] configurations timed: mapping [[LAST]]: WEFT_BLOCK_X=
+// CHECK-DAG: sizes {{.*}} (rows of differing lengths): tuned, [[N:[0-9]+]] of [[N]] configurations timed: mapping [[LAST]]: WEFT_BLOCK_{{[XY]}}=
 // CHECK-DAG: sizes {{[0-9.]+}}: {{still tuning|tuned}}, {{[0-9]+}} of {{[0-9][0-9]+}} configurations timed
