@@ -94,7 +94,21 @@ public:
       for (std::size_t D = 0; D < Depths.size(); ++D)
         if (Depths[D].Forced)
           applyClauses(C.Levels[D], *Depths[D].Forced);
-      evaluate(C);
+      // The baseline with the levels' clauses is held to the hard
+      // constraints the search keeps to: a kernel that breaks one (two
+      // levels on one dimension, a block past the device's) computes
+      // wrong results or does not launch.
+      std::string Broken = brokenConstraint(C.Levels);
+      if (Broken.empty() && !evaluate(C))
+        Broken = "it needs more shared memory or registers than a block has";
+      if (!Broken.empty()) {
+        Result.ErrorDepth = 0;
+        Result.Error = "strategy(" + N.Strategy +
+                       ") cannot be met with this nest's clauses: " + Broken;
+        Result.ErrorHint = "drop the strategy or the dim/block/span/split "
+                           "clauses that it conflicts with";
+        return Result;
+      }
       explain(C, Result.Strategy + " strategy (the paper's fixed baseline)");
       Result.Levels = C.Levels;
       Result.Alternatives.push_back(std::move(C));
@@ -321,6 +335,28 @@ private:
         return;
       }
     }
+  }
+
+  /// The hard constraint a whole mapping breaks, in words, or empty.
+  std::string brokenConstraint(const std::vector<LevelMapping> &Levels) const {
+    unsigned Used = 0;
+    std::uint64_t Threads = 1;
+    for (const LevelMapping &L : Levels) {
+      if (L.sequential())
+        continue;
+      const unsigned Bit = 1u << static_cast<unsigned>(L.Dim);
+      if (Used & Bit)
+        return std::string("two levels on dimension ") + spelling(L.Dim);
+      Used |= Bit;
+      Threads *= L.BlockSize;
+    }
+    if (Threads > In.Device.MaxThreadsPerBlock)
+      return "its block would hold " + std::to_string(Threads) +
+             " threads, more than a block holds (" +
+             std::to_string(In.Device.MaxThreadsPerBlock) + ")";
+    if (In.Buildable && !In.Buildable(Levels))
+      return "the kernel generator builds no such mapping of this nest";
+    return "";
   }
 
   /// Whether some mapping meets the clauses with those of depth D replaced,
