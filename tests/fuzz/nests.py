@@ -611,16 +611,68 @@ class Nest:
                      "for (int k = 0; k < %d; ++k)" % rng.choice([1, 3, 4]),
                      "  acc += %s;" % self.expr(2, where, seq="k"),
                      "out[%s] = acc;" % where]
-            elif stmt == "call" and self.holder != "rows":
+            # Drawn apart, so that each seed's programs are otherwise those
+            # it gave before.
+            alt = random.Random(repr(("stmt", self.k, where, T, stmt)))
+            if stmt == "call" and self.holder != "rows":
                 # Functions taking pointers into the data, as C factors a
                 # loop: weft compiles them into the loop at each call.
                 s = ["const %s t = window(&a[%s], &b[%s], %d);"
                      % (T, where, where, rng.choice([1, 3, 8])),
                      "put(&out[%s], t * (%s)2 - %s);"
                      % (where, T, self.expr(1, where))]
+                if alt.random() < 0.5:
+                    # Such a function called twice, the second time past
+                    # the first pointer, itself calling another twice
+                    # (Rodinia particlefilter's shape), and inside its own
+                    # argument (compiled in at two depths).
+                    s[0] = ("const %s t = pairs(&a[%s], 0) + pairs(&a[%s] + 1, "
+                            "1) - pairs(&b[%s], (int)(pairs(&b[%s], 0) != "
+                            "(%s)0));" % (T, where, where, where, where, T))
             else:
                 s = ["const %s t = %s;" % (T, self.expr(2, where)),
                      "out[%s] = t * (%s)2 - %s;" % (where, T, self.expr(1, where))]
+                form = alt.choice(["plain"] * 4 + [
+                    "lambdas", "switch", "array", "stdarray", "clamp"])
+                i0 = self.idx[0]
+                if form == "lambdas":
+                    # Two lambdas of one signature, defined in the loop.
+                    s = ["auto F1_ = [](%s v) { return v + (%s)1; };" % (T, T),
+                         "auto F2_ = [](%s v) { return v * (%s)2; };" % (T, T),
+                         "const %s t = F1_(%s) - F2_(%s);"
+                         % (T, self.expr(1, where), self.expr(1, where)),
+                         s[1]]
+                elif form == "switch":
+                    s = ["%s t = (%s)0;" % (T, T),
+                         "switch (%s %% 3) {" % i0,
+                         "case 0:", "  t = %s;" % self.expr(1, where),
+                         "  break;",
+                         "case 1:", "  t = %s;" % self.expr(1, where),
+                         "  break;",
+                         "default:", "  t = %s;" % self.expr(1, where), "}",
+                         s[1]]
+                elif form == "array":
+                    # A per-iteration array: filled, swapped, summed by
+                    # index and by a range loop.
+                    s = ["%s arr[4] = {%s, %s, (%s)1, (%s)0};"
+                         % (T, self.expr(1, where), self.expr(1, where), T, T),
+                         "std::swap(arr[0], arr[3]);",
+                         "%s t = (%s)0;" % (T, T),
+                         "for (int q = 0; q < 4; ++q)",
+                         "  t += arr[q] * (%s)(q + 1);" % T,
+                         "for (%s v : arr)" % T,
+                         "  t -= v;",
+                         s[1]]
+                elif form == "stdarray":
+                    s = ["std::array<%s, 3> arr;" % T,
+                         "std::memset(arr.data(), 0, sizeof arr);",
+                         "arr[%s %% 3] = %s;" % (i0, self.expr(1, where)),
+                         "const %s t = arr[0] + arr[1] - arr[2];" % T,
+                         s[1]]
+                elif form == "clamp":
+                    s = ["const %s t = std::clamp(%s, (%s)-8, (%s)8);"
+                         % (T, self.expr(2, where), T, T),
+                         s[1]]
             lines += ["{"] + ["  " + x for x in s] + ["}"]
             return out + lines + ["return r;"]
         if self.kind == "outer":
@@ -927,7 +979,8 @@ def program(rng):
         n = (n + row - 1) // row * row
     fill = "(%s)((int)(Seed %% 17u) - 8) / (%s)8" % (T, T) if T != "int" else \
         "(int)(Seed % 19u) - 9"
-    src = ["#include <weft/weft.hpp>", "#include <algorithm>", "#include <cassert>",
+    src = ["#include <weft/weft.hpp>", "#include <algorithm>", "#include <array>",
+           "#include <cassert>", "#include <cstring>",
            "#include <cmath>", "#include <cstdio>", "#include <vector>",
            # A class holding data: its accessors are compiled into the loop.
            "template <typename E> struct Store { std::vector<E> v; int n;"
@@ -949,7 +1002,9 @@ def program(rng):
            "static %s helper(%s u, %s v) { if (u > v) return u - v; return v * (%s)2 + u; }" % (T, T, T, T),
            # (The data holds 8 elements past the last index any nest uses.)
            "static %s window(const %s *u, const %s *v, int len) { %s w = (%s)0; for (int k = 0; k < len; ++k) w += u[k] - v[k] * (%s)2; return w; }" % ((T,) * 6),
-           "static void put(%s *o, %s v) { o[0] = v; }" % (T, T)]
+           "static void put(%s *o, %s v) { o[0] = v; }" % (T, T),
+           "static %s first(const %s *u, int k) { return u[k]; }" % (T, T),
+           "static %s pairs(const %s *u, int k) { return first(u, k) + (%s)2 * first(u + 1, k); }" % (T, T, T)]
     for x in nests:
         src.append(x.function(True))
         src.append(x.function(False))
