@@ -128,7 +128,9 @@ private:
         recognize::recognizeNest(CI.getSema(), FD, M, &OnlyRead[FD]);
     if (!R)
       return nullptr;
-    if (!Options.Strategy.empty() && R->Nest.Strategy == "auto")
+    // (A sequential loop's nest runs in one block: no baseline maps it.)
+    if (!Options.Strategy.empty() && R->Nest.Strategy == "auto" &&
+        !R->Nest.Sequential)
       R->Nest.Strategy = Options.Strategy;
     if (Options.DumpIR)
       llvm::outs() << ir::dump(R->Nest);
@@ -626,6 +628,8 @@ protected:
                "with S:\n"
                "                auto (the search, the default), 1d, "
                "thread_block or warp\n"
+               "                (not a sequential loop's nest, which runs in "
+               "one block)\n"
                "  openmp=on|off take '#pragma omp parallel for' loops "
                "(with -fopenmp)\n"
                "                as marked loops, OpenMP's directive the "

@@ -627,8 +627,8 @@ class Nest:
                     # (Rodinia particlefilter's shape), and inside its own
                     # argument (compiled in at two depths).
                     s[0] = ("const %s t = pairs(&a[%s], 0) + pairs(&a[%s] + 1, "
-                            "1) - pairs(&b[%s], (int)(pairs(&b[%s], 0) != "
-                            "(%s)0));" % (T, where, where, where, where, T))
+                            "1) - scaled(&b[%s], pairs(&b[%s], 1));"
+                            % (T, where, where, where, where))
             else:
                 s = ["const %s t = %s;" % (T, self.expr(2, where)),
                      "out[%s] = t * (%s)2 - %s;" % (where, T, self.expr(1, where))]
@@ -792,8 +792,25 @@ class Nest:
                                         for l in body):
                 accessor = "()"
             body = [through_accessor(l, accessor) for l in body]
+        # Some nests' weft marks written as attributes, which mean the same
+        # (drawn apart, so each seed's programs are otherwise those it gave
+        # before).
+        if marked and random.Random(repr(("attribute", self.k, T,
+                                          len(body)))).random() < 0.15:
+            body = [as_attribute(l) for l in body]
         return "%s %s(%s, int na, int s, %s) {\n%s\n}\n" % (
             T, name, data, ns, "\n".join("  " + l for l in body))
+
+
+def as_attribute(line):
+    """A weft mark as its attribute: `#pragma weft parallel for CLAUSES`
+    as `[[weft::parallel("CLAUSES")]]`, `sequential for` likewise."""
+    m = re.match(r"(\s*)#pragma weft (parallel|sequential) for\s*(.*)$", line)
+    if not m:
+        return line
+    clauses = m.group(3).strip()
+    return "%s[[weft::%s%s]]" % (m.group(1), m.group(2),
+                                 '("%s")' % clauses if clauses else "")
 
 
 def outermost_mark_only(lines):
@@ -1004,7 +1021,8 @@ def program(rng):
            "static %s window(const %s *u, const %s *v, int len) { %s w = (%s)0; for (int k = 0; k < len; ++k) w += u[k] - v[k] * (%s)2; return w; }" % ((T,) * 6),
            "static void put(%s *o, %s v) { o[0] = v; }" % (T, T),
            "static %s first(const %s *u, int k) { return u[k]; }" % (T, T),
-           "static %s pairs(const %s *u, int k) { return first(u, k) + (%s)2 * first(u + 1, k); }" % (T, T, T)]
+           "static %s pairs(const %s *u, int k) { return first(u, k) + (%s)2 * first(u + 1, k); }" % (T, T, T),
+           "static %s scaled(const %s *u, %s f) { return first(u, 0) * (f > (%s)0 ? (%s)1 : (%s)-1); }" % ((T,) * 6)]
     for x in nests:
         src.append(x.function(True))
         src.append(x.function(False))

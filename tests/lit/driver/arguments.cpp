@@ -1,5 +1,6 @@
 // Plugin arguments: help, and unknown ones rejected; strategy=S maps every
-// nest whose mark names no strategy with S (the mark's own wins), and the
+// nest whose mark names no strategy with S (the mark's own wins; a
+// sequential loop's nest, which runs in one block, keeps its own), and the
 // program's results do not change with it.
 // RUN: %clangxx -fsyntax-only -fplugin=%plugin -fplugin-arg-weft-help %s 2>&1 | FileCheck %s --check-prefix=HELP
 // RUN: not %clangxx -fsyntax-only -fplugin=%plugin -fplugin-arg-weft-bogus %s 2>&1 | FileCheck %s --check-prefix=BAD
@@ -47,6 +48,18 @@ void rowMaxima(std::span<const float> m, std::span<float> out, int cols) {
   }
 }
 
+// Time steps on a small grid: one block runs them in order.
+void smooth(std::span<float> g, std::span<const float> w, int rows, int cols) {
+#pragma weft sequential for
+  for (int t = 0; t < 5; ++t) {
+#pragma weft parallel for
+    for (int i = 0; i < rows; ++i)
+#pragma weft parallel for
+      for (int j = 0; j < cols; ++j)
+        g[i * cols + j] = g[i * cols + j] * 0.5f + w[i * cols + j] + t;
+  }
+}
+
 int main() {
   const int rows = 19, cols = 45;
   std::vector<float> m(rows * cols), sums(rows), maxima(rows);
@@ -56,4 +69,10 @@ int main() {
   rowMaxima(m, maxima, cols);
   for (int i = 0; i < rows; ++i)
     std::printf("%g %g\n", sums[i], maxima[i]);
+  std::vector<float> g(rows * cols, 1.0f);
+  smooth(g, m, rows, cols);
+  double S = 0;
+  for (int e = 0; e < rows * cols; ++e)
+    S += g[e] * (e % 5 + 1);
+  std::printf("%.4f\n", S);
 }
