@@ -192,6 +192,11 @@ class Nest:
                 return "(%s)%s" % (T, self.lit(rng.choice([1, 2, 3])))
             if leaf == "pair":
                 return "(%s)p[%s].%s" % (T, where, rng.choice(["x", "y"]))
+            if leaf == "pairconst" and rng.random() < 0.2:
+                # Rounding to integers and classification.
+                return rng.choice([
+                    "(%s)std::lround((double)a[%s] * 0.5)" % (T, where),
+                    "(std::isnan((double)a[%s]) ? (%s)3 : (%s)1)" % (where, T, T)])
             if leaf == "pairconst":
                 # Elements only read through const methods, const
                 # references and temporaries built from them (bound, not
@@ -621,7 +626,16 @@ class Nest:
                      % (T, where, where, rng.choice([1, 3, 8])),
                      "put(&out[%s], t * (%s)2 - %s);"
                      % (where, T, self.expr(1, where))]
-                if alt.random() < 0.5:
+                form = alt.random()
+                if form < 0.2:
+                    # A function taking a span over part of the data, and a
+                    # local span over another part.
+                    s = ["const std::span<const %s> win(&b[%s], 2);"
+                         % (T, where),
+                         "const %s t = spansum(std::span<const %s>(&a[%s], "
+                         "3)) - win[1] * (%s)win.size();"
+                         % (T, T, where, T)] + s[1:]
+                elif form < 0.6:
                     # Such a function called twice, the second time past
                     # the first pointer, itself calling another twice
                     # (Rodinia particlefilter's shape), and inside its own
@@ -1021,6 +1035,7 @@ def program(rng):
            "static %s window(const %s *u, const %s *v, int len) { %s w = (%s)0; for (int k = 0; k < len; ++k) w += u[k] - v[k] * (%s)2; return w; }" % ((T,) * 6),
            "static void put(%s *o, %s v) { o[0] = v; }" % (T, T),
            "static %s first(const %s *u, int k) { return u[k]; }" % (T, T),
+           "static %s spansum(std::span<const %s> v) { %s w = (%s)0; for (std::size_t k = 0; k < v.size(); ++k) w += v[k] * (%s)(k + 1); return w; }" % ((T,) * 5),
            "static %s pairs(const %s *u, int k) { return first(u, k) + (%s)2 * first(u + 1, k); }" % (T, T, T),
            "static %s scaled(const %s *u, %s f) { return first(u, 0) * (f > (%s)0 ? (%s)1 : (%s)-1); }" % ((T,) * 6)]
     for x in nests:
