@@ -37,10 +37,8 @@ EmittedKernel emitKernel(const plan::KernelPlan &P) {
 std::string writtenReadOnlyData(const ir::Nest &N) {
   std::string Found;
   auto Check = [&](const ir::Expr &E) {
-    const ir::Expr *Written = E.Kind == ir::Expr::Combine ? E.Operands[0].get()
-                              : E.writes()                ? &E
-                                                          : nullptr;
-    if (Written && Written->Kind == ir::Expr::SpanElement &&
+    const ir::Expr *Written = ir::writtenElement(E);
+    if (Written &&
         N.Params[Written->ParamIndex].Kind == ir::ParamKind::ReadSpan)
       Found = N.Params[Written->ParamIndex].Name;
     return !Found.empty();
@@ -49,7 +47,7 @@ std::string writtenReadOnlyData(const ir::Nest &N) {
     for (const ir::StmtPtr &S : L->Body)
       if (S && ir::anyExpression(*S, Check))
         return Found;
-  return Found;
+  return {};
 }
 
 } // namespace weft::emit

@@ -17,6 +17,19 @@ bool assigns(const Expr &E) {
           (E.Text == "++" || E.Text == "--"));
 }
 
+const Expr &writtenRoot(const Expr &E) {
+  const Expr *T = &stripCasts(E);
+  while (T->Kind == Expr::Member)
+    T = &stripCasts(*T->Operands[0]);
+  return *T;
+}
+
+const Expr *writtenElement(const Expr &E) {
+  if (E.Kind == Expr::Combine)
+    return E.Operands[0].get();
+  return E.Kind == Expr::SpanElement && E.writes() ? &E : nullptr;
+}
+
 /// Writes local Name anywhere in E.
 bool writesLocal(const Expr &E, const std::string &Name) {
   if (assigns(E)) {

@@ -18,6 +18,11 @@ const Expr &stripCasts(const Expr &E);
 /// An assignment (=, +=, ...), an increment or decrement, or an array
 /// reduction's combine (Operands[0] is then the target in each case).
 bool assigns(const Expr &E);
+/// The variable, array or span element that a write reaches, through fields.
+const Expr &writtenRoot(const Expr &E);
+/// The span element E writes by itself: E where it is an element used as
+/// written, the element an array reduction's combine updates, else null.
+const Expr *writtenElement(const Expr &E);
 /// Writes local Name anywhere in E (or S, nested levels included).
 bool writesLocal(const Expr &E, const std::string &Name);
 bool writesLocal(const Stmt &S, const std::string &Name);

@@ -12,14 +12,6 @@
 namespace weft::ir {
 namespace {
 
-/// The variable, array or span element that a write reaches, through fields.
-const Expr &writtenRoot(const Expr &E) {
-  const Expr *T = &stripCasts(E);
-  while (T->Kind == Expr::Member)
-    T = &stripCasts(*T->Operands[0]);
-  return *T;
-}
-
 /// Statements that the iterations of a marked level over Index run, taken
 /// as one region: whether they write no variable of the code around them,
 /// and every span they write they reach at one subscript naming a

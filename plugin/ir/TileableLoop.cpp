@@ -89,7 +89,8 @@ private:
   void visit(const Expr &E) {
     for (const ExprPtr &O : E.Operands)
       visit(*O);
-    if (E.Kind != Expr::SpanElement || E.refersToElement() || !readable(E.ParamIndex))
+    if (E.Kind != Expr::SpanElement || E.refersToElement() ||
+        !readable(E.ParamIndex))
       return;
     bool HasIndex = false;
     std::set<std::string> Names;

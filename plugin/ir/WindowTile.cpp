@@ -44,9 +44,8 @@ std::vector<const Stmt *> statementsOf(const Stmt &Body) {
 }
 
 bool writesSpan(const Stmt &S) {
-  return anyExpression(S, [](const Expr &E) {
-    return (E.Kind == Expr::SpanElement && E.writes()) || E.Kind == Expr::Combine;
-  });
+  return anyExpression(
+      S, [](const Expr &E) { return writtenElement(E) != nullptr; });
 }
 
 /// A level's one marked loop: its body where that is all it holds.

@@ -50,21 +50,15 @@ bool writesSpan(const ir::Stmt &S) {
 /// Writes a span element or combines into one (a nested level's code not
 /// counted).
 bool writesData(const ir::Expr &E) {
-  return ir::anyExpression(E, [](const ir::Expr &X) {
-    return (X.Kind == ir::Expr::SpanElement && X.writes()) ||
-           X.Kind == ir::Expr::Combine;
-  });
+  return ir::anyExpression(
+      E, [](const ir::Expr &X) { return ir::writtenElement(X) != nullptr; });
 }
 
 /// Sets a local (its root a variable of the nest, not an element).
 bool setsLocal(const ir::Expr &E) {
   return ir::anyExpression(E, [](const ir::Expr &X) {
-    if (!ir::assigns(X) || X.Kind == ir::Expr::Combine)
-      return false;
-    const ir::Expr *Root = &ir::stripCasts(*X.Operands[0]);
-    while (Root->Kind == ir::Expr::Member && !Root->Operands.empty())
-      Root = &ir::stripCasts(*Root->Operands[0]);
-    return Root->Kind == ir::Expr::Local;
+    return ir::assigns(X) && X.Kind != ir::Expr::Combine &&
+           ir::writtenRoot(*X.Operands[0]).Kind == ir::Expr::Local;
   });
 }
 

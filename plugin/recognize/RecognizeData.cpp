@@ -1000,8 +1000,9 @@ ir::StmtPtr Recognizer::bindRowView(const VarDecl *VD, unsigned P,
   auto Decl = std::make_unique<ir::Stmt>();
   Decl->Kind = ir::Stmt::Decl;
   // A range-for's hidden range variable (__range1) names no row.
-  Decl->Name = Names.numbered("weft_row") +
-               (VD->getName().starts_with("__") ? "" : "_" + VD->getName().str());
+  Decl->Name =
+      Names.numbered("weft_row") +
+      (VD->getName().starts_with("__") ? "" : "_" + VD->getName().str());
   Decl->VarType.Scalar = ir::ScalarKind::Long;
   Decl->VarType.IsConst = true;
   Decl->Exprs.push_back(std::move(Row));

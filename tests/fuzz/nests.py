@@ -46,6 +46,7 @@ that fell back to the host. A program the plugin rejects is counted apart
 """
 import argparse
 import concurrent.futures
+import math
 import os
 import random
 import re
@@ -1105,27 +1106,20 @@ def run_limited(cmd, args, env=None):
                               errors="replace", timeout=args.timeout, env=env)
     except subprocess.TimeoutExpired:
         pass
-    limit = lambda: resource.setrlimit(
-        resource.RLIMIT_CPU, (args.timeout, args.timeout + 5))
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True,
-                           errors="replace", timeout=30 * args.timeout,
-                           env=env, preexec_fn=limit)
-    except subprocess.TimeoutExpired:
-        return None
-    return None if r.returncode in (-signal.SIGXCPU, -signal.SIGKILL) else r
+    return run_cpu_bounded(cmd, env, args.timeout)
 
 
 def run_cpu_bounded(cmd, env, seconds):
-    """Runs cmd with its own CPU time limited to seconds: the result, or
-    None where it ran past that (a hang: the simulator's CPU time, which
-    its kernel compiles in processes of their own do not count in)."""
-    limit = lambda: resource.setrlimit(
-        resource.RLIMIT_CPU, (int(seconds) + 1, int(seconds) + 6))
+    """Runs cmd with its own CPU time limited to seconds (within 30 times
+    that on the clock): the result, or None where it ran past that (for a
+    simulated run, a hang: the kernel compiles, processes of their own, do
+    not count in)."""
+    cpu = math.ceil(seconds)
+    limit = lambda: resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     try:
         r = subprocess.run(cmd, capture_output=True, text=True,
-                           errors="replace", timeout=30 * seconds + 60,
-                           env=env, preexec_fn=limit)
+                           errors="replace", timeout=30 * cpu, env=env,
+                           preexec_fn=limit)
     except subprocess.TimeoutExpired:
         return None
     return None if r.returncode in (-signal.SIGXCPU, -signal.SIGKILL) else r
