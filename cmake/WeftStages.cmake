@@ -4,7 +4,7 @@
 # includes anything else fails to build.
 #
 # weft_stage(<target> SOURCES <files>...
-#            STAGES <folders it may include>...   plugin/<x> or runtime/<x>
+#            STAGES <folders it may include>...   plugin/<x>, runtime/<x> or contract
 #            [LLVM <version>]    LLVM's headers without Clang's
 #            [CLANG <version>]   Clang's and LLVM's headers
 #            [LINK <targets>...] the stages it depends on

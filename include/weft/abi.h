@@ -16,7 +16,7 @@ struct LaunchArg {
   std::size_t ElementSize;
 };
 
-/// Runs the kernel described by Descriptor (see runtime/core/Descriptor.h)
+/// Runs the kernel described by Descriptor (see contract/Descriptor.h)
 /// on the selected backend. Returns false when the host loop must run instead.
 bool launchKernel(const char *Descriptor, const char *Source,
                   const LaunchArg *Args, std::size_t NumArgs) noexcept;

@@ -807,16 +807,11 @@ template <class T> WEFT_DEVICE complex<T> tanh(complex<T> Z) {
 
 // ---- Reductions -------------------------------------------------------------
 
+// The operators of contract/ReduceOps.def, in its order (the embedded and
+// installed copies of this header have the list written in).
 enum reduce_op {
-  reduce_add,
-  reduce_mul,
-  reduce_min,
-  reduce_max,
-  reduce_and,
-  reduce_or,
-  reduce_xor,
-  reduce_land,
-  reduce_lor
+#define WEFT_REDUCE_OP(Name, Device, Word, Clause, Identity, Kind, Combine) Device,
+#include "../../contract/ReduceOps.def"
 };
 
 template <class T> struct numeric_limits {
@@ -979,37 +974,33 @@ WEFT_DEVICE void arg_finish(K Key, T &V, I &At) {
   }
 }
 
+template <class T> WEFT_DEVICE T identity_Zero() { return T(0); }
+template <class T> WEFT_DEVICE T identity_One() { return T(1); }
+template <class T> WEFT_DEVICE T identity_AllOnes() { return T(~0ull); }
+template <class T> WEFT_DEVICE T identity_Highest() {
+  return numeric_limits<T>::highest();
+}
+template <class T> WEFT_DEVICE T identity_Lowest() {
+  return numeric_limits<T>::lowest();
+}
+
 /// The value that leaves any other unchanged under Op.
 template <int Op, class T> WEFT_DEVICE T identity() {
-  if constexpr (Op == reduce_min)
-    return numeric_limits<T>::highest();
-  else if constexpr (Op == reduce_max)
-    return numeric_limits<T>::lowest();
+#define WEFT_REDUCE_OP(Name, Device, Word, Clause, Identity, Kind, Combine)    \
+  if constexpr (Op == Device)                                                  \
+    return identity_##Identity<T>();                                           \
   else
-    return Op == reduce_mul || Op == reduce_land ? T(1)
-           : Op == reduce_and                    ? T(~0ull)
-                                                 : T(0);
+#include "../../contract/ReduceOps.def"
+    return T(0);
 }
 
 template <int Op, class T> WEFT_DEVICE T combine(T A, T B) {
-  if constexpr (Op == reduce_add)
-    return A + B;
-  else if constexpr (Op == reduce_mul)
-    return A * B;
-  else if constexpr (Op == reduce_min)
-    return B < A ? B : A;
-  else if constexpr (Op == reduce_max)
-    return A < B ? B : A;
-  else if constexpr (Op == reduce_land)
-    return A && B;
-  else if constexpr (Op == reduce_lor)
-    return A || B;
-  else if constexpr (Op == reduce_and)
-    return (T)(A & B);
-  else if constexpr (Op == reduce_or)
-    return (T)(A | B);
+#define WEFT_REDUCE_OP(Name, Device, Word, Clause, Identity, Kind, Combine)    \
+  if constexpr (Op == Device)                                                  \
+    return (T)(Combine);                                                       \
   else
-    return (T)(A ^ B);
+#include "../../contract/ReduceOps.def"
+    return A;
 }
 
 // reduction(op: a) of an array: each update of an element is one atomic

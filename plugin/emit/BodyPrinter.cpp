@@ -16,8 +16,7 @@ std::string paramDecl(const ir::Nest &N, const ir::Param &P) {
 }
 
 std::string reduceOp(ir::ReductionOp Op) {
-  return std::string("weft::reduce_") +
-         contract::reduceWord(ir::descriptorOp(Op));
+  return std::string("weft::") + contract::reduceDeviceName(Op);
 }
 
 const char *const AxisName[3] = {"X", "Y", "Z"};

@@ -98,7 +98,7 @@ contract::KernelInfo kernelDescriptor(const plan::KernelPlan &P,
   }
   for (const ir::Reduction &R : N.Root.Reductions)
     D.Reductions.push_back(
-        {static_cast<unsigned>(R.ParamIndex), ir::descriptorOp(R.Op)});
+        {static_cast<unsigned>(R.ParamIndex), R.Op});
   // The combining kernel (its block size), and the bytes of each split
   // reduction's partials.
   if (P.SplitLevel) {

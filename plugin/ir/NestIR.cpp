@@ -56,24 +56,6 @@ const char *spelling(ParamKind K) {
   return "?";
 }
 
-contract::ReduceOp descriptorOp(ReductionOp Op) {
-  // The same operators in the same order.
-  return static_cast<contract::ReduceOp>(static_cast<int>(Op));
-}
-
-const char *spelling(ReductionOp Op) {
-  static const char *const Names[] = {"+", "*", "min", "max", "&",
-                                      "|", "^", "&&",  "||"};
-  return Names[static_cast<int>(Op)];
-}
-
-std::optional<ReductionOp> reductionOpNamed(const std::string &Spelling) {
-  for (int Op = 0; Op <= static_cast<int>(ReductionOp::Or); ++Op)
-    if (Spelling == spelling(static_cast<ReductionOp>(Op)))
-      return static_cast<ReductionOp>(Op);
-  return std::nullopt;
-}
-
 static void collectLevels(const Level &L, std::vector<const Level *> &Out);
 
 static void collectLevels(const std::vector<StmtPtr> &Body,

@@ -218,12 +218,16 @@ struct Stmt {
   std::string Location;
 };
 
-enum class ReductionOp { Add, Mul, Min, Max, BitAnd, BitOr, BitXor, And, Or };
-const char *spelling(ReductionOp Op); // "+", "min", "&&", ...
+/// The reduction operators of contract/ReduceOps.def: one enum from the
+/// clause to the descriptor.
+using ReductionOp = contract::ReduceOp;
+inline const char *spelling(ReductionOp Op) { // "+", "min", "&&", ...
+  return contract::reduceClause(Op);
+}
 /// The operator a clause or an Expr::Combine spells so; nullopt for none.
-std::optional<ReductionOp> reductionOpNamed(const std::string &Spelling);
-/// The descriptor's (and device.h's) operator for it.
-contract::ReduceOp descriptorOp(ReductionOp Op);
+inline std::optional<ReductionOp> reductionOpNamed(const std::string &Spelling) {
+  return contract::parseReduceClause(Spelling);
+}
 
 /// reduction(op: Variable) on a level: Variable combines the level's
 /// iterations with Op. It is a local of an enclosing level (the sumRows

@@ -67,7 +67,7 @@ bool reordersFloatingPoint(const KernelPlan &P) {
   for (const ir::Level *L : ir::levels(*P.Nest))
     for (const ir::Reduction &R : L->Reductions)
       if (ir::isFloating(R.Type) &&
-          (R.Op == ir::ReductionOp::Add || R.Op == ir::ReductionOp::Mul))
+          contract::reduceKind(R.Op) == contract::ReduceKind::Arithmetic)
         return true;
   return false;
 }

@@ -9,23 +9,13 @@ namespace {
 
 /// What a user writes to combine into an element with Op.
 std::string combineForm(ir::ReductionOp Op, const std::string &Name) {
-  const std::string E = Name + "[e]";
-  switch (Op) {
-  case ir::ReductionOp::Add:
-    return E + " += x', '++" + E;
-  case ir::ReductionOp::Mul:
-    return E + " *= x";
-  case ir::ReductionOp::Min:
-    return E + " = std::min(" + E + ", x)', 'if (x < " + E + ") " + E + " = x;";
-  case ir::ReductionOp::Max:
-    return E + " = std::max(" + E + ", x)', 'if (x > " + E + ") " + E + " = x;";
-  case ir::ReductionOp::BitAnd:
-    return E + " &= x";
-  case ir::ReductionOp::BitOr:
-    return E + " |= x";
-  default:
-    return E + " ^= x";
-  }
+  const std::string E = Name + "[e]", C = ir::spelling(Op);
+  if (contract::reduceKind(Op) == contract::ReduceKind::Order)
+    return E + " = std::" + C + "(" + E + ", x)', 'if (x " +
+           (Op == ir::ReductionOp::Min ? "<" : ">") + " " + E + ") " + E +
+           " = x;";
+  return E + " " + C + "= x" +
+         (Op == ir::ReductionOp::Add ? "', '++" + E : std::string());
 }
 
 /// The data an element expression (a[i], a[i][j], A[i, j]) indexes.
@@ -74,7 +64,7 @@ bool Recognizer::arrayReduction(const Stmt *Loop, const DeclRefExpr *Ref,
                                 const std::string &Op, ir::Level &L) {
   const std::string Name = Ref->getDecl()->getName().str();
   const std::optional<ir::ReductionOp> R = ir::reductionOpNamed(Op);
-  if (!R || *R == ir::ReductionOp::And || *R == ir::ReductionOp::Or)
+  if (!R || contract::reduceKind(*R) == contract::ReduceKind::Logical)
     return fail(Ref->getLocation(),
                 "'" + Op + "' cannot reduce array '" + Name + "'",
                 "arrays reduce with + * min max & | ^; for a flag per "
@@ -90,9 +80,8 @@ bool Recognizer::arrayReduction(const Stmt *Loop, const DeclRefExpr *Ref,
                     "' has const elements, so the loop cannot reduce into "
                     "them"),
            false;
-  const bool Bitwise = *R == ir::ReductionOp::BitAnd ||
-                       *R == ir::ReductionOp::BitOr ||
-                       *R == ir::ReductionOp::BitXor;
+  const bool Bitwise =
+      contract::reduceKind(*R) == contract::ReduceKind::Bitwise;
   const unsigned Bytes = ir::byteSize(Array.Element);
   if (Array.Struct >= 0 || (Bytes != 4 && Bytes != 8) ||
       (Bitwise && ir::isFloating(Array.Element)))
@@ -190,39 +179,31 @@ ir::ExprPtr Recognizer::arrayCombine(const Expr *Update, const Expr *Target,
     Negated = U->isDecrementOp();
   } else {
     const auto *B = cast<BinaryOperator>(Update);
-    static const std::pair<BinaryOperatorKind, ir::ReductionOp> Compound[] = {
-        {BO_AddAssign, ir::ReductionOp::Add},
-        {BO_SubAssign, ir::ReductionOp::Add},
-        {BO_MulAssign, ir::ReductionOp::Mul},
-        {BO_AndAssign, ir::ReductionOp::BitAnd},
-        {BO_OrAssign, ir::ReductionOp::BitOr},
-        {BO_XorAssign, ir::ReductionOp::BitXor}};
-    for (const auto &[BO, R] : Compound)
-      if (B->getOpcode() == BO) {
-        Op = R;
-        Value = B->getRHS();
-        Negated = BO == BO_SubAssign;
-      }
+    if (const std::optional<ir::ReductionOp> R =
+            compoundReduction(B->getOpcode())) {
+      Op = R;
+      Value = B->getRHS();
+      Negated = B->getOpcode() == BO_SubAssign;
+    }
     auto IsTarget = [&](const Expr *E) { return sameValue(E, Target); };
     const Expr *RHS = stripped(B->getRHS());
     if (B->getOpcode() == BO_Assign) {
       // a[e] = a[e] + x, a[e] = x * a[e], a[e] = a[e] - x
-      static const std::pair<BinaryOperatorKind, ir::ReductionOp> Plain[] = {
-          {BO_Add, ir::ReductionOp::Add},  {BO_Sub, ir::ReductionOp::Add},
-          {BO_Mul, ir::ReductionOp::Mul},  {BO_And, ir::ReductionOp::BitAnd},
-          {BO_Or, ir::ReductionOp::BitOr}, {BO_Xor, ir::ReductionOp::BitXor}};
-      if (const auto *Sum = dyn_cast<BinaryOperator>(RHS))
-        for (const auto &[BO, R] : Plain)
-          if (Sum->getOpcode() == BO) {
-            if (IsTarget(Sum->getLHS()))
-              Value = Sum->getRHS();
-            else if (BO != BO_Sub && IsTarget(Sum->getRHS()))
-              Value = Sum->getLHS();
-            if (Value) {
-              Op = R;
-              Negated = BO == BO_Sub;
-            }
+      if (const auto *Sum = dyn_cast<BinaryOperator>(RHS)) {
+        const BinaryOperatorKind BO = Sum->getOpcode();
+        const std::optional<ir::ReductionOp> R =
+            BO == BO_Sub ? ir::ReductionOp::Add : binaryReduction(BO);
+        if (R && contract::reduceKind(*R) != contract::ReduceKind::Logical) {
+          if (IsTarget(Sum->getLHS()))
+            Value = Sum->getRHS();
+          else if (BO != BO_Sub && IsTarget(Sum->getRHS()))
+            Value = Sum->getLHS();
+          if (Value) {
+            Op = R;
+            Negated = BO == BO_Sub;
           }
+        }
+      }
       // a[e] = std::max(a[e], x), fmin, either order
       if (const auto *C = dyn_cast<CallExpr>(RHS);
           C && C->getNumArgs() == 2 && C->getDirectCallee() &&

@@ -68,11 +68,7 @@ Recognizer::updateThrough(const VarDecl *V, const Stmt *Ref,
       // v = v op e, v = e op v, v = std::max(v, e), v = e > v ? e : v: every
       // other reference to v in the value one of the operands it combines.
       const std::size_t InValue = referencesIn(B->getRHS()).lookup(V).size();
-      for (ir::ReductionOp Candidate :
-           {ir::ReductionOp::Add, ir::ReductionOp::Mul, ir::ReductionOp::Min,
-            ir::ReductionOp::Max, ir::ReductionOp::BitAnd,
-            ir::ReductionOp::BitOr, ir::ReductionOp::BitXor,
-            ir::ReductionOp::And, ir::ReductionOp::Or}) {
+      for (ir::ReductionOp Candidate : contract::AllReduceOps) {
         Read = combiningOperands(B->getRHS(), V, Candidate);
         if (!Read.empty() && Read.size() == InValue) {
           Op = Candidate;
@@ -177,9 +173,10 @@ Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
       Op = This ? This : Op;
     }
     const ir::ScalarKind K = *scalarKind(V->getType());
-    const bool Arithmetic =
-        Op && (*Op == ir::ReductionOp::Add || *Op == ir::ReductionOp::Mul ||
-               *Op == ir::ReductionOp::Min || *Op == ir::ReductionOp::Max);
+    const contract::ReduceKind Kind =
+        Op ? contract::reduceKind(*Op) : contract::ReduceKind::Bitwise;
+    const bool Arithmetic = Kind == contract::ReduceKind::Arithmetic ||
+                            Kind == contract::ReduceKind::Order;
     if (Updates && Op && Covered.size() == Refs.size() &&
         (Arithmetic || !ir::isFloating(K))) {
       syntax::Reduction R;
@@ -241,7 +238,7 @@ bool Recognizer::flagReduction(const Stmt *Body,
   C.Stored = storedBy(Ref);
   const unsigned Param = addParam(std::move(P), std::move(C));
   ir::Reduction Reduced;
-  Reduced.Op = ir::ReductionOp::Or;
+  Reduced.Op = ir::ReductionOp::LogicalOr;
   Reduced.Variable = Params[Param].Name;
   Reduced.Type = ir::ScalarKind::Int;
   Reduced.ParamIndex = static_cast<int>(Param);

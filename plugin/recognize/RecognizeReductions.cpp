@@ -168,9 +168,8 @@ const VarDecl *Recognizer::reduction(Stmt *Loop, const Stmt *Body,
     return arrayReduction(Loop, Ref, Op, L), nullptr;
   ir::Reduction R;
   R.Op = reductionOp(Op);
-  const bool Bitwise = R.Op == ir::ReductionOp::BitAnd ||
-                       R.Op == ir::ReductionOp::BitOr ||
-                       R.Op == ir::ReductionOp::BitXor;
+  const bool Bitwise =
+      contract::reduceKind(R.Op) == contract::ReduceKind::Bitwise;
   if (!K || (Bitwise && ir::isFloating(*K)))
     return fail(Ref->getLocation(),
                 "reduction variable '" + Name + "' must be " +
@@ -292,28 +291,16 @@ bool Recognizer::sameProfile(const Expr *A, const Expr *B) const {
   return IdA == IdB;
 }
 
-const char *Recognizer::combineSpelling(ir::ReductionOp Op) {
-  switch (Op) {
-  case ir::ReductionOp::Add:
-    return "v += ...";
-  case ir::ReductionOp::Mul:
-    return "v *= ...";
-  case ir::ReductionOp::Min:
-    return "v = std::min(v, ...)";
-  case ir::ReductionOp::Max:
-    return "v = std::max(v, ...)";
-  case ir::ReductionOp::BitAnd:
-    return "v &= ...";
-  case ir::ReductionOp::BitOr:
-    return "v |= ...";
-  case ir::ReductionOp::BitXor:
-    return "v ^= ...";
-  case ir::ReductionOp::And:
-    return "v = v && ...";
-  case ir::ReductionOp::Or:
-    return "v = v || ...";
+std::string Recognizer::combineSpelling(ir::ReductionOp Op) {
+  const std::string C = ir::spelling(Op);
+  switch (contract::reduceKind(Op)) {
+  case contract::ReduceKind::Order:
+    return "v = std::" + C + "(v, ...)";
+  case contract::ReduceKind::Logical:
+    return "v = v " + C + " ...";
+  default:
+    return "v " + C + "= ...";
   }
-  return "";
 }
 
 llvm::SmallVector<const Expr *, 2>
@@ -322,22 +309,16 @@ Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
   RHS = stripped(RHS);
   auto IsV = [&](const Expr *E) { return refersTo(E, V); };
   if (const auto *B = dyn_cast<BinaryOperator>(RHS)) {
-    static const std::pair<ir::ReductionOp, BinaryOperatorKind> Ops[] = {
-        {ir::ReductionOp::Add, BO_Add},    {ir::ReductionOp::Mul, BO_Mul},
-        {ir::ReductionOp::BitAnd, BO_And}, {ir::ReductionOp::BitOr, BO_Or},
-        {ir::ReductionOp::BitXor, BO_Xor}, {ir::ReductionOp::And, BO_LAnd},
-        {ir::ReductionOp::Or, BO_LOr}};
     // v = v - e adds -e.
     if (Op == ir::ReductionOp::Add && B->getOpcode() == BO_Sub)
       if (const Expr *D = IsV(B->getLHS()))
         return {D};
-    for (const auto &[R, BO] : Ops)
-      if (R == Op && B->getOpcode() == BO) {
-        if (const Expr *D = IsV(B->getLHS()))
-          return {D};
-        if (const Expr *D = IsV(B->getRHS()))
-          return {D};
-      }
+    if (binaryReduction(B->getOpcode()) == Op) {
+      if (const Expr *D = IsV(B->getLHS()))
+        return {D};
+      if (const Expr *D = IsV(B->getRHS()))
+        return {D};
+    }
     return {};
   }
   const bool Best = Op == ir::ReductionOp::Min || Op == ir::ReductionOp::Max;
@@ -440,22 +421,17 @@ bool Recognizer::keepsBetter(const IfStmt *If, const BinaryOperator *Assign,
 }
 
 std::optional<ir::ReductionOp>
+Recognizer::binaryReduction(BinaryOperatorKind Op) {
+  return ir::reductionOpNamed(BinaryOperator::getOpcodeStr(Op).str());
+}
+
+std::optional<ir::ReductionOp>
 Recognizer::compoundReduction(BinaryOperatorKind Op) {
-  switch (Op) {
-  case BO_AddAssign:
-  case BO_SubAssign:
+  if (Op == BO_SubAssign) // v -= e adds -e
     return ir::ReductionOp::Add;
-  case BO_MulAssign:
-    return ir::ReductionOp::Mul;
-  case BO_AndAssign:
-    return ir::ReductionOp::BitAnd;
-  case BO_OrAssign:
-    return ir::ReductionOp::BitOr;
-  case BO_XorAssign:
-    return ir::ReductionOp::BitXor;
-  default:
+  if (!BinaryOperator::isCompoundAssignmentOp(Op))
     return std::nullopt;
-  }
+  return binaryReduction(BinaryOperator::getOpForCompoundAssignment(Op));
 }
 
 ir::ExprPtr Recognizer::combine(const BinaryOperator *B, const VarDecl *V,

@@ -621,7 +621,7 @@ private:
   /// The active reduction variable E names, if any.
   const VarDecl *reductionVariable(const Expr *E) const;
 
-  static const char *combineSpelling(ir::ReductionOp Op);
+  static std::string combineSpelling(ir::ReductionOp Op);
 
   /// In `v = <RHS>`, the references to v that combine it with Op, if RHS
   /// has that form (v + e, e + v, std::min(v, e), std::fmax(e, v),
@@ -676,6 +676,9 @@ private:
   /// Those of the level just read, for the statement around it.
   std::vector<ReducedElement> FinishedElements;
   static ir::ReductionOp reductionOp(const std::string &Spelling);
+  /// The reduction a binary operator combines by (`+`, `&&`), if any.
+  static std::optional<ir::ReductionOp>
+  binaryReduction(BinaryOperatorKind Op);
   /// The reduction a compound assignment combines by (`-=` a sum's).
   static std::optional<ir::ReductionOp>
   compoundReduction(BinaryOperatorKind Op);

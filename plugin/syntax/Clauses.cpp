@@ -1,6 +1,8 @@
 // Clauses.cpp: a hand-written parser for the clause grammar in Clauses.h.
 #include "syntax/Clauses.h"
 
+#include "contract/Vocabulary.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -9,6 +11,26 @@
 
 namespace weft::syntax {
 namespace {
+
+/// The operators a reduction clause may name: contract/ReduceOps.def's and
+/// the arg reductions.
+const std::vector<std::string> &reductionOperators() {
+  static const std::vector<std::string> Ops = [] {
+    std::vector<std::string> All = {"argmax", "argmin"};
+    for (contract::ReduceOp Op : contract::AllReduceOps)
+      All.push_back(contract::reduceClause(Op));
+    return All;
+  }();
+  return Ops;
+}
+
+/// "+ * min max ...": the operators of contract/ReduceOps.def, in its order.
+std::string operatorList() {
+  std::string List;
+  for (contract::ReduceOp Op : contract::AllReduceOps)
+    List += std::string(List.empty() ? "" : " ") + contract::reduceClause(Op);
+  return List;
+}
 
 const char *const ClauseList =
     "clauses are reduction(op: var), extent(pointer: n), strategy(...), "
@@ -185,25 +207,22 @@ private:
     R.Offset = At;
     skipSpace();
     std::size_t OpAt = Pos;
-    static const char *const Ops[] = {
-        "argmax", "argmin", "&&", "||", "+", "*", "&", "|", "^", "min", "max"};
-    for (const char *Op : Ops) {
-      std::string S(Op);
-      if (Text.compare(Pos, S.size(), S) == 0) {
-        // "min"/"max" must not be a prefix of a longer word.
-        if (std::isalpha(static_cast<unsigned char>(S[0])) &&
-            Pos + S.size() < Text.size() &&
-            std::isalnum(static_cast<unsigned char>(Text[Pos + S.size()])))
-          continue;
-        R.Operator = S;
-        Pos += S.size();
-        break;
-      }
+    for (const std::string &Op : reductionOperators()) {
+      if (Op.size() <= R.Operator.size() ||
+          Text.compare(Pos, Op.size(), Op) != 0)
+        continue;
+      // "min"/"max" must not be a prefix of a longer word.
+      if (std::isalpha(static_cast<unsigned char>(Op[0])) &&
+          Pos + Op.size() < Text.size() &&
+          std::isalnum(static_cast<unsigned char>(Text[Pos + Op.size()])))
+        continue;
+      R.Operator = Op; // the longest that matches: "&&", not "&"
     }
+    Pos += R.Operator.size();
     if (R.Operator.empty())
       return fail(OpAt, "unknown reduction operator",
-                  "reduction operators are + * min max & | ^ && || and "
-                  "argmax argmin");
+                  "reduction operators are " + operatorList() +
+                      " and argmax argmin");
     if (!expect(':', "after the reduction operator"))
       return false;
     do {

@@ -4,6 +4,8 @@
 
 #include "support/Mentions.h"
 
+#include "contract/Vocabulary.h"
+
 #include "clang/AST/DeclOpenMP.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -87,31 +89,14 @@ const VarDecl *sectionVariable(const Expr *E) {
 /// OpenMP's `-` combines partial results by adding them, as `+` does.
 std::string reductionOperator(const OMPReductionClause &C) {
   const DeclarationName Name = C.getNameInfo().getName();
+  std::string Spelling;
   if (Name.getNameKind() == DeclarationName::CXXOperatorName) {
-    switch (Name.getCXXOverloadedOperator()) {
-    case OO_Plus:
-    case OO_Minus:
-      return "+";
-    case OO_Star:
-      return "*";
-    case OO_Amp:
-      return "&";
-    case OO_Pipe:
-      return "|";
-    case OO_Caret:
-      return "^";
-    case OO_AmpAmp:
-      return "&&";
-    case OO_PipePipe:
-      return "||";
-    default:
-      return "";
-    }
-  }
-  if (const IdentifierInfo *I = Name.getAsIdentifierInfo())
-    if (I->getName() == "min" || I->getName() == "max")
-      return I->getName().str();
-  return "";
+    const OverloadedOperatorKind Op = Name.getCXXOverloadedOperator();
+    if (const char *S = getOperatorSpelling(Op == OO_Minus ? OO_Plus : Op))
+      Spelling = S;
+  } else if (const IdentifierInfo *I = Name.getAsIdentifierInfo())
+    Spelling = I->getName().str();
+  return contract::parseReduceClause(Spelling) ? Spelling : "";
 }
 
 /// Whether E names a value OpenMP computed for the directive (a captured

@@ -22,6 +22,7 @@ using contract::ParamInfo;
 using contract::ParamKind;
 using contract::parseDescriptor;
 using contract::parseDescriptors;
+using contract::ReduceKind;
 using contract::ReduceOp;
 using contract::ReductionInfo;
 using contract::ScalarType;

@@ -7,49 +7,27 @@
 namespace weft::rt {
 namespace {
 
-template <class T> bool combine(ReduceOp Op, T &A, T B) {
-  switch (Op) {
-  case ReduceOp::Add:
-    A = static_cast<T>(A + B);
-    return true;
-  case ReduceOp::Mul:
-    A = static_cast<T>(A * B);
-    return true;
-  case ReduceOp::Min:
-    A = B < A ? B : A;
-    return true;
-  case ReduceOp::Max:
-    A = A < B ? B : A;
-    return true;
-  case ReduceOp::LAnd:
-    A = static_cast<T>(A && B);
-    return true;
-  case ReduceOp::LOr:
-    A = static_cast<T>(A || B);
-    return true;
-  case ReduceOp::And:
-  case ReduceOp::Or:
-  case ReduceOp::Xor:
-    if constexpr (std::is_integral_v<T>) {
-      A = Op == ReduceOp::And  ? static_cast<T>(A & B)
-          : Op == ReduceOp::Or ? static_cast<T>(A | B)
-                               : static_cast<T>(A ^ B);
-      return true;
-    }
-    return false;
-  }
-  return false;
+/// Whether Kind's operators combine values of T: an argmax key only by
+/// order, bits only of integers.
+template <class T> constexpr bool combines(ReduceKind Kind) {
+  if constexpr (std::is_same_v<T, Key128>)
+    return Kind == ReduceKind::Order;
+  else
+    return Kind != ReduceKind::Bitwise || std::is_integral_v<T>;
 }
 
-/// An argmax or argmin key: only max and min combine it.
-bool combine(ReduceOp Op, Key128 &A, Key128 B) {
-  if (Op == ReduceOp::Min)
-    A = B < A ? B : A;
-  else if (Op == ReduceOp::Max)
-    A = A < B ? B : A;
-  else
+template <class T> bool combine(ReduceOp Op, T &A, T B) {
+  switch (Op) {
+#define WEFT_REDUCE_OP(Name, Device, Word, Clause, Identity, Kind, Combine)    \
+  case ReduceOp::Name:                                                         \
+    if constexpr (combines<T>(ReduceKind::Kind)) {                             \
+      A = static_cast<T>(Combine);                                             \
+      return true;                                                             \
+    }                                                                          \
     return false;
-  return true;
+#include "contract/ReduceOps.def"
+  }
+  return false;
 }
 
 template <class T>

@@ -18,8 +18,14 @@ constexpr TypeEntry Types[] = {
     {"f64", ScalarType::F64, 8},   {"k128", ScalarType::K128, 16}};
 
 constexpr const char *ParamWords[] = {"in", "out", "inout", "scalar"};
-constexpr const char *ReduceWords[NumReduceOps] = {
-    "add", "mul", "min", "max", "and", "or", "xor", "land", "lor"};
+struct ReduceEntry {
+  const char *Word, *Clause, *Device;
+};
+constexpr ReduceEntry ReduceOps[NumReduceOps] = {
+#define WEFT_REDUCE_OP(Name, Device, Word, Clause, Identity, Kind, Combine)    \
+  {Word, Clause, #Device},
+#include "contract/ReduceOps.def"
+};
 constexpr const char *DegreeWords[] = {"span", "all", "split"};
 
 } // namespace
@@ -76,14 +82,29 @@ std::optional<ParamKind> parseParamWord(std::string_view Word) {
 }
 
 const char *reduceWord(ReduceOp Op) {
-  return ReduceWords[static_cast<int>(Op)];
+  return ReduceOps[static_cast<int>(Op)].Word;
 }
 
 std::optional<ReduceOp> parseReduceWord(std::string_view Word) {
   for (int I = 0; I < NumReduceOps; ++I)
-    if (Word == ReduceWords[I])
+    if (Word == ReduceOps[I].Word)
       return static_cast<ReduceOp>(I);
   return std::nullopt;
+}
+
+const char *reduceClause(ReduceOp Op) {
+  return ReduceOps[static_cast<int>(Op)].Clause;
+}
+
+std::optional<ReduceOp> parseReduceClause(std::string_view Spelling) {
+  for (int I = 0; I < NumReduceOps; ++I)
+    if (Spelling == ReduceOps[I].Clause)
+      return static_cast<ReduceOp>(I);
+  return std::nullopt;
+}
+
+const char *reduceDeviceName(ReduceOp Op) {
+  return ReduceOps[static_cast<int>(Op)].Device;
 }
 
 const char *degreeWord(Degree D) { return DegreeWords[static_cast<int>(D)]; }

@@ -5,6 +5,7 @@
 #define WEFT_CONTRACT_VOCABULARY_H
 
 #include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,11 +45,39 @@ enum class ParamKind { In, Out, InOut, Scalar, ReductionTarget };
 const char *paramWord(ParamKind K);
 std::optional<ParamKind> parseParamWord(std::string_view Word);
 
-/// The reduction operators, in device.h's weft::reduce_op order.
-enum class ReduceOp { Add, Mul, Min, Max, And, Or, Xor, LAnd, LOr };
-constexpr int NumReduceOps = 9;
+/// The reduction operators (contract/ReduceOps.def), in device.h's
+/// weft::reduce_op order.
+enum class ReduceOp {
+#define WEFT_REDUCE_OP(Name, Device, Word, Clause, Identity, Kind, Combine) Name,
+#include "contract/ReduceOps.def"
+};
+/// Every operator, in order.
+inline constexpr ReduceOp AllReduceOps[] = {
+#define WEFT_REDUCE_OP(Name, Device, Word, Clause, Identity, Kind, Combine)    \
+  ReduceOp::Name,
+#include "contract/ReduceOps.def"
+};
+constexpr int NumReduceOps = static_cast<int>(std::size(AllReduceOps));
+/// What an operator combines: Arithmetic (numbers), Order (ordered values),
+/// Bitwise (integers), Logical (truth values).
+enum class ReduceKind { Arithmetic, Order, Bitwise, Logical };
+constexpr ReduceKind reduceKind(ReduceOp Op) {
+  switch (Op) {
+#define WEFT_REDUCE_OP(Name, Device, Word, Clause, Identity, Kind, Combine)    \
+  case ReduceOp::Name:                                                         \
+    return ReduceKind::Kind;
+#include "contract/ReduceOps.def"
+  }
+  return ReduceKind::Arithmetic;
+}
+/// The descriptor's word: "add", "land", ...
 const char *reduceWord(ReduceOp Op);
 std::optional<ReduceOp> parseReduceWord(std::string_view Word);
+/// The clause's spelling, and the C operator's: "+", "min", "&&", ...
+const char *reduceClause(ReduceOp Op);
+std::optional<ReduceOp> parseReduceClause(std::string_view Spelling);
+/// device.h's enumerator: "reduce_add", ...
+const char *reduceDeviceName(ReduceOp Op);
 
 /// A level's degree of parallelism on the grid: Span(n), Span(all), Split(k).
 enum class Degree { Span, All, Split };
