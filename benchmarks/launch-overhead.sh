@@ -12,7 +12,7 @@ if [ "${2:-}" != --run-only ]; then
   mkdir -p "$out"
   rm -rf "$out/launch-overhead-kernels"
   # shellcheck disable=SC2046
-  clang++-22 -O2 $("$config" --cxxflags) -Iruntime -Ibenchmarks \
+  clang++-22 -O2 $("$config" --cxxflags) -Iruntime -Iruntime/backends -Ibenchmarks \
     -fplugin-arg-weft-emit-dir="$out/launch-overhead-kernels" \
     benchmarks/launch-overhead.cpp $("$config" --ldflags) -o "$out/launch-overhead"
 fi

@@ -9,6 +9,6 @@
 set -euo pipefail
 # shellcheck source=benchmarks/build-one.sh
 source "$(dirname "$0")/build-one.sh"
-build_one lud -Iruntime -Ibenchmarks -Isamples/common benchmarks/lud/main.cpp
+build_one lud -Iruntime -Iruntime/backends -Ibenchmarks -Isamples/common benchmarks/lud/main.cpp
 export WEFT_CACHE_DIR=$out/cache
 LD_LIBRARY_PATH=$build/lib "$out/lud" benchmarks/lud/hand-tuned.cu "$@"

@@ -52,7 +52,7 @@ if [ $run_only = 0 ]; then
   clang++-22 -std=c++20 -O2 -Iinclude -Wno-unknown-attributes -DWEFT_BENCH_STRATEGY='""' \
     -DWEFT_BENCH_SUFFIX=_host -c $src/loops.cpp -o "$out/loops_host.o"
   # shellcheck disable=SC2086
-  clang++-22 -O2 $flags -Iruntime -Ibenchmarks -c $src/main.cpp -o "$out/main.o"
+  clang++-22 -O2 $flags -Iruntime -Iruntime/backends -Ibenchmarks -c $src/main.cpp -o "$out/main.o"
   for p in "${pids[@]}"; do wait "$p"; done
   # The OpenMP peer: clang 19's offload for sm_90; without what it needs,
   # the benchmark reports it SKIPPED. The device code is embedded as LLVM IR

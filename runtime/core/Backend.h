@@ -113,11 +113,6 @@ public:
   virtual void releaseMark(TimeMark Mark) { (void)Mark; }
 };
 
-/// Each returns null (and a reason) when the backend cannot run here.
-std::unique_ptr<Backend> createCudaBackend(std::string &Reason);
-std::unique_ptr<Backend> createHipBackend(std::string &Reason);
-std::unique_ptr<Backend> createSimBackend(std::string &Reason);
-
 } // namespace weft::rt
 
 #endif

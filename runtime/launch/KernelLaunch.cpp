@@ -2,8 +2,8 @@
 #include "launch/KernelLaunch.h"
 
 #include "core/Diagnostics.h"
+#include "core/LaunchBounds.h"
 #include "launch/HostCombine.h"
-#include "launch/LaunchBounds.h"
 #include "policy/Environment.h"
 #include "region/RowsApart.h"
 

@@ -7,7 +7,7 @@
 #include "core/Backend.h"
 #include "core/DataMover.h"
 #include "core/Kernel.h"
-#include "launch/LaunchBounds.h"
+#include "core/LaunchBounds.h"
 #include "launch/LaunchConfig.h"
 #include "launch/SharedMemory.h"
 #include "policy/Environment.h"

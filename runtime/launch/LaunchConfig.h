@@ -4,7 +4,7 @@
 #define WEFT_RUNTIME_LAUNCH_LAUNCHCONFIG_H
 
 #include "core/Backend.h"
-#include "launch/LaunchBounds.h"
+#include "core/LaunchBounds.h"
 
 #include <string>
 

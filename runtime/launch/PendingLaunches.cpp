@@ -2,8 +2,8 @@
 // on the host after a fault only a later synchronization reported.
 #include "launch/PendingLaunches.h"
 
+#include "core/LaunchBounds.h"
 #include "launch/KernelLaunch.h"
-#include "launch/LaunchBounds.h"
 #include "launch/LaunchConfig.h"
 #include "policy/Environment.h"
 #include "region/RowsApart.h"

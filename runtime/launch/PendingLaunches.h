@@ -6,7 +6,7 @@
 #define WEFT_RUNTIME_LAUNCH_PENDINGLAUNCHES_H
 
 #include "core/Backend.h"
-#include "core/LoopSite.h"
+#include "launch/LoopSite.h"
 #include "region/Residency.h"
 
 #include "weft/abi.h"

@@ -10,22 +10,24 @@ namespace weft::rt {
 
 BackendChoice backendChoiceFromEnvironment() {
   const char *V = std::getenv("WEFT_BACKEND");
+  BackendChoice Choice;
   if (!V || !*V || !std::strcmp(V, "auto"))
-    return BackendChoice::Auto;
-  if (!std::strcmp(V, "cuda"))
-    return BackendChoice::Cuda;
-  if (!std::strcmp(V, "hip"))
-    return BackendChoice::Hip;
-  if (!std::strcmp(V, "sim"))
-    return BackendChoice::Sim;
-  if (!std::strcmp(V, "host"))
-    return BackendChoice::Host;
-  warn(std::string("WEFT_BACKEND='") + V +
-       "' is not one of auto, cuda, hip, sim, host; using auto");
-  return BackendChoice::Auto;
+    return Choice;
+  if (!std::strcmp(V, "host")) {
+    Choice.Host = true;
+    return Choice;
+  }
+  if ((Choice.Named = findBackend(V)))
+    return Choice;
+  std::string Words = "auto";
+  for (const BackendEntry &E : backendTable())
+    Words += std::string(", ") + E.Word;
+  warn(std::string("WEFT_BACKEND='") + V + "' is not one of " + Words +
+       ", host; using auto");
+  return Choice;
 }
 
-void chooseFaultPolicy(BackendChoice Choice) {
+void chooseFaultPolicy(const BackendChoice &Choice) {
   const char *V = std::getenv("WEFT_ON_FAULT");
   const std::string Value = V ? V : "";
   if (Value == "error") {
@@ -35,11 +37,9 @@ void chooseFaultPolicy(BackendChoice Choice) {
   if (!Value.empty() && Value != "fallback")
     warn("WEFT_ON_FAULT='" + Value +
          "' is not one of fallback, error; using the default");
-  if (Value != "fallback" &&
-      (Choice == BackendChoice::Cuda || Choice == BackendChoice::Hip)) {
-    const std::string Name = Choice == BackendChoice::Cuda ? "cuda" : "hip";
+  if (Value != "fallback" && Choice.Named && Choice.Named->FaultsAreErrors) {
     setFaultPolicy(FaultPolicy::Error,
-                   "WEFT_BACKEND=" + Name +
+                   std::string("WEFT_BACKEND=") + Choice.Named->Word +
                        " makes this an error; WEFT_ON_FAULT=fallback runs the "
                        "loop on the host instead");
     return;
@@ -128,7 +128,8 @@ const TuneSettings &tuneSettings() {
 
 bool tuningEnabled(const Backend &B) {
   const int Setting = tuneSettings().Enabled;
-  return Setting < 0 ? std::strcmp(B.name(), "sim") != 0 : Setting == 1;
+  const BackendEntry *E = findBackend(B.name());
+  return Setting < 0 ? !E || E->TunesByDefault : Setting == 1;
 }
 
 bool asyncLaunches() {

@@ -4,23 +4,27 @@
 #ifndef WEFT_RUNTIME_POLICY_ENVIRONMENT_H
 #define WEFT_RUNTIME_POLICY_ENVIRONMENT_H
 
+#include "backends/BackendTable.h"
 #include "core/Backend.h"
-#include "tune/Searcher.h"
+#include "search/Searcher.h"
 
 #include <string>
 #include <vector>
 
 namespace weft::rt {
 
-enum class BackendChoice { Auto, Cuda, Hip, Sim, Host };
-
-/// WEFT_BACKEND; an unknown value warns and means auto.
+/// WEFT_BACKEND: auto (no entry), host, or a word of the backend table.
+struct BackendChoice {
+  const BackendEntry *Named = nullptr;
+  bool Host = false;
+};
+/// An unknown value warns and means auto.
 BackendChoice backendChoiceFromEnvironment();
 
-/// WEFT_ON_FAULT=fallback|error; by default an explicitly named GPU backend
-/// makes faults errors (the user asked for that GPU), and anything else
-/// falls back to the host loop.
-void chooseFaultPolicy(BackendChoice Choice);
+/// WEFT_ON_FAULT=fallback|error; by default a backend named whose faults
+/// are errors (a GPU: the user asked for it) makes them so, and anything
+/// else falls back to the host loop.
+void chooseFaultPolicy(const BackendChoice &Choice);
 
 /// WEFT_KERNEL_DEFINES="WEFT_STAGING=0 WEFT_TILE=16": macros every kernel
 /// is compiled with (the tuning parameters of the kernel text). Block sizes

@@ -4,7 +4,7 @@
 #ifndef WEFT_RUNTIME_POLICY_MAPPINGCHOICE_H
 #define WEFT_RUNTIME_POLICY_MAPPINGCHOICE_H
 
-#include "launch/LaunchBounds.h"
+#include "core/LaunchBounds.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,7 @@
 // weft-tune: the tuned configurations kept beside the kernel cache (list,
 // export, import, so that a team can ship tuned settings), and searchers
 // replayed against recordings of a whole tuning space.
-#include "tune/Replay.h"
+#include "search/Replay.h"
 #include "tune/TuningStore.h"
 
 #include <cstdio>

@@ -2,7 +2,7 @@
 #include "tune/OnlineTuner.h"
 
 #include "core/Diagnostics.h"
-#include "launch/LaunchBounds.h"
+#include "core/LaunchBounds.h"
 #include "policy/Environment.h"
 #include "policy/MappingChoice.h"
 #include "tune/StartConfiguration.h"

@@ -7,9 +7,9 @@
 #define WEFT_RUNTIME_TUNE_ONLINETUNER_H
 
 #include "core/Backend.h"
-#include "core/LoopSite.h"
+#include "launch/LoopSite.h"
+#include "search/Searcher.h"
 #include "tune/BackgroundCompiler.h"
-#include "tune/Searcher.h"
 #include "tune/TuningStore.h"
 
 #include <map>

@@ -5,7 +5,7 @@
 #define WEFT_RUNTIME_TUNE_STARTCONFIGURATION_H
 
 #include "core/Backend.h"
-#include "tune/TuningSpace.h"
+#include "search/TuningSpace.h"
 #include "weft/abi.h"
 
 namespace weft::rt {

@@ -5,7 +5,7 @@
 #define WEFT_RUNTIME_TUNE_TUNINGSTORE_H
 
 #include "core/KernelCache.h"
-#include "tune/TuningRecord.h"
+#include "search/TuningRecord.h"
 
 #include <optional>
 #include <string>

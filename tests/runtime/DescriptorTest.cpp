@@ -1,6 +1,6 @@
 // DescriptorTest.cpp: parsing descriptors and evaluating loop bounds from
 // launch arguments.
-#include "launch/LaunchBounds.h"
+#include "core/LaunchBounds.h"
 
 #include <gtest/gtest.h>
 

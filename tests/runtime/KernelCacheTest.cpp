@@ -3,8 +3,9 @@
 // swaps that must not get another file loaded, a full disk, and a second run
 // compiling nothing.
 #include "core/KernelCache.h"
+#include "backends/BackendTable.h"
 #include "core/Backend.h"
-#include "launch/LaunchBounds.h"
+#include "core/LaunchBounds.h"
 #include "tune/TuningStore.h"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // and the launch's choice among them by its sizes; kernels for rows of one
 // length beside the one for rows of differing lengths.
 #include "policy/MappingChoice.h"
-#include "launch/LaunchBounds.h"
+#include "core/LaunchBounds.h"
 
 #include <gtest/gtest.h>
 

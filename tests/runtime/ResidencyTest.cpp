@@ -4,6 +4,7 @@
 // region holds change nothing; a host loop's writes are the newer copy;
 // ranges that overlap are one device copy.
 #include "region/Residency.h"
+#include "backends/BackendTable.h"
 
 #include "core/Backend.h"
 #include "core/DataMover.h"

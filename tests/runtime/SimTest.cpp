@@ -2,9 +2,10 @@
 // simulator: every primitive (barriers, shared memory, per-thread state,
 // warp shuffles, votes and ballots at widths 32 and 64, atomics), and one
 // planted bug per checker class, each caught, each with a correct twin.
+#include "backends/BackendTable.h"
 #include "core/Backend.h"
 #include "core/KernelCache.h"
-#include "launch/LaunchBounds.h"
+#include "core/LaunchBounds.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // Usage: weft-tuning-space-nvrtc DIR [ARCH]
 #include "gpu/KernelResources.h"
 #include "gpu/RuntimeCompiler.h"
-#include "tune/TuningSpace.h"
+#include "search/TuningSpace.h"
 
 #include <cstdio>
 #include <dirent.h>

@@ -3,11 +3,11 @@
 // landscapes of known optimum, the text forms, and the searchers replayed
 // against the recordings kept under benchmarks/tuning (recorded on a GPU by
 // scripts/gpu-check.sh).
-#include "tune/Replay.h"
-#include "tune/Searcher.h"
+#include "search/Replay.h"
+#include "search/Searcher.h"
+#include "search/TuningRecord.h"
+#include "search/TuningSpace.h"
 #include "tune/StartConfiguration.h"
-#include "tune/TuningRecord.h"
-#include "tune/TuningSpace.h"
 
 #include <gtest/gtest.h>
 

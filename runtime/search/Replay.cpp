@@ -1,5 +1,5 @@
 // Replay.cpp: searchers against recorded times.
-#include "tune/Replay.h"
+#include "search/Replay.h"
 
 #include <limits>
 

@@ -2,11 +2,11 @@
 // configuration it picks "takes" the time recorded for it. It measures how
 // many configurations a searcher needs to come within a fraction of the
 // whole space's best, without a GPU.
-#ifndef WEFT_RUNTIME_TUNE_REPLAY_H
-#define WEFT_RUNTIME_TUNE_REPLAY_H
+#ifndef WEFT_RUNTIME_SEARCH_REPLAY_H
+#define WEFT_RUNTIME_SEARCH_REPLAY_H
 
-#include "tune/Searcher.h"
-#include "tune/TuningRecord.h"
+#include "search/Searcher.h"
+#include "search/TuningRecord.h"
 
 #include <optional>
 #include <string>

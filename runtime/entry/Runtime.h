@@ -3,14 +3,14 @@
 // regions keep on the device. A launch reads as its stages: choose the
 // loop's mapping and variant, compile, size the grid, then bind, copy in,
 // launch, copy out, combine (launch/KernelLaunch.h).
-#ifndef WEFT_RUNTIME_CORE_RUNTIME_H
-#define WEFT_RUNTIME_CORE_RUNTIME_H
+#ifndef WEFT_RUNTIME_ENTRY_RUNTIME_H
+#define WEFT_RUNTIME_ENTRY_RUNTIME_H
 
 #include "core/Backend.h"
 #include "core/DataMover.h"
-#include "core/LoopSite.h"
 #include "core/RunStats.h"
 #include "launch/KernelLaunch.h"
+#include "launch/LoopSite.h"
 #include "launch/PendingLaunches.h"
 #include "region/Residency.h"
 #include "tune/OnlineTuner.h"

@@ -3,8 +3,8 @@
 // at compile time and as the driver reports it for a loaded kernel.
 // WEFT_VERBOSE, weft-nvrtc and the benchmarks print it: it decides how many
 // blocks share an SM, and spills mean a register tile too large for the device.
-#ifndef WEFT_RUNTIME_GPU_KERNELRESOURCES_H
-#define WEFT_RUNTIME_GPU_KERNELRESOURCES_H
+#ifndef WEFT_RUNTIME_BACKENDS_GPU_KERNELRESOURCES_H
+#define WEFT_RUNTIME_BACKENDS_GPU_KERNELRESOURCES_H
 
 #include <optional>
 #include <string>

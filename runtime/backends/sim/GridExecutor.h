@@ -2,8 +2,8 @@
 // a pool of host threads, the threads of a block as fibers, so that
 // barriers, shared memory and warp operations behave as on the device; with
 // the checker on, it also watches for the bugs a GPU would hide.
-#ifndef WEFT_RUNTIME_SIM_GRIDEXECUTOR_H
-#define WEFT_RUNTIME_SIM_GRIDEXECUTOR_H
+#ifndef WEFT_RUNTIME_BACKENDS_SIM_GRIDEXECUTOR_H
+#define WEFT_RUNTIME_BACKENDS_SIM_GRIDEXECUTOR_H
 
 #include "weft/device.h"
 

@@ -3,10 +3,10 @@
 // starts from the configuration the untuned program runs (the plugin's
 // mapped one for these sizes, or its start sized to the device), so a
 // search never ends slower than the untuned program.
-#ifndef WEFT_RUNTIME_TUNE_SEARCHER_H
-#define WEFT_RUNTIME_TUNE_SEARCHER_H
+#ifndef WEFT_RUNTIME_SEARCH_SEARCHER_H
+#define WEFT_RUNTIME_SEARCH_SEARCHER_H
 
-#include "tune/TuningSpace.h"
+#include "search/TuningSpace.h"
 
 #include <cstdint>
 #include <memory>

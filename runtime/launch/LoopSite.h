@@ -1,8 +1,8 @@
 // LoopSite.h: a marked loop as the runtime knows it, keyed by its
 // descriptor's address: its kernels, the mappings it may choose among, its
 // tuning state, and whether it fell back for good.
-#ifndef WEFT_RUNTIME_CORE_LOOPSITE_H
-#define WEFT_RUNTIME_CORE_LOOPSITE_H
+#ifndef WEFT_RUNTIME_LAUNCH_LOOPSITE_H
+#define WEFT_RUNTIME_LAUNCH_LOOPSITE_H
 
 #include "core/Backend.h"
 #include "core/Kernel.h"

@@ -1,5 +1,5 @@
 // TuningSpace.cpp: enumerating a loop's configurations and applying one.
-#include "tune/TuningSpace.h"
+#include "search/TuningSpace.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // LaunchBounds.h: a descriptor's loop bounds and sizes evaluated from a
 // launch's arguments.
-#ifndef WEFT_RUNTIME_LAUNCH_LAUNCHBOUNDS_H
-#define WEFT_RUNTIME_LAUNCH_LAUNCHBOUNDS_H
+#ifndef WEFT_RUNTIME_CORE_LAUNCHBOUNDS_H
+#define WEFT_RUNTIME_CORE_LAUNCHBOUNDS_H
 
 #include "core/Kernel.h"
 

@@ -1,15 +1,14 @@
 // GpuBackend.h: what the CUDA and HIP backends share: a runtime compiler
 // (NVRTC or hipRTC) and the compile-load-lookup of a kernel. Each backend
 // supplies its driver calls.
-#ifndef WEFT_RUNTIME_GPU_GPUBACKEND_H
-#define WEFT_RUNTIME_GPU_GPUBACKEND_H
+#ifndef WEFT_RUNTIME_BACKENDS_GPU_GPUBACKEND_H
+#define WEFT_RUNTIME_BACKENDS_GPU_GPUBACKEND_H
 
 #include "core/Backend.h"
 #include "core/Diagnostics.h"
 #include "core/KernelCache.h"
 #include "gpu/KernelResources.h"
 #include "gpu/RuntimeCompiler.h"
-#include "launch/LaunchBounds.h"
 
 #include "core/Prelude.h"
 #include "gpu/DeviceMemoryPool.h"
@@ -23,9 +22,9 @@ namespace weft::rt {
 
 class GpuBackend : public Backend {
 public:
-  explicit GpuBackend(RuntimeCompiler::Kind K)
-      : Compiler(K), Cache(K == RuntimeCompiler::Kind::Nvrtc ? "cuda" : "hip") {
-  }
+  /// CacheName: the backend's word (its kernels' folder in the cache).
+  GpuBackend(RuntimeCompiler::Kind K, const char *CacheName)
+      : Compiler(K), Cache(CacheName) {}
   const DeviceProperties &properties() const override { return Props; }
   unsigned maxBlockThreads(KernelHandle Kernel) override {
     std::optional<KernelResources> R = functionResources(Kernel);

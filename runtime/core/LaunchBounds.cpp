@@ -1,5 +1,5 @@
 // LaunchBounds.cpp: loop bounds evaluated from a launch's arguments.
-#include "launch/LaunchBounds.h"
+#include "core/LaunchBounds.h"
 
 #include <algorithm>
 #include <cstring>

@@ -4,7 +4,6 @@
 // loads only when this backend is chosen.
 #include "core/Backend.h"
 #include "core/Diagnostics.h"
-#include "launch/LaunchBounds.h"
 #include "sim/GridExecutor.h"
 #include "sim/HostCompiler.h"
 

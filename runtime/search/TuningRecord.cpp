@@ -1,5 +1,5 @@
 // TuningRecord.cpp: the recordings' and tuned entries' line formats.
-#include "tune/TuningRecord.h"
+#include "search/TuningRecord.h"
 
 #include <cstdio>
 #include <cstdlib>

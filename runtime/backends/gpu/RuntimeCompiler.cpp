@@ -8,33 +8,68 @@
 
 namespace weft::rt {
 
+namespace {
+
+/// What differs between NVRTC and hipRTC, which share one API's shape.
+struct CompilerFlavor {
+  const char *Name;
+  const char *Prefix;        // of the entry points: nvrtcCreateProgram
+  const char *Code;          // nvrtcGetCUBIN, hiprtcGetCode
+  const char *ArchOption;    // + "sm_90", "gfx90a"
+  const char *NoContraction; // what WEFT_STRICT_FP=1 adds
+  bool GivesPtx;
+  /// ptxas's report of registers, shared memory and spills comes back in
+  /// the log (KernelResources); it does not change the code.
+  const char *ResourceReport;
+  std::vector<std::string> (*Libraries)();
+};
+
+std::vector<std::string> nvrtcLibraries() {
+  std::vector<std::string> Candidates = {"libnvrtc.so.13", "libnvrtc.so.12",
+                                         "libnvrtc.so"};
+  std::vector<std::string> Dirs;
+  if (const char *Home = std::getenv("CUDA_HOME"))
+    Dirs.push_back(std::string(Home) + "/lib64/");
+  if (const char *Path = std::getenv("CUDA_PATH"))
+    Dirs.push_back(std::string(Path) + "/lib64/");
+  Dirs.push_back("/usr/local/cuda/lib64/");
+  for (const std::string &Dir : Dirs)
+    for (const char *Name : {"libnvrtc.so.13", "libnvrtc.so.12"})
+      Candidates.push_back(Dir + Name);
+  return Candidates;
+}
+
+std::vector<std::string> hiprtcLibraries() {
+  std::vector<std::string> Candidates = {"libhiprtc.so.6", "libhiprtc.so",
+                                         "libamdhip64.so.5", "libamdhip64.so.6",
+                                         "libamdhip64.so"};
+  if (const char *Path = std::getenv("ROCM_PATH"))
+    for (const char *Name : {"/lib/libhiprtc.so", "/lib/libamdhip64.so"})
+      Candidates.push_back(std::string(Path) + Name);
+  for (const char *Name :
+       {"/opt/rocm/lib/libhiprtc.so", "/opt/rocm/lib/libamdhip64.so"})
+    Candidates.push_back(Name);
+  return Candidates;
+}
+
+const CompilerFlavor &flavor(RuntimeCompiler::Kind K) {
+  static const CompilerFlavor Flavors[] = {
+      {"NVRTC", "nvrtc", "CUBIN", "--gpu-architecture=", "--fmad=false", true,
+       "--ptxas-options=-v", nvrtcLibraries},
+      {"hipRTC", "hiprtc", "Code", "--offload-arch=", "-ffp-contract=off",
+       false, nullptr, hiprtcLibraries}};
+  return Flavors[K == RuntimeCompiler::Kind::Nvrtc ? 0 : 1];
+}
+
+} // namespace
+
+const char *RuntimeCompiler::name() const { return flavor(Which).Name; }
+
 bool RuntimeCompiler::load(std::string &Error) {
-  std::vector<std::string> Candidates;
-  if (Which == Kind::Nvrtc) {
-    Candidates = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-    std::vector<std::string> Dirs;
-    if (const char *Home = std::getenv("CUDA_HOME"))
-      Dirs.push_back(std::string(Home) + "/lib64/");
-    if (const char *Path = std::getenv("CUDA_PATH"))
-      Dirs.push_back(std::string(Path) + "/lib64/");
-    Dirs.push_back("/usr/local/cuda/lib64/");
-    for (const std::string &Dir : Dirs)
-      for (const char *Name : {"libnvrtc.so.13", "libnvrtc.so.12"})
-        Candidates.push_back(Dir + Name);
-  } else {
-    Candidates = {"libhiprtc.so.6", "libhiprtc.so", "libamdhip64.so.5",
-                  "libamdhip64.so.6", "libamdhip64.so"};
-    if (const char *Path = std::getenv("ROCM_PATH"))
-      for (const char *Name : {"/lib/libhiprtc.so", "/lib/libamdhip64.so"})
-        Candidates.push_back(std::string(Path) + Name);
-    for (const char *Name :
-         {"/opt/rocm/lib/libhiprtc.so", "/opt/rocm/lib/libamdhip64.so"})
-      Candidates.push_back(Name);
-  }
-  if (!Library.open(Candidates, Error))
+  const CompilerFlavor &F = flavor(Which);
+  if (!Library.open(F.Libraries(), Error))
     return false;
-  const std::string P = Which == Kind::Nvrtc ? "nvrtc" : "hiprtc";
-  const std::string Code = Which == Kind::Nvrtc ? "CUBIN" : "Code";
+  const std::string P = F.Prefix, Code = F.Code;
   auto Get = [&](const std::string &Name, auto &Fn) {
     return Library.get((P + Name).c_str(), Fn);
   };
@@ -47,7 +82,7 @@ bool RuntimeCompiler::load(std::string &Error) {
       Get("Version", Version) && Get("GetErrorString", GetErrorString);
   if (!Ok)
     Error = Library.path() + " lacks a " + name() + " entry point";
-  if (Ok && Which == Kind::Nvrtc)
+  if (Ok && F.GivesPtx)
     Ok = Get("GetPTXSize", GetPtxSize) && Get("GetPTX", GetPtx);
   return Ok;
 }
@@ -63,18 +98,14 @@ std::vector<std::string>
 RuntimeCompiler::options(const std::string &Arch,
                          const std::vector<std::string> &Defines) const {
   // No --use_fast_math: results must match the host loop's IEEE math.
-  std::vector<std::string> Options = {
-      (Which == Kind::Nvrtc ? "--gpu-architecture=" : "--offload-arch=") + Arch,
-      "-std=c++17"};
-  // ptxas's report of registers, shared memory and spills comes back in the
-  // log (KernelResources); it does not change the code.
-  if (Which == Kind::Nvrtc)
-    Options.push_back("--ptxas-options=-v");
+  const CompilerFlavor &F = flavor(Which);
+  std::vector<std::string> Options = {F.ArchOption + Arch, "-std=c++17"};
+  if (F.ResourceReport)
+    Options.push_back(F.ResourceReport);
   for (const std::string &D : Defines) {
     Options.push_back("-D" + D);
     if (D == "WEFT_STRICT_FP=1")
-      Options.push_back(Which == Kind::Nvrtc ? "--fmad=false"
-                                             : "-ffp-contract=off");
+      Options.push_back(F.NoContraction);
   }
   return Options;
 }

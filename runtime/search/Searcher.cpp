@@ -1,5 +1,5 @@
 // Searcher.cpp: the three searchers.
-#include "tune/Searcher.h"
+#include "search/Searcher.h"
 
 #include <algorithm>
 #include <limits>

@@ -2,8 +2,8 @@
 // plugin emitted for it, each with its parameters' values, less the
 // configurations the device cannot run (threads or shared memory per
 // block). Configurations are numbered; searchers and recordings use them.
-#ifndef WEFT_RUNTIME_TUNE_TUNINGSPACE_H
-#define WEFT_RUNTIME_TUNE_TUNINGSPACE_H
+#ifndef WEFT_RUNTIME_SEARCH_TUNINGSPACE_H
+#define WEFT_RUNTIME_SEARCH_TUNINGSPACE_H
 
 #include "core/Backend.h"
 

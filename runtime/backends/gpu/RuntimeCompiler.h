@@ -2,8 +2,8 @@
 // shape (prefix nvrtc/hiprtc), so one class drives both. Compiles kernel text
 // for one architecture. Used by the GPU backends and the weft-nvrtc and
 // weft-hiprtc test tools.
-#ifndef WEFT_RUNTIME_GPU_RUNTIMECOMPILER_H
-#define WEFT_RUNTIME_GPU_RUNTIMECOMPILER_H
+#ifndef WEFT_RUNTIME_BACKENDS_GPU_RUNTIMECOMPILER_H
+#define WEFT_RUNTIME_BACKENDS_GPU_RUNTIMECOMPILER_H
 
 #include "core/DynamicLibrary.h"
 
@@ -24,7 +24,7 @@ public:
   /// inside libamdhip64.so.5 (ROCm 5). False (and Error) when none loads.
   bool load(std::string &Error);
   const std::string &libraryPath() const { return Library.path(); }
-  const char *name() const { return Which == Kind::Nvrtc ? "NVRTC" : "hipRTC"; }
+  const char *name() const; // "NVRTC", "hipRTC"
   /// "13.0", once loaded.
   std::string version() const;
 

@@ -9,7 +9,7 @@ namespace {
 
 class CudaBackend final : public GpuBackend {
 public:
-  CudaBackend() : GpuBackend(RuntimeCompiler::Kind::Nvrtc) {}
+  CudaBackend() : GpuBackend(RuntimeCompiler::Kind::Nvrtc, "cuda") {}
 
   bool init(std::string &Reason) {
     if (!Driver.open({"libcuda.so.1", "libcuda.so"}, Reason))

@@ -2,8 +2,8 @@
 // launch allocates its scratch (blocks' partials, per-thread arrays) and the
 // copies of spans outside regions on every call; the driver's allocation and
 // free (cuMemFree waits for the device) cost more than many kernels take.
-#ifndef WEFT_RUNTIME_GPU_DEVICEMEMORYPOOL_H
-#define WEFT_RUNTIME_GPU_DEVICEMEMORYPOOL_H
+#ifndef WEFT_RUNTIME_BACKENDS_GPU_DEVICEMEMORYPOOL_H
+#define WEFT_RUNTIME_BACKENDS_GPU_DEVICEMEMORYPOOL_H
 
 #include "core/Backend.h"
 

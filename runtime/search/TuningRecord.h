@@ -2,8 +2,8 @@
 // whole space timed on one device, for replaying searchers without it) and
 // a tuned entry (the configuration a tuning run chose, kept per kernel,
 // device and size bucket so that the next run starts tuned).
-#ifndef WEFT_RUNTIME_TUNE_TUNINGRECORD_H
-#define WEFT_RUNTIME_TUNE_TUNINGRECORD_H
+#ifndef WEFT_RUNTIME_SEARCH_TUNINGRECORD_H
+#define WEFT_RUNTIME_SEARCH_TUNINGRECORD_H
 
 #include <optional>
 #include <string>

@@ -1,15 +1,16 @@
 // Runtime.cpp: the launch as its stages, the loops' sites, and the entry
 // points the plugin's code and weft::region call.
-#include "core/Runtime.h"
+#include "entry/Runtime.h"
 
+#include "backends/BackendTable.h"
 #include "core/Diagnostics.h"
+#include "core/LaunchBounds.h"
 #include "launch/KernelLaunch.h"
-#include "launch/LaunchBounds.h"
 #include "launch/LaunchConfig.h"
 #include "policy/BackendSelection.h"
 #include "policy/Environment.h"
 #include "policy/MappingChoice.h"
-#include "tune/TuningSpace.h"
+#include "search/TuningSpace.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 // DriverApi.h: the CUDA driver API entry points weft uses, resolved from
 // libcuda.so.1 at run time (no CUDA header or library at build time).
-#ifndef WEFT_RUNTIME_CUDA_DRIVERAPI_H
-#define WEFT_RUNTIME_CUDA_DRIVERAPI_H
+#ifndef WEFT_RUNTIME_BACKENDS_CUDA_DRIVERAPI_H
+#define WEFT_RUNTIME_BACKENDS_CUDA_DRIVERAPI_H
 
 #include "core/DynamicLibrary.h"
 

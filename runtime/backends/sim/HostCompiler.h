@@ -4,8 +4,8 @@
 // verified folder (its working directory set from the folder's descriptor)
 // and the object is loaded through the descriptor of the file checked, so
 // no one can swap in a file of theirs between the check and the load.
-#ifndef WEFT_RUNTIME_SIM_HOSTCOMPILER_H
-#define WEFT_RUNTIME_SIM_HOSTCOMPILER_H
+#ifndef WEFT_RUNTIME_BACKENDS_SIM_HOSTCOMPILER_H
+#define WEFT_RUNTIME_BACKENDS_SIM_HOSTCOMPILER_H
 
 #include "core/KernelCache.h"
 

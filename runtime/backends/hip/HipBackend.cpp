@@ -96,7 +96,7 @@ std::string gfxTarget(const char *Props, std::size_t Size) {
 
 class HipBackend final : public GpuBackend {
 public:
-  HipBackend() : GpuBackend(RuntimeCompiler::Kind::Hiprtc) {}
+  HipBackend() : GpuBackend(RuntimeCompiler::Kind::Hiprtc, "hip") {}
 
   bool init(std::string &Reason) {
     if (!Runtime.open({"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so",
