@@ -3,100 +3,9 @@
 // reductions, buffers, tuning space, and the loop's other mappings) as a
 // struct, with the one writer and the one parser of its text form.
 //
-//   weft <version>
-//   kernel <name>
-//   loc <file>:<line>:<col>
-//   param <in|out|inout|scalar> <type> <name>      one per captured variable;
-//                                                   type: bool i8 ... f64, or
-//                                                   bytesN for an N-byte struct
-//   rows <param> [<offsets>]                       the span's rows are held
-//                                                   apart (a std::vector of
-//                                                   std::vectors, a float
-//                                                   **): its argument is a
-//                                                   RowsArg; the parameter
-//                                                   of their row offsets
-//   keeps <param>                                  the kernel holds copies of
-//                                                   the span's elements (in
-//                                                   shared memory or
-//                                                   registers) across its
-//                                                   accesses: a write through
-//                                                   another name for the same
-//                                                   memory would miss them
-//   apart <param>                                  loops the plugin found
-//                                                   parallel or reordered
-//                                                   take the span's memory as
-//                                                   its own (as restrict
-//                                                   would): a write through
-//                                                   another name for it, or a
-//                                                   read of it through one,
-//                                                   breaks their proof
-//   uniform <param>                                a scalar the kernel indexes
-//                                                   rows held apart by, as
-//                                                   rows of that one length:
-//                                                   right only where it is
-//                                                   not negative (rows of
-//                                                   differing lengths take
-//                                                   the loop's kernel
-//                                                   without such lines)
-//   covers <param> <cols> <stride>                 a written span is written
-//                                                   everywhere when the
-//                                                   outermost trip count times
-//                                                   cols is its size and cols
-//                                                   equals stride
-//   extent <param> <lowest> <highest>              a pointer without an
-//                                                   extent clause: the least
-//                                                   and greatest subscripts
-//                                                   the loop gives it, which
-//                                                   the launch sizes it by
-//   gather <param> <columns> <lowest row> <highest row> <lowest column>
-//          <highest column>                        rows held as pointers (a
-//                                                   float **) without an
-//                                                   extent clause: the bounds
-//                                                   of their row and column
-//                                                   subscripts, which the
-//                                                   launch gathers them by,
-//                                                   and the 64-bit scalar
-//                                                   parameter it sets to the
-//                                                   rows' length
-//   level <lo> <hi> <step> <lt|le>                 the outermost level
-//   map <depth> <x|y|z> <block> <span|all|split> <n> [<lo> <hi> <step> <cmp>]
-//                                                   a level spread over a
-//                                                   dimension (bounds for an
-//                                                   inner span level's grid)
-//   reduce <param> <add|mul|min|max|and|or|xor|land|lor>
-//                                                   an outermost reduction
-//                                                   into that parameter
-//   combine <name> <block>                         Split(k) of depth 1: the
-//   split <bytes>                                  combining kernel, and the
-//                                                   bytes of each partial
-//   tune <macro> <x|y|z|n0..n2|k1|k2|text> <value>...
-//                                                   a tuning parameter: a
-//                                                   macro of the text, what
-//                                                   it sets in the launch (a
-//                                                   block size along an axis,
-//                                                   n of Span(n) or k of
-//                                                   Split(k) at that depth
-//                                                   (k: the launch alone), or
-//                                                   the text alone)
-//                                                   and its values, the
-//                                                   mapped one first
-//   shared <bytes>                                 static shared memory per
-//                                                   block over (tune K)
-//   reorders                                       configurations combine a
-//                                                   floating-point reduction
-//                                                   in different orders
-//   buffer <element-bytes> <extent>                a per-iteration array, a
-//                                                   slice per grid thread
-//   text <offset> <length>                         this kernel's text within
-//                                                   the loop's source
-//   vary <expr>                                    a size the mapping depends
-//                                                   on, read at launch
-//   scenario <mapping> <value>...                  values of the varied sizes
-//                                                   and the mapping for them
-//   alternative                                    the descriptor of another
-//                                                   mapping of the same loop
-//                                                   follows
-//
+// The text form is a line per fact, a key and its fields. Each kind of line
+// is stated once, in DescriptorGrammar.cpp, which drives the writer, the
+// parser and descriptorGrammar(), the listing docs/descriptor.md holds.
 // Bounds, extents and sizes are BoundExpr S-expressions over the parameters.
 #ifndef WEFT_CONTRACT_DESCRIPTOR_H
 #define WEFT_CONTRACT_DESCRIPTOR_H
@@ -269,6 +178,10 @@ bool parseDescriptor(std::string_view Text, KernelInfo &Out,
 /// name existing mappings and the texts lie within SourceLength bytes.
 bool parseDescriptors(std::string_view Text, std::size_t SourceLength,
                       std::vector<KernelInfo> &Out, std::string &Error);
+
+/// Every kind of line, in the order the writer prints them: its key, its
+/// fields' syntax and its meaning (docs/descriptor.md is this text).
+std::string descriptorGrammar();
 
 /// The loop's location ("file.cpp:12:3") from the first kernel of a
 /// descriptor, without parsing the rest; empty when it has none.

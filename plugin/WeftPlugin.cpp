@@ -6,6 +6,7 @@
 #include "ir/BoundAlgebra.h"
 #include "map/ExtentScenarios.h"
 #include "map/Mapping.h"
+#include "plan/Explain.h"
 #include "plan/KernelPlan.h"
 #include "plan/KernelShape.h"
 #include "recognize/NestRecognizer.h"
@@ -293,15 +294,9 @@ private:
   void raggedRowsRemark(const recognize::RecognizedNest &R,
                         const map::ScenarioChoice &Choice,
                         const emit::EmittedKernel &K) {
-    std::string Levels;
-    for (std::size_t D = 0; D < Choice.Mappings[0].Levels.size(); ++D)
-      Levels += "; level " + std::to_string(D) + ": " +
-                map::describe(Choice.Mappings[0].Levels[D]);
     diagnose(CI.getDiagnostics(), R.LevelLocations[0],
              DiagnosticsEngine::Remark,
-             "weft: for rows of differing lengths (the kernels above index "
-             "rows of one length as one block of rows by columns)" +
-                 Levels + "; kernel " + K.Name);
+             plan::explainRaggedRows(Choice, K.Name));
   }
 
   /// The sizes a launch reads to choose among the mappings, and the
@@ -317,188 +312,30 @@ private:
       First.Choice.Scenarios.push_back({S.Mapping, S.Values});
   }
 
-  /// A remark at the nest for each mapping beyond the first: the sizes it
-  /// serves and its levels as planned (P).
+  /// A remark at the nest for each mapping beyond the first.
   void alternativeRemark(const recognize::RecognizedNest &R,
                          const map::ScenarioChoice &Choice, std::size_t I,
                          const emit::EmittedKernel &K,
                          const plan::KernelPlan &P) {
-    std::string Sizes;
-    for (const map::ScenarioChoice::Scenario &S : Choice.Scenarios) {
-      if (S.Mapping != I)
-        continue;
-      std::string Values;
-      for (std::size_t V = 0; V < S.Values.size(); ++V)
-        Values += (V ? ", " : "") + Choice.Symbols[V].Name + " = " +
-                  std::to_string(S.Values[V]);
-      Sizes += (Sizes.empty() ? "" : "; ") + Values;
-    }
-    std::string Levels;
-    // As planned: a window tile gives the root Span(n).
-    for (std::size_t D = 0; D < P.Mapping.Levels.size(); ++D)
-      Levels += "; level " + std::to_string(D) + ": " +
-                map::describe(P.Mapping.Levels[D]);
     diagnose(CI.getDiagnostics(), R.LevelLocations[0],
              DiagnosticsEngine::Remark,
-             "weft: mapping " + std::to_string(I) + " of " +
-                 std::to_string(Choice.Mappings.size()) + ", for sizes near " +
-                 Sizes + Levels + "; kernel " + K.Name);
+             plan::explainAlternative(Choice, I, P, K.Name));
   }
 
   /// One remark per level, at its loop: the mapping the search chose and
-  /// why.
+  /// why (plan/Explain).
   void remark(const recognize::RecognizedNest &R, const emit::EmittedKernel &K,
               const plan::KernelPlan &P) {
-    const map::NestMapping &Chosen = P.Mapping;
-    const memory::TiledLoop *Tiled = P.Tiled ? &*P.Tiled : nullptr;
-    std::vector<const ir::Level *> Levels = ir::levels(R.Nest);
-    for (std::size_t I = 0; I < Levels.size(); ++I) {
-      const unsigned D = Levels[I]->Depth;
-      const map::LevelMapping &L = Chosen.Levels[D];
-      // A sequential loop's level is its one block: no mapping to explain.
-      const bool SequentialRoot = D == 0 && R.Nest.Sequential;
-      std::string Text =
-          SequentialRoot
-              ? "weft: sequential loop: its iterations run in order on the "
-                "device, in one block of threads that the marked loops "
-                "inside share"
-              : "weft: level " + std::to_string(D) + " (" +
-                    ir::shownIndex(*Levels[I]) + "): " + map::describe(L);
-      if (!SequentialRoot)
-        for (const std::string &Why : L.Reasons)
-          Text += "; " + Why;
-      for (const ir::LoopReorder &C : R.Reorders)
-        if (C.Level == Levels[I]->Location)
-          Text += "; " + C.Text;
-      for (const ir::Reduction &Red : Levels[I]->Reductions)
-        if (!Red.Inferred.empty())
-          Text += "; " + Red.Inferred;
-      for (const ir::ReplacedElement &E : P.Registers)
-        if (E.Level == Levels[I])
-          Text += "; " + E.Description + " kept in a register along its loop";
-      if (D == 0)
-        for (const plan::ResidentPlan &B : P.Residents)
-          Text +=
-              "; " + B.Block.Description +
-              " and the others of the block of rows and columns the "
-              "loop reaches held in shared memory for the loop (" +
-              (B.Block.FixedElements ? std::to_string(*B.Block.FixedElements)
-                                     : "up to " + std::to_string(B.Capacity)) +
-              " elements)";
-      for (const plan::SlicePlan &S : P.Slices)
-        if (S.Slice.Owner == Levels[I])
-          Text +=
-              "; " + S.Slice.Description +
-              " and the elements each iteration reads along " + S.Slice.Rows +
-              " held by its thread " +
-              (S.Registers
-                   ? "in registers (" + std::to_string(*S.Slice.FixedCount) +
-                         " a thread, the loops along them unrolled whole; "
-                         "in shared memory with WEFT_UNROLL_STEPS=0)"
-                   : "in shared memory (" +
-                         std::string(S.Slice.FixedCount &&
-                                             *S.Slice.FixedCount <=
-                                                 S.MappedCapacity
-                                         ? ""
-                                         : "up to ") +
-                         std::to_string(S.MappedCapacity) + " a thread)") +
-              (S.Apart ? ", written to the span at the iteration's end (its "
-                         "other accesses of the span lie elsewhere" +
-                             std::string(*S.Apart == "true"
-                                             ? ")"
-                                             : ", as checked at run time)")
-                       : ", written through to the span");
-      if (P.Window && P.Window->Tile.Inner == Levels[I]) {
-        std::string Loops;
-        for (const std::string &K : P.Window->Tile.LoopIndices)
-          Loops += (Loops.empty() ? "" : ", ") + K;
-        Text += "; each thread computes " + std::to_string(P.Window->Rows) +
-                " consecutive iterations of level " +
-                std::to_string(P.Window->Tile.Rows->Depth) + " (" +
-                ir::shownIndex(*P.Window->Tile.Rows) +
-                ") (WEFT_RM), the loops over " + Loops +
-                " unrolled whole and run once for all of them: the reads "
-                "they share (" +
-                P.Window->Tile.Description + ") load once";
-      }
-      for (const memory::Stage &S : P.Stages)
-        if (S.Level == Levels[I])
-          Text += "; staged in shared memory with WEFT_STAGED_RANGES=1 (read "
-                  "by all " +
-                  std::to_string(P.Shape.threads()) +
-                  " threads of the block): " + S.Description;
-      if (Tiled && Tiled->Inner == Levels[I]) {
-        Text += "; loop over " + Tiled->Index + " in tiles of " +
-                std::to_string(Tiled->Width) + " in shared memory:";
-        for (std::size_t I = 0; I < Tiled->Tiles.size(); ++I) {
-          const memory::Tile &T = Tiled->Tiles[I];
-          const map::LevelMapping &Sharing =
-              Chosen.Levels[Tiled->WholeBlock ? Tiled->Inner->Depth
-                            : T.AlongOuter    ? Tiled->Inner->Depth
-                                              : Tiled->Outer->Depth];
-          Text += std::string(" ") + T.Description + " (shared by the " +
-                  std::to_string(Sharing.BlockSize) + " threads along " +
-                  map::spelling(Sharing.Dim);
-          if (P.RegisterTile && P.RegisterTile->Factor[I])
-            Text += "; staged times " +
-                    ir::exprText(R.Nest, *P.RegisterTile->Factor[I]);
-          if (T.RecordWidth > 1)
-            Text += "; element " + std::to_string(T.Field) + " of records of " +
-                    std::to_string(T.RecordWidth) + ", read whole";
-          Text += ")";
-        }
-        if (P.RegisterTile)
-          Text += "; each thread computes a " +
-                  std::to_string(P.RegisterTile->TM) + " x " +
-                  std::to_string(P.RegisterTile->TN) +
-                  " register tile of outputs from fragments of the tiles";
-      }
-      if (D == 0) {
-        for (const std::string &A : Chosen.Assumptions)
-          Text += "; " + A;
-        for (const auto &[Loop, Steps] : P.UnrolledSteps)
-          Text += "; a loop of " + std::to_string(Steps) +
-                  " steps unrolled whole on the GPU (WEFT_UNROLL_STEPS), "
-                  "the loops inside it of constant trip counts there";
-        for (const ir::Param &Pointer : R.Nest.Params)
-          if (Pointer.Subscripts) {
-            // (Bounds of many guarded subscripts say little written out.)
-            std::string Lowest =
-                ir::boundText(R.Nest, Pointer.Subscripts->Lowest);
-            std::string Highest =
-                ir::boundText(R.Nest, Pointer.Subscripts->Highest);
-            Text +=
-                "; pointer " + Pointer.Name + " without an extent: " +
-                (Lowest.size() + Highest.size() > 240
-                     ? std::string("the bounds of its subscripts, "
-                                   "evaluated at the launch,")
-                     : "its subscripts reach " + Pointer.Name + "[" + Lowest +
-                           "] to " + Pointer.Name + "[" + Highest + "],") +
-                " which the launch moves from element 0";
-          } else if (Pointer.RowSubscripts && Pointer.ColumnSubscripts) {
-            const std::string Rows =
-                ir::boundText(R.Nest, Pointer.RowSubscripts->Highest);
-            const std::string Columns =
-                ir::boundText(R.Nest, Pointer.ColumnSubscripts->Highest);
-            Text += "; rows " + Pointer.Name + " without an extent: " +
-                    (Rows.size() + Columns.size() > 240
-                         ? std::string("the bounds of their subscripts, "
-                                       "evaluated at the launch,")
-                         : "its subscripts reach rows 0 to " + Rows +
-                               " and columns 0 to " + Columns + ",") +
-                    " which the launch gathers";
-          }
-        Text += "; kernel " + K.Name;
-        if (R.Clauses.If)
-          Text += ", launched when " + R.Clauses.If->Value.Text +
-                  " (else the loop runs on the host)";
-        if (R.OpenMPTarget)
-          Text += ", where OpenMP holds none of the loop's data on a device "
-                  "(else the directive runs, on OpenMP's offload)";
-      }
+    plan::ExplainContext C;
+    C.Reorders = &R.Reorders;
+    C.KernelName = K.Name;
+    if (R.Clauses.If)
+      C.LaunchedWhen = R.Clauses.If->Value.Text;
+    C.OpenMPTarget = R.OpenMPTarget;
+    const std::vector<std::string> Texts = plan::explainLevels(R.Nest, P, C);
+    for (std::size_t I = 0; I < Texts.size(); ++I)
       diagnose(CI.getDiagnostics(), R.LevelLocations[I],
-               DiagnosticsEngine::Remark, Text);
-    }
+               DiagnosticsEngine::Remark, Texts[I]);
   }
 
   /// EmitDir/Name: a kernel's text or its loop's descriptor.

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 using namespace weft::contract;
 
 namespace {
@@ -73,6 +76,28 @@ TEST(Contract, MalformedLinesAreRefused) {
         << Line;
     EXPECT_NE(Error.find("malformed"), std::string::npos) << Line;
   }
+}
+
+// The grammar's listing is what docs/descriptor.md shows, between its
+// first ``` fence and the next: the docs cannot drift from the parser.
+TEST(Contract, GrammarIsTheDocumentedOne) {
+  std::ifstream In(WEFT_SOURCE_DIR "/docs/descriptor.md");
+  std::stringstream Doc;
+  Doc << In.rdbuf();
+  const std::string Text = Doc.str();
+  const std::size_t Open = Text.find("```\n");
+  ASSERT_NE(Open, std::string::npos) << "docs/descriptor.md has no listing";
+  const std::size_t Close = Text.find("```", Open + 4);
+  ASSERT_NE(Close, std::string::npos);
+  EXPECT_EQ(Text.substr(Open + 4, Close - Open - 4), descriptorGrammar())
+      << "docs/descriptor.md's listing should be:\n"
+      << descriptorGrammar();
+  EXPECT_NE(descriptorGrammar().find(
+                "\nmap <depth> <x|y|z> <block> <span|all|split> <n> [<lo> "
+                "<hi> <step> <lt|le>]\n"),
+            std::string::npos);
+  EXPECT_NE(descriptorGrammar().find("\nrows <param> [<offsets>]\n"),
+            std::string::npos);
 }
 
 TEST(Contract, BoundsEvaluateAndRefuseOverflow) {

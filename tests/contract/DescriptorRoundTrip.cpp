@@ -1,7 +1,8 @@
 // DescriptorRoundTrip.cpp: every loop descriptor the test suite generated
 // (the plugin writes DIR/NAME.desc beside each kernel) parses, and writes
 // back to exactly the text the plugin wrote.
-// Usage: weft-descriptor-round-trip DIR
+// Usage: weft-descriptor-round-trip DIR, or --grammar to print the lines'
+// syntax (docs/descriptor.md's listing).
 #include "contract/Descriptor.h"
 
 #include <cstdio>
@@ -12,8 +13,12 @@
 
 int main(int Argc, char **Argv) {
   if (Argc != 2) {
-    std::fprintf(stderr, "usage: weft-descriptor-round-trip DIR\n");
+    std::fprintf(stderr, "usage: weft-descriptor-round-trip DIR|--grammar\n");
     return 2;
+  }
+  if (std::string(Argv[1]) == "--grammar") {
+    std::fputs(weft::contract::descriptorGrammar().c_str(), stdout);
+    return 0;
   }
   DIR *Dir = opendir(Argv[1]);
   if (!Dir) {
