@@ -18,7 +18,6 @@ namespace weft::contract::fields {
 /// Reads one line's fields after its key, checking each.
 class LineReader {
 public:
-  static constexpr bool Reading = true;
   explicit LineReader(std::string_view Line) : Line(Line) {}
 
   std::string_view key() { return nextWord(); }
@@ -138,7 +137,6 @@ private:
 /// Prints one line's fields after its key.
 class LineWriter {
 public:
-  static constexpr bool Reading = false;
   explicit LineWriter(std::string &Out) : Out(Out) {}
 
   template <class T> bool integer(T &V, const char *, T, T) {
@@ -186,7 +184,6 @@ private:
 /// Prints one line's syntax after its key: "<param> [<offsets>]".
 class SyntaxWriter {
 public:
-  static constexpr bool Reading = false;
   explicit SyntaxWriter(std::string &Out) : Out(Out) {}
 
   template <class T> bool integer(T &, const char *Name, T, T) {

@@ -4,8 +4,6 @@
 // descriptorGrammar() to list their syntax.
 #include "contract/DescriptorFields.h"
 
-#include <algorithm>
-
 namespace weft::contract {
 namespace {
 
@@ -249,6 +247,10 @@ template <class T> std::size_t append(std::vector<T> &V) {
   return V.size() - 1;
 }
 
+/// A line for each element of K.Member, and room made for one by appending.
+#define WEFT_EACH(Member)                                                      \
+  [](const KernelInfo &K) { return upTo(K.Member.size()); },                   \
+      [](KernelInfo &K) { return append(K.Member); }
 #define WEFT_FIELDS(F)                                                         \
   [](LineReader &Io, KernelInfo &K, std::size_t &I) { return F(Io, K, I); },   \
       [](LineWriter &Io, KernelInfo &K, std::size_t &I) {                      \
@@ -271,9 +273,7 @@ const Line Grammar[] = {
     {"param",
      "one per captured variable; type: bool i8 ... f64, or bytesN for an "
      "N-byte struct",
-     [](const KernelInfo &K) { return upTo(K.Params.size()); },
-     [](KernelInfo &K) { return append(K.Params); },
-     WEFT_FIELDS(Fields::param)},
+     WEFT_EACH(Params), WEFT_FIELDS(Fields::param)},
     {"rows",
      "the span's rows are held apart (a std::vector of std::vectors, a "
      "float **): its argument is a RowsArg; the parameter of their row "
@@ -332,35 +332,25 @@ const Line Grammar[] = {
            K, [](const ParamInfo &P) { return P.Gathered.has_value(); });
      },
      nullptr, WEFT_FIELDS(Fields::gather)},
-    {"level", "the outermost level",
-     [](const KernelInfo &K) { return upTo(K.Levels.size()); },
-     [](KernelInfo &K) { return append(K.Levels); },
+    {"level", "the outermost level", WEFT_EACH(Levels),
      WEFT_FIELDS(Fields::level)},
     {"map",
      "a level spread over a dimension (bounds for an inner span level's "
      "grid)",
-     [](const KernelInfo &K) { return upTo(K.Dimensions.size()); },
-     [](KernelInfo &K) { return append(K.Dimensions); },
-     WEFT_FIELDS(Fields::map)},
+     WEFT_EACH(Dimensions), WEFT_FIELDS(Fields::map)},
     {"reduce", "an outermost reduction into that parameter",
-     [](const KernelInfo &K) { return upTo(K.Reductions.size()); },
-     [](KernelInfo &K) { return append(K.Reductions); },
-     WEFT_FIELDS(Fields::reduce)},
+     WEFT_EACH(Reductions), WEFT_FIELDS(Fields::reduce)},
     {"combine", "Split(k) of depth 1: the combining kernel",
      [](const KernelInfo &K) { return onceIf(!K.Combine.Name.empty()); },
      nullptr, WEFT_FIELDS(Fields::combine)},
     {"split", "the bytes of each partial the combining kernel combines",
-     [](const KernelInfo &K) { return upTo(K.Combine.PartialBytes.size()); },
-     [](KernelInfo &K) { return append(K.Combine.PartialBytes); },
-     WEFT_FIELDS(Fields::split)},
+     WEFT_EACH(Combine.PartialBytes), WEFT_FIELDS(Fields::split)},
     {"tune",
      "a tuning parameter: a macro of the text, what it sets in the launch "
      "(a block size along an axis, n of Span(n) or k of Split(k) at that "
      "depth (k: the launch alone), or the text alone) and its values, the "
      "mapped one first",
-     [](const KernelInfo &K) { return upTo(K.Tune.Params.size()); },
-     [](KernelInfo &K) { return append(K.Tune.Params); },
-     WEFT_FIELDS(Fields::tune)},
+     WEFT_EACH(Tune.Params), WEFT_FIELDS(Fields::tune)},
     {"shared", "static shared memory per block over (tune K)",
      [](const KernelInfo &K) { return onceIf(K.Tune.SharedBytes.has_value()); },
      nullptr, WEFT_FIELDS(Fields::shared)},
@@ -370,24 +360,19 @@ const Line Grammar[] = {
      [](const KernelInfo &K) { return onceIf(K.Tune.Reorders); }, nullptr,
      WEFT_FIELDS(Fields::reorders)},
     {"buffer", "a per-iteration array, a slice per grid thread",
-     [](const KernelInfo &K) { return upTo(K.Buffers.size()); },
-     [](KernelInfo &K) { return append(K.Buffers); },
-     WEFT_FIELDS(Fields::buffer)},
+     WEFT_EACH(Buffers), WEFT_FIELDS(Fields::buffer)},
     {"text", "this kernel's text within the loop's source",
      [](const KernelInfo &K) { return onceIf(K.TextLength != 0); }, nullptr,
      WEFT_FIELDS(Fields::text)},
     {"vary", "a size the mapping depends on, read at launch",
-     [](const KernelInfo &K) { return upTo(K.Choice.Vary.size()); },
-     [](KernelInfo &K) { return append(K.Choice.Vary); },
-     WEFT_FIELDS(Fields::vary)},
+     WEFT_EACH(Choice.Vary), WEFT_FIELDS(Fields::vary)},
     {"scenario", "values of the varied sizes and the mapping for them",
-     [](const KernelInfo &K) { return upTo(K.Choice.Scenarios.size()); },
-     [](KernelInfo &K) { return append(K.Choice.Scenarios); },
-     WEFT_FIELDS(Fields::scenario)},
+     WEFT_EACH(Choice.Scenarios), WEFT_FIELDS(Fields::scenario)},
 };
 
 #undef WEFT_FLAG_FIELDS
 #undef WEFT_FIELDS
+#undef WEFT_EACH
 
 const Line *lineOf(std::string_view Key) {
   for (const Line &L : Grammar)
