@@ -1,6 +1,6 @@
 // ResidentBlocks.cpp: the blocks of a matrix a sequential nest holds in
-// shared memory for its loop (see ir/ResidentBlock.h): loaded by the block
-// before it, stored back after, and the reads and writes that find their
+// shared memory for its loop (see analysis/ResidentBlock.h): loaded by the
+// block before it, stored back after, and the reads and writes that find their
 // element there.
 #include "emit/BodyPrinter.h"
 

@@ -1,7 +1,7 @@
 // ThreadSlices.cpp: the span elements a thread holds in shared memory (or
-// its registers) for an iteration (see ir/ThreadSlice.h): their load at the
-// top of the level's body, and the reads and writes that find their
-// element there.
+// its registers) for an iteration (see analysis/ThreadSlice.h): their load at
+// the top of the level's body, and the reads and writes that find their element
+// there.
 #include "emit/BodyPrinter.h"
 
 #include "ir/IrQueries.h"

@@ -5,10 +5,10 @@
 
 #include "ir/IndexRange.h"
 
+#include "analysis/RegisterTile.h"
+#include "analysis/TileableLoop.h"
 #include "ir/HostBound.h"
 #include "ir/IrQueries.h"
-#include "ir/RegisterTile.h"
-#include "ir/TileableLoop.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,9 +2,9 @@
 // along a sequential loop, for the emitter to stage in shared memory.
 #include "memory/StagingPlan.h"
 
+#include "analysis/TileableLoop.h"
 #include "ir/AffineForm.h"
 #include "ir/IrQueries.h"
-#include "ir/TileableLoop.h"
 #include "memory/TilingPlan.h"
 
 #include <algorithm>

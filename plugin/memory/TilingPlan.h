@@ -8,7 +8,7 @@
 #ifndef WEFT_PLUGIN_MEMORY_TILINGPLAN_H
 #define WEFT_PLUGIN_MEMORY_TILINGPLAN_H
 
-#include "ir/TileableLoop.h"
+#include "analysis/TileableLoop.h"
 #include "map/Mapping.h"
 
 #include <optional>

@@ -4,7 +4,7 @@
 #ifndef WEFT_PLUGIN_PLAN_EXPLAIN_H
 #define WEFT_PLUGIN_PLAN_EXPLAIN_H
 
-#include "ir/LoopOrder.h"
+#include "analysis/LoopOrder.h"
 #include "map/ExtentScenarios.h"
 #include "plan/KernelPlan.h"
 

@@ -6,15 +6,15 @@
 #ifndef WEFT_PLUGIN_PLAN_KERNELPLAN_H
 #define WEFT_PLUGIN_PLAN_KERNELPLAN_H
 
+#include "analysis/RegisterSlice.h"
+#include "analysis/RegisterTile.h"
+#include "analysis/ResidentBlock.h"
+#include "analysis/ScalarReplacement.h"
+#include "analysis/ThreadSlice.h"
+#include "analysis/UnrolledSteps.h"
+#include "analysis/WindowTile.h"
 #include "contract/Descriptor.h"
 #include "ir/NestIR.h"
-#include "ir/RegisterSlice.h"
-#include "ir/RegisterTile.h"
-#include "ir/ResidentBlock.h"
-#include "ir/ScalarReplacement.h"
-#include "ir/ThreadSlice.h"
-#include "ir/UnrolledSteps.h"
-#include "ir/WindowTile.h"
 #include "map/Mapping.h"
 #include "memory/StagingPlan.h"
 #include "memory/TilingPlan.h"

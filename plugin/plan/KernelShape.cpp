@@ -1,8 +1,8 @@
 // KernelShape.cpp: the generator's rules (see KernelShape.h).
 #include "plan/KernelShape.h"
 
+#include "analysis/RegisterTile.h"
 #include "ir/IrQueries.h"
-#include "ir/RegisterTile.h"
 #include "memory/StagingPlan.h"
 
 #include <memory>

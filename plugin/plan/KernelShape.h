@@ -44,7 +44,7 @@ struct KernelShape {
   /// outermost iteration.
   bool SplitInner = false;
   /// Both levels of a register-tileable nest over the grid, n0 x n1
-  /// outputs a thread (ir/RegisterTile).
+  /// outputs a thread (analysis/RegisterTile).
   bool RegisterTiled = false;
   unsigned threads() const { return Block[0] * Block[1] * Block[2]; }
 };
@@ -81,7 +81,7 @@ private:
   /// Depth 1's reductions may combine across the threads along its
   /// dimension while the block holds several outermost iterations.
   bool GroupReducible = false;
-  /// Its loop can be register-tiled (ir/RegisterTile).
+  /// Its loop can be register-tiled (analysis/RegisterTile).
   bool RegisterTileable = false;
   unsigned WarpSize = 32;
 };

@@ -2,7 +2,7 @@
 // loop, and the nest it returns.
 #include "recognize/Recognizer.h"
 
-#include "ir/SubscriptBounds.h"
+#include "analysis/SubscriptBounds.h"
 
 #include "clang/Lex/Lexer.h"
 

@@ -3,8 +3,8 @@
 #ifndef WEFT_PLUGIN_RECOGNIZE_NESTRECOGNIZER_H
 #define WEFT_PLUGIN_RECOGNIZE_NESTRECOGNIZER_H
 
+#include "analysis/LoopOrder.h"
 #include "compat/ClangCompat.h"
-#include "ir/LoopOrder.h"
 #include "ir/NestIR.h"
 #include "syntax/Clauses.h"
 
@@ -66,7 +66,7 @@ struct RecognizedNest {
   clang::Expr *Condition = nullptr;
   /// Where each level's loop is, in the order of ir::levels().
   std::vector<clang::SourceLocation> LevelLocations;
-  /// Loops moved or fused to expose the nest's reuse (ir/LoopOrder.h).
+  /// Loops moved or fused to expose the nest's reuse (analysis/LoopOrder.h).
   std::vector<ir::LoopReorder> Reorders;
   /// The loop of an OpenMP target directive: launched only where OpenMP
   /// holds none of its data on a device.
