@@ -59,8 +59,8 @@ bool CandidateScorer::score(Candidate &C) const {
       double OtherIterations = 1;
       for (std::size_t O = 0; O < C.Levels.size(); ++O)
         if (O != D && !C.Levels[O].sequential())
-          OtherIterations *= static_cast<double>(
-              std::max<std::int64_t>(Depths[O].Extent, 1));
+          OtherIterations *=
+              static_cast<double>(std::max<std::int64_t>(Depths[O].Extent, 1));
       if (OtherIterations *
               std::min(E, static_cast<double>(Dev.MaxThreadsPerBlock /
                                               Dev.WarpSize)) >=
@@ -130,8 +130,8 @@ bool CandidateScorer::score(Candidate &C) const {
   // much latency hidden as that many threads (up to 16).
   const double Independent =
       registerTiled(C.Levels)
-          ? std::min(16.0, static_cast<double>(C.Levels[0].Dop.N) *
-                               C.Levels[1].Dop.N)
+          ? std::min(16.0,
+                     static_cast<double>(C.Levels[0].Dop.N) * C.Levels[1].Dop.N)
           : 1.0;
   S.Parallelism =
       W.Parallelism * Work *
@@ -146,8 +146,7 @@ bool CandidateScorer::score(Candidate &C) const {
     const double E = static_cast<double>(Depths[D].Extent);
     if (!L.sequential() && E < L.BlockSize)
       S.Divergence -= W.Divergence * Depths[D].Frequency *
-                      (1.0 - E / L.BlockSize) * L.BlockSize /
-                      std::max(E, 1.0);
+                      (1.0 - E / L.BlockSize) * L.BlockSize / std::max(E, 1.0);
   }
   S.Reuse = reuse(C.Levels) + windowReuse(C.Levels);
   C.Value = S;
@@ -157,8 +156,8 @@ bool CandidateScorer::score(Candidate &C) const {
 /// Tiled reads shared by the threads along the other dimension (see
 /// memory/TilingPlan: both levels on the grid along two dimensions).
 double CandidateScorer::reuse(const std::vector<LevelMapping> &L) const {
-  if (!Facts.Tileable || L.size() != 2 || L[0].sequential() || L[1].sequential() ||
-      L[0].Dop.Kind != Parallelism::Span ||
+  if (!Facts.Tileable || L.size() != 2 || L[0].sequential() ||
+      L[1].sequential() || L[0].Dop.Kind != Parallelism::Span ||
       L[1].Dop.Kind != Parallelism::Span)
     return 0;
   double R = 0;
@@ -205,8 +204,8 @@ bool CandidateScorer::spanForced(std::size_t D) const {
 std::uint64_t CandidateScorer::tileWords() const {
   std::uint64_t Bytes = 4;
   for (const ir::Tile &T : Facts.Tileable->Tiles)
-    Bytes = std::max<std::uint64_t>(Bytes,
-                                    ir::elementBytes(N, N.Params[T.Param]));
+    Bytes =
+        std::max<std::uint64_t>(Bytes, ir::elementBytes(N, N.Params[T.Param]));
   return Bytes / 4;
 }
 
@@ -214,7 +213,8 @@ std::uint64_t CandidateScorer::tileWords() const {
 /// columns) times the n outputs a thread along them, padded by 4, for
 /// each of the RegisterTileWidth iterations a tile holds, in two buffers
 /// (plan/KernelPlan).
-std::uint64_t CandidateScorer::registerTileBytes(const std::vector<LevelMapping> &L) const {
+std::uint64_t
+CandidateScorer::registerTileBytes(const std::vector<LevelMapping> &L) const {
   std::uint64_t Bytes = 0;
   for (const ir::Tile &T : Facts.Tileable->Tiles) {
     const std::uint64_t Element = ir::elementBytes(N, N.Params[T.Param]);
@@ -243,7 +243,7 @@ bool CandidateScorer::registerTiled(const std::vector<LevelMapping> &L) const {
 /// level of fewer iterations than a warp, all of them in the block along
 /// x, gives the warp runs of that many (a batch of small matrices' rows).
 double CandidateScorer::coalesces(const std::vector<LevelMapping> &Levels,
-                 std::size_t D) const {
+                                  std::size_t D) const {
   const LevelMapping &L = Levels[D];
   const unsigned Run =
       L.BlockSize * (registerTiled(Levels) && L.Dop.N % 4 == 0 ? 4 : 1);
@@ -262,7 +262,7 @@ double CandidateScorer::coalesces(const std::vector<LevelMapping> &Levels,
 /// How cheaply a level combines its reduction: in registers or warp
 /// shuffles, through shared memory, or across blocks.
 double CandidateScorer::reductionFactor(const LevelMapping &L, std::size_t D,
-                       double Along) const {
+                                        double Along) const {
   if (L.Dop.Kind == Parallelism::Split ||
       (D == 0 && Depths[D].CapturedReduction && Along > L.BlockSize))
     return 0.3;
@@ -273,7 +273,8 @@ double CandidateScorer::reductionFactor(const LevelMapping &L, std::size_t D,
   return 0.8;
 }
 
-std::string CandidateScorer::reductionMechanism(const LevelMapping &L, std::size_t D) const {
+std::string CandidateScorer::reductionMechanism(const LevelMapping &L,
+                                                std::size_t D) const {
   const double F = reductionFactor(
       L, D, L.Dop.Kind == Parallelism::Span ? 2.0 * L.BlockSize : 0.0);
   if (L.Dop.Kind == Parallelism::Split)

@@ -6,6 +6,7 @@
 #include "analysis/RegisterTile.h"
 #include "analysis/ScalarReplacement.h"
 #include "ir/HostBound.h"
+#include "ir/IndexRange.h"
 #include "ir/IrQueries.h"
 
 #include <algorithm>
@@ -81,22 +82,20 @@ NestFacts gatherFacts(const ir::Nest &N, const MappingInput &In) {
       // short loop pays for at every step: its upper bound where the
       // launch knows that (its lower bound taken as non-negative), else
       // a warp, which a long loop strides over.
-      const bool KernelOnly = L->Depth > 0 &&
-                              (!ir::isHostEvaluable(*L->Lower) ||
-                               !ir::isHostEvaluable(*L->Upper));
+      const bool KernelOnly =
+          L->Depth > 0 &&
+          (!ir::isHostEvaluable(*L->Lower) || !ir::isHostEvaluable(*L->Upper));
       if (KernelOnly)
         Extent = Hi && !Lo ? std::max<std::int64_t>(*Hi, 1)
                            : std::int64_t(In.Device.WarpSize);
       // Sibling levels of one name (a sequential loop's) say it once.
-      std::string Assumed = "the extent of level " +
-                            std::to_string(L->Depth) + " (" +
-                            ir::shownIndex(*L) + ") is assumed to be " +
-                            std::to_string(Extent) +
-                            (KernelOnly ? Hi && !Lo
-                                              ? " (at most its upper bound)"
-                                              : " (a warp: it is known only "
-                                                "inside the kernel)"
-                                        : "");
+      std::string Assumed =
+          "the extent of level " + std::to_string(L->Depth) + " (" +
+          ir::shownIndex(*L) + ") is assumed to be " + std::to_string(Extent) +
+          (KernelOnly ? Hi && !Lo ? " (at most its upper bound)"
+                                  : " (a warp: it is known only "
+                                    "inside the kernel)"
+                      : "");
       if (std::find(Facts.Assumptions.begin(), Facts.Assumptions.end(),
                     Assumed) == Facts.Assumptions.end())
         Facts.Assumptions.push_back(std::move(Assumed));
@@ -113,9 +112,8 @@ NestFacts gatherFacts(const ir::Nest &N, const MappingInput &In) {
       D.ReductionBytes += ir::byteSize(R.Type);
       // Sibling levels of one depth (a sequential loop's) name theirs
       // once.
-      std::string Name = std::string("reduction(") + ir::spelling(R.Op) +
-                         ": " + (R.Element.empty() ? R.Variable : R.Element) +
-                         ")";
+      std::string Name = std::string("reduction(") + ir::spelling(R.Op) + ": " +
+                         (R.Element.empty() ? R.Variable : R.Element) + ")";
       if (std::find(D.ReductionNames.begin(), D.ReductionNames.end(), Name) ==
           D.ReductionNames.end())
         D.ReductionNames.push_back(std::move(Name));
@@ -146,7 +144,8 @@ NestFacts gatherFacts(const ir::Nest &N, const MappingInput &In) {
         if (auto It = IndexDepth.find(Index); It != IndexDepth.end())
           I.UnitStrideDepth = static_cast<int>(It->second);
     I.Frequency =
-        Facts.Depths[std::min<std::size_t>(A.Depth, Facts.Depths.size() - 1)].Frequency *
+        Facts.Depths[std::min<std::size_t>(A.Depth, Facts.Depths.size() - 1)]
+            .Frequency *
         std::pow(0.5, A.Branches);
     Facts.Accesses.push_back(I);
   }
