@@ -5,8 +5,8 @@
 // OpenMP marks it, on the outer loop alone), a sequential loop around a
 // marked level moved inside it (the i, k, j matrix product that CPU code
 // prefers), and adjacent marked levels over one range fused.
-#ifndef WEFT_PLUGIN_IR_LOOPORDER_H
-#define WEFT_PLUGIN_IR_LOOPORDER_H
+#ifndef WEFT_PLUGIN_ANALYSIS_LOOPORDER_H
+#define WEFT_PLUGIN_ANALYSIS_LOOPORDER_H
 
 #include "ir/NestIR.h"
 

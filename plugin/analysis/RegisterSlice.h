@@ -2,8 +2,8 @@
 // its registers: where the loops along the slice unroll whole, each read and
 // write of it names a constant element, so an array of the slice's length
 // lives in registers, and a chain of reads after writes waits on nothing.
-#ifndef WEFT_PLUGIN_IR_REGISTERSLICE_H
-#define WEFT_PLUGIN_IR_REGISTERSLICE_H
+#ifndef WEFT_PLUGIN_ANALYSIS_REGISTERSLICE_H
+#define WEFT_PLUGIN_ANALYSIS_REGISTERSLICE_H
 
 #include "analysis/ThreadSlice.h"
 #include "analysis/UnrolledSteps.h"

@@ -3,8 +3,8 @@
 // a matrix product): each thread holds a TM x TN tile of the inner level's
 // locals in registers, fragments of the tiles in registers, and walks the
 // loop once for all of them.
-#ifndef WEFT_PLUGIN_IR_REGISTERTILE_H
-#define WEFT_PLUGIN_IR_REGISTERTILE_H
+#ifndef WEFT_PLUGIN_ANALYSIS_REGISTERTILE_H
+#define WEFT_PLUGIN_ANALYSIS_REGISTERTILE_H
 
 #include "analysis/ScalarReplacement.h"
 #include "analysis/TileableLoop.h"

@@ -4,8 +4,8 @@
 // held in the block's shared memory for the whole loop, loaded before it
 // and stored after, so that each step's reads of what the steps before
 // wrote wait on shared memory rather than on L2.
-#ifndef WEFT_PLUGIN_IR_RESIDENTBLOCK_H
-#define WEFT_PLUGIN_IR_RESIDENTBLOCK_H
+#ifndef WEFT_PLUGIN_ANALYSIS_RESIDENTBLOCK_H
+#define WEFT_PLUGIN_ANALYSIS_RESIDENTBLOCK_H
 
 #include "ir/NestIR.h"
 

@@ -3,8 +3,8 @@
 // over k): kept in a register for the loop, loaded before it and stored
 // after, where the affine analysis proves that no other access in the loop
 // can touch the element.
-#ifndef WEFT_PLUGIN_IR_SCALARREPLACEMENT_H
-#define WEFT_PLUGIN_IR_SCALARREPLACEMENT_H
+#ifndef WEFT_PLUGIN_ANALYSIS_SCALARREPLACEMENT_H
+#define WEFT_PLUGIN_ANALYSIS_SCALARREPLACEMENT_H
 
 #include "ir/NestIR.h"
 

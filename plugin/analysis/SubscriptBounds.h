@@ -1,8 +1,8 @@
 // SubscriptBounds.h: the least and greatest subscripts a nest gives a span,
 // as bounds the launch evaluates: how many elements a pointer without an
 // extent clause must hold for the loop to run as written.
-#ifndef WEFT_PLUGIN_IR_SUBSCRIPTBOUNDS_H
-#define WEFT_PLUGIN_IR_SUBSCRIPTBOUNDS_H
+#ifndef WEFT_PLUGIN_ANALYSIS_SUBSCRIPTBOUNDS_H
+#define WEFT_PLUGIN_ANALYSIS_SUBSCRIPTBOUNDS_H
 
 #include "ir/NestIR.h"
 

@@ -3,8 +3,8 @@
 // matrix, for a triangular solve down the rows): held per thread in shared
 // memory for the iteration, so that a chain of reads after writes runs at
 // shared memory's latency rather than a round trip to L2 a step.
-#ifndef WEFT_PLUGIN_IR_THREADSLICE_H
-#define WEFT_PLUGIN_IR_THREADSLICE_H
+#ifndef WEFT_PLUGIN_ANALYSIS_THREADSLICE_H
+#define WEFT_PLUGIN_ANALYSIS_THREADSLICE_H
 
 #include "ir/NestIR.h"
 #include "ir/Polynomial.h"

@@ -3,8 +3,8 @@
 // parallel index (A[i][k], B[k][j]; n-body's p[j]): what shared-memory tiles
 // could serve, whatever the mapping. The mapping search scores the reuse; the
 // memory plan tiles it.
-#ifndef WEFT_PLUGIN_IR_TILEABLELOOP_H
-#define WEFT_PLUGIN_IR_TILEABLELOOP_H
+#ifndef WEFT_PLUGIN_ANALYSIS_TILEABLELOOP_H
+#define WEFT_PLUGIN_ANALYSIS_TILEABLELOOP_H
 
 #include "ir/NestIR.h"
 

@@ -2,8 +2,8 @@
 // the GPU: a few steps, each with loops inside whose bounds follow the step
 // (lud's rows of a triangle), so that unrolled, every inner loop has a
 // constant trip count and its loads issue ahead of its chain of products.
-#ifndef WEFT_PLUGIN_IR_UNROLLEDSTEPS_H
-#define WEFT_PLUGIN_IR_UNROLLEDSTEPS_H
+#ifndef WEFT_PLUGIN_ANALYSIS_UNROLLEDSTEPS_H
+#define WEFT_PLUGIN_ANALYSIS_UNROLLEDSTEPS_H
 
 #include "ir/NestIR.h"
 

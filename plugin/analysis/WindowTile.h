@@ -3,8 +3,8 @@
 // dx]`), where a thread can compute several consecutive iterations of that
 // level at once: the window's loops run once for all of them, so the reads
 // they share load once.
-#ifndef WEFT_PLUGIN_IR_WINDOWTILE_H
-#define WEFT_PLUGIN_IR_WINDOWTILE_H
+#ifndef WEFT_PLUGIN_ANALYSIS_WINDOWTILE_H
+#define WEFT_PLUGIN_ANALYSIS_WINDOWTILE_H
 
 #include "ir/NestIR.h"
 
