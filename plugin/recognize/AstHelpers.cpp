@@ -1,8 +1,9 @@
 // AstHelpers.cpp: what the recognizer asks of Clang's types, callees and
 // literals: scalar kinds, std::span, device math functions, literal text.
-#include "recognize/Recognizer.h"
+#include "recognize/AstHelpers.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace weft::recognize {
 
@@ -78,6 +79,19 @@ void commaOperands(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
     return;
   }
   Out.push_back(E);
+}
+
+ir::StmtPtr declarationOf(const VarDecl *VD, std::string Name,
+                          std::optional<ir::ScalarKind> K, int Struct) {
+  const QualType T = VD->getType();
+  auto D = std::make_unique<ir::Stmt>();
+  D->Kind = ir::Stmt::Decl;
+  D->Name = std::move(Name);
+  D->VarType.Scalar = K.value_or(ir::ScalarKind::Char);
+  D->VarType.Struct = Struct;
+  D->VarType.IsReference = T->isReferenceType();
+  D->VarType.IsConst = T.getNonReferenceType().isConstQualified();
+  return D;
 }
 
 const BinaryOperator *initializerAssignmentTo(const Stmt *S, const VarDecl *V) {

@@ -19,7 +19,7 @@ const char *const ArgForm = "set them as 'if (x > best) { best = x; at = i; }' "
 
 } // namespace
 
-std::string Recognizer::ArgReduction::function(bool Finish) const {
+std::string RecognizerState::ArgReduction::function(bool Finish) const {
   if (Finish)
     return std::string("weft::arg_finish<") + (Max ? "true" : "false") + ", " +
            (First > 0 ? "true" : "false") + ">";

@@ -225,9 +225,59 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
                                                        SourceLocation CallLoc) {
   ir::Function F;
   F.Source = Def->getQualifiedNameAsString();
+  F.Name = functionName(Def, F.Source);
+  if (!functionResult(Def, CallLoc, F))
+    return std::nullopt;
+  const auto *Constructor = dyn_cast<CXXConstructorDecl>(Def);
+  // The function sees its parameters and locals only.
+  auto SavedLocals = std::move(Locals);
+  auto SavedIndices = std::move(Indices);
+  auto SavedReductions = std::move(ActiveReductions);
+  const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
+  const bool SavedInFunction = InFunction;
+  const int SavedFrame = CurrentFrame;
+  CurrentFrame = -1; // a device function sees its parameters alone
+  Locals.clear();
+  Indices.clear();
+  ActiveReductions.clear();
+  SequentialDepth = SwitchDepth = 0;
+  InFunction = true;
+  CallStack.push_back(Def);
+  const int SavedSelf = SelfStruct;
+  SelfStruct = -1;
+  const bool SavedConstructor = InConstructor;
+  InConstructor = Constructor != nullptr;
+  functionParameters(Def, F);
+  if (Constructor && !Failed)
+    constructorBody(Constructor, F);
+  else if (!Failed)
+    body(Def->getBody(), F.Body);
+  CallStack.pop_back();
+  InConstructor = SavedConstructor;
+  SelfStruct = SavedSelf;
+  Locals = std::move(SavedLocals);
+  Indices = std::move(SavedIndices);
+  ActiveReductions = std::move(SavedReductions);
+  SequentialDepth = SavedDepth;
+  SwitchDepth = SavedSwitch;
+  InFunction = SavedInFunction;
+  CurrentFrame = SavedFrame;
+  if (Failed) {
+    // Point back at the call that brought this function in.
+    diagnose(Diags, CallLoc, DiagnosticsEngine::Note,
+             "called from the weft loop here");
+    return std::nullopt;
+  }
+  FunctionNames[Def] = F.Name;
+  Functions.push_back(std::move(F));
+  return FunctionNames[Def];
+}
+
+std::string Recognizer::functionName(const FunctionDecl *Def,
+                                     const std::string &Source) {
   // Where it is defined too: every lambda of one signature in one function
   // has the same qualified name and type.
-  std::string Key = F.Source + Def->getType().getAsString() +
+  std::string Key = Source + Def->getType().getAsString() +
                     locationText(SM, Def->getLocation());
   if (const TemplateArgumentList *Args = Def->getTemplateSpecializationArgs())
     for (const TemplateArgument &A : Args->asArray()) {
@@ -246,7 +296,12 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
   char Hash[9];
   std::snprintf(Hash, sizeof Hash, "%08x",
                 static_cast<unsigned>(llvm::xxh3_64bits(Key)));
-  F.Name = Names.unique("weft_fn_" + Stem + "_" + Hash);
+  return Names.unique("weft_fn_" + Stem + "_" + Hash);
+}
+
+bool Recognizer::functionResult(const FunctionDecl *Def, SourceLocation CallLoc,
+                                ir::Function &F) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
   const auto *Constructor = dyn_cast<CXXConstructorDecl>(Def);
   QualType Ret =
       Constructor
@@ -292,30 +347,18 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
                  "arithmetic value or a struct of them");
       diagnose(Diags, CallLoc, DiagnosticsEngine::Note,
                "called from the weft loop here");
-      return std::nullopt;
+      return false;
     }
     F.ReturnsValue = true;
     F.ReturnType = RK.value_or(ir::ScalarKind::Char);
     F.ReturnStruct = RS;
   }
-  // The function sees its parameters and locals only.
-  auto SavedLocals = std::move(Locals);
-  auto SavedIndices = std::move(Indices);
-  auto SavedReductions = std::move(ActiveReductions);
-  const int SavedDepth = SequentialDepth, SavedSwitch = SwitchDepth;
-  const bool SavedInFunction = InFunction;
-  const int SavedFrame = CurrentFrame;
-  CurrentFrame = -1; // a device function sees its parameters alone
-  Locals.clear();
-  Indices.clear();
-  ActiveReductions.clear();
-  SequentialDepth = SwitchDepth = 0;
-  InFunction = true;
-  CallStack.push_back(Def);
-  const int SavedSelf = SelfStruct;
-  SelfStruct = -1;
-  const bool SavedConstructor = InConstructor;
-  InConstructor = Constructor != nullptr;
+  return true;
+}
+
+void Recognizer::functionParameters(const FunctionDecl *Def, ir::Function &F) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+  const auto *Constructor = dyn_cast<CXXConstructorDecl>(Def);
   if (Method && Method->isInstance() && !Constructor &&
       !Method->getParent()->isLambda()) {
     // `this` becomes the first parameter, a reference to the object.
@@ -354,29 +397,6 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
     F.Params.emplace_back(P->getName().str(), LT);
     Locals.insert(P);
   }
-  if (Constructor && !Failed)
-    constructorBody(Constructor, F);
-  else if (!Failed)
-    body(Def->getBody(), F.Body);
-  CallStack.pop_back();
-  InConstructor = SavedConstructor;
-  SelfStruct = SavedSelf;
-  Locals = std::move(SavedLocals);
-  Indices = std::move(SavedIndices);
-  ActiveReductions = std::move(SavedReductions);
-  SequentialDepth = SavedDepth;
-  SwitchDepth = SavedSwitch;
-  InFunction = SavedInFunction;
-  CurrentFrame = SavedFrame;
-  if (Failed) {
-    // Point back at the call that brought this function in.
-    diagnose(Diags, CallLoc, DiagnosticsEngine::Note,
-             "called from the weft loop here");
-    return std::nullopt;
-  }
-  FunctionNames[Def] = F.Name;
-  Functions.push_back(std::move(F));
-  return FunctionNames[Def];
 }
 
 void Recognizer::constructorBody(const CXXConstructorDecl *Def,

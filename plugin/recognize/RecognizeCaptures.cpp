@@ -64,18 +64,34 @@ Recognizer::memberOfCapture(const Expr *E) const {
 }
 
 std::optional<unsigned>
-Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
-                    bool ReductionTarget, const MemberChain *Chain,
-                    QualType Type) {
-  std::optional<unsigned> Known;
+Recognizer::capturedBefore(const ValueDecl *D, const MemberChain *Chain) const {
   if (Chain) {
     if (auto It = MemberCaptureIndex.find(Chain->Key);
         It != MemberCaptureIndex.end())
-      Known = It->second;
+      return It->second;
   } else if (auto It = CaptureIndex.find(D); It != CaptureIndex.end()) {
-    Known = It->second;
+    return It->second;
   }
-  if (Known) {
+  return std::nullopt;
+}
+
+std::string Recognizer::freeParamName(const std::string &Name) const {
+  std::string Free = Name;
+  for (unsigned Suffix = 1;; ++Suffix) {
+    bool Taken = false;
+    for (const ir::Param &Q : Params)
+      Taken = Taken || Q.Name == Free;
+    if (!Taken)
+      return Free;
+    Free = Name + "_" + std::to_string(Suffix);
+  }
+}
+
+std::optional<unsigned>
+Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
+                    bool ReductionTarget, const MemberChain *Chain,
+                    QualType Type) {
+  if (std::optional<unsigned> Known = capturedBefore(D, Chain)) {
     if (ReductionTarget && Params[*Known].isSpan())
       return fail(Loc, "a span cannot be a reduction target");
     if (ReductionTarget)
@@ -83,20 +99,9 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
     return Known;
   }
   ir::Param P;
-  const std::string Name = Chain ? Chain->Name : D->getName().str();
-  P.Name = Name;
   // Kernel parameters need distinct names (a member and a local may not).
-  for (unsigned Suffix = 1;; ++Suffix) {
-    bool Taken = false;
-    for (const ir::Param &Q : Params)
-      Taken = Taken || Q.Name == P.Name;
-    if (!Taken)
-      break;
-    P.Name = Name + "_" + std::to_string(Suffix);
-  }
+  P.Name = freeParamName(Chain ? Chain->Name : D->getName().str());
   QualType T = (Type.isNull() ? D->getType() : Type).getNonReferenceType();
-  const Expr *Extent = nullptr;
-  std::optional<UnstatedExtent> Unstated;
   std::optional<DataShape> Shape =
       ReductionTarget ? std::nullopt : dataShape(T);
   if (Shape && Shape->Refusal)
@@ -106,54 +111,99 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                     "' cannot be captured: " + Shape->Refusal,
                 "store the elements in one std::vector and index it "
                 "i * n + j");
+  DataExtents X;
+  if (Shape && !dataExtents(D, Loc, Chain, P.Name, *Shape, X))
+    return std::nullopt;
+  if (!paramType(D, T, Loc, ReductionTarget, Shape, P))
+    return std::nullopt;
+  Capture C;
+  C.Source = Source;
+  C.Extent = X.Extent;
+  C.Columns = X.Columns;
+  C.InferredExtent = X.Unstated.has_value();
+  const unsigned I =
+      addParam(std::move(P), std::move(C), Shape.value_or(DataShape()));
+  if (X.Unstated) {
+    X.Unstated->Param = I;
+    UnstatedExtents.push_back(std::move(*X.Unstated));
+  }
+  if (Chain)
+    MemberCaptureIndex[Chain->Key] = I;
+  else
+    CaptureIndex[D] = I;
+  if (X.Columns) {
+    // The rows' length, a scalar the kernel indexes the gathered block by:
+    // element j of row i is element i * columns + j, an affine subscript.
+    Capture L;
+    L.Source = X.InferredRows ? X.Columns
+                              : extentExpr(*X.Stated->Columns, D->getName());
+    L.Value = true;
+    ir::Param Length;
+    Length.Name = Params[I].Name + "_columns";
+    Length.Kind = ir::ParamKind::Scalar;
+    Length.Element =
+        scalarKind(L.Source->getType()).value_or(ir::ScalarKind::Long);
+    Length.StatedRowLengthOf = static_cast<int>(I);
+    RowColumnParams[I] = addParam(std::move(Length), std::move(L));
+    Uses.back().Read = true;
+  }
+  return I;
+}
+
+bool Recognizer::dataExtents(const ValueDecl *D, SourceLocation Loc,
+                             const MemberChain *Chain, const std::string &Name,
+                             DataShape &Shape, DataExtents &Out) {
   // Rows allocated one by one, their pointers in a float **, a
   // std::vector<float *> or a float *[N]: the launch gathers them where the
   // mark says how many rows of how many elements; the device cannot follow
   // the pointers otherwise.
-  const bool PointerRows = Shape && Shape->Element->isPointerType() &&
-                           Shape->Inner.empty() && !Shape->IsMdspan &&
-                           !Shape->RowsApart;
-  const syntax::Extent *StatedExtent =
-      Shape && (Shape->IsPointer || PointerRows)
+  const bool PointerRows = Shape.Element->isPointerType() &&
+                           Shape.Inner.empty() && !Shape.IsMdspan &&
+                           !Shape.RowsApart;
+  const syntax::Extent *&StatedExtent = Out.Stated;
+  StatedExtent =
+      Shape.IsPointer || PointerRows
           ? extentOf(Chain ? llvm::StringRef(Chain->Text) : D->getName())
           : nullptr;
-  const Expr *Columns = nullptr;
+  const Expr *&Columns = Out.Columns;
   // A float ** without an extent clause: the launch gathers the rows its
   // subscripts reach, and sets their length (a placeholder here).
-  bool InferredRows = false;
-  if (Shape && Shape->Element->isPointerType()) {
-    const QualType Row = Shape->Element->getPointeeType();
+  bool &InferredRows = Out.InferredRows;
+  if (Shape.Element->isPointerType()) {
+    const QualType Row = Shape.Element->getPointeeType();
     const bool RowsOfElements =
         !Row->isPointerType() && !Row->isVoidType() && !Row->isFunctionType();
-    InferredRows = PointerRows && !StatedExtent && Shape->IsPointer &&
+    InferredRows = PointerRows && !StatedExtent && Shape.IsPointer &&
                    RowsOfElements && !Row->isArrayType();
     if (!InferredRows && (!PointerRows || !StatedExtent ||
                           !StatedExtent->Columns || !RowsOfElements))
       return fail(Loc,
-                  "'" + P.Name + "' holds pointers ('" +
-                      Shape->Element.getAsString(Ctx.getPrintingPolicy()) +
+                  "'" + Name + "' holds pointers ('" +
+                      Shape.Element.getAsString(Ctx.getPrintingPolicy()) +
                       "'): the device cannot follow them",
                   PointerRows && !Row->isPointerType()
                       ? "state its rows and their length in the mark: "
                         "'extent(" +
-                            P.Name + ": rows, columns)'"
+                            Name + ": rows, columns)'"
                       : "hold the elements in one block (a std::vector of "
                         "n * m, a 2-D array, or a std::vector of "
-                        "std::vectors) and index it i * m + j");
-    Shape->RowPointers = true;
-    Shape->RowsApart = true;
-    Shape->Element = Row;
+                        "std::vectors) and index it i * m + j"),
+             false;
+    Shape.RowPointers = true;
+    Shape.RowsApart = true;
+    Shape.Element = Row;
     Columns = InferredRows ? IntegerLiteral::Create(Ctx, llvm::APInt(64, 0),
                                                     Ctx.LongLongTy, Loc)
                            : extentExpr(*StatedExtent->Columns, D->getName());
     if (!Columns)
-      return std::nullopt;
+      return false;
   } else if (StatedExtent && StatedExtent->Columns) {
     return fail(clauseAt(0, *StatedExtent->Columns),
-                "'" + P.Name +
+                "'" + Name +
                     "' points to elements: a row length in 'extent' is for "
                     "rows held as pointers",
-                "write extent(" + P.Name + ": n) for n elements");
+                "write extent(" + Name + ": n) for n elements"),
+           false;
   }
   // A parameter declared as an array of N (`double a[N][M]`) decays to a
   // pointer, but its declaration says how many: N, as the programmer wrote.
@@ -161,34 +211,35 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
   const ConstantArrayType *Declared =
       Parm && !Columns ? Ctx.getAsConstantArrayType(Parm->getOriginalType())
                        : nullptr;
-  if (Shape && Shape->IsPointer && !StatedExtent && Declared) {
-    Extent =
+  if (Shape.IsPointer && !StatedExtent && Declared) {
+    Out.Extent =
         IntegerLiteral::Create(Ctx,
                                llvm::APInt(Ctx.getTypeSize(Ctx.getSizeType()),
                                            Declared->getSize().getZExtValue()),
                                Ctx.getSizeType(), Parm->getLocation());
-  } else if (Shape && (Shape->IsPointer || Columns)) {
+  } else if (Shape.IsPointer || Columns) {
     if (auto Why = NotPrivate.find(dyn_cast<VarDecl>(D));
         !StatedExtent && Why != NotPrivate.end())
-      return fail(
-          Loc,
-          "pointer '" + P.Name +
-              "', declared before the loop and set in it, cannot be "
-              "private to an iteration: " +
-              Why->second,
-          "declare it in the loop: '" +
-              cast<VarDecl>(D)->getType().getAsString(Ctx.getPrintingPolicy()) +
-              P.Name + " = a + k;'");
+      return fail(Loc,
+                  "pointer '" + Name +
+                      "', declared before the loop and set in it, cannot be "
+                      "private to an iteration: " +
+                      Why->second,
+                  "declare it in the loop: '" +
+                      cast<VarDecl>(D)->getType().getAsString(
+                          Ctx.getPrintingPolicy()) +
+                      Name + " = a + k;'"),
+             false;
     if (StatedExtent) {
-      Extent = extentExpr(*StatedExtent, D->getName());
-      if (!Extent)
-        return std::nullopt;
+      Out.Extent = extentExpr(*StatedExtent, D->getName());
+      if (!Out.Extent)
+        return false;
     } else {
       // The loop's subscripts may say (inferExtents, once the nest is
       // read); else the clause is the way.
       // (Named as the loop names it: `img->pix` for a field.)
       const std::string Shown = Chain ? Chain->Text : D->getName().str();
-      Unstated = UnstatedExtent{
+      Out.Unstated = UnstatedExtent{
           0, Loc, Shown,
           InferredRows
               ? "state its rows and their length in the mark: '#pragma "
@@ -196,11 +247,18 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                     Shown + ": rows, columns)'"
               : "state it in the mark: '#pragma weft parallel for extent(" +
                     Shown + ": n)', n the number of " +
-                    (Shape->Inner.empty()
+                    (Shape.Inner.empty()
                          ? std::string("elements")
-                         : "rows of " + std::to_string(Shape->Inner[0]))};
+                         : "rows of " + std::to_string(Shape.Inner[0]))};
     }
   }
+  return true;
+}
+
+bool Recognizer::paramType(const ValueDecl *D, QualType T, SourceLocation Loc,
+                           bool ReductionTarget,
+                           const std::optional<DataShape> &Shape,
+                           ir::Param &P) {
   if (Shape) {
     QualType E = Shape->Element;
     std::optional<ir::ScalarKind> K = scalarKind(E);
@@ -211,7 +269,8 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                       E.getAsString(Ctx.getPrintingPolicy()) +
                       "' cannot be captured",
                   "capture data of arithmetic types or of trivially "
-                  "copyable structs of them");
+                  "copyable structs of them"),
+             false;
     P.Kind = ir::ParamKind::ReadSpan; // refined from its uses at the end
     P.Element = K.value_or(ir::ScalarKind::Char);
     P.Struct = S;
@@ -238,40 +297,10 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
                     P.Name + "' of type '" +
                     T.getAsString(Ctx.getPrintingPolicy()) +
                     "' cannot be captured by a weft loop",
-                Hint);
+                Hint),
+           false;
   }
-  Capture C;
-  C.Source = Source;
-  C.Extent = Extent;
-  C.Columns = Columns;
-  C.InferredExtent = Unstated.has_value();
-  const unsigned I =
-      addParam(std::move(P), std::move(C), Shape.value_or(DataShape()));
-  if (Unstated) {
-    Unstated->Param = I;
-    UnstatedExtents.push_back(std::move(*Unstated));
-  }
-  if (Chain)
-    MemberCaptureIndex[Chain->Key] = I;
-  else
-    CaptureIndex[D] = I;
-  if (Columns) {
-    // The rows' length, a scalar the kernel indexes the gathered block by:
-    // element j of row i is element i * columns + j, an affine subscript.
-    Capture L;
-    L.Source = InferredRows ? Columns
-                            : extentExpr(*StatedExtent->Columns, D->getName());
-    L.Value = true;
-    ir::Param Length;
-    Length.Name = Params[I].Name + "_columns";
-    Length.Kind = ir::ParamKind::Scalar;
-    Length.Element =
-        scalarKind(L.Source->getType()).value_or(ir::ScalarKind::Long);
-    Length.StatedRowLengthOf = static_cast<int>(I);
-    RowColumnParams[I] = addParam(std::move(Length), std::move(L));
-    Uses.back().Read = true;
-  }
-  return I;
+  return true;
 }
 
 unsigned Recognizer::addParam(ir::Param P, Capture C) {

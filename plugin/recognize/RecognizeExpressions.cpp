@@ -60,6 +60,49 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
 
   std::optional<ir::ScalarKind> K = scalarKind(E->getType());
   SourceLocation Loc = E->getExprLoc();
+  if (std::optional<ir::ExprPtr> L = literal(E, K, A))
+    return std::move(*L);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return variable(DRE, A);
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+    return conversion(ICE, ICE->getCastKind(), ICE->getSubExpr(), K, A);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    return operatorCall(OC, K, A);
+  if (!K) {
+    if (ir::ExprPtr S = structValue(E, A))
+      return S;
+    if (Failed)
+      return nullptr;
+  }
+  if (const auto *ECE = dyn_cast<ExplicitCastExpr>(E))
+    return explicitCast(ECE, K, A);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return unary(U, K, A);
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return binary(B, K);
+  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+    return conditional(C, K, A);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    return memberCall(MC, K, A);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return call(Call, K, A);
+  if (isa<MemberExpr, CXXThisExpr>(E))
+    return memberAccess(E, K, A);
+  if (isa<CXXThrowExpr>(E))
+    return failExpr(Loc, "exceptions cannot be thrown in a weft loop");
+  if (isa<CXXNewExpr>(E) || isa<CXXDeleteExpr>(E))
+    return failExpr(Loc, "new and delete cannot be used in a weft loop",
+                    "allocate before the loop");
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return subscript(AS, AS->getBase(), AS->getIdx(), A, K);
+  return failExpr(Loc,
+                  std::string("this expression (") + E->getStmtClassName() +
+                      ") is not supported in a weft loop",
+                  NotSupportedYet);
+}
+
+std::optional<ir::ExprPtr>
+Recognizer::literal(const Expr *E, std::optional<ir::ScalarKind> K, Access A) {
   if (const auto *IL = dyn_cast<IntegerLiteral>(E))
     return make(ir::Expr::IntLiteral, *K, literalText(IL->getValue(), *K));
   // sizeof and alignof are constants.
@@ -84,215 +127,232 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
                 std::to_string(CL->getValue()));
   if (const auto *FL = dyn_cast<FloatingLiteral>(E)) {
     if (!K)
-      return failExpr(Loc, "long double is not supported on GPUs",
+      return failExpr(E->getExprLoc(), "long double is not supported on GPUs",
                       "use float or double");
     return make(ir::Expr::FloatLiteral, *K, literalText(FL, *K));
   }
   if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
     return make(ir::Expr::BoolLiteral, ir::ScalarKind::Bool,
                 BL->getValue() ? "true" : "false");
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return variable(DRE, A);
-  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
-    return conversion(ICE, ICE->getCastKind(), ICE->getSubExpr(), K, A);
+  return std::nullopt;
+}
+
+ir::ExprPtr Recognizer::operatorCall(const CXXOperatorCallExpr *OC,
+                                     std::optional<ir::ScalarKind> K,
+                                     Access A) {
+  const SourceLocation Loc = OC->getExprLoc();
   // An operator a struct defines (`a - b`, `v += d`, `a == b`), or
   // <complex> does.
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    if (ir::ExprPtr C = complexOperator(OC, K); C || Failed)
-      return C;
-    if (const FunctionDecl *FD = OC->getDirectCallee(); FD && userOperator(FD))
-      return userCall(OC, FD, 0, K);
-    // `m(i, j)`, `f[i]` of a class around the loop's data.
-    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
-        MD && OC->getNumArgs() >= 1 &&
-        onObjectHoldingData(MD, OC->getArg(0)->getType()))
-      return objectMethodCall(OC, A);
-  }
+  if (ir::ExprPtr C = complexOperator(OC, K); C || Failed)
+    return C;
+  if (const FunctionDecl *FD = OC->getDirectCallee(); FD && userOperator(FD))
+    return userCall(OC, FD, 0, K);
+  // `m(i, j)`, `f[i]` of a class around the loop's data.
+  if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+      MD && OC->getNumArgs() >= 1 &&
+      onObjectHoldingData(MD, OC->getArg(0)->getType()))
+    return objectMethodCall(OC, A);
   if (!K) {
-    if (ir::ExprPtr S = structValue(E, A))
+    if (ir::ExprPtr S = structValue(OC, A))
       return S;
     if (Failed)
       return nullptr;
   }
-  if (const auto *ECE = dyn_cast<ExplicitCastExpr>(E)) {
-    if (!K)
-      return failExpr(Loc,
-                      "casts to '" + E->getType().getAsString() +
-                          "' are not supported in a weft loop",
-                      "cast between arithmetic types only");
-    auto C = make(ir::Expr::Cast, *K);
-    ir::ExprPtr Sub = expr(ECE->getSubExpr(), A);
-    if (!Sub)
+  if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    return subscript(OC, OC->getArg(0), OC->getArg(1), A, K);
+  if (OC->getOperator() == OO_Subscript) // A[i, j] of an mdspan
+    return dataElement(OC, A, K);
+  if (OC->getOperator() == OO_Call)
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+        MD && MD->getParent()->isLambda()) {
+      // What it captures is the loop's to read (or write) as the loop's
+      // own code would: compiled into the loop at each call.
+      if (MD->getParent()->capture_size() != 0) {
+        const FunctionDecl *Def =
+            capturesKeepTheirValues(MD, Loc) ? definitionOf(MD, Loc) : nullptr;
+        if (!Def)
+          return nullptr;
+        const llvm::ArrayRef<const Expr *> Args(OC->getArgs() + 1,
+                                                OC->getNumArgs() - 1);
+        if (ir::ExprPtr V = substitutedCall(Def, Args, K); V || Failed)
+          return V;
+        return inlineCall(OC, Def, Args);
+      }
+      return userCall(OC, MD, 1, K);
+    }
+  if (isOutputStream(OC->getArg(0)->getType()))
+    return failExpr(Loc, "I/O is not supported in a weft loop",
+                    "kernels cannot print: write results to a span and "
+                    "print them after the loop");
+  if (!proxyOfData(OC->getArg(0))) // `m[i] = true` on vector<bool>
+    return nullptr;
+  return failExpr(Loc, "overloaded operators are not supported in a weft "
+                       "loop");
+}
+
+ir::ExprPtr Recognizer::explicitCast(const ExplicitCastExpr *ECE,
+                                     std::optional<ir::ScalarKind> K,
+                                     Access A) {
+  if (!K)
+    return failExpr(ECE->getExprLoc(),
+                    "casts to '" + ECE->getType().getAsString() +
+                        "' are not supported in a weft loop",
+                    "cast between arithmetic types only");
+  auto C = make(ir::Expr::Cast, *K);
+  ir::ExprPtr Sub = expr(ECE->getSubExpr(), A);
+  if (!Sub)
+    return nullptr;
+  C->Operands.push_back(std::move(Sub));
+  return C;
+}
+
+ir::ExprPtr Recognizer::conditional(const ConditionalOperator *C,
+                                    std::optional<ir::ScalarKind> K, Access A) {
+  auto R = make(ir::Expr::Conditional, K.value_or(ir::ScalarKind::Int));
+  // `(c ? a[i] : b[i]) = v` writes the arm it takes.
+  const Access Arms = C->isGLValue() ? A : Access::Read;
+  for (const Expr *Sub : {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
+    ir::ExprPtr S = expr(Sub, Sub == C->getCond() ? Access::Read : Arms);
+    if (!S)
       return nullptr;
-    C->Operands.push_back(std::move(Sub));
+    R->Operands.push_back(std::move(S));
+  }
+  return R;
+}
+
+ir::ExprPtr Recognizer::memberCall(const CXXMemberCallExpr *MC,
+                                   std::optional<ir::ScalarKind> K, Access A) {
+  const SourceLocation Loc = MC->getExprLoc();
+  if (ir::ExprPtr C = complexMethod(MC, K); C || Failed)
+    return C;
+  const CXXMethodDecl *M = MC->getMethodDecl();
+  if (std::optional<ir::ExprPtr> Size = sizeOrExtent(MC, M, K))
+    return std::move(*Size);
+  if (M && M->isVirtual())
+    return failExpr(Loc,
+                    "virtual call to '" + M->getQualifiedNameAsString() +
+                        "' cannot be made from a weft loop",
+                    "call a non-virtual function");
+  // A method of a struct the kernel knows: a device function taking
+  // the object by reference first.
+  if (M && !M->isStatic() && !M->getParent()->isLambda() &&
+      structIndex(MC->getObjectType(), Loc, false) >= 0)
+    return userCall(MC, M, 0, K);
+  if (onObjectHoldingData(M, MC->getObjectType()))
+    return objectMethodCall(MC, A);
+  return failExpr(
+      Loc,
+      "calls to '" +
+          (M ? M->getQualifiedNameAsString() : std::string("<member>")) +
+          "' are not supported in a weft loop",
+      std::string(NotSupportedYet) +
+          "; methods of structs of arithmetic fields are, and "
+          "spans support operator[] and size()");
+}
+
+std::optional<ir::ExprPtr>
+Recognizer::sizeOrExtent(const CXXMemberCallExpr *MC, const CXXMethodDecl *M,
+                         std::optional<ir::ScalarKind> K) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(
+          MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
+      M && M->getName() == "size" && DRE)
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && LocalArrays.count(VD)) {
+      auto C = make(ir::Expr::Cast, K.value_or(ir::ScalarKind::ULong));
+      C->Operands.push_back(ir::cloneExpr(*LocalArrays.lookup(VD)));
+      return C;
+    }
+  if (std::optional<DataShape> Shape =
+          dataShape(MC->getImplicitObjectArgument()->getType());
+      M && M->getName() == "size" && Shape && !Shape->IsPointer)
+    return dataSize(MC->getImplicitObjectArgument(), K);
+  // v->size() of a pointer to data: (*v).size().
+  if (const auto *Callee = dyn_cast<MemberExpr>(MC->getCallee());
+      M && M->getName() == "size" && Callee && Callee->isArrow()) {
+    // (Past the cast to const that size() adds: the data's own type.)
+    Expr *Object = const_cast<Expr *>(
+        MC->getImplicitObjectArgument()->IgnoreParenNoopCasts(Ctx));
+    const QualType Pointee = Object->getType()->getPointeeType();
+    if (std::optional<DataShape> Shape = dataShape(Pointee);
+        Shape && !Shape->IsPointer && Pointee->isRecordType())
+      return dataSize(UnaryOperator::Create(Ctx, Object, UO_Deref, Pointee,
+                                            VK_LValue, OK_Ordinary,
+                                            Object->getExprLoc(), false,
+                                            FPOptionsOverride()),
+                      K);
+  }
+  // A.extent(r) of an mdspan, r a constant.
+  if (std::optional<DataShape> Shape =
+          dataShape(MC->getImplicitObjectArgument()->getType());
+      M && M->getName() == "extent" && Shape && Shape->IsMdspan &&
+      MC->getNumArgs() == 1) {
+    std::optional<unsigned> P = spanOperand(MC->getImplicitObjectArgument());
+    if (!P)
+      return nullptr; // Diagnosed: a layout weft cannot take.
+    Expr::EvalResult Rank;
+    if (!MC->getArg(0)->EvaluateAsInt(Rank, Ctx) ||
+        Rank.Val.getInt().getZExtValue() >= Shape->Extents.size())
+      return failExpr(MC->getArg(0)->getBeginLoc(),
+                      "the rank of 'extent' must be a constant below " +
+                          std::to_string(Shape->Extents.size()));
+    auto C = make(ir::Expr::Cast, K.value_or(Shape->IndexType));
+    C->Operands.push_back(mdspanExtent(
+        *P, static_cast<unsigned>(Rank.Val.getInt().getZExtValue())));
     return C;
   }
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return unary(U, K, A);
-  if (const auto *B = dyn_cast<BinaryOperator>(E))
-    return binary(B, K);
-  if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
-    auto R = make(ir::Expr::Conditional, K.value_or(ir::ScalarKind::Int));
-    // `(c ? a[i] : b[i]) = v` writes the arm it takes.
-    const Access Arms = C->isGLValue() ? A : Access::Read;
-    for (const Expr *Sub :
-         {C->getCond(), C->getTrueExpr(), C->getFalseExpr()}) {
-      ir::ExprPtr S = expr(Sub, Sub == C->getCond() ? Access::Read : Arms);
-      if (!S)
-        return nullptr;
-      R->Operands.push_back(std::move(S));
-    }
-    return R;
+  return std::nullopt;
+}
+
+ir::ExprPtr Recognizer::call(const CallExpr *Call,
+                             std::optional<ir::ScalarKind> K, Access A) {
+  const SourceLocation Loc = Call->getExprLoc();
+  const FunctionDecl *FD = Call->getDirectCallee();
+  // Branch hints: the value itself.
+  if (FD && Call->getNumArgs() >= 1 &&
+      (FD->getName() == "__builtin_expect" ||
+       FD->getName() == "__builtin_expect_with_probability")) {
+    ir::ExprPtr V = expr(Call->getArg(0), A);
+    if (!V || !K)
+      return V;
+    auto C = make(ir::Expr::Cast, *K);
+    C->Operands.push_back(std::move(V));
+    return C;
   }
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
-      return subscript(OC, OC->getArg(0), OC->getArg(1), A, K);
-    if (OC->getOperator() == OO_Subscript) // A[i, j] of an mdspan
-      return dataElement(OC, A, K);
-    if (OC->getOperator() == OO_Call)
-      if (const auto *MD =
-              dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
-          MD && MD->getParent()->isLambda()) {
-        // What it captures is the loop's to read (or write) as the loop's
-        // own code would: compiled into the loop at each call.
-        if (MD->getParent()->capture_size() != 0) {
-          const FunctionDecl *Def = capturesKeepTheirValues(MD, Loc)
-                                        ? definitionOf(MD, Loc)
-                                        : nullptr;
-          if (!Def)
-            return nullptr;
-          const llvm::ArrayRef<const Expr *> Args(OC->getArgs() + 1,
-                                                  OC->getNumArgs() - 1);
-          if (ir::ExprPtr V = substitutedCall(Def, Args, K); V || Failed)
-            return V;
-          return inlineCall(OC, Def, Args);
-        }
-        return userCall(OC, MD, 1, K);
-      }
-    if (isOutputStream(OC->getArg(0)->getType()))
-      return failExpr(Loc, "I/O is not supported in a weft loop",
-                      "kernels cannot print: write results to a span and "
-                      "print them after the loop");
-    if (!proxyOfData(OC->getArg(0))) // `m[i] = true` on vector<bool>
-      return nullptr;
-    return failExpr(Loc, "overloaded operators are not supported in a weft "
-                         "loop");
-  }
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-    if (ir::ExprPtr C = complexMethod(MC, K); C || Failed)
-      return C;
-    const CXXMethodDecl *M = MC->getMethodDecl();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(
-            MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
-        M && M->getName() == "size" && DRE)
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-          VD && LocalArrays.count(VD)) {
-        auto C = make(ir::Expr::Cast, K.value_or(ir::ScalarKind::ULong));
-        C->Operands.push_back(ir::cloneExpr(*LocalArrays.lookup(VD)));
-        return C;
-      }
-    if (std::optional<DataShape> Shape =
-            dataShape(MC->getImplicitObjectArgument()->getType());
-        M && M->getName() == "size" && Shape && !Shape->IsPointer)
-      return dataSize(MC->getImplicitObjectArgument(), K);
-    // v->size() of a pointer to data: (*v).size().
-    if (const auto *Callee = dyn_cast<MemberExpr>(MC->getCallee());
-        M && M->getName() == "size" && Callee && Callee->isArrow()) {
-      // (Past the cast to const that size() adds: the data's own type.)
-      Expr *Object = const_cast<Expr *>(
-          MC->getImplicitObjectArgument()->IgnoreParenNoopCasts(Ctx));
-      const QualType Pointee = Object->getType()->getPointeeType();
-      if (std::optional<DataShape> Shape = dataShape(Pointee);
-          Shape && !Shape->IsPointer && Pointee->isRecordType())
-        return dataSize(UnaryOperator::Create(Ctx, Object, UO_Deref, Pointee,
-                                              VK_LValue, OK_Ordinary,
-                                              Object->getExprLoc(), false,
-                                              FPOptionsOverride()),
-                        K);
-    }
-    // A.extent(r) of an mdspan, r a constant.
-    if (std::optional<DataShape> Shape =
-            dataShape(MC->getImplicitObjectArgument()->getType());
-        M && M->getName() == "extent" && Shape && Shape->IsMdspan &&
-        MC->getNumArgs() == 1) {
-      std::optional<unsigned> P = spanOperand(MC->getImplicitObjectArgument());
-      if (!P)
-        return nullptr; // Diagnosed: a layout weft cannot take.
-      Expr::EvalResult Rank;
-      if (!MC->getArg(0)->EvaluateAsInt(Rank, Ctx) ||
-          Rank.Val.getInt().getZExtValue() >= Shape->Extents.size())
-        return failExpr(MC->getArg(0)->getBeginLoc(),
-                        "the rank of 'extent' must be a constant below " +
-                            std::to_string(Shape->Extents.size()));
-      auto C = make(ir::Expr::Cast, K.value_or(Shape->IndexType));
-      C->Operands.push_back(mdspanExtent(
-          *P, static_cast<unsigned>(Rank.Val.getInt().getZExtValue())));
-      return C;
-    }
-    if (M && M->isVirtual())
-      return failExpr(Loc,
-                      "virtual call to '" + M->getQualifiedNameAsString() +
-                          "' cannot be made from a weft loop",
-                      "call a non-virtual function");
-    // A method of a struct the kernel knows: a device function taking
-    // the object by reference first.
-    if (M && !M->isStatic() && !M->getParent()->isLambda() &&
-        structIndex(MC->getObjectType(), Loc, false) >= 0)
-      return userCall(MC, M, 0, K);
-    if (onObjectHoldingData(M, MC->getObjectType()))
-      return objectMethodCall(MC, A);
+  // std::move and its kin only change how a reference binds: the
+  // operand itself (clang has no body for them to compile).
+  if (FD && FD->isInStdNamespace() && Call->getNumArgs() == 1 &&
+      FD->getDeclName().isIdentifier() &&
+      llvm::is_contained({"move", "forward", "as_const", "move_if_noexcept"},
+                         FD->getName()))
+    return expr(Call->getArg(0), A);
+  if (ir::ExprPtr C = complexCall(Call, FD, K); C || Failed)
+    return C;
+  std::optional<std::string> Device = deviceFunction(FD);
+  if (!Device && FD)
+    return userCall(Call, FD, 0, K);
+  if (!Device || !K)
     return failExpr(
         Loc,
-        "calls to '" +
-            (M ? M->getQualifiedNameAsString() : std::string("<member>")) +
-            "' are not supported in a weft loop",
+        "call to '" +
+            (FD ? FD->getQualifiedNameAsString() : std::string("<indirect>")) +
+            "' is not supported in a weft loop",
         std::string(NotSupportedYet) +
-            "; methods of structs of arithmetic fields are, and "
-            "spans support operator[] and size()");
+            "; std math functions, std::min, std::max, "
+            "std::abs and std::clamp are");
+  auto R = make(ir::Expr::Call, *K, *Device);
+  for (const Expr *Arg : Call->arguments()) {
+    ir::ExprPtr S = expr(Arg, Access::Read);
+    if (!S)
+      return nullptr;
+    R->Operands.push_back(std::move(S));
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    // Branch hints: the value itself.
-    if (FD && Call->getNumArgs() >= 1 &&
-        (FD->getName() == "__builtin_expect" ||
-         FD->getName() == "__builtin_expect_with_probability")) {
-      ir::ExprPtr V = expr(Call->getArg(0), A);
-      if (!V || !K)
-        return V;
-      auto C = make(ir::Expr::Cast, *K);
-      C->Operands.push_back(std::move(V));
-      return C;
-    }
-    // std::move and its kin only change how a reference binds: the
-    // operand itself (clang has no body for them to compile).
-    if (FD && FD->isInStdNamespace() && Call->getNumArgs() == 1 &&
-        FD->getDeclName().isIdentifier() &&
-        llvm::is_contained({"move", "forward", "as_const", "move_if_noexcept"},
-                           FD->getName()))
-      return expr(Call->getArg(0), A);
-    if (ir::ExprPtr C = complexCall(Call, FD, K); C || Failed)
-      return C;
-    std::optional<std::string> Device = deviceFunction(FD);
-    if (!Device && FD)
-      return userCall(Call, FD, 0, K);
-    if (!Device || !K)
-      return failExpr(Loc,
-                      "call to '" +
-                          (FD ? FD->getQualifiedNameAsString()
-                              : std::string("<indirect>")) +
-                          "' is not supported in a weft loop",
-                      std::string(NotSupportedYet) +
-                          "; std math functions, std::min, std::max, "
-                          "std::abs and std::clamp are");
-    auto R = make(ir::Expr::Call, *K, *Device);
-    for (const Expr *Arg : Call->arguments()) {
-      ir::ExprPtr S = expr(Arg, Access::Read);
-      if (!S)
-        return nullptr;
-      R->Operands.push_back(std::move(S));
-    }
-    return R;
-  }
+  return R;
+}
+
+ir::ExprPtr Recognizer::memberAccess(const Expr *E,
+                                     std::optional<ir::ScalarKind> K,
+                                     Access A) {
+  const SourceLocation Loc = E->getExprLoc();
   if (const FieldDecl *F = memberOfThis(E); F && !InFunction)
     return member(cast<MemberExpr>(E), F, A);
   if (const auto *ME = dyn_cast<MemberExpr>(E);
@@ -323,21 +383,9 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
   }
   if (std::optional<MemberChain> Chain = memberOfCapture(E))
     return member(cast<MemberExpr>(E), Chain->Field, A, &*Chain);
-  if (isa<CXXThisExpr>(E) || isa<MemberExpr>(E))
-    return failExpr(Loc, "members cannot be used in a weft loop yet",
-                    "copy the member into a local variable (a std::span "
-                    "for data) before the loop");
-  if (isa<CXXThrowExpr>(E))
-    return failExpr(Loc, "exceptions cannot be thrown in a weft loop");
-  if (isa<CXXNewExpr>(E) || isa<CXXDeleteExpr>(E))
-    return failExpr(Loc, "new and delete cannot be used in a weft loop",
-                    "allocate before the loop");
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return subscript(AS, AS->getBase(), AS->getIdx(), A, K);
-  return failExpr(Loc,
-                  std::string("this expression (") + E->getStmtClassName() +
-                      ") is not supported in a weft loop",
-                  NotSupportedYet);
+  return failExpr(Loc, "members cannot be used in a weft loop yet",
+                  "copy the member into a local variable (a std::span "
+                  "for data) before the loop");
 }
 
 ir::ExprPtr Recognizer::subscript(const Expr *E, const Expr *Base,

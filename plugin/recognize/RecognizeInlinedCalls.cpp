@@ -7,7 +7,6 @@
 #include "recognize/Recognizer.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 namespace weft::recognize {
@@ -239,6 +238,50 @@ ir::ExprPtr Recognizer::viewLength(const RowView &View) {
              : make(ir::Expr::Local, ir::ScalarKind::Long, View.Length);
 }
 
+namespace {
+
+/// The kernel's names of a function's variables, and their views, while
+/// one call of it is compiled in: the enclosing call's come back after it.
+class CallNames {
+public:
+  CallNames(llvm::DenseMap<const VarDecl *, std::string> &Names,
+            llvm::DenseMap<const VarDecl *, RecognizerState::RowView> &Views,
+            llvm::ArrayRef<const VarDecl *> Variables,
+            const std::string &Prefix)
+      : Names(Names), Views(Views) {
+    for (const VarDecl *V : Variables) {
+      Saved S{V, std::nullopt, std::nullopt};
+      if (auto It = Names.find(V); It != Names.end())
+        S.Name = It->second;
+      if (auto It = Views.find(V); It != Views.end())
+        S.View = It->second;
+      Outer.push_back(std::move(S));
+    }
+    for (const VarDecl *V : Variables)
+      Names[V] = Prefix + V->getName().str();
+  }
+  ~CallNames() {
+    for (Saved &S : Outer) {
+      if (S.Name)
+        Names[S.V] = *S.Name;
+      if (S.View)
+        Views[S.V] = std::move(*S.View);
+    }
+  }
+
+private:
+  struct Saved {
+    const VarDecl *V;
+    std::optional<std::string> Name;
+    std::optional<RecognizerState::RowView> View;
+  };
+  llvm::DenseMap<const VarDecl *, std::string> &Names;
+  llvm::DenseMap<const VarDecl *, RecognizerState::RowView> &Views;
+  std::vector<Saved> Outer;
+};
+
+} // namespace
+
 ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
                                    const FunctionDecl *Def,
                                    llvm::ArrayRef<const Expr *> Args,
@@ -294,30 +337,7 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
   // in; a call of the same function in an argument or in the body (a
   // function compiled in at two depths) has its own, and the enclosing
   // call's come back after it.
-  struct Saved {
-    const VarDecl *V;
-    std::optional<std::string> Name;
-    std::optional<RowView> View;
-  };
-  std::vector<Saved> Outer;
-  for (const VarDecl *V : Declared.Found) {
-    Saved S{V, std::nullopt, std::nullopt};
-    if (auto It = InlinedNames.find(V); It != InlinedNames.end())
-      S.Name = It->second;
-    if (auto It = RowViews.find(V); It != RowViews.end())
-      S.View = It->second;
-    Outer.push_back(std::move(S));
-  }
-  auto Restore = llvm::make_scope_exit([&] {
-    for (Saved &S : Outer) {
-      if (S.Name)
-        InlinedNames[S.V] = *S.Name;
-      if (S.View)
-        RowViews[S.V] = std::move(*S.View);
-    }
-  });
-  for (const VarDecl *V : Declared.Found)
-    InlinedNames[V] = Prefix + V->getName().str();
+  CallNames Scope(InlinedNames, RowViews, Declared.Found, Prefix);
   std::vector<ir::StmtPtr> &Out = *Hoisted;
   ir::ExprPtr Result;
   if (!Ret->isVoidType()) {
@@ -336,12 +356,43 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
   Block->Kind = ir::Stmt::Block;
   // The parameters, bound to the arguments: a pointer as a view into the
   // data it points into, a value as a local, a reference as a reference.
+  bindParameters(Def, Args, Why, Block->Children);
+  // The body, its variables the loop's locals at this depth; `this` in it,
+  // the call's object.
+  CallStack.push_back(Def);
+  if (Object) {
+    MethodFrame Frame;
+    Frame.Method = cast<CXXMethodDecl>(Def);
+    Frame.Object = Object;
+    enterFrame(std::move(Frame));
+  }
+  if (!Failed && Body)
+    inlinedBody(Body, Last, Result.get(), RS, Block->Children);
+  CallStack.pop_back();
+  if (Object)
+    leaveFrame();
+  if (Failed) {
+    diagnose(Diags, Loc, DiagnosticsEngine::Note,
+             "called from the weft loop here");
+    return nullptr;
+  }
+  Out.push_back(std::move(Block));
+  if (!Result)
+    return make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0");
+  return Result;
+}
+
+void Recognizer::bindParameters(const FunctionDecl *Def,
+                                llvm::ArrayRef<const Expr *> Args,
+                                const std::string &Why,
+                                std::vector<ir::StmtPtr> &Out) {
+  const std::string Name = Def->getQualifiedNameAsString();
   for (unsigned I = 0; I < Args.size() && !Failed; ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     const QualType T = P->getType();
     if (spanLike(T) || T->isPointerType()) {
-      if (!bindView(P, Args[I], Why, Block->Children))
-        break;
+      if (!bindView(P, Args[I], Why, Out))
+        return;
       continue;
     }
     std::optional<ir::ScalarKind> PK = scalarKind(T.getNonReferenceType());
@@ -353,7 +404,7 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
                "': functions called from a weft loop take arithmetic values, "
                "structs of them and pointers into the loop's data",
            NotSupportedYet);
-      break;
+      return;
     }
     auto D = std::make_unique<ir::Stmt>();
     D->Kind = ir::Stmt::Decl;
@@ -370,57 +421,38 @@ ir::ExprPtr Recognizer::inlineCall(const CallExpr *Call,
       Value = expr(Args[I], Writes ? Access::ReadWrite : Access::Read);
     }
     if (!Value)
-      break;
+      return;
     D->Exprs.push_back(std::move(Value));
     declareLocal(P);
-    Block->Children.push_back(std::move(D));
+    Out.push_back(std::move(D));
   }
-  // The body, its variables the loop's locals at this depth; `this` in it,
-  // the call's object.
-  CallStack.push_back(Def);
-  if (Object) {
-    MethodFrame Frame;
-    Frame.Method = cast<CXXMethodDecl>(Def);
-    Frame.Object = Object;
-    enterFrame(std::move(Frame));
-  }
-  if (!Failed && Body) {
-    for (const Stmt *S : Body->body()) {
-      if (S == Last) {
-        if (!Last->getRetValue())
-          break;
-        // (Calls it makes compiled in before it, as a statement's are.)
-        llvm::SaveAndRestore<std::vector<ir::StmtPtr> *> Into(Hoisted,
-                                                              &Block->Children);
-        llvm::SaveAndRestore<const Stmt *> Root(HoistRoot, Last);
-        ir::ExprPtr Value = expr(Last->getRetValue(), Access::Read);
-        if (!Value)
-          break;
-        auto Assign = make(ir::Expr::Binary, Result->Type, "=");
-        Assign->Struct = RS;
-        Assign->Operands.push_back(ir::cloneExpr(*Result));
-        Assign->Operands.push_back(std::move(Value));
-        auto Set = std::make_unique<ir::Stmt>();
-        Set->Kind = ir::Stmt::ExprStmt;
-        Set->Exprs.push_back(std::move(Assign));
-        Block->Children.push_back(std::move(Set));
+}
+
+void Recognizer::inlinedBody(const CompoundStmt *Body, const ReturnStmt *Last,
+                             const ir::Expr *Result, int RS,
+                             std::vector<ir::StmtPtr> &Out) {
+  for (const Stmt *S : Body->body()) {
+    if (S == Last) {
+      if (!Last->getRetValue())
         break;
-      }
-      stmt(S, Block->Children);
+      // (Calls it makes compiled in before it, as a statement's are.)
+      llvm::SaveAndRestore<std::vector<ir::StmtPtr> *> Into(Hoisted, &Out);
+      llvm::SaveAndRestore<const Stmt *> Root(HoistRoot, Last);
+      ir::ExprPtr Value = expr(Last->getRetValue(), Access::Read);
+      if (!Value)
+        break;
+      auto Assign = make(ir::Expr::Binary, Result->Type, "=");
+      Assign->Struct = RS;
+      Assign->Operands.push_back(ir::cloneExpr(*Result));
+      Assign->Operands.push_back(std::move(Value));
+      auto Set = std::make_unique<ir::Stmt>();
+      Set->Kind = ir::Stmt::ExprStmt;
+      Set->Exprs.push_back(std::move(Assign));
+      Out.push_back(std::move(Set));
+      break;
     }
+    stmt(S, Out);
   }
-  CallStack.pop_back();
-  if (Object)
-    leaveFrame();
-  if (Failed) {
-    diagnose(Diags, Loc, DiagnosticsEngine::Note,
-             "called from the weft loop here");
-    return nullptr;
-  }
-  Out.push_back(std::move(Block));
-  if (!Result)
-    return make(ir::Expr::IntLiteral, ir::ScalarKind::Int, "0");
-  return Result;
 }
 
 } // namespace weft::recognize

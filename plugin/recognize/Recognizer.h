@@ -1,13 +1,15 @@
-// Recognizer.h: the AST walk behind recognizeNest: one class, whose parts
-// live in this folder's Recognize*.cpp (levels, reductions, captures,
-// expressions, calls, statements), and the AST helpers they share.
+// Recognizer.h: the AST walk behind recognizeNest: one class over the state
+// its parts share (RecognizerState.h), the parts in this folder's
+// Recognize*.cpp (levels, reductions, captures, expressions, calls,
+// statements).
 #ifndef WEFT_PLUGIN_RECOGNIZE_RECOGNIZER_H
 #define WEFT_PLUGIN_RECOGNIZE_RECOGNIZER_H
 
 #include "ir/IrQueries.h"
 #include "ir/NameSupply.h"
-#include "recognize/Liveness.h"
-#include "recognize/NestRecognizer.h"
+#include "recognize/AstHelpers.h"
+#include "recognize/IrBuilders.h"
+#include "recognize/RecognizerState.h"
 
 #include "compat/ClangCompat.h"
 #include "support/Diagnose.h"
@@ -35,59 +37,18 @@ namespace weft::recognize {
 
 using namespace clang;
 
-std::optional<ir::ScalarKind> scalarKind(QualType T);
-
-bool isInteger(ir::ScalarKind K);
-
-/// The std::span specialization T names, if any.
-const ClassTemplateSpecializationDecl *spanDecl(QualType T);
-
-/// S as a plain assignment to a variable (`i = 0`, a C89 loop's
-/// initializer), and the variable; null if S is none.
-const BinaryOperator *variableAssignment(const Stmt *S,
-                                         const VarDecl *&Variable);
-/// The operands of a chain of commas, in order (E alone where it is none).
-void commaOperands(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out);
-/// The part of a loop's initializer S (`i = 0`, C89's `i = 0, n = m`) that
-/// assigns V; null if none does, or if a part sets no variable.
-const BinaryOperator *initializerAssignmentTo(const Stmt *S, const VarDecl *V);
-
-/// The references to each variable within a statement, in source order.
-using References = llvm::MapVector<const VarDecl *, std::vector<const Stmt *>>;
-References referencesIn(const Stmt *S);
-
-/// The variable at the root of a capture's reference (`v` of `v`,
-/// `v.rows`, `v->cells`, `*v`), or null (`this`).
-const VarDecl *rootVariable(const Expr *E);
-
-/// S's children, and the statement an OpenMP directive's captured region
-/// holds (a CapturedStmt's children() leave it out), for walks that must
-/// see everything a loop does.
-llvm::SmallVector<const Stmt *, 8> subStatements(const Stmt *S);
-
-/// Maps a callee to its device function: std::sqrt, ::sqrtf -> weft::sqrt.
-std::optional<std::string> deviceFunction(const FunctionDecl *FD);
-
-std::string literalText(const FloatingLiteral *FL, ir::ScalarKind K);
-
-std::string literalText(const llvm::APInt &V, ir::ScalarKind K);
-
-std::string locationText(const SourceManager &SM, SourceLocation Loc);
-
 enum class Access { Read, Write, ReadWrite };
 
 inline constexpr const char *NotSupportedYet =
     "this weft version does not support it yet";
 
-class Recognizer {
+class Recognizer : RecognizerState {
 public:
   /// UniformRows: index rows held apart as rows of one length (see
   /// recognizeNest).
   Recognizer(Sema &S, const FunctionDecl *Function, Stmt *Loop,
              const VariableSet *OnlyRead, bool UniformRows)
-      : S(S), Ctx(S.getASTContext()), Diags(Ctx.getDiagnostics()),
-        SM(Ctx.getSourceManager()), Function(Function), Loop(Loop),
-        OnlyRead(OnlyRead), UniformRows(UniformRows) {}
+      : RecognizerState(S, Function, Loop, OnlyRead, UniformRows) {}
 
   std::optional<RecognizedNest> run(const compat::Mark &Mark);
 
@@ -106,10 +67,6 @@ public:
   static bool failedAssertion(const ConditionalOperator *C);
 
 private:
-  struct Use {
-    bool Read = false, Written = false;
-  };
-
   std::nullopt_t fail(SourceLocation Loc, const std::string &Message,
                       const std::string &Hint = "") {
     if (!Failed) // One error per loop: the rest would be consequences.
@@ -118,22 +75,6 @@ private:
     return std::nullopt;
   }
 
-  /// E converted to Type: by default a 64-bit index, as the host's address
-  /// arithmetic is.
-  static ir::ExprPtr converted(ir::ExprPtr E,
-                               ir::ScalarKind Type = ir::ScalarKind::Long) {
-    auto C = make(ir::Expr::Cast, Type);
-    C->Operands.push_back(std::move(E));
-    return C;
-  }
-  /// L Op R (an arithmetic operator), of Type.
-  static ir::ExprPtr operation(const char *Op, ir::ExprPtr L, ir::ExprPtr R,
-                               ir::ScalarKind Type = ir::ScalarKind::Long) {
-    auto B = make(ir::Expr::Binary, Type, Op);
-    B->Operands.push_back(std::move(L));
-    B->Operands.push_back(std::move(R));
-    return B;
-  }
   /// The length of P's rows held as pointers (extent(p: rows, cols)), or
   /// the common length of rows held apart, in their innermost elements.
   ir::ExprPtr rowColumns(unsigned P) {
@@ -147,15 +88,6 @@ private:
                        const std::string &Hint = "") {
     fail(Loc, Message, Hint);
     return nullptr;
-  }
-
-  static ir::ExprPtr make(ir::Expr::KindType K, ir::ScalarKind T,
-                          std::string Text = "") {
-    auto E = std::make_unique<ir::Expr>();
-    E->Kind = K;
-    E->Type = T;
-    E->Text = std::move(Text);
-    return E;
   }
 
   /// One parallel level: header, reductions, body.
@@ -176,8 +108,6 @@ private:
   SourceLocation clauseAt(unsigned Depth, std::size_t Offset) const;
   /// Where E, an expression of a clause at Depth, starts.
   SourceLocation clauseAt(unsigned Depth, const syntax::HostExpr &E) const;
-  /// Per depth, the string the mark's clauses were written in (or null).
-  std::vector<const StringLiteral *> ClauseLiterals;
 
   static const DeclRefExpr *findReference(const Stmt *S,
                                           const std::string &Name);
@@ -190,30 +120,9 @@ private:
   /// The declarations of the level's Companions, each computed from the
   /// index, at the top of its body.
   void declareCompanions(const ir::Level &L, std::vector<ir::StmtPtr> &Out);
-  /// A variable a parallel loop's header sets beside its index, stepping
-  /// where Steps by By (null: one) each iteration, back where Back; else a
-  /// value computed once, the `n` of `for (int i = 0, n = v.size(); i < n;
-  /// ++i)`.
-  struct HeaderCompanion {
-    const VarDecl *Var;
-    const Expr *Init;
-    bool Steps;
-    const Expr *By;
-    bool Back;
-  };
-  std::vector<HeaderCompanion> Companions;
-  /// Companions of step 0 while the header's bounds are read: a bound
-  /// naming one reads its initial value.
-  llvm::DenseMap<const VarDecl *, const Expr *> HeaderValues;
   /// The constant F's increment steps its index by, forward (`++i`,
   /// `i += c`, `i = i + c`) or, where Down, back; nullopt for another form.
   std::optional<llvm::APSInt> stepOf(const ForStmt *F, bool Down) const;
-  /// A loop counting its index down by a positive constant Step to a
-  /// lower bound, Strict where the bound is (`i > lo`).
-  struct Descent {
-    bool Strict = false;
-    std::int64_t Step = 1;
-  };
   /// F's descent (`--i`, `i -= c`, `i = i - c` with `i >= lo` or
   /// `i > lo`); nullopt for any other form.
   std::optional<Descent> countsDown(const ForStmt *F) const;
@@ -238,13 +147,6 @@ private:
   /// A member reached through `this`, when E is one.
   static const FieldDecl *memberOfThis(const Expr *E);
 
-  /// A chain of fields from an object the loop does not declare.
-  struct MemberChain {
-    const FieldDecl *Field = nullptr; // the last
-    std::string Key;  // the objects and fields, to capture each chain once
-    std::string Name; // the parameter's: m_rows, so objects stay apart
-    std::string Text; // as an extent clause names it: img->pix, m.rows
-  };
   /// The chain E is (`m.rows`, `grid->cells`, `this->mesh.nodes`), if it is
   /// one: the launch reads it on the host.
   std::optional<MemberChain> memberOfCapture(const Expr *E) const;
@@ -257,6 +159,30 @@ private:
                                   SourceLocation Loc, bool ReductionTarget,
                                   const MemberChain *Chain = nullptr,
                                   QualType Type = QualType());
+  /// The parameter D (or the end of Chain) is captured as already, if any.
+  std::optional<unsigned> capturedBefore(const ValueDecl *D,
+                                         const MemberChain *Chain) const;
+  /// Name, or Name_1, Name_2, ...: the first no parameter has.
+  std::string freeParamName(const std::string &Name) const;
+  /// How the launch sizes captured data: a pointer's extent (stated,
+  /// declared with its parameter, or left to the subscripts), rows held
+  /// as pointers and their length.
+  struct DataExtents {
+    const Expr *Extent = nullptr, *Columns = nullptr;
+    const syntax::Extent *Stated = nullptr;
+    bool InferredRows = false;
+    std::optional<UnstatedExtent> Unstated;
+  };
+  /// Those of D, data of Shape named Name (Shape then holds rows held as
+  /// pointers as rows); false after a diagnostic.
+  bool dataExtents(const ValueDecl *D, SourceLocation Loc,
+                   const MemberChain *Chain, const std::string &Name,
+                   DataShape &Shape, DataExtents &Out);
+  /// P's kind and element: of data of Shape, else of a scalar or a struct
+  /// of type T; false after a diagnostic.
+  bool paramType(const ValueDecl *D, QualType T, SourceLocation Loc,
+                 bool ReductionTarget, const std::optional<DataShape> &Shape,
+                 ir::Param &P);
   /// `*v`, v a pointer to data (a `std::vector<float> *out`, as Google's
   /// style passes outputs), captured as the data it points to.
   std::optional<unsigned> pointedData(const UnaryOperator *Deref);
@@ -277,27 +203,7 @@ private:
   /// function around it): captured as a variable is.
   bool capturedBinding(const DeclRefExpr *DRE) const;
 
-  /// How captured data holds its elements: the innermost element, the
-  /// extents of the arrays nested in each element (float[N][4][3]: 4, 3),
-  /// whether it is a pointer (which needs an extent clause), or why a
-  /// standard container cannot be captured. Nullopt for other types.
-  struct DataShape {
-    QualType Element;
-    llvm::SmallVector<std::uint64_t, 2> Inner;
-    bool IsPointer = false;
-    /// A std::vector of std::vectors: rows held apart, indexed through a
-    /// parameter of row offsets (rowOffsets).
-    bool RowsApart = false;
-    /// Of those, rows held as pointers (float ** with extent(p: rows,
-    /// cols)): all of one length, indexed through a parameter of it.
-    bool RowPointers = false;
-    const char *Refusal = nullptr;
-    /// A std::mdspan (layout_right): every rank's extent, -1 where it is
-    /// known at run time only, and the type of its indices.
-    bool IsMdspan = false;
-    llvm::SmallVector<std::int64_t, 4> Extents;
-    ir::ScalarKind IndexType = ir::ScalarKind::ULong;
-  };
+  /// T's shape as captured data; nullopt where T is none.
   std::optional<DataShape> dataShape(QualType T) const;
   std::optional<DataShape>
   mdspanShape(const ClassTemplateSpecializationDecl *Md) const;
@@ -347,41 +253,10 @@ private:
   /// `A.extent(R)` of the mdspan captured as P: a constant, or a scalar
   /// the launch passes (captured on first use).
   ir::ExprPtr mdspanExtent(unsigned P, unsigned R);
-  /// A row of captured data bound to a reference (`auto &Row = a[i]`,
-  /// `const std::vector<float> &Row = rows[i]`, `float *Row = m[i]`): the
-  /// data, and the local the declaration keeps the row's index in; or, for
-  /// a pointer into data of one dimension (`float *Row = a + i * n`,
-  /// `&a[i * n]`), the element it points to.
-  struct RowView {
-    unsigned Param = 0;
-    std::string Local;
-    bool Offset = false;
-    /// A span of its own length (a std::span parameter of a function
-    /// compiled into the loop, a local std::span): the local holding it,
-    /// and its value where that is the same in every thread (`w` of
-    /// `a.subspan(y * w, w)`), which a loop's bound reads instead, so that
-    /// the launch can size a grid by it.
-    std::string Length;
-    std::shared_ptr<const ir::Expr> UniformLength;
-  };
   /// The length of View, a span of its own length.
   ir::ExprPtr viewLength(const RowView &View);
-  /// A part of captured data of one dimension, as a std::span argument
-  /// names it (`a.subspan(i * n, n)`, `std::span(&a[k], n)`, `v`).
-  struct SpanInto {
-    unsigned Param = 0;
-    ir::ExprPtr Offset, Length;
-  };
   std::optional<SpanInto> spanInto(const Expr *E);
-  /// A pointer into captured data of one dimension: the data, and the
-  /// element it points to (null for the first).
-  struct PointerInto {
-    unsigned Param = 0;
-    ir::ExprPtr Offset;
-    /// Instead of Param: a per-iteration array (for memset and memcpy).
-    const VarDecl *LocalArray = nullptr;
-  };
-  /// E as such a pointer (`p`, `p + k`, `&v[k]`, `v.data() + k`, a
+  /// E as a PointerInto (`p`, `p + k`, `&v[k]`, `v.data() + k`, a
   /// pointer view; with IntoLocalArrays, into a per-iteration array too);
   /// nullopt for anything else (also after a diagnostic).
   std::optional<PointerInto> pointerInto(const Expr *E,
@@ -404,7 +279,6 @@ private:
   /// The element of P at the flat index Flat, as E accesses it.
   ir::ExprPtr spanElement(unsigned P, ir::ExprPtr Flat, Access A,
                           const Expr *E);
-  llvm::DenseMap<const VarDecl *, RowView> RowViews;
   /// The row view E names, if any.
   const RowView *rowViewOf(const Expr *E) const;
   /// `const long weft_rowN_<name> = Row;`, VD a view of row Row of P.
@@ -436,7 +310,34 @@ private:
   /// `v.size()`: the elements of captured data (rows, for nested arrays).
   ir::ExprPtr dataSize(const Expr *Object, std::optional<ir::ScalarKind> K);
 
+  /// E into the nest IR, by its kind; null after a diagnostic.
   ir::ExprPtr expr(const Expr *E, Access A = Access::Read);
+  /// A literal, sizeof, or a value-initialized zero; nullopt for others.
+  std::optional<ir::ExprPtr> literal(const Expr *E,
+                                     std::optional<ir::ScalarKind> K, Access A);
+  /// An overloaded operator: a struct's or <complex>'s, a subscript, a
+  /// lambda's call, a method of a class around the loop's data.
+  ir::ExprPtr operatorCall(const CXXOperatorCallExpr *OC,
+                           std::optional<ir::ScalarKind> K, Access A);
+  ir::ExprPtr explicitCast(const ExplicitCastExpr *ECE,
+                           std::optional<ir::ScalarKind> K, Access A);
+  ir::ExprPtr conditional(const ConditionalOperator *C,
+                          std::optional<ir::ScalarKind> K, Access A);
+  ir::ExprPtr memberCall(const CXXMemberCallExpr *MC,
+                         std::optional<ir::ScalarKind> K, Access A);
+  /// `size()` of data or a per-iteration array, `extent(r)` of an mdspan;
+  /// nullopt where MC calls neither.
+  std::optional<ir::ExprPtr> sizeOrExtent(const CXXMemberCallExpr *MC,
+                                          const CXXMethodDecl *M,
+                                          std::optional<ir::ScalarKind> K);
+  /// A call of a function: a device function's, a user function's, or one
+  /// that is its argument (std::move, __builtin_expect).
+  ir::ExprPtr call(const CallExpr *Call, std::optional<ir::ScalarKind> K,
+                   Access A);
+  /// A member, or `this`: of the object around the loop, of a struct
+  /// value, of a method's object.
+  ir::ExprPtr memberAccess(const Expr *E, std::optional<ir::ScalarKind> K,
+                           Access A);
 
   /// Expressions whose value is a struct: copies, aggregate initializers,
   /// assignments. Null (without failing) when E is none of those.
@@ -510,6 +411,14 @@ private:
   ir::ExprPtr inlineCall(const CallExpr *Call, const FunctionDecl *Def,
                          llvm::ArrayRef<const Expr *> Args,
                          const Expr *Object = nullptr);
+  /// Def's parameters bound to Args, into Out (Why: the call's own words).
+  void bindParameters(const FunctionDecl *Def,
+                      llvm::ArrayRef<const Expr *> Args, const std::string &Why,
+                      std::vector<ir::StmtPtr> &Out);
+  /// Body, the returned value Last sets assigned to Result, into Out.
+  void inlinedBody(const CompoundStmt *Body, const ReturnStmt *Last,
+                   const ir::Expr *Result, int RS,
+                   std::vector<ir::StmtPtr> &Out);
 
   // Methods of objects that hold the loop's data (RecognizeObjectMethods.cpp):
   // a class with a std::vector inside, as legacy C++ wraps its matrices
@@ -523,23 +432,6 @@ private:
   bool onObjectHoldingData(const CXXMethodDecl *M, QualType ObjectType);
   /// Call, a call of a method onObjectHoldingData.
   ir::ExprPtr objectMethodCall(const CallExpr *Call, Access A);
-  struct MethodFrame {
-    const CXXMethodDecl *Method = nullptr;
-    const Expr *Object = nullptr; // in the loop's terms
-    /// Parameters taken for their arguments (empty where the body is
-    /// compiled in as statements, the parameters locals).
-    llvm::DenseMap<const ParmVarDecl *, const Expr *> Arguments;
-    /// The call, where the body is compiled in as its expression.
-    const CallExpr *Call = nullptr;
-    int Caller = -1; // the frame the call is written in; -1: the loop
-  };
-  /// A method's call: `o.f(x)`, or an operator's (`m(i, j)`, `f[i]`).
-  struct MethodCall {
-    const CallExpr *Call = nullptr;
-    const CXXMethodDecl *Method = nullptr;
-    const Expr *Object = nullptr;
-    llvm::ArrayRef<const Expr *> Args;
-  };
   static MethodCall methodCallOf(const Expr *E);
   /// Where the body of Def (C's method) is `return e;` after asserts
   /// alone, e and C's arguments without side effects: e, read from here on
@@ -548,8 +440,6 @@ private:
   const Expr *enterMethodExpression(const MethodCall &C,
                                     const CXXMethodDecl *Def,
                                     const Expr *Object);
-  /// Why enterMethodExpression returned null last: the fix, in words.
-  std::string Refusal;
   void leaveMethodExpression();
   /// C's object in the loop's terms, where the launch can pass it (`this`,
   /// a variable the loop does not declare, or a member of one); else null.
@@ -566,8 +456,6 @@ private:
   /// its expression, and the frame the argument is written in.
   std::optional<std::pair<const Expr *, int>>
   argumentFor(const DeclRefExpr *Ref) const;
-  std::vector<MethodFrame> MethodFrames;
-  int CurrentFrame = -1;
   /// Binds P, a pointer or span parameter of a function compiled into the
   /// loop, to Arg as a view into the captured data, its declarations into
   /// Out; false after an error (Why: the call's own words).
@@ -593,8 +481,6 @@ private:
   ir::ExprPtr substitutedCall(const FunctionDecl *Def,
                               llvm::ArrayRef<const Expr *> Args,
                               std::optional<ir::ScalarKind> K);
-  /// The arguments a substituted call's parameters stand for.
-  llvm::DenseMap<const ParmVarDecl *, const Expr *> LambdaArguments;
   /// Whether Call is evaluated whenever HoistRoot is (not in a branch of
   /// ?:, nor after && or ||).
   bool evaluatedUnconditionally(const Expr *Call) const;
@@ -604,11 +490,17 @@ private:
     auto It = InlinedNames.find(VD);
     return It != InlinedNames.end() ? It->second : VD->getName().str();
   }
-  std::vector<ir::StmtPtr> *Hoisted = nullptr;
-  const Stmt *HoistRoot = nullptr;
-  llvm::DenseMap<const VarDecl *, std::string> InlinedNames;
   std::optional<std::string> convertFunction(const FunctionDecl *Def,
                                              SourceLocation CallLoc);
+  /// The device function's name for Def (Source, its qualified name): its
+  /// stem and a hash of where it is defined and how it is instantiated.
+  std::string functionName(const FunctionDecl *Def, const std::string &Source);
+  /// What F returns (a value, a struct, the object itself, or nothing);
+  /// false after a diagnostic.
+  bool functionResult(const FunctionDecl *Def, SourceLocation CallLoc,
+                      ir::Function &F);
+  /// F's parameters: the object of a method first, then Def's.
+  void functionParameters(const FunctionDecl *Def, ir::Function &F);
 
   ir::ExprPtr conversion(const Expr *E, CastKind CK, const Expr *Sub,
                          std::optional<ir::ScalarKind> K, Access A);
@@ -660,25 +552,11 @@ private:
   /// A and B (stripped) are the same expression, by clang's profile.
   bool sameProfile(const Expr *A, const Expr *B) const;
 
-  /// `reduction(+: tmp[i])`: the element, reduced as a scalar through a
-  /// local of the enclosing level that stands for it (Stand, named Name):
-  /// loaded before the level, stored after (RecognizeStatements).
-  struct ReducedElement {
-    const Expr *Element = nullptr;
-    const VarDecl *Stand = nullptr;
-    std::string Name;
-    ir::ScalarKind Type = ir::ScalarKind::Int;
-    unsigned Depth = 0; // the reduced level's
-  };
-  std::vector<ReducedElement> ReducedElements;
   /// The active element reduction whose element E is, if any.
   const ReducedElement *reducedElement(const Expr *E) const;
-  /// Those of the level just read, for the statement around it.
-  std::vector<ReducedElement> FinishedElements;
   static ir::ReductionOp reductionOp(const std::string &Spelling);
   /// The reduction a binary operator combines by (`+`, `&&`), if any.
-  static std::optional<ir::ReductionOp>
-  binaryReduction(BinaryOperatorKind Op);
+  static std::optional<ir::ReductionOp> binaryReduction(BinaryOperatorKind Op);
   /// The reduction a compound assignment combines by (`-=` a sum's).
   static std::optional<ir::ReductionOp>
   compoundReduction(BinaryOperatorKind Op);
@@ -711,38 +589,7 @@ private:
   std::optional<ir::StmtPtr> guardedArrayCombine(const IfStmt *If);
   /// A reduced array used otherwise anywhere in the nest is an error.
   void checkReducedArrayUses();
-  struct ReducedArray {
-    ir::ReductionOp Op = ir::ReductionOp::Add;
-    bool Active = true; // its level is being read
-    SourceLocation Loop;
-  };
-  std::map<unsigned, ReducedArray> ReducedArrays; // by parameter
-  /// Each captured array's first use other than a combine.
-  std::map<unsigned, SourceLocation> PlainArrayUses;
-  /// The element a combine updates, while it is read.
-  const Expr *CombinedElement = nullptr;
-  /// The expression of the expression statement being read: its value is
-  /// unused.
-  const Expr *UnusedValue = nullptr;
 
-  /// reduction(argmax: v, at) / argmin on a level (RecognizeArgReductions).
-  struct ArgReduction {
-    const VarDecl *Value = nullptr, *At = nullptr;
-    bool Max = true;
-    int First = -1;          // ties to the first index (`>`); -1 until the `if`
-    bool CountsDown = false; // its loop's: `>` keeps the last index then
-    ir::ScalarKind ValueType = ir::ScalarKind::Float;
-    ir::ScalarKind AtType = ir::ScalarKind::Int;
-    /// 64 bits for values of at most 32, a key128 for wider ones.
-    ir::ScalarKind KeyType = ir::ScalarKind::ULongLong;
-    std::string Key; // the reduced key, a local or (outermost) a parameter
-    unsigned Depth = 0;
-    int Param = -1;
-    /// weft.hpp's argmaxFirst (...), or with Finish device.h's arg_finish.
-    std::string function(bool Finish = false) const;
-  };
-  std::vector<ArgReduction> ArgReductions; // of the enclosing levels
-  std::vector<ArgReduction> FinishedArgs;  // of the inner level just read
   bool argReduction(Stmt *Loop, const Stmt *Body,
                     const syntax::Reduction &Clause, ir::Level &L);
   const ArgReduction *argReductionOf(const VarDecl *V) const;
@@ -765,7 +612,67 @@ private:
 
   ir::StmtPtr single(const Stmt *S);
 
+  /// The calls that inlineCall compiles into the loop for one statement: they
+  /// go before the statement whose expression makes them (where it evaluates
+  /// them unconditionally), so their results are locals by then. Each
+  /// statement starts with none and gives its enclosing statement's back.
+  class HoistedCalls {
+  public:
+    explicit HoistedCalls(Recognizer &R);
+    ~HoistedCalls();
+    /// Calls made under Root, from now on, go before the statement.
+    void from(const Stmt *Root);
+    /// No call made from now on goes before the statement.
+    void stop();
+    /// The calls so far, into Out.
+    void flushInto(std::vector<ir::StmtPtr> &Out);
+
+  private:
+    Recognizer &R;
+    std::vector<ir::StmtPtr> *OuterInto;
+    const Stmt *OuterRoot;
+    std::vector<ir::StmtPtr> Before;
+  };
+
+  /// S into Out, by its kind.
   void stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out);
+  void declarationStmt(const DeclStmt *DS, HoistedCalls &Calls,
+                       std::vector<ir::StmtPtr> &Out);
+  /// `x = e;` that first sets a private x: its declaration.
+  void privateFirstSet(const Expr *Set, const VarDecl *Private,
+                       HoistedCalls &Calls, std::vector<ir::StmtPtr> &Out);
+  void expressionStmt(const Expr *E, HoistedCalls &Calls,
+                      std::vector<ir::StmtPtr> &Out);
+  /// assert(c) as a check that stops the kernel where c fails.
+  void assertion(const ConditionalOperator *Check,
+                 std::vector<ir::StmtPtr> &Out);
+  void ifStmt(const IfStmt *If, HoistedCalls &Calls,
+              std::vector<ir::StmtPtr> &Out);
+  void switchStmt(const SwitchStmt *Sw, std::vector<ir::StmtPtr> &Out);
+  void switchCase(const SwitchCase *C, std::vector<ir::StmtPtr> &Out);
+  /// break, continue, return and goto: whether S is one.
+  bool jumpStmt(const Stmt *S, std::vector<ir::StmtPtr> &Out);
+  /// S's mark as a level nested in the nest; none for the sequential
+  /// loop's own mark.
+  std::optional<compat::Mark> innerMark(const Stmt *S);
+  /// A marked loop inside the nest: a level of its own, with the reduced
+  /// elements and arg reductions it finishes around it.
+  void nestedLevel(const compat::Mark &M, std::vector<ir::StmtPtr> &Out);
+  /// The loads of the elements the level just read reduces into Before,
+  /// their stores into After; false where one cannot be written.
+  bool reducedElementsAround(std::vector<ir::StmtPtr> &Before,
+                             std::vector<ir::StmtPtr> &After);
+  /// The keys of the level's arg reductions, started in Before and
+  /// finished into their value and position in After.
+  void argReductionsAround(std::vector<ir::StmtPtr> &Before,
+                           std::vector<ir::StmtPtr> &After);
+  void forStmt(const ForStmt *F, std::vector<ir::StmtPtr> &Out);
+  /// F's initializer into Init; the privates it declares a copy of, with
+  /// the depth to give them back when the loop ends.
+  std::vector<std::pair<const VarDecl *, unsigned>>
+  forInit(const ForStmt *F, std::vector<ir::StmtPtr> &Init);
+  void whileStmt(const WhileStmt *W, std::vector<ir::StmtPtr> &Out);
+  void doStmt(const DoStmt *D, std::vector<ir::StmtPtr> &Out);
   /// An OpenMP directive inside the nest: an atomic update is its
   /// statement; anything else is refused.
   void openMPStatement(const OMPExecutableDirective &D,
@@ -801,44 +708,8 @@ private:
   void declareLocal(const VarDecl *VD);
 
   ir::StmtPtr local(const Decl *D);
-  Sema &S;
-  ASTContext &Ctx;
-  DiagnosticsEngine &Diags;
-  const SourceManager &SM;
-  const FunctionDecl *Function; // whose body holds the loop
-  Stmt *Loop;
-  /// The extent clauses of the outermost mark.
-  const std::vector<syntax::Extent> *Extents = nullptr;
-  bool Failed = false;
 
-  /// The indices of the enclosing parallel levels, outermost first (null
-  /// for a range-for's synthesized index).
-  std::vector<const VarDecl *> Indices;
-
-  /// The index whose loop header is being read, and its first value.
-  const VarDecl *HeaderIndex = nullptr;
-  const Expr *HeaderStart = nullptr;
-  const Expr *HeaderInc = nullptr;
-
-  /// Variables declared before the nest that an iteration sets before it
-  /// reads them (a C89 function's `int i, j; double sum;`), private to the
-  /// iteration as locals of a level; the statements that declare them in
-  /// the kernel (a loop whose initializer assigns one, or the assignment
-  /// that first sets one in a block); why others are not.
-  llvm::SmallPtrSet<const VarDecl *, 8> Privates;
-  /// The OpenMP directive the nest is marked by (else null), and the
-  /// variables of its reduction clauses each iteration sets first: those
-  /// are private where nothing but the directive's own clause reads them
-  /// after the loop.
-  const Stmt *Directive = nullptr;
-  std::vector<const VarDecl *> ScratchReductions;
-  llvm::DenseMap<const Stmt *, llvm::SmallVector<const VarDecl *, 1>>
-      DeclaringStmts;
-  llvm::DenseMap<const VarDecl *, std::string> NotPrivate;
-  std::unique_ptr<Liveness> LiveVariables;
   Liveness &liveness();
-  /// The parents of the statements in the nest (built once, when asked).
-  std::unique_ptr<ParentMap> NestParents;
   const ParentMap &nestParents();
   /// Makes private the variables whose uses in the nest all lie in Body, the
   /// body of the level LevelLoop, but not in one loop marked inside it (for
@@ -866,8 +737,6 @@ private:
   std::optional<llvm::APSInt> storedBy(const Stmt *Ref);
   /// E as the statement setting a flag (`changed = 1`): its key set.
   std::optional<ir::StmtPtr> flagSet(const Expr *E);
-  /// The flags of the outermost level, and their keys' parameters.
-  llvm::DenseMap<const VarDecl *, unsigned> Flags;
   /// The operator of the update of V whose target is Ref, a reference to
   /// V, adding to Covered Ref and the references to V the update reads (the
   /// v of `v = v + x`, of `if (x > v) v = x;`); none if Ref is no update's
@@ -888,83 +757,12 @@ private:
   /// unless its value after F is never read.
   bool outsideIndex(const VarDecl *VD, const ForStmt *F);
 
-  /// Reduction variables of the enclosing levels, the references that the
-  /// combining statement being read may make to them, and the plain
-  /// assignment `m = x` that a guarding `if (x > m)` makes a combination.
-  llvm::DenseMap<const VarDecl *, ir::ReductionOp> ActiveReductions;
-  llvm::SmallPtrSet<const Expr *, 4> AllowedReductionRefs;
-  const BinaryOperator *GuardedCombine = nullptr;
-
-  /// Device functions: converted ones by definition, in callee-first order,
-  /// and the chain of calls being converted (to catch recursion).
-  llvm::DenseMap<const FunctionDecl *, std::string> FunctionNames;
-  std::vector<ir::Function> Functions;
-  std::vector<const FunctionDecl *> CallStack;
-  bool InFunction = false;
-  bool InConstructor = false; // `return;` returns the object
-
-  /// Inside a method converted to a device function: the struct `this`
-  /// points to (the function's first parameter), else -1.
-  int SelfStruct = -1;
-  static constexpr const char *SelfName = "weft_self";
-
-  /// Structs the nest uses, each after those it contains.
-  llvm::DenseMap<const CXXRecordDecl *, int> StructIndex;
-
-  /// Per-iteration arrays in scope, with their extents (for size()).
-  llvm::DenseMap<const VarDecl *, const ir::Expr *> LocalArrays;
-
-  /// How many parallel levels enclose each local's declaration.
-  llvm::DenseMap<const VarDecl *, unsigned> LocalDepth;
-  std::vector<ir::StructDef> Structs;
-  llvm::SmallPtrSet<const VarDecl *, 16> Locals;
-  llvm::DenseMap<const ValueDecl *, unsigned> CaptureIndex;
-  /// Members of captured objects, by the chain that reaches them.
-  std::map<std::string, unsigned> MemberCaptureIndex;
-  /// Data members indexed, by parameter: whether every access reached
-  /// them through a const object.
-  llvm::DenseMap<unsigned, bool> MembersThroughConst;
-  std::vector<ir::Param> Params;
-  std::vector<Use> Uses;
-  /// Per parameter, alongside Params and Uses: how the rewrite passes it,
-  /// and for data, how it holds its elements.
-  std::vector<Capture> Captures;
-  std::vector<DataShape> Shapes;
   /// Adds a kernel parameter with what goes with it; returns its index.
   unsigned addParam(ir::Param P, Capture C, DataShape Shape);
   unsigned addParam(ir::Param P, Capture C); // not data
-  /// A pointer without an extent clause: where the loop first indexes it,
-  /// and the clause to suggest where its subscripts do not bound it.
-  struct UnstatedExtent {
-    unsigned Param = 0;
-    SourceLocation Loc;
-    std::string Shown; // as the loop names it
-    std::string Hint;
-  };
-  std::vector<UnstatedExtent> UnstatedExtents;
   /// Bounds those pointers by the nest's subscripts (their extents, which
   /// the launch evaluates); false, diagnosed, where one's are not known.
   bool inferExtents(ir::Nest &N);
-  llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> ExtentParams;
-  llvm::DenseMap<unsigned, unsigned> RowOffsetParams;
-  /// Per rows held as pointers, the parameter of their length; per rows
-  /// held apart, that of their common length (-1 where they differ).
-  llvm::DenseMap<unsigned, unsigned> RowColumnParams;
-  /// The function's variables that its body only reads (null: unknown).
-  const VariableSet *OnlyRead;
-  const bool UniformRows;
-  std::vector<SourceLocation> LevelLocations;
-  /// Where each sequential loop of the nest is, by its ir::Stmt::Location.
-  std::map<std::string, SourceLocation> LoopLocations;
-  int SequentialDepth = 0;
-  int SwitchDepth = 0; // 'break' inside a switch leaves only the switch
-  /// Set while converting what a reference binds (a reference's
-  /// initializer, a reference parameter's argument, a method's object):
-  /// an element reached through glvalues from there is Bound, not Read;
-  /// expr() clears it below the first value (prvalue) on the way.
-  bool BindingReference = false;
-  /// Every name the nest's kernel gets from the plugin, not the program.
-  ir::NameSupply Names;
 };
 
 } // namespace weft::recognize
