@@ -375,22 +375,11 @@ const ir::Level *KernelPlan::firstAtDepth(unsigned Depth) const {
   return nullptr;
 }
 
-std::optional<KernelPlan>
-planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
-  std::optional<KernelShape> Shape = ShapeRules(N).shape(M.Levels);
-  if (!Shape) {
-    Error = "weft cannot generate a kernel for this mapping";
-    for (std::size_t D = 0; D < M.Levels.size(); ++D)
-      Error += std::string(D ? "; " : " (") + "level " + std::to_string(D) +
-               ": " + map::describe(M.Levels[D]);
-    Error += ")";
-    return std::nullopt;
-  }
-  KernelPlan P;
-  P.Nest = &N;
-  P.Mapping = M;
-  P.Shape = *Shape;
-  P.Transfers = memory::planTransfers(N);
+namespace {
+
+/// Where the levels' reads are kept: a window tile, tiles, or staged
+/// ranges, and the stages' sizes.
+void planMemory(KernelPlan &P, const ir::Nest &N, const map::NestMapping &M) {
   // A window tile reads its windows from registers: no tiles or stages
   // beside it (its loops take 64 steps at most: a tile of them in shared
   // memory would cost the block a barrier to share a few elements the L1
@@ -412,6 +401,12 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
        M.Levels[0].BlockSize > 1))
     P.Shape.UniformOuter = true;
   sizeStages(P);
+}
+
+/// Elements kept in registers, a register tile, a coarsened tile loop,
+/// the level a split inner level is.
+void planRegisters(KernelPlan &P, const ir::Nest &N,
+                   const map::NestMapping &M) {
   P.Registers = ir::planScalarReplacement(N);
   // (A window's loops write no span: no element of theirs is replaced.)
   if (P.Shape.RegisterTiled && P.Tiled)
@@ -437,21 +432,25 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
                               }));
   if (P.Shape.SplitInner)
     P.SplitLevel = P.firstAtDepth(1);
+}
 
+/// How the outermost level's iterations are walked.
+OuterWalk outerWalk(const KernelPlan &P, const map::NestMapping &M) {
   const map::LevelMapping &Root = M.Levels.front();
   if (P.RegisterTile)
-    P.Outer = OuterWalk::RegisterTiles;
-  else if (P.Tiled || P.Shape.UniformOuter)
-    P.Outer = OuterWalk::Uniform;
-  else if (Root.Dop.Kind == map::Parallelism::SpanAll)
-    P.Outer = OuterWalk::BlockStride;
-  else if (Root.Dim == map::Dimension::X)
-    P.Outer = OuterWalk::GlobalX;
-  else
-    P.Outer = OuterWalk::Grid;
+    return OuterWalk::RegisterTiles;
+  if (P.Tiled || P.Shape.UniformOuter)
+    return OuterWalk::Uniform;
+  if (Root.Dop.Kind == map::Parallelism::SpanAll)
+    return OuterWalk::BlockStride;
+  if (Root.Dim == map::Dimension::X)
+    return OuterWalk::GlobalX;
+  return OuterWalk::Grid;
+}
 
-  planSlices(P);
-  planResidents(P);
+/// The loops unrolled by their steps, those counted from zero, and the
+/// slices held in registers.
+void planUnrolling(KernelPlan &P, const ir::Nest &N) {
   P.UnrolledSteps = ir::unrolledSteps(N);
   P.CountedFromZero = ir::constantCountLoops(N, N.Root.Body, P.UnrolledSteps);
   for (SlicePlan &S : P.Slices)
@@ -467,8 +466,10 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
         P.SliceLoops.insert(Loop);
       }
     }
-  // The tuning space first: the shared arrays' sizes are bounds over it.
-  P.Tune = tuningSpace(P);
+}
+
+/// The tiles' shared arrays.
+void declareTiles(KernelPlan &P, const ir::Nest &N) {
   if (P.Tiled)
     for (std::size_t T = 0; T < P.Tiled->Tiles.size(); ++T) {
       const memory::Tile &Tile = P.Tiled->Tiles[T];
@@ -500,8 +501,11 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
                           "weft_tile" + std::to_string(T),
                           tileBytes(P, Tile, ir::elementBytes(N, Param))});
     }
-  P.Levels[&N.Root].Axis = P.Shape.Depths[0].Axis;
-  LevelPlanner(P).body(N.Root.Body);
+}
+
+/// The shared arrays of the outermost level's reductions, the slices and
+/// the resident blocks.
+void declareOuterArrays(KernelPlan &P, const ir::Nest &N) {
   for (std::size_t I = 0; I < N.Root.Reductions.size(); ++I) {
     P.OuterScratch.push_back("weft_partial_scratch" + std::to_string(I));
     const ir::ScalarKind Type = N.Root.Reductions[I].Type;
@@ -534,6 +538,9 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
                         BoundExpr::literal(P.Residents[I].Capacity *
                                            ir::elementBytes(N, Param))});
   }
+}
+
+void sumSharedBytes(KernelPlan &P) {
   // The configurations' shared memory, for the runtime to check: each
   // array 16-byte aligned (weft::shared_array), so taking a multiple of 16.
   if (!P.Tune.Params.empty() && !P.Shared.empty()) {
@@ -548,6 +555,9 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
                               Aligned(P.Shared[I].Bytes));
     P.Tune.SharedBytes = std::move(Sum);
   }
+}
+
+void planCoverage(KernelPlan &P, const ir::Nest &N) {
   // Written spans the runtime need not copy in when a grid claim holds.
   P.Coverage.resize(N.Params.size());
   for (std::size_t I = 0; I < N.Params.size(); ++I)
@@ -555,6 +565,40 @@ planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
         N.Params[I].Kind == ir::ParamKind::WriteSpan)
       P.Coverage[I] =
           memory::writesEveryElementOfGrid(N, static_cast<unsigned>(I));
+}
+
+} // namespace
+
+std::optional<KernelPlan>
+planKernel(const ir::Nest &N, const map::NestMapping &M, std::string &Error) {
+  std::optional<KernelShape> Shape = ShapeRules(N).shape(M.Levels);
+  if (!Shape) {
+    Error = "weft cannot generate a kernel for this mapping";
+    for (std::size_t D = 0; D < M.Levels.size(); ++D)
+      Error += std::string(D ? "; " : " (") + "level " + std::to_string(D) +
+               ": " + map::describe(M.Levels[D]);
+    Error += ")";
+    return std::nullopt;
+  }
+  KernelPlan P;
+  P.Nest = &N;
+  P.Mapping = M;
+  P.Shape = *Shape;
+  P.Transfers = memory::planTransfers(N);
+  planMemory(P, N, M);
+  planRegisters(P, N, M);
+  P.Outer = outerWalk(P, M);
+  planSlices(P);
+  planResidents(P);
+  planUnrolling(P, N);
+  // The tuning space first: the shared arrays' sizes are bounds over it.
+  P.Tune = tuningSpace(P);
+  declareTiles(P, N);
+  P.Levels[&N.Root].Axis = P.Shape.Depths[0].Axis;
+  LevelPlanner(P).body(N.Root.Body);
+  declareOuterArrays(P, N);
+  sumSharedBytes(P);
+  planCoverage(P, N);
   return P;
 }
 
