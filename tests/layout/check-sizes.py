@@ -4,8 +4,9 @@ over 700 lines, no function over 150 (a function: a definition at the left
 margin, as clang-format lays them out, to its closing brace there).
 
 The files and functions over the limits today are listed below with their
-sizes: they may shrink, never grow, and a new one fails. Issue 57 empties
-the list.
+sizes: a listed size is what the file or function has (a ratchet: one that
+shrinks lowers its entry, one back within the limit leaves the list), never
+more, and a new one over the limit fails. Issue 57 empties the list.
 Usage: check-sizes.py SOURCE_DIR
 """
 import os
@@ -16,18 +17,10 @@ FILE_LIMIT, FUNCTION_LIMIT = 700, 150
 # path: lines
 OVER_FILES = {
     "include/weft/device.h": 1509,
-    "plugin/recognize/Recognizer.h": 972,
-    "plugin/recognize/RecognizeStatements.cpp": 918,
-    "plugin/analysis/LoopOrder.cpp": 765,
+    "plugin/recognize/Recognizer.h": 770,
 }
 # (path, the definition's first line up to its '('): lines
 OVER_FUNCTIONS = {
-    ("plugin/recognize/RecognizeStatements.cpp", "void Recognizer::stmt"): 386,
-    ("plugin/recognize/RecognizeExpressions.cpp", "ir::ExprPtr Recognizer::expr"): 333,
-    ("plugin/recognize/RecognizeCaptures.cpp", "Recognizer::capture"): 209,
-    ("plugin/recognize/RecognizeInlinedCalls.cpp", "ir::ExprPtr Recognizer::inlineCall"): 183,
-    ("plugin/plan/KernelPlan.cpp", "planKernel"): 181,
-    ("plugin/recognize/RecognizeCalls.cpp", "std::optional<std::string> Recognizer::convertFunction"): 157,
 }
 NOT_A_FUNCTION = re.compile(
     r"(namespace|class|struct|enum|union|extern|template\s*<[^>]*>\s*(struct|class)"
@@ -59,6 +52,7 @@ def functions(lines):
 def main():
     root = sys.argv[1]
     failures, checked = [], 0
+    seen_files, seen_functions = {}, {}
     for top in ("plugin", "runtime", "contract", "include"):
         for folder, _, names in os.walk(os.path.join(root, top)):
             for name in names:
@@ -68,15 +62,30 @@ def main():
                 rel = os.path.relpath(path, root)
                 lines = open(path, errors="replace").read().split("\n")
                 checked += 1
+                seen_files[rel] = len(lines) - 1
                 allowed = OVER_FILES.get(rel, FILE_LIMIT)
                 if len(lines) - 1 > allowed:
                     failures.append("%s: %d lines (at most %d)" %
                                     (rel, len(lines) - 1, allowed))
                 for fn, at, length in functions(lines):
+                    seen_functions[(rel, fn)] = max(
+                        length, seen_functions.get((rel, fn), 0))
                     allowed = OVER_FUNCTIONS.get((rel, fn), FUNCTION_LIMIT)
                     if length > allowed:
                         failures.append("%s:%d: %s is %d lines (at most %d)" %
                                         (rel, at, fn, length, allowed))
+    for rel, listed in OVER_FILES.items():
+        if seen_files.get(rel, 0) < listed:
+            failures.append("%s: listed at %d lines, has %s: %s" % (
+                rel, listed, seen_files.get(rel, "none"),
+                "remove its entry" if seen_files.get(rel, 0) <= FILE_LIMIT
+                else "lower its entry"))
+    for key, listed in OVER_FUNCTIONS.items():
+        if seen_functions.get(key, 0) < listed:
+            failures.append("%s: %s listed at %d lines, has %s: %s" % (
+                key[0], key[1], listed, seen_functions.get(key, "none"),
+                "remove its entry" if seen_functions.get(key, 0) <=
+                FUNCTION_LIMIT else "lower its entry"))
     for f in failures:
         print("FAIL: " + f)
     print("%d files checked, %d over their limits" % (checked, len(failures)))
