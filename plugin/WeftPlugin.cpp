@@ -155,7 +155,7 @@ private:
     // Rows held apart of one length are one block of rows by columns: the
     // same nest indexed so (affine subscripts: tiles, coalescing) leads,
     // and this one's best mapping serves rows of differing lengths.
-    std::optional<recognize::RecognizedNest> Uniform = uniformRows(FD, M, *R);
+    const recognize::RecognizedNest *Uniform = R->OneLengthRows.get();
     std::optional<map::ScenarioChoice> UniformChoice;
     if (Uniform)
       UniformChoice = mapNest(*Uniform, M, false);
@@ -212,32 +212,6 @@ private:
     // Sizes the plugin cannot know may call for other mappings: one kernel
     // for each, and the runtime takes the one mapped for the nearest sizes.
     return map::chooseForScenarios(R.Nest, Input, std::move(Chosen));
-  }
-
-  /// General's nest recognized again for rows held apart of one length
-  /// (recognizeNest's UniformRows), where it holds rows held apart; its
-  /// warnings were said the first time.
-  std::optional<recognize::RecognizedNest>
-  uniformRows(FunctionDecl *FD, const compat::Mark &M,
-              const recognize::RecognizedNest &General) {
-    if (!recognize::holdsRowsApart(General.Nest))
-      return std::nullopt;
-    DiagnosticsEngine &Diags = CI.getDiagnostics();
-    const bool Suppressed = Diags.getSuppressAllDiagnostics();
-    Diags.setSuppressAllDiagnostics(true);
-    std::optional<recognize::RecognizedNest> Uniform =
-        recognize::recognizeNest(CI.getSema(), FD, M, &OnlyRead[FD], true);
-    Diags.setSuppressAllDiagnostics(Suppressed);
-    // The launch passes one set of arguments to either; a nest that reads
-    // no element of the rows (their count alone) is the same nest.
-    if (!Uniform || Uniform->Nest.Params.size() != General.Nest.Params.size() ||
-        ir::dump(Uniform->Nest) == ir::dump(General.Nest))
-      return std::nullopt;
-    for (std::size_t I = 0; I < General.Nest.Params.size(); ++I)
-      if (Uniform->Nest.Params[I].Name != General.Nest.Params[I].Name ||
-          Uniform->Nest.Params[I].Kind != General.Nest.Params[I].Kind)
-        return std::nullopt;
-    return Uniform;
   }
 
   /// The kernels of R's first Count mappings, appended to Kernels and their

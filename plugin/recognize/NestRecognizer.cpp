@@ -3,6 +3,8 @@
 #include "recognize/Recognizer.h"
 
 #include "analysis/SubscriptBounds.h"
+#include "ir/NestClone.h"
+#include "ir/RowsApart.h"
 
 #include "clang/Lex/Lexer.h"
 
@@ -79,7 +81,6 @@ std::optional<RecognizedNest> Recognizer::run(const compat::Mark &Mark) {
     }
   R.Nest.Location = R.Nest.Root.Location;
   R.Nest.Sequential = R.Clauses.Sequential;
-  R.Nest.UniformRows = UniformRows;
   if (R.Clauses.Strategy)
     R.Nest.Strategy = R.Clauses.Strategy->Value;
   for (std::size_t I = 0; I < Params.size(); ++I) {
@@ -93,17 +94,42 @@ std::optional<RecognizedNest> Recognizer::run(const compat::Mark &Mark) {
     R.Nest.Params.push_back(std::move(P));
   }
   defineCapturedConstants(R.Nest.Params);
+  // Rows held apart that are all of one length at run time are one block
+  // of rows by columns: the same nest indexed so is a second kernel.
+  std::optional<ir::Nest> OneLength;
+  if (holdsRowsApart(R.Nest)) {
+    OneLength = ir::cloneNest(R.Nest);
+    if (!ir::indexRowsAsOneLength(*OneLength))
+      OneLength.reset(); // no row read: the same nest
+  }
   if (!inferExtents(R.Nest))
     return std::nullopt;
+  if (OneLength && !inferExtents(*OneLength, /*Quiet=*/true))
+    OneLength.reset();
   R.Captures = Captures;
   R.LevelLocations = LevelLocations;
   R.Nest.Functions = std::move(Functions);
   R.Nest.Structs = std::move(Structs);
+  R.OpenMPTarget = Mark.OpenMPTarget;
+  if (OneLength) {
+    R.OneLengthRows = std::make_unique<RecognizedNest>();
+    RecognizedNest &U = *R.OneLengthRows;
+    U.Nest = std::move(*OneLength);
+    for (const ir::Function &F : R.Nest.Functions)
+      U.Nest.Functions.push_back(ir::cloneFunction(F));
+    U.Nest.Structs = R.Nest.Structs;
+    U.Captures = R.Captures;
+    U.Clauses = R.Clauses;
+    U.Condition = R.Condition;
+    U.LevelLocations = R.LevelLocations;
+    U.OpenMPTarget = R.OpenMPTarget;
+    reorderLoops(U, LoopLocations);
+    ir::analyzeAccesses(U.Nest);
+  }
   reorderLoops(R, LoopLocations);
   ir::analyzeAccesses(R.Nest);
   if (!checkOpenMPClauses(Mark, R))
     return std::nullopt;
-  R.OpenMPTarget = Mark.OpenMPTarget;
   return R;
 }
 
@@ -164,7 +190,7 @@ bool Recognizer::checkOpenMPClauses(const compat::Mark &Mark,
   return true;
 }
 
-bool Recognizer::inferExtents(ir::Nest &N) {
+bool Recognizer::inferExtents(ir::Nest &N, bool Quiet) {
   for (const UnstatedExtent &U : UnstatedExtents) {
     std::string Why;
     ir::Param &P = N.Params[U.Param];
@@ -180,6 +206,8 @@ bool Recognizer::inferExtents(ir::Nest &N) {
       P.Subscripts = ir::subscriptBounds(N, U.Param, &Why);
     }
     if (P.RowsApart ? !P.ColumnSubscripts : !P.Subscripts) {
+      if (Quiet)
+        return false;
       // The subscript named by the pointer as the loop names it.
       const std::string Kernel = "'" + N.Params[U.Param].Name + "[";
       if (std::size_t At = Why.find(Kernel); At != std::string::npos)
@@ -198,10 +226,11 @@ bool Recognizer::inferExtents(ir::Nest &N) {
   return true;
 }
 
-std::optional<RecognizedNest>
-recognizeNest(Sema &S, const FunctionDecl *Function, const compat::Mark &Mark,
-              const VariableSet *OnlyRead, bool UniformRows) {
-  return Recognizer(S, Function, Mark.Loop, OnlyRead, UniformRows).run(Mark);
+std::optional<RecognizedNest> recognizeNest(Sema &S,
+                                            const FunctionDecl *Function,
+                                            const compat::Mark &Mark,
+                                            const VariableSet *OnlyRead) {
+  return Recognizer(S, Function, Mark.Loop, OnlyRead).run(Mark);
 }
 
 bool holdsRowsApart(const ir::Nest &N) {

@@ -71,6 +71,12 @@ struct RecognizedNest {
   /// The loop of an OpenMP target directive: launched only where OpenMP
   /// holds none of its data on a device.
   bool OpenMPTarget = false;
+  /// Where the nest reads rows held apart: the same nest for rows of one
+  /// length (ir::indexRowsAsOneLength: element j of row i is element
+  /// i * columns + j, columns a parameter of their common length), with the
+  /// same parameters and its own analyses, for those that need affine
+  /// subscripts; right only where the rows are of one length. Else null.
+  std::unique_ptr<RecognizedNest> OneLengthRows;
 };
 
 using VariableSet = llvm::DenseSet<const clang::VarDecl *>;
@@ -79,18 +85,15 @@ using VariableSet = llvm::DenseSet<const clang::VarDecl *>;
 /// in Function's body, marked with Mark.Clauses (written in Mark.Literal,
 /// if not null: diagnostics about a clause point into it; launched only
 /// where Mark.Condition holds, if not null). Returns nullopt after
-/// diagnosing what it cannot take. With UniformRows, element j of row i of
-/// rows held apart is element i * columns + j, columns a parameter of their
-/// common length: the same nest, right only where the rows are of one
-/// length, with the same parameters, for the analyses that need affine
-/// subscripts.
+/// diagnosing what it cannot take. The AST is read once: a nest reading
+/// rows held apart comes with its form for rows of one length
+/// (RecognizedNest::OneLengthRows).
 /// OnlyRead: the variables of Function that its body only ever reads
 /// (variablesOnlyRead, taken before any of its loops was replaced), or null.
 std::optional<RecognizedNest> recognizeNest(clang::Sema &S,
                                             const clang::FunctionDecl *Function,
                                             const compat::Mark &Mark,
-                                            const VariableSet *OnlyRead,
-                                            bool UniformRows = false);
+                                            const VariableSet *OnlyRead);
 
 /// The parameters and locals of FD that its body only reads: never
 /// assigned, incremented, bound to a reference or taken the address of.

@@ -4,6 +4,8 @@
 // flattened so that the affine analysis sees one index.
 #include "recognize/Recognizer.h"
 
+#include "ir/RowsApart.h"
+
 #include <algorithm>
 
 namespace weft::recognize {
@@ -264,9 +266,9 @@ ir::ExprPtr Recognizer::spanElement(unsigned P, ir::ExprPtr Flat, Access A,
   auto R = make(ir::Expr::SpanElement, Params[P].Element);
   R->ParamIndex = P;
   R->Struct = Params[P].Struct;
-  R->Use = A != Access::Read ? ir::ElementUse::Written
-           : BindingReference  ? ir::ElementUse::Bound
-                               : ir::ElementUse::Read;
+  R->Use = A != Access::Read  ? ir::ElementUse::Written
+           : BindingReference ? ir::ElementUse::Bound
+                              : ir::ElementUse::Read;
   R->Origin = E->getBeginLoc().getRawEncoding();
   R->Operands.push_back(std::move(Flat));
   return R;
@@ -448,14 +450,16 @@ ir::ExprPtr Recognizer::flatIndex(unsigned P,
   if (Shapes[P].RowsApart) {
     ir::ExprPtr RowIndex = std::move(Subscripts.front());
     Subscripts.erase(Subscripts.begin());
-    // Rows of one length start at i * columns. (Rows held apart capture
-    // their offsets and common length here in either form of the nest, so
-    // that both forms take the same parameters.)
+    // Rows held as pointers, of one length, start at i * columns. (Rows
+    // held apart capture their offsets and common length here, for the
+    // nest's form for rows of one length: ir::indexRowsAsOneLength.)
     if (!Shapes[P].RowPointers)
       rowOffsets(P);
-    Row = rowsOfOneLength(P) ? operation("*", converted(std::move(RowIndex)),
-                                         converted(rowColumns(P)))
-                             : rowStart(P, std::move(RowIndex));
+    Row = Shapes[P].RowPointers
+              ? ir::rowStartOfOneLength(
+                    std::move(RowIndex), RowColumnParams.lookup(P),
+                    Params[RowColumnParams.lookup(P)].Element)
+              : rowStart(P, std::move(RowIndex));
   }
   // Row-major: ((i * M) + j) * K + k, in 64 bits as the host's address
   // arithmetic is.

@@ -3,6 +3,8 @@
 // of one row is bound to.
 #include "recognize/Recognizer.h"
 
+#include "ir/RowsApart.h"
+
 namespace weft::recognize {
 
 unsigned Recognizer::rowOffsets(unsigned P) {
@@ -36,10 +38,7 @@ unsigned Recognizer::rowOffsets(unsigned P) {
 }
 
 ir::ExprPtr Recognizer::rowStart(unsigned P, ir::ExprPtr R) {
-  auto Start = make(ir::Expr::SpanElement, ir::ScalarKind::ULong);
-  Start->ParamIndex = rowOffsets(P);
-  Start->Operands.push_back(std::move(R));
-  return converted(std::move(Start));
+  return ir::rowStartFromOffsets(rowOffsets(P), std::move(R));
 }
 
 std::optional<ir::ExprPtr>
@@ -76,18 +75,9 @@ ir::ExprPtr Recognizer::rowLength(unsigned P, ir::ExprPtr Index,
         integer(static_cast<std::int64_t>(Shapes[P].Inner.front())), Type);
   if (Shapes[P].RowPointers)
     return converted(rowColumns(P), Type);
-  // rows[i + 1] - rows[i] (or the common length), in the row's elements.
-  ir::ExprPtr Length;
-  if (rowsOfOneLength(P)) {
-    rowOffsets(P); // the parameters the other form of the nest takes
-    Length = converted(rowColumns(P));
-  } else {
-    ir::ExprPtr Again = ir::cloneExpr(*Index);
-    Length = operation(
-        "-",
-        rowStart(P, operation("+", converted(std::move(Index)), integer(1))),
-        rowStart(P, std::move(Again)));
-  }
+  // rows[i + 1] - rows[i], in the row's elements.
+  ir::ExprPtr Length =
+      ir::rowLengthFromOffsets(rowOffsets(P), std::move(Index));
   std::int64_t Element = 1;
   for (std::uint64_t N : Shapes[P].Inner)
     Element *= static_cast<std::int64_t>(N);

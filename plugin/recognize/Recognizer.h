@@ -44,11 +44,9 @@ inline constexpr const char *NotSupportedYet =
 
 class Recognizer : RecognizerState {
 public:
-  /// UniformRows: index rows held apart as rows of one length (see
-  /// recognizeNest).
   Recognizer(Sema &S, const FunctionDecl *Function, Stmt *Loop,
-             const VariableSet *OnlyRead, bool UniformRows)
-      : RecognizerState(S, Function, Loop, OnlyRead, UniformRows) {}
+             const VariableSet *OnlyRead)
+      : RecognizerState(S, Function, Loop, OnlyRead) {}
 
   std::optional<RecognizedNest> run(const compat::Mark &Mark);
 
@@ -296,11 +294,6 @@ private:
   /// Rows + 1 offsets the launch passes, and after it their common length
   /// (or -1), both captured on first use.
   unsigned rowOffsets(unsigned P);
-  /// Rows of P indexed as rows of one length (rows held as pointers, or
-  /// rows held apart where the nest is recognized for uniform rows).
-  bool rowsOfOneLength(unsigned P) const {
-    return Shapes[P].RowPointers || (UniformRows && Shapes[P].RowsApart);
-  }
   /// Row R of P's offsets, as a 64-bit index.
   ir::ExprPtr rowStart(unsigned P, ir::ExprPtr R);
   /// `a[i].size()` for rows held apart: row i's length; nullopt where
@@ -761,8 +754,9 @@ private:
   unsigned addParam(ir::Param P, Capture C, DataShape Shape);
   unsigned addParam(ir::Param P, Capture C); // not data
   /// Bounds those pointers by the nest's subscripts (their extents, which
-  /// the launch evaluates); false, diagnosed, where one's are not known.
-  bool inferExtents(ir::Nest &N);
+  /// the launch evaluates); false where one's are not known, diagnosed
+  /// unless Quiet.
+  bool inferExtents(ir::Nest &N, bool Quiet = false);
 };
 
 } // namespace weft::recognize

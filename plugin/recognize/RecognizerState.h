@@ -28,10 +28,10 @@ using namespace clang;
 /// it does nothing itself.
 struct RecognizerState {
   RecognizerState(Sema &S, const FunctionDecl *Function, Stmt *Loop,
-                  const VariableSet *OnlyRead, bool UniformRows)
+                  const VariableSet *OnlyRead)
       : S(S), Ctx(S.getASTContext()), Diags(Ctx.getDiagnostics()),
         SM(Ctx.getSourceManager()), Function(Function), Loop(Loop),
-        OnlyRead(OnlyRead), UniformRows(UniformRows) {}
+        OnlyRead(OnlyRead) {}
 
   Sema &S;
   ASTContext &Ctx;
@@ -325,7 +325,6 @@ struct RecognizerState {
 
   /// The function's variables that its body only reads (null: unknown).
   const VariableSet *OnlyRead;
-  const bool UniformRows;
   std::vector<SourceLocation> LevelLocations;
 
   /// Where each sequential loop of the nest is, by its ir::Stmt::Location.

@@ -17,7 +17,7 @@ FILE_LIMIT, FUNCTION_LIMIT = 700, 150
 # path: lines
 OVER_FILES = {
     "include/weft/device.h": 1509,
-    "plugin/recognize/Recognizer.h": 770,
+    "plugin/recognize/Recognizer.h": 764,
 }
 # (path, the definition's first line up to its '('): lines
 OVER_FUNCTIONS = {
