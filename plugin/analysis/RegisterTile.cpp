@@ -62,17 +62,6 @@ bool invariantFactor(const Level &Inner, const Expr &E) {
          });
 }
 
-bool sameExpr(const Expr &A, const Expr &B) {
-  if (A.Kind != B.Kind || A.Type != B.Type || A.Struct != B.Struct ||
-      A.Text != B.Text || A.ParamIndex != B.ParamIndex ||
-      A.Operands.size() != B.Operands.size())
-    return false;
-  for (std::size_t I = 0; I < A.Operands.size(); ++I)
-    if (!sameExpr(*A.Operands[I], *B.Operands[I]))
-      return false;
-  return true;
-}
-
 /// Tile's common factor (see RegisterTileable::Factor), its products added
 /// to Products; null where some read is not such a product.
 const Expr *commonFactor(const Level &Inner, const Stmt &Body, const Tile &Tile,

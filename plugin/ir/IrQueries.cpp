@@ -176,6 +176,17 @@ ExprPtr cloneExpr(const Expr &E) {
   return C;
 }
 
+bool sameExpr(const Expr &A, const Expr &B) {
+  if (A.Kind != B.Kind || A.Type != B.Type || A.Struct != B.Struct ||
+      A.Text != B.Text || A.ParamIndex != B.ParamIndex ||
+      A.Operands.size() != B.Operands.size())
+    return false;
+  for (std::size_t I = 0; I < A.Operands.size(); ++I)
+    if (!sameExpr(*A.Operands[I], *B.Operands[I]))
+      return false;
+  return true;
+}
+
 bool reduces(const Level &L) {
   return !L.Reductions.empty() || !L.ArrayReductions.empty();
 }

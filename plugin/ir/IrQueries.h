@@ -50,6 +50,8 @@ bool isLocalNamed(const Expr &E, const std::string &Name);
 ExprPtr castTo(ExprPtr E, ScalarKind T);
 /// A copy of E, operands and all.
 ExprPtr cloneExpr(const Expr &E);
+/// A and B are the same tree: kinds, types, texts, parameters and operands.
+bool sameExpr(const Expr &A, const Expr &B);
 /// Reads or writes a span element anywhere in E.
 bool touchesSpan(const Expr &E);
 /// Captures and literals only: the same value in every thread of the grid.

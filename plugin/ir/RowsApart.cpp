@@ -36,17 +36,6 @@ ExprPtr paramRef(unsigned P, ScalarKind T) {
   return R;
 }
 
-bool same(const Expr &A, const Expr &B) {
-  if (A.Kind != B.Kind || A.Type != B.Type || A.Struct != B.Struct ||
-      A.Text != B.Text || A.ParamIndex != B.ParamIndex || A.Use != B.Use ||
-      A.Operands.size() != B.Operands.size())
-    return false;
-  for (std::size_t I = 0; I < A.Operands.size(); ++I)
-    if (!same(*A.Operands[I], *B.Operands[I]))
-      return false;
-  return true;
-}
-
 /// Rewrites the reads of rows through their offsets, expression by
 /// expression, everywhere in a nest.
 class OneLengthRows {
@@ -132,9 +121,9 @@ private:
     if (Plus.Kind != Expr::Binary || Plus.Text != "+" ||
         Plus.Operands.size() != 2 || Plus.Operands[0]->Kind != Expr::Cast ||
         Plus.Operands[0]->Operands.size() != 1 ||
-        !same(*Plus.Operands[0]->Operands[0], *This->Operands[0]) ||
-        !same(*Plus.Operands[1],
-              *node(Expr::IntLiteral, ScalarKind::Long, "1l")))
+        !sameExpr(*Plus.Operands[0]->Operands[0], *This->Operands[0]) ||
+        !sameExpr(*Plus.Operands[1],
+                  *node(Expr::IntLiteral, ScalarKind::Long, "1l")))
       return nullptr;
     const unsigned Columns = ColumnsOfOffsets.at(This->ParamIndex);
     return rowLengthOfOneLength(Columns, N.Params[Columns].Element);

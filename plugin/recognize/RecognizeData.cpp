@@ -453,13 +453,14 @@ ir::ExprPtr Recognizer::flatIndex(unsigned P,
     // Rows held as pointers, of one length, start at i * columns. (Rows
     // held apart capture their offsets and common length here, for the
     // nest's form for rows of one length: ir::indexRowsAsOneLength.)
-    if (!Shapes[P].RowPointers)
+    if (Shapes[P].RowPointers) {
+      const unsigned Columns = RowColumnParams.lookup(P);
+      Row = ir::rowStartOfOneLength(std::move(RowIndex), Columns,
+                                    Params[Columns].Element);
+    } else {
       rowOffsets(P);
-    Row = Shapes[P].RowPointers
-              ? ir::rowStartOfOneLength(
-                    std::move(RowIndex), RowColumnParams.lookup(P),
-                    Params[RowColumnParams.lookup(P)].Element)
-              : rowStart(P, std::move(RowIndex));
+      Row = rowStart(P, std::move(RowIndex));
+    }
   }
   // Row-major: ((i * M) + j) * K + k, in 64 bits as the host's address
   // arithmetic is.
