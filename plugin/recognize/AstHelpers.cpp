@@ -4,6 +4,7 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace weft::recognize {
 
@@ -234,6 +235,27 @@ std::string locationText(const SourceManager &SM, SourceLocation Loc) {
     return "<unknown>:0:0";
   return std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
          ":" + std::to_string(P.getColumn());
+}
+
+bool failedAssertion(const ConditionalOperator *Check) {
+  const auto *Pass =
+      dyn_cast<ExplicitCastExpr>(Check->getTrueExpr()->IgnoreParens());
+  const auto *Fail =
+      dyn_cast<CallExpr>(Check->getFalseExpr()->IgnoreParenImpCasts());
+  const FunctionDecl *Callee = Fail ? Fail->getDirectCallee() : nullptr;
+  static const llvm::StringSet<> Reporters = {"__assert_fail", "__assert_rtn",
+                                              "_assert", "__assert"};
+  return Pass && Pass->getType()->isVoidType() && Callee &&
+         Callee->getIdentifier() && Reporters.contains(Callee->getName());
+}
+
+bool spanLike(QualType T) {
+  if (spanDecl(T.getNonReferenceType()))
+    return true;
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return T->isReferenceType() && RD && RD->getIdentifier() &&
+         (RD->getName() == "vector" || RD->getName() == "array") &&
+         RD->isInStdNamespace();
 }
 
 } // namespace weft::recognize

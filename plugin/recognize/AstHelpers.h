@@ -62,6 +62,13 @@ std::string literalText(const llvm::APInt &V, ir::ScalarKind K);
 
 std::string locationText(const SourceManager &SM, SourceLocation Loc);
 
+/// C is assert's expansion: `c ? void(0) : __assert_fail(...)`.
+bool failedAssertion(const ConditionalOperator *C);
+
+/// T is a std::span, or a reference to data of one dimension (`const
+/// std::vector<float> &`): a parameter bound to a part of the loop's data.
+bool spanLike(QualType T);
+
 } // namespace weft::recognize
 
 #endif

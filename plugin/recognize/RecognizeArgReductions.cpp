@@ -7,7 +7,7 @@
 // first index, `>=`: the last; the other way round for a loop counting
 // down). The key goes back into v and at after the
 // loop: on the device for an inner level, at the launch for the outermost.
-#include "recognize/Recognizer.h"
+#include "recognize/ReductionRecognizer.h"
 
 namespace weft::recognize {
 
@@ -27,8 +27,9 @@ std::string RecognizerState::ArgReduction::function(bool Finish) const {
          (First > 0 ? "First" : "Last");
 }
 
-bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
-                              const syntax::Reduction &Clause, ir::Level &L) {
+bool ReductionRecognizer::argReduction(Stmt *Loop, const Stmt *Body,
+                                       const syntax::Reduction &Clause,
+                                       ir::Level &L) {
   const bool Max = Clause.Operator == "argmax";
   const DeclRefExpr *Refs[2];
   for (int I = 0; I < 2; ++I) {
@@ -109,15 +110,7 @@ bool Recognizer::argReduction(Stmt *Loop, const Stmt *Body,
   return true;
 }
 
-const Recognizer::ArgReduction *
-Recognizer::argReductionOf(const VarDecl *V) const {
-  for (const ArgReduction &R : ArgReductions)
-    if (R.Value == V || R.At == V)
-      return &R;
-  return nullptr;
-}
-
-ir::ExprPtr Recognizer::argKeyRef(const ArgReduction &R) {
+ir::ExprPtr ReductionRecognizer::argKeyRef(const ArgReduction &R) {
   if (R.Param < 0)
     return make(ir::Expr::Local, R.KeyType, R.Key);
   auto E = make(ir::Expr::ParamRef, R.KeyType);
@@ -126,7 +119,7 @@ ir::ExprPtr Recognizer::argKeyRef(const ArgReduction &R) {
   return E;
 }
 
-std::optional<ir::StmtPtr> Recognizer::argCombine(const IfStmt *If) {
+std::optional<ir::StmtPtr> ReductionRecognizer::argCombine(const IfStmt *If) {
   ArgReduction *R = nullptr;
   const Expr *Value = nullptr, *Ref = nullptr;
   bool ValueWhenTrue = false;
@@ -209,7 +202,7 @@ std::optional<ir::StmtPtr> Recognizer::argCombine(const IfStmt *If) {
   return S;
 }
 
-bool Recognizer::finishArgReductions(unsigned Depth) {
+bool ReductionRecognizer::finishArgReductions(unsigned Depth) {
   for (ArgReduction &R : ArgReductions) {
     if (R.Depth != Depth)
       continue;

@@ -1,7 +1,7 @@
 // RecognizeArrayReductions.cpp: reduction(op: a) naming an array, the
 // histogram idiom: the level's iterations combine into a's elements at
 // subscripts known only at run time, each update one atomic step.
-#include "recognize/Recognizer.h"
+#include "recognize/ReductionRecognizer.h"
 
 namespace weft::recognize {
 
@@ -60,8 +60,9 @@ bool isSubscript(const Expr *E) {
 
 } // namespace
 
-bool Recognizer::arrayReduction(const Stmt *Loop, const DeclRefExpr *Ref,
-                                const std::string &Op, ir::Level &L) {
+bool ReductionRecognizer::arrayReduction(const Stmt *Loop,
+                                         const DeclRefExpr *Ref,
+                                         const std::string &Op, ir::Level &L) {
   const std::string Name = Ref->getDecl()->getName().str();
   const std::optional<ir::ReductionOp> R = ir::reductionOpNamed(Op);
   if (!R || contract::reduceKind(*R) == contract::ReduceKind::Logical)
@@ -105,7 +106,8 @@ bool Recognizer::arrayReduction(const Stmt *Loop, const DeclRefExpr *Ref,
   return true;
 }
 
-std::optional<unsigned> Recognizer::reducedArrayOf(const Expr *Element) const {
+std::optional<unsigned>
+ReductionRecognizer::reducedArrayOf(const Expr *Element) const {
   if (!isSubscript(Element))
     return std::nullopt;
   const auto *DRE = dyn_cast<DeclRefExpr>(elementRoot(Element));
@@ -118,7 +120,8 @@ std::optional<unsigned> Recognizer::reducedArrayOf(const Expr *Element) const {
   return Param->second;
 }
 
-std::optional<ir::StmtPtr> Recognizer::guardedArrayCombine(const IfStmt *If) {
+std::optional<ir::StmtPtr>
+ReductionRecognizer::guardedArrayCombine(const IfStmt *If) {
   if (If->getElse() || If->getInit() || If->getConditionVariable())
     return std::nullopt;
   const Stmt *Then = If->getThen();
@@ -154,8 +157,9 @@ std::optional<ir::StmtPtr> Recognizer::guardedArrayCombine(const IfStmt *If) {
   return S;
 }
 
-ir::ExprPtr Recognizer::arrayCombine(const Expr *Update, const Expr *Target,
-                                     unsigned P, const Expr *Guarded) {
+ir::ExprPtr ReductionRecognizer::arrayCombine(const Expr *Update,
+                                              const Expr *Target, unsigned P,
+                                              const Expr *Guarded) {
   const ReducedArray &Array = ReducedArrays.find(P)->second;
   const std::string Name = Params[P].Name;
   const std::string Form = combineForm(Array.Op, Name);
@@ -274,7 +278,7 @@ ir::ExprPtr Recognizer::arrayCombine(const Expr *Update, const Expr *Target,
   return C;
 }
 
-void Recognizer::checkReducedArrayUses() {
+void ReductionRecognizer::checkReducedArrayUses() {
   for (const auto &[P, Array] : ReducedArrays)
     if (auto Use = PlainArrayUses.find(P); Use != PlainArrayUses.end()) {
       fail(Use->second,

@@ -2,7 +2,7 @@
 // its small arrays (`memset(tmp, 0, sizeof tmp)`, `memcpy(row, &a[i * n],
 // n * sizeof(float))`): loops over the elements, which the kernel can run
 // and the analyses can read.
-#include "recognize/Recognizer.h"
+#include "recognize/BodyRecognizer.h"
 
 namespace weft::recognize {
 namespace {
@@ -18,7 +18,8 @@ QualType pointee(const Expr *E) {
 
 } // namespace
 
-bool Recognizer::byteCopy(const CallExpr *Call, std::vector<ir::StmtPtr> &Out) {
+bool BodyRecognizer::byteCopy(const CallExpr *Call,
+                              std::vector<ir::StmtPtr> &Out) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD || !FD->getIdentifier() || Call->getNumArgs() != 3)
     return false;

@@ -1,12 +1,12 @@
 // RecognizeCalls.cpp: calls of functions, lambdas and methods whose
 // bodies are visible, converted into device functions.
-#include "recognize/Recognizer.h"
+#include "recognize/CallRecognizer.h"
 
 #include "llvm/Support/SaveAndRestore.h"
 
 namespace weft::recognize {
 
-bool Recognizer::isOutputStream(QualType T) {
+bool CallRecognizer::isOutputStream(QualType T) {
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->getName().contains("ostream");
 }
@@ -30,9 +30,9 @@ std::string operatorStem(OverloadedOperatorKind K) {
 
 } // namespace
 
-ir::ExprPtr Recognizer::userCall(const CallExpr *Call, const FunctionDecl *FD,
-                                 unsigned FirstArg,
-                                 std::optional<ir::ScalarKind> K) {
+ir::ExprPtr CallRecognizer::userCall(const CallExpr *Call,
+                                     const FunctionDecl *FD, unsigned FirstArg,
+                                     std::optional<ir::ScalarKind> K) {
   SourceLocation Loc = Call->getExprLoc();
   const std::string Name = FD->getQualifiedNameAsString();
   static const llvm::StringSet<> Io = {"printf", "fprintf", "puts",   "putchar",
@@ -65,8 +65,8 @@ ir::ExprPtr Recognizer::userCall(const CallExpr *Call, const FunctionDecl *FD,
   return deviceCall(FD, Loc, Call->getType(), Object, Args, K);
 }
 
-bool Recognizer::capturesKeepTheirValues(const CXXMethodDecl *Call,
-                                         SourceLocation Loc) {
+bool CallRecognizer::capturesKeepTheirValues(const CXXMethodDecl *Call,
+                                             SourceLocation Loc) {
   if (!Call->isConst())
     return fail(Loc,
                 "a mutable lambda called from a weft loop changes its own "
@@ -108,9 +108,9 @@ bool Recognizer::capturesKeepTheirValues(const CXXMethodDecl *Call,
   return true;
 }
 
-ir::ExprPtr Recognizer::substitutedCall(const FunctionDecl *Def,
-                                        llvm::ArrayRef<const Expr *> Args,
-                                        std::optional<ir::ScalarKind> K) {
+ir::ExprPtr CallRecognizer::substitutedCall(const FunctionDecl *Def,
+                                            llvm::ArrayRef<const Expr *> Args,
+                                            std::optional<ir::ScalarKind> K) {
   // `[&](int i, int j) { return in[i * m + j]; }`: one return of a value
   // of arithmetic type, of parameters of arithmetic types passed values
   // without side effects.
@@ -141,41 +141,18 @@ ir::ExprPtr Recognizer::substitutedCall(const FunctionDecl *Def,
   return V ? ir::castTo(std::move(V), *K) : nullptr;
 }
 
-const FunctionDecl *Recognizer::definitionOf(const FunctionDecl *FD,
-                                             SourceLocation Loc) {
-  const std::string Name = FD->getQualifiedNameAsString();
-  auto *Callee = const_cast<FunctionDecl *>(FD);
-  if (!Callee->getDefinition() && Callee->isImplicitlyInstantiable())
-    S.InstantiateFunctionDefinition(Loc, Callee, /*Recursive=*/true,
-                                    /*DefinitionRequired=*/false);
-  const FunctionDecl *Def = Callee->getDefinition();
-  if (!Def || !Def->hasBody())
-    return fail(Loc,
-                "the body of '" + Name +
-                    "' is not visible here, so it cannot be compiled "
-                    "into the kernel",
-                "define it in this file or in a header"),
-           nullptr;
-  if (std::find(CallStack.begin(), CallStack.end(), Def) != CallStack.end())
-    return fail(Loc,
-                "recursive call to '" + Name +
-                    "' cannot be compiled into a kernel",
-                "rewrite the recursion as a loop"),
-           nullptr;
-  return Def;
-}
-
-ir::ExprPtr Recognizer::constructorCall(const CXXConstructExpr *CE) {
+ir::ExprPtr CallRecognizer::constructorCall(const CXXConstructExpr *CE) {
   return deviceCall(
       CE->getConstructor(), CE->getExprLoc(), CE->getType(), nullptr,
       llvm::ArrayRef<const Expr *>(CE->getArgs(), CE->getNumArgs()),
       std::nullopt);
 }
 
-ir::ExprPtr Recognizer::deviceCall(const FunctionDecl *FD, SourceLocation Loc,
-                                   QualType Result, const Expr *Object,
-                                   llvm::ArrayRef<const Expr *> Args,
-                                   std::optional<ir::ScalarKind> K) {
+ir::ExprPtr CallRecognizer::deviceCall(const FunctionDecl *FD,
+                                       SourceLocation Loc, QualType Result,
+                                       const Expr *Object,
+                                       llvm::ArrayRef<const Expr *> Args,
+                                       std::optional<ir::ScalarKind> K) {
   const FunctionDecl *Def = definitionOf(FD, Loc);
   if (!Def)
     return nullptr;
@@ -221,8 +198,9 @@ ir::ExprPtr Recognizer::deviceCall(const FunctionDecl *FD, SourceLocation Loc,
   return R;
 }
 
-std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
-                                                       SourceLocation CallLoc) {
+std::optional<std::string>
+CallRecognizer::convertFunction(const FunctionDecl *Def,
+                                SourceLocation CallLoc) {
   ir::Function F;
   F.Source = Def->getQualifiedNameAsString();
   F.Name = functionName(Def, F.Source);
@@ -273,8 +251,8 @@ std::optional<std::string> Recognizer::convertFunction(const FunctionDecl *Def,
   return FunctionNames[Def];
 }
 
-std::string Recognizer::functionName(const FunctionDecl *Def,
-                                     const std::string &Source) {
+std::string CallRecognizer::functionName(const FunctionDecl *Def,
+                                         const std::string &Source) {
   // Where it is defined too: every lambda of one signature in one function
   // has the same qualified name and type.
   std::string Key = Source + Def->getType().getAsString() +
@@ -299,8 +277,8 @@ std::string Recognizer::functionName(const FunctionDecl *Def,
   return Names.unique("weft_fn_" + Stem + "_" + Hash);
 }
 
-bool Recognizer::functionResult(const FunctionDecl *Def, SourceLocation CallLoc,
-                                ir::Function &F) {
+bool CallRecognizer::functionResult(const FunctionDecl *Def,
+                                    SourceLocation CallLoc, ir::Function &F) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Def);
   const auto *Constructor = dyn_cast<CXXConstructorDecl>(Def);
   QualType Ret =
@@ -356,7 +334,8 @@ bool Recognizer::functionResult(const FunctionDecl *Def, SourceLocation CallLoc,
   return true;
 }
 
-void Recognizer::functionParameters(const FunctionDecl *Def, ir::Function &F) {
+void CallRecognizer::functionParameters(const FunctionDecl *Def,
+                                        ir::Function &F) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Def);
   const auto *Constructor = dyn_cast<CXXConstructorDecl>(Def);
   if (Method && Method->isInstance() && !Constructor &&
@@ -399,8 +378,8 @@ void Recognizer::functionParameters(const FunctionDecl *Def, ir::Function &F) {
   }
 }
 
-void Recognizer::constructorBody(const CXXConstructorDecl *Def,
-                                 ir::Function &F) {
+void CallRecognizer::constructorBody(const CXXConstructorDecl *Def,
+                                     ir::Function &F) {
   // The object is a local, zero where nothing initializes it, returned at
   // the end (and by every `return;`).
   SelfStruct = F.ReturnStruct;
@@ -450,13 +429,13 @@ void Recognizer::constructorBody(const CXXConstructorDecl *Def,
   F.Body.push_back(std::move(Return));
 }
 
-ir::ExprPtr Recognizer::self() {
+ir::ExprPtr CallRecognizer::self() {
   auto R = make(ir::Expr::Local, ir::ScalarKind::Char, SelfName);
   R->Struct = SelfStruct;
   return R;
 }
 
-bool Recognizer::returnsOnly(const Stmt *S, const ParmVarDecl *P) {
+bool CallRecognizer::returnsOnly(const Stmt *S, const ParmVarDecl *P) {
   if (!S)
     return true;
   if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {

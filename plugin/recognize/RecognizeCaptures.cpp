@@ -1,11 +1,11 @@
 // RecognizeCaptures.cpp: variables the loop uses: captured spans,
 // scalars and members of `this` become kernel parameters; locals stay.
-#include "recognize/Recognizer.h"
+#include "recognize/DataRecognizer.h"
 
 namespace weft::recognize {
 
-std::optional<unsigned> Recognizer::capture(const DeclRefExpr *DRE,
-                                            bool ReductionTarget) {
+std::optional<unsigned> DataRecognizer::capture(const DeclRefExpr *DRE,
+                                                bool ReductionTarget) {
   // In a lambda's body compiled into the loop, a variable it captures is
   // named as a capture; the launch names it where the loop is, a capture
   // there only where the loop's own function is a lambda that captures it.
@@ -22,15 +22,15 @@ std::optional<unsigned> Recognizer::capture(const DeclRefExpr *DRE,
   return capture(DRE->getDecl(), Source, DRE->getLocation(), ReductionTarget);
 }
 
-const FieldDecl *Recognizer::memberOfThis(const Expr *E) {
+const FieldDecl *DataRecognizer::memberOfThis(const Expr *E) {
   const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
   if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return nullptr;
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
 }
 
-std::optional<Recognizer::MemberChain>
-Recognizer::memberOfCapture(const Expr *E) const {
+std::optional<DataRecognizer::MemberChain>
+DataRecognizer::memberOfCapture(const Expr *E) const {
   const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
   const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
   if (!F)
@@ -64,7 +64,8 @@ Recognizer::memberOfCapture(const Expr *E) const {
 }
 
 std::optional<unsigned>
-Recognizer::capturedBefore(const ValueDecl *D, const MemberChain *Chain) const {
+DataRecognizer::capturedBefore(const ValueDecl *D,
+                               const MemberChain *Chain) const {
   if (Chain) {
     if (auto It = MemberCaptureIndex.find(Chain->Key);
         It != MemberCaptureIndex.end())
@@ -75,7 +76,7 @@ Recognizer::capturedBefore(const ValueDecl *D, const MemberChain *Chain) const {
   return std::nullopt;
 }
 
-std::string Recognizer::freeParamName(const std::string &Name) const {
+std::string DataRecognizer::freeParamName(const std::string &Name) const {
   std::string Free = Name;
   for (unsigned Suffix = 1;; ++Suffix) {
     bool Taken = false;
@@ -88,9 +89,9 @@ std::string Recognizer::freeParamName(const std::string &Name) const {
 }
 
 std::optional<unsigned>
-Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
-                    bool ReductionTarget, const MemberChain *Chain,
-                    QualType Type) {
+DataRecognizer::capture(const ValueDecl *D, const Expr *Source,
+                        SourceLocation Loc, bool ReductionTarget,
+                        const MemberChain *Chain, QualType Type) {
   if (std::optional<unsigned> Known = capturedBefore(D, Chain)) {
     if (ReductionTarget && Params[*Known].isSpan())
       return fail(Loc, "a span cannot be a reduction target");
@@ -150,9 +151,10 @@ Recognizer::capture(const ValueDecl *D, const Expr *Source, SourceLocation Loc,
   return I;
 }
 
-bool Recognizer::dataExtents(const ValueDecl *D, SourceLocation Loc,
-                             const MemberChain *Chain, const std::string &Name,
-                             DataShape &Shape, DataExtents &Out) {
+bool DataRecognizer::dataExtents(const ValueDecl *D, SourceLocation Loc,
+                                 const MemberChain *Chain,
+                                 const std::string &Name, DataShape &Shape,
+                                 DataExtents &Out) {
   // Rows allocated one by one, their pointers in a float **, a
   // std::vector<float *> or a float *[N]: the launch gathers them where the
   // mark says how many rows of how many elements; the device cannot follow
@@ -255,10 +257,10 @@ bool Recognizer::dataExtents(const ValueDecl *D, SourceLocation Loc,
   return true;
 }
 
-bool Recognizer::paramType(const ValueDecl *D, QualType T, SourceLocation Loc,
-                           bool ReductionTarget,
-                           const std::optional<DataShape> &Shape,
-                           ir::Param &P) {
+bool DataRecognizer::paramType(const ValueDecl *D, QualType T,
+                               SourceLocation Loc, bool ReductionTarget,
+                               const std::optional<DataShape> &Shape,
+                               ir::Param &P) {
   if (Shape) {
     QualType E = Shape->Element;
     std::optional<ir::ScalarKind> K = scalarKind(E);
@@ -303,11 +305,11 @@ bool Recognizer::paramType(const ValueDecl *D, QualType T, SourceLocation Loc,
   return true;
 }
 
-unsigned Recognizer::addParam(ir::Param P, Capture C) {
+unsigned DataRecognizer::addParam(ir::Param P, Capture C) {
   return addParam(std::move(P), std::move(C), DataShape());
 }
 
-unsigned Recognizer::addParam(ir::Param P, Capture C, DataShape Shape) {
+unsigned DataRecognizer::addParam(ir::Param P, Capture C, DataShape Shape) {
   Params.push_back(std::move(P));
   Uses.emplace_back();
   Captures.push_back(std::move(C));
@@ -315,8 +317,8 @@ unsigned Recognizer::addParam(ir::Param P, Capture C, DataShape Shape) {
   return static_cast<unsigned>(Params.size() - 1);
 }
 
-ir::ExprPtr Recognizer::member(const MemberExpr *ME, const FieldDecl *F,
-                               Access A, const MemberChain *Chain) {
+ir::ExprPtr DataRecognizer::member(const MemberExpr *ME, const FieldDecl *F,
+                                   Access A, const MemberChain *Chain) {
   std::optional<unsigned> P =
       capture(F, ME, ME->getMemberLoc(), /*ReductionTarget=*/false, Chain);
   if (!P)
@@ -337,14 +339,14 @@ ir::ExprPtr Recognizer::member(const MemberExpr *ME, const FieldDecl *F,
   return E;
 }
 
-void Recognizer::markUse(unsigned P, Access A) {
+void DataRecognizer::markUse(unsigned P, Access A) {
   if (A != Access::Write)
     Uses[P].Read = true;
   if (A != Access::Read)
     Uses[P].Written = true;
 }
 
-ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
+ir::ExprPtr DataRecognizer::variable(const DeclRefExpr *DRE, Access A) {
   const ValueDecl *D = DRE->getDecl();
   if (const auto *EC = dyn_cast<EnumConstantDecl>(D)) {
     std::optional<ir::ScalarKind> K = scalarKind(DRE->getType());
@@ -483,13 +485,13 @@ ir::ExprPtr Recognizer::variable(const DeclRefExpr *DRE, Access A) {
   return capturedVariable(DRE, A);
 }
 
-bool Recognizer::capturedBinding(const DeclRefExpr *DRE) const {
+bool DataRecognizer::capturedBinding(const DeclRefExpr *DRE) const {
   const auto *B = dyn_cast<BindingDecl>(DRE->getDecl());
   return B && !InFunction &&
          SM.isBeforeInTranslationUnit(B->getLocation(), Loop->getBeginLoc());
 }
 
-ir::ExprPtr Recognizer::capturedVariable(const DeclRefExpr *DRE, Access A) {
+ir::ExprPtr DataRecognizer::capturedVariable(const DeclRefExpr *DRE, Access A) {
   std::optional<unsigned> P = capture(DRE);
   if (!P)
     return nullptr;

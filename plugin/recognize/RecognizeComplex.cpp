@@ -1,7 +1,7 @@
 // RecognizeComplex.cpp: std::complex<float> and std::complex<double> in a
 // loop: values of weft::complex<T> (<weft/device.h>), with <complex>'s
 // constructors, operators, members and functions mapped onto its own.
-#include "recognize/Recognizer.h"
+#include "recognize/CallRecognizer.h"
 
 #include "llvm/Support/SaveAndRestore.h"
 
@@ -30,7 +30,7 @@ bool anyComplex(llvm::ArrayRef<const Expr *> Args) {
 
 } // namespace
 
-int Recognizer::complexStruct(QualType T) {
+int CallRecognizer::complexStruct(QualType T) {
   std::optional<ir::ScalarKind> K = complexElement(T);
   if (!K)
     return -1;
@@ -50,7 +50,7 @@ int Recognizer::complexStruct(QualType T) {
   return I;
 }
 
-ir::ExprPtr Recognizer::complexValue(const CXXConstructExpr *CE, int S) {
+ir::ExprPtr CallRecognizer::complexValue(const CXXConstructExpr *CE, int S) {
   // complex(re = 0, im = 0), a copy, or a conversion from another complex.
   if (CE->getNumArgs() == 1 && complexElement(CE->getArg(0)->getType())) {
     if (complexStruct(CE->getArg(0)->getType()) == S)
@@ -67,7 +67,7 @@ ir::ExprPtr Recognizer::complexValue(const CXXConstructExpr *CE, int S) {
   return complexOf(S, std::move(Parts[0]), std::move(Parts[1]));
 }
 
-ir::ExprPtr Recognizer::complexOf(int S, ir::ExprPtr Re, ir::ExprPtr Im) {
+ir::ExprPtr CallRecognizer::complexOf(int S, ir::ExprPtr Re, ir::ExprPtr Im) {
   auto R = make(ir::Expr::InitList, ir::ScalarKind::Char);
   R->Struct = S;
   for (ir::ExprPtr *Part : {&Re, &Im}) {
@@ -80,8 +80,8 @@ ir::ExprPtr Recognizer::complexOf(int S, ir::ExprPtr Re, ir::ExprPtr Im) {
   return R;
 }
 
-ir::ExprPtr Recognizer::complexOperator(const CXXOperatorCallExpr *OC,
-                                        std::optional<ir::ScalarKind> K) {
+ir::ExprPtr CallRecognizer::complexOperator(const CXXOperatorCallExpr *OC,
+                                            std::optional<ir::ScalarKind> K) {
   llvm::ArrayRef<const Expr *> Args(OC->getArgs(), OC->getNumArgs());
   if (!anyComplex(Args))
     return nullptr;
@@ -120,9 +120,9 @@ ir::ExprPtr Recognizer::complexOperator(const CXXOperatorCallExpr *OC,
   return B;
 }
 
-ir::ExprPtr Recognizer::complexCall(const CallExpr *Call,
-                                    const FunctionDecl *FD,
-                                    std::optional<ir::ScalarKind> K) {
+ir::ExprPtr CallRecognizer::complexCall(const CallExpr *Call,
+                                        const FunctionDecl *FD,
+                                        std::optional<ir::ScalarKind> K) {
   llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
   if (!FD || !FD->getIdentifier() || !FD->isInStdNamespace() ||
       (!anyComplex(Args) && !complexElement(Call->getType())))
@@ -150,8 +150,8 @@ ir::ExprPtr Recognizer::complexCall(const CallExpr *Call,
   return R;
 }
 
-ir::ExprPtr Recognizer::complexMethod(const CXXMemberCallExpr *MC,
-                                      std::optional<ir::ScalarKind> K) {
+ir::ExprPtr CallRecognizer::complexMethod(const CXXMemberCallExpr *MC,
+                                          std::optional<ir::ScalarKind> K) {
   const Expr *Object = MC->getImplicitObjectArgument();
   const CXXMethodDecl *M = MC->getMethodDecl();
   if (!Object || !complexElement(Object->getType()) || !M)

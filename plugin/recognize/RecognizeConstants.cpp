@@ -1,7 +1,7 @@
 // RecognizeConstants.cpp: captured integer constants that the affine
 // analysis may see through (`const int End = Offset + BlockSize;`), so that
 // bounds written in terms of them have known distances apart.
-#include "recognize/Recognizer.h"
+#include "recognize/DataRecognizer.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -43,7 +43,7 @@ VariableSet variablesOnlyRead(const FunctionDecl *FD) {
   return OnlyRead;
 }
 
-bool Recognizer::keepsItsValue(const VarDecl *V) const {
+bool DataRecognizer::keepsItsValue(const VarDecl *V) const {
   if (V->getType()->isReferenceType() || V->getType().isVolatileQualified())
     return false;
   return V->getType().isConstQualified() ||
@@ -52,7 +52,7 @@ bool Recognizer::keepsItsValue(const VarDecl *V) const {
           OnlyRead->contains(V));
 }
 
-ir::ExprPtr Recognizer::constantDefinition(const Expr *E, unsigned Depth) {
+ir::ExprPtr DataRecognizer::constantDefinition(const Expr *E, unsigned Depth) {
   E = E->IgnoreParenImpCasts();
   std::optional<ir::ScalarKind> Kind = scalarKind(E->getType());
   if (!Kind || Depth > 8 || !E->getType()->isIntegerType())
@@ -95,7 +95,7 @@ ir::ExprPtr Recognizer::constantDefinition(const Expr *E, unsigned Depth) {
   return Made;
 }
 
-void Recognizer::defineCapturedConstants(std::vector<ir::Param> &Out) {
+void DataRecognizer::defineCapturedConstants(std::vector<ir::Param> &Out) {
   for (const auto &[Captured, I] : CaptureIndex) {
     const auto *V = dyn_cast<VarDecl>(Captured);
     if (Out[I].Kind != ir::ParamKind::Scalar || !V || !V->hasLocalStorage() ||

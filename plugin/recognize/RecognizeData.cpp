@@ -2,7 +2,7 @@
 // (std::span, std::vector, std::array, C arrays, pointers with an extent),
 // captured as one flat block of elements; subscripts of nested arrays are
 // flattened so that the affine analysis sees one index.
-#include "recognize/Recognizer.h"
+#include "recognize/DataRecognizer.h"
 
 #include "ir/RowsApart.h"
 
@@ -10,7 +10,8 @@
 
 namespace weft::recognize {
 
-std::optional<Recognizer::DataShape> Recognizer::dataShape(QualType T) const {
+std::optional<DataRecognizer::DataShape>
+DataRecognizer::dataShape(QualType T) const {
   T = T.getNonReferenceType();
   DataShape Shape;
   QualType E;
@@ -67,8 +68,8 @@ std::optional<Recognizer::DataShape> Recognizer::dataShape(QualType T) const {
   return Shape;
 }
 
-std::optional<Recognizer::DataShape>
-Recognizer::mdspanShape(const ClassTemplateSpecializationDecl *Md) const {
+std::optional<DataRecognizer::DataShape>
+DataRecognizer::mdspanShape(const ClassTemplateSpecializationDecl *Md) const {
   DataShape Shape;
   Shape.IsMdspan = true;
   const TemplateArgumentList &Args = Md->getTemplateArgs();
@@ -92,7 +93,7 @@ Recognizer::mdspanShape(const ClassTemplateSpecializationDecl *Md) const {
   return Shape;
 }
 
-ir::ExprPtr Recognizer::mdspanExtent(unsigned P, unsigned R) {
+ir::ExprPtr DataRecognizer::mdspanExtent(unsigned P, unsigned R) {
   const DataShape Shape = Shapes[P]; // a copy: captures grow the vector
   if (Shape.Extents[R] >= 0)
     return integer(Shape.Extents[R]);
@@ -113,7 +114,8 @@ ir::ExprPtr Recognizer::mdspanExtent(unsigned P, unsigned R) {
   return Ref;
 }
 
-std::optional<unsigned> Recognizer::pointedData(const UnaryOperator *Deref) {
+std::optional<unsigned>
+DataRecognizer::pointedData(const UnaryOperator *Deref) {
   const auto *DRE =
       dyn_cast<DeclRefExpr>(Deref->getSubExpr()->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -131,7 +133,7 @@ std::optional<unsigned> Recognizer::pointedData(const UnaryOperator *Deref) {
                  Deref->getType());
 }
 
-std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
+std::optional<unsigned> DataRecognizer::spanOperand(const Expr *E) {
   E = inLoopTerms(E);
   if (const auto *Deref = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
       Deref && Deref->getOpcode() == UO_Deref &&
@@ -180,8 +182,8 @@ std::optional<unsigned> Recognizer::spanOperand(const Expr *E) {
               "pointer whose extent the mark states");
 }
 
-ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
-                                    std::optional<ir::ScalarKind> K) {
+ir::ExprPtr DataRecognizer::dataElement(const Expr *E, Access A,
+                                        std::optional<ir::ScalarKind> K) {
   // a[i][j][k]: the indices outermost first, and a.
   llvm::SmallVector<const Expr *, 3> Subscripts;
   const Expr *Root = E;
@@ -260,8 +262,8 @@ ir::ExprPtr Recognizer::dataElement(const Expr *E, Access A,
   return spanElement(*P, flatIndex(*P, std::move(Indices)), A, E);
 }
 
-ir::ExprPtr Recognizer::spanElement(unsigned P, ir::ExprPtr Flat, Access A,
-                                    const Expr *E) {
+ir::ExprPtr DataRecognizer::spanElement(unsigned P, ir::ExprPtr Flat, Access A,
+                                        const Expr *E) {
   markUse(P, A);
   auto R = make(ir::Expr::SpanElement, Params[P].Element);
   R->ParamIndex = P;
@@ -274,8 +276,8 @@ ir::ExprPtr Recognizer::spanElement(unsigned P, ir::ExprPtr Flat, Access A,
   return R;
 }
 
-std::optional<Recognizer::PointerInto>
-Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
+std::optional<DataRecognizer::PointerInto>
+DataRecognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
   const Expr *X = E->IgnoreParenImpCasts();
   // An offset and what it offsets: a view, p + k, k + p, p - k.
   if (const RowView *View = rowViewOf(X)) {
@@ -383,7 +385,8 @@ Recognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
   return PointerInto{*P, nullptr};
 }
 
-std::optional<Recognizer::PointerInto> Recognizer::rowStart(const Expr *Row) {
+std::optional<DataRecognizer::PointerInto>
+DataRecognizer::rowStart(const Expr *Row) {
   // A[i] (or A[i][j] of three dimensions), one subscript short of an
   // element: the row's first element, flat offset (i * M + ...) * K.
   llvm::SmallVector<const Expr *, 3> Subscripts;
@@ -426,8 +429,8 @@ std::optional<Recognizer::PointerInto> Recognizer::rowStart(const Expr *Row) {
   return PointerInto{*P, flatIndex(*P, std::move(Indices))};
 }
 
-ir::ExprPtr Recognizer::pointedElement(PointerInto Ptr, ir::ExprPtr Index,
-                                       Access A, const Expr *E) {
+ir::ExprPtr DataRecognizer::pointedElement(PointerInto Ptr, ir::ExprPtr Index,
+                                           Access A, const Expr *E) {
   if (!Index && !Ptr.Offset)
     Index = integer(0);
   ir::ExprPtr Flat = !Ptr.Offset ? std::move(Index)
@@ -442,8 +445,8 @@ ir::ExprPtr Recognizer::pointedElement(PointerInto Ptr, ir::ExprPtr Index,
   return spanElement(Ptr.Param, std::move(Flat), A, E);
 }
 
-ir::ExprPtr Recognizer::flatIndex(unsigned P,
-                                  std::vector<ir::ExprPtr> Subscripts) {
+ir::ExprPtr DataRecognizer::flatIndex(unsigned P,
+                                      std::vector<ir::ExprPtr> Subscripts) {
   const llvm::SmallVector<std::uint64_t, 2> Inner = Shapes[P].Inner;
   // Rows held apart: element j of row i is at the row's offset plus j.
   ir::ExprPtr Row;
@@ -482,9 +485,10 @@ ir::ExprPtr Recognizer::flatIndex(unsigned P,
              : std::move(Flat);
 }
 
-ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
-                                      llvm::ArrayRef<const Expr *> Subscripts,
-                                      Access A) {
+ir::ExprPtr
+DataRecognizer::mdspanElement(const Expr *E, unsigned P,
+                              llvm::ArrayRef<const Expr *> Subscripts,
+                              Access A) {
   const DataShape Shape = Shapes[P]; // a copy: subscripts may capture
   if (Subscripts.size() != Shape.Extents.size())
     return failExpr(E->getBeginLoc(),
@@ -509,8 +513,8 @@ ir::ExprPtr Recognizer::mdspanElement(const Expr *E, unsigned P,
   return spanElement(P, std::move(Flat), A, E);
 }
 
-ir::ExprPtr Recognizer::dataSize(const Expr *Object,
-                                 std::optional<ir::ScalarKind> K) {
+ir::ExprPtr DataRecognizer::dataSize(const Expr *Object,
+                                     std::optional<ir::ScalarKind> K) {
   if (std::optional<ir::ExprPtr> Row = rowSize(Object, K))
     return std::move(*Row);
   std::optional<unsigned> P = spanOperand(Object);

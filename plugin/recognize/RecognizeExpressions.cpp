@@ -1,12 +1,12 @@
 // RecognizeExpressions.cpp: expressions into the nest IR: operators,
 // casts, literals, span subscripts, struct values.
-#include "recognize/Recognizer.h"
+#include "recognize/BodyRecognizer.h"
 
 #include "llvm/Support/SaveAndRestore.h"
 
 namespace weft::recognize {
 
-ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
+ir::ExprPtr BodyRecognizer::expr(const Expr *E, Access A) {
   if (!E || Failed)
     return nullptr;
   // What Clang already rejected (its error said where): no loop to build.
@@ -102,7 +102,8 @@ ir::ExprPtr Recognizer::expr(const Expr *E, Access A) {
 }
 
 std::optional<ir::ExprPtr>
-Recognizer::literal(const Expr *E, std::optional<ir::ScalarKind> K, Access A) {
+BodyRecognizer::literal(const Expr *E, std::optional<ir::ScalarKind> K,
+                        Access A) {
   if (const auto *IL = dyn_cast<IntegerLiteral>(E))
     return make(ir::Expr::IntLiteral, *K, literalText(IL->getValue(), *K));
   // sizeof and alignof are constants.
@@ -137,9 +138,9 @@ Recognizer::literal(const Expr *E, std::optional<ir::ScalarKind> K, Access A) {
   return std::nullopt;
 }
 
-ir::ExprPtr Recognizer::operatorCall(const CXXOperatorCallExpr *OC,
-                                     std::optional<ir::ScalarKind> K,
-                                     Access A) {
+ir::ExprPtr BodyRecognizer::operatorCall(const CXXOperatorCallExpr *OC,
+                                         std::optional<ir::ScalarKind> K,
+                                         Access A) {
   const SourceLocation Loc = OC->getExprLoc();
   // An operator a struct defines (`a - b`, `v += d`, `a == b`), or
   // <complex> does.
@@ -190,9 +191,9 @@ ir::ExprPtr Recognizer::operatorCall(const CXXOperatorCallExpr *OC,
                        "loop");
 }
 
-ir::ExprPtr Recognizer::explicitCast(const ExplicitCastExpr *ECE,
-                                     std::optional<ir::ScalarKind> K,
-                                     Access A) {
+ir::ExprPtr BodyRecognizer::explicitCast(const ExplicitCastExpr *ECE,
+                                         std::optional<ir::ScalarKind> K,
+                                         Access A) {
   if (!K)
     return failExpr(ECE->getExprLoc(),
                     "casts to '" + ECE->getType().getAsString() +
@@ -206,8 +207,9 @@ ir::ExprPtr Recognizer::explicitCast(const ExplicitCastExpr *ECE,
   return C;
 }
 
-ir::ExprPtr Recognizer::conditional(const ConditionalOperator *C,
-                                    std::optional<ir::ScalarKind> K, Access A) {
+ir::ExprPtr BodyRecognizer::conditional(const ConditionalOperator *C,
+                                        std::optional<ir::ScalarKind> K,
+                                        Access A) {
   auto R = make(ir::Expr::Conditional, K.value_or(ir::ScalarKind::Int));
   // `(c ? a[i] : b[i]) = v` writes the arm it takes.
   const Access Arms = C->isGLValue() ? A : Access::Read;
@@ -220,8 +222,9 @@ ir::ExprPtr Recognizer::conditional(const ConditionalOperator *C,
   return R;
 }
 
-ir::ExprPtr Recognizer::memberCall(const CXXMemberCallExpr *MC,
-                                   std::optional<ir::ScalarKind> K, Access A) {
+ir::ExprPtr BodyRecognizer::memberCall(const CXXMemberCallExpr *MC,
+                                       std::optional<ir::ScalarKind> K,
+                                       Access A) {
   const SourceLocation Loc = MC->getExprLoc();
   if (ir::ExprPtr C = complexMethod(MC, K); C || Failed)
     return C;
@@ -251,8 +254,9 @@ ir::ExprPtr Recognizer::memberCall(const CXXMemberCallExpr *MC,
 }
 
 std::optional<ir::ExprPtr>
-Recognizer::sizeOrExtent(const CXXMemberCallExpr *MC, const CXXMethodDecl *M,
-                         std::optional<ir::ScalarKind> K) {
+BodyRecognizer::sizeOrExtent(const CXXMemberCallExpr *MC,
+                             const CXXMethodDecl *M,
+                             std::optional<ir::ScalarKind> K) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(
           MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
       M && M->getName() == "size" && DRE)
@@ -303,8 +307,8 @@ Recognizer::sizeOrExtent(const CXXMemberCallExpr *MC, const CXXMethodDecl *M,
   return std::nullopt;
 }
 
-ir::ExprPtr Recognizer::call(const CallExpr *Call,
-                             std::optional<ir::ScalarKind> K, Access A) {
+ir::ExprPtr BodyRecognizer::call(const CallExpr *Call,
+                                 std::optional<ir::ScalarKind> K, Access A) {
   const SourceLocation Loc = Call->getExprLoc();
   const FunctionDecl *FD = Call->getDirectCallee();
   // Branch hints: the value itself.
@@ -349,9 +353,9 @@ ir::ExprPtr Recognizer::call(const CallExpr *Call,
   return R;
 }
 
-ir::ExprPtr Recognizer::memberAccess(const Expr *E,
-                                     std::optional<ir::ScalarKind> K,
-                                     Access A) {
+ir::ExprPtr BodyRecognizer::memberAccess(const Expr *E,
+                                         std::optional<ir::ScalarKind> K,
+                                         Access A) {
   const SourceLocation Loc = E->getExprLoc();
   if (const FieldDecl *F = memberOfThis(E); F && !InFunction)
     return member(cast<MemberExpr>(E), F, A);
@@ -388,9 +392,9 @@ ir::ExprPtr Recognizer::memberAccess(const Expr *E,
                   "for data) before the loop");
 }
 
-ir::ExprPtr Recognizer::subscript(const Expr *E, const Expr *Base,
-                                  const Expr *Index, Access A,
-                                  std::optional<ir::ScalarKind> K) {
+ir::ExprPtr BodyRecognizer::subscript(const Expr *E, const Expr *Base,
+                                      const Expr *Index, Access A,
+                                      std::optional<ir::ScalarKind> K) {
   if (const ReducedElement *R = reducedElement(E)) {
     if (!AllowedReductionRefs.contains(stripped(E)))
       return failExpr(
@@ -417,7 +421,7 @@ ir::ExprPtr Recognizer::subscript(const Expr *E, const Expr *Base,
   return dataElement(E, A, K);
 }
 
-bool Recognizer::userOperator(const FunctionDecl *FD) {
+bool BodyRecognizer::userOperator(const FunctionDecl *FD) {
   // Not a trivial copy, nor the library's (a container's operator[]), nor
   // printing (`os << v`, refused as I/O).
   if (FD->isTrivial() || FD->isInStdNamespace() ||
@@ -435,7 +439,7 @@ bool Recognizer::userOperator(const FunctionDecl *FD) {
   });
 }
 
-ir::ExprPtr Recognizer::structValue(const Expr *E, Access A) {
+ir::ExprPtr BodyRecognizer::structValue(const Expr *E, Access A) {
   const int S = structIndex(E->getType(), E->getExprLoc(), false);
   if (S < 0)
     return nullptr;
@@ -502,7 +506,7 @@ ir::ExprPtr Recognizer::structValue(const Expr *E, Access A) {
   return nullptr;
 }
 
-int Recognizer::structIndex(QualType T, SourceLocation Loc, bool Diagnose) {
+int BodyRecognizer::structIndex(QualType T, SourceLocation Loc, bool Diagnose) {
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
   if (const int Complex = complexStruct(T); Complex >= 0)
     return Complex;
@@ -552,8 +556,10 @@ int Recognizer::structIndex(QualType T, SourceLocation Loc, bool Diagnose) {
   return I;
 }
 
-ir::ExprPtr Recognizer::conversion(const Expr *E, CastKind CK, const Expr *Sub,
-                                   std::optional<ir::ScalarKind> K, Access A) {
+ir::ExprPtr BodyRecognizer::conversion(const Expr *E, CastKind CK,
+                                       const Expr *Sub,
+                                       std::optional<ir::ScalarKind> K,
+                                       Access A) {
   // A row of a captured nested array (`a[i]` of float a[N][M]): refused
   // there, with the fix.
   if (CK == CK_ArrayToPointerDecay &&
@@ -610,14 +616,14 @@ ir::ExprPtr Recognizer::conversion(const Expr *E, CastKind CK, const Expr *Sub,
                   NotSupportedYet);
 }
 
-bool Recognizer::proxyOfData(const Expr *E) {
+bool BodyRecognizer::proxyOfData(const Expr *E) {
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(E->IgnoreParenImpCasts());
   return !OC || OC->getOperator() != OO_Subscript ||
          spanOperand(OC->getArg(0)).has_value();
 }
 
-ir::ExprPtr Recognizer::unary(const UnaryOperator *U,
-                              std::optional<ir::ScalarKind> K, Access A) {
+ir::ExprPtr BodyRecognizer::unary(const UnaryOperator *U,
+                                  std::optional<ir::ScalarKind> K, Access A) {
   UnaryOperatorKind Op = U->getOpcode();
   // `*p`, `*(p + k)`: the element p[k] of captured data.
   if (Op == UO_Deref) {
@@ -656,8 +662,8 @@ ir::ExprPtr Recognizer::unary(const UnaryOperator *U,
   return R;
 }
 
-ir::ExprPtr Recognizer::binary(const BinaryOperator *B,
-                               std::optional<ir::ScalarKind> K) {
+ir::ExprPtr BodyRecognizer::binary(const BinaryOperator *B,
+                                   std::optional<ir::ScalarKind> K) {
   BinaryOperatorKind Op = B->getOpcode();
   if (B->isAssignmentOp()) {
     if (std::optional<unsigned> P = reducedArrayOf(B->getLHS()))
@@ -681,11 +687,6 @@ ir::ExprPtr Recognizer::binary(const BinaryOperator *B,
   E->Operands.push_back(std::move(L));
   E->Operands.push_back(std::move(R));
   return E;
-}
-
-ir::ExprPtr Recognizer::integer(std::int64_t V) {
-  return make(ir::Expr::IntLiteral, ir::ScalarKind::Long,
-              std::to_string(V) + "l");
 }
 
 } // namespace weft::recognize

@@ -1,7 +1,7 @@
 // RecognizeHostExpressions.cpp: the clauses' expressions (extents, if
 // conditions) built as host expressions at the loop, each part located where
 // it was written, for the launch to evaluate.
-#include "recognize/Recognizer.h"
+#include "recognize/DataRecognizer.h"
 #include "support/ClauseLocations.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -10,7 +10,7 @@
 
 namespace weft::recognize {
 
-const syntax::Extent *Recognizer::extentOf(llvm::StringRef Pointer) const {
+const syntax::Extent *DataRecognizer::extentOf(llvm::StringRef Pointer) const {
   if (!Extents)
     return nullptr;
   for (const syntax::Extent &E : *Extents)
@@ -106,8 +106,8 @@ UnaryOperatorKind unaryKind(llvm::StringRef Op) {
 
 } // namespace
 
-Expr *Recognizer::hostName(const syntax::ExprToken &T, SourceLocation Loc,
-                           llvm::StringRef Clause) {
+Expr *DataRecognizer::hostName(const syntax::ExprToken &T, SourceLocation Loc,
+                               llvm::StringRef Clause) {
   // `img->w`, `g.n`: the variable, then its fields one by one.
   llvm::StringRef Rest = T.Text;
   const std::size_t First = Rest.find_first_of(".-");
@@ -148,8 +148,8 @@ Expr *Recognizer::hostName(const syntax::ExprToken &T, SourceLocation Loc,
   return Base;
 }
 
-Expr *Recognizer::hostVariable(const syntax::ExprToken &T, SourceLocation Loc,
-                               llvm::StringRef Clause) {
+Expr *DataRecognizer::hostVariable(const syntax::ExprToken &T,
+                                   SourceLocation Loc, llvm::StringRef Clause) {
   if (T.Text == "true" || T.Text == "false")
     return CXXBoolLiteralExpr::Create(Ctx, T.Text == "true", Ctx.BoolTy, Loc);
   // A local or parameter of the function, then a member of its class, then
@@ -218,8 +218,8 @@ Expr *Recognizer::hostVariable(const syntax::ExprToken &T, SourceLocation Loc,
       isa<EnumConstantDecl>(Found) ? VK_PRValue : VK_LValue);
 }
 
-Expr *Recognizer::hostNumber(llvm::StringRef Text, SourceLocation Loc,
-                             bool SizeConstants) {
+Expr *DataRecognizer::hostNumber(llvm::StringRef Text, SourceLocation Loc,
+                                 bool SizeConstants) {
   const std::size_t SuffixAt = Text.find_last_not_of("uUlLfF") + 1;
   const std::string Digits = Text.substr(0, SuffixAt).str();
   const std::string Suffix = Text.substr(SuffixAt).lower();
@@ -256,7 +256,8 @@ Expr *Recognizer::hostNumber(llvm::StringRef Text, SourceLocation Loc,
                                 Type, Loc);
 }
 
-SourceLocation Recognizer::clauseAt(unsigned Depth, std::size_t Offset) const {
+SourceLocation DataRecognizer::clauseAt(unsigned Depth,
+                                        std::size_t Offset) const {
   const StringLiteral *Literal =
       Depth < ClauseLiterals.size() ? ClauseLiterals[Depth] : nullptr;
   SourceLocation Loc = Literal ? support::clauseLocation(*Literal, Offset, Ctx)
@@ -264,16 +265,16 @@ SourceLocation Recognizer::clauseAt(unsigned Depth, std::size_t Offset) const {
   return Loc.isValid() ? Loc : Loop->getBeginLoc();
 }
 
-SourceLocation Recognizer::clauseAt(unsigned Depth,
-                                    const syntax::HostExpr &E) const {
+SourceLocation DataRecognizer::clauseAt(unsigned Depth,
+                                        const syntax::HostExpr &E) const {
   std::size_t Start = ~std::size_t(0);
   for (const syntax::ExprToken &T : E.Postfix)
     Start = std::min(Start, T.Offset);
   return clauseAt(Depth, E.Postfix.empty() ? 0 : Start);
 }
 
-Expr *Recognizer::hostExpr(const syntax::HostExpr &E, llvm::StringRef Clause,
-                           bool SizeConstants) {
+Expr *DataRecognizer::hostExpr(const syntax::HostExpr &E,
+                               llvm::StringRef Clause, bool SizeConstants) {
   Sema::ContextRAII InFunction(S, const_cast<FunctionDecl *>(Function));
   std::vector<Expr *> Stack;
   for (const syntax::ExprToken &T : E.Postfix) {
@@ -308,7 +309,7 @@ Expr *Recognizer::hostExpr(const syntax::HostExpr &E, llvm::StringRef Clause,
   return Stack.back();
 }
 
-Expr *Recognizer::conditionExpr(const syntax::HostExpr &E) {
+Expr *DataRecognizer::conditionExpr(const syntax::HostExpr &E) {
   Expr *Condition = hostExpr(E, "if", /*SizeConstants=*/false);
   const SourceLocation Loc = clauseAt(0, E);
   if (!Condition)
@@ -331,8 +332,8 @@ Expr *Recognizer::conditionExpr(const syntax::HostExpr &E) {
   return AsBool.get();
 }
 
-const Expr *Recognizer::extentExpr(const syntax::HostExpr &E,
-                                   llvm::StringRef Pointer) {
+const Expr *DataRecognizer::extentExpr(const syntax::HostExpr &E,
+                                       llvm::StringRef Pointer) {
   Expr *Result = hostExpr(E, "extent", /*SizeConstants=*/true);
   const SourceLocation Loc = clauseAt(0, E);
   if (!Result)

@@ -2,7 +2,7 @@
 // without a clause, as old code writes them: `sum += x;`, `sum = sum + x;`,
 // `count++;`, `if (x > best) best = x;`, `m = std::max(m, x);`, and the
 // value and index of the best element, `if (x > best) { best = x; at = i; }`.
-#include "recognize/Recognizer.h"
+#include "recognize/ReductionRecognizer.h"
 
 namespace weft::recognize {
 
@@ -50,9 +50,9 @@ const IfStmt *guardingIf(const Stmt *S, unsigned Size,
 
 } // namespace
 
-std::optional<ir::ReductionOp>
-Recognizer::updateThrough(const VarDecl *V, const Stmt *Ref,
-                          llvm::SmallPtrSetImpl<const Stmt *> &Covered) {
+std::optional<ir::ReductionOp> ReductionRecognizer::updateThrough(
+    const VarDecl *V, const Stmt *Ref,
+    llvm::SmallPtrSetImpl<const Stmt *> &Covered) {
   const ParentMap &Parents = nestParents();
   const Stmt *Update = Parents.getParentIgnoreParens(Ref);
   std::optional<ir::ReductionOp> Op;
@@ -96,7 +96,7 @@ Recognizer::updateThrough(const VarDecl *V, const Stmt *Ref,
   return Op;
 }
 
-std::optional<syntax::Reduction> Recognizer::inferredArgReduction(
+std::optional<syntax::Reduction> ReductionRecognizer::inferredArgReduction(
     const VarDecl *Value, const Stmt *Ref, const References &InBody,
     llvm::function_ref<bool(const VarDecl *)> Reducible) {
   const ParentMap &Parents = nestParents();
@@ -138,7 +138,8 @@ std::optional<syntax::Reduction> Recognizer::inferredArgReduction(
 }
 
 std::vector<syntax::Reduction>
-Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
+ReductionRecognizer::inferredReductions(const Stmt *Body,
+                                        const syntax::Clauses &C) {
   const References InBody = referencesIn(Body);
   // A scalar from outside the level, local to the function, that no clause
   // names and nothing else reduces.
@@ -213,7 +214,7 @@ Recognizer::inferredReductions(const Stmt *Body, const syntax::Clauses &C) {
   return Found;
 }
 
-std::optional<llvm::APSInt> Recognizer::storedBy(const Stmt *Ref) {
+std::optional<llvm::APSInt> ReductionRecognizer::storedBy(const Stmt *Ref) {
   const auto *Set = dyn_cast_or_null<BinaryOperator>(
       nestParents().getParentIgnoreParens(Ref));
   Expr::EvalResult Value;
@@ -225,8 +226,9 @@ std::optional<llvm::APSInt> Recognizer::storedBy(const Stmt *Ref) {
   return Value.Val.getInt();
 }
 
-bool Recognizer::flagReduction(const Stmt *Body,
-                               const syntax::Reduction &Clause, ir::Level &L) {
+bool ReductionRecognizer::flagReduction(const Stmt *Body,
+                                        const syntax::Reduction &Clause,
+                                        ir::Level &L) {
   const DeclRefExpr *Ref = findReference(Body, Clause.Variables[0]);
   const auto *V = cast<VarDecl>(Ref->getDecl());
   ir::Param P;
@@ -247,7 +249,7 @@ bool Recognizer::flagReduction(const Stmt *Body,
   return true;
 }
 
-std::optional<ir::StmtPtr> Recognizer::flagSet(const Expr *E) {
+std::optional<ir::StmtPtr> ReductionRecognizer::flagSet(const Expr *E) {
   const auto *Set = dyn_cast<BinaryOperator>(E);
   const auto *Ref = Set && Set->getOpcode() == BO_Assign
                         ? dyn_cast<DeclRefExpr>(Set->getLHS()->IgnoreParens())

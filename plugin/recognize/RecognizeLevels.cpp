@@ -393,10 +393,6 @@ bool Recognizer::isIndex(const Expr *E) const {
   return DRE && HeaderIndex && DRE->getDecl() == HeaderIndex;
 }
 
-bool Recognizer::isParallelIndex(const VarDecl *VD) const {
-  return std::find(Indices.begin(), Indices.end(), VD) != Indices.end();
-}
-
 ir::ExprPtr Recognizer::bound(const Expr *E) {
   ir::ExprPtr B = expr(E, Access::Read);
   if (B && Indices.empty() && !ir::isHostEvaluable(*B))

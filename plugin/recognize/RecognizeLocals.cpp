@@ -1,20 +1,12 @@
 // RecognizeLocals.cpp: the nest's locals into the nest IR: scalars,
 // privates first set in the loop, and per-iteration arrays.
-#include "recognize/Recognizer.h"
+#include "recognize/BodyRecognizer.h"
 
 #include "llvm/Support/SaveAndRestore.h"
 
 namespace weft::recognize {
 
-const ClassTemplateSpecializationDecl *
-Recognizer::stdTemplate(QualType T, llvm::StringRef Name) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
-  return Spec && Spec->getName() == Name && Spec->isInStdNamespace() ? Spec
-                                                                     : nullptr;
-}
-
-std::optional<ir::StmtPtr> Recognizer::localArray(const VarDecl *VD) {
+std::optional<ir::StmtPtr> BodyRecognizer::localArray(const VarDecl *VD) {
   QualType T = VD->getType();
   QualType Element;
   ir::ExprPtr Extent;
@@ -108,9 +100,9 @@ std::optional<ir::StmtPtr> Recognizer::localArray(const VarDecl *VD) {
   return R;
 }
 
-ir::ExprPtr Recognizer::localElement(const Expr *Subscript, const Expr *Base,
-                                     const Expr *Index,
-                                     std::optional<ir::ScalarKind> K) {
+ir::ExprPtr BodyRecognizer::localElement(const Expr *Subscript,
+                                         const Expr *Base, const Expr *Index,
+                                         std::optional<ir::ScalarKind> K) {
   const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !LocalArrays.count(VD))
@@ -125,16 +117,17 @@ ir::ExprPtr Recognizer::localElement(const Expr *Subscript, const Expr *Base,
       std::move(I));
 }
 
-ir::ExprPtr Recognizer::localArrayElement(const VarDecl *VD, ir::ScalarKind K,
-                                          int Struct, ir::ExprPtr Index) {
+ir::ExprPtr BodyRecognizer::localArrayElement(const VarDecl *VD,
+                                              ir::ScalarKind K, int Struct,
+                                              ir::ExprPtr Index) {
   auto R = make(ir::Expr::LocalElement, K, localName(VD));
   R->Struct = Struct;
   R->Operands.push_back(std::move(Index));
   return R;
 }
 
-ir::StmtPtr Recognizer::privateDeclaration(const VarDecl *VD,
-                                           const Expr *Init) {
+ir::StmtPtr BodyRecognizer::privateDeclaration(const VarDecl *VD,
+                                               const Expr *Init) {
   if (VD->getType()->isPointerType()) {
     std::optional<PointerInto> Ptr = pointerInto(Init);
     if (!Ptr)
@@ -154,12 +147,12 @@ ir::StmtPtr Recognizer::privateDeclaration(const VarDecl *VD,
   return D;
 }
 
-void Recognizer::declareLocal(const VarDecl *VD) {
+void BodyRecognizer::declareLocal(const VarDecl *VD) {
   Locals.insert(VD);
   LocalDepth[VD] = static_cast<unsigned>(Indices.size());
 }
 
-ir::StmtPtr Recognizer::local(const Decl *D) {
+ir::StmtPtr BodyRecognizer::local(const Decl *D) {
   const auto *VD = dyn_cast<VarDecl>(D);
   if (!VD) {
     if (isa<TypedefNameDecl>(D) || isa<UsingDecl>(D) ||

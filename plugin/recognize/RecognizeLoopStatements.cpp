@@ -1,12 +1,12 @@
 // RecognizeLoopStatements.cpp: the loops inside a nest into the nest IR:
 // levels of their own, and for, while, do and range-based loops in order.
-#include "recognize/Recognizer.h"
+#include "recognize/BodyRecognizer.h"
 
 #include "syntax/OpenMPMarks.h"
 
 namespace weft::recognize {
 
-std::optional<compat::Mark> Recognizer::innerMark(const Stmt *S) {
+std::optional<compat::Mark> BodyRecognizer::innerMark(const Stmt *S) {
   std::optional<compat::Mark> M =
       syntax::findLoopMark(const_cast<Stmt *>(S), Ctx);
   if (M && M->Loop == Loop)
@@ -14,8 +14,8 @@ std::optional<compat::Mark> Recognizer::innerMark(const Stmt *S) {
   return M;
 }
 
-void Recognizer::nestedLevel(const compat::Mark &M,
-                             std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::nestedLevel(const compat::Mark &M,
+                                 std::vector<ir::StmtPtr> &Out) {
   syntax::Clauses Clauses;
   syntax::ClauseError CE;
   syntax::parseMark(M.Clauses, Clauses, CE);
@@ -41,8 +41,8 @@ void Recognizer::nestedLevel(const compat::Mark &M,
     Out.push_back(std::move(S));
 }
 
-bool Recognizer::reducedElementsAround(std::vector<ir::StmtPtr> &Before,
-                                       std::vector<ir::StmtPtr> &After) {
+bool BodyRecognizer::reducedElementsAround(std::vector<ir::StmtPtr> &Before,
+                                           std::vector<ir::StmtPtr> &After) {
   // reduction(op: tmp[i]): the element goes through a local of this
   // level, loaded before the reducing level and stored after it.
   std::vector<ReducedElement> Elements = std::move(FinishedElements);
@@ -66,8 +66,8 @@ bool Recognizer::reducedElementsAround(std::vector<ir::StmtPtr> &Before,
   return true;
 }
 
-void Recognizer::argReductionsAround(std::vector<ir::StmtPtr> &Before,
-                                     std::vector<ir::StmtPtr> &After) {
+void BodyRecognizer::argReductionsAround(std::vector<ir::StmtPtr> &Before,
+                                         std::vector<ir::StmtPtr> &After) {
   // reduction(argmax: v, at): the key starts empty before the level
   // and goes into v and at after it.
   std::vector<ArgReduction> Args = std::move(FinishedArgs);
@@ -98,7 +98,7 @@ void Recognizer::argReductionsAround(std::vector<ir::StmtPtr> &Before,
   }
 }
 
-void Recognizer::forStmt(const ForStmt *F, std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::forStmt(const ForStmt *F, std::vector<ir::StmtPtr> &Out) {
   if (F->getConditionVariable())
     return (void)fail(F->getForLoc(), "a declaration in a loop condition "
                                       "is not supported in a weft loop");
@@ -128,7 +128,7 @@ void Recognizer::forStmt(const ForStmt *F, std::vector<ir::StmtPtr> &Out) {
 }
 
 std::vector<std::pair<const VarDecl *, unsigned>>
-Recognizer::forInit(const ForStmt *F, std::vector<ir::StmtPtr> &Init) {
+BodyRecognizer::forInit(const ForStmt *F, std::vector<ir::StmtPtr> &Init) {
   // `for (j = 0; ...)` over a private j: `for (int j = 0; ...)` where it
   // declares j, or where the loop's j is a copy of its own (nothing
   // after the loop reads j): the form the loop analyses know. So too
@@ -168,7 +168,8 @@ Recognizer::forInit(const ForStmt *F, std::vector<ir::StmtPtr> &Init) {
   return Hidden;
 }
 
-void Recognizer::whileStmt(const WhileStmt *W, std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::whileStmt(const WhileStmt *W,
+                               std::vector<ir::StmtPtr> &Out) {
   if (W->getConditionVariable())
     return (void)fail(W->getWhileLoc(), "a declaration in a loop "
                                         "condition is not supported in a "
@@ -181,7 +182,7 @@ void Recognizer::whileStmt(const WhileStmt *W, std::vector<ir::StmtPtr> &Out) {
   Out.push_back(std::move(R));
 }
 
-void Recognizer::doStmt(const DoStmt *D, std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::doStmt(const DoStmt *D, std::vector<ir::StmtPtr> &Out) {
   auto R = statement(ir::Stmt::DoWhile);
   ++SequentialDepth;
   R->Children.push_back(single(D->getBody()));
@@ -190,8 +191,8 @@ void Recognizer::doStmt(const DoStmt *D, std::vector<ir::StmtPtr> &Out) {
   Out.push_back(std::move(R));
 }
 
-void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
-                           std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::rangeLoop(const CXXForRangeStmt *RF,
+                               std::vector<ir::StmtPtr> &Out) {
   auto Refuse = [&] {
     fail(RF->getForLoc(),
          "a range-based 'for' inside a weft loop must run over captured "
@@ -320,14 +321,14 @@ void Recognizer::rangeLoop(const CXXForRangeStmt *RF,
   Out.push_back(std::move(Block));
 }
 
-void Recognizer::nameRangeLoop(ir::Stmt &Loop, const CXXForRangeStmt *RF) {
+void BodyRecognizer::nameRangeLoop(ir::Stmt &Loop, const CXXForRangeStmt *RF) {
   Loop.Location = locationText(SM, RF->getBeginLoc());
   LoopLocations[Loop.Location] = RF->getBeginLoc();
   Loop.Name = RF->getLoopVariable()->getName().str();
 }
 
-ir::StmtPtr Recognizer::indexLoop(const std::string &Counter,
-                                  ir::ExprPtr Count) {
+ir::StmtPtr BodyRecognizer::indexLoop(const std::string &Counter,
+                                      ir::ExprPtr Count) {
   auto Loop = std::make_unique<ir::Stmt>();
   Loop->Kind = ir::Stmt::For;
   auto Init = std::make_unique<ir::Stmt>();
@@ -346,8 +347,8 @@ ir::StmtPtr Recognizer::indexLoop(const std::string &Counter,
   return Loop;
 }
 
-void Recognizer::rowsLoop(const CXXForRangeStmt *RF,
-                          std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::rowsLoop(const CXXForRangeStmt *RF,
+                              std::vector<ir::StmtPtr> &Out) {
   const Expr *Range = RF->getRangeInit();
   const VarDecl *LoopVar = RF->getLoopVariable();
   if (!LoopVar->getType()->isReferenceType() ||

@@ -1,14 +1,14 @@
 // RecognizeObjectMethods.cpp: methods of objects that hold the loop's data
 // (`m(i, j)` of a Matrix class around a std::vector, `g.at(i, j)`), compiled
 // into the loop at each call with `this` the call's object.
-#include "recognize/Recognizer.h"
+#include "recognize/DataRecognizer.h"
 
 #include "llvm/Support/SaveAndRestore.h"
 
 namespace weft::recognize {
 
-bool Recognizer::onObjectHoldingData(const CXXMethodDecl *M,
-                                     QualType ObjectType) {
+bool DataRecognizer::onObjectHoldingData(const CXXMethodDecl *M,
+                                         QualType ObjectType) {
   if (!M || !M->isInstance() || M->isVirtual() ||
       isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(M))
     return false;
@@ -47,8 +47,7 @@ std::optional<CheckedReturn> checkedReturn(const FunctionDecl *Def,
       return std::nullopt;
     const Expr *Bare = E->IgnoreParens();
     if (const auto *Check = dyn_cast<ConditionalOperator>(Bare);
-        Check && Check->getType()->isVoidType() &&
-        Recognizer::failedAssertion(Check))
+        Check && Check->getType()->isVoidType() && failedAssertion(Check))
       R.Asserts.push_back(S);
     else if (E->HasSideEffects(Ctx)) // (NDEBUG's assert: `(void)0`)
       return std::nullopt;
@@ -78,7 +77,7 @@ bool takenForArgument(const ParmVarDecl *P) {
 
 } // namespace
 
-Recognizer::MethodCall Recognizer::methodCallOf(const Expr *E) {
+DataRecognizer::MethodCall DataRecognizer::methodCallOf(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
     return {MC, MC->getMethodDecl(), MC->getImplicitObjectArgument(),
@@ -92,9 +91,9 @@ Recognizer::MethodCall Recognizer::methodCallOf(const Expr *E) {
   return {};
 }
 
-const Expr *Recognizer::enterMethodExpression(const MethodCall &C,
-                                              const CXXMethodDecl *Def,
-                                              const Expr *Object) {
+const Expr *DataRecognizer::enterMethodExpression(const MethodCall &C,
+                                                  const CXXMethodDecl *Def,
+                                                  const Expr *Object) {
   std::optional<CheckedReturn> Body = checkedReturn(Def, Ctx);
   // Each use of a parameter evaluates its argument, so the arguments, and
   // the expression, must have no side effects; the asserts go before the
@@ -132,18 +131,18 @@ const Expr *Recognizer::enterMethodExpression(const MethodCall &C,
   return Body->Value;
 }
 
-void Recognizer::leaveMethodExpression() {
+void DataRecognizer::leaveMethodExpression() {
   CallStack.pop_back();
   leaveFrame();
 }
 
-void Recognizer::enterFrame(MethodFrame Frame) {
+void DataRecognizer::enterFrame(MethodFrame Frame) {
   Frame.Caller = CurrentFrame;
   MethodFrames.push_back(std::move(Frame));
   CurrentFrame = static_cast<int>(MethodFrames.size()) - 1;
 }
 
-void Recognizer::leaveFrame() {
+void DataRecognizer::leaveFrame() {
   CurrentFrame = MethodFrames.back().Caller;
   MethodFrames.pop_back();
 }
@@ -169,12 +168,12 @@ bool reachable(const Expr *Object,
 
 } // namespace
 
-const Expr *Recognizer::callObject(const MethodCall &C) {
+const Expr *DataRecognizer::callObject(const MethodCall &C) {
   const Expr *Object = throughPointer(inLoopTerms(C.Object));
   return reachable(Object, Locals) ? Object : nullptr;
 }
 
-ir::ExprPtr Recognizer::objectMethodCall(const CallExpr *Call, Access A) {
+ir::ExprPtr DataRecognizer::objectMethodCall(const CallExpr *Call, Access A) {
   const SourceLocation Loc = Call->getExprLoc();
   const MethodCall C = methodCallOf(Call);
   const auto *Def = cast_or_null<CXXMethodDecl>(definitionOf(C.Method, Loc));
@@ -210,7 +209,7 @@ ir::ExprPtr Recognizer::objectMethodCall(const CallExpr *Call, Access A) {
 }
 
 std::optional<std::pair<const Expr *, int>>
-Recognizer::argumentFor(const DeclRefExpr *Ref) const {
+DataRecognizer::argumentFor(const DeclRefExpr *Ref) const {
   if (CurrentFrame < 0)
     return std::nullopt;
   const MethodFrame &Frame = MethodFrames[CurrentFrame];
@@ -221,7 +220,7 @@ Recognizer::argumentFor(const DeclRefExpr *Ref) const {
   return std::make_pair(It->second, Frame.Caller);
 }
 
-const Expr *Recognizer::inLoopTerms(const Expr *E) {
+const Expr *DataRecognizer::inLoopTerms(const Expr *E) {
   if (CurrentFrame < 0 || !E)
     return E;
   const Expr *Bare = E->IgnoreParens();

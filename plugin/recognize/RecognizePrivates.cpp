@@ -3,7 +3,7 @@
 // reads them: private to the iteration, as OpenMP's private(...) makes
 // them, where clang's liveness analysis proves that no iteration reads the
 // value from before it and nothing after the nest reads the value it left.
-#include "recognize/Recognizer.h"
+#include "recognize/BodyRecognizer.h"
 #include "syntax/OpenMPMarks.h"
 
 namespace weft::recognize {
@@ -33,21 +33,9 @@ bool isInside(const Stmt *S, const Stmt *Ancestor, const ParentMap &Parents) {
 
 } // namespace
 
-Liveness &Recognizer::liveness() {
-  if (!LiveVariables)
-    LiveVariables = std::make_unique<Liveness>(Ctx, Function);
-  return *LiveVariables;
-}
-
-const ParentMap &Recognizer::nestParents() {
-  if (!NestParents)
-    NestParents = std::make_unique<ParentMap>(Loop);
-  return *NestParents;
-}
-
 std::vector<std::pair<const VarDecl *, unsigned>>
-Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
-                      std::vector<ir::StmtPtr> &Out, bool Sequential) {
+BodyRecognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
+                          std::vector<ir::StmtPtr> &Out, bool Sequential) {
   const References InBody = referencesIn(Body), InNest = referencesIn(Loop);
   const ParentMap &Parents = nestParents();
   // Whether every use is inside one loop marked in Body (that level's).
@@ -193,7 +181,7 @@ Recognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
   return Hidden;
 }
 
-bool Recognizer::outsideIndex(const VarDecl *VD, const ForStmt *F) {
+bool BodyRecognizer::outsideIndex(const VarDecl *VD, const ForStmt *F) {
   Liveness &Live = liveness();
   if (!Live.escapes(VD, Loop) && !Live.liveAfter(F, VD))
     return true;

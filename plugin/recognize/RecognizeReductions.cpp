@@ -1,7 +1,7 @@
 // RecognizeReductions.cpp: reduction clauses and the combining
 // statements (`s += e`, `s = std::max(s, e)`, `if (x > m) m = x;`) a
 // level's reduction may make.
-#include "recognize/Recognizer.h"
+#include "recognize/ReductionRecognizer.h"
 
 #include "clang/Lex/Lexer.h"
 
@@ -41,17 +41,16 @@ std::string withoutSpaces(llvm::StringRef Text) {
 
 } // namespace
 
-std::string Recognizer::exprSource(const Expr *E) const {
+std::string ReductionRecognizer::exprSource(const Expr *E) const {
   return Lexer::getSourceText(
              CharSourceRange::getTokenRange(E->getSourceRange()), SM,
              Ctx.getLangOpts())
       .str();
 }
 
-const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
-                                            const syntax::Reduction &Clause,
-                                            const std::string &Name,
-                                            ir::Level &L, ir::Reduction &R) {
+const VarDecl *ReductionRecognizer::elementReduction(
+    Stmt *Loop, const Stmt *Body, const syntax::Reduction &Clause,
+    const std::string &Name, ir::Level &L, ir::Reduction &R) {
   const std::size_t Open = Name.find('[');
   const std::string Base = Name.substr(0, Open);
   // The element as the loop writes it: the base named so, the subscripts
@@ -139,9 +138,10 @@ const VarDecl *Recognizer::elementReduction(Stmt *Loop, const Stmt *Body,
   return Stand;
 }
 
-const VarDecl *Recognizer::reduction(Stmt *Loop, const Stmt *Body,
-                                     const syntax::Reduction &Clause,
-                                     const std::string &Name, ir::Level &L) {
+const VarDecl *ReductionRecognizer::reduction(Stmt *Loop, const Stmt *Body,
+                                              const syntax::Reduction &Clause,
+                                              const std::string &Name,
+                                              ir::Level &L) {
   const std::string &Op = Clause.Operator;
   if (Name.find('[') != std::string::npos) {
     ir::Reduction R;
@@ -202,7 +202,7 @@ const VarDecl *Recognizer::reduction(Stmt *Loop, const Stmt *Body,
   return V;
 }
 
-bool Recognizer::isAssignedIn(const VarDecl *V, const Stmt *S) const {
+bool ReductionRecognizer::isAssignedIn(const VarDecl *V, const Stmt *S) const {
   if (!S)
     return false;
   const Expr *Target = nullptr;
@@ -221,12 +221,12 @@ bool Recognizer::isAssignedIn(const VarDecl *V, const Stmt *S) const {
   return false;
 }
 
-ir::ReductionOp Recognizer::reductionOp(const std::string &Spelling) {
+ir::ReductionOp ReductionRecognizer::reductionOp(const std::string &Spelling) {
   return ir::reductionOpNamed(Spelling).value_or(ir::ReductionOp::Add);
 }
 
-const DeclRefExpr *Recognizer::findReference(const Stmt *S,
-                                             const std::string &Name) {
+const DeclRefExpr *ReductionRecognizer::findReference(const Stmt *S,
+                                                      const std::string &Name) {
   if (!S)
     return nullptr;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
@@ -238,17 +238,7 @@ const DeclRefExpr *Recognizer::findReference(const Stmt *S,
   return nullptr;
 }
 
-const Expr *Recognizer::stripped(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else
-      return E;
-  }
-}
-
-const VarDecl *Recognizer::reductionVariable(const Expr *E) const {
+const VarDecl *ReductionRecognizer::reductionVariable(const Expr *E) const {
   const auto *DRE = dyn_cast<DeclRefExpr>(stripped(E));
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (V && ActiveReductions.count(V))
@@ -257,7 +247,8 @@ const VarDecl *Recognizer::reductionVariable(const Expr *E) const {
   return R ? R->Stand : nullptr;
 }
 
-const Expr *Recognizer::refersTo(const Expr *E, const VarDecl *V) const {
+const Expr *ReductionRecognizer::refersTo(const Expr *E,
+                                          const VarDecl *V) const {
   E = stripped(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return DRE->getDecl() == V ? E : nullptr;
@@ -265,7 +256,8 @@ const Expr *Recognizer::refersTo(const Expr *E, const VarDecl *V) const {
   return R && R->Stand == V ? E : nullptr;
 }
 
-bool Recognizer::sameBase(const Expr *Base, const Expr *Element) const {
+bool ReductionRecognizer::sameBase(const Expr *Base,
+                                   const Expr *Element) const {
   const auto *A = dyn_cast<DeclRefExpr>(stripped(Base));
   const Expr *ElementBase = subscriptParts(Element).first;
   const auto *B =
@@ -273,8 +265,8 @@ bool Recognizer::sameBase(const Expr *Base, const Expr *Element) const {
   return A && B && A->getDecl() == B->getDecl();
 }
 
-const Recognizer::ReducedElement *
-Recognizer::reducedElement(const Expr *E) const {
+const ReductionRecognizer::ReducedElement *
+ReductionRecognizer::reducedElement(const Expr *E) const {
   E = stripped(E);
   if (!isa<CXXOperatorCallExpr, ArraySubscriptExpr>(E))
     return nullptr;
@@ -284,28 +276,16 @@ Recognizer::reducedElement(const Expr *E) const {
   return nullptr;
 }
 
-bool Recognizer::sameProfile(const Expr *A, const Expr *B) const {
+bool ReductionRecognizer::sameProfile(const Expr *A, const Expr *B) const {
   llvm::FoldingSetNodeID IdA, IdB;
   stripped(A)->Profile(IdA, Ctx, /*Canonical=*/true);
   stripped(B)->Profile(IdB, Ctx, /*Canonical=*/true);
   return IdA == IdB;
 }
 
-std::string Recognizer::combineSpelling(ir::ReductionOp Op) {
-  const std::string C = ir::spelling(Op);
-  switch (contract::reduceKind(Op)) {
-  case contract::ReduceKind::Order:
-    return "v = std::" + C + "(v, ...)";
-  case contract::ReduceKind::Logical:
-    return "v = v " + C + " ...";
-  default:
-    return "v " + C + "= ...";
-  }
-}
-
 llvm::SmallVector<const Expr *, 2>
-Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
-                              ir::ReductionOp Op) const {
+ReductionRecognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
+                                       ir::ReductionOp Op) const {
   RHS = stripped(RHS);
   auto IsV = [&](const Expr *E) { return refersTo(E, V); };
   if (const auto *B = dyn_cast<BinaryOperator>(RHS)) {
@@ -358,10 +338,11 @@ Recognizer::combiningOperands(const Expr *RHS, const VarDecl *V,
   return {};
 }
 
-bool Recognizer::comparesWithValue(const Expr *Cond, const VarDecl *V,
-                                   ir::ReductionOp Op, const Expr *&Value,
-                                   const Expr *&Ref,
-                                   bool &ValueWhenTrue) const {
+bool ReductionRecognizer::comparesWithValue(const Expr *Cond, const VarDecl *V,
+                                            ir::ReductionOp Op,
+                                            const Expr *&Value,
+                                            const Expr *&Ref,
+                                            bool &ValueWhenTrue) const {
   const auto *B = dyn_cast<BinaryOperator>(stripped(Cond));
   if (!B || !(B->getOpcode() == BO_LT || B->getOpcode() == BO_LE ||
               B->getOpcode() == BO_GT || B->getOpcode() == BO_GE))
@@ -382,14 +363,14 @@ bool Recognizer::comparesWithValue(const Expr *Cond, const VarDecl *V,
   return !Value->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false);
 }
 
-bool Recognizer::sameValue(const Expr *A, const Expr *B) const {
+bool ReductionRecognizer::sameValue(const Expr *A, const Expr *B) const {
   return !A->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) &&
          !B->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) &&
          sameProfile(A, B);
 }
 
-const BinaryOperator *Recognizer::guardedCombine(const IfStmt *If,
-                                                 const Expr *&Ref) const {
+const BinaryOperator *
+ReductionRecognizer::guardedCombine(const IfStmt *If, const Expr *&Ref) const {
   if (If->getElse() || If->getInit() || If->getConditionVariable())
     return nullptr;
   const Stmt *Then = If->getThen();
@@ -410,9 +391,10 @@ const BinaryOperator *Recognizer::guardedCombine(const IfStmt *If,
                                                                      : nullptr;
 }
 
-bool Recognizer::keepsBetter(const IfStmt *If, const BinaryOperator *Assign,
-                             const VarDecl *V, ir::ReductionOp Op,
-                             const Expr *&Ref) const {
+bool ReductionRecognizer::keepsBetter(const IfStmt *If,
+                                      const BinaryOperator *Assign,
+                                      const VarDecl *V, ir::ReductionOp Op,
+                                      const Expr *&Ref) const {
   const Expr *Value = nullptr;
   bool ValueWhenTrue = false;
   return (Op == ir::ReductionOp::Min || Op == ir::ReductionOp::Max) &&
@@ -421,12 +403,12 @@ bool Recognizer::keepsBetter(const IfStmt *If, const BinaryOperator *Assign,
 }
 
 std::optional<ir::ReductionOp>
-Recognizer::binaryReduction(BinaryOperatorKind Op) {
+ReductionRecognizer::binaryReduction(BinaryOperatorKind Op) {
   return ir::reductionOpNamed(BinaryOperator::getOpcodeStr(Op).str());
 }
 
 std::optional<ir::ReductionOp>
-Recognizer::compoundReduction(BinaryOperatorKind Op) {
+ReductionRecognizer::compoundReduction(BinaryOperatorKind Op) {
   if (Op == BO_SubAssign) // v -= e adds -e
     return ir::ReductionOp::Add;
   if (!BinaryOperator::isCompoundAssignmentOp(Op))
@@ -434,8 +416,9 @@ Recognizer::compoundReduction(BinaryOperatorKind Op) {
   return binaryReduction(BinaryOperator::getOpForCompoundAssignment(Op));
 }
 
-ir::ExprPtr Recognizer::combine(const BinaryOperator *B, const VarDecl *V,
-                                std::optional<ir::ScalarKind> K) {
+ir::ExprPtr ReductionRecognizer::combine(const BinaryOperator *B,
+                                         const VarDecl *V,
+                                         std::optional<ir::ScalarKind> K) {
   const ir::ReductionOp Op = ActiveReductions.lookup(V);
   bool Matches = compoundReduction(B->getOpcode()) == Op;
   llvm::SmallVector<const Expr *, 2> Self;

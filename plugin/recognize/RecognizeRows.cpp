@@ -1,13 +1,13 @@
 // RecognizeRows.cpp: rows of captured data (rows held apart, rows held as
 // pointers, nested arrays): their offsets and lengths, and the locals a view
 // of one row is bound to.
-#include "recognize/Recognizer.h"
+#include "recognize/DataRecognizer.h"
 
 #include "ir/RowsApart.h"
 
 namespace weft::recognize {
 
-unsigned Recognizer::rowOffsets(unsigned P) {
+unsigned DataRecognizer::rowOffsets(unsigned P) {
   auto [It, New] = RowOffsetParams.try_emplace(P, Params.size());
   if (New) {
     ir::Param Offsets;
@@ -37,12 +37,12 @@ unsigned Recognizer::rowOffsets(unsigned P) {
   return It->second;
 }
 
-ir::ExprPtr Recognizer::rowStart(unsigned P, ir::ExprPtr R) {
+ir::ExprPtr DataRecognizer::rowStart(unsigned P, ir::ExprPtr R) {
   return ir::rowStartFromOffsets(rowOffsets(P), std::move(R));
 }
 
 std::optional<ir::ExprPtr>
-Recognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
+DataRecognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
   if (const RowView *View = rowViewOf(Object)) {
     if (!View->Length.empty())
       return converted(viewLength(*View), K.value_or(ir::ScalarKind::ULong));
@@ -66,8 +66,8 @@ Recognizer::rowSize(const Expr *Object, std::optional<ir::ScalarKind> K) {
   return rowLength(*P, std::move(Index), K);
 }
 
-ir::ExprPtr Recognizer::rowLength(unsigned P, ir::ExprPtr Index,
-                                  std::optional<ir::ScalarKind> K) {
+ir::ExprPtr DataRecognizer::rowLength(unsigned P, ir::ExprPtr Index,
+                                      std::optional<ir::ScalarKind> K) {
   const ir::ScalarKind Type = K.value_or(ir::ScalarKind::ULong);
   // A row of nested arrays: its first inner extent.
   if (!Shapes[P].RowsApart)
@@ -86,14 +86,14 @@ ir::ExprPtr Recognizer::rowLength(unsigned P, ir::ExprPtr Index,
   return converted(std::move(Length), Type);
 }
 
-const Recognizer::RowView *Recognizer::rowViewOf(const Expr *E) const {
+const DataRecognizer::RowView *DataRecognizer::rowViewOf(const Expr *E) const {
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   auto It = VD ? RowViews.find(VD) : RowViews.end();
   return It == RowViews.end() ? nullptr : &It->second;
 }
 
-std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
+std::optional<ir::StmtPtr> DataRecognizer::rowView(const VarDecl *VD) {
   const QualType T = VD->getType();
   const Expr *Init = VD->getInit();
   if (!Init || !(T->isReferenceType() || T->isPointerType()))
@@ -140,15 +140,15 @@ std::optional<ir::StmtPtr> Recognizer::rowView(const VarDecl *VD) {
   return bindRowView(VD, *P, converted(std::move(Row)));
 }
 
-ir::StmtPtr Recognizer::pointerView(const VarDecl *VD, PointerInto Ptr) {
+ir::StmtPtr DataRecognizer::pointerView(const VarDecl *VD, PointerInto Ptr) {
   ir::StmtPtr Decl = bindRowView(
       VD, Ptr.Param, Ptr.Offset ? std::move(Ptr.Offset) : integer(0));
   RowViews[VD].Offset = true;
   return Decl;
 }
 
-ir::StmtPtr Recognizer::bindRowView(const VarDecl *VD, unsigned P,
-                                    ir::ExprPtr Row) {
+ir::StmtPtr DataRecognizer::bindRowView(const VarDecl *VD, unsigned P,
+                                        ir::ExprPtr Row) {
   auto Decl = std::make_unique<ir::Stmt>();
   Decl->Kind = ir::Stmt::Decl;
   // A range-for's hidden range variable (__range1) names no row.

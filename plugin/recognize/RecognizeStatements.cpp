@@ -1,6 +1,6 @@
 // RecognizeStatements.cpp: statements into the nest IR: the dispatch over a
 // statement's kind, blocks, expressions, branches and jumps.
-#include "recognize/Recognizer.h"
+#include "recognize/BodyRecognizer.h"
 
 #include "clang/AST/StmtOpenMP.h"
 #include "llvm/ADT/StringSet.h"
@@ -9,7 +9,7 @@
 
 namespace weft::recognize {
 
-void Recognizer::body(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::body(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
     for (const Stmt *C : CS->body())
       stmt(C, Out);
@@ -18,7 +18,7 @@ void Recognizer::body(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
   }
 }
 
-ir::StmtPtr Recognizer::single(const Stmt *S) {
+ir::StmtPtr BodyRecognizer::single(const Stmt *S) {
   std::vector<ir::StmtPtr> Out;
   stmt(S, Out);
   auto B = std::make_unique<ir::Stmt>();
@@ -27,34 +27,34 @@ ir::StmtPtr Recognizer::single(const Stmt *S) {
   return B;
 }
 
-Recognizer::HoistedCalls::HoistedCalls(Recognizer &R)
+BodyRecognizer::HoistedCalls::HoistedCalls(BodyRecognizer &R)
     : R(R), OuterInto(R.Hoisted), OuterRoot(R.HoistRoot) {
   R.Hoisted = nullptr;
   R.HoistRoot = nullptr;
 }
 
-Recognizer::HoistedCalls::~HoistedCalls() {
+BodyRecognizer::HoistedCalls::~HoistedCalls() {
   R.Hoisted = OuterInto;
   R.HoistRoot = OuterRoot;
 }
 
-void Recognizer::HoistedCalls::from(const Stmt *Root) {
+void BodyRecognizer::HoistedCalls::from(const Stmt *Root) {
   R.Hoisted = &Before;
   R.HoistRoot = Root;
 }
 
-void Recognizer::HoistedCalls::stop() {
+void BodyRecognizer::HoistedCalls::stop() {
   R.Hoisted = nullptr;
   R.HoistRoot = nullptr;
 }
 
-void Recognizer::HoistedCalls::flushInto(std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::HoistedCalls::flushInto(std::vector<ir::StmtPtr> &Out) {
   for (ir::StmtPtr &B : Before)
     Out.push_back(std::move(B));
   Before.clear();
 }
 
-void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
   if (!S || Failed)
     return;
   HoistedCalls Calls(*this);
@@ -105,8 +105,8 @@ void Recognizer::stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
        NotSupportedYet);
 }
 
-void Recognizer::declarationStmt(const DeclStmt *DS, HoistedCalls &Calls,
-                                 std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::declarationStmt(const DeclStmt *DS, HoistedCalls &Calls,
+                                     std::vector<ir::StmtPtr> &Out) {
   Calls.from(DS);
   for (const Decl *D : DS->decls()) {
     ir::StmtPtr V = local(D);
@@ -116,9 +116,9 @@ void Recognizer::declarationStmt(const DeclStmt *DS, HoistedCalls &Calls,
   }
 }
 
-void Recognizer::privateFirstSet(const Expr *Set, const VarDecl *Private,
-                                 HoistedCalls &Calls,
-                                 std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::privateFirstSet(const Expr *Set, const VarDecl *Private,
+                                     HoistedCalls &Calls,
+                                     std::vector<ir::StmtPtr> &Out) {
   // `sum = 0;` first setting a private sum: `double sum = 0;`.
   Calls.from(Set);
   ir::StmtPtr D = privateDeclaration(
@@ -127,8 +127,8 @@ void Recognizer::privateFirstSet(const Expr *Set, const VarDecl *Private,
   Out.push_back(std::move(D));
 }
 
-void Recognizer::expressionStmt(const Expr *E, HoistedCalls &Calls,
-                                std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::expressionStmt(const Expr *E, HoistedCalls &Calls,
+                                    std::vector<ir::StmtPtr> &Out) {
   const Expr *Bare = E->IgnoreParens();
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(Bare))
     Bare = EWC->getSubExpr()->IgnoreParens();
@@ -164,8 +164,8 @@ void Recognizer::expressionStmt(const Expr *E, HoistedCalls &Calls,
   Out.push_back(std::move(R));
 }
 
-void Recognizer::assertion(const ConditionalOperator *Check,
-                           std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::assertion(const ConditionalOperator *Check,
+                               std::vector<ir::StmtPtr> &Out) {
   ir::ExprPtr Holds = expr(Check->getCond());
   if (!Holds)
     return;
@@ -181,8 +181,8 @@ void Recognizer::assertion(const ConditionalOperator *Check,
   Out.push_back(std::move(Fails));
 }
 
-void Recognizer::ifStmt(const IfStmt *If, HoistedCalls &Calls,
-                        std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::ifStmt(const IfStmt *If, HoistedCalls &Calls,
+                            std::vector<ir::StmtPtr> &Out) {
   if (If->getInit() || If->getConditionVariable() || If->isConsteval())
     return (void)fail(If->getIfLoc(),
                       "'if' with an initializer or a declaration is not "
@@ -226,8 +226,8 @@ void Recognizer::ifStmt(const IfStmt *If, HoistedCalls &Calls,
   Out.push_back(std::move(R));
 }
 
-void Recognizer::switchStmt(const SwitchStmt *Sw,
-                            std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::switchStmt(const SwitchStmt *Sw,
+                                std::vector<ir::StmtPtr> &Out) {
   if (Sw->getInit() || Sw->getConditionVariable())
     return (void)fail(Sw->getSwitchLoc(),
                       "'switch' with an initializer or a declaration is "
@@ -241,8 +241,8 @@ void Recognizer::switchStmt(const SwitchStmt *Sw,
   Out.push_back(std::move(R));
 }
 
-void Recognizer::switchCase(const SwitchCase *C,
-                            std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::switchCase(const SwitchCase *C,
+                                std::vector<ir::StmtPtr> &Out) {
   // A label, then the statement it labels.
   auto R = statement(ir::Stmt::Case);
   if (const auto *CS = dyn_cast<CaseStmt>(C)) {
@@ -263,7 +263,7 @@ void Recognizer::switchCase(const SwitchCase *C,
   stmt(C->getSubStmt(), Out);
 }
 
-bool Recognizer::jumpStmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
+bool BodyRecognizer::jumpStmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
   if (isa<BreakStmt>(S)) {
     if (SequentialDepth == 0 && SwitchDepth == 0)
       fail(S->getBeginLoc(),
@@ -298,8 +298,8 @@ bool Recognizer::jumpStmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) {
   return false;
 }
 
-void Recognizer::openMPStatement(const OMPExecutableDirective &D,
-                                 std::vector<ir::StmtPtr> &Out) {
+void BodyRecognizer::openMPStatement(const OMPExecutableDirective &D,
+                                     std::vector<ir::StmtPtr> &Out) {
   // `#pragma omp atomic` updates combine, as the same statement without
   // it does in a weft loop (a reduction, or an array's reduction: the
   // directive's mark names the arrays, syntax/OpenMPMarks).
@@ -339,18 +339,6 @@ void Recognizer::openMPStatement(const OMPExecutableDirective &D,
            ? "remove it: weft finds the loops inside a nest that can be "
              "levels of their own"
            : "");
-}
-
-bool Recognizer::failedAssertion(const ConditionalOperator *Check) {
-  const auto *Pass =
-      dyn_cast<ExplicitCastExpr>(Check->getTrueExpr()->IgnoreParens());
-  const auto *Fail =
-      dyn_cast<CallExpr>(Check->getFalseExpr()->IgnoreParenImpCasts());
-  const FunctionDecl *Callee = Fail ? Fail->getDirectCallee() : nullptr;
-  static const llvm::StringSet<> Reporters = {"__assert_fail", "__assert_rtn",
-                                              "_assert", "__assert"};
-  return Pass && Pass->getType()->isVoidType() && Callee &&
-         Callee->getIdentifier() && Reporters.contains(Callee->getName());
 }
 
 } // namespace weft::recognize

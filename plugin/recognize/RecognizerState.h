@@ -1,5 +1,5 @@
 // RecognizerState.h: what the recognizer knows of a nest while it walks it,
-// apart from what it does (Recognizer.h): the parts of the walk share it.
+// apart from what it does (the parts RecognizerBase.h lists): they share it.
 #ifndef WEFT_PLUGIN_RECOGNIZE_RECOGNIZERSTATE_H
 #define WEFT_PLUGIN_RECOGNIZE_RECOGNIZERSTATE_H
 
@@ -24,7 +24,7 @@ using namespace clang;
 
 /// The AST the nest is read from; the kernel's parameters, captures and
 /// structs so far; the levels, reductions, locals and device functions in
-/// scope where the walk stands. Recognizer's functions read and change it;
+/// scope where the walk stands. The recognizer's parts read and change it;
 /// it does nothing itself.
 struct RecognizerState {
   RecognizerState(Sema &S, const FunctionDecl *Function, Stmt *Loop,
