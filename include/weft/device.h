@@ -16,6 +16,7 @@
 #include "device/sim.h"
 #include "device/cuda.h"
 #include "device/hip.h"
+#include "device/gpu.h"
 #include "device/span.h"
 #include "device/math.h"
 #include "device/complex.h"

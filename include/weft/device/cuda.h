@@ -9,15 +9,6 @@
 #define WEFT_KERNEL_BLOCKS(Name, MaxThreads, MinBlocks)                        \
   extern "C" __global__ void __launch_bounds__(MaxThreads, MinBlocks) Name
 #define WEFT_SHARED __shared__
-// No checker on a GPU: the simulator's hooks are nothing here.
-#define WEFT_SIM_SPAN_ACCESS(I, Write) ((void)0)
-#define WEFT_SIM_SHARED_ACCESS(Address, Write) ((void)0)
-#define WEFT_SIM_ONLY(...)
-#define WEFT_SPAN_READ(Span, I, Value) (Value)
-#define WEFT_SPAN_READ_IF(Cond, Span, I, Value) (Value)
-#define WEFT_CALL_SITE
-#define WEFT_AT_CALL_SITE
-#define WEFT_UNROLL _Pragma("unroll")
 
 namespace weft {
 
@@ -34,10 +25,6 @@ WEFT_DEVICE unsigned grid_dim(int D) {
   return D == 0 ? gridDim.x : D == 1 ? gridDim.y : gridDim.z;
 }
 WEFT_DEVICE void barrier() { __syncthreads(); }
-WEFT_DEVICE void begin_iteration(index_t) {}
-WEFT_DEVICE void inner_level(bool) {}
-WEFT_DEVICE void begin_inner_iteration(index_t) {}
-WEFT_DEVICE void resume_iteration(index_t, index_t) {}
 WEFT_DEVICE void warp_sync() { __syncwarp(); }
 WEFT_DEVICE unsigned warp_size() { return 32; }
 WEFT_DEVICE unsigned lane_id() { return threadIdx.x & 31; }

@@ -18,7 +18,8 @@
 #define WEFT_HIP_BARE 1
 #endif
 
-// What every dialect defines, for the sections after them:
+// What every dialect defines (the two GPU dialects, what they define alike,
+// in gpu.h), for the sections after them:
 //   WEFT_DEVICE, WEFT_KERNEL, WEFT_KERNEL_BLOCKS, WEFT_SHARED   keywords
 //   WEFT_SIM_SPAN_ACCESS, WEFT_SIM_SHARED_ACCESS, WEFT_SIM_ONLY  the checker
 //   WEFT_SPAN_READ, WEFT_SPAN_READ_IF                            tiles' reads

@@ -19,15 +19,6 @@
 // HIP's second bound counts waves per execution unit, not blocks.
 #define WEFT_KERNEL_BLOCKS(Name, MaxThreads, MinBlocks)                        \
   WEFT_KERNEL(Name, MaxThreads)
-// No checker on a GPU: the simulator's hooks are nothing here.
-#define WEFT_SIM_SPAN_ACCESS(I, Write) ((void)0)
-#define WEFT_SIM_SHARED_ACCESS(Address, Write) ((void)0)
-#define WEFT_SIM_ONLY(...)
-#define WEFT_SPAN_READ(Span, I, Value) (Value)
-#define WEFT_SPAN_READ_IF(Cond, Span, I, Value) (Value)
-#define WEFT_CALL_SITE
-#define WEFT_AT_CALL_SITE
-#define WEFT_UNROLL _Pragma("unroll")
 
 namespace weft {
 
@@ -57,10 +48,6 @@ WEFT_DEVICE void barrier() {
   __builtin_amdgcn_s_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
 }
-WEFT_DEVICE void begin_iteration(index_t) {}
-WEFT_DEVICE void inner_level(bool) {}
-WEFT_DEVICE void begin_inner_iteration(index_t) {}
-WEFT_DEVICE void resume_iteration(index_t, index_t) {}
 WEFT_DEVICE void warp_sync() { __builtin_amdgcn_wave_barrier(); }
 #if defined(WEFT_HIP_BARE)
 // 64 on gfx9 (CDNA), 32 or 64 on gfx10 and later: known when the code
