@@ -17,6 +17,7 @@
 #include "device/cuda.h"
 #include "device/hip.h"
 #include "device/gpu.h"
+#include "device/clang-builtins.h"
 #include "device/span.h"
 #include "device/math.h"
 #include "device/complex.h"

@@ -224,26 +224,6 @@ template <class Run, class E> inline Run load_whole_run(const E *From) {
   WEFT_DEVICE double Name(double X, double Y) { return __builtin_##Name(X, Y); }
 #define WEFT_EXACT1(Name) WEFT_MATH1(Name)
 #define WEFT_EXACT2(Name) WEFT_MATH2(Name)
-WEFT_DEVICE float fma(float X, float Y, float Z) {
-  return __builtin_fmaf(X, Y, Z);
-}
-WEFT_DEVICE double fma(double X, double Y, double Z) {
-  return __builtin_fma(X, Y, Z);
-}
-WEFT_DEVICE float infinity_f() { return __builtin_huge_valf(); }
-WEFT_DEVICE double infinity_d() { return __builtin_huge_val(); }
-WEFT_DEVICE unsigned float_bits(float X) {
-  return __builtin_bit_cast(unsigned, X);
-}
-WEFT_DEVICE float bits_float(unsigned X) {
-  return __builtin_bit_cast(float, X);
-}
-WEFT_DEVICE unsigned long long double_bits(double X) {
-  return __builtin_bit_cast(unsigned long long, X);
-}
-WEFT_DEVICE double bits_double(unsigned long long X) {
-  return __builtin_bit_cast(double, X);
-}
 
 /// An assert(...) of the loop's body that does not hold: the simulator
 /// reports it.
