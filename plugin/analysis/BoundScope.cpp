@@ -335,9 +335,17 @@ std::optional<Interval> BoundScope::indexRange(const Expr &Lower,
              Inclusive ? U->Hi : sub(U->Hi, BoundExpr::literal(1))};
   std::optional<Polynomial> Lo = polynomial(R.Lo), Hi = polynomial(R.Hi);
   if (std::optional<Polynomial> Width =
-          Lo && Hi ? Hi->minus(*Lo) : std::nullopt)
+          Lo && Hi ? Hi->minus(*Lo) : std::nullopt;
+      Width && !neverRuns(R))
     Facts.push_back(std::move(*Width));
   return R;
+}
+
+bool BoundScope::neverRuns(const Interval &R) const {
+  std::optional<Polynomial> Lo = polynomial(R.Lo), Hi = polynomial(R.Hi);
+  std::optional<Polynomial> Width = Lo && Hi ? Hi->minus(*Lo) : std::nullopt;
+  std::optional<std::int64_t> K = Width ? Width->constantValue() : std::nullopt;
+  return K && *K < 0;
 }
 
 bool BoundScope::nonNegative(const BoundExpr &C) const {

@@ -102,6 +102,10 @@ protected:
   std::optional<Interval> indexRange(const Expr &Lower, const Expr &Upper,
                                      bool Inclusive, bool PastLower);
 
+  /// Whether an index's interval is empty whatever the launch's values
+  /// (`for (k = 1; k < 1; ++k)`): its loop's body never runs.
+  bool neverRuns(const Interval &R) const;
+
   /// C is at least 0: a constant that is, or a constant above a fact.
   bool nonNegative(const BoundExpr &C) const;
 

@@ -194,8 +194,13 @@ private:
     subscripts(*L.Lower);
     subscripts(*L.Upper);
     const std::size_t Mark = Scope.size(), Known = Facts.size();
-    bind(L.IndexName, indexRange(*L.Lower, *L.Upper, L.Inclusive, false));
-    statements(L.Body);
+    std::optional<Interval> R =
+        indexRange(*L.Lower, *L.Upper, L.Inclusive, false);
+    // (A level that never runs indexes nothing.)
+    const bool Runs = !R || !neverRuns(*R);
+    bind(L.IndexName, std::move(R));
+    if (Runs)
+      statements(L.Body);
     Scope.resize(Mark);
     Facts.resize(Known);
   }
@@ -312,9 +317,17 @@ private:
     for (const LoopHeader::Beside &B : H.Besides)
       bind(B.Decl->Name, std::nullopt,
            B.Steps ? nullptr : B.Decl->Exprs[0].get());
-    bind(H.Index, indexRange(*H.Lower, *H.Upper, H.Inclusive, H.PastLower));
-    subscripts(For);
-    if (For.Children[1])
+    std::optional<Interval> R =
+        indexRange(*H.Lower, *H.Upper, H.Inclusive, H.PastLower);
+    // The body of a loop that never runs indexes nothing; its condition
+    // is still evaluated once.
+    const bool Runs = !R || !neverRuns(*R);
+    bind(H.Index, Runs ? std::move(R) : Interval::fixed(R->Lo));
+    if (Runs)
+      subscripts(For);
+    else if (For.Exprs.size() > 0 && For.Exprs[0])
+      subscripts(*For.Exprs[0]);
+    if (Runs && For.Children[1])
       alone(*For.Children[1]);
     Scope.resize(Mark);
     Facts.resize(Known);
