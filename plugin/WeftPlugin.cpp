@@ -60,25 +60,67 @@ public:
 
 private:
   void rewriteChildren(FunctionDecl *FD, Stmt *Parent) {
-    for (Stmt *&Child : Parent->children()) {
-      // A lambda's body is rewritten with its call operator as context.
-      if (!Child || isa<LambdaExpr>(Child))
-        continue;
-      if (std::optional<compat::Mark> M =
-              syntax::findLoopMark(Child, CI.getASTContext())) {
-        if (!Loops.insert(M->Loop).second)
-          continue;
-        if (Stmt *Replacement = tryPipeline(FD, *M))
-          Child = Replacement;
-        continue; // Nested marks belong to this nest.
-      }
-      if (std::optional<syntax::OpenMPLoop> L =
-              syntax::openMPLoop(Child, CI.getASTContext());
-          L && Options.Remarks && Loops.insert(Child).second)
-        stayRemark(L->Where, L->Refusal, L->Hint);
-      rewriteChildren(FD, Child);
-    }
+    for (Stmt *&Child : Parent->children())
+      rewriteStatement(FD, Child);
   }
+
+  /// Replaces S if it is a marked loop, else the marked loops inside it.
+  void rewriteStatement(FunctionDecl *FD, Stmt *&S) {
+    // A lambda's body is rewritten with its call operator as context.
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (std::optional<compat::Mark> M =
+            syntax::findLoopMark(S, CI.getASTContext())) {
+      if (!Loops.insert(M->Loop).second)
+        return;
+      if (M->TeamLaunch) {
+        if (std::optional<syntax::OpenMPLoop> L =
+                syntax::teamRefusal(*M->Replaced, Enclosing, M->Team)) {
+          if (Options.Remarks)
+            stayRemark(L->Where, L->Refusal, L->Hint);
+          return;
+        }
+      }
+      if (Stmt *Replacement = tryPipeline(FD, *M))
+        S = Replacement;
+      return; // Nested marks belong to this nest.
+    }
+    if (std::optional<syntax::OpenMPLoop> L =
+            syntax::openMPLoop(S, CI.getASTContext());
+        L && Options.Remarks && Loops.insert(S).second)
+      stayRemark(L->Where, L->Refusal, L->Hint);
+    rewriteInside(FD, S);
+  }
+
+  /// Replaces the marked loops inside S.
+  void rewriteInside(FunctionDecl *FD, Stmt *S) {
+    auto *D = dyn_cast<OMPExecutableDirective>(S);
+    auto *Region = D && D->hasAssociatedStmt()
+                       ? dyn_cast<CapturedStmt>(D->getAssociatedStmt())
+                       : nullptr;
+    if (!Region) {
+      rewriteChildren(FD, S);
+      return;
+    }
+    // The statement a directive's captured regions hold (a CapturedStmt's
+    // children are its captures alone), which cannot be replaced itself:
+    // a parallel region of several statements holds them in braces, and
+    // one of a lone worksharing loop is a marked loop of its own. The
+    // directives around a worksharing loop say whose team runs it.
+    while (auto *Inner = dyn_cast<CapturedStmt>(Region->getCapturedStmt()))
+      Region = Inner;
+    Enclosing.push_back(D);
+    Stmt *Body = Region->getCapturedStmt();
+    if (isa<CompoundStmt>(Body))
+      rewriteChildren(FD, Body);
+    else if (!syntax::findLoopMark(Body, CI.getASTContext()))
+      rewriteInside(FD, Body);
+    Enclosing.pop_back();
+  }
+
+  /// The OpenMP directives around the statement the walk is at, outermost
+  /// first.
+  std::vector<const Stmt *> Enclosing;
 
   /// A claim the affine analysis disproves: two iterations of a parallel
   /// loop write one element (the simulator's checker covers what the
@@ -181,7 +223,7 @@ private:
       writeFile(Kernels.front().Name + ".desc", Descriptor,
                 M.Loop->getBeginLoc());
     return rewrite::buildLaunch(CI.getSema(), FD, M.Replaced, *R, Descriptor,
-                                Source);
+                                Source, Kernels.front().Name);
   }
 
   /// R's mappings for the sizes it may meet, or nullopt (after an error

@@ -31,6 +31,16 @@ void hostLoopFor(const char *Descriptor, const char *Source,
                  const LaunchArg *Args, std::size_t NumArgs,
                  const char *Reason) noexcept;
 
+/// A worksharing loop every thread of an OpenMP team reaches (`#pragma omp
+/// for` in a parallel region): the team's thread 0 calls teamLead with
+/// whether its launch ran, which holds the site (named by its kernel) until
+/// it calls teamRelease; between the two, after a barrier, each thread asks
+/// teamLaunched and runs the directive where no launch did. The site's lock
+/// keeps two teams at one loop from reading each other's answer.
+void teamLead(const char *Site, bool Launched) noexcept;
+bool teamLaunched(const char *Site) noexcept;
+void teamRelease(const char *Site) noexcept;
+
 /// Rows held apart (a std::vector of std::vectors): where a LaunchArg's
 /// parameter has them (the descriptor says so), its Data points to a
 /// RowsArg and its Count is all rows' elements. The kernel sees the rows

@@ -8,6 +8,17 @@
 #error "weft.hpp needs C++17 or later (-std=c++17)"
 #endif
 
+// C code defines min and max as function-like macros (NPB's npb-C.h, given
+// with -include before the plugin includes this header), which break the
+// standard headers below: set aside here, restored at the end. The names
+// this header declares are spelled so that no macro of a program's
+// (N, T, DATA_TYPE...) reaches them: template parameters as the standard
+// library's are (_Tp).
+#pragma push_macro("min")
+#pragma push_macro("max")
+#undef min
+#undef max
+
 #include "weft/abi.h"
 
 #include <array>
@@ -45,6 +56,7 @@ extern "C" {
 int omp_target_is_present(const void *, int) __attribute__((weak));
 int omp_get_default_device(void) __attribute__((weak));
 int omp_get_initial_device(void) __attribute__((weak));
+int omp_get_thread_num(void);
 }
 #endif
 
@@ -53,148 +65,156 @@ namespace detail {
 
 /// The element nested arrays are made of: float for float[4][4] and for
 /// std::array<std::array<float, 4>, 4>. The kernel sees them flattened.
-template <class T> struct Innermost { using type = T; };
-template <class T, std::size_t N> struct Innermost<T[N]> : Innermost<T> {};
-template <class T, std::size_t N>
-struct Innermost<std::array<T, N>> : Innermost<T> {};
+template <class _Tp> struct Innermost { using type = _Tp; };
+template <class _Tp, std::size_t _Np>
+struct Innermost<_Tp[_Np]> : Innermost<_Tp> {};
+template <class _Tp, std::size_t _Np>
+struct Innermost<std::array<_Tp, _Np>> : Innermost<_Tp> {};
 
-template <class T> constexpr LaunchArg elementsOf(T *Data, std::size_t Count) {
-  using E = typename Innermost<std::remove_cv_t<T>>::type;
-  return {Data, Count * (sizeof(T) / sizeof(E)), sizeof(E)};
+template <class _Tp>
+constexpr LaunchArg elementsOf(_Tp *Data, std::size_t Count) {
+  using _Ep = typename Innermost<std::remove_cv_t<_Tp>>::type;
+  return {Data, Count * (sizeof(_Tp) / sizeof(_Ep)), sizeof(_Ep)};
 }
 
 /// Data a loop may index: one contiguous block that knows its size (a
 /// std::span, std::vector, std::array or C array).
-template <class D, class = void> struct IsContiguous : std::false_type {};
-template <class D>
-struct IsContiguous<D, std::void_t<decltype(std::data(std::declval<D &>())),
-                                   decltype(std::size(std::declval<D &>()))>>
+template <class _Dp, class = void> struct IsContiguous : std::false_type {};
+template <class _Dp>
+struct IsContiguous<_Dp,
+                    std::void_t<decltype(std::data(std::declval<_Dp &>())),
+                                decltype(std::size(std::declval<_Dp &>()))>>
     : std::true_type {};
-template <class D>
-constexpr bool ContiguousData = IsContiguous<std::remove_reference_t<D>>::value;
+template <class _Dp>
+constexpr bool ContiguousData =
+    IsContiguous<std::remove_reference_t<_Dp>>::value;
 template <bool Condition> using Requires = std::enable_if_t<Condition, int>;
 
 /// A std::vector (of anything).
-template <class T> struct IsVector : std::false_type {};
-template <class T, class A>
-struct IsVector<std::vector<T, A>> : std::true_type {};
+template <class _Tp> struct IsVector : std::false_type {};
+template <class _Tp, class _Ap>
+struct IsVector<std::vector<_Tp, _Ap>> : std::true_type {};
 
 /// Rows held apart: a std::vector of std::vectors, each row its own block.
-template <class D, class = void> struct AreRowsApart : std::false_type {};
-template <class D>
-struct AreRowsApart<D, std::enable_if_t<IsVector<D>::value>>
-    : IsVector<typename D::value_type> {};
-template <class D>
+template <class _Dp, class = void> struct AreRowsApart : std::false_type {};
+template <class _Dp>
+struct AreRowsApart<_Dp, std::enable_if_t<IsVector<_Dp>::value>>
+    : IsVector<typename _Dp::value_type> {};
+template <class _Dp>
 constexpr bool RowsApart =
-    AreRowsApart<std::remove_cv_t<std::remove_reference_t<D>>>::value;
+    AreRowsApart<std::remove_cv_t<std::remove_reference_t<_Dp>>>::value;
 
 /// What the plugin passes for captured data.
-template <class D, Requires<ContiguousData<D> && !RowsApart<D>> = 0>
-constexpr LaunchArg dataArg(D &Data) {
+template <class _Dp, Requires<ContiguousData<_Dp> && !RowsApart<_Dp>> = 0>
+constexpr LaunchArg dataArg(_Dp &Data) {
   return elementsOf(std::data(Data), static_cast<std::size_t>(std::size(Data)));
 }
 /// A pointer, with the extent its mark states (`extent(p: n)`).
-template <class T, class N> constexpr LaunchArg dataArg(T *Data, N Count) {
-  if constexpr (std::is_signed_v<N>)
+template <class _Tp, class _Np>
+constexpr LaunchArg dataArg(_Tp *Data, _Np Count) {
+  if constexpr (std::is_signed_v<_Np>)
     if (Count < 0)
       return elementsOf(Data, 0);
   return elementsOf(Data, static_cast<std::size_t>(Count));
 }
 /// A pointer without an extent clause: the launch sizes it by the bounds
 /// of the loop's subscripts, which its descriptor states.
-template <class T> constexpr LaunchArg pointerArg(T *Data) {
+template <class _Tp> constexpr LaunchArg pointerArg(_Tp *Data) {
   return elementsOf(Data, 0);
 }
 
 /// Rows held apart, for a launch: each row's elements, which the launch
 /// gathers into one block on the device (row R from rowOffsets's R-th
 /// entry) and scatters back.
-template <class E> struct RowData {
+template <class _Ep> struct RowData {
   std::vector<RowPiece> Pieces;
   std::size_t Elements = 0;
   mutable RowsArg Arg{};
 };
-template <class D, Requires<RowsApart<D>> = 0> auto dataArg(D &Data) {
-  using T = std::remove_reference_t<decltype(*std::declval<D &>()[0].data())>;
-  using E = typename Innermost<std::remove_cv_t<T>>::type;
-  RowData<E> Rows;
+template <class _Dp, Requires<RowsApart<_Dp>> = 0> auto dataArg(_Dp &Data) {
+  using _Tp =
+      std::remove_reference_t<decltype(*std::declval<_Dp &>()[0].data())>;
+  using _Ep = typename Innermost<std::remove_cv_t<_Tp>>::type;
+  RowData<_Ep> Rows;
   Rows.Pieces.reserve(Data.size());
-  for (auto &R : Data) {
-    const LaunchArg A = elementsOf(R.data(), R.size());
-    Rows.Pieces.push_back({const_cast<void *>(A.Data), A.Count});
-    Rows.Elements += A.Count;
+  for (auto &_Rp : Data) {
+    const LaunchArg _Ap = elementsOf(_Rp.data(), _Rp.size());
+    Rows.Pieces.push_back({const_cast<void *>(_Ap.Data), _Ap.Count});
+    Rows.Elements += _Ap.Count;
   }
   return Rows;
 }
-template <class E> LaunchArg makeLaunchArg(const RowData<E> &Rows) {
+template <class _Ep> LaunchArg makeLaunchArg(const RowData<_Ep> &Rows) {
   // The RowsArg lives in the temporary the plugin's call holds until the
   // launch returns.
   Rows.Arg = {Rows.Pieces.data(), Rows.Pieces.size()};
-  return {&Rows.Arg, Rows.Elements, sizeof(E)};
+  return {&Rows.Arg, Rows.Elements, sizeof(_Ep)};
 }
 /// Rows held as pointers (`extent(p: rows, cols)` on a float **): Rows rows
 /// of Columns elements each, gathered likewise; the kernel finds element j
 /// of row i at i * Columns + j.
-template <class T, class N, class M>
-RowData<typename Innermost<std::remove_cv_t<T>>::type>
-dataArg(T *const *Data, N Rows, M Columns) {
-  RowData<typename Innermost<std::remove_cv_t<T>>::type> Out;
-  const std::size_t R = Rows > 0 ? static_cast<std::size_t>(Rows) : 0;
-  const std::size_t C = Columns > 0 ? static_cast<std::size_t>(Columns) : 0;
-  Out.Pieces.reserve(R);
-  for (std::size_t I = 0; I < R; ++I) {
-    const LaunchArg A = elementsOf(Data[I], C);
-    Out.Pieces.push_back({const_cast<void *>(A.Data), A.Count});
-    Out.Elements += A.Count;
+template <class _Tp, class _Np, class _Mp>
+RowData<typename Innermost<std::remove_cv_t<_Tp>>::type>
+dataArg(_Tp *const *Data, _Np Rows, _Mp Columns) {
+  RowData<typename Innermost<std::remove_cv_t<_Tp>>::type> Out;
+  const std::size_t _Rp = Rows > 0 ? static_cast<std::size_t>(Rows) : 0;
+  const std::size_t _Cp = Columns > 0 ? static_cast<std::size_t>(Columns) : 0;
+  Out.Pieces.reserve(_Rp);
+  for (std::size_t _Ip = 0; _Ip < _Rp; ++_Ip) {
+    const LaunchArg _Ap = elementsOf(Data[_Ip], _Cp);
+    Out.Pieces.push_back({const_cast<void *>(_Ap.Data), _Ap.Count});
+    Out.Elements += _Ap.Count;
   }
   return Out;
 }
 /// Rows whose pointers a container holds (std::vector<float *>; a float
 /// *[N] decays to a float **; `extent(v: rows, cols)`): as a float ** to
 /// them.
-template <class D, class = void> struct HoldsPointers : std::false_type {};
-template <class D>
-struct HoldsPointers<D, std::enable_if_t<IsContiguous<D>::value>>
-    : std::bool_constant<!std::is_array_v<D> &&
+template <class _Dp, class = void> struct HoldsPointers : std::false_type {};
+template <class _Dp>
+struct HoldsPointers<_Dp, std::enable_if_t<IsContiguous<_Dp>::value>>
+    : std::bool_constant<!std::is_array_v<_Dp> &&
                          std::is_pointer_v<std::remove_reference_t<
-                             decltype(*std::data(std::declval<D &>()))>>> {};
-template <class D>
+                             decltype(*std::data(std::declval<_Dp &>()))>>> {};
+template <class _Dp>
 constexpr bool PointerContainer =
-    HoldsPointers<std::remove_reference_t<D>>::value;
-template <class D, class N, class M, Requires<PointerContainer<D>> = 0>
-auto dataArg(D &Data, N Rows, M Columns) {
+    HoldsPointers<std::remove_reference_t<_Dp>>::value;
+template <class _Dp, class _Np, class _Mp, Requires<PointerContainer<_Dp>> = 0>
+auto dataArg(_Dp &Data, _Np Rows, _Mp Columns) {
   return dataArg(std::data(Data), Rows, Columns);
 }
 /// A float ** as a region holds it (weft::rows): its rows and their length.
-template <class T> struct RowPointers {
-  T *const *Data;
+template <class _Tp> struct RowPointers {
+  _Tp *const *Data;
   std::size_t Rows, Columns;
 };
-template <class T> auto dataArg(const RowPointers<T> &Rows) {
+template <class _Tp> auto dataArg(const RowPointers<_Tp> &Rows) {
   return dataArg(Rows.Data, Rows.Rows, Rows.Columns);
 }
-template <class D> struct IsRowPointers : std::false_type {};
-template <class T> struct IsRowPointers<RowPointers<T>> : std::true_type {};
+template <class _Dp> struct IsRowPointers : std::false_type {};
+template <class _Tp> struct IsRowPointers<RowPointers<_Tp>> : std::true_type {};
 /// What a region gathers and scatters: rows held apart, or as pointers.
-template <class D>
+template <class _Dp>
 constexpr bool HeldApart =
-    RowsApart<D> ||
-    IsRowPointers<std::remove_cv_t<std::remove_reference_t<D>>>::value;
+    RowsApart<_Dp> ||
+    IsRowPointers<std::remove_cv_t<std::remove_reference_t<_Dp>>>::value;
 
 /// Where each row starts in that block, and the end: Data.size() + 1
 /// entries, which the kernel reads (`a[i][j]` is element `rows[i] + j`).
 struct RowOffsets {
   std::vector<std::uint64_t> Starts;
 };
-template <class D, Requires<RowsApart<D>> = 0> RowOffsets rowOffsets(D &Data) {
-  using T = std::remove_reference_t<decltype(*std::declval<D &>()[0].data())>;
-  using E = typename Innermost<std::remove_cv_t<T>>::type;
+template <class _Dp, Requires<RowsApart<_Dp>> = 0>
+RowOffsets rowOffsets(_Dp &Data) {
+  using _Tp =
+      std::remove_reference_t<decltype(*std::declval<_Dp &>()[0].data())>;
+  using _Ep = typename Innermost<std::remove_cv_t<_Tp>>::type;
   RowOffsets Offsets;
   Offsets.Starts.reserve(Data.size() + 1);
   std::uint64_t At = 0;
   Offsets.Starts.push_back(0);
-  for (auto &R : Data) {
-    At += R.size() * (sizeof(T) / sizeof(E));
+  for (auto &_Rp : Data) {
+    At += _Rp.size() * (sizeof(_Tp) / sizeof(_Ep));
     Offsets.Starts.push_back(At);
   }
   return Offsets;
@@ -202,15 +222,16 @@ template <class D, Requires<RowsApart<D>> = 0> RowOffsets rowOffsets(D &Data) {
 /// Their common length in the same units, or -1 where they differ: rows of
 /// one length are one block of rows by columns, which kernels index by an
 /// affine subscript (`a[i][j]` is element `i * columns + j`).
-template <class D, Requires<RowsApart<D>> = 0>
-std::int64_t rowColumns(D &Data) {
-  using T = std::remove_reference_t<decltype(*std::declval<D &>()[0].data())>;
-  using E = typename Innermost<std::remove_cv_t<T>>::type;
+template <class _Dp, Requires<RowsApart<_Dp>> = 0>
+std::int64_t rowColumns(_Dp &Data) {
+  using _Tp =
+      std::remove_reference_t<decltype(*std::declval<_Dp &>()[0].data())>;
+  using _Ep = typename Innermost<std::remove_cv_t<_Tp>>::type;
   const std::size_t Length = std::empty(Data) ? 0 : std::begin(Data)->size();
-  for (auto &R : Data)
-    if (R.size() != Length)
+  for (auto &_Rp : Data)
+    if (_Rp.size() != Length)
       return -1;
-  return static_cast<std::int64_t>(Length * (sizeof(T) / sizeof(E)));
+  return static_cast<std::int64_t>(Length * (sizeof(_Tp) / sizeof(_Ep)));
 }
 inline LaunchArg makeLaunchArg(const RowOffsets &Offsets) {
   return {Offsets.Starts.data(), Offsets.Starts.size(), sizeof(std::uint64_t)};
@@ -218,15 +239,15 @@ inline LaunchArg makeLaunchArg(const RowOffsets &Offsets) {
 
 #if defined(__cpp_lib_mdspan)
 /// A std::mdspan (layout_right): its elements, and its extents one by one.
-template <class T, class E, class L, class A>
-constexpr LaunchArg dataArg(const std::mdspan<T, E, L, A> &Data) {
+template <class _Tp, class _Ep, class _Lp, class _Ap>
+constexpr LaunchArg dataArg(const std::mdspan<_Tp, _Ep, _Lp, _Ap> &Data) {
   return elementsOf(
       Data.data_handle(),
       static_cast<std::size_t>(Data.mapping().required_span_size()));
 }
-template <class T, class E, class L, class A>
-constexpr typename E::index_type
-mdspanExtent(const std::mdspan<T, E, L, A> &Data, std::size_t Rank) {
+template <class _Tp, class _Ep, class _Lp, class _Ap>
+constexpr typename _Ep::index_type
+mdspanExtent(const std::mdspan<_Tp, _Ep, _Lp, _Ap> &Data, std::size_t Rank) {
   return Data.extent(Rank);
 }
 #endif
@@ -244,10 +265,10 @@ struct Key128 {
 /// as the loop's comparison says (First: `x > v`, ties to the first index).
 /// A launch that fails leaves Key empty; the host loop then computes v and
 /// at itself.
-template <bool Max, bool First, class T, class I> struct ArgKey {
-  static constexpr bool Wide = sizeof(T) > 4;
-  T &Value;
-  I &At;
+template <bool Max, bool First, class _Tp, class _Ip> struct ArgKey {
+  static constexpr bool Wide = sizeof(_Tp) > 4;
+  _Tp &Value;
+  _Ip &At;
   std::conditional_t<Wide, Key128, unsigned long long> Key = empty();
 
   static constexpr auto empty() {
@@ -258,105 +279,107 @@ template <bool Max, bool First, class T, class I> struct ArgKey {
   }
 
   WEFT_CONSTEXPR_DESTRUCTOR ~ArgKey() {
-    T Best;
+    _Tp Best;
     unsigned long long Low;
     if constexpr (Wide) {
       if (Key.Order == empty().Order && Key.Index == empty().Index)
         return;
       const unsigned long long Order = Key.Order;
-      if constexpr (std::is_floating_point_v<T>)
+      if constexpr (std::is_floating_point_v<_Tp>)
         Best = __builtin_bit_cast(
             double, (Order >> 63) ? (Order & ~(1ull << 63)) : ~Order);
-      else if constexpr (std::is_signed_v<T>)
-        Best = static_cast<T>(static_cast<long long>(Order ^ (1ull << 63)));
+      else if constexpr (std::is_signed_v<_Tp>)
+        Best = static_cast<_Tp>(static_cast<long long>(Order ^ (1ull << 63)));
       else
-        Best = static_cast<T>(Order);
+        Best = static_cast<_Tp>(Order);
       Low = Max == First ? ~Key.Index : Key.Index;
     } else {
       if (Key == empty())
         return;
       const unsigned Order = static_cast<unsigned>(Key >> 32);
-      if constexpr (std::is_floating_point_v<T>)
+      if constexpr (std::is_floating_point_v<_Tp>)
         Best = __builtin_bit_cast(
             float, (Order & 0x80000000u) ? (Order & 0x7fffffffu) : ~Order);
-      else if constexpr (std::is_signed_v<T>)
-        Best = static_cast<T>(static_cast<int>(Order ^ 0x80000000u));
+      else if constexpr (std::is_signed_v<_Tp>)
+        Best = static_cast<_Tp>(static_cast<int>(Order ^ 0x80000000u));
       else
-        Best = static_cast<T>(Order);
+        Best = static_cast<_Tp>(Order);
       Low = Max == First ? ~static_cast<unsigned>(Key)
                          : static_cast<unsigned>(Key);
     }
     if (Max ? (First ? Value < Best : !(Best < Value))
             : (First ? Best < Value : !(Value < Best))) {
       Value = Best;
-      At = static_cast<I>(Low);
+      At = static_cast<_Ip>(Low);
     }
   }
 };
-template <class T, class I>
-constexpr ArgKey<true, true, T, I> argmaxFirst(T &V, I &At) {
-  return {V, At};
+template <class _Tp, class _Ip>
+constexpr ArgKey<true, true, _Tp, _Ip> argmaxFirst(_Tp &_Vp, _Ip &At) {
+  return {_Vp, At};
 }
-template <class T, class I>
-constexpr ArgKey<true, false, T, I> argmaxLast(T &V, I &At) {
-  return {V, At};
+template <class _Tp, class _Ip>
+constexpr ArgKey<true, false, _Tp, _Ip> argmaxLast(_Tp &_Vp, _Ip &At) {
+  return {_Vp, At};
 }
-template <class T, class I>
-constexpr ArgKey<false, true, T, I> argminFirst(T &V, I &At) {
-  return {V, At};
+template <class _Tp, class _Ip>
+constexpr ArgKey<false, true, _Tp, _Ip> argminFirst(_Tp &_Vp, _Ip &At) {
+  return {_Vp, At};
 }
-template <class T, class I>
-constexpr ArgKey<false, false, T, I> argminLast(T &V, I &At) {
-  return {V, At};
+template <class _Tp, class _Ip>
+constexpr ArgKey<false, false, _Tp, _Ip> argminLast(_Tp &_Vp, _Ip &At) {
+  return {_Vp, At};
 }
-template <bool Max, bool First, class T, class I>
-constexpr LaunchArg makeLaunchArg(const ArgKey<Max, First, T, I> &K) {
-  return {&K.Key, 1, sizeof K.Key};
+template <bool Max, bool First, class _Tp, class _Ip>
+constexpr LaunchArg makeLaunchArg(const ArgKey<Max, First, _Tp, _Ip> &_Kp) {
+  return {&_Kp.Key, 1, sizeof _Kp.Key};
 }
 
 /// A flag the outermost level's iterations set (`changed = 1;`): Key is
 /// the loop's reduction of "some iteration set it", and Value gets Stored
 /// then, after the loop, as the serial loop would have left it.
-template <class T> struct StoredIf {
-  T &Value;
-  T Stored;
+template <class _Tp> struct StoredIf {
+  _Tp &Value;
+  _Tp Stored;
   int Key = 0;
   WEFT_CONSTEXPR_DESTRUCTOR ~StoredIf() {
     if (Key)
       Value = Stored;
   }
 };
-template <class T> constexpr StoredIf<T> storedIf(T &V, long long Stored) {
-  return {V, static_cast<T>(Stored)};
+template <class _Tp>
+constexpr StoredIf<_Tp> storedIf(_Tp &_Vp, long long Stored) {
+  return {_Vp, static_cast<_Tp>(Stored)};
 }
-template <class T> constexpr LaunchArg makeLaunchArg(const StoredIf<T> &F) {
-  return {&F.Key, 1, sizeof F.Key};
+template <class _Tp>
+constexpr LaunchArg makeLaunchArg(const StoredIf<_Tp> &_Fp) {
+  return {&_Fp.Key, 1, sizeof _Fp.Key};
 }
 
 /// What a region keeps resident: what a loop may index, but pointers.
-template <class D, class = void> struct IsRegionData : std::false_type {};
-template <class D>
-struct IsRegionData<D, std::void_t<decltype(dataArg(std::declval<D &>()))>>
+template <class _Dp, class = void> struct IsRegionData : std::false_type {};
+template <class _Dp>
+struct IsRegionData<_Dp, std::void_t<decltype(dataArg(std::declval<_Dp &>()))>>
     : std::true_type {};
-template <class D>
-constexpr bool RegionData = IsRegionData<std::remove_reference_t<D>>::value;
+template <class _Dp>
+constexpr bool RegionData = IsRegionData<std::remove_reference_t<_Dp>>::value;
 
 /// Whether an object has data_handle() (a std::mdspan).
-template <class D, class = void> struct HasDataHandle : std::false_type {};
-template <class D>
-struct HasDataHandle<D,
-                     std::void_t<decltype(std::declval<D &>().data_handle())>>
+template <class _Dp, class = void> struct HasDataHandle : std::false_type {};
+template <class _Dp>
+struct HasDataHandle<_Dp,
+                     std::void_t<decltype(std::declval<_Dp &>().data_handle())>>
     : std::true_type {};
 
 /// A copy of a scalar the kernel only reads, for the launch to point at:
 /// the program's variable itself never escapes (see the rewrite).
-template <class T> constexpr T copyOf(const T &Value) { return Value; }
+template <class _Tp> constexpr _Tp copyOf(const _Tp &Value) { return Value; }
 
 constexpr LaunchArg makeLaunchArg(const LaunchArg &Data) { return Data; }
-template <class T> constexpr LaunchArg makeLaunchArg(const T &Scalar) {
-  static_assert(std::is_trivially_copyable_v<T>,
+template <class _Tp> constexpr LaunchArg makeLaunchArg(const _Tp &Scalar) {
+  static_assert(std::is_trivially_copyable_v<_Tp>,
                 "weft captures scalars by value");
-  return {&Scalar, 1, sizeof(T)};
+  return {&Scalar, 1, sizeof(_Tp)};
 }
 
 /// The plugin replaces each marked loop by `if (!launch(...)) <loop>`.
@@ -387,15 +410,21 @@ constexpr bool launchIf(bool Condition, const char *Descriptor,
   return false;
 }
 
+#if defined(_OPENMP)
+/// Whether this thread is its team's first, which launches the team's
+/// worksharing loops (abi.h's teamLead).
+inline bool teamLeader() { return omp_get_thread_num() == 0; }
+#endif
+
 /// Where the data a loop names starts, as OpenMP's map clauses name it.
-template <class D> const void *openMPAddress(const D &Data) {
-  if constexpr (std::is_pointer_v<D>)
+template <class _Dp> const void *openMPAddress(const _Dp &Data) {
+  if constexpr (std::is_pointer_v<_Dp>)
     return Data;
-  else if constexpr (std::is_array_v<D>)
+  else if constexpr (std::is_array_v<_Dp>)
     return &Data;
-  else if constexpr (HasDataHandle<const D>::value)
+  else if constexpr (HasDataHandle<const _Dp>::value)
     return Data.data_handle();
-  else if constexpr (IsContiguous<const D>::value)
+  else if constexpr (IsContiguous<const _Dp>::value)
     return std::data(Data);
   else
     return &Data;
@@ -405,7 +434,7 @@ template <class D> const void *openMPAddress(const D &Data) {
 /// data directives map there): a launch may then replace a target
 /// directive's loop, reading and writing the host's copies as OpenMP's
 /// map clauses would have moved them.
-template <class... D> bool onHostForOpenMP(const D &...Data) {
+template <class... _Dp> bool onHostForOpenMP(const _Dp &...Data) {
 #if defined(_OPENMP)
   if (!&omp_target_is_present || !&omp_get_default_device ||
       !&omp_get_initial_device)
@@ -445,18 +474,18 @@ constexpr bool launchOpenMPTarget(bool OnHost, bool Condition,
 /// A block of a row-major matrix: Rows rows of Columns elements, Pitch
 /// elements from one row's start to the next. weft::region's update_host
 /// and update_device copy it without the rest of its rows (one 2-D copy).
-template <class T> struct submatrix_view {
-  T *First;
+template <class _Tp> struct submatrix_view {
+  _Tp *First;
   std::size_t Rows, Columns, Pitch;
 };
 
 namespace detail {
 /// Size elements from First, a row-major matrix of Pitch elements a row:
 /// the block of Rows x Columns from (Row, Column).
-template <class T>
-submatrix_view<T> blockOf(T *First, std::size_t Size, std::size_t Pitch,
-                          std::size_t Row, std::size_t Column, std::size_t Rows,
-                          std::size_t Columns) {
+template <class _Tp>
+submatrix_view<_Tp> blockOf(_Tp *First, std::size_t Size, std::size_t Pitch,
+                            std::size_t Row, std::size_t Column,
+                            std::size_t Rows, std::size_t Columns) {
   if (Rows && Columns &&
       (Column + Columns > Pitch ||
        (Row + Rows - 1) * Pitch + Column + Columns > Size)) {
@@ -475,9 +504,9 @@ submatrix_view<T> blockOf(T *First, std::size_t Size, std::size_t Pitch,
 /// elements from (Row, Column). A block outside Data stops the program.
 ///
 ///   R.update_host(weft::submatrix(A, N, Offset, Offset, 32, 32));
-template <class D, detail::Requires<detail::ContiguousData<D>> = 0>
-auto submatrix(D &&Data, std::size_t Pitch, std::size_t Row, std::size_t Column,
-               std::size_t Rows, std::size_t Columns) {
+template <class _Dp, detail::Requires<detail::ContiguousData<_Dp>> = 0>
+auto submatrix(_Dp &&Data, std::size_t Pitch, std::size_t Row,
+               std::size_t Column, std::size_t Rows, std::size_t Columns) {
   return detail::blockOf(std::data(Data),
                          static_cast<std::size_t>(std::size(Data)), Pitch, Row,
                          Column, Rows, Columns);
@@ -487,22 +516,22 @@ namespace detail {
 /// A row of a 2-D array of scalars (E[M], std::array<E, M>): its element
 /// and its length, the matrix's pitch.
 template <class Row> struct MatrixRow { static constexpr bool Is = false; };
-template <class E, std::size_t M> struct MatrixRow<E[M]> {
-  static constexpr bool Is = std::is_scalar_v<E>;
-  using Element = E;
-  static constexpr std::size_t Columns = M;
+template <class _Ep, std::size_t _Mp> struct MatrixRow<_Ep[_Mp]> {
+  static constexpr bool Is = std::is_scalar_v<_Ep>;
+  using Element = _Ep;
+  static constexpr std::size_t Columns = _Mp;
 };
-template <class E, std::size_t M> struct MatrixRow<std::array<E, M>> {
-  static constexpr bool Is = std::is_scalar_v<E>;
-  using Element = E;
-  static constexpr std::size_t Columns = M;
+template <class _Ep, std::size_t _Mp> struct MatrixRow<std::array<_Ep, _Mp>> {
+  static constexpr bool Is = std::is_scalar_v<_Ep>;
+  using Element = _Ep;
+  static constexpr std::size_t Columns = _Mp;
 };
-template <class D>
-using RowOf = std::remove_pointer_t<decltype(std::data(std::declval<D &>()))>;
-template <class D, class = void> struct RowsOfScalars : std::false_type {};
-template <class D>
-struct RowsOfScalars<D, std::enable_if_t<IsContiguous<D>::value>>
-    : std::bool_constant<MatrixRow<std::remove_cv_t<RowOf<D>>>::Is> {};
+template <class _Dp>
+using RowOf = std::remove_pointer_t<decltype(std::data(std::declval<_Dp &>()))>;
+template <class _Dp, class = void> struct RowsOfScalars : std::false_type {};
+template <class _Dp>
+struct RowsOfScalars<_Dp, std::enable_if_t<IsContiguous<_Dp>::value>>
+    : std::bool_constant<MatrixRow<std::remove_cv_t<RowOf<_Dp>>>::Is> {};
 } // namespace detail
 
 /// The same for a 2-D array, its rows' length the pitch: float A[64][64],
@@ -510,16 +539,16 @@ struct RowsOfScalars<D, std::enable_if_t<IsContiguous<D>::value>>
 /// 64>>.
 ///
 ///   R.update_device(weft::submatrix(Grid, 8, 0, 16, 64));
-template <class D, detail::Requires<detail::RowsOfScalars<
-                       std::remove_reference_t<D>>::value> = 0>
-auto submatrix(D &&Data, std::size_t Row, std::size_t Column, std::size_t Rows,
-               std::size_t Columns) {
-  using RowType = detail::RowOf<std::remove_reference_t<D>>;
+template <class _Dp, detail::Requires<detail::RowsOfScalars<
+                         std::remove_reference_t<_Dp>>::value> = 0>
+auto submatrix(_Dp &&Data, std::size_t Row, std::size_t Column,
+               std::size_t Rows, std::size_t Columns) {
+  using RowType = detail::RowOf<std::remove_reference_t<_Dp>>;
   using Shape = detail::MatrixRow<std::remove_cv_t<RowType>>;
-  using E = std::conditional_t<std::is_const_v<RowType>,
-                               const typename Shape::Element,
-                               typename Shape::Element>;
-  return detail::blockOf(reinterpret_cast<E *>(std::data(Data)),
+  using _Ep = std::conditional_t<std::is_const_v<RowType>,
+                                 const typename Shape::Element,
+                                 typename Shape::Element>;
+  return detail::blockOf(reinterpret_cast<_Ep *>(std::data(Data)),
                          static_cast<std::size_t>(std::size(Data)) *
                              Shape::Columns,
                          Shape::Columns, Row, Column, Rows, Columns);
@@ -527,8 +556,9 @@ auto submatrix(D &&Data, std::size_t Row, std::size_t Column, std::size_t Rows,
 
 #if defined(__cpp_lib_mdspan)
 /// And for a std::mdspan of rank 2 (layout_right), extent(1) the pitch.
-template <class T, class E, class A, detail::Requires<E::rank() == 2> = 0>
-auto submatrix(const std::mdspan<T, E, std::layout_right, A> &Data,
+template <class _Tp, class _Ep, class _Ap,
+          detail::Requires<_Ep::rank() == 2> = 0>
+auto submatrix(const std::mdspan<_Tp, _Ep, std::layout_right, _Ap> &Data,
                std::size_t Row, std::size_t Column, std::size_t Rows,
                std::size_t Columns) {
   return detail::blockOf(
@@ -543,8 +573,8 @@ auto submatrix(const std::mdspan<T, E, std::layout_right, A> &Data,
 /// device as the loops marked extent(w: rows, cols) index it:
 ///
 ///   weft::region R(weft::rows(W, N, M));
-template <class T, class N, class M>
-detail::RowPointers<T> rows(T *const *Data, N Rows, M Columns) {
+template <class _Tp, class _Np, class _Mp>
+detail::RowPointers<_Tp> rows(_Tp *const *Data, _Np Rows, _Mp Columns) {
   return {Data, Rows > 0 ? static_cast<std::size_t>(Rows) : 0,
           Columns > 0 ? static_cast<std::size_t>(Columns) : 0};
 }
@@ -585,67 +615,68 @@ public:
 
   /// Copies Data (all of a resident range, or part of one: a subspan) to
   /// the device, or back to the host.
-  template <class D, detail::Requires<detail::RegionData<D>> = 0>
-  void update_device(D &&Data) {
-    if constexpr (detail::HeldApart<D>)
+  template <class _Dp, detail::Requires<detail::RegionData<_Dp>> = 0>
+  void update_device(_Dp &&Data) {
+    if constexpr (detail::HeldApart<_Dp>)
       updateRows(Data, true);
     else
       update(range(Data), true);
   }
-  template <class D, detail::Requires<detail::RegionData<D>> = 0>
-  void update_host(D &&Data) {
-    if constexpr (detail::HeldApart<D>)
+  template <class _Dp, detail::Requires<detail::RegionData<_Dp>> = 0>
+  void update_host(_Dp &&Data) {
+    if constexpr (detail::HeldApart<_Dp>)
       updateRows(Data, false);
     else
       update(range(Data), false);
   }
   /// A block of a matrix (weft::submatrix): its rows' other elements stay
   /// as they are on the other side.
-  template <class T> void update_device(const submatrix_view<T> &Block) {
+  template <class _Tp> void update_device(const submatrix_view<_Tp> &Block) {
     update(Block, true);
   }
-  template <class T> void update_host(const submatrix_view<T> &Block) {
+  template <class _Tp> void update_host(const submatrix_view<_Tp> &Block) {
     update(Block, false);
   }
 
 private:
-  template <class D> static detail::ResidentRange range(D &Data) {
-    if constexpr (detail::HeldApart<D>) {
+  template <class _Dp> static detail::ResidentRange range(_Dp &Data) {
+    if constexpr (detail::HeldApart<_Dp>) {
       return {nullptr, 0}; // enterRows
     } else {
-      const detail::LaunchArg A = detail::dataArg(Data);
-      return {const_cast<void *>(A.Data), A.Count * A.ElementSize};
+      const detail::LaunchArg _Ap = detail::dataArg(Data);
+      return {const_cast<void *>(_Ap.Data), _Ap.Count * _Ap.ElementSize};
     }
   }
   /// Rows held apart: gathered into one device block for the region.
-  template <class D> void enterRows(D &Data) {
-    if constexpr (detail::HeldApart<D>) {
+  template <class _Dp> void enterRows(_Dp &Data) {
+    if constexpr (detail::HeldApart<_Dp>) {
       if (!Handle || !&detail::regionEnterRowsApart)
         return;
       const auto Rows = detail::dataArg(Data);
-      const detail::LaunchArg A = detail::makeLaunchArg(Rows);
+      const detail::LaunchArg _Ap = detail::makeLaunchArg(Rows);
       detail::regionEnterRowsApart(
-          Handle, static_cast<const detail::RowsArg *>(A.Data), A.ElementSize);
+          Handle, static_cast<const detail::RowsArg *>(_Ap.Data),
+          _Ap.ElementSize);
     }
   }
-  template <class D> void updateRows(D &Data, bool ToDevice) {
+  template <class _Dp> void updateRows(_Dp &Data, bool ToDevice) {
     if (!Handle || !&detail::regionUpdateRowsApart)
       return;
     const auto Rows = detail::dataArg(Data);
-    const detail::LaunchArg A = detail::makeLaunchArg(Rows);
-    detail::regionUpdateRowsApart(Handle,
-                                  static_cast<const detail::RowsArg *>(A.Data),
-                                  A.ElementSize, ToDevice);
+    const detail::LaunchArg _Ap = detail::makeLaunchArg(Rows);
+    detail::regionUpdateRowsApart(
+        Handle, static_cast<const detail::RowsArg *>(_Ap.Data), _Ap.ElementSize,
+        ToDevice);
   }
-  void update(detail::ResidentRange R, bool ToDevice) {
+  void update(detail::ResidentRange _Rp, bool ToDevice) {
     if (Handle)
-      detail::regionUpdate(Handle, R.Data, R.Bytes, ToDevice);
+      detail::regionUpdate(Handle, _Rp.Data, _Rp.Bytes, ToDevice);
   }
-  template <class T>
-  void update(const submatrix_view<T> &Block, bool ToDevice) {
+  template <class _Tp>
+  void update(const submatrix_view<_Tp> &Block, bool ToDevice) {
     if (Handle && &detail::regionUpdateRows)
-      detail::regionUpdateRows(Handle, Block.First, Block.Columns * sizeof(T),
-                               Block.Rows, Block.Pitch * sizeof(T), ToDevice);
+      detail::regionUpdateRows(Handle, Block.First, Block.Columns * sizeof(_Tp),
+                               Block.Rows, Block.Pitch * sizeof(_Tp), ToDevice);
   }
 
 private:
@@ -665,5 +696,8 @@ inline void synchronize() {
 } // namespace weft
 
 #undef WEFT_CONSTEXPR_DESTRUCTOR
+
+#pragma pop_macro("max")
+#pragma pop_macro("min")
 
 #endif // WEFT_WEFT_HPP

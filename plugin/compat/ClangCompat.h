@@ -51,6 +51,12 @@ struct Mark {
   /// to the device alone (to, alloc), which OpenMP never copies back.
   bool OpenMPTarget = false;
   std::vector<const clang::VarDecl *> MappedIn;
+  /// A worksharing loop (`#pragma omp for`) every thread of a team reaches:
+  /// one thread launches while the team waits, and the team runs the
+  /// directive only where no launch did. Team is the parallel region around
+  /// it in this function (null for an orphaned one).
+  bool TeamLaunch = false;
+  const clang::Stmt *Team = nullptr;
 };
 
 /// The variables an OpenMP clause lists.

@@ -5,6 +5,7 @@
 #include "analysis/SubscriptBounds.h"
 #include "ir/NestClone.h"
 #include "ir/RowsApart.h"
+#include "syntax/OpenMPMarks.h"
 
 #include "clang/Lex/Lexer.h"
 
@@ -111,6 +112,8 @@ std::optional<RecognizedNest> Recognizer::run(const compat::Mark &Mark) {
   R.Nest.Functions = std::move(Functions);
   R.Nest.Structs = std::move(Structs);
   R.OpenMPTarget = Mark.OpenMPTarget;
+  R.TeamLaunch = Mark.TeamLaunch;
+  R.Team = Mark.Team;
   if (OneLength) {
     R.OneLengthRows = std::make_unique<RecognizedNest>();
     RecognizedNest &U = *R.OneLengthRows;
@@ -123,6 +126,8 @@ std::optional<RecognizedNest> Recognizer::run(const compat::Mark &Mark) {
     U.Condition = R.Condition;
     U.LevelLocations = R.LevelLocations;
     U.OpenMPTarget = R.OpenMPTarget;
+    U.TeamLaunch = R.TeamLaunch;
+    U.Team = R.Team;
     reorderLoops(U, LoopLocations);
     ir::analyzeAccesses(U.Nest);
   }
@@ -161,6 +166,8 @@ bool Recognizer::checkOpenMPClauses(const compat::Mark &Mark,
                       "' inside the loop, or name it in a reduction "
                       "clause instead"),
              false;
+    if (Mark.Team && !teamShares(Mark.Team, R, I, V, Combined[I]))
+      return false;
     if (!Mark.OpenMPTarget)
       continue;
     // What the target region writes into data mapped to the device alone
@@ -188,6 +195,40 @@ bool Recognizer::checkOpenMPClauses(const compat::Mark &Mark,
              false;
   }
   return true;
+}
+
+bool Recognizer::teamShares(const Stmt *Team, const RecognizedNest &R,
+                            std::size_t I, const VarDecl *V, bool Combined) {
+  const Expr *Source = R.Captures[I].Source;
+  const std::string Name = V->getName().str();
+  if (V->hasAttr<OMPThreadPrivateDeclAttr>())
+    return fail(Source->getExprLoc(),
+                "'" + Name +
+                    "' is threadprivate: each thread of the team has its "
+                    "own, and the launch would see one thread's"),
+           false;
+  if (!syntax::teamPrivate(V, Team) ||
+      (Combined && syntax::teamReduces(V, Team)))
+    return true;
+  // Each thread's own copy: the launch, run by one thread, sees that
+  // thread's. A value only read is the same in every thread unless the
+  // region asks which thread it is.
+  const ir::Param &P = R.Nest.Params[I];
+  if (P.Kind == ir::ParamKind::Scalar && !R.Captures[I].Stored &&
+      !syntax::readsThreadNumber(Team))
+    return true;
+  return fail(Source->getExprLoc(),
+              "'" + Name +
+                  "' is each thread's own in the parallel region (declared "
+                  "inside it, or private to it)" +
+                  (P.Kind == ir::ParamKind::Scalar
+                       ? ", and the region asks which thread it is"
+                       : "") +
+                  ": the launch, run by one thread, would see that "
+                  "thread's alone",
+              "declare '" + Name +
+                  "' before the region, so that the team shares it"),
+         false;
 }
 
 bool Recognizer::inferExtents(ir::Nest &N, bool Quiet) {

@@ -71,6 +71,10 @@ struct RecognizedNest {
   /// The loop of an OpenMP target directive: launched only where OpenMP
   /// holds none of its data on a device.
   bool OpenMPTarget = false;
+  /// A worksharing loop of an OpenMP team (compat::Mark::TeamLaunch): the
+  /// launch is inside Team, the parallel region, where one thread runs it.
+  bool TeamLaunch = false;
+  const clang::Stmt *Team = nullptr;
   /// Where the nest reads rows held apart: the same nest for rows of one
   /// length (ir::indexRowsAsOneLength: element j of row i is element
   /// i * columns + j, columns a parameter of their common length), with the

@@ -20,6 +20,11 @@ public:
   /// directive, writes data it maps to the device alone or reads a
   /// declare-target variable (whose device copy the region would use).
   bool checkOpenMPClauses(const compat::Mark &Mark, const RecognizedNest &R);
+  /// Whether capture I (of variable V, Combined into by the nest) is the
+  /// same for every thread of the parallel region Team, whose one thread
+  /// launches the loop; false after a diagnostic.
+  bool teamShares(const Stmt *Team, const RecognizedNest &R, std::size_t I,
+                  const VarDecl *V, bool Combined);
 
 private:
   // An entry point of the walk (RecognizerBase.h).

@@ -5,7 +5,10 @@
 #include "compat/ClangCompat.h"
 #include "support/Diagnose.h"
 
+#include "syntax/OpenMPMarks.h"
+
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Sema/Lookup.h"
 
 using namespace clang;
@@ -26,13 +29,20 @@ NamedDecl *lookupIn(Sema &S, DeclContext *DC, llvm::StringRef Name,
 /// variable a local of a function around it. Inside the loop the same
 /// reference may be a capture of something the launch is outside of (an
 /// OpenMP directive's region, a lambda compiled into the loop).
+/// Inside an OpenMP region (InRegion: a team's launch), every local is
+/// named as its captured statement sees it: a capture of the region's, or
+/// one of its own locals or thread-private copies, which code generation
+/// finds first.
 DeclRefExpr *copyRef(ASTContext &Ctx, const DeclRefExpr *Ref,
-                     SourceLocation Loc, const FunctionDecl *FD) {
+                     SourceLocation Loc, const FunctionDecl *FD,
+                     bool InRegion) {
   const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(FD);
   const bool Capture =
-      V && Method && Method->getParent()->isLambda() && V->hasLocalStorage() &&
-      V->getDeclContext() != static_cast<const DeclContext *>(Method);
+      V && V->hasLocalStorage() &&
+      (InRegion ||
+       (Method && Method->getParent()->isLambda() &&
+        V->getDeclContext() != static_cast<const DeclContext *>(Method)));
   return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
                              const_cast<ValueDecl *>(Ref->getDecl()), Capture,
                              Loc, Ref->getType(), Ref->getValueKind());
@@ -41,16 +51,16 @@ DeclRefExpr *copyRef(ASTContext &Ctx, const DeclRefExpr *Ref,
 /// A copy of a captured variable, or of a member chain on one or on `this`
 /// (m.rows, grid->cells, this->mesh.nodes), for the launch's arguments.
 Expr *copyObject(ASTContext &Ctx, const Expr *E, SourceLocation Loc,
-                 const FunctionDecl *FD) {
+                 const FunctionDecl *FD, bool InRegion) {
   E = E->IgnoreParens();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    return copyRef(Ctx, Ref, Loc, FD);
+    return copyRef(Ctx, Ref, Loc, FD, InRegion);
   if (const auto *Deref = dyn_cast<UnaryOperator>(E))
     // `*v`, v a pointer to the data.
-    return UnaryOperator::Create(Ctx,
-                                 copyObject(Ctx, Deref->getSubExpr(), Loc, FD),
-                                 UO_Deref, Deref->getType(), VK_LValue,
-                                 OK_Ordinary, Loc, false, FPOptionsOverride());
+    return UnaryOperator::Create(
+        Ctx, copyObject(Ctx, Deref->getSubExpr(), Loc, FD, InRegion), UO_Deref,
+        Deref->getType(), VK_LValue, OK_Ordinary, Loc, false,
+        FPOptionsOverride());
   if (const auto *This = dyn_cast<CXXThisExpr>(E))
     return CXXThisExpr::Create(Ctx, Loc, This->getType(), /*IsImplicit=*/true);
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
@@ -60,12 +70,12 @@ Expr *copyObject(ASTContext &Ctx, const Expr *E, SourceLocation Loc,
       Path.push_back(const_cast<CXXBaseSpecifier *>(Base));
     return ImplicitCastExpr::Create(
         Ctx, Cast->getType(), Cast->getCastKind(),
-        copyObject(Ctx, Cast->getSubExpr(), Loc, FD), &Path,
+        copyObject(Ctx, Cast->getSubExpr(), Loc, FD, InRegion), &Path,
         Cast->getValueKind(), FPOptionsOverride());
   }
   const auto *ME = cast<MemberExpr>(E);
   return MemberExpr::CreateImplicit(
-      Ctx, copyObject(Ctx, ME->getBase(), Loc, FD), ME->isArrow(),
+      Ctx, copyObject(Ctx, ME->getBase(), Loc, FD, InRegion), ME->isArrow(),
       ME->getMemberDecl(), ME->getType(), ME->getValueKind(),
       ME->getObjectKind());
 }
@@ -91,14 +101,87 @@ Expr *callDetail(Sema &S, NamespaceDecl *Detail, llvm::StringRef Name,
   return Call.isInvalid() ? nullptr : Call.get();
 }
 
+/// A variable Launch names that code generation cannot find inside the
+/// region Team (neither its capture, nor its own, nor a global), or null.
+const VarDecl *unseenInRegion(const Stmt *E, const Stmt *Team) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+        V && V->hasLocalStorage() && !syntax::teamPrivate(V, Team) &&
+        !cast<OMPExecutableDirective>(Team)
+             ->getInnermostCapturedStmt()
+             ->capturesVariable(V))
+      return V;
+  for (const Stmt *Child : E->children())
+    if (const VarDecl *V = Child ? unseenInRegion(Child, Team) : nullptr)
+      return V;
+  return nullptr;
+}
+
+/// The launch of a worksharing loop every thread of a team reaches
+/// (`#pragma omp for` in a parallel region): thread 0 launches and
+/// publishes whether it did under the site's lock, the team meets, each
+/// thread reads the answer (running Original, the directive, where no
+/// launch did), the team meets again, and thread 0 releases the site.
+///   { if (teamLeader()) teamLead(site, launch(...));
+///     #pragma omp barrier
+///     if (!teamLaunched(site)) <directive>
+///     #pragma omp barrier
+///     if (teamLeader()) teamRelease(site); }
+Stmt *teamLaunch(Sema &S, NamespaceDecl *Detail, Expr *Launch, Stmt *Original,
+                 const Stmt *Team, llvm::StringRef Site) {
+  ASTContext &Ctx = S.getASTContext();
+  const SourceLocation Loc = Original->getBeginLoc();
+  if (const VarDecl *V = Team ? unseenInRegion(Launch, Team) : nullptr) {
+    error(Ctx.getDiagnostics(), Loc,
+          "the launch would name '" + V->getName().str() +
+              "', which the parallel region around the loop does not "
+              "capture");
+    return nullptr;
+  }
+  const char *Older = "this <weft/weft.hpp> is older than the plugin";
+  const char *Installed = "use the weft headers installed with this plugin";
+  auto SiteName = [&] {
+    return compat::makeStringLiteral(Ctx, Site.str(), Loc);
+  };
+  auto Leader = [&]() -> Expr * {
+    return callDetail(S, Detail, "teamLeader", {}, Loc, Older, Installed);
+  };
+  Expr *LeadArgs[] = {SiteName(), Launch};
+  Expr *Lead =
+      callDetail(S, Detail, "teamLead", LeadArgs, Loc, Older, Installed);
+  Expr *TakenArgs[] = {SiteName()};
+  Expr *Taken =
+      callDetail(S, Detail, "teamLaunched", TakenArgs, Loc, Older, Installed);
+  Expr *ReleaseArgs[] = {SiteName()};
+  Expr *Release =
+      callDetail(S, Detail, "teamRelease", ReleaseArgs, Loc, Older, Installed);
+  Expr *FirstLeader = Leader(), *SecondLeader = Leader();
+  if (!Lead || !Taken || !Release || !FirstLeader || !SecondLeader)
+    return nullptr;
+  ExprResult NotTaken = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Taken);
+  if (NotTaken.isInvalid())
+    return nullptr;
+  auto When = [&](Expr *Condition, Stmt *Then) {
+    return IfStmt::Create(Ctx, Loc, IfStatementKind::Ordinary, nullptr, nullptr,
+                          Condition, Loc, Loc, Then);
+  };
+  Stmt *Steps[] = {
+      When(FirstLeader, Lead), OMPBarrierDirective::Create(Ctx, Loc, Loc),
+      When(NotTaken.get(), Original),
+      OMPBarrierDirective::Create(Ctx, Loc, Loc), When(SecondLeader, Release)};
+  return CompoundStmt::Create(Ctx, Steps, FPOptionsOverride(), Loc, Loc);
+}
+
 } // namespace
 
 Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
                   const recognize::RecognizedNest &Nest,
-                  const std::string &Descriptor, const std::string &Source) {
+                  const std::string &Descriptor, const std::string &Source,
+                  llvm::StringRef Site) {
   ASTContext &Ctx = S.getASTContext();
   SourceLocation Loc = Original->getBeginLoc();
   Sema::ContextRAII InFunction(S, FD);
+  const bool InRegion = Nest.TeamLaunch;
 
   // weft::detail::launch, declared by <weft/weft.hpp>.
   LookupResult NsLookup(S, &Ctx.Idents.get("weft"), Loc,
@@ -129,7 +212,7 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
       const recognize::Capture &C = Nest.Captures[I];
       if (Nest.Nest.Params[I].isSpan() && !C.Value && !C.RowOffsets &&
           !C.RowColumns && C.Rank < 0)
-        Data.push_back(copyObject(Ctx, C.Source, Loc, FD));
+        Data.push_back(copyObject(Ctx, C.Source, Loc, FD, InRegion));
     }
     Expr *OnHost =
         callDetail(S, Detail, "onHostForOpenMP", Data, Loc, Older, Installed);
@@ -147,7 +230,7 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {
     const recognize::Capture &C = Nest.Captures[I];
     Expr *Arg = C.Value ? const_cast<Expr *>(C.Source)
-                        : copyObject(Ctx, C.Source, Loc, FD);
+                        : copyObject(Ctx, C.Source, Loc, FD, InRegion);
     if (C.Stored) {
       // A flag: weft::detail::storedIf(changed, 1).
       Expr *FlagArgs[] = {
@@ -155,8 +238,8 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
       Arg = callDetail(S, Detail, "storedIf", FlagArgs, Loc, Older, Installed);
     } else if (!C.Pairing.empty()) {
       // reduction(argmax: v, at): weft::detail::argmaxFirst(v, at).
-      Expr *PairArgs[] = {Arg,
-                          copyRef(Ctx, cast<DeclRefExpr>(C.ArgAt), Loc, FD)};
+      Expr *PairArgs[] = {
+          Arg, copyRef(Ctx, cast<DeclRefExpr>(C.ArgAt), Loc, FD, InRegion)};
       Arg = callDetail(S, Detail, C.Pairing, PairArgs, Loc, Older, Installed);
     } else if (const int Rank = C.Rank; Rank >= 0) {
       // A run-time extent of an mdspan: weft::detail::mdspanExtent(m, R).
@@ -218,6 +301,8 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
       Conditional ? Installed : "add '#include <weft/weft.hpp>' to this file");
   if (!Call)
     return nullptr;
+  if (Nest.TeamLaunch)
+    return teamLaunch(S, Detail, Call, Original, Nest.Team, Site);
   ExprResult Not = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Call);
   if (Not.isInvalid())
     return nullptr;

@@ -11,12 +11,13 @@
 namespace weft::rewrite {
 
 /// Builds the replacement of Original (the loop, or the attributed statement
-/// around it) inside function FD. Returns null after a diagnostic.
+/// around it) inside function FD; Site names the launch (its first
+/// kernel's name). Returns null after a diagnostic.
 clang::Stmt *buildLaunch(clang::Sema &S, clang::FunctionDecl *FD,
                          clang::Stmt *Original,
                          const recognize::RecognizedNest &Nest,
                          const std::string &Descriptor,
-                         const std::string &Source);
+                         const std::string &Source, llvm::StringRef Site);
 
 } // namespace weft::rewrite
 

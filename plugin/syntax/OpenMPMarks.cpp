@@ -443,21 +443,18 @@ std::optional<OpenMPLoop> openMPLoop(Stmt *S, const ASTContext &Ctx) {
     L = takenLoop(*cast<OMPLoopBasedDirective>(D), nullptr, Ctx);
   } else if (auto *Region = dyn_cast<OMPParallelDirective>(D)) {
     // `#pragma omp parallel` around one `#pragma omp for`: parallel for.
+    // Any other region's worksharing loops are launched by its team.
     Stmt *Body = Region->getInnermostCapturedStmt()->getCapturedStmt();
     auto *Block = dyn_cast<CompoundStmt>(Body);
     if (Block && Block->size() == 1)
       Body = Block->body_front();
-    if (isa<OMPForDirective, OMPForSimdDirective>(Body))
-      L = takenLoop(*cast<OMPLoopBasedDirective>(Body), Region, Ctx);
-    else if (Block && llvm::any_of(Block->body(), [](const Stmt *S) {
-               return isa<OMPForDirective, OMPForSimdDirective>(S);
-             }))
-      L = refusal(Region->getBeginLoc(),
-                  "weft takes a parallel region that holds one '#pragma omp "
-                  "for' loop and nothing else",
-                  "write each loop as '#pragma omp parallel for'");
-    else
+    if (!isa<OMPForDirective, OMPForSimdDirective>(Body))
       return std::nullopt;
+    L = takenLoop(*cast<OMPLoopBasedDirective>(Body), Region, Ctx);
+  } else if (isa<OMPForDirective, OMPForSimdDirective>(D)) {
+    L = takenLoop(*cast<OMPLoopBasedDirective>(D), nullptr, Ctx);
+    if (L.Mark)
+      L.Mark->TeamLaunch = true;
   } else if (isOpenMPTargetExecutionDirective(Kind) &&
              isOpenMPLoopDirective(Kind))
     L = refusal(D->getBeginLoc(),
@@ -473,6 +470,91 @@ std::optional<OpenMPLoop> openMPLoop(Stmt *S, const ASTContext &Ctx) {
   else
     return std::nullopt;
   return seenDirectives()[D] = std::move(L);
+}
+
+std::optional<OpenMPLoop> teamRefusal(const Stmt &Loop,
+                                      llvm::ArrayRef<const Stmt *> Enclosing,
+                                      const Stmt *&Team) {
+  const auto &D = cast<OMPExecutableDirective>(Loop);
+  if (Enclosing.empty())
+    return refusal(D.getBeginLoc(),
+                   "weft takes a " + directiveName(D) +
+                       " loop inside a '#pragma omp parallel' region of the "
+                       "same function; this one is orphaned (its region, if "
+                       "any, is in a caller)",
+                   "where the loop runs outside any region, write it as "
+                   "'#pragma omp parallel for'");
+  const auto *Around = cast<OMPExecutableDirective>(Enclosing.back());
+  if (!isa<OMPParallelDirective>(Around))
+    return refusal(D.getBeginLoc(),
+                   "weft takes a " + directiveName(D) +
+                       " loop whose innermost construct is a '#pragma omp "
+                       "parallel' region, not " +
+                       directiveName(*Around));
+  if (llvm::any_of(Enclosing, [](const Stmt *S) {
+        return isOpenMPTargetExecutionDirective(
+            cast<OMPExecutableDirective>(S)->getDirectiveKind());
+      }))
+    return refusal(D.getBeginLoc(),
+                   "weft does not take a worksharing loop inside a target "
+                   "region");
+  Team = Around;
+  return std::nullopt;
+}
+
+bool readsThreadNumber(const Stmt *Region) {
+  if (!Region)
+    return false;
+  // (A captured statement's children are its captures alone.)
+  if (const auto *Captured = dyn_cast<CapturedStmt>(Region))
+    return readsThreadNumber(Captured->getCapturedStmt());
+  if (const auto *Call = dyn_cast<CallExpr>(Region))
+    if (const FunctionDecl *F = Call->getDirectCallee();
+        F && F->getIdentifier() &&
+        llvm::is_contained({"omp_get_thread_num", "omp_get_ancestor_thread_num",
+                            "omp_get_place_num", "omp_get_team_num"},
+                           F->getName()))
+      return true;
+  for (const Stmt *Child : Region->children())
+    if (readsThreadNumber(Child))
+      return true;
+  return false;
+}
+
+bool teamPrivate(const VarDecl *V, const Stmt *Team) {
+  const auto *Region = dyn_cast_or_null<OMPExecutableDirective>(Team);
+  if (!Region || !V->hasLocalStorage())
+    return false;
+  const CapturedDecl *Body =
+      Region->getInnermostCapturedStmt()->getCapturedDecl();
+  for (const DeclContext *DC = V->getDeclContext(); DC; DC = DC->getParent())
+    if (DC == Body)
+      return true;
+  for (const OMPClause *C : Region->clauses()) {
+    std::vector<const Expr *> Items;
+    if (const auto *P = dyn_cast<OMPPrivateClause>(C))
+      llvm::append_range(Items, compat::clauseVariables(P));
+    else if (const auto *F = dyn_cast<OMPFirstprivateClause>(C))
+      llvm::append_range(Items, compat::clauseVariables(F));
+    else if (const auto *R = dyn_cast<OMPReductionClause>(C))
+      llvm::append_range(Items, compat::clauseVariables(R));
+    for (const Expr *E : Items)
+      if (namedVariable(E) == V)
+        return true;
+  }
+  return false;
+}
+
+bool teamReduces(const VarDecl *V, const Stmt *Team) {
+  const auto *Region = dyn_cast_or_null<OMPExecutableDirective>(Team);
+  if (!Region)
+    return false;
+  for (const OMPClause *C : Region->clauses())
+    if (const auto *R = dyn_cast<OMPReductionClause>(C))
+      for (const Expr *E : compat::clauseVariables(R))
+        if (namedVariable(E) == V)
+          return true;
+  return false;
 }
 
 std::optional<compat::Mark> collapsedLoopMark(Stmt *Loop) {

@@ -31,6 +31,28 @@ struct OpenMPLoop {
 std::optional<OpenMPLoop> openMPLoop(clang::Stmt *S,
                                      const clang::ASTContext &Ctx);
 
+/// Why the team of the parallel region around the worksharing loop Loop
+/// (a mark's TeamLaunch directive) cannot launch it, or nullopt, with Team
+/// set to that region. Enclosing: the OpenMP directives around Loop in its
+/// function, outermost first.
+std::optional<OpenMPLoop>
+teamRefusal(const clang::Stmt &Loop,
+            llvm::ArrayRef<const clang::Stmt *> Enclosing,
+            const clang::Stmt *&Team);
+
+/// Whether Region's threads ask which of them they are (omp_get_thread_num
+/// and its kin): what each holds of its own may then differ.
+bool readsThreadNumber(const clang::Stmt *Region);
+
+/// Whether V is each thread's own in the parallel region Team: declared
+/// inside it, or named by its private, firstprivate or reduction clauses.
+bool teamPrivate(const clang::VarDecl *V, const clang::Stmt *Team);
+
+/// Whether the parallel region Team's reduction clauses name V: each
+/// thread's copy starts as the operator's identity and the copies combine
+/// when the region ends, so one thread's launch may combine into its own.
+bool teamReduces(const clang::VarDecl *V, const clang::Stmt *Team);
+
 /// The mark of a loop collapse(n) makes a level of the nest above it, if
 /// Loop is one.
 std::optional<compat::Mark> collapsedLoopMark(clang::Stmt *Loop);

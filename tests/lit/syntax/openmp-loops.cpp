@@ -156,8 +156,10 @@ float regionOfOneLoop(const float *a, float *o, int n, float scale) {
   }
   return s;
 }
-// CHECK: openmp-loops.cpp:[[@LINE+3]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft takes a parallel region that holds one '#pragma omp for' loop and nothing else
-// CHECK-NEXT: note: write each loop as '#pragma omp parallel for'
+// A region of several worksharing loops: its team launches each one
+// (tests/lit/syntax/openmp-regions.cpp).
+// CHECK: openmp-loops.cpp:[[@LINE+6]]:5: remark: weft: level 0 (i):
+// CHECK: openmp-loops.cpp:[[@LINE+8]]:5: remark: weft: level 0 (i):
 void regionOfTwoLoops(float *o, int n) {
 #pragma omp parallel
   {
@@ -335,7 +337,7 @@ void atomicThrough(int *const *rows, const int *x, int n) {
 // on the host by its if clause, offloaded's and offloadedMarked's second
 // by their data on a device);
 // those that stay with OpenMP never launch.
-// RAN-COUNT-18: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
+// RAN-COUNT-20: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:{{[35]}}: 1 calls on sim, {{[01]}} on the host
 // RAN-NOT: weft: loop at
 // DATA-COUNT-2: weft: loop at {{.*}}openmp-loops.cpp:{{[0-9]+}}:3: 1 calls on sim, 1 on the host (last: OpenMP holds its data on a device)
 int main() {
