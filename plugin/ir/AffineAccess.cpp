@@ -4,8 +4,10 @@
 // belongs on dimension x.
 #include "ir/AffineForm.h"
 #include "ir/HostBound.h"
+#include "ir/IrQueries.h"
 #include "ir/NestIR.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -304,11 +306,28 @@ private:
 
 std::vector<WriteConflict> provableWriteConflicts(const Nest &N) {
   std::map<std::string, std::string> Starts;
-  for (const Level *L : levels(N))
+  // The levels whose bounds read a local (an outer index, or a value set
+  // from one): which elements they reach may move with an outer index, so
+  // blocks of them (`for (i = blk * 8; i < blk * 8 + 8; ++i)`) may be
+  // apart where the subscript reads no outer index.
+  std::set<std::string> Moving;
+  const auto ReadsLocal = [](const Expr &E) {
+    return anyExpression(
+        E, [](const Expr &Part) { return Part.Kind == Expr::Local; });
+  };
+  for (const Level *L : levels(N)) {
     Starts[L->IndexName] = exprText(N, *L->Lower);
+    if (ReadsLocal(*L->Lower) || ReadsLocal(*L->Upper))
+      Moving.insert(L->IndexName);
+  }
   std::vector<WriteConflict> Out;
   for (const Access &A : N.Accesses) {
     if (!A.Write || !A.Affine || !A.EveryIteration || A.Combined)
+      continue;
+    if (std::any_of(A.Coefficients.begin(), A.Coefficients.end(),
+                    [&](const auto &C) {
+                      return !C.second.isZero() && Moving.count(C.first);
+                    }))
       continue;
     for (const std::string &Index : A.Levels) {
       bool Involved = false;
