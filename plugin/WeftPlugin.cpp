@@ -80,6 +80,23 @@ private:
             stayRemark(L->Where, L->Refusal, L->Hint);
           return;
         }
+      } else if (!Enclosing.empty()) {
+        // Inside an OpenMP construct a launch would run as often as the
+        // construct runs the statement (once per thread of a region).
+        const std::string Why =
+            "weft takes a loop inside an OpenMP construct only as a "
+            "'#pragma omp for' of a parallel region";
+        if (M->FromOpenMP) {
+          if (Options.Remarks)
+            stayRemark(M->Replaced->getBeginLoc(), Why, "");
+        } else {
+          diagnose(CI.getDiagnostics(), M->Replaced->getBeginLoc(),
+                   DiagnosticsEngine::Warning,
+                   "this weft loop runs as written: " + Why,
+                   "mark the loop '#pragma omp for' instead, or move it "
+                   "out of the construct");
+        }
+        return;
       }
       if (Stmt *Replacement = tryPipeline(FD, *M))
         S = Replacement;

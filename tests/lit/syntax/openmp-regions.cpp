@@ -130,6 +130,28 @@ void scale(int n, double *a) {
     a[i] *= 2;
 }
 
+// A loop inside another construct would launch as often as the construct
+// runs it: a weft loop in a region (once per thread) runs as written, with
+// a warning, and a parallel for nested in a region's single block stays
+// with OpenMP. (Not called: every thread of the region adds.)
+// CHECK: openmp-regions.cpp:{{14[34]}}:{{[59]}}: warning: this weft loop runs as written: weft takes a loop inside an OpenMP construct only as a '#pragma omp for' of a parallel region
+// CHECK-NEXT: note: mark the loop '#pragma omp for' instead, or move it out of the construct
+// CHECK: openmp-regions.cpp:[[@LINE+9]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft takes a loop inside an OpenMP construct only as a '#pragma omp for' of a parallel region
+void insideConstructs(double *a, int n) {
+#pragma omp parallel
+  {
+#pragma weft parallel for
+    for (int i = 0; i < n; ++i)
+      a[i] += 1;
+#pragma omp single
+    {
+#pragma omp parallel for
+      for (int i = 0; i < n; ++i)
+        a[i] += 2;
+    }
+  }
+}
+
 // RAN-COUNT-6: weft: loop at {{.*}}openmp-regions.cpp:{{[0-9]+}}:{{[57]}}: {{[0-9]+}} calls on sim, 0 on the host
 // RAN-NOT: weft: loop at
 int main() {
