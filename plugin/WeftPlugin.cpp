@@ -23,6 +23,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <map>
 
 using namespace clang;
@@ -119,6 +120,10 @@ private:
       rewriteChildren(FD, S);
       return;
     }
+    // (-fplugin-arg-weft-openmp=off: what OpenMP's constructs hold is
+    // OpenMP's.)
+    if (!syntax::openMPLoopsTaken())
+      return;
     // The statement a directive's captured regions hold (a CapturedStmt's
     // children are its captures alone), which cannot be replaced itself:
     // a parallel region of several statements holds them in braces, and
@@ -128,10 +133,17 @@ private:
       Region = Inner;
     Enclosing.push_back(D);
     Stmt *Body = Region->getCapturedStmt();
-    if (isa<CompoundStmt>(Body))
+    if (isa<CompoundStmt>(Body)) {
       rewriteChildren(FD, Body);
-    else if (!syntax::findLoopMark(Body, CI.getASTContext()))
-      rewriteInside(FD, Body);
+    } else if (!isa<OMPParallelDirective>(D) ||
+               !isa<OMPForDirective, OMPForSimdDirective>(Body)) {
+      // (A region's lone worksharing loop is the region's mark, reported
+      // with it.) A marked loop here is inside the construct: reported,
+      // never replaced.
+      Stmt *Same = Body;
+      rewriteStatement(FD, Same);
+      assert(Same == Body && "a loop inside a construct is not replaced");
+    }
     Enclosing.pop_back();
   }
 

@@ -152,6 +152,20 @@ void insideConstructs(double *a, int n) {
   }
 }
 
+// Loops nested in a target construct run where OpenMP's offload runs them.
+// CHECK: openmp-regions.cpp:[[@LINE+4]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft takes a loop inside an OpenMP construct only as a '#pragma omp for' of a parallel region
+// CHECK: openmp-regions.cpp:[[@LINE+7]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft takes '#pragma omp parallel for' loops, not '#pragma omp teams distribute parallel for'
+void inTarget(double *a, int n) {
+#pragma omp target map(tofrom : a[0 : n])
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    a[i] += 1;
+#pragma omp target map(tofrom : a[0 : n])
+#pragma omp teams distribute parallel for
+  for (int i = 0; i < n; ++i)
+    a[i] += 2;
+}
+
 // RAN-COUNT-6: weft: loop at {{.*}}openmp-regions.cpp:{{[0-9]+}}:{{[57]}}: {{[0-9]+}} calls on sim, 0 on the host
 // RAN-NOT: weft: loop at
 int main() {
