@@ -56,7 +56,9 @@ extern "C" {
 int omp_target_is_present(const void *, int) __attribute__((weak));
 int omp_get_default_device(void) __attribute__((weak));
 int omp_get_initial_device(void) __attribute__((weak));
-int omp_get_thread_num(void);
+// omp_get_thread_num under a name of weft's own, so that no <omp.h>'s
+// declaration of it (libgomp's adds an exception specification) conflicts.
+int weftOmpThreadNum(void) __asm__("omp_get_thread_num");
 }
 #endif
 
@@ -413,7 +415,7 @@ constexpr bool launchIf(bool Condition, const char *Descriptor,
 #if defined(_OPENMP)
 /// Whether this thread is its team's first, which launches the team's
 /// worksharing loops (abi.h's teamLead).
-inline bool teamLeader() { return omp_get_thread_num() == 0; }
+inline bool teamLeader() { return weftOmpThreadNum() == 0; }
 #endif
 
 /// Where the data a loop names starts, as OpenMP's map clauses name it.
