@@ -214,16 +214,15 @@ bool Recognizer::teamShares(const Stmt *Team, const RecognizedNest &R,
   // thread's. A value only read is the same in every thread unless the
   // region asks which thread it is.
   const ir::Param &P = R.Nest.Params[I];
-  if (P.Kind == ir::ParamKind::Scalar && !R.Captures[I].Stored &&
-      !syntax::readsThreadNumber(Team))
+  const bool Scalar = P.Kind == ir::ParamKind::Scalar;
+  const bool AsksThread = Scalar && syntax::readsThreadNumber(Team);
+  if (Scalar && !R.Captures[I].Stored && !AsksThread)
     return true;
   return fail(Source->getExprLoc(),
               "'" + Name +
                   "' is each thread's own in the parallel region (declared "
                   "inside it, or private to it)" +
-                  (P.Kind == ir::ParamKind::Scalar
-                       ? ", and the region asks which thread it is"
-                       : "") +
+                  (Scalar ? ", and the region asks which thread it is" : "") +
                   ": the launch, run by one thread, would see that "
                   "thread's alone",
               "declare '" + Name +

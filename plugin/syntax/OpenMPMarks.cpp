@@ -521,40 +521,36 @@ bool readsThreadNumber(const Stmt *Region) {
   return false;
 }
 
+namespace {
+
+/// Whether a clause of Region of one of the kinds Clauses names V.
+template <class... Clauses>
+bool namedByClause(const OMPExecutableDirective &Region, const VarDecl *V) {
+  const auto Names = [V](const auto *Clause) {
+    return Clause &&
+           llvm::any_of(compat::clauseVariables(Clause),
+                        [V](const Expr *E) { return namedVariable(E) == V; });
+  };
+  return llvm::any_of(Region.clauses(), [&](const OMPClause *C) {
+    return (Names(dyn_cast<Clauses>(C)) || ...);
+  });
+}
+
+} // namespace
+
 bool teamPrivate(const VarDecl *V, const Stmt *Team) {
   const auto *Region = dyn_cast_or_null<OMPExecutableDirective>(Team);
   if (!Region || !V->hasLocalStorage())
     return false;
-  const CapturedDecl *Body =
-      Region->getInnermostCapturedStmt()->getCapturedDecl();
-  for (const DeclContext *DC = V->getDeclContext(); DC; DC = DC->getParent())
-    if (DC == Body)
-      return true;
-  for (const OMPClause *C : Region->clauses()) {
-    std::vector<const Expr *> Items;
-    if (const auto *P = dyn_cast<OMPPrivateClause>(C))
-      llvm::append_range(Items, compat::clauseVariables(P));
-    else if (const auto *F = dyn_cast<OMPFirstprivateClause>(C))
-      llvm::append_range(Items, compat::clauseVariables(F));
-    else if (const auto *R = dyn_cast<OMPReductionClause>(C))
-      llvm::append_range(Items, compat::clauseVariables(R));
-    for (const Expr *E : Items)
-      if (namedVariable(E) == V)
-        return true;
-  }
-  return false;
+  return Region->getInnermostCapturedStmt()->getCapturedDecl()->Encloses(
+             V->getDeclContext()) ||
+         namedByClause<OMPPrivateClause, OMPFirstprivateClause,
+                       OMPReductionClause>(*Region, V);
 }
 
 bool teamReduces(const VarDecl *V, const Stmt *Team) {
   const auto *Region = dyn_cast_or_null<OMPExecutableDirective>(Team);
-  if (!Region)
-    return false;
-  for (const OMPClause *C : Region->clauses())
-    if (const auto *R = dyn_cast<OMPReductionClause>(C))
-      for (const Expr *E : compat::clauseVariables(R))
-        if (namedVariable(E) == V)
-          return true;
-  return false;
+  return Region && namedByClause<OMPReductionClause>(*Region, V);
 }
 
 std::optional<compat::Mark> collapsedLoopMark(Stmt *Loop) {
