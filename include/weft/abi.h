@@ -41,6 +41,18 @@ void teamLead(const char *Site, bool Launched) noexcept;
 bool teamLaunched(const char *Site) noexcept;
 void teamRelease(const char *Site) noexcept;
 
+/// An orphaned worksharing loop (`#pragma omp for` in a function that a
+/// region may call): the function's locals the launch reads are each
+/// thread's own, so the team first agrees on them. Thread 0 calls teamHold
+/// (taking the site); after a barrier each thread calls teamVote with a
+/// hash of what its launch would read; after another, thread 0 launches
+/// only where teamAgreed, and calls teamSettle with whether it did; the
+/// rest is teamLead's protocol (teamLaunched, teamRelease).
+void teamHold(const char *Site) noexcept;
+void teamVote(const char *Site, unsigned long long Hash) noexcept;
+bool teamAgreed(const char *Site) noexcept;
+void teamSettle(const char *Site, bool Launched) noexcept;
+
 /// Rows held apart (a std::vector of std::vectors): where a LaunchArg's
 /// parameter has them (the descriptor says so), its Data points to a
 /// RowsArg and its Count is all rows' elements. The kernel sees the rows

@@ -412,11 +412,47 @@ constexpr bool launchIf(bool Condition, const char *Descriptor,
   return false;
 }
 
+/// An orphaned worksharing loop's launch by its team's thread 0 (abi.h's
+/// teamHold): only where the team's threads agreed on what the launch
+/// reads (teamAgreed) and Condition holds (an if clause); elsewhere the
+/// host loop's data is made current first, as launchIf's.
+template <class... Args>
+bool launchAgreed(const char *Site, bool Condition, const char *Descriptor,
+                  const char *Source, Args &&...Captures) {
+  const LaunchArg ArgArray[sizeof...(Args) + 1] = {makeLaunchArg(Captures)...,
+                                                   LaunchArg{nullptr, 0, 0}};
+  if (!teamAgreed(Site))
+    hostLoopFor(Descriptor, Source, ArgArray, sizeof...(Args),
+                "its team's threads hold different values of what it reads");
+  else if (Condition)
+    return launchKernel(Descriptor, Source, ArgArray, sizeof...(Args));
+  else
+    hostLoop(Descriptor, Source, ArgArray, sizeof...(Args));
+  return false;
+}
+
 #if defined(_OPENMP)
 /// Whether this thread is its team's first, which launches the team's
 /// worksharing loops (abi.h's teamLead).
 inline bool teamLeader() { return weftOmpThreadNum() == 0; }
 #endif
+
+/// A thread's vote at an orphaned worksharing loop (abi.h's teamVote): a
+/// hash of the bytes of each value its launch would read (the plugin
+/// passes an address where the object itself must be the same).
+template <class... _Ts>
+void teamVoteOn(const char *Site, const _Ts &...__values) noexcept {
+  unsigned long long __hash = 1469598103934665603ull;
+  // (A volatile local is hashed as it reads now.)
+  auto __mix = [&__hash](const volatile void *__at, std::size_t __size) {
+    const volatile unsigned char *__byte =
+        static_cast<const volatile unsigned char *>(__at);
+    for (std::size_t __i = 0; __i < __size; ++__i)
+      __hash = (__hash ^ __byte[__i]) * 1099511628211ull;
+  };
+  (__mix(__builtin_addressof(__values), sizeof(__values)), ...);
+  teamVote(Site, __hash);
+}
 
 /// Where the data a loop names starts, as OpenMP's map clauses name it.
 template <class _Dp> const void *openMPAddress(const _Dp &Data) {

@@ -274,7 +274,7 @@ private:
       std::optional<LoopHeader> H;
       if (For.Kind == Stmt::For &&
           !(For.Children[1] && stopsOnData(*For.Children[1], Param)))
-        H = loopHeader(S, N.Functions);
+        H = loopHeader(S, N.Functions, /*AssignedIndex=*/true);
       if (H) {
         loop(S, *H);
         return;

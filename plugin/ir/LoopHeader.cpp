@@ -107,24 +107,50 @@ std::vector<const Expr *> LoopHeader::reads() const {
   return Out;
 }
 
-std::optional<LoopHeader> loopHeader(const Stmt &S,
-                                     const std::vector<Function> &Functions) {
-  // The header's declarations: the For's own, or those of the Block that
-  // holds them and the For.
-  const Stmt *Loop = &S;
-  std::vector<const Stmt *> Declared;
+namespace {
+
+/// The header's variables: the For's own declarations, or those of the
+/// Block that holds them and the For (Declared); or, where AssignedIndex,
+/// a variable declared before that the header assigns (C's `for (i = 0;
+/// ...)`, Assigned: `i = start`). Loop: the For. False for other forms.
+bool headerVariables(const Stmt &S, bool AssignedIndex, const Stmt *&Loop,
+                     std::vector<const Stmt *> &Declared,
+                     const Expr *&Assigned) {
+  Loop = &S;
   if (S.Kind == Stmt::Block) {
     if (S.Children.size() < 2 || !S.Children.back() ||
         S.Children.back()->Kind != Stmt::For || S.Children.back()->Children[0])
-      return std::nullopt;
+      return false;
     Loop = S.Children.back().get();
     for (std::size_t I = 0; I + 1 < S.Children.size(); ++I)
       Declared.push_back(S.Children[I].get());
-  } else if (S.Kind == Stmt::For && S.Children[0]) {
-    Declared.push_back(S.Children[0].get());
-  } else {
-    return std::nullopt;
+    return true;
   }
+  if (S.Kind != Stmt::For || !S.Children[0])
+    return false;
+  if (S.Children[0]->Kind != Stmt::ExprStmt || !AssignedIndex) {
+    Declared.push_back(S.Children[0].get());
+    return true;
+  }
+  const Expr *Set = S.Children[0]->Exprs[0].get();
+  if (!Set || Set->Kind != Expr::Binary || Set->Text != "=" ||
+      Set->Operands[0]->Kind != Expr::Local ||
+      !isIntegerType(Set->Operands[0]->Type))
+    return false;
+  Assigned = Set;
+  return true;
+}
+
+} // namespace
+
+std::optional<LoopHeader> loopHeader(const Stmt &S,
+                                     const std::vector<Function> &Functions,
+                                     bool AssignedIndex) {
+  const Stmt *Loop = nullptr;
+  std::vector<const Stmt *> Declared;
+  const Expr *Assigned = nullptr; // `i = start`
+  if (!headerVariables(S, AssignedIndex, Loop, Declared, Assigned))
+    return std::nullopt;
   if (Loop->Kind != Stmt::For || !Loop->Exprs[0] || !Loop->Exprs[1])
     return std::nullopt;
   std::set<std::string> Names;
@@ -134,10 +160,14 @@ std::optional<LoopHeader> loopHeader(const Stmt &S,
         !isIntegerType(D->VarType.Scalar) || !Names.insert(D->Name).second)
       return std::nullopt;
   }
+  if (Assigned)
+    Names.insert(Assigned->Operands[0]->Text);
   // Each value is the same whichever variable the header sets first.
   for (const Stmt *D : Declared)
     if (readsAny(*D->Exprs[0], Names))
       return std::nullopt;
+  if (Assigned && readsAny(*Assigned->Operands[1], Names))
+    return std::nullopt;
 
   // The condition names the index: `i < n`, `n > i`, `i >= 0`, ...
   const Expr &Cond = *Loop->Exprs[0];
@@ -147,12 +177,18 @@ std::optional<LoopHeader> loopHeader(const Stmt &S,
   const Stmt *IndexDecl = nullptr;
   const Expr *Bound = nullptr;
   std::string Op = Cond.Text;
+  std::vector<std::string> Candidates;
   for (const Stmt *D : Declared)
-    if (isLocalNamed(*Cond.Operands[0], D->Name)) {
-      IndexDecl = D;
+    Candidates.push_back(D->Name);
+  if (Assigned)
+    Candidates.push_back(Assigned->Operands[0]->Text);
+  std::string Index;
+  for (const std::string &Name : Candidates)
+    if (isLocalNamed(*Cond.Operands[0], Name)) {
+      Index = Name;
       Bound = Cond.Operands[1].get();
-    } else if (isLocalNamed(*Cond.Operands[1], D->Name) && !IndexDecl) {
-      IndexDecl = D;
+    } else if (isLocalNamed(*Cond.Operands[1], Name) && Index.empty()) {
+      Index = Name;
       Bound = Cond.Operands[0].get();
       // `n > i` is `i < n`.
       Op = Op == "<"    ? ">"
@@ -161,12 +197,16 @@ std::optional<LoopHeader> loopHeader(const Stmt &S,
            : Op == ">=" ? "<="
                         : Op;
     }
-  if (!IndexDecl)
+  if (Index.empty())
     return std::nullopt;
+  for (const Stmt *D : Declared)
+    if (D->Name == Index)
+      IndexDecl = D;
   LoopHeader H;
   H.Loop = Loop;
-  H.Index = IndexDecl->Name;
-  H.IndexType = IndexDecl->VarType.Scalar;
+  H.Index = Index;
+  H.IndexType =
+      IndexDecl ? IndexDecl->VarType.Scalar : Assigned->Operands[0]->Type;
 
   // The increment: the index's step, and one step or none of each other
   // variable.
@@ -202,6 +242,8 @@ std::optional<LoopHeader> loopHeader(const Stmt &S,
   // The bound: an expression, or a variable the header sets once (its
   // value).
   const Stmt &Body = *Loop->Children[1];
+  if (Assigned && mayWriteLocal(Body, Index, Functions))
+    return std::nullopt;
   for (const Stmt *D : Declared) {
     if (mayWriteLocal(Body, D->Name, Functions))
       return std::nullopt;
@@ -222,7 +264,8 @@ std::optional<LoopHeader> loopHeader(const Stmt &S,
   }
   if (readsAny(*Bound, Names))
     return std::nullopt;
-  const Expr *Start = IndexDecl->Exprs[0].get();
+  const Expr *Start =
+      IndexDecl ? IndexDecl->Exprs[0].get() : Assigned->Operands[1].get();
   if (!H.CountsDown) {
     // Up by Step while below the bound (`!=` stops there only by steps of
     // one).

@@ -51,9 +51,12 @@ struct LoopHeader {
 
 /// S read as a level's header, or nullopt where it is not one of those
 /// forms. Functions: the nest's (a call may write what a reference
-/// parameter binds).
+/// parameter binds). AssignedIndex: also C's `for (i = 0; ...)` over an
+/// integer declared before the loop (for what the loop's iterations index;
+/// such a loop is never made a level, which would leave i unset after it).
 std::optional<LoopHeader> loopHeader(const Stmt &S,
-                                     const std::vector<Function> &Functions);
+                                     const std::vector<Function> &Functions,
+                                     bool AssignedIndex = false);
 
 /// The level that runs H's iterations, taking the body of S (which H was
 /// read from): each iteration declares the header's other variables with

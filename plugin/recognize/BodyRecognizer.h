@@ -8,6 +8,10 @@
 
 namespace weft::recognize {
 
+/// The fields from a variable to what E reaches (`v.a[2].b`: a, b;
+/// subscripts and `->` left out).
+std::vector<const FieldDecl *> fieldPath(const Expr *E);
+
 class BodyRecognizer : public CallRecognizer {
 protected:
   using CallRecognizer::CallRecognizer;
@@ -23,6 +27,11 @@ protected:
   void body(const Stmt *S, std::vector<ir::StmtPtr> &Out) override;
   void stmt(const Stmt *S, std::vector<ir::StmtPtr> &Out) override;
   void declareLocal(const VarDecl *VD) override;
+
+  /// In a level's bounds (InLevelBound), E read from an element
+  /// or field of a global at constant subscripts: a value the launch reads
+  /// (a scalar capture of E itself); null for any other E.
+  ir::ExprPtr globalValue(const Expr *E);
 
   /// False, after the error, when E is an element of a container weft
   /// refuses (the proxy std::vector<bool>'s operator[] returns).

@@ -147,10 +147,27 @@ bool Recognizer::checkOpenMPClauses(const compat::Mark &Mark,
         Combined[Red.ParamIndex] = true;
   for (std::size_t I = 0; I < R.Captures.size(); ++I) {
     const Expr *Source = R.Captures[I].Source;
-    const VarDecl *V = rootVariable(Source);
+    const VarDecl *V = R.Captures[I].Value ? nullptr : rootVariable(Source);
     if (!V)
       continue;
     const std::string Name = V->getName().str();
+    // The launch reads the bounds once, before the loop writes anything:
+    // data the loop writes may not hold them (`g` written, `g[0]` read;
+    // `s.p[i]` written, `s.n` read is apart).
+    const ir::ParamKind Kind = R.Nest.Params[I].Kind;
+    if (Kind == ir::ParamKind::WriteSpan ||
+        Kind == ir::ParamKind::ReadWriteSpan) {
+      const std::vector<const FieldDecl *> Written = fieldPath(Source);
+      for (const BoundRead &Read : BoundReads)
+        if (Read.Global == V && Written.size() <= Read.Fields.size() &&
+            std::equal(Written.begin(), Written.end(), Read.Fields.begin()))
+          return fail(Read.Loc,
+                      "the loop's bounds read '" + Name +
+                          "', which the loop writes",
+                      "compute the bound into a local variable before the "
+                      "loop"),
+                 false;
+    }
     // Combined into, a variable each OpenMP thread has its own copy of
     // would end up holding what the launch combined; OpenMP leaves it as
     // it was.
@@ -166,13 +183,12 @@ bool Recognizer::checkOpenMPClauses(const compat::Mark &Mark,
                       "' inside the loop, or name it in a reduction "
                       "clause instead"),
              false;
-    if (Mark.Team && !teamShares(Mark.Team, R, I, V, Combined[I]))
+    if (Mark.TeamLaunch && !teamShares(Mark.Team, R, I, V, Combined[I]))
       return false;
     if (!Mark.OpenMPTarget)
       continue;
     // What the target region writes into data mapped to the device alone
     // stays there; the launch would copy it back.
-    const ir::ParamKind Kind = R.Nest.Params[I].Kind;
     if ((Kind == ir::ParamKind::WriteSpan ||
          Kind == ir::ParamKind::ReadWriteSpan) &&
         llvm::is_contained(Mark.MappedIn, V))
@@ -207,7 +223,24 @@ bool Recognizer::teamShares(const Stmt *Team, const RecognizedNest &R,
                     "' is threadprivate: each thread of the team has its "
                     "own, and the launch would see one thread's"),
            false;
-  if (!syntax::teamPrivate(V, Team) ||
+  // Orphaned (Team null): data a local of the function holds is each
+  // thread's own, its iterations' scratch in OpenMP, where the launch
+  // would share one copy among all iterations. What the loop only reads,
+  // and a scalar it combines into (shared only in a team of one), are left
+  // to the team's vote at run time.
+  const ir::ParamKind Kind = R.Nest.Params[I].Kind;
+  if (!Team && V->hasLocalStorage() && !V->getType()->isReferenceType() &&
+      !V->getType()->isPointerType() &&
+      (Kind == ir::ParamKind::WriteSpan ||
+       Kind == ir::ParamKind::ReadWriteSpan))
+    return fail(Source->getExprLoc(),
+                "'" + Name +
+                    "' is a local of the function around this orphaned "
+                    "loop, each OpenMP thread's own, and the loop writes it: "
+                    "the launch would share one copy among all iterations",
+                "declare '" + Name + "' inside the loop"),
+           false;
+  if (!Team || !syntax::teamPrivate(V, Team) ||
       (Combined && syntax::teamReduces(V, Team)))
     return true;
   // Each thread's own copy: the launch, run by one thread, sees that

@@ -72,7 +72,8 @@ struct RecognizedNest {
   /// holds none of its data on a device.
   bool OpenMPTarget = false;
   /// A worksharing loop of an OpenMP team (compat::Mark::TeamLaunch): the
-  /// launch is inside Team, the parallel region, where one thread runs it.
+  /// launch is inside Team, the parallel region, where one thread runs it
+  /// (null: an orphaned loop, whose region is a caller's).
   bool TeamLaunch = false;
   const clang::Stmt *Team = nullptr;
   /// Where the nest reads rows held apart: the same nest for rows of one

@@ -470,8 +470,13 @@ ir::ExprPtr DataRecognizer::variable(const DeclRefExpr *DRE, Access A) {
                     "pass '" + VD->getName().str() + "' as an argument");
   // A global (or static local) the loop only reads is captured by value,
   // as a local is: nothing in the kernel can change it while the loop
-  // runs. One the loop writes would be written from every iteration.
-  if (VD->hasGlobalStorage() && (InFunction || A != Access::Read))
+  // runs. One the loop writes would be written from every iteration,
+  // unless the loop reduces into it.
+  auto Known = CaptureIndex.find(VD);
+  const bool Reduced =
+      Known != CaptureIndex.end() &&
+      Params[Known->second].Kind == ir::ParamKind::ReductionTarget;
+  if (VD->hasGlobalStorage() && (InFunction || (A != Access::Read && !Reduced)))
     return failExpr(
         DRE->getLocation(),
         std::string(VD->isStaticLocal() ? "static local" : "global") +

@@ -35,6 +35,9 @@ ir::ExprPtr BodyRecognizer::expr(const Expr *E, Access A) {
     return expr(DA->getExpr(), A);
   if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(E))
     return expr(DI->getExpr(), A);
+  if (InLevelBound)
+    if (ir::ExprPtr Value = globalValue(E))
+      return Value;
   // Inside a method: `this` and `*this` are the object, its first
   // parameter.
   if (const auto *UO = dyn_cast<UnaryOperator>(E);

@@ -2,6 +2,8 @@
 // (index loops and range-for over spans) and their bounds.
 #include "recognize/Recognizer.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 #include "ir/HostBound.h"
 
 #include <algorithm>
@@ -394,6 +396,7 @@ bool Recognizer::isIndex(const Expr *E) const {
 }
 
 ir::ExprPtr Recognizer::bound(const Expr *E) {
+  llvm::SaveAndRestore<bool> InBound(InLevelBound, true);
   ir::ExprPtr B = expr(E, Access::Read);
   if (B && Indices.empty() && !ir::isHostEvaluable(*B))
     return failExpr(E->getBeginLoc(),

@@ -2,6 +2,8 @@
 // levels of their own, and for, while, do and range-based loops in order.
 #include "recognize/BodyRecognizer.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 #include "syntax/OpenMPMarks.h"
 
 namespace weft::recognize {
@@ -111,7 +113,12 @@ void BodyRecognizer::forStmt(const ForStmt *F, std::vector<ir::StmtPtr> &Out) {
   // declared in a block of their own before the loop, as they are scoped.
   const bool Several = Init.size() > 1;
   R->Children.push_back(Init.empty() || Several ? nullptr : std::move(Init[0]));
-  R->Exprs.push_back(F->getCond() ? expr(F->getCond()) : nullptr);
+  {
+    // (A global's element the condition reads: a value of the launch's,
+    // which bounds what the loop's iterations index.)
+    llvm::SaveAndRestore<bool> InBound(InLevelBound, true);
+    R->Exprs.push_back(F->getCond() ? expr(F->getCond()) : nullptr);
+  }
   R->Exprs.push_back(F->getInc() ? expr(F->getInc()) : nullptr);
   ++SequentialDepth;
   R->Children.push_back(single(F->getBody()));

@@ -187,10 +187,14 @@ const VarDecl *ReductionRecognizer::reduction(Stmt *Loop, const Stmt *Body,
                       "' inside the outer loop, or reduce the outer loop "
                       "too"),
              nullptr;
-    if (V->hasGlobalStorage())
+    // A threadprivate variable is each OpenMP thread's own: combined into
+    // by one launch, it would hold the sum in one thread's copy alone.
+    if (V->hasAttr<OMPThreadPrivateDeclAttr>() || V->getTLSKind())
       return fail(Ref->getLocation(),
-                  "global variable '" + Name + "' cannot be a reduction target",
-                  "reduce into a local variable"),
+                  "'" + Name +
+                      "' is each thread's own (threadprivate or "
+                      "thread_local): it cannot be a reduction target",
+                  "reduce into a variable the threads share"),
              nullptr;
     std::optional<unsigned> P = capture(Ref, /*ReductionTarget=*/true);
     if (!P)

@@ -22,7 +22,9 @@ public:
   bool checkOpenMPClauses(const compat::Mark &Mark, const RecognizedNest &R);
   /// Whether capture I (of variable V, Combined into by the nest) is the
   /// same for every thread of the parallel region Team, whose one thread
-  /// launches the loop; false after a diagnostic.
+  /// launches the loop (Team null, an orphaned loop: what is not
+  /// threadprivate is left to the team's vote at run time); false after a
+  /// diagnostic.
   bool teamShares(const Stmt *Team, const RecognizedNest &R, std::size_t I,
                   const VarDecl *V, bool Combined);
 

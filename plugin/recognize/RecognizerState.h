@@ -338,6 +338,21 @@ struct RecognizerState {
   /// expr() clears it below the first value (prvalue) on the way.
   bool BindingReference = false;
 
+  /// Set while reading a level's bounds: there an element or field of a
+  /// global read at constant subscripts (NAS's `grid_points[0]`) is a
+  /// value the launch reads, so that the outermost level's bounds are
+  /// evaluated before the launch and the inner levels' extents are known
+  /// to it.
+  bool InLevelBound = false;
+  /// Each such value: the global and the fields on the way to it (`dims.n`:
+  /// n). The loop may not write the object it is part of.
+  struct BoundRead {
+    const VarDecl *Global;
+    std::vector<const FieldDecl *> Fields;
+    SourceLocation Loc;
+  };
+  std::vector<BoundRead> BoundReads;
+
   /// Every name the nest's kernel gets from the plugin, not the program.
   ir::NameSupply Names;
 };

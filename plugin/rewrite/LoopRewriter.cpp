@@ -5,6 +5,7 @@
 #include "compat/ClangCompat.h"
 #include "support/Diagnose.h"
 
+#include "recognize/AstHelpers.h"
 #include "syntax/OpenMPMarks.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -117,6 +118,77 @@ const VarDecl *unseenInRegion(const Stmt *E, const Stmt *Team) {
   return nullptr;
 }
 
+/// Whether the loop of Nest writes the object V names itself (a local
+/// array or scalar it stores or combines into), not data V points to.
+bool writesObject(const recognize::RecognizedNest &Nest, const VarDecl *V) {
+  if (V->getType()->isPointerType())
+    return false;
+  for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {
+    const recognize::Capture &C = Nest.Captures[I];
+    if (C.Value || recognize::rootVariable(C.Source) != V)
+      continue;
+    const ir::ParamKind Kind = Nest.Nest.Params[I].Kind;
+    if (C.Stored || Kind == ir::ParamKind::WriteSpan ||
+        Kind == ir::ParamKind::ReadWriteSpan)
+      return true;
+    for (const ir::Level *L : ir::levels(Nest.Nest))
+      for (const ir::Reduction &Red : L->Reductions)
+        if (Red.ParamIndex == static_cast<int>(I))
+          return true;
+  }
+  return false;
+}
+
+/// What the threads of a team compare before one of them launches an
+/// orphaned worksharing loop: each local of the function that Launch
+/// names (each thread has its own), as its value, or as its address where
+/// the launch must reach the object itself (one the loop writes, a
+/// reference's referent); `this`, where Launch names it.
+void voteValues(ASTContext &Ctx, const Stmt *E, const FunctionDecl *FD,
+                const recognize::RecognizedNest &Nest, SourceLocation Loc,
+                llvm::SmallPtrSetImpl<const Decl *> &Seen,
+                llvm::SmallVectorImpl<Expr *> &Values) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!V || !V->hasLocalStorage() || !Seen.insert(V).second)
+      return;
+    Expr *Value = copyRef(Ctx, Ref, Loc, FD, /*InRegion=*/false);
+    if (V->getType()->isReferenceType() || writesObject(Nest, V))
+      Value = UnaryOperator::Create(
+          Ctx, Value, UO_AddrOf, Ctx.getPointerType(Value->getType()),
+          VK_PRValue, OK_Ordinary, Loc, false, FPOptionsOverride());
+    Values.push_back(Value);
+    return;
+  }
+  if (auto *This = dyn_cast<CXXThisExpr>(E)) {
+    if (Seen.insert(nullptr).second)
+      Values.push_back(const_cast<CXXThisExpr *>(This));
+    return;
+  }
+  for (const Stmt *Child : E->children())
+    if (Child)
+      voteValues(Ctx, Child, FD, Nest, Loc, Seen, Values);
+}
+
+/// An orphaned worksharing loop launches where its team agrees on what
+/// each thread's launch reads (Votes, from Args):
+/// weft::detail::launchAgreed(site, condition, ...), its first two
+/// arguments put before Args. Nothing where the launch reads no local.
+void agreedLaunch(ASTContext &Ctx, const recognize::RecognizedNest &Nest,
+                  const FunctionDecl *FD, llvm::StringRef Site,
+                  SourceLocation Loc, llvm::SmallVectorImpl<Expr *> &Args,
+                  llvm::SmallVectorImpl<Expr *> &Votes) {
+  llvm::SmallPtrSet<const Decl *, 8> Seen;
+  for (Expr *Arg : Args)
+    voteValues(Ctx, Arg, FD, Nest, Loc, Seen, Votes);
+  if (Votes.empty())
+    return;
+  if (!Nest.Condition)
+    Args.insert(Args.begin(),
+                CXXBoolLiteralExpr::Create(Ctx, true, Ctx.BoolTy, Loc));
+  Args.insert(Args.begin(), compat::makeStringLiteral(Ctx, Site.str(), Loc));
+}
+
 /// The launch of a worksharing loop every thread of a team reaches
 /// (`#pragma omp for` in a parallel region): thread 0 launches and
 /// publishes whether it did under the site's lock, the team meets, each
@@ -127,8 +199,20 @@ const VarDecl *unseenInRegion(const Stmt *E, const Stmt *Team) {
 ///     if (!teamLaunched(site)) <directive>
 ///     #pragma omp barrier
 ///     if (teamLeader()) teamRelease(site); }
+/// An orphaned one (Team null: its region, if any, is a caller's) reads
+/// locals each thread holds its own of, so the team first votes on them,
+/// and thread 0 launches only where all agree:
+///   { if (teamLeader()) teamHold(site);
+///     #pragma omp barrier
+///     teamVoteOn(site, locals...);
+///     #pragma omp barrier
+///     if (teamLeader()) teamSettle(site, launchAgreed(site, ...));
+///     ... as above from the second step }
+/// (launchAgreed asks teamAgreed, and where the team disagrees makes the
+/// host data the directive reads current first.)
 Stmt *teamLaunch(Sema &S, NamespaceDecl *Detail, Expr *Launch, Stmt *Original,
-                 const Stmt *Team, llvm::StringRef Site) {
+                 const Stmt *Team, llvm::MutableArrayRef<Expr *> Votes,
+                 llvm::StringRef Site) {
   ASTContext &Ctx = S.getASTContext();
   const SourceLocation Loc = Original->getBeginLoc();
   if (const VarDecl *V = Team ? unseenInRegion(Launch, Team) : nullptr) {
@@ -143,32 +227,45 @@ Stmt *teamLaunch(Sema &S, NamespaceDecl *Detail, Expr *Launch, Stmt *Original,
   auto SiteName = [&] {
     return compat::makeStringLiteral(Ctx, Site.str(), Loc);
   };
-  auto Leader = [&]() -> Expr * {
-    return callDetail(S, Detail, "teamLeader", {}, Loc, Older, Installed);
+  auto Call = [&](llvm::StringRef Name,
+                  llvm::MutableArrayRef<Expr *> Args) -> Expr * {
+    return callDetail(S, Detail, Name, Args, Loc, Older, Installed);
   };
-  Expr *LeadArgs[] = {SiteName(), Launch};
-  Expr *Lead =
-      callDetail(S, Detail, "teamLead", LeadArgs, Loc, Older, Installed);
-  Expr *TakenArgs[] = {SiteName()};
-  Expr *Taken =
-      callDetail(S, Detail, "teamLaunched", TakenArgs, Loc, Older, Installed);
-  Expr *ReleaseArgs[] = {SiteName()};
-  Expr *Release =
-      callDetail(S, Detail, "teamRelease", ReleaseArgs, Loc, Older, Installed);
-  Expr *FirstLeader = Leader(), *SecondLeader = Leader();
-  if (!Lead || !Taken || !Release || !FirstLeader || !SecondLeader)
-    return nullptr;
-  ExprResult NotTaken = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Taken);
-  if (NotTaken.isInvalid())
-    return nullptr;
-  auto When = [&](Expr *Condition, Stmt *Then) {
+  auto When = [&](Expr *Condition, Stmt *Then) -> Stmt * {
+    if (!Condition || !Then)
+      return nullptr;
     return IfStmt::Create(Ctx, Loc, IfStatementKind::Ordinary, nullptr, nullptr,
                           Condition, Loc, Loc, Then);
   };
-  Stmt *Steps[] = {
-      When(FirstLeader, Lead), OMPBarrierDirective::Create(Ctx, Loc, Loc),
-      When(NotTaken.get(), Original),
-      OMPBarrierDirective::Create(Ctx, Loc, Loc), When(SecondLeader, Release)};
+  auto Barrier = [&] { return OMPBarrierDirective::Create(Ctx, Loc, Loc); };
+  llvm::SmallVector<Stmt *, 9> Steps;
+  Expr *LeadArgs[] = {SiteName(), Launch};
+  if (Votes.empty()) {
+    Steps.push_back(When(Call("teamLeader", {}), Call("teamLead", LeadArgs)));
+  } else {
+    Expr *HoldArgs[] = {SiteName()};
+    Steps.push_back(When(Call("teamLeader", {}), Call("teamHold", HoldArgs)));
+    Steps.push_back(Barrier());
+    llvm::SmallVector<Expr *, 8> VoteArgs = {SiteName()};
+    VoteArgs.append(Votes.begin(), Votes.end());
+    Steps.push_back(Call("teamVoteOn", VoteArgs));
+    Steps.push_back(Barrier());
+    Steps.push_back(When(Call("teamLeader", {}), Call("teamSettle", LeadArgs)));
+  }
+  Expr *TakenArgs[] = {SiteName()};
+  Expr *Taken = Call("teamLaunched", TakenArgs);
+  ExprResult NotTaken =
+      Taken ? S.BuildUnaryOp(nullptr, Loc, UO_LNot, Taken) : ExprError();
+  if (NotTaken.isInvalid())
+    return nullptr;
+  Expr *ReleaseArgs[] = {SiteName()};
+  Steps.push_back(Barrier());
+  Steps.push_back(When(NotTaken.get(), Original));
+  Steps.push_back(Barrier());
+  Steps.push_back(
+      When(Call("teamLeader", {}), Call("teamRelease", ReleaseArgs)));
+  if (llvm::is_contained(Steps, nullptr))
+    return nullptr;
   return CompoundStmt::Create(Ctx, Steps, FPOptionsOverride(), Loc, Loc);
 }
 
@@ -181,7 +278,8 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
   ASTContext &Ctx = S.getASTContext();
   SourceLocation Loc = Original->getBeginLoc();
   Sema::ContextRAII InFunction(S, FD);
-  const bool InRegion = Nest.TeamLaunch;
+  // (An orphaned worksharing loop, Team null, is in no region here.)
+  const bool InRegion = Nest.TeamLaunch && Nest.Team;
 
   // weft::detail::launch, declared by <weft/weft.hpp>.
   LookupResult NsLookup(S, &Ctx.Idents.get("weft"), Loc,
@@ -287,22 +385,27 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
     Args.push_back(Arg);
   }
 
+  llvm::SmallVector<Expr *, 8> Votes;
+  if (Nest.TeamLaunch && !Nest.Team && !Nest.OpenMPTarget)
+    agreedLaunch(Ctx, Nest, FD, Site, Loc, Args, Votes);
+  const char *Launcher = Nest.OpenMPTarget ? "launchOpenMPTarget"
+                         : !Votes.empty()  ? "launchAgreed"
+                         : Nest.Condition  ? "launchIf"
+                                           : "launch";
+
   // With an if clause, weft::detail::launchIf(condition, ...): the
   // condition is evaluated once, before the loop, as OpenMP's is.
-  const bool Conditional = Nest.Condition || Nest.OpenMPTarget;
+  const bool Conditional =
+      Nest.Condition || Nest.OpenMPTarget || !Votes.empty();
   Expr *Call = callDetail(
-      S, Detail,
-      Nest.OpenMPTarget ? "launchOpenMPTarget"
-      : Nest.Condition  ? "launchIf"
-                        : "launch",
-      Args, Loc,
+      S, Detail, Launcher, Args, Loc,
       Conditional ? Older
                   : "a weft loop needs the declarations of <weft/weft.hpp>",
       Conditional ? Installed : "add '#include <weft/weft.hpp>' to this file");
   if (!Call)
     return nullptr;
   if (Nest.TeamLaunch)
-    return teamLaunch(S, Detail, Call, Original, Nest.Team, Site);
+    return teamLaunch(S, Detail, Call, Original, Nest.Team, Votes, Site);
   ExprResult Not = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Call);
   if (Not.isInvalid())
     return nullptr;

@@ -476,14 +476,11 @@ std::optional<OpenMPLoop> teamRefusal(const Stmt &Loop,
                                       llvm::ArrayRef<const Stmt *> Enclosing,
                                       const Stmt *&Team) {
   const auto &D = cast<OMPExecutableDirective>(Loop);
+  // Orphaned (its region, if any, a caller's): the team votes at run time
+  // on what each thread's launch would read.
+  Team = nullptr;
   if (Enclosing.empty())
-    return refusal(D.getBeginLoc(),
-                   "weft takes a " + directiveName(D) +
-                       " loop inside a '#pragma omp parallel' region of the "
-                       "same function; this one is orphaned (its region, if "
-                       "any, is in a caller)",
-                   "where the loop runs outside any region, write it as "
-                   "'#pragma omp parallel for'");
+    return std::nullopt;
   const auto *Around = cast<OMPExecutableDirective>(Enclosing.back());
   if (!isa<OMPParallelDirective>(Around))
     return refusal(D.getBeginLoc(),

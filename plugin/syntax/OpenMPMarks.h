@@ -33,8 +33,9 @@ std::optional<OpenMPLoop> openMPLoop(clang::Stmt *S,
 
 /// Why the team of the parallel region around the worksharing loop Loop
 /// (a mark's TeamLaunch directive) cannot launch it, or nullopt, with Team
-/// set to that region. Enclosing: the OpenMP directives around Loop in its
-/// function, outermost first.
+/// set to that region, or null where Loop is orphaned (in no construct of
+/// its function: its region, if any, is a caller's). Enclosing: the OpenMP
+/// directives around Loop in its function, outermost first.
 std::optional<OpenMPLoop>
 teamRefusal(const clang::Stmt &Loop,
             llvm::ArrayRef<const clang::Stmt *> Enclosing,

@@ -790,7 +790,11 @@ class Nest:
         if self.infer:
             body = without_implied_reductions(body)
         if self.openmp and marked and not self.infer:
-            body = as_openmp(body)
+            # Drawn apart, so each seed's programs are otherwise those it
+            # gave before.
+            form = random.Random(repr(("omp-form", self.k, T, len(body)))) \
+                .choice(["parallel for", "region", "orphaned"])
+            body = as_openmp(body, form)
         if self.c89:
             body = c89(body, T)
         if self.lambdas and not any(re.search(r"&(a|b)\[", l) for l in body):
@@ -871,12 +875,36 @@ def without_implied_reductions(lines):
     return out
 
 
-def as_openmp(lines):
+def loop_end(lines, k):
+    """Where the loop whose header is lines[k] ends (one past its last
+    line): the generator indents a loop's body past its header, and a
+    body in braces at the header's indent ends at the brace closing it."""
+    indent = lambda l: len(l) - len(l.lstrip())
+    at = indent(lines[k])
+    j = k + 1
+    if j < len(lines) and lines[j].strip() == "{" and indent(lines[j]) == at:
+        depth = 0
+        while j < len(lines):
+            depth += lines[j].count("{") - lines[j].count("}")
+            j += 1
+            if depth == 0:
+                return j
+        return None
+    while j < len(lines) and (not lines[j].strip() or indent(lines[j]) > at):
+        j += 1
+    return j
+
+
+def as_openmp(lines, form="parallel for"):
     """The body with its outermost mark written as OpenMP's `#pragma omp
     parallel for` with the same reduction and if clauses (inner marks stay
     weft's), where the mark has no other clauses, reduces scalars with
     operators OpenMP has, and its loop's header is in OpenMP's canonical
-    form (one variable set); else the body as it is."""
+    form (one variable set); else the body as it is. Form "region": an
+    `omp for` in a parallel region with a barrier after it (its team
+    launches it); "orphaned": an `omp for` alone, in the function the
+    program calls outside any region (a team of one votes, then
+    launches)."""
     marks = [k for k, l in enumerate(lines)
              if l.strip().startswith("#pragma weft")]
     if not marks or not lines[marks[0]].strip().startswith(
@@ -900,7 +928,16 @@ def as_openmp(lines):
     header = lines[k + 1] if k + 1 < len(lines) else ""
     if not re.match(r"\s*for \(int \w+ = [^,;]*;", header):
         return lines
-    return lines[:k] + [("#pragma omp parallel for " + " ".join(omp)).strip()] + \
+    clauses = " ".join(omp)
+    if form == "orphaned" and "if(" not in clauses:
+        return lines[:k] + [("#pragma omp for " + clauses).strip()] + \
+            lines[k + 1:]
+    end = loop_end(lines, k + 1) if form == "region" else None
+    if end is not None and "if(" not in clauses:
+        return lines[:k] + ["#pragma omp parallel", "{",
+                            ("#pragma omp for " + clauses).strip()] + \
+            lines[k + 1:end] + ["#pragma omp barrier", "}"] + lines[end:]
+    return lines[:k] + [("#pragma omp parallel for " + clauses).strip()] + \
         lines[k + 1:]
 
 

@@ -359,6 +359,17 @@ void badSyntax(float *p, int n) {
     p[i] = 0;
   // REFUSED: legacy-data.cpp:[[@LINE-3]]:36: error: expected ':' after the pointers of 'extent'
 }
+// The launch reads a global's element in the bounds once: the loop may
+// not write the array it is part of (a pointer member's data is apart, as
+// fields() above shows).
+int Dims[4];
+void boundsWritten() {
+#pragma weft parallel for
+  for (int i = 0; i < Dims[0]; ++i)
+    Dims[i + 1] = i;
+  // REFUSED: legacy-data.cpp:[[@LINE-2]]:23: error: the loop's bounds read 'Dims', which the loop writes
+  // REFUSED-NEXT: note: compute the bound into a local variable before the loop
+}
 void regionOfPointer(float *p) {
   weft::region R(p);
   // REFUSED: error: static assertion failed{{.*}}: weft::region takes std::span, std::vector, std::array, C arrays, std::mdspan and std::vectors of std::vectors; for a pointer p to n elements, pass std::span(p, n)

@@ -7,8 +7,8 @@
 // runs alike) runs as OpenMP runs it. A loop whose data is each thread's own
 // (declared in the region, or private to it), or whose values may differ
 // from thread to thread (the region asks omp_get_thread_num), stays with
-// OpenMP, and so does an orphaned `omp for` (its region is in a caller); a
-// remark says why. Each result is checked on the checked simulator against
+// OpenMP; a remark says why (an orphaned `omp for`, in a function a
+// region calls, is launched: tests/lit/syntax/openmp-orphaned.cpp). Each result is checked on the checked simulator against
 // the host (the directives behind the launches, on four threads) and
 // against the build without the plugin.
 // REQUIRES: openmp
@@ -121,9 +121,9 @@ void ownData(int n, double *a, double *sums) {
   }
 }
 
-// A worksharing loop in a function a region calls: orphaned.
-// CHECK: openmp-regions.cpp:[[@LINE+3]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft takes a '#pragma omp for' loop inside a '#pragma omp parallel' region of the same function; this one is orphaned (its region, if any, is in a caller)
-// CHECK-NEXT: note: where the loop runs outside any region, write it as '#pragma omp parallel for'
+// A worksharing loop in a function a region calls: orphaned, launched
+// where the team agrees on what it reads.
+// CHECK: openmp-regions.cpp:[[@LINE+3]]:3: remark: weft: level 0 (i):
 void scale(int n, double *a) {
 #pragma omp for
   for (int i = 0; i < n; ++i)
@@ -166,7 +166,7 @@ void inTarget(double *a, int n) {
     a[i] += 2;
 }
 
-// RAN-COUNT-6: weft: loop at {{.*}}openmp-regions.cpp:{{[0-9]+}}:{{[57]}}: {{[0-9]+}} calls on sim, 0 on the host
+// RAN-COUNT-7: weft: loop at {{.*}}openmp-regions.cpp:{{[0-9]+}}:{{[357]}}: {{[0-9]+}} calls on sim, 0 on the host
 // RAN-NOT: weft: loop at
 int main() {
   const int n = 24;
