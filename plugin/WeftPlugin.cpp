@@ -16,10 +16,14 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/OpenMPKinds.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Sema.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -182,10 +186,31 @@ private:
   Stmt *tryPipeline(FunctionDecl *FD, const compat::Mark &M) {
     if (!M.FromOpenMP)
       return runPipeline(FD, M);
-    HeldErrors Held;
-    Stmt *Replacement = runPipeline(FD, M);
-    if (!Replacement && Held.first() && Options.Remarks)
-      stayRemark(Held.first()->Loc, Held.first()->Message, Held.first()->Hint);
+    std::optional<HeldError> Why;
+    Stmt *Replacement;
+    {
+      HeldErrors Held;
+      Replacement = runPipeline(FD, M);
+      Why = Held.first();
+    }
+    if (Replacement || !Why || !Options.Remarks)
+      return Replacement;
+    // Found in a function the loop calls: the remark at the loop, a note
+    // where in that function, and one at each call on the way there.
+    const SourceManager &SM = CI.getSourceManager();
+    // (A directive's own range is its line alone.)
+    const bool InLoop =
+        Why->Loc.isInvalid() ||
+        SM.isPointWithin(SM.getExpansionLoc(Why->Loc),
+                         SM.getExpansionLoc(M.Replaced->getBeginLoc()),
+                         SM.getExpansionLoc(M.Loop->getEndLoc()));
+    stayRemark(InLoop ? Why->Loc : M.Replaced->getBeginLoc(), Why->Message,
+               Why->Hint);
+    if (!InLoop)
+      diagnose(CI.getDiagnostics(), Why->Loc, DiagnosticsEngine::Note,
+               "found here, in a function the loop calls");
+    for (const auto &[Loc, Text] : Why->Notes)
+      diagnose(CI.getDiagnostics(), Loc, DiagnosticsEngine::Note, Text);
     return Replacement;
   }
 
@@ -430,18 +455,126 @@ private:
   NestPipeline &Pipeline;
 };
 
+/// Whether Text, from From on, appears to define a function Name: the
+/// name, its parenthesized parameters, then a body (`{`, after any
+/// qualifiers or a trailing return type). Only what decides whether a
+/// function waits for the end of the file; either way is correct.
+bool definedLaterInText(llvm::StringRef Text, std::size_t From,
+                        llvm::StringRef Name) {
+  auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+  for (std::size_t At = Text.find(Name, From); At != llvm::StringRef::npos;
+       At = Text.find(Name, At + 1)) {
+    if ((At > 0 && IsIdent(Text[At - 1])) ||
+        (At + Name.size() < Text.size() && IsIdent(Text[At + Name.size()])))
+      continue;
+    std::size_t I = At + Name.size();
+    while (I < Text.size() && llvm::isSpace(Text[I]))
+      ++I;
+    if (I >= Text.size() || Text[I] != '(')
+      continue;
+    int Depth = 0;
+    for (; I < Text.size(); ++I) {
+      Depth += Text[I] == '(' ? 1 : Text[I] == ')' ? -1 : 0;
+      if (Depth == 0)
+        break;
+    }
+    // Past the parameters: qualifiers and a trailing return type, up to
+    // the body or anything else.
+    for (++I; I < Text.size(); ++I) {
+      const char C = Text[I];
+      if (C == '{')
+        return true;
+      if (C == ';' || C == ',' || C == ')' || C == '=' || C == '}')
+        break;
+    }
+  }
+  return false;
+}
+
+/// Whether a loop of FD's body that may be marked (any loop, an attribute
+/// or an OpenMP loop directive) calls a function of the program whose body
+/// is not parsed yet but is written further down the same file: FD's
+/// loops are then rewritten at the end of the translation unit, when that
+/// body is in view.
+bool waitsForLaterDefinition(const FunctionDecl *FD, const SourceManager &SM) {
+  if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
+      FD->isConstexpr() || FD->isInlined() ||
+      FD->getTemplateSpecializationKind() != TSK_Undeclared)
+    return false;
+  const SourceLocation End = SM.getExpansionLoc(FD->getEndLoc());
+  if (!SM.isInMainFile(End))
+    return false;
+  const llvm::StringRef Text = SM.getBufferData(SM.getMainFileID());
+  const std::size_t From = SM.getFileOffset(End);
+  llvm::SmallVector<std::pair<const Stmt *, bool>, 32> Work = {
+      {FD->getBody(), false}};
+  while (!Work.empty()) {
+    auto [S, Marked] = Work.pop_back_val();
+    if (!S)
+      continue;
+    // (A loop may be marked by a pragma clang 19 keeps no node of.)
+    if (isa<AttributedStmt, ForStmt, CXXForRangeStmt>(S) ||
+        (isa<OMPExecutableDirective>(S) &&
+         isOpenMPLoopDirective(
+             cast<OMPExecutableDirective>(S)->getDirectiveKind())))
+      Marked = true;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Marked && Callee && Callee->getIdentifier() && !Callee->isDefined() &&
+          !Callee->getBuiltinID() &&
+          !SM.isInSystemHeader(Callee->getLocation()) &&
+          definedLaterInText(Text, From, Callee->getName()))
+        return true;
+    if (const auto *Captured = dyn_cast<CapturedStmt>(S))
+      Work.push_back({Captured->getCapturedStmt(), Marked});
+    for (const Stmt *Child : S->children())
+      Work.push_back({Child, Marked});
+  }
+  return false;
+}
+
 class WeftConsumer final : public ASTConsumer {
 public:
   WeftConsumer(CompilerInstance &CI, PluginOptions Options)
-      : Options(std::move(Options)), Pipeline(CI, this->Options) {}
+      : CI(CI), Options(std::move(Options)), Pipeline(CI, this->Options) {}
 
   // Runs before CodeGen sees each declaration (the plugin's consumer comes
   // first), and Sema passes template instantiations through here too.
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
     FunctionFinder Finder(Pipeline);
-    for (Decl *D : DG)
+    for (Decl *D : DG) {
+      auto *FD = dyn_cast<FunctionDecl>(D);
+      if (FD && !Finishing &&
+          waitsForLaterDefinition(FD, CI.getSourceManager())) {
+        // Held back from code generation (which then sees no body) until
+        // the end of the file; willHaveBody keeps it a definition to Sema.
+        Deferred.push_back({FD, FD->getBody()});
+        FD->setBody(nullptr);
+        FD->setWillHaveBody(true);
+        continue;
+      }
       Finder.TraverseDecl(D);
+    }
     return true;
+  }
+
+  // Before CodeGen's (the plugin's consumer comes first): the functions
+  // held back are rewritten, the templates their launches instantiate are
+  // instantiated, and each goes to code generation as if just parsed.
+  void HandleTranslationUnit(ASTContext &) override {
+    if (Deferred.empty())
+      return;
+    Finishing = true;
+    for (auto [FD, Body] : Deferred) {
+      FD->setWillHaveBody(false);
+      FD->setBody(Body);
+      FunctionFinder(Pipeline).TraverseDecl(FD);
+    }
+    if (CI.hasSema())
+      CI.getSema().PerformPendingInstantiations();
+    for (auto [FD, Body] : Deferred)
+      CI.getASTConsumer().HandleTopLevelDecl(DeclGroupRef(FD));
+    Deferred.clear();
   }
   void HandleInlineFunctionDefinition(FunctionDecl *FD) override {
     FunctionFinder(Pipeline).TraverseDecl(FD);
@@ -451,8 +584,13 @@ public:
   }
 
 private:
+  CompilerInstance &CI;
   PluginOptions Options;
   NestPipeline Pipeline;
+  /// Functions held back until the end of the file, with their bodies.
+  std::vector<std::pair<FunctionDecl *, Stmt *>> Deferred;
+  /// Passing them on: the consumer they reach again is this one too.
+  bool Finishing = false;
 };
 
 class WeftAction final : public PluginASTAction {

@@ -181,6 +181,10 @@ std::optional<std::string> deviceFunction(const FunctionDecl *FD) {
       !(DC->isNamespace() && cast<NamespaceDecl>(DC)->isInStdNamespace()))
     return std::nullopt;
   llvm::StringRef Name = FD->getName();
+  // The compiler's own spellings (__builtin_fabs, as C code and macros of
+  // <math.h> write them) are the library's functions.
+  if (FD->getBuiltinID())
+    Name.consume_front("__builtin_");
   if (!Math.contains(Name) && Name.ends_with("f") &&
       Math.contains(Name.drop_back()) && DC->isTranslationUnit())
     Name = Name.drop_back(); // sqrtf -> sqrt: the argument is already float

@@ -8,13 +8,17 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace weft {
 
-/// An error held back instead of reported.
+/// An error held back instead of reported, with the notes that followed it
+/// (where in the loop a function was called that it was found in).
 struct HeldError {
   clang::SourceLocation Loc;
   std::string Message, Hint;
+  std::vector<std::pair<clang::SourceLocation, std::string>> Notes;
 };
 
 /// While one lives, error() keeps the first error instead of reporting it:
@@ -39,6 +43,15 @@ public:
     if (!First)
       First = std::move(E);
   }
+  /// A note, held with the first error where it follows it; false where
+  /// there is none to follow (the note is reported).
+  bool holdNote(clang::SourceLocation Loc, const std::string &Message) {
+    if (!First)
+      return false;
+    if (First->Notes.size() < 16)
+      First->Notes.push_back({Loc, Message});
+    return true;
+  }
 
 private:
   HeldErrors *Outer;
@@ -61,6 +74,10 @@ inline clang::SourceLocation userLocation(clang::DiagnosticsEngine &D,
 inline void diagnose(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
                      clang::DiagnosticsEngine::Level Level,
                      const std::string &Message, const std::string &Hint = "") {
+  if (HeldErrors *Held = HeldErrors::current();
+      Held && Level == clang::DiagnosticsEngine::Note &&
+      Held->holdNote(Loc, Message))
+    return;
   Loc = userLocation(D, Loc);
   D.Report(Loc, D.getCustomDiagID(Level, "%0")) << Message;
   if (!Hint.empty())

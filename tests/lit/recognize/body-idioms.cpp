@@ -1,12 +1,14 @@
 // Idioms of old loop bodies taken as written: a sequential loop over two
 // variables (`for (i = 0, j = n - 1; i < j; ++i, --j)`), the comma
 // operator, std::swap (its library body, with std::move), <cmath>'s
-// rounding to integers and classification, memset and memcpy of small
+// rounding to integers and classification, the compiler's spellings of
+// its functions (__builtin_fabs), memset and memcpy of small
 // arrays (loops over their elements), range loops over per-iteration
 // arrays. On the checked simulator
 // against the host, and against the program built without the plugin.
 // RUN: rm -rf %t.k && %weftxx %s -o %t.exe -fplugin-arg-weft-emit-dir=%t.k %weft_link
 // RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=KERNEL
+// RUN: cat %t.k/*.cu | FileCheck %s --check-prefix=BUILTIN
 // RUN: env WEFT_BACKEND=host %t.exe > %t.host
 // RUN: env WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_VERBOSE=1 %t.exe > %t.sim 2> %t.err
 // RUN: FileCheck %s --check-prefix=RAN < %t.err
@@ -92,6 +94,19 @@ void scratch(const std::vector<float> &a, std::vector<float> &out, int n) {
   }
 }
 
+// The compiler's spellings of <cmath>'s functions, as C code and macros
+// write them.
+// BUILTIN-DAG: = weft::fabs((x.ld(
+// BUILTIN-DAG: = weft::sqrt((y.ld(
+void builtins(std::vector<double> &x, std::vector<float> &y) {
+  const int n = static_cast<int>(x.size());
+#pragma weft parallel for
+  for (int i = 0; i < n; ++i) {
+    x[i] = __builtin_fabs(x[i] - 3.0);
+    y[i] = __builtin_sqrtf(y[i] + 1.0f);
+  }
+}
+
 int main() {
   const int Rows = 37, N = 29;
   std::vector<float> m(Rows * N);
@@ -114,12 +129,21 @@ int main() {
   scratch(m, sc, 12);
   for (float v : sc)
     s += v;
+  std::vector<double> bx(40);
+  std::vector<float> by(40);
+  for (int i = 0; i < 40; ++i) {
+    bx[i] = i * 0.25;
+    by[i] = i;
+  }
+  builtins(bx, by);
+  for (int i = 0; i < 40; ++i)
+    s += bx[i] + by[i];
   std::printf("%.1f %g %d %d\n", s, m[0], k[0], k[N - 1]);
   for (long c : out)
     std::printf("%ld ", c);
   std::printf("\n");
 }
-// RAN-COUNT-4: calls on sim, 0 on the host
+// RAN-COUNT-5: calls on sim, 0 on the host
 
 #ifdef REFUSED
 void refused(std::vector<float> &out, int bytes) {
