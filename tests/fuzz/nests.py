@@ -878,11 +878,17 @@ def without_implied_reductions(lines):
 def loop_end(lines, k):
     """Where the loop whose header is lines[k] ends (one past its last
     line): the generator indents a loop's body past its header, and a
-    body in braces at the header's indent ends at the brace closing it."""
+    body in braces (after the header, or after headers nested in it) may
+    sit at the header's indent, ending at the brace closing it."""
     indent = lambda l: len(l) - len(l.lstrip())
     at = indent(lines[k])
     j = k + 1
-    if j < len(lines) and lines[j].strip() == "{" and indent(lines[j]) == at:
+    while j < len(lines) and (not lines[j].strip() or indent(lines[j]) > at):
+        j += 1
+    before = next((lines[i].strip() for i in range(j - 1, k - 1, -1)
+                   if lines[i].strip()), "")
+    if j < len(lines) and lines[j].strip() == "{" and \
+            indent(lines[j]) == at and before.endswith(")"):
         depth = 0
         while j < len(lines):
             depth += lines[j].count("{") - lines[j].count("}")
@@ -890,8 +896,6 @@ def loop_end(lines, k):
             if depth == 0:
                 return j
         return None
-    while j < len(lines) and (not lines[j].strip() or indent(lines[j]) > at):
-        j += 1
     return j
 
 
@@ -929,7 +933,10 @@ def as_openmp(lines, form="parallel for"):
     if not re.match(r"\s*for \(int \w+ = [^,;]*;", header):
         return lines
     clauses = " ".join(omp)
-    if form == "orphaned" and "if(" not in clauses:
+    # (An orphaned loop's reduction must go into a variable the team
+    # shares: a local of the function is not one.)
+    if form == "orphaned" and "if(" not in clauses and \
+            "reduction" not in clauses:
         return lines[:k] + [("#pragma omp for " + clauses).strip()] + \
             lines[k + 1:]
     end = loop_end(lines, k + 1) if form == "region" else None
