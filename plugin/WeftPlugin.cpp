@@ -565,11 +565,13 @@ public:
     if (Deferred.empty())
       return;
     Finishing = true;
+    // Every body back first: one held back may call another.
     for (auto [FD, Body] : Deferred) {
       FD->setWillHaveBody(false);
       FD->setBody(Body);
-      FunctionFinder(Pipeline).TraverseDecl(FD);
     }
+    for (auto [FD, Body] : Deferred)
+      FunctionFinder(Pipeline).TraverseDecl(FD);
     if (CI.hasSema())
       CI.getSema().PerformPendingInstantiations();
     for (auto [FD, Body] : Deferred)

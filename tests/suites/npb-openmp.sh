@@ -19,7 +19,7 @@ mkdir -p "$OUT"
 P="$("$B/bin/weft-config" --clang="$CXX" --cxxflags) -fplugin-arg-weft-remarks"
 L="$("$B/bin/weft-config" --libs) -L$LIBOMP -Wl,-rpath,$LIBOMP"
 F="-std=c++17 -O1 -fopenmp -fno-caret-diagnostics -w -mcmodel=medium -I$S/common"
-"$CXX" -O1 -w "$S/sys/setparams.cpp" -o "$OUT/setparams" || exit 1
+"$CXX" -O1 -w -fopenmp "$S/sys/setparams.cpp" -o "$OUT/setparams" || exit 1
 for C in c_print_results c_timers c_randdp wtime; do
   "$CXX" $F -c "$S/common/$C.cpp" -o "$OUT/$C.o" || exit 1
 done
