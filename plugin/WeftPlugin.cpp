@@ -455,14 +455,14 @@ private:
   NestPipeline &Pipeline;
 };
 
-/// Whether Text, from From on, appears to define a function Name: the
+/// Where Text last appears to define a function Name (npos: nowhere): the
 /// name, its parenthesized parameters, then a body (`{`, after any
 /// qualifiers or a trailing return type). Only what decides whether a
 /// function waits for the end of the file; either way is correct.
-bool definedLaterInText(llvm::StringRef Text, std::size_t From,
-                        llvm::StringRef Name) {
+std::size_t lastDefinitionInText(llvm::StringRef Text, llvm::StringRef Name) {
   auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
-  for (std::size_t At = Text.find(Name, From); At != llvm::StringRef::npos;
+  std::size_t Last = llvm::StringRef::npos;
+  for (std::size_t At = Text.find(Name); At != llvm::StringRef::npos;
        At = Text.find(Name, At + 1)) {
     if ((At > 0 && IsIdent(Text[At - 1])) ||
         (At + Name.size() < Text.size() && IsIdent(Text[At + Name.size()])))
@@ -482,13 +482,15 @@ bool definedLaterInText(llvm::StringRef Text, std::size_t From,
     // the body or anything else.
     for (++I; I < Text.size(); ++I) {
       const char C = Text[I];
-      if (C == '{')
-        return true;
+      if (C == '{') {
+        Last = At;
+        break;
+      }
       if (C == ';' || C == ',' || C == ')' || C == '=' || C == '}')
         break;
     }
   }
-  return false;
+  return Last;
 }
 
 /// Whether a loop of FD's body that may be marked (any loop, an attribute
@@ -496,7 +498,9 @@ bool definedLaterInText(llvm::StringRef Text, std::size_t From,
 /// is not parsed yet but is written further down the same file: FD's
 /// loops are then rewritten at the end of the translation unit, when that
 /// body is in view.
-bool waitsForLaterDefinition(const FunctionDecl *FD, const SourceManager &SM) {
+bool waitsForLaterDefinition(
+    const FunctionDecl *FD, const SourceManager &SM,
+    llvm::DenseMap<const FunctionDecl *, std::size_t> &Definitions) {
   if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
       FD->isConstexpr() || FD->isInlined() ||
       FD->getTemplateSpecializationKind() != TSK_Undeclared)
@@ -522,9 +526,14 @@ bool waitsForLaterDefinition(const FunctionDecl *FD, const SourceManager &SM) {
       if (const FunctionDecl *Callee = Call->getDirectCallee();
           Marked && Callee && Callee->getIdentifier() && !Callee->isDefined() &&
           !Callee->getBuiltinID() &&
-          !SM.isInSystemHeader(Callee->getLocation()) &&
-          definedLaterInText(Text, From, Callee->getName()))
-        return true;
+          !SM.isInSystemHeader(Callee->getLocation())) {
+        // (Searched once a callee: the file's text does not change.)
+        auto [It, New] = Definitions.try_emplace(Callee->getCanonicalDecl());
+        if (New)
+          It->second = lastDefinitionInText(Text, Callee->getName());
+        if (It->second != llvm::StringRef::npos && It->second > From)
+          return true;
+      }
     if (const auto *Captured = dyn_cast<CapturedStmt>(S))
       Work.push_back({Captured->getCapturedStmt(), Marked});
     for (const Stmt *Child : S->children())
@@ -545,7 +554,7 @@ public:
     for (Decl *D : DG) {
       auto *FD = dyn_cast<FunctionDecl>(D);
       if (FD && !Finishing &&
-          waitsForLaterDefinition(FD, CI.getSourceManager())) {
+          waitsForLaterDefinition(FD, CI.getSourceManager(), Definitions)) {
         // Held back from code generation (which then sees no body) until
         // the end of the file; willHaveBody keeps it a definition to Sema.
         Deferred.push_back({FD, FD->getBody()});
@@ -593,6 +602,8 @@ private:
   std::vector<std::pair<FunctionDecl *, Stmt *>> Deferred;
   /// Passing them on: the consumer they reach again is this one too.
   bool Finishing = false;
+  /// Per callee not yet defined, where the file's text last defines it.
+  llvm::DenseMap<const FunctionDecl *, std::size_t> Definitions;
 };
 
 class WeftAction final : public PluginASTAction {

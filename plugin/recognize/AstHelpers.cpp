@@ -135,6 +135,15 @@ References referencesIn(const Stmt *S) {
   return std::move(Collector.Refs);
 }
 
+bool isView(QualType T) {
+  if (T->isPointerType() || T->isReferenceType())
+    return true;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getCanonicalType()->getAsCXXRecordDecl());
+  return Spec && Spec->isInStdNamespace() &&
+         (Spec->getName() == "span" || Spec->getName() == "mdspan");
+}
+
 const VarDecl *rootVariable(const Expr *E) {
   while (E) {
     E = E->IgnoreParenImpCasts();

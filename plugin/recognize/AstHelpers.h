@@ -44,6 +44,10 @@ const BinaryOperator *initializerAssignmentTo(const Stmt *S, const VarDecl *V);
 using References = llvm::MapVector<const VarDecl *, std::vector<const Stmt *>>;
 References referencesIn(const Stmt *S);
 
+/// Whether a variable of type T only points at data it does not hold: a
+/// pointer, a reference, a std::span or std::mdspan.
+bool isView(QualType T);
+
 /// The variable at the root of a capture's reference (`v` of `v`,
 /// `v.rows`, `v->cells`, `*v`), or null (`this`).
 const VarDecl *rootVariable(const Expr *E);

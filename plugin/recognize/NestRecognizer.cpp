@@ -213,17 +213,6 @@ bool Recognizer::checkOpenMPClauses(const compat::Mark &Mark,
   return true;
 }
 
-/// Whether a variable of type T only points at data it does not hold: a
-/// pointer, a reference, a std::span or std::mdspan.
-static bool isView(QualType T) {
-  if (T->isPointerType() || T->isReferenceType())
-    return true;
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getCanonicalType()->getAsCXXRecordDecl());
-  return Spec && Spec->isInStdNamespace() &&
-         (Spec->getName() == "span" || Spec->getName() == "mdspan");
-}
-
 bool Recognizer::teamShares(const Stmt *Team, const RecognizedNest &R,
                             std::size_t I, const VarDecl *V, bool Combined) {
   const Expr *Source = R.Captures[I].Source;

@@ -119,9 +119,9 @@ const VarDecl *unseenInRegion(const Stmt *E, const Stmt *Team) {
 }
 
 /// Whether the loop of Nest writes the object V names itself (a local
-/// array or scalar it stores or combines into), not data V points to.
+/// array or scalar it stores or combines into), not data V views.
 bool writesObject(const recognize::RecognizedNest &Nest, const VarDecl *V) {
-  if (V->getType()->isPointerType())
+  if (recognize::isView(V->getType()))
     return false;
   for (std::size_t I = 0; I < Nest.Captures.size(); ++I) {
     const recognize::Capture &C = Nest.Captures[I];

@@ -42,30 +42,37 @@ private:
   std::condition_variable Done;
 };
 
+/// Threads threads meeting at one barrier, thread T running Round(T, R,
+/// Meet) for each of Rounds rounds R: one OpenMP team.
+template <class RoundFn> void runTeam(int Threads, int Rounds, RoundFn Round) {
+  Barrier Meet(Threads);
+  std::vector<std::thread> Members;
+  for (int T = 0; T < Threads; ++T)
+    Members.emplace_back([&, T] {
+      for (int R = 0; R < Rounds; ++R)
+        Round(T, R, Meet);
+    });
+  for (std::thread &M : Members)
+    M.join();
+}
+
 /// One team of Threads threads passing the protocol the plugin writes
 /// around a worksharing loop Rounds times, its leader answering Launched
 /// in round r when r's parity is Parity; Wrong counts answers read that
 /// were not the team's own.
 void team(const char *Site, int Threads, int Rounds, int Parity,
           std::atomic<int> &Wrong) {
-  Barrier Meet(Threads);
-  std::vector<std::thread> Members;
-  for (int T = 0; T < Threads; ++T)
-    Members.emplace_back([&, T] {
-      for (int R = 0; R < Rounds; ++R) {
-        const bool Answer = (R % 2) == Parity;
-        if (T == 0)
-          teamLead(Site, Answer);
-        Meet.arriveAndWait();
-        if (teamLaunched(Site) != Answer)
-          ++Wrong;
-        Meet.arriveAndWait();
-        if (T == 0)
-          teamRelease(Site);
-      }
-    });
-  for (std::thread &M : Members)
-    M.join();
+  runTeam(Threads, Rounds, [&](int T, int R, Barrier &Meet) {
+    const bool Answer = (R % 2) == Parity;
+    if (T == 0)
+      teamLead(Site, Answer);
+    Meet.arriveAndWait();
+    if (teamLaunched(Site) != Answer)
+      ++Wrong;
+    Meet.arriveAndWait();
+    if (T == 0)
+      teamRelease(Site);
+  });
 }
 
 TEST(TeamLaunch, EveryThreadReadsItsLeadersAnswer) {
@@ -90,28 +97,21 @@ TEST(TeamLaunch, TwoTeamsAtOneSiteReadTheirOwn) {
 template <class VoteFn, class AgreesFn>
 void votingTeam(const char *Site, int Threads, int Rounds, VoteFn Vote,
                 AgreesFn Agrees, std::atomic<int> &Wrong) {
-  Barrier Meet(Threads);
-  std::vector<std::thread> Members;
-  for (int T = 0; T < Threads; ++T)
-    Members.emplace_back([&, T] {
-      for (int R = 0; R < Rounds; ++R) {
-        if (T == 0)
-          teamHold(Site);
-        Meet.arriveAndWait();
-        teamVote(Site, Vote(R, T));
-        Meet.arriveAndWait();
-        if (T == 0)
-          teamSettle(Site, teamAgreed(Site));
-        Meet.arriveAndWait();
-        if (teamLaunched(Site) != Agrees(R))
-          ++Wrong;
-        Meet.arriveAndWait();
-        if (T == 0)
-          teamRelease(Site);
-      }
-    });
-  for (std::thread &M : Members)
-    M.join();
+  runTeam(Threads, Rounds, [&](int T, int R, Barrier &Meet) {
+    if (T == 0)
+      teamHold(Site);
+    Meet.arriveAndWait();
+    teamVote(Site, Vote(R, T));
+    Meet.arriveAndWait();
+    if (T == 0)
+      teamSettle(Site, teamAgreed(Site));
+    Meet.arriveAndWait();
+    if (teamLaunched(Site) != Agrees(R))
+      ++Wrong;
+    Meet.arriveAndWait();
+    if (T == 0)
+      teamRelease(Site);
+  });
 }
 
 TEST(TeamLaunch, AVoteAgreesWhereEveryThreadVotedAlike) {
