@@ -144,6 +144,31 @@ bool isView(QualType T) {
          (Spec->getName() == "span" || Spec->getName() == "mdspan");
 }
 
+llvm::SmallVector<std::int64_t, 4> elementStrides(const ASTContext &Ctx,
+                                                  QualType T) {
+  llvm::SmallVector<std::int64_t, 4> Strides;
+  QualType Step;
+  if (T->isPointerType())
+    Step = T->getPointeeType();
+  else if (const ArrayType *A = Ctx.getAsConstantArrayType(T))
+    Step = A->getElementType();
+  else
+    return Strides;
+  const QualType Base = Ctx.getBaseElementType(Step);
+  if (Base->isIncompleteType() || Base->isDependentType() ||
+      Step->isIncompleteType() || Step->isDependentType())
+    return Strides;
+  const std::int64_t Size = Ctx.getTypeSizeInChars(Base).getQuantity();
+  while (Size > 0) {
+    Strides.push_back(Ctx.getTypeSizeInChars(Step).getQuantity() / Size);
+    const ArrayType *A = Ctx.getAsConstantArrayType(Step);
+    if (!A)
+      break;
+    Step = A->getElementType();
+  }
+  return Strides;
+}
+
 const VarDecl *rootVariable(const Expr *E) {
   while (E) {
     E = E->IgnoreParenImpCasts();

@@ -48,6 +48,12 @@ References referencesIn(const Stmt *S);
 /// pointer, a reference, a std::span or std::mdspan.
 bool isView(QualType T);
 
+/// The elements of its innermost numbers (or structs) that each subscript
+/// of T steps over, outermost first: {15, 5, 1} for double[2][3][5],
+/// {5, 1} for double (*)[5], {1} for double *. Empty for other types.
+llvm::SmallVector<std::int64_t, 4> elementStrides(const ASTContext &Ctx,
+                                                  QualType T);
+
 /// The variable at the root of a capture's reference (`v` of `v`,
 /// `v.rows`, `v->cells`, `*v`), or null (`this`).
 const VarDecl *rootVariable(const Expr *E);

@@ -175,10 +175,19 @@ protected:
   ir::StmtPtr indexLoop(const std::string &Counter, ir::ExprPtr Count);
 
   /// A per-iteration array (C array, VLA, std::array, std::vector sized at
-  /// its declaration); nullopt when VD is none of those.
-  std::optional<ir::StmtPtr> localArray(const VarDecl *VD);
+  /// its declaration); nullopt when VD is none of those. Without its
+  /// initializer for a private copy of an array declared before the nest.
+  std::optional<ir::StmtPtr> localArray(const VarDecl *VD,
+                                        bool WithInitializer = true);
 
-  /// Subscript, an element of a per-iteration array, when Base names one.
+  /// IL's values into List, its rows' one after another (an array of
+  /// several dimensions is one of all their elements).
+  /// several dimensions is one of all their elements); a Row, one of
+  /// several, is filled with zeros to its end.
+  bool flatInitializer(const InitListExpr *IL, ir::Expr &List,
+                       bool Row = false);
+  /// Subscript, an element of a per-iteration array, when Base names one
+  /// (or a row of one, for each dimension but the last).
   ir::ExprPtr localElement(const Expr *Subscript, const Expr *Base,
                            const Expr *Index, std::optional<ir::ScalarKind> K);
 
@@ -193,6 +202,21 @@ protected:
   std::vector<std::pair<const VarDecl *, unsigned>>
   privatize(const Stmt *LevelLoop, const Stmt *Body,
             std::vector<ir::StmtPtr> &Out, bool Sequential = false);
+  /// Whether V is an array of constant size declared before the nest and
+  /// used only in it (C's scratch arrays at a function's top).
+  bool scratchArray(const VarDecl *V, const std::vector<const Stmt *> &Refs,
+                    std::size_t UsesInNest);
+  /// A copy of scratch array V for each iteration of Body, where each
+  /// iteration writes what it reads first and nothing reads what the loop
+  /// leaves in it; else why not, in NotPrivate.
+  void privateArray(const VarDecl *V, const Stmt *Body,
+                    std::vector<ir::StmtPtr> &Out);
+  /// Where the private scalar V is declared, as C99 would declare it: the
+  /// loop whose initializer sets it, the assignment that first sets it in
+  /// the block holding every use, or null (the top of the level's body).
+  const Stmt *declaringStatement(const VarDecl *V,
+                                 const std::vector<const Stmt *> &Refs,
+                                 const Stmt *Body);
 
   /// The declaration of a private variable, with its initial value.
   ir::StmtPtr privateDeclaration(const VarDecl *VD, const Expr *Init);

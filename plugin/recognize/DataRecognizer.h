@@ -161,6 +161,9 @@ protected:
   /// nullopt for anything else (also after a diagnostic).
   std::optional<PointerInto> pointerInto(const Expr *E,
                                          bool IntoLocalArrays = false);
+  /// A pointer into a per-iteration array: the array, a row of it, the
+  /// address of an element, any of those moved by k.
+  std::optional<PointerInto> intoLocalArray(const Expr *E);
 
   /// A row of captured data of more dimensions, one subscript short of an
   /// element (`A[i]` of `float A[N][M]`, `A[i].data()` of nested

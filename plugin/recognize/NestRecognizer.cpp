@@ -236,7 +236,11 @@ bool Recognizer::teamShares(const Stmt *Team, const RecognizedNest &R,
                 "'" + Name +
                     "' is a local of the function around this orphaned "
                     "loop, each OpenMP thread's own, and the loop writes it: "
-                    "the launch would share one copy among all iterations",
+                    "the launch would share one copy among all iterations" +
+                    (NotPrivate.count(V) ? "; not a copy of each iteration's "
+                                           "own, as " +
+                                               NotPrivate.lookup(V)
+                                         : ""),
                 "declare '" + Name + "' inside the loop"),
            false;
   if (!Team || !syntax::teamPrivate(V, Team) ||

@@ -206,6 +206,32 @@ ir::ExprPtr DataRecognizer::dataElement(const Expr *E, Access A,
     }
   }
   std::reverse(Subscripts.begin(), Subscripts.end());
+  // Through a pointer into a per-iteration array (`double lhs[5][5]`, a
+  // parameter of a function compiled into the loop): one flat index.
+  if (const RowView *View = rowViewOf(Root); View && View->LocalArray) {
+    const llvm::SmallVector<std::int64_t, 4> Strides =
+        elementStrides(Ctx, Root->getType());
+    if (Strides.size() != Subscripts.size())
+      return failExpr(E->getBeginLoc(),
+                      "a weft loop indexes the elements of a per-iteration "
+                      "array, not its rows",
+                      "index every dimension");
+    ir::ExprPtr Flat;
+    for (std::size_t D = 0; D < Subscripts.size(); ++D) {
+      ir::ExprPtr Each = expr(Subscripts[D], Access::Read);
+      if (!Each)
+        return nullptr;
+      Each = converted(std::move(Each));
+      if (Strides[D] != 1)
+        Each = operation("*", std::move(Each), integer(Strides[D]));
+      Flat = Flat ? operation("+", std::move(Flat), std::move(Each))
+                  : std::move(Each);
+    }
+    return pointedElement(
+        PointerInto{0, make(ir::Expr::Local, ir::ScalarKind::Long, View->Local),
+                    View->LocalArray},
+        std::move(Flat), A, E);
+  }
   // Through a pointer into data of one dimension: `Row[j]`, `(p + k)[j]`.
   if (const Expr *Bare = Root->IgnoreParenImpCasts();
       Subscripts.size() == 1 &&
@@ -283,9 +309,13 @@ DataRecognizer::pointerInto(const Expr *E, bool IntoLocalArrays) {
   if (const RowView *View = rowViewOf(X)) {
     if (!View->Offset)
       return std::nullopt;
-    return PointerInto{
-        View->Param, make(ir::Expr::Local, ir::ScalarKind::Long, View->Local)};
+    return PointerInto{View->Param,
+                       make(ir::Expr::Local, ir::ScalarKind::Long, View->Local),
+                       View->LocalArray};
   }
+  if (IntoLocalArrays)
+    if (std::optional<PointerInto> Local = intoLocalArray(X))
+      return Local;
   // A method returning a pointer into its object's data (`m.row(i)`,
   // `m[i]`), or the address of the element one returns (`&m(i, j)`): the
   // pointer its expression makes.
@@ -429,6 +459,69 @@ DataRecognizer::rowStart(const Expr *Row) {
   return PointerInto{*P, flatIndex(*P, std::move(Indices))};
 }
 
+std::optional<DataRecognizer::PointerInto>
+DataRecognizer::intoLocalArray(const Expr *X) {
+  X = X->IgnoreParenImpCasts();
+  // p + k over a row pointer moves k rows.
+  if (const auto *B = dyn_cast<BinaryOperator>(X);
+      B && B->getType()->isPointerType() &&
+      (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub)) {
+    const bool Left = B->getLHS()->getType()->isPointerType();
+    if (!Left && B->getOpcode() == BO_Sub)
+      return std::nullopt;
+    std::optional<PointerInto> Ptr =
+        intoLocalArray(Left ? B->getLHS() : B->getRHS());
+    if (!Ptr)
+      return std::nullopt;
+    ir::ExprPtr K = expr(Left ? B->getRHS() : B->getLHS(), Access::Read);
+    if (!K)
+      return std::nullopt;
+    const std::int64_t Stride = elementStrides(Ctx, B->getType()).front();
+    K = converted(std::move(K));
+    if (Stride != 1)
+      K = operation("*", std::move(K), integer(Stride));
+    if (B->getOpcode() == BO_Sub)
+      K = operation("-", integer(0), std::move(K));
+    Ptr->Offset = Ptr->Offset
+                      ? operation("+", std::move(Ptr->Offset), std::move(K))
+                      : std::move(K);
+    return Ptr;
+  }
+  // &a[i][j], a[i] (a row), a: the element its subscripts reach.
+  const Expr *Root = X;
+  if (const auto *U = dyn_cast<UnaryOperator>(Root);
+      U && U->getOpcode() == UO_AddrOf)
+    Root = U->getSubExpr()->IgnoreParenImpCasts();
+  llvm::SmallVector<const Expr *, 4> Subscripts;
+  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(Root)) {
+    Subscripts.push_back(AS->getIdx());
+    Root = AS->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Root);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !LocalArrays.count(VD))
+    return std::nullopt;
+  const llvm::SmallVector<std::int64_t, 4> Strides =
+      Ctx.getAsConstantArrayType(VD->getType())
+          ? elementStrides(Ctx, VD->getType())
+          : llvm::SmallVector<std::int64_t, 4>{1};
+  if (Subscripts.size() > Strides.size())
+    return std::nullopt;
+  ir::ExprPtr Offset;
+  for (std::size_t D = 0; D < Subscripts.size(); ++D) {
+    ir::ExprPtr Each =
+        expr(Subscripts[Subscripts.size() - 1 - D], Access::Read);
+    if (!Each)
+      return std::nullopt;
+    Each = converted(std::move(Each));
+    if (Strides[D] != 1)
+      Each = operation("*", std::move(Each), integer(Strides[D]));
+    Offset = Offset ? operation("+", std::move(Offset), std::move(Each))
+                    : std::move(Each);
+  }
+  return PointerInto{0, std::move(Offset), VD};
+}
+
 ir::ExprPtr DataRecognizer::pointedElement(PointerInto Ptr, ir::ExprPtr Index,
                                            Access A, const Expr *E) {
   if (!Index && !Ptr.Offset)
@@ -437,11 +530,14 @@ ir::ExprPtr DataRecognizer::pointedElement(PointerInto Ptr, ir::ExprPtr Index,
                      : !Index    ? std::move(Ptr.Offset)
                                  : operation("+", std::move(Ptr.Offset),
                                              converted(std::move(Index)));
-  if (const VarDecl *VD = Ptr.LocalArray)
-    return localArrayElement(VD,
-                             scalarKind(dataShape(VD->getType())->Element)
-                                 .value_or(ir::ScalarKind::Char),
-                             -1, std::move(Flat));
+  if (const VarDecl *VD = Ptr.LocalArray) {
+    const QualType Element = Ctx.getBaseElementType(VD->getType());
+    const std::optional<ir::ScalarKind> K = scalarKind(Element);
+    return localArrayElement(VD, K.value_or(ir::ScalarKind::Char),
+                             K ? -1
+                               : structIndex(Element, E->getBeginLoc(), false),
+                             std::move(Flat));
+  }
   return spanElement(Ptr.Param, std::move(Flat), A, E);
 }
 

@@ -6,15 +6,21 @@
 
 namespace weft::recognize {
 
-std::optional<ir::StmtPtr> BodyRecognizer::localArray(const VarDecl *VD) {
+std::optional<ir::StmtPtr> BodyRecognizer::localArray(const VarDecl *VD,
+                                                      bool WithInitializer) {
   QualType T = VD->getType();
   QualType Element;
   ir::ExprPtr Extent;
-  const Expr *Init = VD->getInit();
+  const Expr *Init = WithInitializer ? VD->getInit() : nullptr;
   ir::ExprPtr Fill;
-  if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T)) {
-    Element = CAT->getElementType();
-    Extent = integer(static_cast<std::int64_t>(CAT->getSize().getZExtValue()));
+  if (Ctx.getAsConstantArrayType(T)) {
+    // Of several dimensions, one of all their elements: its subscripts
+    // make one index (localElement).
+    Element = Ctx.getBaseElementType(T);
+    Extent =
+        integer(elementStrides(Ctx, T).front() *
+                static_cast<std::int64_t>(
+                    Ctx.getAsConstantArrayType(T)->getSize().getZExtValue()));
   } else if (const VariableArrayType *VAT = Ctx.getAsVariableArrayType(T)) {
     Element = VAT->getElementType();
     Extent = expr(VAT->getSizeExpr());
@@ -73,14 +79,8 @@ std::optional<ir::StmtPtr> BodyRecognizer::localArray(const VarDecl *VD) {
         stdTemplate(T, "array"))
       IL = cast<InitListExpr>(IL->getInit(0));
     auto List = make(ir::Expr::InitList, R->VarType.Scalar);
-    for (const Expr *E : IL->inits()) {
-      if (isa<ImplicitValueInitExpr>(E))
-        break; // the rest is zero, as `= {...}` makes it
-      ir::ExprPtr V = expr(E);
-      if (!V)
-        return std::nullopt;
-      List->Operands.push_back(std::move(V));
-    }
+    if (!flatInitializer(IL, *List))
+      return std::nullopt;
     R->Exprs.push_back(std::move(List));
   } else if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(
                  Init ? Init->IgnoreImplicit() : nullptr);
@@ -100,16 +100,84 @@ std::optional<ir::StmtPtr> BodyRecognizer::localArray(const VarDecl *VD) {
   return R;
 }
 
+bool BodyRecognizer::flatInitializer(const InitListExpr *IL, ir::Expr &List,
+                                     bool Row) {
+  // Braces of a row of several dimensions: its elements, then zeros up to
+  // the row's end, as `= {...}` makes them.
+  const std::size_t Start = List.Operands.size();
+  for (const Expr *E : IL->inits()) {
+    if (const auto *Inner = dyn_cast<InitListExpr>(E->IgnoreImplicit());
+        Inner && Ctx.getAsConstantArrayType(Inner->getType())) {
+      if (!flatInitializer(Inner, List, /*Row=*/true))
+        return false;
+      continue;
+    }
+    // The rest is zero, as `= {...}` makes it (inside a row: up to its end).
+    if (isa<ImplicitValueInitExpr>(E) && (!Row || !E->getType()->isArrayType()))
+      break;
+    if (E->getType()->isArrayType() || isa<ImplicitValueInitExpr>(E)) {
+      for (std::int64_t I = 0, N = elementStrides(Ctx, E->getType()).front() *
+                                   static_cast<std::int64_t>(
+                                       Ctx.getAsConstantArrayType(E->getType())
+                                           ->getSize()
+                                           .getZExtValue());
+           I < N; ++I)
+        List.Operands.push_back(integer(0));
+      continue;
+    }
+    ir::ExprPtr V = expr(E);
+    if (!V)
+      return false;
+    List.Operands.push_back(std::move(V));
+  }
+  // A row past its last value given: zeros to its end, so that the next
+  // row starts where it does (the whole list stops: `= {...}` zeroes it).
+  if (const ConstantArrayType *A = Ctx.getAsConstantArrayType(IL->getType());
+      Row && A)
+    for (std::int64_t
+             I = static_cast<std::int64_t>(List.Operands.size() - Start),
+             N = elementStrides(Ctx, IL->getType()).front() *
+                 static_cast<std::int64_t>(A->getSize().getZExtValue());
+         I < N; ++I)
+      List.Operands.push_back(integer(0));
+  return true;
+}
+
 ir::ExprPtr BodyRecognizer::localElement(const Expr *Subscript,
                                          const Expr *Base, const Expr *Index,
                                          std::optional<ir::ScalarKind> K) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  // a[i][j][k]: the subscripts innermost first, down to the array.
+  llvm::SmallVector<const Expr *, 4> Subscripts{Index};
+  const Expr *Root = Base->IgnoreParenImpCasts();
+  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(Root)) {
+    Subscripts.push_back(AS->getIdx());
+    Root = AS->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Root);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !LocalArrays.count(VD))
     return nullptr;
-  ir::ExprPtr I = expr(Index, Access::Read);
-  if (!I)
-    return nullptr;
+  const llvm::SmallVector<std::int64_t, 4> Strides =
+      Ctx.getAsConstantArrayType(VD->getType())
+          ? elementStrides(Ctx, VD->getType())
+          : llvm::SmallVector<std::int64_t, 4>{1};
+  if (Subscripts.size() != Strides.size())
+    return failExpr(Subscript->getBeginLoc(),
+                    "'" + VD->getName().str() + "' has " +
+                        std::to_string(Strides.size()) +
+                        " dimensions: a weft loop indexes its elements, not "
+                        "its rows, except to pass them to a function",
+                    "index every dimension");
+  ir::ExprPtr I;
+  for (std::size_t D = 0; D < Strides.size(); ++D) {
+    ir::ExprPtr Each = expr(Subscripts[Strides.size() - 1 - D], Access::Read);
+    if (!Each)
+      return nullptr;
+    if (Strides[D] != 1)
+      Each = operation("*", converted(std::move(Each)), integer(Strides[D]));
+    I = I ? operation("+", std::move(I), converted(std::move(Each)))
+          : std::move(Each);
+  }
   return localArrayElement(
       VD, K.value_or(ir::ScalarKind::Char),
       K ? -1

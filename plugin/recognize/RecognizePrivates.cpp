@@ -3,6 +3,7 @@
 // reads them: private to the iteration, as OpenMP's private(...) makes
 // them, where clang's liveness analysis proves that no iteration reads the
 // value from before it and nothing after the nest reads the value it left.
+#include "recognize/ArrayCoverage.h"
 #include "recognize/BodyRecognizer.h"
 #include "syntax/OpenMPMarks.h"
 
@@ -92,6 +93,14 @@ BodyRecognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       }
       continue;
     }
+    // A scratch array the function declares before the nest (`double
+    // temp[5];`): a copy of the iteration's own where each fills it first.
+    if (!Sequential && scratchArray(V, Refs, InNest.lookup(V).size())) {
+      if (llvm::none_of(Refs,
+                        [&](const Stmt *R) { return InOneMarkedLoop({R}); }))
+        privateArray(V, Body, Out); // (else the deeper level's)
+      continue;
+    }
     if (Privates.contains(V) || NotPrivate.count(V) || isParallelIndex(V) ||
         Locals.contains(V) || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
         V->getType()->isReferenceType() || V->getType().isVolatileQualified() ||
@@ -123,42 +132,7 @@ BodyRecognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
     }
     Privates.insert(V);
 
-    // Declared where the source would have declared it: in the initializer
-    // of the outermost loop holding every use whose initializer sets it,
-    // else at the assignment that first sets it in the block holding every
-    // use, else at the top of the level's body.
-    const Stmt *Common = Body;
-    for (const Stmt *A = Refs.front(); A && A != Body; A = Parents.getParent(A))
-      if (llvm::all_of(
-              Refs, [&](const Stmt *R) { return isInside(R, A, Parents); })) {
-        Common = A;
-        break;
-      }
-    const Stmt *Declaring = nullptr;
-    for (const Stmt *A = Common; A; A = Parents.getParent(A)) {
-      // (A marked loop declares it as its level's index.)
-      if (const auto *F = dyn_cast<ForStmt>(A);
-          F && initializerAssignmentTo(F->getInit(), V))
-        Declaring = F;
-      if (A == Body)
-        break;
-    }
-    if (!Declaring) {
-      const Stmt *Block = Common;
-      while (Block != Body && !isa<CompoundStmt>(Block))
-        Block = Parents.getParent(Block);
-      if (const auto *C = dyn_cast<CompoundStmt>(Block))
-        for (const Stmt *Child : C->body()) {
-          if (llvm::none_of(Refs, [&](const Stmt *R) {
-                return isInside(R, Child, Parents);
-              }))
-            continue;
-          const BinaryOperator *First = assignmentTo(Child, V);
-          if (First && !referencesIn(First->getRHS()).count(V))
-            Declaring = Child;
-          break;
-        }
-    }
+    const Stmt *Declaring = declaringStatement(V, Refs, Body);
     // A pointer (`float *row;`, set once: `row = a + i * n;`) is a view
     // where it is set.
     const bool Pointer = V->getType()->isPointerType();
@@ -179,6 +153,69 @@ BodyRecognizer::privatize(const Stmt *LevelLoop, const Stmt *Body,
       Out.push_back(privateDeclaration(V, nullptr));
   }
   return Hidden;
+}
+
+bool BodyRecognizer::scratchArray(const VarDecl *V,
+                                  const std::vector<const Stmt *> &Refs,
+                                  std::size_t UsesInNest) {
+  return !Locals.contains(V) && !NotPrivate.count(V) && V->hasLocalStorage() &&
+         !isa<ParmVarDecl>(V) && Ctx.getAsConstantArrayType(V->getType()) &&
+         SM.isBeforeInTranslationUnit(V->getLocation(), Loop->getBeginLoc()) &&
+         UsesInNest == Refs.size();
+}
+
+void BodyRecognizer::privateArray(const VarDecl *V, const Stmt *Body,
+                                  std::vector<ir::StmtPtr> &Out) {
+  std::string Why;
+  if (!writesBeforeReading(Ctx, Body, V, Why))
+    NotPrivate[V] = "each iteration may read what an earlier one left: " + Why;
+  else if (!leavesArrayUnread(Ctx, Function->getBody(), Loop, Directive, V))
+    NotPrivate[V] = "the function may read what the loop leaves in it";
+  else if (std::optional<ir::StmtPtr> Copy =
+               localArray(V, /*WithInitializer=*/false))
+    Out.push_back(std::move(*Copy));
+}
+
+const Stmt *BodyRecognizer::declaringStatement(
+    const VarDecl *V, const std::vector<const Stmt *> &Refs, const Stmt *Body) {
+  const ParentMap &Parents = nestParents();
+  // Declared where the source would have declared it: in the initializer
+  // of the outermost loop holding every use whose initializer sets it,
+  // else at the assignment that first sets it in the block holding every
+  // use, else at the top of the level's body.
+  const Stmt *Common = Body;
+  for (const Stmt *A = Refs.front(); A && A != Body; A = Parents.getParent(A))
+    if (llvm::all_of(Refs,
+                     [&](const Stmt *R) { return isInside(R, A, Parents); })) {
+      Common = A;
+      break;
+    }
+  const Stmt *Declaring = nullptr;
+  for (const Stmt *A = Common; A; A = Parents.getParent(A)) {
+    // (A marked loop declares it as its level's index.)
+    if (const auto *F = dyn_cast<ForStmt>(A);
+        F && initializerAssignmentTo(F->getInit(), V))
+      Declaring = F;
+    if (A == Body)
+      break;
+  }
+  if (!Declaring) {
+    const Stmt *Block = Common;
+    while (Block != Body && !isa<CompoundStmt>(Block))
+      Block = Parents.getParent(Block);
+    if (const auto *C = dyn_cast<CompoundStmt>(Block))
+      for (const Stmt *Child : C->body()) {
+        if (llvm::none_of(Refs, [&](const Stmt *R) {
+              return isInside(R, Child, Parents);
+            }))
+          continue;
+        const BinaryOperator *First = assignmentTo(Child, V);
+        if (First && !referencesIn(First->getRHS()).count(V))
+          Declaring = Child;
+        break;
+      }
+  }
+  return Declaring;
 }
 
 bool BodyRecognizer::outsideIndex(const VarDecl *VD, const ForStmt *F) {

@@ -144,6 +144,7 @@ ir::StmtPtr DataRecognizer::pointerView(const VarDecl *VD, PointerInto Ptr) {
   ir::StmtPtr Decl = bindRowView(
       VD, Ptr.Param, Ptr.Offset ? std::move(Ptr.Offset) : integer(0));
   RowViews[VD].Offset = true;
+  RowViews[VD].LocalArray = Ptr.LocalArray;
   return Decl;
 }
 

@@ -147,7 +147,7 @@ bool DataRecognizer::bindView(const ParmVarDecl *P, const Expr *Arg,
   if (Span)
     Part = spanInto(Arg);
   else
-    Ptr = pointerInto(Arg);
+    Ptr = pointerInto(Arg, /*IntoLocalArrays=*/true);
   if (!Part && !Ptr) {
     if (!Failed)
       fail(Arg->getBeginLoc(),

@@ -110,6 +110,9 @@ struct RecognizerState {
     unsigned Param = 0;
     std::string Local;
     bool Offset = false;
+    /// Instead of Param: a per-iteration array the view points into (a
+    /// pointer parameter of a function compiled into the loop, passed one).
+    const VarDecl *LocalArray = nullptr;
     /// A span of its own length (a std::span parameter of a function
     /// compiled into the loop, a local std::span): the local holding it,
     /// and its value where that is the same in every thread (`w` of

@@ -648,7 +648,8 @@ class Nest:
                 s = ["const %s t = %s;" % (T, self.expr(2, where)),
                      "out[%s] = t * (%s)2 - %s;" % (where, T, self.expr(1, where))]
                 form = alt.choice(["plain"] * 4 + [
-                    "lambdas", "switch", "array", "stdarray", "clamp"])
+                    "lambdas", "switch", "array", "stdarray", "clamp",
+                    "array2d"])
                 i0 = self.idx[0]
                 if form == "lambdas":
                     # Two lambdas of one signature, defined in the loop.
@@ -683,6 +684,19 @@ class Nest:
                          "std::memset(arr.data(), 0, sizeof arr);",
                          "arr[%s %% 3] = %s;" % (i0, self.expr(1, where)),
                          "const %s t = arr[0] + arr[1] - arr[2];" % T,
+                         s[1]]
+                elif form == "array2d":
+                    # An array of two dimensions, every element written
+                    # before any is read (in C89 form a scratch array at the
+                    # function's top, as NAS writes them).
+                    s = ["%s m2[2][3];" % T,
+                         "for (int r = 0; r < 2; ++r)",
+                         "  for (int c = 0; c < 3; ++c)",
+                         "    m2[r][c] = %s + (%s)(r * 3 + c);"
+                         % (self.expr(1, where), T),
+                         "%s t = m2[1][2] - m2[0][%s %% 3];" % (T, i0),
+                         "for (int r = 0; r < 2; ++r)",
+                         "  t += m2[r][r + 1] * (%s)2;" % T,
                          s[1]]
                 elif form == "clamp":
                     s = ["const %s t = std::clamp(%s, (%s)-8, (%s)8);"
@@ -956,8 +970,20 @@ def c89(lines, T):
     decl = re.compile(r"^(\s*)(?:const\s+)?(%s)\s+(\w+)\s*=\s*(.*);\s*$" % scalar)
     loop = re.compile(r"for \(int (\w+) = ")
     beside = re.compile(r"for \(int \w+ = [^,;]*, (\w+) = ")
-    loops, plain, seen = {}, {}, {}
+    loops, plain, seen, arrays = {}, {}, {}, {}
+    array = re.compile(r"^(\s*)(%s)\s+(\w+)((?:\[\d+\])+)(?:\s*=\s*\{(.*)\})?;\s*$"
+                       % scalar)
     for l in lines:
+        m = array.match(l)
+        if m:
+            # A per-iteration array: a scratch array at the top, its
+            # initializer's values assigned where it was declared.
+            values = top_level_split(m.group(5)) if m.group(5) else []
+            dims = [int(d) for d in re.findall(r"\d+", m.group(4))]
+            if m.group(5) is None or (len(dims) == 1 and len(values) == dims[0]):
+                arrays[m.group(3)] = (m.group(2), m.group(4), values)
+            seen[m.group(3)] = seen.get(m.group(3), 0) + 1
+            continue
         for m in loop.finditer(l):
             loops[m.group(1)] = "int"
         for m in beside.finditer(l):
@@ -972,8 +998,14 @@ def c89(lines, T):
     names = {n: t for n, t in loops.items() if n not in seen}
     names.update({n: t for n, t in plain.items()
                   if seen.get(n) == 1 and n not in loops})
+    arrays = {n: a for n, a in arrays.items() if seen.get(n) == 1}
     out = []
     for l in lines:
+        m = array.match(l)
+        if m and m.group(3) in arrays:
+            out += ["%s%s[%d] = %s;" % (m.group(1), m.group(3), e, v)
+                    for e, v in enumerate(arrays[m.group(3)][2])]
+            continue
         l = loop.sub(lambda m: "for (%s = " % m.group(1) if m.group(1) in names
                      else m.group(0), l)
         m = decl.match(l)
@@ -981,7 +1013,20 @@ def c89(lines, T):
             l = "%s%s = %s;" % (m.group(1), m.group(3), m.group(4))
         out.append(l)
     top = ["%s %s;" % (t, n) for n, t in sorted(names.items())]
+    top += ["%s %s%s;" % (t, n, d) for n, (t, d, _) in sorted(arrays.items())]
     return top + out
+
+
+def top_level_split(text):
+    """text's comma-separated parts, commas inside brackets kept."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
 
 
 def each_element(line, write):

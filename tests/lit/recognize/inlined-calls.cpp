@@ -261,12 +261,4 @@ void early(int m, int n, const float *A, float *y) {
   for (int i = 0; i < m; i++)
     y[i] = firstPositive(&A[i * n], n);
 }
-void localArray(int m, float *y) {
-#pragma weft parallel for extent(y: m)
-  for (int i = 0; i < m; i++) {
-    float t[4] = {1, 2, 3, 4};
-    y[i] = dot(t, t, 4);
-    // REFUSED: inlined-calls.cpp:[[@LINE-1]]:16: error: 'dot' takes pointers or spans into the loop's data, so weft compiles it into the loop at each call; its pointer 'a' can point only into captured data of one dimension
-  }
-}
 #endif

@@ -67,9 +67,9 @@ static void norm(const double *v) {
 }
 
 // Data a local of the function holds is each thread's own, its
-// iterations' scratch: the launch would share one copy among them.
-// CHECK: openmp-orphaned.cpp:[[@LINE+7]]:5: remark: weft: this OpenMP loop stays with OpenMP: 'scratch' is a local of the function around this orphaned loop, each OpenMP thread's own, and the loop writes it: the launch would share one copy among all iterations
-// CHECK-NEXT: note: declare 'scratch' inside the loop
+// iterations' scratch: where each iteration fills it before reading it,
+// and nothing reads it after the loop, a copy of each iteration's own.
+// CHECK: openmp-orphaned.cpp:[[@LINE+5]]:3: remark: weft: level 0 (i):
 static void smooth(double *to) {
   double scratch[2];
   int i;
@@ -81,12 +81,27 @@ static void smooth(double *to) {
   }
 }
 
+// Elsewhere the launch would share one copy among the iterations.
+// CHECK: openmp-orphaned.cpp:[[@LINE+7]]:5: remark: weft: this OpenMP loop stays with OpenMP: 'carried' is a local of the function around this orphaned loop, each OpenMP thread's own, and the loop writes it: the launch would share one copy among all iterations; not a copy of each iteration's own, as each iteration may read what an earlier one left: {{.*}}
+// CHECK-NEXT: note: declare 'carried' inside the loop
+static void carry(double *to) {
+  double carried[2];
+  int i;
+#pragma omp for
+  for (i = 1; i < N - 1; i++) {
+    carried[0] = carried[1];
+    carried[1] = rhs[i][0][0];
+    to[i] = carried[0] + carried[1];
+  }
+}
+
 // RAN: weft: {{.*}}: the team's threads hold different values of what the orphaned loop reads (locals of their own): the team runs it as OpenMP does
 // RAN-NOT: the team's threads hold different values of what the orphaned
 // RAN-DAG: weft: loop at {{.*}}openmp-orphaned.cpp:33:3: 4 calls on sim, 0 on the host
 // RAN-DAG: weft: loop at {{.*}}openmp-orphaned.cpp:45:3: 4 calls on sim, 0 on the host
 // RAN-DAG: weft: loop at {{.*}}openmp-orphaned.cpp:57:3: 0 calls on sim, 3 on the host (last: its team's threads hold different values of what it reads)
 // RAN-DAG: weft: loop at {{.*}}openmp-orphaned.cpp:65:3: 3 calls on sim, 0 on the host
+// RAN-DAG: weft: loop at {{.*}}openmp-orphaned.cpp:77:3: 3 calls on sim, 0 on the host
 int main() {
   grid[0] = grid[1] = N;
   for (int i = 0; i < N; i++)

@@ -113,7 +113,7 @@ void ownData(int n, double *a, double *sums) {
     for (int i = 0; i < 8; ++i)
       own[i] = i;
     if (omp_get_thread_num() == 0)
-      sums[0] += 1;
+      sums[0] += 1 + own[0];
     double f = sums[1] + 2.0;
 #pragma omp for
     for (int i = 0; i < n; ++i)
