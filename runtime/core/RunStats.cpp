@@ -5,17 +5,22 @@
 
 namespace weft::rt {
 
-void RunStats::record(const char *Descriptor, bool OnDevice,
-                      const std::string &Why) {
-  std::lock_guard<std::mutex> Guard(Lock);
+std::size_t RunStats::entry(const char *Descriptor) {
   auto [It, New] = Index.try_emplace(Descriptor, Loops.size());
   if (New) {
     const std::string Location =
         Descriptor ? contract::descriptorLocation(Descriptor) : std::string();
     Loops.push_back(
         {intern(Location.empty() ? "unknown" : Location), 0, 0, nullptr});
+    Costs.emplace_back();
   }
-  weft::loop_stats_t &L = Loops[It->second];
+  return It->second;
+}
+
+void RunStats::record(const char *Descriptor, bool OnDevice,
+                      const std::string &Why) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  weft::loop_stats_t &L = Loops[entry(Descriptor)];
   if (OnDevice) {
     ++L.DeviceRuns;
     return;
@@ -23,6 +28,40 @@ void RunStats::record(const char *Descriptor, bool OnDevice,
   ++L.HostRuns;
   if (!L.HostReason || Why != L.HostReason)
     L.HostReason = intern(Why.empty() ? "unknown" : Why);
+}
+
+void RunStats::cost(const char *Descriptor, bool OnDevice, double Seconds,
+                    std::uint64_t ToDevice, std::uint64_t ToHost) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  LoopProfile &P = Costs[entry(Descriptor)];
+  (OnDevice ? P.DeviceSeconds : P.HostSeconds) += Seconds - P.LoadsInCall;
+  P.LoadsInCall = 0;
+  P.BytesToDevice += ToDevice;
+  P.BytesToHost += ToHost;
+}
+
+void RunStats::load(const char *Descriptor, double Seconds) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  LoopProfile &P = Costs[entry(Descriptor)];
+  P.LoadSeconds += Seconds;
+  P.LoadsInCall += Seconds;
+  ++P.Loads;
+}
+
+void RunStats::launched(const char *Descriptor, const std::string &Kernel,
+                        const std::string &Geometry) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  LoopProfile &P = Costs[entry(Descriptor)];
+  P.Kernel = Kernel;
+  P.Geometry = Geometry;
+}
+
+std::vector<ProfiledLoop> RunStats::profiles() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::vector<ProfiledLoop> Out;
+  for (std::size_t I = 0; I < Loops.size(); ++I)
+    Out.push_back({Loops[I], Costs[I]});
+  return Out;
 }
 
 std::size_t RunStats::snapshot(weft::loop_stats_t *Out,

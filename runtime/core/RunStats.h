@@ -1,9 +1,11 @@
 // RunStats.h: per marked loop, how many of its calls ran as a kernel and how
 // many ran the host loop, and why the host loop ran last: the answer to "did
-// it run on the GPU?" (weft::loop_stats, and WEFT_VERBOSE's summary at exit).
+// it run on the GPU?" (weft::loop_stats, and WEFT_VERBOSE's summary at exit);
+// and what those calls cost (WEFT_PROFILE's table).
 #ifndef WEFT_RUNTIME_CORE_RUNSTATS_H
 #define WEFT_RUNTIME_CORE_RUNSTATS_H
 
+#include "core/LoopProfile.h"
 #include "weft/abi.h"
 
 #include <mutex>
@@ -26,13 +28,28 @@ public:
   /// (last: why)".
   std::vector<std::string> lines(const std::string &Backend) const;
 
+  /// What one call of the loop cost: seconds on the host's clock, and the
+  /// bytes copied while it ran.
+  void cost(const char *Descriptor, bool OnDevice, double Seconds,
+            std::uint64_t ToDevice, std::uint64_t ToHost);
+  /// A kernel of the loop compiled or taken from the cache in Seconds.
+  void load(const char *Descriptor, double Seconds);
+  /// The kernel and grid the loop launched last.
+  void launched(const char *Descriptor, const std::string &Kernel,
+                const std::string &Geometry);
+  /// Every loop's calls and costs, in the order the loops first ran.
+  std::vector<ProfiledLoop> profiles() const;
+
 private:
+  /// The index of Descriptor's loop in Loops and Costs, made on first use.
+  std::size_t entry(const char *Descriptor);
   /// A copy of S that lives as long as the process.
   const char *intern(const std::string &S);
 
   mutable std::mutex Lock;
   std::unordered_map<const char *, std::size_t> Index; // into Loops
   std::vector<weft::loop_stats_t> Loops;
+  std::vector<LoopProfile> Costs;
   std::set<std::string> Strings;
 };
 

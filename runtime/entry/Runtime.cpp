@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -48,6 +49,23 @@ Runtime::Runtime()
       for (const std::string &Line : Tuned)
         note("loop at " + Line);
     });
+  // WEFT_PROFILE: each loop's calls and costs, once the program is done.
+  if (profileSettings().Table || !profileSettings().JsonFile.empty())
+    std::atexit([] {
+      const Runtime &R = get();
+      const std::string Backend = R.Active ? R.Active->name() : "host";
+      const std::vector<ProfiledLoop> Loops = R.Stats.profiles();
+      if (profileSettings().Table)
+        std::fputs(profileTable(Backend, Loops).c_str(), stderr);
+      const std::string &File = profileSettings().JsonFile;
+      if (File.empty())
+        return;
+      std::FILE *F = std::fopen(File.c_str(), "w");
+      if (!F || std::fputs(profileJson(Backend, Loops).c_str(), F) < 0)
+        warn("WEFT_PROFILE: cannot write " + File);
+      if (F)
+        std::fclose(F);
+    });
   // A variant compiling in the background finishes before the libraries'
   // destructors run (tune/BackgroundCompiler registers that as its thread
   // starts, after the summary's handler, so it runs first).
@@ -56,7 +74,14 @@ Runtime::Runtime()
 bool Runtime::launch(const char *Descriptor, const char *Source,
                      const detail::LaunchArg *Args, std::size_t NumArgs) {
   std::string Why;
+  // What this call costs: its time, and what it copies (with launches from
+  // several threads, what another's call copies meanwhile too).
+  const std::uint64_t ToDevice = Data.BytesToDevice, ToHost = Data.BytesToHost;
+  const Clock::time_point Start = Clock::now();
   const bool Ran = tryLaunch(Descriptor, Source, Args, NumArgs, Why);
+  Stats.cost(Descriptor, Ran,
+             std::chrono::duration<double>(Clock::now() - Start).count(),
+             Data.BytesToDevice - ToDevice, Data.BytesToHost - ToHost);
   Stats.record(Descriptor, Ran, Why);
   return Ran;
 }
@@ -149,6 +174,16 @@ void Runtime::hostLoop(const char *Descriptor, const char *Source,
                        const detail::LaunchArg *Args, std::size_t NumArgs,
                        const char *Reason) {
   Stats.record(Descriptor, false, Reason);
+  const std::uint64_t ToDevice = Data.BytesToDevice, ToHost = Data.BytesToHost;
+  const Clock::time_point Start = Clock::now();
+  hostData(Descriptor, Source, Args, NumArgs);
+  Stats.cost(Descriptor, false,
+             std::chrono::duration<double>(Clock::now() - Start).count(),
+             Data.BytesToDevice - ToDevice, Data.BytesToHost - ToHost);
+}
+
+void Runtime::hostData(const char *Descriptor, const char *Source,
+                       const detail::LaunchArg *Args, std::size_t NumArgs) {
   if (!Active)
     return;
   std::lock_guard<std::mutex> Guard(Lock);
@@ -289,6 +324,16 @@ Status Runtime::run(LoopSite &Root, unsigned M,
   const KernelInfo &K = Variant ? Variant->Kernel : Site.Kernel;
   const char *Source = Site.Text.empty() ? LoopSource : Site.Text.c_str();
   if (!Variant && !Site.Handle) {
+    const Clock::time_point Start = Clock::now();
+    struct Timed {
+      RunStats &Stats;
+      const char *Descriptor;
+      Clock::time_point Start;
+      ~Timed() {
+        Stats.load(Descriptor,
+                   std::chrono::duration<double>(Clock::now() - Start).count());
+      }
+    } Load{Stats, Descriptor, Start};
     Status S = injectedFault("compile");
     if (S.empty())
       S = Active->getKernel(K, Source, kernelDefines(), K.Name, Site.Handle);
@@ -309,6 +354,7 @@ Status Runtime::run(LoopSite &Root, unsigned M,
   if (verbosity() >= 2 || !(Config == Site.LastConfig))
     note(K.Location + ": kernel " + K.Name + ": " + Config.describe());
   Site.LastConfig = Config;
+  Stats.launched(Descriptor, K.Name, Config.describe());
 
   // Nothing for the host to read back (every span resident, no reduction
   // into a host variable, no launch timed for tuning but between marks in

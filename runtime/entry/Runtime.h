@@ -87,6 +87,10 @@ private:
   std::string sharedMemoryConflict(LoopSite &Site,
                                    const detail::LaunchArg *Args,
                                    std::size_t NumArgs);
+  /// hostLoop's work: the data of Descriptor's loop back from the regions
+  /// that hold it, before its host loop runs.
+  void hostData(const char *Descriptor, const char *Source,
+                const detail::LaunchArg *Args, std::size_t NumArgs);
   /// The host loop runs on Args: what regions keep of the spans Params
   /// names comes back to the host first (and is dropped where written).
   void useOnHost(const std::vector<ParamInfo> &Params,

@@ -140,6 +140,30 @@ bool asyncLaunches() {
   return Async;
 }
 
+const ProfileSettings &profileSettings() {
+  static const ProfileSettings Settings = [] {
+    ProfileSettings P;
+    const char *V = std::getenv("WEFT_PROFILE");
+    std::string Items = V ? V : "";
+    for (std::size_t Start = 0; Start < Items.size();) {
+      std::size_t End = Items.find(',', Start);
+      if (End == std::string::npos)
+        End = Items.size();
+      const std::string Item = Items.substr(Start, End - Start);
+      Start = End + 1;
+      if (Item == "1" || Item == "on" || Item == "table")
+        P.Table = true;
+      else if (Item.rfind("json:", 0) == 0 && Item.size() > 5)
+        P.JsonFile = Item.substr(5);
+      else if (Item != "0" && Item != "off" && !Item.empty())
+        warn("WEFT_PROFILE: '" + Item +
+             "' is not 1, 0 or json:FILE; it is left out");
+    }
+    return P;
+  }();
+  return Settings;
+}
+
 Status injectedFault(const char *Stage) {
   struct Fault {
     std::string Stage;

@@ -60,6 +60,16 @@ bool tuningEnabled(const Backend &B);
 /// whose data is all resident in regions returns without waiting.
 bool asyncLaunches();
 
+/// WEFT_PROFILE=1 prints a line for each marked loop at exit: its calls on
+/// the device and the host, their time and bytes, its kernel loads and its
+/// last mapping; WEFT_PROFILE=json:FILE writes the same to FILE as JSON
+/// (both: WEFT_PROFILE=1,json:FILE).
+struct ProfileSettings {
+  bool Table = false;
+  std::string JsonFile;
+};
+const ProfileSettings &profileSettings();
+
 /// WEFT_TEST_FAULT=<stage>[@N][,...] makes that stage fail (from its N-th
 /// time on), so that tests can check the fallback contract at each:
 /// compile, allocate, copy-in, launch, synchronize, and deferred (the
