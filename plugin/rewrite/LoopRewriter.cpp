@@ -118,6 +118,65 @@ const VarDecl *unseenInRegion(const Stmt *E, const Stmt *Team) {
   return nullptr;
 }
 
+/// A reference to V inside S, or null.
+const DeclRefExpr *findRef(const Stmt *S, const VarDecl *V) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V)
+    return Ref;
+  for (const Stmt *Child : S->children())
+    if (const DeclRefExpr *Ref = Child ? findRef(Child, V) : nullptr)
+      return Ref;
+  return nullptr;
+}
+
+/// Where the region Team reaches V only through a lambda it captures
+/// (`auto A_ = [&](int e) { return a[e]; };` before the region, `A_(i)` in
+/// the loop, so the region captures A_ and not a): the lambda's capture of
+/// V, as the loop's own calls reach it; else null.
+Expr *throughClosure(ASTContext &Ctx, const VarDecl *V, const Stmt *Team,
+                     const Stmt *Loop, SourceLocation Loc,
+                     const FunctionDecl *FD) {
+  const CapturedStmt *Region =
+      cast<OMPExecutableDirective>(Team)->getInnermostCapturedStmt();
+  for (const CapturedStmt::Capture &C : Region->captures()) {
+    if (!C.capturesVariable() && !C.capturesVariableByCopy())
+      continue;
+    const VarDecl *Lambda = C.getCapturedVar();
+    const CXXRecordDecl *Closure =
+        Lambda->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    if (!Closure || !Closure->isLambda())
+      continue;
+    llvm::DenseMap<const ValueDecl *, FieldDecl *> Fields;
+    FieldDecl *ThisField = nullptr;
+    Closure->getCaptureFields(Fields, ThisField);
+    FieldDecl *Field = Fields.lookup(V);
+    const DeclRefExpr *Use = Field ? findRef(Loop, Lambda) : nullptr;
+    if (!Use)
+      continue;
+    return MemberExpr::CreateImplicit(
+        Ctx, copyRef(Ctx, Use, Loc, FD, /*InRegion=*/true), /*IsArrow=*/false,
+        Field, Field->getType().getNonReferenceType(), VK_LValue, OK_Ordinary);
+  }
+  return nullptr;
+}
+
+/// In E, each variable the region Team does not capture but a lambda it
+/// captures does, named through that lambda (throughClosure).
+void reachThroughClosures(ASTContext &Ctx, Stmt *E, const Stmt *Team,
+                          const Stmt *Loop, SourceLocation Loc,
+                          const FunctionDecl *FD) {
+  for (Stmt *&Child : E->children()) {
+    if (!Child)
+      continue;
+    if (const VarDecl *V = unseenInRegion(Child, Team);
+        V && isa<DeclRefExpr>(Child))
+      if (Expr *Through = throughClosure(Ctx, V, Team, Loop, Loc, FD)) {
+        Child = Through;
+        continue;
+      }
+    reachThroughClosures(Ctx, Child, Team, Loop, Loc, FD);
+  }
+}
+
 /// Whether the loop of Nest writes the object V names itself (a local
 /// array or scalar it stores or combines into), not data V views.
 bool writesObject(const recognize::RecognizedNest &Nest, const VarDecl *V) {
@@ -404,6 +463,8 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
       Conditional ? Installed : "add '#include <weft/weft.hpp>' to this file");
   if (!Call)
     return nullptr;
+  if (Nest.TeamLaunch && Nest.Team)
+    reachThroughClosures(Ctx, Call, Nest.Team, Original, Loc, FD);
   if (Nest.TeamLaunch)
     return teamLaunch(S, Detail, Call, Original, Nest.Team, Votes, Site);
   ExprResult Not = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Call);

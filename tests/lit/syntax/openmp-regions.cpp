@@ -152,6 +152,21 @@ void insideConstructs(double *a, int n) {
   }
 }
 
+// Data the loop reaches only through a lambda defined before the region
+// (the region captures the lambda, not the data): the launch names it as
+// the lambda's capture (found by tests/fuzz/nests.py, seed 1213, program
+// 235: the launch could not name it, and the loop stayed with OpenMP).
+// CHECK: openmp-regions.cpp:[[@LINE+6]]:5: remark: weft: level 0 (i):
+void throughLambda(int n, const double *a, double *b) {
+  auto At = [&](int i) { return a[i] * 0.5; };
+#pragma omp parallel
+  {
+#pragma omp for
+    for (int i = 0; i < n; ++i)
+      b[i] = At(i) + 1;
+  }
+}
+
 // Loops nested in a target construct run where OpenMP's offload runs them.
 // CHECK: openmp-regions.cpp:[[@LINE+4]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft takes a loop inside an OpenMP construct only as a '#pragma omp for' of a parallel region
 // CHECK: openmp-regions.cpp:[[@LINE+7]]:1: remark: weft: this OpenMP loop stays with OpenMP: weft takes '#pragma omp parallel for' loops, not '#pragma omp teams distribute parallel for'
@@ -166,7 +181,7 @@ void inTarget(double *a, int n) {
     a[i] += 2;
 }
 
-// RAN-COUNT-7: weft: loop at {{.*}}openmp-regions.cpp:{{[0-9]+}}:{{[357]}}: {{[0-9]+}} calls on sim, 0 on the host
+// RAN-COUNT-8: weft: loop at {{.*}}openmp-regions.cpp:{{[0-9]+}}:{{[357]}}: {{[0-9]+}} calls on sim, 0 on the host
 // RAN-NOT: weft: loop at
 int main() {
   const int n = 24;
@@ -198,4 +213,6 @@ int main() {
 #pragma omp parallel
   scale(100, x);
   std::printf("scale %g\n", x[99]);
+  throughLambda(100, x, y);
+  std::printf("lambda %g %g\n", y[0], y[99]);
 }
