@@ -55,6 +55,23 @@ std::string number(double V) {
   return Text;
 }
 
+/// What the figures suggest doing, or empty.
+std::string advice(const ProfiledLoop &L) {
+  const weft::loop_stats_t &C = L.Calls;
+  const LoopProfile &P = L.Profile;
+  // Data in and back on every call of a loop called again and again (a
+  // time loop around a function without a region).
+  if (C.DeviceRuns >= 2 && P.BytesToDevice >= C.DeviceRuns &&
+      P.BytesToHost >= C.DeviceRuns)
+    return "its calls copy its data to the device and back each time (" +
+           bytes(P.BytesToDevice / C.DeviceRuns) + " and " +
+           bytes(P.BytesToHost / C.DeviceRuns) +
+           " a call): a region around the code that calls it "
+           "('#pragma weft region(...)' or 'weft::region') keeps the data on "
+           "the device between the calls";
+  return {};
+}
+
 } // namespace
 
 std::string profileTable(const std::string &Backend,
@@ -84,6 +101,8 @@ std::string profileTable(const std::string &Backend,
     if (!P.Kernel.empty())
       Out += "; last " + P.Kernel + ": " + P.Geometry;
     Out += "\n";
+    if (const std::string Advice = advice(L); !Advice.empty())
+      Out += "weft:     advice: " + Advice + "\n";
   }
   return Out;
 }
@@ -112,7 +131,8 @@ std::string profileJson(const std::string &Backend,
            (P.Kernel.empty() ? std::string("null") : quoted(P.Kernel)) +
            ", \"geometry\": " +
            (P.Geometry.empty() ? std::string("null") : quoted(P.Geometry)) +
-           "}";
+           ", \"advice\": " +
+           (advice(L).empty() ? std::string("null") : quoted(advice(L))) + "}";
     First = false;
   }
   return Out + "\n]}\n";

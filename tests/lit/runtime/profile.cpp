@@ -2,8 +2,9 @@
 // and the host, their time, the bytes they copied and the mapping last
 // launched; json:FILE writes the same as JSON. The bytes are exact: a loop
 // outside a region copies what it reads in and what it writes back on
-// every call; inside a region its calls copy nothing (the region's copies
-// are the region's); a host run inside a region brings back what it uses.
+// every call (and the advice says a region would keep it on the device);
+// inside a region its calls copy nothing (the region's copies are the
+// region's); a host run inside a region brings back what it uses.
 // RUN: %weftxx %s -o %t.exe %weft_link
 // RUN: env WEFT_BACKEND=sim WEFT_PROFILE=1,json:%t.json %t.exe 2> %t.err
 // RUN: FileCheck %s < %t.err
@@ -35,8 +36,10 @@ void scale(std::span<float> y, float a, bool gpu) {
 }
 
 // CHECK: weft: profile (sim; times on the host's clock, bytes both ways by the loop's calls):
-// CHECK-NEXT: weft:   {{.*}}profile.cpp:25:3: 3 calls on sim in {{.*}} a call), 0 on the host; 23.4 KiB to the device, 11.7 KiB back (7.8 KiB and 3.9 KiB a call); 1 kernel loads in {{.*}}; last weft_profile_L25_{{[0-9a-f]+}}: grid (4, 1, 1) x block (256, 1, 1)
-// CHECK-NEXT: weft:   {{.*}}profile.cpp:33:3: 2 calls on sim in {{.*}}, 1 on the host (last: its if clause was false); 0 B to the device, 3.9 KiB back (0 B and 1.3 KiB a call); 1 kernel loads in {{.*}}; last weft_profile_L33_{{[0-9a-f]+}}
+// CHECK-NEXT: weft:   {{.*}}profile.cpp:26:3: 3 calls on sim in {{.*}} a call), 0 on the host; 23.4 KiB to the device, 11.7 KiB back (7.8 KiB and 3.9 KiB a call); 1 kernel loads in {{.*}}; last weft_profile_L26_{{[0-9a-f]+}}: grid (4, 1, 1) x block (256, 1, 1)
+// CHECK-NEXT: weft:     advice: its calls copy its data to the device and back each time (7.8 KiB and 3.9 KiB a call): a region around the code that calls it ('#pragma weft region(...)' or 'weft::region') keeps the data on the device between the calls
+// CHECK-NEXT: weft:   {{.*}}profile.cpp:34:3: 2 calls on sim in {{.*}}, 1 on the host (last: its if clause was false); 0 B to the device, 3.9 KiB back (0 B and 1.3 KiB a call); 1 kernel loads in {{.*}}; last weft_profile_L34_{{[0-9a-f]+}}
+// CHECK-NOT: advice
 int main() {
   std::vector<float> x(1000), y(1000);
   for (int i = 0; i < 1000; ++i)
