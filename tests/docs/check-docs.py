@@ -234,9 +234,10 @@ def check_names(args, tally):
 
     # Tools' options: each the reference lists is one the tool takes.
     tools = {"weft-config": open(os.path.join(root, "cmake", "weft-config.in")).read(),
-             "weft-tune": open(os.path.join(root, "runtime", "tools", "weft-tune.cpp")).read()}
+             "weft-tune": open(os.path.join(root, "runtime", "tools", "weft-tune.cpp")).read(),
+             "weft-report": open(os.path.join(root, "runtime", "tools", "weft-report")).read()}
     for line in reference.split("## Tools", 1)[-1].split("\n## ", 1)[0].splitlines():
-        m = re.match(r"\| `(weft-config|weft-tune)` \| ([^|]*)\|", line)
+        m = re.match(r"\| `(weft-config|weft-tune|weft-report)` \| ([^|]*)\|", line)
         if not m:
             continue
         for option in re.findall(r"`(--?[a-z-]+|[a-z]+)[ =`]", m.group(2)):

@@ -25,6 +25,7 @@ config.environment["WEFT_CACHE_DIR"] = os.path.join(config.weft_lit_exec_root, "
 config.substitutions.append(("%weft_lib_dir", config.weft_lib_dir))
 config.substitutions.append(("%weft_nvrtc", config.weft_nvrtc))
 config.substitutions.append(("%weft_tune", config.weft_tune))
+config.substitutions.append(("%weft_report", config.weft_report))
 # FileCheck, not and count come from LLVM's tools directory.
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, os.environ.get("PATH", "")])
