@@ -164,6 +164,14 @@ protected:
   /// A pointer into a per-iteration array: the array, a row of it, the
   /// address of an element, any of those moved by k.
   std::optional<PointerInto> intoLocalArray(const Expr *E);
+  /// The per-iteration array E indexes (`a[i][j]`, a row `a[i]`, `a`), its
+  /// subscripts appended to Subscripts innermost first, and the elements
+  /// each of its dimensions steps by (elementStrides; {1} for a VLA); null
+  /// where E indexes none.
+  const VarDecl *
+  localArrayIndexed(const Expr *E,
+                    llvm::SmallVectorImpl<const Expr *> &Subscripts,
+                    llvm::SmallVector<std::int64_t, 4> &Strides);
 
   /// A row of captured data of more dimensions, one subscript short of an
   /// element (`A[i]` of `float A[N][M]`, `A[i].data()` of nested

@@ -459,6 +459,24 @@ DataRecognizer::rowStart(const Expr *Row) {
   return PointerInto{*P, flatIndex(*P, std::move(Indices))};
 }
 
+const VarDecl *DataRecognizer::localArrayIndexed(
+    const Expr *E, llvm::SmallVectorImpl<const Expr *> &Subscripts,
+    llvm::SmallVector<std::int64_t, 4> &Strides) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    Subscripts.push_back(AS->getIdx());
+    E = AS->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !LocalArrays.count(VD))
+    return nullptr;
+  Strides = Ctx.getAsConstantArrayType(VD->getType())
+                ? elementStrides(Ctx, VD->getType())
+                : llvm::SmallVector<std::int64_t, 4>{1};
+  return VD;
+}
+
 std::optional<DataRecognizer::PointerInto>
 DataRecognizer::intoLocalArray(const Expr *X) {
   X = X->IgnoreParenImpCasts();
@@ -493,18 +511,10 @@ DataRecognizer::intoLocalArray(const Expr *X) {
       U && U->getOpcode() == UO_AddrOf)
     Root = U->getSubExpr()->IgnoreParenImpCasts();
   llvm::SmallVector<const Expr *, 4> Subscripts;
-  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(Root)) {
-    Subscripts.push_back(AS->getIdx());
-    Root = AS->getBase()->IgnoreParenImpCasts();
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(Root);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!VD || !LocalArrays.count(VD))
+  llvm::SmallVector<std::int64_t, 4> Strides;
+  const VarDecl *VD = localArrayIndexed(Root, Subscripts, Strides);
+  if (!VD)
     return std::nullopt;
-  const llvm::SmallVector<std::int64_t, 4> Strides =
-      Ctx.getAsConstantArrayType(VD->getType())
-          ? elementStrides(Ctx, VD->getType())
-          : llvm::SmallVector<std::int64_t, 4>{1};
   if (Subscripts.size() > Strides.size())
     return std::nullopt;
   ir::ExprPtr Offset;

@@ -148,19 +148,10 @@ ir::ExprPtr BodyRecognizer::localElement(const Expr *Subscript,
                                          std::optional<ir::ScalarKind> K) {
   // a[i][j][k]: the subscripts innermost first, down to the array.
   llvm::SmallVector<const Expr *, 4> Subscripts{Index};
-  const Expr *Root = Base->IgnoreParenImpCasts();
-  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(Root)) {
-    Subscripts.push_back(AS->getIdx());
-    Root = AS->getBase()->IgnoreParenImpCasts();
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(Root);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!VD || !LocalArrays.count(VD))
+  llvm::SmallVector<std::int64_t, 4> Strides;
+  const VarDecl *VD = localArrayIndexed(Base, Subscripts, Strides);
+  if (!VD)
     return nullptr;
-  const llvm::SmallVector<std::int64_t, 4> Strides =
-      Ctx.getAsConstantArrayType(VD->getType())
-          ? elementStrides(Ctx, VD->getType())
-          : llvm::SmallVector<std::int64_t, 4>{1};
   if (Subscripts.size() != Strides.size())
     return failExpr(Subscript->getBeginLoc(),
                     "'" + VD->getName().str() + "' has " +
