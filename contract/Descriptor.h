@@ -23,7 +23,7 @@ namespace weft::contract {
 
 /// The version this plugin writes and this runtime reads. A program built
 /// by another version is refused with a message saying which to rebuild.
-constexpr int DescriptorVersion = 7;
+constexpr int DescriptorVersion = 8;
 
 struct ParamInfo {
   ParamKind Kind = ParamKind::Scalar;
@@ -147,6 +147,7 @@ struct ChoiceInfo {
 struct KernelInfo {
   std::string Name;
   std::string Location;
+  std::string Function; // the function the loop is in, qualified
   std::vector<ParamInfo> Params;
   std::vector<LevelInfo> Levels;
   std::vector<DimensionInfo> Dimensions;
@@ -183,9 +184,12 @@ bool parseDescriptors(std::string_view Text, std::size_t SourceLength,
 /// fields' syntax and its meaning (docs/descriptor.md is this text).
 std::string descriptorGrammar();
 
-/// The loop's location ("file.cpp:12:3") from the first kernel of a
-/// descriptor, without parsing the rest; empty when it has none.
+/// The fields of the first line with Key in a descriptor, without parsing
+/// the rest; empty when it has none.
+std::string firstLine(std::string_view Text, std::string_view Key);
+/// The loop's location ("file.cpp:12:3"), and the function it is in.
 std::string descriptorLocation(std::string_view Text);
+std::string descriptorFunction(std::string_view Text);
 
 } // namespace weft::contract
 

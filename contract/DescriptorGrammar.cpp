@@ -77,6 +77,10 @@ struct Fields {
   template <class IO> static bool loc(IO &Io, KernelInfo &K, std::size_t &) {
     return Io.rest(K.Location, "file>:<line>:<col");
   }
+  template <class IO>
+  static bool function(IO &Io, KernelInfo &K, std::size_t &) {
+    return Io.rest(K.Function, "qualified name");
+  }
   template <class IO> static bool param(IO &Io, KernelInfo &K, std::size_t &I) {
     ParamInfo &P = K.Params[I];
     return Io.word(P.Kind, "in|out|inout|scalar", paramWord, parseParamWord) &&
@@ -270,6 +274,9 @@ const Line Grammar[] = {
     {"loc", "the loop's location",
      [](const KernelInfo &) { return onceIf(true); }, nullptr,
      WEFT_FIELDS(Fields::loc)},
+    {"function", "the function the loop is in (profiles name the loop by it)",
+     [](const KernelInfo &K) { return onceIf(!K.Function.empty()); }, nullptr,
+     WEFT_FIELDS(Fields::function)},
     {"param",
      "one per captured variable; type: bool i8 ... f64, or bytesN for an "
      "N-byte struct",

@@ -7,14 +7,23 @@
 namespace weft::contract {
 
 std::string descriptorLocation(std::string_view Text) {
+  return firstLine(Text, "loc");
+}
+
+std::string descriptorFunction(std::string_view Text) {
+  return firstLine(Text, "function");
+}
+
+std::string firstLine(std::string_view Text, std::string_view Key) {
   for (std::size_t Start = 0; Start < Text.size();) {
     std::size_t End = Text.find('\n', Start);
     if (End == std::string_view::npos)
       End = Text.size();
     std::string_view Line = Text.substr(Start, End - Start);
     Start = End + 1;
-    if (Line.substr(0, 4) == "loc ") {
-      Line.remove_prefix(4);
+    if (Line.size() > Key.size() && Line.substr(0, Key.size()) == Key &&
+        Line[Key.size()] == ' ') {
+      Line.remove_prefix(Key.size() + 1);
       while (!Line.empty() && Line.front() == ' ')
         Line.remove_prefix(1);
       return std::string(Line);

@@ -143,9 +143,10 @@ if want goals; then
   echo "== lud untuned, then tuned as it runs (the default)"
   part goals env WEFT_TUNE=off benchmarks/lud.sh "$build" --run-only || status=1
   part goals benchmarks/lud.sh "$build" --run-only || status=1
-  echo "== lud at 1024, untuned, with WEFT_PROFILE=1: each loop's calls, time"
-  echo "   (host clock) and bytes, against the benchmark's own kernel times"
-  part goals env WEFT_TUNE=off WEFT_PROFILE=1 benchmarks/lud.sh "$build" \
+  echo "== lud at 1024, untuned, with WEFT_PROFILE=1,nohost: each loop's calls"
+  echo "   (host clock), its kernels' times (CUDA events) and bandwidth, and"
+  echo "   bytes, against the benchmark's own kernel times printed beside them"
+  part goals env WEFT_TUNE=off WEFT_PROFILE=1,nohost benchmarks/lud.sh "$build" \
     --run-only 1024 || status=1
   echo "== lud at 1024, tuned, every launch said: variants compiled in the"
   echo "   background and launches timed between events, so the host should"

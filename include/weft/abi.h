@@ -30,6 +30,9 @@ void hostLoop(const char *Descriptor, const char *Source, const LaunchArg *Args,
 void hostLoopFor(const char *Descriptor, const char *Source,
                  const LaunchArg *Args, std::size_t NumArgs,
                  const char *Reason) noexcept;
+/// The host loop behind a call of Descriptor that did not launch has ended
+/// (the plugin writes the call after it): WEFT_PROFILE times host loops.
+void hostLoopEnd(const char *Descriptor) noexcept;
 
 /// A worksharing loop every thread of an OpenMP team reaches (`#pragma omp
 /// for` in a parallel region): the team's thread 0 calls teamLead with

@@ -396,6 +396,13 @@ constexpr bool launch(const char *Descriptor, const char *Source,
   return launchKernel(Descriptor, Source, ArgArray, sizeof...(Args));
 }
 
+/// After the host loop a launch returned to: the plugin writes `if
+/// (!launch(...)) { <loop> hostLoopEnded(Descriptor); }`.
+constexpr void hostLoopEnded(const char *Descriptor) {
+  if (!__builtin_is_constant_evaluated())
+    hostLoopEnd(Descriptor);
+}
+
 /// A loop with `if(condition)`: the plugin writes `if (!launchIf(condition,
 /// ...)) <loop>`. When the condition is false the host loop runs, on host
 /// data made current first (hostLoop).

@@ -39,6 +39,7 @@ contract::KernelInfo kernelDescriptor(const plan::KernelPlan &P,
   contract::KernelInfo D;
   D.Name = Name;
   D.Location = N.Location;
+  D.Function = N.FunctionName;
   for (std::size_t I = 0; I < N.Params.size(); ++I) {
     const ir::Param &Param = N.Params[I];
     contract::ParamInfo Info;
@@ -97,8 +98,7 @@ contract::KernelInfo kernelDescriptor(const plan::KernelPlan &P,
     D.Dimensions.push_back(std::move(Dim));
   }
   for (const ir::Reduction &R : N.Root.Reductions)
-    D.Reductions.push_back(
-        {static_cast<unsigned>(R.ParamIndex), R.Op});
+    D.Reductions.push_back({static_cast<unsigned>(R.ParamIndex), R.Op});
   // The combining kernel (its block size), and the bytes of each split
   // reduction's partials.
   if (P.SplitLevel) {

@@ -69,6 +69,7 @@ Function cloneFunction(const Function &F) {
 Nest cloneNest(const Nest &N) {
   Nest C;
   C.Location = N.Location;
+  C.FunctionName = N.FunctionName;
   C.Params = N.Params;
   C.Structs = N.Structs;
   C.Root = cloneLevel(N.Root);

@@ -225,7 +225,8 @@ inline const char *spelling(ReductionOp Op) { // "+", "min", "&&", ...
   return contract::reduceClause(Op);
 }
 /// The operator a clause or an Expr::Combine spells so; nullopt for none.
-inline std::optional<ReductionOp> reductionOpNamed(const std::string &Spelling) {
+inline std::optional<ReductionOp>
+reductionOpNamed(const std::string &Spelling) {
   return contract::parseReduceClause(Spelling);
 }
 
@@ -342,7 +343,8 @@ struct Allocation {
 /// others in ParallelFor statements), the functions it calls (callees before
 /// callers) and its span accesses.
 struct Nest {
-  std::string Location; // file:line:col of the outermost marked loop
+  std::string Location;     // file:line:col of the outermost marked loop
+  std::string FunctionName; // the function it is in, as a profile names it
   std::vector<Param> Params;
   std::vector<StructDef> Structs; // a struct after those it contains
   Level Root;

@@ -275,6 +275,19 @@ std::string locationText(const SourceManager &SM, SourceLocation Loc) {
          ":" + std::to_string(P.getColumn());
 }
 
+std::string functionShownAs(const FunctionDecl *F) {
+  if (!F)
+    return {};
+  // A lambda's body: named by the function the lambda is written in.
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F);
+      M && M->getParent()->isLambda()) {
+    const auto *Outer =
+        dyn_cast_or_null<FunctionDecl>(M->getParent()->getDeclContext());
+    return Outer ? "a lambda in " + functionShownAs(Outer) : "a lambda";
+  }
+  return F->getQualifiedNameAsString();
+}
+
 bool failedAssertion(const ConditionalOperator *Check) {
   const auto *Pass =
       dyn_cast<ExplicitCastExpr>(Check->getTrueExpr()->IgnoreParens());

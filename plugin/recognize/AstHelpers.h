@@ -71,6 +71,9 @@ std::string literalText(const FloatingLiteral *FL, ir::ScalarKind K);
 std::string literalText(const llvm::APInt &V, ir::ScalarKind K);
 
 std::string locationText(const SourceManager &SM, SourceLocation Loc);
+/// The function's name as a profile shows it: qualified, or the function a
+/// lambda is written in.
+std::string functionShownAs(const FunctionDecl *F);
 
 /// C is assert's expansion: `c ? void(0) : __assert_fail(...)`.
 bool failedAssertion(const ConditionalOperator *C);

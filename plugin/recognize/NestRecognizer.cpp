@@ -81,6 +81,7 @@ std::optional<RecognizedNest> Recognizer::run(const compat::Mark &Mark) {
                  "loop writes it");
     }
   R.Nest.Location = R.Nest.Root.Location;
+  R.Nest.FunctionName = functionShownAs(Function);
   R.Nest.Sequential = R.Clauses.Sequential;
   if (R.Clauses.Strategy)
     R.Nest.Strategy = R.Clauses.Strategy->Value;

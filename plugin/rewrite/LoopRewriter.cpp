@@ -328,6 +328,23 @@ Stmt *teamLaunch(Sema &S, NamespaceDecl *Detail, Expr *Launch, Stmt *Original,
   return CompoundStmt::Create(Ctx, Steps, FPOptionsOverride(), Loc, Loc);
 }
 
+/// `{ <loop> weft::detail::hostLoopEnded(descriptor); }`: the runtime's
+/// profile times host loops (the loop cannot leave by return, goto or
+/// break; an exception leaves only a time untaken).
+Stmt *hostLoopThenEnd(Sema &S, NamespaceDecl *Detail, Stmt *Original,
+                      const std::string &Descriptor) {
+  ASTContext &Ctx = S.getASTContext();
+  const SourceLocation Loc = Original->getBeginLoc();
+  Expr *EndArgs[] = {compat::makeStringLiteral(Ctx, Descriptor, Loc)};
+  Expr *End = callDetail(S, Detail, "hostLoopEnded", EndArgs, Loc,
+                         "this <weft/weft.hpp> is older than the plugin",
+                         "use the weft headers installed with this plugin");
+  if (!End)
+    return nullptr;
+  Stmt *Steps[] = {Original, End};
+  return CompoundStmt::Create(Ctx, Steps, FPOptionsOverride(), Loc, Loc);
+}
+
 } // namespace
 
 Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
@@ -465,13 +482,16 @@ Stmt *buildLaunch(Sema &S, FunctionDecl *FD, Stmt *Original,
     return nullptr;
   if (Nest.TeamLaunch && Nest.Team)
     reachThroughClosures(Ctx, Call, Nest.Team, Original, Loc, FD);
+  Stmt *Host = hostLoopThenEnd(S, Detail, Original, Descriptor);
+  if (!Host)
+    return nullptr;
   if (Nest.TeamLaunch)
-    return teamLaunch(S, Detail, Call, Original, Nest.Team, Votes, Site);
+    return teamLaunch(S, Detail, Call, Host, Nest.Team, Votes, Site);
   ExprResult Not = S.BuildUnaryOp(nullptr, Loc, UO_LNot, Call);
   if (Not.isInvalid())
     return nullptr;
   return IfStmt::Create(Ctx, Loc, IfStatementKind::Ordinary, nullptr, nullptr,
-                        Not.get(), Loc, Loc, Original);
+                        Not.get(), Loc, Loc, Host);
 }
 
 } // namespace weft::rewrite

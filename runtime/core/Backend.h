@@ -5,6 +5,7 @@
 
 #include "core/Kernel.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -29,6 +30,9 @@ struct DeviceProperties {
   std::size_t MaxSharedPerBlock = 48 * 1024;
   /// Blocks a grid may have along x, y, z.
   unsigned MaxGrid[3] = {0x7fffffffu, 65535u, 65535u};
+  /// The memory's peak bandwidth in bytes a second (0: unknown, as on the
+  /// simulator), from its clock and bus width.
+  double MemoryBytesPerSecond = 0;
 };
 
 using DevicePtr = std::uint64_t;
@@ -57,6 +61,9 @@ public:
                            const std::vector<std::string> &Defines,
                            const std::string &Function,
                            KernelHandle &Handle) = 0;
+  /// How many of getKernel's kernels so far came from the disk cache
+  /// rather than a compiler (WEFT_PROFILE).
+  unsigned cachedLoads() const { return CachedLoads; }
   /// Whether precompile works here now: tuning then compiles its variants
   /// on a thread of its own while the program's goes on launching. A
   /// runtime compiler that loads libraries at its first compile (NVRTC's
@@ -111,6 +118,9 @@ public:
   }
   /// A mark no longer needed (it may be reused).
   virtual void releaseMark(TimeMark Mark) { (void)Mark; }
+
+protected:
+  std::atomic<unsigned> CachedLoads{0};
 };
 
 } // namespace weft::rt

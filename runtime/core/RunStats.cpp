@@ -13,6 +13,9 @@ std::size_t RunStats::entry(const char *Descriptor) {
     Loops.push_back(
         {intern(Location.empty() ? "unknown" : Location), 0, 0, nullptr});
     Costs.emplace_back();
+    if (Descriptor)
+      Costs.back().Function = contract::descriptorFunction(Descriptor);
+    Descriptors.push_back(Descriptor);
   }
   return It->second;
 }
@@ -40,12 +43,39 @@ void RunStats::cost(const char *Descriptor, bool OnDevice, double Seconds,
   P.BytesToHost += ToHost;
 }
 
-void RunStats::load(const char *Descriptor, double Seconds) {
+void RunStats::load(const char *Descriptor, double Seconds, bool Cached) {
   std::lock_guard<std::mutex> Guard(Lock);
   LoopProfile &P = Costs[entry(Descriptor)];
   P.LoadSeconds += Seconds;
   P.LoadsInCall += Seconds;
   ++P.Loads;
+  P.CachedLoads += Cached;
+}
+
+void RunStats::kernelTimed(const char *Descriptor, double Seconds,
+                           std::uint64_t Bytes) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  LoopProfile &P = Costs[entry(Descriptor)];
+  P.KernelSeconds += Seconds;
+  ++P.KernelsTimed;
+  P.KernelBytes += Bytes;
+}
+
+void RunStats::hostTrial(const char *Descriptor) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  ++Costs[entry(Descriptor)].TrialCalls;
+}
+
+void RunStats::hostLoopTimed(const char *Descriptor, double Seconds) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  LoopProfile &P = Costs[entry(Descriptor)];
+  P.HostLoopSeconds += Seconds;
+  ++P.HostLoopsTimed;
+}
+
+weft::loop_stats_t RunStats::calls(const char *Descriptor) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  return Loops[entry(Descriptor)];
 }
 
 void RunStats::launched(const char *Descriptor, const std::string &Kernel,
@@ -56,11 +86,18 @@ void RunStats::launched(const char *Descriptor, const std::string &Kernel,
   P.Geometry = Geometry;
 }
 
-std::vector<ProfiledLoop> RunStats::profiles() const {
+std::vector<ProfiledLoop>
+RunStats::profiles(const TransferLedger &Ledger) const {
   std::lock_guard<std::mutex> Guard(Lock);
   std::vector<ProfiledLoop> Out;
-  for (std::size_t I = 0; I < Loops.size(); ++I)
-    Out.push_back({Loops[I], Costs[I]});
+  for (std::size_t I = 0; I < Loops.size(); ++I) {
+    const TransferLedger::Repeated R = Ledger.repeated(Descriptors[I]);
+    RepeatedCopies Copies{R.Names, R.BytesPerCall, R.Calls, {}};
+    for (const char *Other : R.Between)
+      if (auto It = Index.find(Other); It != Index.end())
+        Copies.Between.push_back(Loops[It->second].Location);
+    Out.push_back({Loops[I], Costs[I], std::move(Copies)});
+  }
   return Out;
 }
 

@@ -6,6 +6,7 @@
 #define WEFT_RUNTIME_CORE_RUNSTATS_H
 
 #include "core/LoopProfile.h"
+#include "core/TransferLedger.h"
 #include "weft/abi.h"
 
 #include <mutex>
@@ -32,13 +33,24 @@ public:
   /// bytes copied while it ran.
   void cost(const char *Descriptor, bool OnDevice, double Seconds,
             std::uint64_t ToDevice, std::uint64_t ToHost);
-  /// A kernel of the loop compiled or taken from the cache in Seconds.
-  void load(const char *Descriptor, double Seconds);
+  /// A kernel of the loop compiled or taken from the disk cache (Cached)
+  /// in Seconds.
+  void load(const char *Descriptor, double Seconds, bool Cached);
+  /// A kernel of the loop ran Seconds on the device's clock, over Bytes of
+  /// the data it names.
+  void kernelTimed(const char *Descriptor, double Seconds, std::uint64_t Bytes);
+  /// This call of the loop runs its host loop for the profile to time.
+  void hostTrial(const char *Descriptor);
+  /// The loop's host loop ran Seconds.
+  void hostLoopTimed(const char *Descriptor, double Seconds);
+  /// Calls of the loop so far, on the device and on the host.
+  weft::loop_stats_t calls(const char *Descriptor);
   /// The kernel and grid the loop launched last.
   void launched(const char *Descriptor, const std::string &Kernel,
                 const std::string &Geometry);
-  /// Every loop's calls and costs, in the order the loops first ran.
-  std::vector<ProfiledLoop> profiles() const;
+  /// Every loop's calls and costs, in the order the loops first ran, with
+  /// what Ledger says its calls copied again and again.
+  std::vector<ProfiledLoop> profiles(const TransferLedger &Ledger) const;
 
 private:
   /// The index of Descriptor's loop in Loops and Costs, made on first use.
@@ -48,6 +60,7 @@ private:
 
   mutable std::mutex Lock;
   std::unordered_map<const char *, std::size_t> Index; // into Loops
+  std::vector<const char *> Descriptors;               // by index
   std::vector<weft::loop_stats_t> Loops;
   std::vector<LoopProfile> Costs;
   std::set<std::string> Strings;

@@ -29,7 +29,8 @@ Runtime &Runtime::get() {
 
 Runtime::Runtime()
     : Active(selectBackend(HostReason)), Data(Active.get()),
-      Resident(Active.get(), Data) {
+      Resident(Active.get(), Data),
+      Timeline(Active ? Active->name() : nullptr) {
   // WEFT_VERBOSE: what each loop did, once the program is done with them.
   if (verbosity() >= 1)
     std::atexit([] {
@@ -50,22 +51,8 @@ Runtime::Runtime()
         note("loop at " + Line);
     });
   // WEFT_PROFILE: each loop's calls and costs, once the program is done.
-  if (profileSettings().Table || !profileSettings().JsonFile.empty())
-    std::atexit([] {
-      const Runtime &R = get();
-      const std::string Backend = R.Active ? R.Active->name() : "host";
-      const std::vector<ProfiledLoop> Loops = R.Stats.profiles();
-      if (profileSettings().Table)
-        std::fputs(profileTable(Backend, Loops).c_str(), stderr);
-      const std::string &File = profileSettings().JsonFile;
-      if (File.empty())
-        return;
-      std::FILE *F = std::fopen(File.c_str(), "w");
-      if (!F || std::fputs(profileJson(Backend, Loops).c_str(), F) < 0)
-        warn("WEFT_PROFILE: cannot write " + File);
-      if (F)
-        std::fclose(F);
-    });
+  if (profileSettings().on())
+    std::atexit([] { get().printProfile(); });
   // A variant compiling in the background finishes before the libraries'
   // destructors run (tune/BackgroundCompiler registers that as its thread
   // starts, after the summary's handler, so it runs first).
@@ -78,11 +65,16 @@ bool Runtime::launch(const char *Descriptor, const char *Source,
   // several threads, what another's call copies meanwhile too).
   const std::uint64_t ToDevice = Data.BytesToDevice, ToHost = Data.BytesToHost;
   const Clock::time_point Start = Clock::now();
+  const LaunchRange Range(Timeline, Stats.calls(Descriptor).Location);
+  Data.Ledger.beginCall(Descriptor);
   const bool Ran = tryLaunch(Descriptor, Source, Args, NumArgs, Why);
+  Data.Ledger.endCall();
   Stats.cost(Descriptor, Ran,
              std::chrono::duration<double>(Clock::now() - Start).count(),
              Data.BytesToDevice - ToDevice, Data.BytesToHost - ToHost);
   Stats.record(Descriptor, Ran, Why);
+  if (!Ran)
+    hostLoopStart(Descriptor);
   return Ran;
 }
 
@@ -113,6 +105,10 @@ bool Runtime::tryLaunch(const char *Descriptor, const char *Source,
     if (settle() && !Resident.empty())
       Resident.evictAll();
     Why = Failed ? FailedWhy : Site.DisabledWhy;
+    return false;
+  }
+  if (hostTrial(Descriptor)) {
+    Why = "WEFT_PROFILE timed its host loop on this call";
     return false;
   }
   // Pointers passed without an extent: sized by their subscripts' bounds.
@@ -176,10 +172,13 @@ void Runtime::hostLoop(const char *Descriptor, const char *Source,
   Stats.record(Descriptor, false, Reason);
   const std::uint64_t ToDevice = Data.BytesToDevice, ToHost = Data.BytesToHost;
   const Clock::time_point Start = Clock::now();
+  Data.Ledger.beginCall(Descriptor);
   hostData(Descriptor, Source, Args, NumArgs);
+  Data.Ledger.endCall();
   Stats.cost(Descriptor, false,
              std::chrono::duration<double>(Clock::now() - Start).count(),
              Data.BytesToDevice - ToDevice, Data.BytesToHost - ToHost);
+  hostLoopStart(Descriptor);
 }
 
 void Runtime::hostData(const char *Descriptor, const char *Source,
@@ -329,11 +328,14 @@ Status Runtime::run(LoopSite &Root, unsigned M,
       RunStats &Stats;
       const char *Descriptor;
       Clock::time_point Start;
+      const Backend &B;
+      const unsigned Cached = B.cachedLoads();
       ~Timed() {
         Stats.load(Descriptor,
-                   std::chrono::duration<double>(Clock::now() - Start).count());
+                   std::chrono::duration<double>(Clock::now() - Start).count(),
+                   B.cachedLoads() != Cached);
       }
-    } Load{Stats, Descriptor, Start};
+    } Load{Stats, Descriptor, Start, *Active};
     Status S = injectedFault("compile");
     if (S.empty())
       S = Active->getKernel(K, Source, kernelDefines(), K.Name, Site.Handle);
@@ -367,13 +369,26 @@ Status Runtime::run(LoopSite &Root, unsigned M,
     return "a launch in flight failed";
   if (Status S = Launch.bind(Lower, Count, Config); !S.empty())
     return S;
-  TimeMark Before = nullptr;
+  TimeMark Before = nullptr, ProfileBefore = nullptr;
   if (Async && Tuned.Timed && !Active->markTime(Before).empty())
     Before = nullptr; // then this launch goes untimed
+  if (profileSettings().on() && Active->marksTime() &&
+      !Active->markTime(ProfileBefore).empty())
+    ProfileBefore = nullptr;
   const Clock::time_point Start = Clock::now();
   Status S = Launch.enqueue(
       Variant ? Variant->Handle : Site.Handle,
       Variant ? Variant->CombineHandle : Site.CombineHandle, Config);
+  if (ProfileBefore) {
+    TimeMark After = nullptr;
+    if (S.empty() && Active->markTime(After).empty())
+      KernelsTimed.add(Descriptor, ProfileBefore, After,
+                       namedBytes(K, Args, NumArgs));
+    else
+      Active->releaseMark(ProfileBefore);
+    if (KernelsTimed.size() >= KernelTimes::Limit)
+      KernelsTimed.collect(*Active, Stats);
+  }
   if (Before) {
     TimeMark After = nullptr;
     if (S.empty() && Active->markTime(After).empty()) {
@@ -393,6 +408,8 @@ Status Runtime::run(LoopSite &Root, unsigned M,
     S = Launch.synchronize();
   if (!S.empty())
     return S;
+  if (KernelsTimed.size())
+    KernelsTimed.collect(*Active, Stats);
   if (Tuned.Timed)
     Tuner.record(std::chrono::duration<double>(Clock::now() - Start).count());
   Launch.copyOut();
@@ -413,6 +430,8 @@ bool Runtime::settle() {
     if (InFlight)
       note("synchronized " + std::to_string(InFlight) + " launches in flight",
            2);
+    if (KernelsTimed.size())
+      KernelsTimed.collect(*Active, Stats);
     return true;
   }
   recoverDeferred(S);

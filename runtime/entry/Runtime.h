@@ -8,8 +8,10 @@
 
 #include "core/Backend.h"
 #include "core/DataMover.h"
+#include "core/LaunchRanges.h"
 #include "core/RunStats.h"
 #include "launch/KernelLaunch.h"
+#include "launch/KernelTimes.h"
 #include "launch/LoopSite.h"
 #include "launch/PendingLaunches.h"
 #include "region/Residency.h"
@@ -38,6 +40,10 @@ public:
   void hostLoop(const char *Descriptor, const char *Source,
                 const detail::LaunchArg *Args, std::size_t NumArgs,
                 const char *Reason = "its if clause was false");
+
+  /// The host loop of a call of Descriptor that did not launch ended (the
+  /// plugin's code says so after it): WEFT_PROFILE's host time.
+  void hostLoopEnd(const char *Descriptor);
 
   const RunStats &stats() const { return Stats; }
 
@@ -95,6 +101,13 @@ private:
   /// names comes back to the host first (and is dropped where written).
   void useOnHost(const std::vector<ParamInfo> &Params,
                  const detail::LaunchArg *Args, std::size_t NumArgs);
+  /// WEFT_PROFILE (entry/Profiling.cpp): this thread starts the host loop
+  /// of a call of Descriptor; whether this call of it runs its host loop
+  /// instead of launching, timed to compare with its launches (the second
+  /// call of a loop that launched, outside regions); the profile at exit.
+  void hostLoopStart(const char *Descriptor);
+  bool hostTrial(const char *Descriptor);
+  void printProfile();
   /// Waits for the launches in flight; false after a fault that only this
   /// reported, once recovered from (see recoverDeferred).
   bool settle();
@@ -113,7 +126,9 @@ private:
   PendingLaunches Pending;
   LaunchScratch Scratch;
   OnlineTuner Tuner;
-  bool Failed = false; // a deferred fault: the backend is not used again
+  KernelTimes KernelsTimed; // WEFT_PROFILE's marks around launches
+  LaunchRanges Timeline;    // launches named on profilers' timelines
+  bool Failed = false;      // a deferred fault: the backend is not used again
   /// The host copies of the regions' data hold every result but those of
   /// the launches in flight (whose journal can redo them): false once a
   /// launch that may have written a region's data finished, until a region

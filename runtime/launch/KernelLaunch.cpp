@@ -113,10 +113,12 @@ Status KernelLaunch::copyIn() {
     const char *Begin = HostOf(Work.Copied[First]), *End = Begin;
     std::size_t Last = First;
     bool In = false, Out = false;
+    std::string Names; // the parameters this copy holds, for the ledger
     do {
       const std::size_t I = Work.Copied[Last];
       End = std::max(End, EndOf(I));
       const ParamInfo &P = K.Params[I];
+      Names += (Names.empty() ? "'" : ", '") + P.Name + "'";
       // "out": the plugin proved every element written; the rest
       // ("inout") is copied in, so that elements the kernel skips keep
       // their values, unless the plugin's grid claim holds for these
@@ -146,12 +148,12 @@ Status KernelLaunch::copyIn() {
     if (In) {
       Status S = injected("copy-in");
       if (S.empty())
-        S = Data.toDevice(Device, Begin, End - Begin);
+        S = Data.toDevice(Device, Begin, End - Begin, Names);
       if (!S.empty())
         return S;
     }
-    Work.Copies.push_back(
-        {Begin, static_cast<std::size_t>(End - Begin), Device, In, Out});
+    Work.Copies.push_back({Begin, static_cast<std::size_t>(End - Begin), Device,
+                           In, Out, std::move(Names)});
     First = Last;
   }
   return {};
@@ -335,7 +337,7 @@ void KernelLaunch::copyOut() {
   Status S;
   for (const LaunchScratch::HostCopy &C : Work.Copies)
     if (C.Out && S.empty())
-      S = Data.toHost(const_cast<char *>(C.Host), C.Device, C.Bytes);
+      S = Data.toHost(const_cast<char *>(C.Host), C.Device, C.Bytes, C.Names);
   if (S.empty())
     S = scatterRows();
   if (!S.empty()) {

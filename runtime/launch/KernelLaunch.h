@@ -41,6 +41,7 @@ struct LaunchScratch {
     std::size_t Bytes;
     DevicePtr Device; // Host's place on the device
     bool In, Out;
+    std::string Names; // the parameters it holds, quoted
   };
   std::vector<DeviceSpan> Spans, Partials, Arrays, SplitPartials;
   std::vector<HostCopy> Copies;

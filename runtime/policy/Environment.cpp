@@ -155,9 +155,11 @@ const ProfileSettings &profileSettings() {
         P.Table = true;
       else if (Item.rfind("json:", 0) == 0 && Item.size() > 5)
         P.JsonFile = Item.substr(5);
+      else if (Item == "nohost")
+        P.HostTrial = false;
       else if (Item != "0" && Item != "off" && !Item.empty())
         warn("WEFT_PROFILE: '" + Item +
-             "' is not 1, 0 or json:FILE; it is left out");
+             "' is not 1, 0, json:FILE or nohost; it is left out");
     }
     return P;
   }();

@@ -63,10 +63,14 @@ bool asyncLaunches();
 /// WEFT_PROFILE=1 prints a line for each marked loop at exit: its calls on
 /// the device and the host, their time and bytes, its kernel loads and its
 /// last mapping; WEFT_PROFILE=json:FILE writes the same to FILE as JSON
-/// (both: WEFT_PROFILE=1,json:FILE).
+/// (both: WEFT_PROFILE=1,json:FILE). The second call of a loop that
+/// launched runs its host loop instead, timed, to compare (outside regions;
+/// `nohost` among the items: never).
 struct ProfileSettings {
   bool Table = false;
   std::string JsonFile;
+  bool HostTrial = true;
+  bool on() const { return Table || !JsonFile.empty(); }
 };
 const ProfileSettings &profileSettings();
 

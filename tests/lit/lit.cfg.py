@@ -26,6 +26,11 @@ config.substitutions.append(("%weft_lib_dir", config.weft_lib_dir))
 config.substitutions.append(("%weft_nvrtc", config.weft_nvrtc))
 config.substitutions.append(("%weft_tune", config.weft_tune))
 config.substitutions.append(("%weft_report", config.weft_report))
+# Launches named with NVTX: the runtime was built with NVTX's header (the
+# CUDA toolkit's), and the tests' injection library records the ranges.
+if config.weft_nvtx_recorder:
+    config.available_features.add("nvtx")
+    config.substitutions.append(("%nvtx_recorder", config.weft_nvtx_recorder))
 # FileCheck, not and count come from LLVM's tools directory.
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, os.environ.get("PATH", "")])

@@ -73,6 +73,14 @@ public:
     Props.MultiprocessorCount = static_cast<unsigned>(Sms);
     Props.MaxThreadsPerBlock = static_cast<unsigned>(MaxThreads);
     Props.WarpSize = static_cast<unsigned>(Warp);
+    // Two transfers a clock (DDR and HBM alike), over the bus's width.
+    int MemoryKilohertz = 0, BusBits = 0;
+    if (Api.DeviceGetAttribute(&MemoryKilohertz,
+                               CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+                               Device) == 0 &&
+        Api.DeviceGetAttribute(
+            &BusBits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, Device) == 0)
+      Props.MemoryBytesPerSecond = 2.0 * MemoryKilohertz * 1e3 * BusBits / 8;
     return loadCompiler(Reason);
   }
 

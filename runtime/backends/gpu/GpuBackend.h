@@ -50,6 +50,7 @@ public:
       if (std::optional<std::vector<char>> Cached =
               Cache.load(Kernel.Name, Key))
         if (loadFunction(*Cached, Function, Handle).empty()) {
+          ++CachedLoads;
           if (verbosity() >= 1)
             noteResources(Kernel.Name, functionResources(Handle));
           return {};

@@ -21,6 +21,8 @@ constexpr int hipDeviceAttributeMultiprocessorCount = 63;
 constexpr int hipDeviceAttributeWarpSize = 87;
 constexpr int hipDeviceAttributeMaxGridDimX = 29; // then Y, Z
 constexpr int hipDeviceAttributeMaxThreadsPerMultiProcessor = 57;
+constexpr int hipDeviceAttributeMemoryBusWidth = 59;  // bits
+constexpr int hipDeviceAttributeMemoryClockRate = 60; // kHz
 constexpr int hipMemcpyHostToDevice = 1;
 constexpr int hipMemcpyDeviceToHost = 2;
 
@@ -158,6 +160,13 @@ public:
     Props.WarpSize = static_cast<unsigned>(Warp);
     Props.MaxThreadsPerMultiprocessor =
         static_cast<unsigned>(PerMultiprocessor);
+    // Two transfers a clock (HBM and DDR alike), over the bus's width.
+    int MemoryKilohertz = 0, BusBits = 0;
+    if (Api.DeviceGetAttribute(&MemoryKilohertz,
+                               hipDeviceAttributeMemoryClockRate, 0) == 0 &&
+        Api.DeviceGetAttribute(&BusBits, hipDeviceAttributeMemoryBusWidth, 0) ==
+            0)
+      Props.MemoryBytesPerSecond = 2.0 * MemoryKilohertz * 1e3 * BusBits / 8;
     return loadCompiler(Reason);
   }
 

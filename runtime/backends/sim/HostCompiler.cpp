@@ -143,11 +143,12 @@ void *HostCompiler::load(const std::string &File, std::string &Error) {
 void *HostCompiler::compileAndLoad(const std::string &Name,
                                    const std::string &Source,
                                    const std::vector<std::string> &Flags,
-                                   std::string &Error) {
+                                   bool &FromCache, std::string &Error) {
   std::string Object, Built;
   if (!compile(Name, Source, Flags, Object, Built, true, Error))
     return nullptr;
   void *Library = load(Built, Error);
+  FromCache = Library && Built == Object;
   // A cached object that does not load (corrupt) is built again.
   if (!Library && Built == Object &&
       compile(Name, Source, Flags, Object, Built, false, Error))

@@ -25,7 +25,7 @@ public:
   /// compiler is cached, and loads it (dlopen). Returns the library's
   /// handle, or null with Error set.
   void *compileAndLoad(const std::string &Name, const std::string &Source,
-                       const std::vector<std::string> &Flags,
+                       const std::vector<std::string> &Flags, bool &FromCache,
                        std::string &Error);
 
   /// Compiles Source into the cache as compileAndLoad would, loading

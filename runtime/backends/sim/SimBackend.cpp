@@ -79,11 +79,13 @@ public:
                    const std::vector<std::string> &Defines,
                    const std::string &Function, KernelHandle &Handle) override {
     std::string Error;
+    bool FromCache = false;
     void *Library = Compiler.compileAndLoad(
         Info.Name, std::string(Source) + glue(Info.Name, Info.Combine.Name),
-        flags(Defines), Error);
+        flags(Defines), FromCache, Error);
     if (!Library)
       return Error;
+    CachedLoads += FromCache;
     auto K = std::make_unique<SimKernel>();
     K->Name = Function;
     K->Location = Info.Location;

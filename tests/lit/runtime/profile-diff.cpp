@@ -25,11 +25,11 @@
 // SLOWER: slower: {{.*}}profile-diff.cpp:{{[0-9]+}}:3 takes {{.*}} s a call on the device, {{.*}} s before
 // RUN: %weft_report show %t.plain.json | FileCheck --check-prefix=SHOW %s
 // SHOW: weft profile (sim; times on the host's clock)
-// SHOW-NEXT: {{.*}}profile-diff.cpp:[[@LINE+13]]:3: 4 calls on sim in {{.*}} s, 0 on the host; 32000 bytes to the device, 16000 back
-// SHOW-NEXT: advice: its calls copy its data to the device and back each time
+// SHOW-NEXT: {{.*}}profile-diff.cpp:[[@LINE+13]]:3 (axpy): 3 calls on sim in {{.*}} s, 1 on the host (last: WEFT_PROFILE timed its host loop on this call); 24000 bytes to the device, 12000 back; kernels {{.*}} s a launch
+// SHOW-NEXT: advice: its data '{{[xy]}}' and '{{[xy]}}' went to the device or back in 3 of its calls (11.7 KiB a call)
 // RUN: echo '{}' > %t.bad.json
 // RUN: not %weft_report diff %t.bad.json %t.plain.json 2>&1 | FileCheck --check-prefix=BAD %s
-// BAD: weft-report: {{.*}}bad.json: not a weft profile of version 1
+// BAD: weft-report: {{.*}}bad.json: not a weft profile of version 1 or 2
 #include <weft/weft.hpp>
 
 #include <cstdio>

@@ -111,7 +111,7 @@ TEST(Emit, KernelSignatureAndBody) {
 TEST(Emit, Descriptor) {
   emit::EmittedKernel K = emitSaxpy(64);
   EXPECT_EQ(contract::writeDescriptor(K.Descriptor),
-            "weft 7\nkernel " + K.Name +
+            "weft 8\nkernel " + K.Name +
                 "\nloc dir/sax-py.cpp:12:3\n"
                 "param in f32 x\nparam inout f32 y\n"
                 "param scalar f32 a\nparam scalar i32 n\n"

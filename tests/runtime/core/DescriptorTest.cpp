@@ -13,7 +13,7 @@ using weft::detail::RowsArg;
 
 namespace {
 
-const char *const Saxpy = "weft 7\nkernel k\nloc a.cpp:3:5\n"
+const char *const Saxpy = "weft 8\nkernel k\nloc a.cpp:3:5\n"
                           "param in f32 x\nparam inout f32 y\n"
                           "param scalar i64 n\nparam scalar u8 c\n"
                           "level (lit 1) (sub (min (arg 2) (size 0)) (lit 1)) "
@@ -78,7 +78,7 @@ TEST(Descriptor, InclusiveBound) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(parseDescriptor(
-      "weft 7\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
+      "weft 8\nkernel k\nparam scalar i32 n\nlevel (lit 0) (arg 0) 1 le\n", K,
       Error));
   std::int32_t N = 9;
   LaunchArg Args[] = {{&N, 1, 4}};
@@ -90,7 +90,7 @@ TEST(Descriptor, InclusiveBound) {
 TEST(Descriptor, BadBoundsAreErrors) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 7\nkernel k\nparam scalar f32 a\n"
+  ASSERT_TRUE(parseDescriptor("weft 8\nkernel k\nparam scalar f32 a\n"
                               "param scalar i32 z\n"
                               "level (lit 0) (div (lit 4) (arg 1)) 1 lt\n",
                               K, Error));
@@ -111,7 +111,7 @@ TEST(Descriptor, CombiningKernelAndTuning) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(
-      parseDescriptor("weft 7\nkernel k\nloc a.cpp:1:1\n"
+      parseDescriptor("weft 8\nkernel k\nloc a.cpp:1:1\n"
                       "level (lit 0) (lit 9) 1 lt\n"
                       "map 0 y 1 span 1\nmap 1 x 128 split 6\n"
                       "combine k_combine 256\nsplit 8\nsplit 4\n"
@@ -147,7 +147,7 @@ TEST(Descriptor, CombiningKernelAndTuning) {
 // and names a span.
 TEST(Descriptor, RowsApart) {
   const char *const Text =
-      "weft 7\nkernel k\nloc a.cpp:1:1\n"
+      "weft 8\nkernel k\nloc a.cpp:1:1\n"
       "param inout f32 m\nparam in u64 m_rows\n"
       "rows 0 1\nlevel (lit 0) (sub (size 1) (lit 1)) 1 lt\n";
   KernelInfo K;
@@ -163,14 +163,14 @@ TEST(Descriptor, RowsApart) {
       parseDescriptor(weft::contract::writeDescriptor(K), Again, Error));
   EXPECT_TRUE(Again.Params[0].RowsApart);
   for (const char *Bad :
-       {"weft 7\nkernel k\nparam scalar i32 n\nrows 0\n",
-        "weft 7\nkernel k\nparam inout f32 m\nrows 1\n",
-        "weft 7\nkernel k\nparam inout f32 m\nrows 0 1\n",
-        "weft 7\nkernel k\nparam inout f32 m\nrows\n",
-        "weft 7\nkernel k\nparam inout f32 m\nrows 0 0\n",
-        "weft 7\nkernel k\nparam inout f32 m\nparam in u64 r\nrows 0 2\n",
-        "weft 7\nkernel k\nparam inout f32 m\nparam inout u64 r\nrows 0 1\n",
-        "weft 7\nkernel k\nparam inout f32 m\nparam in u32 r\nrows 0 1\n"}) {
+       {"weft 8\nkernel k\nparam scalar i32 n\nrows 0\n",
+        "weft 8\nkernel k\nparam inout f32 m\nrows 1\n",
+        "weft 8\nkernel k\nparam inout f32 m\nrows 0 1\n",
+        "weft 8\nkernel k\nparam inout f32 m\nrows\n",
+        "weft 8\nkernel k\nparam inout f32 m\nrows 0 0\n",
+        "weft 8\nkernel k\nparam inout f32 m\nparam in u64 r\nrows 0 2\n",
+        "weft 8\nkernel k\nparam inout f32 m\nparam inout u64 r\nrows 0 1\n",
+        "weft 8\nkernel k\nparam inout f32 m\nparam in u32 r\nrows 0 1\n"}) {
     KernelInfo B;
     EXPECT_FALSE(parseDescriptor(Bad, B, Error)) << Bad;
   }
@@ -186,7 +186,7 @@ TEST(Descriptor, SpansKeptOrTakenApart) {
                                       : &weft::contract::ParamInfo::Kept;
     KernelInfo K;
     std::string Error;
-    ASSERT_TRUE(parseDescriptor("weft 7\nkernel k\nparam inout f32 c\n"
+    ASSERT_TRUE(parseDescriptor("weft 8\nkernel k\nparam inout f32 c\n"
                                 "param scalar i32 n\nparam in f32 a\n" +
                                     Key + " 0\n" + Key +
                                     " 2\nlevel (lit 0) (arg 1) 1 lt\n",
@@ -204,7 +204,7 @@ TEST(Descriptor, SpansKeptOrTakenApart) {
           "param in f32 a\n" + Key + " x\n",
           "param in f32 a\n" + Key + " 0 0\n"}) {
       KernelInfo B;
-      EXPECT_FALSE(parseDescriptor("weft 7\nkernel k\n" + Bad, B, Error))
+      EXPECT_FALSE(parseDescriptor("weft 8\nkernel k\n" + Bad, B, Error))
           << Bad;
       EXPECT_NE(Error.find("bad " + Key), std::string::npos) << Error;
     }
@@ -214,7 +214,7 @@ TEST(Descriptor, SpansKeptOrTakenApart) {
 TEST(Descriptor, GridCoverageClaim) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 7\nkernel k\nloc a.cpp:1:1\n"
+  ASSERT_TRUE(parseDescriptor("weft 8\nkernel k\nloc a.cpp:1:1\n"
                               "param scalar i32 cols\nparam inout f32 out\n"
                               "covers 1 (arg 0) (mul (arg 0) (lit 1))\n"
                               "level (lit 0) (lit 9) 1 lt\n",
@@ -224,7 +224,7 @@ TEST(Descriptor, GridCoverageClaim) {
   ASSERT_TRUE(K.Params[1].CoverCols);
   ASSERT_TRUE(K.Params[1].CoverStride);
   KernelInfo Bad;
-  EXPECT_FALSE(parseDescriptor("weft 7\nkernel k\nparam inout f32 out\n"
+  EXPECT_FALSE(parseDescriptor("weft 8\nkernel k\nparam inout f32 out\n"
                                "covers 3 (arg 0) (arg 0)\n"
                                "level (lit 0) (lit 9) 1 lt\n",
                                Bad, Error));
@@ -237,7 +237,7 @@ TEST(Descriptor, GridCoverageClaim) {
 TEST(Descriptor, RowsGatheredBySubscripts) {
   KernelInfo K;
   std::string Error;
-  const std::string Text = "weft 7\nkernel k\nloc a.cpp:1:1\n"
+  const std::string Text = "weft 8\nkernel k\nloc a.cpp:1:1\n"
                            "param scalar i32 n\nparam inout f32 w\n"
                            "param scalar i64 w_columns\nrows 1\n"
                            "gather 1 2 (sub (lit 1) (arg 0)) (arg 0) (lit 0) "
@@ -285,7 +285,7 @@ TEST(Descriptor, RowsGatheredBySubscripts) {
         "gather 2 1 (lit 0) (lit 1) (lit 0) (lit 1)\n",    // a scalar's rows
         "gather 1 3 (lit 0) (lit 1) (lit 0) (lit 1)\n"}) { // no such param
     KernelInfo Refused;
-    EXPECT_FALSE(parseDescriptor(std::string("weft 7\nkernel k\n"
+    EXPECT_FALSE(parseDescriptor(std::string("weft 8\nkernel k\n"
                                              "param scalar i32 n\n"
                                              "param inout f32 w\n"
                                              "param scalar i64 c\nrows 1\n") +
@@ -295,7 +295,7 @@ TEST(Descriptor, RowsGatheredBySubscripts) {
   }
   // Without the rows line the rows are not held apart.
   KernelInfo NotApart;
-  EXPECT_FALSE(parseDescriptor("weft 7\nkernel k\nparam scalar i32 n\n"
+  EXPECT_FALSE(parseDescriptor("weft 8\nkernel k\nparam scalar i32 n\n"
                                "param inout f32 w\nparam scalar i64 c\n"
                                "gather 1 2 (lit 0) (lit 1) (lit 0) (lit 1)\n"
                                "level (lit 0) (arg 0) 1 lt\n",
@@ -308,7 +308,7 @@ TEST(Descriptor, RowsGatheredBySubscripts) {
 TEST(Descriptor, PointersSizedBySubscripts) {
   KernelInfo K;
   std::string Error;
-  ASSERT_TRUE(parseDescriptor("weft 7\nkernel k\nloc a.cpp:1:1\n"
+  ASSERT_TRUE(parseDescriptor("weft 8\nkernel k\nloc a.cpp:1:1\n"
                               "param scalar i32 n\nparam inout f32 p\n"
                               "param in f32 q\n"
                               "extent 1 (sub (lit 1) (arg 0)) (sub (arg 0) "
@@ -341,7 +341,7 @@ TEST(Descriptor, PointersSizedBySubscripts) {
       << Error;
   // A bound reading the size of a pointer sized here would read none.
   KernelInfo Cross;
-  ASSERT_TRUE(parseDescriptor("weft 7\nkernel k\nparam scalar i32 n\n"
+  ASSERT_TRUE(parseDescriptor("weft 8\nkernel k\nparam scalar i32 n\n"
                               "param inout f32 p\nparam in f32 q\n"
                               "extent 1 (lit 0) (size 2)\n"
                               "extent 2 (lit 0) (arg 0)\n"
@@ -359,7 +359,7 @@ TEST(Descriptor, PointersSizedBySubscripts) {
   for (const char *Bad : {"extent 0 (lit 0) (lit 1)\n", // a scalar
                           "extent 1 (lit 0)\n", "extent 9 (lit 0) (lit 1)\n",
                           "extent 1 (lit 0) (lit 1) (lit 2)\n"})
-    EXPECT_FALSE(parseDescriptor(std::string("weft 7\nkernel k\n"
+    EXPECT_FALSE(parseDescriptor(std::string("weft 8\nkernel k\n"
                                              "param scalar i32 n\n"
                                              "param inout f32 p\n") +
                                      Bad + "level (lit 0) (lit 1) 1 lt\n",
@@ -371,22 +371,22 @@ TEST(Descriptor, MalformedIsRejected) {
   for (const char *Text :
        {"", "kernel k\nlevel (lit 0) (lit 1) 1 lt\n",
         "weft 1\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 7\nkernel k\n",
-        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
-        "weft 7\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
-        "weft 7\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 7\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
-        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X w "
+        "weft 9\nkernel k\nlevel (lit 0) (lit 1) 1 lt\n", "weft 8\nkernel k\n",
+        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 0 lt\n",
+        "weft 8\nkernel k\nlevel (lit 0) (pow 1 2) 1 lt\n",
+        "weft 8\nkernel k\nparam sideways f32 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 8\nkernel k\nparam in f16 x\nlevel (lit 0) (lit 1) 1 lt\n",
+        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X w "
         "64\n",
-        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x\n",
-        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x 0\n",
-        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune X;rm x 64\n",
-        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x\n",
+        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_BLOCK_X x 0\n",
+        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune X;rm x 64\n",
+        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
         "shared (tune 1)\n",
-        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
+        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ntune WEFT_T text 1\n"
         "shared (arg 0)\n",
-        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
-        "weft 7\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
+        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 1 lt\nsplit 8\n",
+        "weft 8\nkernel k\nlevel (lit 0) (lit 1) 1 lt\ncombine k2 0\n"}) {
     KernelInfo K;
     std::string Error;
     EXPECT_FALSE(parseDescriptor(Text, K, Error)) << Text;

@@ -16,7 +16,7 @@ using weft::detail::launchKernel;
 
 namespace {
 
-const char *const Descriptor = "weft 7\nkernel weft_test_k\nloc t.cpp:1:1\n"
+const char *const Descriptor = "weft 8\nkernel weft_test_k\nloc t.cpp:1:1\n"
                                "param inout f32 y\n"
                                "level (lit 0) (size 0) 1 lt\n";
 const char *const Source = "#include <weft/device.h>\n"

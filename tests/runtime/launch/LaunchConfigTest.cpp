@@ -24,7 +24,7 @@ DeviceProperties h100() {
 }
 
 TEST(LaunchConfig, SpanCoversTheExtentAndSplitHasK) {
-  const KernelInfo K = parsed("weft 7\nkernel k\nloc a.cpp:1:1\n"
+  const KernelInfo K = parsed("weft 8\nkernel k\nloc a.cpp:1:1\n"
                               "level (lit 0) (lit 10) 1 lt\n"
                               "map 0 y 1 span 1\nmap 1 x 128 split 6\n");
   LaunchConfig C;
@@ -42,7 +42,7 @@ TEST(LaunchConfig, SpanCoversTheExtentAndSplitHasK) {
 // resident on an H100) gets whole waves instead; within a wave, or at
 // whole waves, k stays.
 TEST(LaunchConfig, InnerSplitFillsWholeWaves) {
-  const KernelInfo K = parsed("weft 7\nkernel k\nloc a.cpp:1:1\n"
+  const KernelInfo K = parsed("weft 8\nkernel k\nloc a.cpp:1:1\n"
                               "level (lit 0) (lit 1024) 1 lt\n"
                               "map 0 x 32 span 1\nmap 1 y 32 split 9\n");
   LaunchConfig C;
@@ -62,7 +62,7 @@ TEST(LaunchConfig, InnerSplitFillsWholeWaves) {
 // covers the real extent, capped at two waves as every outermost
 // reduction: it used to get k blocks whatever the extent.
 TEST(LaunchConfig, OutermostSplitCoversTheRealExtent) {
-  const KernelInfo K = parsed("weft 7\nkernel k\nloc a.cpp:1:1\n"
+  const KernelInfo K = parsed("weft 8\nkernel k\nloc a.cpp:1:1\n"
                               "param scalar i32 total\n"
                               "level (lit 0) (lit 10) 1 lt\n"
                               "map 0 x 1024 split 2\nreduce 0 add\n");
@@ -81,7 +81,7 @@ TEST(LaunchConfig, OutermostSplitCoversTheRealExtent) {
 // level's extent (it used to collapse x to one block).
 TEST(LaunchConfig, EveryDimensionCoversItsLevel) {
   const KernelInfo K =
-      parsed("weft 7\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
+      parsed("weft 8\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
              "level (lit 1) (sub (arg 0) (lit 1)) 1 lt\n"
              "map 0 y 4 span 1\nmap 1 x 64 span 1 (lit 1) (sub (arg 0) (lit "
              "1)) 1 lt\n");
@@ -101,7 +101,7 @@ TEST(LaunchConfig, EveryDimensionCoversItsLevel) {
 // Without partials or buffers a huge 1-D loop gets its whole grid; with an
 // outermost reduction (a partial per block for the host) two waves.
 TEST(LaunchConfig, OnlyKernelsPayingPerBlockAreCapped) {
-  const std::string Head = "weft 7\nkernel k\nloc a.cpp:1:1\n"
+  const std::string Head = "weft 8\nkernel k\nloc a.cpp:1:1\n"
                            "param scalar f32 total\n"
                            "level (lit 0) (lit 1000000000) 1 lt\n"
                            "map 0 x 256 span 1\n";
@@ -118,7 +118,7 @@ TEST(LaunchConfig, OnlyKernelsPayingPerBlockAreCapped) {
 // A capped 2-D grid keeps x (the coalesced dimension) and shrinks y.
 TEST(LaunchConfig, CappedGridsShrinkTheOuterDimensionsFirst) {
   const KernelInfo K =
-      parsed("weft 7\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
+      parsed("weft 8\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
              "level (lit 0) (arg 0) 1 lt\n"
              "map 0 y 4 span 1\nmap 1 x 64 span 1 (lit 0) (arg 0) 1 lt\n"
              "buffer 4 (arg 0)\n");

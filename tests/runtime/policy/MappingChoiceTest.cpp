@@ -16,14 +16,14 @@ namespace {
 
 // sumRows-like: rows (arg 0) and the span's size vary; mapping 1 for many
 // short rows, 0 otherwise.
-const std::string Piece = "weft 7\nkernel k0\nloc a.cpp:1:1\n"
+const std::string Piece = "weft 8\nkernel k0\nloc a.cpp:1:1\n"
                           "param scalar i32 rows\nparam in f32 m\n"
                           "level (lit 0) (arg 0) 1 lt\n";
 const std::string Choice = "vary (arg 0)\nvary (size 1)\n"
                            "scenario 0 128 128\nscenario 1 65536 128\n"
                            "scenario 0 128 65536\n";
 const std::string Two = Piece + "text 0 10\n" + Choice + "alternative\n" +
-                        "weft 7\nkernel k1\nloc a.cpp:1:1\n"
+                        "weft 8\nkernel k1\nloc a.cpp:1:1\n"
                         "param scalar i32 rows\nparam in f32 m\n"
                         "level (lit 0) (arg 0) 1 lt\ntext 10 5\n";
 
@@ -85,7 +85,7 @@ TEST(MappingChoice, TakesTheNearestScenarioOnALogScale) {
 // A product over rows held apart: k0 indexes rows of one length by their
 // common length (param 2, uniform), k1 by their offsets.
 std::string rowsKernel(const char *Name, bool Uniform) {
-  return std::string("weft 7\nkernel ") + Name +
+  return std::string("weft 8\nkernel ") + Name +
          "\nloc a.cpp:1:1\nparam inout f32 c\nparam in u64 c_rows\n"
          "param scalar i64 c_cols\nrows 0 1\n" +
          (Uniform ? "uniform 2\n" : "") + "level (lit 0) (size 1) 1 lt\n";
@@ -119,8 +119,8 @@ TEST(MappingChoice, RowsOfOneLengthBesideTheirOffsetsKernel) {
         rowsKernel("k0", true),
         rowsKernel("k0", false) + "text 0 4\nalternative\n" +
             rowsKernel("k1", true) + "text 4 4\n",
-        std::string("weft 7\nkernel k\nparam scalar i32 n\nuniform 0\n"),
-        std::string("weft 7\nkernel k\nparam in f32 a\nuniform 0\n")}) {
+        std::string("weft 8\nkernel k\nparam scalar i32 n\nuniform 0\n"),
+        std::string("weft 8\nkernel k\nparam in f32 a\nuniform 0\n")}) {
     std::vector<KernelInfo> B;
     EXPECT_FALSE(parseDescriptors(Bad, 8, B, Error)) << Bad;
   }
@@ -136,7 +136,7 @@ TEST(MappingChoice, RanksEveryMappingNearestFirst) {
   KernelInfo K;
   std::string Error;
   ASSERT_TRUE(parseDescriptor(
-      "weft 7\nkernel k0\nloc a.cpp:1:1\nparam scalar i32 rows\n"
+      "weft 8\nkernel k0\nloc a.cpp:1:1\nparam scalar i32 rows\n"
       "level (lit 0) (arg 0) 1 lt\nvary (arg 0)\n"
       "scenario 0 128\nscenario 2 1024\nscenario 1 65536\nscenario 0 8192\n",
       K, Error))
@@ -147,7 +147,7 @@ TEST(MappingChoice, RanksEveryMappingNearestFirst) {
   EXPECT_EQ(rankMappings(K, {2000}, 1, 3), (std::vector<unsigned>{1, 2, 0}));
   // Without scenarios: the chosen one, then the others in order.
   KernelInfo Plain;
-  ASSERT_TRUE(parseDescriptor("weft 7\nkernel k\nloc a.cpp:1:1\n"
+  ASSERT_TRUE(parseDescriptor("weft 8\nkernel k\nloc a.cpp:1:1\n"
                               "level (lit 0) (lit 9) 1 lt\n",
                               Plain, Error));
   EXPECT_EQ(rankMappings(Plain, {}, 0, 2), (std::vector<unsigned>{0, 1}));

@@ -32,7 +32,7 @@ KernelInfo parsed(const std::string &Text) {
 /// tile width, and its shared memory: two tiles of TILE * (block * T + 4)
 /// floats.
 const char *const TiledProduct =
-    "weft 7\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
+    "weft 8\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
     "level (lit 0) (arg 0) 1 lt\n"
     "map 0 y 16 span 4\nmap 1 x 16 span 4 (lit 0) (arg 0) 1 lt\n"
     "tune WEFT_BLOCK_X x 16 8 32\ntune WEFT_BLOCK_Y y 16 8 32\n"
@@ -53,7 +53,7 @@ std::vector<KernelInfo> one(const char *Text) { return {parsed(Text)}; }
 /// The product, and a second mapping over one axis with three block sizes.
 std::vector<KernelInfo> twoMappings() {
   return {parsed(TiledProduct),
-          parsed("weft 7\nkernel k2\nloc a.cpp:1:1\n"
+          parsed("weft 8\nkernel k2\nloc a.cpp:1:1\n"
                  "param scalar i32 n\nlevel (lit 0) (arg 0) 1 lt\n"
                  "map 0 x 256 span 1\ntune WEFT_BLOCK_X x 256 128 512\n")};
 }
@@ -119,7 +119,7 @@ TEST(TuningSpace, EveryMappingTakesPart) {
 }
 
 TEST(TuningSpace, SplitKSetsTheLaunchNotTheText) {
-  const TuningSpace S(one("weft 7\nkernel k\nloc a.cpp:1:1\n"
+  const TuningSpace S(one("weft 8\nkernel k\nloc a.cpp:1:1\n"
                           "param scalar i32 n\nlevel (lit 0) (arg 0) 1 lt\n"
                           "map 0 y 1 span 1\nmap 1 x 256 split 8\n"
                           "combine k_combine 256\nsplit 4\n"
@@ -143,7 +143,7 @@ DeviceProperties h100() {
 
 /// lud's perimeter as the plugin maps it: one thread per row, 256 a block.
 const char *const RowPerThread =
-    "weft 7\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
+    "weft 8\nkernel k\nloc a.cpp:1:1\nparam scalar i32 n\n"
     "level (lit 0) (arg 0) 1 lt\nmap 0 x 256 span 1\n"
     "tune WEFT_BLOCK_X x 256 32 64 128 512 1024\n";
 
@@ -194,7 +194,7 @@ TEST(StartConfiguration, OnlySmallerBlocksAndRegisterTiles) {
   // 12 x 12 blocks as mapped fill 132 SMs: unchanged.
   EXPECT_EQ(Start(768), S.values(M));
   const TuningSpace One(
-      one("weft 7\nkernel k\nloc a.cpp:1:1\nlevel (lit 0) (lit 1) 1 lt\n"
+      one("weft 8\nkernel k\nloc a.cpp:1:1\nlevel (lit 0) (lit 1) 1 lt\n"
           "map 0 x 256 span 1\ntune WEFT_BLOCK_X x 256 32 64 1024\n"),
       h100());
   EXPECT_EQ(fillingStart(One, One.mapped(0), h100(), nullptr, 0, 1),
