@@ -34,6 +34,15 @@ for source in samples/*.cpp; do
   WEFT_BUILD_DIR=$build samples/run-sample.sh "$name" --build-only
   cp -a "$build/samples/$name".{plain,weft,remarks} "$dest/samples/"
 done
+# The MPI sample, where Open MPI is here (the GPU machine needs its own
+# Open MPI 4 to run it: scripts/gpu-check.sh says SKIPPED otherwise).
+if command -v mpicxx >/dev/null; then
+  # shellcheck disable=SC2046
+  /usr/lib/llvm-22/bin/clang++ -O2 \
+    $("$build/bin/weft-config" --clang=/usr/lib/llvm-22/bin/clang++ --cxxflags) \
+    $(mpicxx --showme:compile) samples/heat-mpi.cpp $(mpicxx --showme:link) \
+    $("$build/bin/weft-config" --ldflags) -o "$dest/samples/heat-mpi"
+fi
 # LLVM's C++ library, for the programs built with -stdlib=libc++ (the GPU
 # machine has GCC's only), and its OpenMP runtime, for those built with
 # -fopenmp.

@@ -162,6 +162,18 @@ if want goals; then
     echo \"waits for launches in flight: \$(grep -c 'synchronized' /tmp/weft-lud-verbose.log)\"
     echo \"launches: \$(grep -c ': kernel weft_' /tmp/weft-lud-verbose.log)\"
     grep 'loop at .*sizes' /tmp/weft-lud-verbose.log | head -30" || status=1
+  echo "== heat-mpi, 4096 x 4096, 200 steps: one rank, then two ranks sharing"
+  echo "   the one GPU (each takes device 0: local rank modulo one device); the"
+  echo "   plate's hash must be the same, and each rank's time is printed"
+  if [ -x samples/heat-mpi ] && command -v mpirun >/dev/null; then
+    for ranks in 1 2; do
+      part goals env WEFT_VERBOSE=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        mpirun --oversubscribe -np $ranks samples/heat-mpi --size 4096 --steps 200 ||
+        status=1
+    done
+  else
+    echo "SKIPPED: no mpirun here, or no samples/heat-mpi in the bundle (built where Open MPI is)"
+  fi
   echo "== lud at 2048, its first kernels under Nsight Compute (untuned): weft's"
   echo "   diagonal block (one warp), perimeters and trailing update, then the"
   echo "   hand-tuned kernels; 41, ~36, ~31 and 24-30 us on the H200 of 2026-11-26"

@@ -22,6 +22,7 @@ packages=(
   libgtest-dev libboost-context-dev
   hipcc rocm-device-libs lld-22
   gcc-12-offload-nvptx
+  openmpi-bin libopenmpi-dev
 )
 
 install_dependencies() {

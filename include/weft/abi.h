@@ -105,6 +105,9 @@ WEFT_WEAK void regionUpdateRowsApart(void *Region, const RowsArg *Rows,
                                      bool ToDevice) noexcept;
 /// Waits for the marked loops still running on the device.
 WEFT_WEAK void synchronizeLaunches() noexcept;
+/// The device address of [Data, Data + Bytes) where a region keeps it
+/// resident (weft::device_data), else null.
+WEFT_WEAK void *regionDeviceData(const void *Data, std::size_t Bytes) noexcept;
 
 } // namespace detail
 

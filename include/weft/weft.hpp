@@ -738,6 +738,25 @@ inline void synchronize() {
     detail::synchronizeLaunches();
 }
 
+/// The device address of Data (a span a region keeps resident, or part of
+/// one: a halo row) for a library that reads and writes device memory
+/// itself, such as a CUDA-aware MPI. The launches in flight finish first,
+/// the device copy is made current, and it counts as written (the region's
+/// end and update_host bring it back). Null where no region keeps Data on
+/// a device (no region, no GPU, no runtime): pass the host's address then.
+///
+///   weft::region R(grid);
+///   void *Halo = weft::device_data(std::span(grid).subspan(0, n));
+///   MPI_Recv(Halo ? Halo : grid.data(), n, MPI_DOUBLE, ...);
+template <class _Dp,
+          detail::Requires<detail::RegionData<_Dp> && !detail::HeldApart<_Dp>> = 0>
+void *device_data(_Dp &&Data) {
+  if (!&detail::regionDeviceData)
+    return nullptr;
+  const detail::LaunchArg _Ap = detail::dataArg(Data);
+  return detail::regionDeviceData(_Ap.Data, _Ap.Count * _Ap.ElementSize);
+}
+
 } // namespace weft
 
 #undef WEFT_CONSTEXPR_DESTRUCTOR

@@ -21,6 +21,8 @@ using Status = std::string;
 struct DeviceProperties {
   std::string Name;         // e.g. "NVIDIA H100 80GB HBM3"
   std::string Architecture; // e.g. "sm_90", "gfx90a", "sim"
+  /// Which of the visible GPUs this is, and why (core/DeviceChoice.h).
+  std::string Choice;
   unsigned MultiprocessorCount = 1;
   unsigned MaxThreadsPerBlock = 1024;
   unsigned MaxThreadsPerMultiprocessor = 2048;

@@ -508,6 +508,26 @@ void Runtime::updateRegion(const void *Host, const RowBlock &Rows,
   Resident.update(Host, Rows, ToDevice);
 }
 
+void *Runtime::deviceData(const void *Host, std::size_t Bytes) {
+  if (!Active)
+    return nullptr;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Failed || !settle())
+    return nullptr;
+  Status S;
+  const DevicePtr Device = Resident.deviceAddress(Host, Bytes, S);
+  if (!S.empty()) {
+    warn("weft::device_data could not make the device copy current (" + S +
+         "); the host data is no longer reliable");
+    std::abort();
+  }
+  // Its user may write the device copy: the host's no longer holds every
+  // result (a fault must not redo launches over it).
+  if (Device)
+    HostCurrent = false;
+  return reinterpret_cast<void *>(static_cast<std::uintptr_t>(Device));
+}
+
 void Runtime::enterRegionRows(void *Region, const detail::RowsArg &Rows,
                               std::size_t ElementSize) {
   if (!Region)
@@ -574,6 +594,15 @@ void weft::detail::regionUpdateRowsApart(void *, const RowsArg *Rows,
                                          std::size_t ElementSize,
                                          bool ToDevice) noexcept {
   rt::Runtime::get().updateRegionRows(*Rows, ElementSize, ToDevice);
+}
+
+void *weft::detail::regionDeviceData(const void *Data,
+                                     std::size_t Bytes) noexcept {
+  try {
+    return rt::Runtime::get().deviceData(Data, Bytes);
+  } catch (const std::exception &) {
+    return nullptr;
+  }
 }
 
 void weft::detail::synchronizeLaunches() noexcept {

@@ -54,6 +54,10 @@ public:
   void *enterRegion(const detail::ResidentRange *Ranges, std::size_t Count);
   void exitRegion(void *Region);
   void updateRegion(const void *Data, const RowBlock &Rows, bool ToDevice);
+  /// weft::device_data: the device address of resident data, current
+  /// there, once the launches in flight are done; null where no region
+  /// keeps it on a device.
+  void *deviceData(const void *Data, std::size_t Bytes);
   /// Rows held apart in a region (a std::vector of std::vectors).
   void enterRegionRows(void *Region, const detail::RowsArg &Rows,
                        std::size_t ElementSize);

@@ -43,8 +43,9 @@ std::unique_ptr<Backend> selectBackend(std::string &HostReason) {
       return nullptr;
     }
   }
-  note(std::string("backend: ") + Active->name() + " (" +
-       Active->properties().Architecture + ")");
+  const DeviceProperties &Props = Active->properties();
+  note(std::string("backend: ") + Active->name() + " (" + Props.Architecture +
+       (Props.Choice.empty() ? "" : ", " + Props.Choice) + ")");
   return Active;
 }
 

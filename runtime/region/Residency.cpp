@@ -248,6 +248,17 @@ void Residency::update(const void *Host, const RowBlock &Rows, bool ToDevice) {
   }
 }
 
+DevicePtr Residency::deviceAddress(const void *Host, std::size_t Bytes,
+                                   Status &S) {
+  Range *R = find(Host, Bytes ? Bytes : 1);
+  if (!R)
+    return 0;
+  if (S = current(*R); !S.empty())
+    return 0;
+  R->DeviceWritten = true;
+  return R->Device + (static_cast<const char *>(Host) - R->Host);
+}
+
 void Residency::useOnHost(const void *Host, std::size_t Bytes, bool Writes) {
   // Every range the loop's bytes overlap: a loop may use more than a
   // region holds, or parts of two.

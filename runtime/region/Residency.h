@@ -81,6 +81,10 @@ public:
   /// R's device copy made current for a launch: a host loop's writes copied
   /// over first.
   Status current(Range &R);
+  /// The device address of [Host, Host + Bytes) inside a resident range,
+  /// made current there and taken as written (its user may write it: a
+  /// GPU-aware MPI's receive), or 0 where no range holds it.
+  DevicePtr deviceAddress(const void *Host, std::size_t Bytes, Status &S);
   /// After a failure: every resident range back to the host, released; the
   /// host loops carry on with current data.
   void evictAll();

@@ -1,5 +1,6 @@
 // CudaBackend.cpp: the NVIDIA backend: the CUDA driver API (libcuda.so.1)
 // and NVRTC, both loaded at run time.
+#include "core/DeviceChoice.h"
 #include "core/DynamicLibrary.h"
 #include "cuda/DriverApi.h"
 #include "gpu/GpuBackend.h"
@@ -26,8 +27,10 @@ public:
       Reason = "no CUDA device";
       return false;
     }
+    const DeviceChoice Chosen = chooseDevice(Count);
+    Props.Choice = Chosen.Why;
     int Major = 0, Minor = 0, Sms = 0, MaxThreads = 0, Warp = 0;
-    if (!check(Api.DeviceGet(&Device, 0), "cuDeviceGet", Reason) ||
+    if (!check(Api.DeviceGet(&Device, Chosen.Index), "cuDeviceGet", Reason) ||
         !check(
             Api.DeviceGetAttribute(
                 &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Device),

@@ -1,5 +1,6 @@
 // HipBackend.cpp: the AMD backend: the HIP runtime (libamdhip64, ROCm 6 or
 // 5) and hipRTC, both loaded at run time.
+#include "core/DeviceChoice.h"
 #include "core/DynamicLibrary.h"
 #include "gpu/GpuBackend.h"
 
@@ -117,31 +118,35 @@ public:
       Reason = "no AMD GPU";
       return false;
     }
+    const DeviceChoice Chosen = chooseDevice(Count);
+    Ordinal = Chosen.Index;
+    Props.Choice = Chosen.Why;
     int Sms = 0, MaxThreads = 0, Warp = 0, PerMultiprocessor = 0;
-    if (!check(Api.SetDevice(0), "hipSetDevice", Reason) ||
-        !check(Api.DeviceGetAttribute(&Sms,
-                                      hipDeviceAttributeMultiprocessorCount, 0),
-               "hipDeviceGetAttribute", Reason) ||
-        !check(Api.DeviceGetAttribute(&MaxThreads,
-                                      hipDeviceAttributeMaxThreadsPerBlock, 0),
-               "hipDeviceGetAttribute", Reason) ||
-        !check(Api.DeviceGetAttribute(&Warp, hipDeviceAttributeWarpSize, 0),
+    if (!check(Api.SetDevice(Ordinal), "hipSetDevice", Reason) ||
+        !check(Api.DeviceGetAttribute(
+                   &Sms, hipDeviceAttributeMultiprocessorCount, Ordinal),
                "hipDeviceGetAttribute", Reason) ||
         !check(Api.DeviceGetAttribute(
+                   &MaxThreads, hipDeviceAttributeMaxThreadsPerBlock, Ordinal),
+               "hipDeviceGetAttribute", Reason) ||
+        !check(
+            Api.DeviceGetAttribute(&Warp, hipDeviceAttributeWarpSize, Ordinal),
+            "hipDeviceGetAttribute", Reason) ||
+        !check(Api.DeviceGetAttribute(
                    &PerMultiprocessor,
-                   hipDeviceAttributeMaxThreadsPerMultiProcessor, 0),
+                   hipDeviceAttributeMaxThreadsPerMultiProcessor, Ordinal),
                "hipDeviceGetAttribute", Reason))
       return false;
     for (int A = 0; A < 3; ++A) {
       int Blocks = 0;
-      if (!check(Api.DeviceGetAttribute(&Blocks,
-                                        hipDeviceAttributeMaxGridDimX + A, 0),
+      if (!check(Api.DeviceGetAttribute(
+                     &Blocks, hipDeviceAttributeMaxGridDimX + A, Ordinal),
                  "hipDeviceGetAttribute", Reason))
         return false;
       Props.MaxGrid[A] = static_cast<unsigned>(Blocks);
     }
     std::vector<char> Properties(8192, 0); // larger than any ROCm's struct
-    if (!check(Api.GetDeviceProperties(Properties.data(), 0),
+    if (!check(Api.GetDeviceProperties(Properties.data(), Ordinal),
                "hipGetDeviceProperties", Reason))
       return false;
     Props.Architecture = gfxTarget(Properties.data(), Properties.size());
@@ -160,12 +165,12 @@ public:
     Props.WarpSize = static_cast<unsigned>(Warp);
     Props.MaxThreadsPerMultiprocessor =
         static_cast<unsigned>(PerMultiprocessor);
-    // Two transfers a clock (HBM and DDR alike), over the bus's width.
     int MemoryKilohertz = 0, BusBits = 0;
     if (Api.DeviceGetAttribute(&MemoryKilohertz,
-                               hipDeviceAttributeMemoryClockRate, 0) == 0 &&
-        Api.DeviceGetAttribute(&BusBits, hipDeviceAttributeMemoryBusWidth, 0) ==
-            0)
+                               hipDeviceAttributeMemoryClockRate,
+                               Ordinal) == 0 &&
+        Api.DeviceGetAttribute(&BusBits, hipDeviceAttributeMemoryBusWidth,
+                               Ordinal) == 0)
       Props.MemoryBytesPerSecond = 2.0 * MemoryKilohertz * 1e3 * BusBits / 8;
     return loadCompiler(Reason);
   }
@@ -230,7 +235,7 @@ private:
                   "hipEventElapsedTime");
   }
   Status makeCurrent() override {
-    return status(Api.SetDevice(0), "hipSetDevice");
+    return status(Api.SetDevice(Ordinal), "hipSetDevice");
   }
   Status loadFunction(const std::vector<char> &Binary, const std::string &Name,
                       KernelHandle &Handle) override {
@@ -274,6 +279,7 @@ private:
 
   DynamicLibrary Runtime;
   HipApi Api{};
+  int Ordinal = 0; // the device this process took (core/DeviceChoice.h)
 };
 
 } // namespace
