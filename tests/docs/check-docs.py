@@ -19,7 +19,9 @@
   check-docs.py diagnostics ROOT
       Every message docs/troubleshooting.md quotes (a table's first column,
       in backticks) is one the plugin or the runtime prints: each run of
-      its text between quoted names is in their sources' string literals.
+      its text between quoted names is in their sources' string literals;
+      and every message the plugin's diagnostics and the runtime's warnings
+      start with is listed there.
 
 Prints one line per problem and 'N passed, N failed' at the end; exits 1 on
 any failure.
@@ -256,6 +258,7 @@ def string_literals(root):
     for path in glob.glob(os.path.join(root, "plugin/**/*.cpp"), recursive=True) + \
             glob.glob(os.path.join(root, "plugin/**/*.h"), recursive=True) + \
             glob.glob(os.path.join(root, "runtime/**/*.cpp"), recursive=True) + \
+            glob.glob(os.path.join(root, "runtime/**/*.h"), recursive=True) + \
             glob.glob(os.path.join(root, "contract/**/*.cpp"), recursive=True) + \
             glob.glob(os.path.join(root, "include/**/*.h*"), recursive=True):
         text = open(path, encoding="utf-8", errors="replace").read()
@@ -302,11 +305,45 @@ def check_diagnostics(args, tally):
         # what the quote leaves out (...).
         chunks = re.split(r"'[^'\s]*'|\('[^']*'\)|\b\w+\([^)]*\)|\b\w\b(?= =)|-?\b\d+\b|\.\.\.|\bweft: |\bwarning: ", message)
         runs = [c.strip(" :;,.()") for c in chunks]
-        runs = [c for c in runs if len(c.split()) >= 2]
+        # Runs of two words or more; a short message ("expected 'for' after
+        # ...") is checked by its longer single words.
+        runs = [c for c in runs if len(c.split()) >= 2] or \
+            [c for c in runs if len(c) >= 5]
         missing = [c for c in runs if not printed(c, literals)]
         tally.check(runs and not missing,
                     "docs/troubleshooting.md quotes `%s`, and no source prints %s"
                     % (message, "it" if not runs else "'" + "', '".join(missing) + "'"))
+
+
+def check_every_message_listed(args, tally):
+    """The other way: each message a diagnostic of the plugin (fail, error,
+    diagnose) or a warning of the runtime (warn, fault) starts with, its
+    first literal up to the first name it quotes, is in troubleshooting.md."""
+    listed = re.sub(r"\s+", " ", open(os.path.join(
+        args.root, "docs", "troubleshooting.md"), encoding="utf-8").read())
+    calls = {"plugin": r"\b(fail|failExpr|error|diagnose)\(",
+             "runtime": r"\b(warn|fault)\("}
+    for folder, call in calls.items():
+        for path in sorted(glob.glob(os.path.join(args.root, folder, "**", "*.*"),
+                                     recursive=True)):
+            if not path.endswith((".cpp", ".h")):
+                continue
+            text = re.sub(r'"\s*\n\s*"', "", open(path, encoding="utf-8").read())
+            for m in re.finditer(call, text):
+                start = text.rfind("\n", 0, m.start()) + 1
+                before = text[start:m.start()]
+                if before.lstrip().startswith("//") or "void " in before:
+                    continue  # a comment's example, or the declaration
+                literal = re.search(r'"((?:[^"\\]|\\.)*)"', text[m.end():m.end() + 300])
+                if not literal:
+                    continue
+                head = literal.group(1).split("'")[0].strip(" ;:(")
+                if len(head) < 15:
+                    continue  # a name comes first: its message is listed by a later run
+                line = text[:m.start()].count("\n") + 1
+                tally.check(head[:30] in listed,
+                            "%s:%d prints '%s...', which docs/troubleshooting.md does not list"
+                            % (os.path.relpath(path, args.root), line, head[:30]))
 
 
 def main():
@@ -326,6 +363,7 @@ def main():
         check_names(args, tally)
     else:
         check_diagnostics(args, tally)
+        check_every_message_listed(args, tally)
     return tally.finish()
 
 
