@@ -216,3 +216,11 @@ int main() {
   throughLambda(100, x, y);
   std::printf("lambda %g %g\n", y[0], y[99]);
 }
+
+// With WEFT_PROFILE the second call of a loop outside a region runs its
+// directive on the team instead, timed (the rewrite tells the runtime where
+// it ends): the results stay the host's.
+// RUN: env OMP_NUM_THREADS=4 WEFT_BACKEND=sim WEFT_SIM_CHECK=1 WEFT_PROFILE=1 %t.exe > %t.profiled 2> %t.profile
+// RUN: diff %t.host %t.profiled
+// RUN: FileCheck %s --check-prefix=PROFILE < %t.profile
+// PROFILE: 1 on the host (its loop {{.*}} a call; last: WEFT_PROFILE timed its host loop on this call)
