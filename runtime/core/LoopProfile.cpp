@@ -170,7 +170,8 @@ std::string profileTable(const ProfiledDevice &D,
     if (const double F = bandwidthFraction(D, P); F >= 0)
       Out += "; " + percent(F) + " of the memory bandwidth";
     if (!P.Kernel.empty())
-      Out += "; last " + P.Kernel + ": " + P.Geometry;
+      Out += "; last " + P.Kernel + (P.Mapping.empty() ? "" : " (" + P.Mapping + ")") +
+             ": " + P.Geometry;
     Out += "\n";
     for (const std::string &Advice : profileAdvice(L))
       Out += "weft:     advice: " + Advice + "\n";
@@ -232,6 +233,7 @@ std::string profileJson(const ProfiledDevice &D,
                       ", \"calls\": " + std::to_string(R.Calls) +
                       ", \"between\": " + List(R.Between) + "}") +
            ", \"kernel\": " + OrNull(P.Kernel) +
+           ", \"mapping\": " + OrNull(P.Mapping) +
            ", \"geometry\": " + OrNull(P.Geometry) +
            ", \"advice\": " + List(profileAdvice(L)) + "}";
     First = false;

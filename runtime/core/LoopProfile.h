@@ -42,8 +42,9 @@ struct LoopProfile {
   /// Copied by its calls, both ways (a region's copies at its start and
   /// end, and by update_host/update_device, are the region's).
   std::uint64_t BytesToDevice = 0, BytesToHost = 0;
-  /// The kernel and the grid of its last launch.
-  std::string Kernel, Geometry;
+  /// The kernel, its mapping (as the remarks say it: a level a dimension,
+  /// its block and degree) and the grid of its last launch.
+  std::string Kernel, Mapping, Geometry;
   /// The function the loop is in (empty where the descriptor says none).
   std::string Function;
 };

@@ -78,12 +78,29 @@ weft::loop_stats_t RunStats::calls(const char *Descriptor) {
   return Loops[entry(Descriptor)];
 }
 
-void RunStats::launched(const char *Descriptor, const std::string &Kernel,
+void RunStats::launched(const char *Descriptor, const KernelInfo &Kernel,
                         const std::string &Geometry) {
   std::lock_guard<std::mutex> Guard(Lock);
   LoopProfile &P = Costs[entry(Descriptor)];
-  P.Kernel = Kernel;
+  if (P.Kernel != Kernel.Name) {
+    P.Kernel = Kernel.Name;
+    P.Mapping = mappingText(Kernel);
+  }
   P.Geometry = Geometry;
+}
+
+std::string mappingText(const KernelInfo &K) {
+  std::string Out;
+  for (const DimensionInfo &D : K.Dimensions) {
+    std::string Degree = D.Kind == contract::Degree::All ? "Span(all)"
+                         : D.Kind == contract::Degree::Split
+                             ? "Split(" + std::to_string(D.N) + ")"
+                             : "Span(" + std::to_string(D.N) + ")";
+    Out += (Out.empty() ? "level " : ", level ") + std::to_string(D.Depth) +
+           " " + contract::axisLetter(D.Axis) + " " + std::to_string(D.Block) +
+           " " + Degree;
+  }
+  return Out;
 }
 
 std::vector<ProfiledLoop>

@@ -5,6 +5,7 @@
 #ifndef WEFT_RUNTIME_CORE_RUNSTATS_H
 #define WEFT_RUNTIME_CORE_RUNSTATS_H
 
+#include "core/Kernel.h"
 #include "core/LoopProfile.h"
 #include "core/TransferLedger.h"
 #include "weft/abi.h"
@@ -16,6 +17,9 @@
 #include <vector>
 
 namespace weft::rt {
+
+/// "level 0 x 256 Span(1), level 1 y 4 Span(all)": K's mapping.
+std::string mappingText(const KernelInfo &K);
 
 class RunStats {
 public:
@@ -45,8 +49,8 @@ public:
   void hostLoopTimed(const char *Descriptor, double Seconds);
   /// Calls of the loop so far, on the device and on the host.
   weft::loop_stats_t calls(const char *Descriptor);
-  /// The kernel and grid the loop launched last.
-  void launched(const char *Descriptor, const std::string &Kernel,
+  /// The kernel, mapping and grid the loop launched last.
+  void launched(const char *Descriptor, const KernelInfo &Kernel,
                 const std::string &Geometry);
   /// Every loop's calls and costs, in the order the loops first ran, with
   /// what Ledger says its calls copied again and again.

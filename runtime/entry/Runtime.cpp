@@ -356,7 +356,7 @@ Status Runtime::run(LoopSite &Root, unsigned M,
   if (verbosity() >= 2 || !(Config == Site.LastConfig))
     note(K.Location + ": kernel " + K.Name + ": " + Config.describe());
   Site.LastConfig = Config;
-  Stats.launched(Descriptor, K.Name, Config.describe());
+  Stats.launched(Descriptor, K, Config.describe());
 
   // Nothing for the host to read back (every span resident, no reduction
   // into a host variable, no launch timed for tuning but between marks in

@@ -19,7 +19,8 @@ FIELDS = {"location": str, "function": (str, type(None)),
           "load_seconds": NUMBER, "loads": int, "cached_loads": int,
           "bytes_to_device": int, "bytes_to_host": int,
           "repeated": (dict, type(None)),
-          "kernel": (str, type(None)), "geometry": (str, type(None)),
+          "kernel": (str, type(None)), "mapping": (str, type(None)),
+          "geometry": (str, type(None)),
           "advice": list}
 REPEATED = {"data": list, "bytes_per_call": int, "calls": int, "between": list}
 assert doc["version"] == 2 and doc["clock"] == "host", doc
@@ -64,6 +65,7 @@ else:
     if trial:
         assert axpy["host_reason"] == "WEFT_PROFILE timed its host loop on this call", axpy
     assert axpy["loads"] == 1 and axpy["kernel"].startswith("weft_profile_L31_"), axpy
+    assert axpy["mapping"] == "level 0 x 256 Span(1)", axpy
     rep = axpy["repeated"]
     assert sorted(rep["data"]) == ["'x'", "'y'"], rep
     assert (rep["calls"], rep["bytes_per_call"], rep["between"]) == (launched, 12000, []), rep
