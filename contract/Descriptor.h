@@ -144,6 +144,18 @@ struct ChoiceInfo {
   std::vector<Scenario> Scenarios;
 };
 
+/// A binary of a kernel's text built with the program (its default tuning
+/// values, no defines) for one architecture: "sm_90" a cubin, "compute_90"
+/// PTX for the driver to compile on newer GPUs, "gfx90a" a code object. Its
+/// bytes are base64 within the loop's source, after the kernels' text.
+struct ImageInfo {
+  std::string Arch;
+  std::size_t Offset = 0, Length = 0;
+  /// The decoded bytes, which the runtime fills in (the descriptor has the
+  /// place alone).
+  std::string Data;
+};
+
 struct KernelInfo {
   std::string Name;
   std::string Location;
@@ -159,6 +171,8 @@ struct KernelInfo {
   /// Where this kernel's text is in the loop's source; the whole when
   /// TextLength is 0.
   std::size_t TextOffset = 0, TextLength = 0;
+  /// Its binaries built with the program (-fplugin-arg-weft-offload-arch).
+  std::vector<ImageInfo> Images;
 };
 
 /// K indexes rows held apart as rows of one length (its uniform lines).

@@ -203,6 +203,12 @@ struct Fields {
     return Io.integer(K.TextOffset, "offset", std::size_t(0), SIZE_MAX) &&
            Io.integer(K.TextLength, "length", std::size_t(1), SIZE_MAX);
   }
+  template <class IO> static bool image(IO &Io, KernelInfo &K, std::size_t &I) {
+    ImageInfo &M = K.Images[I];
+    return Io.name(M.Arch, "arch") &&
+           Io.integer(M.Offset, "offset", std::size_t(0), SIZE_MAX) &&
+           Io.integer(M.Length, "length", std::size_t(1), SIZE_MAX);
+  }
   template <class IO> static bool vary(IO &Io, KernelInfo &K, std::size_t &I) {
     return Io.bound(K.Choice.Vary[I], "expr");
   }
@@ -371,6 +377,11 @@ const Line Grammar[] = {
     {"text", "this kernel's text within the loop's source",
      [](const KernelInfo &K) { return onceIf(K.TextLength != 0); }, nullptr,
      WEFT_FIELDS(Fields::text)},
+    {"image",
+     "a binary of the kernel built with the program (sm_XX: a cubin, "
+     "compute_XX: PTX, gfxNNN: a code object), base64 within the loop's "
+     "source",
+     WEFT_EACH(Images), WEFT_FIELDS(Fields::image)},
     {"vary", "a size the mapping depends on, read at launch",
      WEFT_EACH(Choice.Vary), WEFT_FIELDS(Fields::vary)},
     {"scenario", "values of the varied sizes and the mapping for them",

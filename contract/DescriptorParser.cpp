@@ -55,6 +55,12 @@ bool parseDescriptors(std::string_view Text, std::size_t SourceLength,
               " lies outside the source";
       return false;
     }
+    for (const ImageInfo &M : K.Images)
+      if (M.Offset > SourceLength || M.Length > SourceLength - M.Offset) {
+        Error = "malformed kernel descriptor: the " + M.Arch + " image of " +
+                K.Name + " lies outside the source";
+        return false;
+      }
     if (Out.size() > 1 && !K.Choice.Vary.empty()) {
       Error = "malformed kernel descriptor: an alternative varies sizes";
       return false;

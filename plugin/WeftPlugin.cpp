@@ -1,8 +1,10 @@
 // WeftPlugin.cpp: the plugin's entry: its arguments, and the AST consumer
 // that runs the pipeline (recognize, map, plan memory, emit, rewrite) on each
 // marked loop before code generation.
+#include "PluginOptions.h"
 #include "compat/ClangCompat.h"
 #include "emit/KernelEmitter.h"
+#include "emit/KernelImages.h"
 #include "ir/BoundAlgebra.h"
 #include "map/ExtentScenarios.h"
 #include "map/Mapping.h"
@@ -29,20 +31,12 @@
 
 #include <cassert>
 #include <map>
+#include <set>
 
 using namespace clang;
 
 namespace weft {
 namespace {
-
-struct PluginOptions {
-  std::string EmitDir;
-  bool DumpIR = false;
-  bool Remarks = false;
-  /// strategy=...: the fixed strategy of every nest whose mark asks for
-  /// none (or auto), to compare the paper's baselines with the search.
-  std::string Strategy;
-};
 
 class NestPipeline {
 public:
@@ -272,6 +266,16 @@ private:
     // One source holds every kernel's text; each descriptor says where.
     if (Kernels.size() == 1)
       Kernels.front().TextOffset = Kernels.front().TextLength = 0;
+    // Images built with the program (offload-arch): what could not be built
+    // is said once a translation unit, at the first loop it concerns.
+    std::set<std::string> Problems;
+    emit::addKernelImages(Options.Images, Kernels, Source, Problems);
+    for (const std::string &Problem : Problems)
+      if (ImageProblems.insert(Problem).second)
+        diagnose(CI.getDiagnostics(), M.Loop->getBeginLoc(),
+                 DiagnosticsEngine::Warning, "weft: offload-arch: " + Problem,
+                 "the kernels that have no image compile when the program "
+                 "runs, where a compiler is");
     const std::string Descriptor = contract::writeDescriptors(Kernels);
     if (!Options.EmitDir.empty())
       writeFile(Kernels.front().Name + ".desc", Descriptor,
@@ -425,6 +429,7 @@ private:
 
   CompilerInstance &CI;
   const PluginOptions &Options;
+  std::set<std::string> ImageProblems; // said already
   llvm::DenseSet<const FunctionDecl *> Functions;
   llvm::DenseSet<const Stmt *> Loops;
   /// Per function rewritten, the variables it only reads (a std::map:
@@ -626,58 +631,7 @@ protected:
 
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
-    for (const std::string &Arg : Args) {
-      llvm::StringRef A(Arg);
-      if (A.consume_front("emit-dir=")) {
-        Options.EmitDir = A.str();
-      } else if (A == "dump-ir") {
-        Options.DumpIR = true;
-      } else if (A == "remarks") {
-        Options.Remarks = true;
-      } else if (A.consume_front("strategy=")) {
-        if (A != "auto" && A != "1d" && A != "thread_block" && A != "warp") {
-          DiagnosticsEngine &D = CI.getDiagnostics();
-          D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                     "weft plugin argument 'strategy=%0': "
-                                     "the strategy is auto, 1d, "
-                                     "thread_block or warp"))
-              << A;
-          return false;
-        }
-        Options.Strategy = A == "auto" ? "" : A.str();
-      } else if (A == "openmp=on" || A == "openmp=off") {
-        syntax::openMPLoopsTaken() = A == "openmp=on";
-      } else if (A == "help") {
-        llvm::errs()
-            << "weft plugin arguments (-fplugin-arg-weft-NAME):\n"
-               "  emit-dir=DIR  write each generated kernel to DIR/NAME.cu, "
-               "and each\n"
-               "                loop's descriptor to DIR/NAME.desc\n"
-               "  dump-ir       print the nest IR of each marked loop\n"
-               "  remarks       explain each loop's mapping as a remark, "
-               "and why an\n"
-               "                OpenMP loop stays with OpenMP\n"
-               "  strategy=S    map every nest whose mark names no strategy "
-               "with S:\n"
-               "                auto (the search, the default), 1d, "
-               "thread_block or warp\n"
-               "                (not a sequential loop's nest, which runs in "
-               "one block)\n"
-               "  openmp=on|off take '#pragma omp parallel for' loops "
-               "(with -fopenmp)\n"
-               "                as marked loops, OpenMP's directive the "
-               "fallback (on)\n"
-               "  help          print this list\n";
-      } else {
-        DiagnosticsEngine &D = CI.getDiagnostics();
-        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                   "unknown weft plugin argument '%0' "
-                                   "(try -fplugin-arg-weft-help)"))
-            << Arg;
-        return false;
-      }
-    }
-    return true;
+    return parsePluginArguments(CI.getDiagnostics(), Args, Options);
   }
 
   ActionType getActionType() override { return AddBeforeMainAction; }

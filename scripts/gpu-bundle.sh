@@ -34,6 +34,13 @@ for source in samples/*.cpp; do
   WEFT_BUILD_DIR=$build samples/run-sample.sh "$name" --build-only
   cp -a "$build/samples/$name".{plain,weft,remarks} "$dest/samples/"
 done
+# hotspot with its kernels built for sm_90 (the H100's and H200's) with the
+# program, for gpu-check's first-run and no-compiler runs.
+# shellcheck disable=SC2046
+/usr/lib/llvm-22/bin/clang++ -O2 \
+  $("$build/bin/weft-config" --clang=/usr/lib/llvm-22/bin/clang++ --cxxflags --offload-arch=sm_90) \
+  -Isamples/common samples/hotspot.cpp $("$build/bin/weft-config" --ldflags) \
+  -o "$dest/samples/hotspot.aot"
 # The MPI sample, where Open MPI is here (the GPU machine needs its own
 # Open MPI 4 to run it: scripts/gpu-check.sh says SKIPPED otherwise).
 if command -v mpicxx >/dev/null; then

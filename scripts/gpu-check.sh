@@ -165,14 +165,32 @@ if want goals; then
   echo "== heat-mpi, 4096 x 4096, 200 steps: one rank, then two ranks sharing"
   echo "   the one GPU (each takes device 0: local rank modulo one device); the"
   echo "   plate's hash must be the same, and each rank's time is printed"
-  if [ -x samples/heat-mpi ] && command -v mpirun >/dev/null; then
+  if [ -x "$build/samples/heat-mpi" ] && command -v mpirun >/dev/null; then
     for ranks in 1 2; do
       part goals env WEFT_VERBOSE=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-        mpirun --oversubscribe -np $ranks samples/heat-mpi --size 4096 --steps 200 ||
+        mpirun --oversubscribe -np $ranks "$build/samples/heat-mpi" --size 4096 --steps 200 ||
         status=1
     done
   else
     echo "SKIPPED: no mpirun here, or no samples/heat-mpi in the bundle (built where Open MPI is)"
+  fi
+  echo "== kernels built with the program (issue 59): hotspot built with"
+  echo "   offload-arch=sm_90 against the same compiled when it runs, each from an"
+  echo "   empty kernel cache (the first run's time), then with no runtime"
+  echo "   compiler (WEFT_RTC=off): the images alone must serve"
+  if [ -x "$build/samples/hotspot.aot" ]; then
+    expected=$(mktemp)
+    part goals "$build/samples/hotspot.plain" --save "$expected" >/dev/null
+    for run in "weft:" "aot:" "aot:WEFT_RTC=off"; do
+      exe=${run%%:*} extra=${run#*:}
+      part goals env WEFT_BACKEND=cuda WEFT_VERBOSE=1 WEFT_CACHE_DIR="$(mktemp -d)" $extra \
+        bash -c "'$build/samples/hotspot.$exe' --repeat 1 --check '$expected' 2> /tmp/weft-aot.err;
+          rc=\$?; echo \"($exe $extra) images: \$(grep -c 'built with the program' /tmp/weft-aot.err),\
+ compiled: \$(grep -c 'compiled by NVRTC' /tmp/weft-aot.err), warnings: \$(grep -c 'weft: warning' /tmp/weft-aot.err)\"; exit \$rc" ||
+        status=1
+    done
+  else
+    echo "SKIPPED: no samples/hotspot.aot in the bundle (built where NVRTC is)"
   fi
   echo "== lud at 2048, its first kernels under Nsight Compute (untuned): weft's"
   echo "   diagonal block (one warp), perimeters and trailing update, then the"

@@ -170,8 +170,9 @@ std::string profileTable(const ProfiledDevice &D,
     if (const double F = bandwidthFraction(D, P); F >= 0)
       Out += "; " + percent(F) + " of the memory bandwidth";
     if (!P.Kernel.empty())
-      Out += "; last " + P.Kernel + (P.Mapping.empty() ? "" : " (" + P.Mapping + ")") +
-             ": " + P.Geometry;
+      Out += "; last " + P.Kernel +
+             (P.Mapping.empty() ? "" : " (" + P.Mapping + ")") + ": " +
+             P.Geometry;
     Out += "\n";
     for (const std::string &Advice : profileAdvice(L))
       Out += "weft:     advice: " + Advice + "\n";

@@ -3,6 +3,7 @@
 #include "entry/Runtime.h"
 
 #include "backends/BackendTable.h"
+#include "core/Base64.h"
 #include "core/Diagnostics.h"
 #include "core/LaunchBounds.h"
 #include "launch/KernelLaunch.h"
@@ -250,6 +251,12 @@ std::unique_ptr<LoopSite> Runtime::makeSite(const char *Descriptor,
     LoopSite &Mapped =
         I == 0 ? *Site : *Site->Alternatives.emplace_back(new LoopSite());
     Mapped.Kernel = std::move(Kernels[I]);
+    // Images built with the program (base64 in the source, after the
+    // kernels' text); one that does not decode is left out.
+    for (contract::ImageInfo &Image : Mapped.Kernel.Images)
+      Image.Data =
+          decodeBase64(std::string_view(Source + Image.Offset, Image.Length))
+              .value_or(std::string());
     applyDefines(Mapped.Kernel, kernelDefines());
     if (Mapped.Kernel.Dimensions.empty()) {
       // No map line: the outermost level on x, 256 threads a block.

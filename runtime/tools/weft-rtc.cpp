@@ -1,6 +1,7 @@
 // weft-nvrtc / weft-hiprtc: compile kernel files written by the plugin with
 // NVRTC or hipRTC, as the GPU backends would. The test suite runs them over
-// every kernel it generates. Built twice, WEFT_HIP choosing hipRTC.
+// every kernel it generates; the plugin runs them to build kernels ahead of
+// time (--out). Built twice, WEFT_HIP choosing hipRTC.
 #include "gpu/KernelResources.h"
 #include "gpu/RuntimeCompiler.h"
 
@@ -21,11 +22,12 @@ static const auto Which = weft::rt::RuntimeCompiler::Kind::Nvrtc;
 
 static int usage() {
   std::fprintf(stderr,
-               "usage: %s [--arch=ARCH] [--ptx] FILE.cu...\n"
+               "usage: %s [--arch=ARCH] [--ptx] [--out=FILE] FILE.cu...\n"
                "Compiles each kernel file with %s for ARCH (default %s) and\n"
                "prints what each kernel uses (registers, shared memory,\n"
                "spills) where the compiler reports it; with --ptx (NVRTC\n"
-               "only), prints each kernel's PTX instead.\n"
+               "only), prints each kernel's PTX instead. With --out, one\n"
+               "file's binary (or PTX) is written to FILE instead.\n"
                "Exit status: 0 all compiled, 1 a compile failed, 77 the "
                "compiler is not installed.\n",
                Tool,
@@ -39,9 +41,12 @@ int main(int Argc, char **Argv) {
   std::string Arch = DefaultArch;
   std::vector<std::string> Files;
   bool Ptx = false;
+  std::string Out;
   for (int I = 1; I < Argc; ++I) {
     if (!std::strncmp(Argv[I], "--arch=", 7))
       Arch = Argv[I] + 7;
+    else if (!std::strncmp(Argv[I], "--out=", 6))
+      Out = Argv[I] + 6;
     else if (!std::strcmp(Argv[I], "--ptx") &&
              Which == weft::rt::RuntimeCompiler::Kind::Nvrtc)
       Ptx = true;
@@ -50,7 +55,7 @@ int main(int Argc, char **Argv) {
     else
       Files.push_back(Argv[I]);
   }
-  if (Files.empty())
+  if (Files.empty() || (!Out.empty() && Files.size() != 1))
     return usage();
   weft::rt::RuntimeCompiler Compiler(Which);
   std::string Error;
@@ -67,6 +72,22 @@ int main(int Argc, char **Argv) {
     std::vector<char> Binary;
     std::string Log;
     std::string Name = File.substr(File.find_last_of('/') + 1);
+    if (!Out.empty()) {
+      // The image alone, for the plugin to embed.
+      std::string Code;
+      const bool Built =
+          Ptx ? Compiler.ptx(Text.str(), Name, Arch, {}, Code, Log)
+              : Compiler.compile(Text.str(), Name, Arch, {}, Binary, Log);
+      if (Ptx)
+        Binary.assign(Code.begin(), Code.end());
+      std::ofstream Image(Out, std::ios::binary);
+      if (!Built || !Image.write(Binary.data(), Binary.size())) {
+        std::fprintf(stderr, "%s\n",
+                     Built ? "cannot write the image" : Log.c_str());
+        return 1;
+      }
+      return 0;
+    }
     if (Ptx) {
       std::string Code;
       if (Compiler.ptx(Text.str(), Name, Arch, {}, Code, Log)) {

@@ -184,7 +184,7 @@ def check_names(args, tally):
                     "the runtime reads %s, which docs/reference.md does not list" % name)
 
     # Plugin arguments.
-    plugin_main = open(os.path.join(root, "plugin", "WeftPlugin.cpp")).read()
+    plugin_main = open(os.path.join(root, "plugin", "PluginOptions.cpp")).read()
     parsed = set(re.findall(r'\(A == "([a-z-]+)', plugin_main)) | set(
         re.findall(r'consume_front\("([a-z-]+)=', plugin_main))
     for name in sorted(set(re.findall(r"-fplugin-arg-weft-([a-z-]+)", docs))):

@@ -54,3 +54,8 @@ if subprocess.run([config.weft_nvrtc, "--help"], capture_output=True).returncode
     probe = subprocess.run(["sh", "-c", "ls /usr/local/cuda/lib64/libnvrtc.so* 2>/dev/null || ldconfig -p | grep libnvrtc"], capture_output=True)
     if probe.stdout.strip():
         config.available_features.add("nvrtc")
+# hipRTC (Debian's HIP: libamdhip64) compiles for AMD GPUs without one;
+# without it those tests report UNSUPPORTED.
+if subprocess.run(["sh", "-c", "ldconfig -p | grep -q 'libhiprtc\\|libamdhip64'"]).returncode == 0:
+    config.available_features.add("hiprtc")
+

@@ -8,11 +8,13 @@
 #include "core/Diagnostics.h"
 #include "core/KernelCache.h"
 #include "gpu/KernelResources.h"
+#include "gpu/PrebuiltImages.h"
 #include "gpu/RuntimeCompiler.h"
 
 #include "core/Prelude.h"
 #include "gpu/DeviceMemoryPool.h"
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -43,6 +45,23 @@ public:
       warn(Why);
       CacheWarned = true;
     }
+    // Built with the program for this device (offload-arch): no compiler.
+    // A tuning variant (Defines) compiles its own.
+    if (const contract::ImageInfo *Image =
+            Defines.empty() ? imageFor(Kernel, Props.Architecture) : nullptr;
+        Image && loadFunction(imageBinary(*Image), Function, Handle).empty()) {
+      ++PrebuiltLoads;
+      note("kernel " + Kernel.Name + ": its " + Image->Arch +
+           " image, built with the program" +
+           (Image->Arch == Props.Architecture ? ""
+                                              : ", compiled by the driver"));
+      return {};
+    }
+    if (!CompilerMissing.empty())
+      return "no image of it for " + Props.Architecture + ", and " +
+             Compiler.name() + " is unavailable (" + CompilerMissing +
+             "): build the program with -fplugin-arg-weft-offload-arch=" +
+             Props.Architecture;
     const std::string Key = binaryKey(Source, Defines);
     std::optional<Compiled> Built = takePrecompiled(Key);
     const bool FromBackground = Built.has_value();
@@ -51,6 +70,7 @@ public:
               Cache.load(Kernel.Name, Key))
         if (loadFunction(*Cached, Function, Handle).empty()) {
           ++CachedLoads;
+          note("kernel " + Kernel.Name + ": from the disk cache");
           if (verbosity() >= 1)
             noteResources(Kernel.Name, functionResources(Handle));
           return {};
@@ -59,6 +79,8 @@ public:
       if (!Compiler.compile(Source, Kernel.Name, Props.Architecture, Defines,
                             Built->Binary, Built->Log))
         return compileFailure(Built->Log);
+      note("kernel " + Kernel.Name + ": compiled by " + Compiler.name() +
+           " for " + Props.Architecture);
     }
     // A full disk costs the next run a compile, not this run its kernel.
     if (std::string Problem;
@@ -82,12 +104,18 @@ public:
     return S;
   }
 
-  bool precompiles() const final { return Compiler.hasCompiled(); }
+  bool precompiles() const final {
+    return CompilerMissing.empty() && Compiler.hasCompiled();
+  }
+  /// Kernels loaded from images built with the program.
+  unsigned prebuiltLoads() const { return PrebuiltLoads; }
   /// The binary waits in memory for getKernel, which keeps it in the cache
   /// and says what went wrong there (warnings come from the program's
   /// thread alone).
   Status precompile(const KernelInfo &Kernel, const std::string &Source,
                     const std::vector<std::string> &Defines) final {
+    if (!CompilerMissing.empty())
+      return std::string(Compiler.name()) + " is unavailable";
     const std::string Key = binaryKey(Source.c_str(), Defines);
     if (Cache.load(Kernel.Name, Key))
       return {};
@@ -168,13 +196,19 @@ protected:
   /// The driver's allocation and free, which the pool calls.
   virtual Status deviceAllocate(std::size_t Bytes, DevicePtr &Ptr) = 0;
   virtual void deviceRelease(DevicePtr Ptr) = 0;
-  /// Loads the runtime compiler once the device is known; Reason on failure.
-  bool loadCompiler(std::string &Reason) {
-    std::string Error;
-    if (Compiler.load(Error))
+  /// Loads the runtime compiler once the device is known. Without one the
+  /// backend still runs the kernels built with the program (offload-arch);
+  /// the others fail to load, and their loops run on the host.
+  bool loadCompiler(std::string &) {
+    // WEFT_RTC=off: as on a machine with the driver alone.
+    const char *Rtc = std::getenv("WEFT_RTC");
+    std::string Error = "WEFT_RTC=off";
+    if (!(Rtc && std::string(Rtc) == "off") && Compiler.load(Error))
       return true;
-    Reason = std::string(Compiler.name()) + " is unavailable: " + Error;
-    return false;
+    CompilerMissing = Error;
+    note(std::string(Compiler.name()) + " is unavailable (" + Error +
+         "): only kernels built with the program run on " + name());
+    return true;
   }
   /// The driver's events, on the queue launches go to; hasEvents() false
   /// where the driver lacks one of these calls.
@@ -254,6 +288,8 @@ protected:
   std::map<std::string, Compiled> Precompiled; // by binaryKey
   bool StoreWarned = false;
   bool CacheWarned = false;
+  std::string CompilerMissing; // why the runtime compiler did not load
+  unsigned PrebuiltLoads = 0;
 };
 
 } // namespace weft::rt
