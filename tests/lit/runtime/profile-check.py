@@ -40,8 +40,8 @@ for loop in doc["loops"]:
     assert all(isinstance(a, str) for a in loop["advice"]), loop["advice"]
     assert loop["bandwidth_fraction"] is None, loop
 axpy, scale = doc["loops"]
-assert axpy["location"].endswith("profile.cpp:31:3"), axpy["location"]
-assert scale["location"].endswith("profile.cpp:39:3"), scale["location"]
+assert axpy["location"].endswith("profile.cpp:33:3"), axpy["location"]
+assert scale["location"].endswith("profile.cpp:41:3"), scale["location"]
 assert (axpy["function"], scale["function"]) == ("axpy", "scale"), axpy
 if mode == "host":
     assert (axpy["device_calls"], axpy["host_calls"]) == (0, 3), axpy
@@ -64,13 +64,16 @@ else:
     assert axpy["trial_calls"] == 3 - launched, axpy
     if trial:
         assert axpy["host_reason"] == "WEFT_PROFILE timed its host loop on this call", axpy
-    assert axpy["loads"] == 1 and axpy["kernel"].startswith("weft_profile_L31_"), axpy
+    assert axpy["loads"] == 1 and axpy["kernel"].startswith("weft_profile_L33_"), axpy
     assert axpy["mapping"] == "level 0 x 256 Span(1)", axpy
     rep = axpy["repeated"]
     assert sorted(rep["data"]) == ["'x'", "'y'"], rep
     assert (rep["calls"], rep["bytes_per_call"], rep["between"]) == (launched, 12000, []), rep
     assert "a region that holds them" in axpy["advice"][0], axpy
-    assert any("runs faster on the host" in a for a in axpy["advice"]) == trial, axpy
+    # Whether the host loop beat the launches depends on the clock; without
+    # the trial nothing compares them.
+    if not trial:
+        assert not any("runs faster on the host" in a for a in axpy["advice"]), axpy
     assert scale["repeated"] is None, scale
     assert (scale["device_calls"], scale["host_calls"]) == (2, 1), scale
     assert (scale["bytes_to_device"], scale["bytes_to_host"]) == (0, 4000), scale
