@@ -12,6 +12,8 @@ thread_local const char *CurrentLoop = nullptr;
 } // namespace
 
 void TransferLedger::beginCall(const char *Loop) {
+  if (!Enabled)
+    return;
   CurrentLoop = Loop;
   std::lock_guard<std::mutex> Guard(Lock);
   ++Loops[Loop].Calls;

@@ -21,6 +21,9 @@ public:
   /// Loop's (its descriptor); outside such a call they are the program's
   /// own (a region's start, end or updates) and left out.
   void beginCall(const char *Loop);
+  /// Off (nothing entered: no lock, no lookup a launch) where no profile
+  /// reads the ledger.
+  bool Enabled = true;
   void endCall();
   /// Bytes of the host data at Host copied one way; What names it in the
   /// loop (its parameters' names). Copies of no data of the program's (a

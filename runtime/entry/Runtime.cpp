@@ -51,7 +51,9 @@ Runtime::Runtime()
       for (const std::string &Line : Tuned)
         note("loop at " + Line);
     });
-  // WEFT_PROFILE: each loop's calls and costs, once the program is done.
+  // WEFT_PROFILE: each loop's calls and costs, once the program is done;
+  // without it the ledger of copies is not kept.
+  Data.Ledger.Enabled = profileSettings().on();
   if (profileSettings().on())
     std::atexit([] { get().printProfile(); });
   // A variant compiling in the background finishes before the libraries'
